@@ -1,0 +1,217 @@
+//! Errors as data an LLM can act on (SPEC section 2).
+//!
+//! Every problem found in a model's output becomes one [`PayloadError`]: what kind of
+//! problem it is, where it is (a JSON Pointer into the payload and, when known, a line and
+//! column in the model's text), what was received, what was expected and how to fix it.
+//! The caller decides what to do with them; [`crate::reprompt`] turns a list into one
+//! message a model can act on.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+/// What went wrong, as one of the kinds SPEC section 2 names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The text is not JSON (or not the expected format), even after repair.
+    Parsing,
+    /// The value does not satisfy the schema or the type's rules.
+    Validation,
+    /// A required member is absent.
+    Missing,
+    /// The text ends before the value closes.
+    Truncated,
+    /// The block belongs to a registered type that the page does not offer.
+    NotOnPage,
+    /// A valid custom payload after the first one.
+    ExtraPayload,
+    /// A parsed payload replaced by a payload a tool returned in the same turn.
+    SupersededByTool,
+    /// A suggested action that is not registered for the page.
+    UnknownAction,
+}
+
+impl ErrorKind {
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Parsing => "parsing",
+            ErrorKind::Validation => "validation",
+            ErrorKind::Missing => "missing",
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::NotOnPage => "not_on_page",
+            ErrorKind::ExtraPayload => "extra_payload",
+            ErrorKind::SupersededByTool => "superseded_by_tool",
+            ErrorKind::UnknownAction => "unknown_action",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A 1-based line and column (in characters) in the model's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, counted in characters.
+    pub column: usize,
+}
+
+impl Location {
+    /// The location of byte offset `offset` in `text` (clamped to the text's length and
+    /// to a character boundary).
+    pub fn of_offset(text: &str, offset: usize) -> Location {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let before = &text[..offset];
+        let line = memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1;
+        let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        Location { line, column }
+    }
+}
+
+/// One problem with a model's output, in the shape SPEC section 2 gives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PayloadError {
+    /// What kind of problem this is.
+    pub kind: ErrorKind,
+    /// JSON Pointer into the payload (`""` for the whole value; for a missing member,
+    /// the pointer to that member).
+    pub path: String,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// How to fix it, in words a model can act on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+    /// The value (or text) that was received, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received: Option<Value>,
+    /// What was expected instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// Where in the model's text the problem is, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+}
+
+impl PayloadError {
+    /// A new error of `kind` at `path` with `message`; the optional parts start empty.
+    pub fn new(kind: ErrorKind, path: impl Into<String>, message: impl Into<String>) -> Self {
+        PayloadError {
+            kind,
+            path: path.into(),
+            message: message.into(),
+            suggestion: None,
+            received: None,
+            expected: None,
+            location: None,
+        }
+    }
+
+    /// A `validation` error: the shorthand for per-type rules.
+    pub fn validation(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Validation, path, message)
+    }
+
+    /// A `missing` error for the member at `path`.
+    pub fn missing(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Missing, path, message)
+    }
+
+    /// Sets how to fix the problem.
+    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
+        self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// Sets the value that was received.
+    pub fn with_received(mut self, received: impl Into<Value>) -> Self {
+        self.received = Some(received.into());
+        self
+    }
+
+    /// Sets what was expected.
+    pub fn with_expected(mut self, expected: impl Into<String>) -> Self {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    /// Sets where in the model's text the problem is.
+    pub fn with_location(mut self, location: Location) -> Self {
+        self.location = Some(location);
+        self
+    }
+
+    /// Prefixes the path with `prefix` (a JSON Pointer), for errors of a nested value.
+    pub fn nested_under(mut self, prefix: &str) -> Self {
+        self.path = format!("{prefix}{}", self.path);
+        self
+    }
+}
+
+impl fmt::Display for PayloadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}: {}", self.kind, self.message)?;
+        } else {
+            write!(f, "{} at {}: {}", self.kind, self.path, self.message)?;
+        }
+        if let Some(suggestion) = &self.suggestion {
+            write!(f, " ({suggestion})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PayloadError {}
+
+/// Escapes one JSON Pointer reference token (RFC 6901: `~` → `~0`, `/` → `~1`).
+pub fn escape_pointer_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Joins a JSON Pointer and one more reference token.
+pub fn pointer_join(base: &str, token: &str) -> String {
+    format!("{base}/{}", escape_pointer_token(token))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn location_counts_lines_and_characters() {
+        let text = "ab\ncdé\nxyz";
+        assert_eq!(Location::of_offset(text, 0), Location { line: 1, column: 1 });
+        assert_eq!(Location::of_offset(text, 3), Location { line: 2, column: 1 });
+        // 'é' is two bytes: offset 7 is after it.
+        assert_eq!(Location::of_offset(text, 7), Location { line: 2, column: 4 });
+        assert_eq!(Location::of_offset(text, 6), Location { line: 2, column: 3 });
+        assert_eq!(Location::of_offset(text, 999), Location { line: 3, column: 4 });
+    }
+
+    #[test]
+    fn errors_serialize_without_empty_parts() {
+        let error = PayloadError::missing("/operations", "required member 'operations' is missing");
+        let json = serde_json::to_value(&error).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"kind": "missing", "path": "/operations",
+                "message": "required member 'operations' is missing"})
+        );
+    }
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        assert_eq!(pointer_join("/a", "b/c~d"), "/a/b~1c~0d");
+    }
+}

@@ -1,0 +1,120 @@
+//! Reading one extracted block as JSON: strict first, at serde_json speed; lenient
+//! (repairing what models get wrong) only when strict parsing fails.
+
+use crate::error::{ErrorKind, Location, PayloadError};
+use crate::repair;
+use serde_json::Value;
+
+/// Nesting deeper than this is a `parsing` error (serde_json's own limit, which keeps
+/// its recursion bounded; the repairer enforces the same limit).
+pub const MAX_DEPTH: usize = 128;
+
+/// A value read from a block, with the repairs it needed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoded {
+    /// The value.
+    pub value: Value,
+    /// What was repaired, one phrase each (empty for strict JSON).
+    pub repairs: Vec<String>,
+}
+
+/// Parses `text` as strict JSON, or, failing that, repairs it.
+///
+/// `origin` is where `text` starts in the model's text; error locations are given in
+/// the model's text. A value that is cut off is never completed: that is an error.
+pub fn decode(text: &str, origin: Location) -> Result<Decoded, PayloadError> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => Ok(Decoded {
+            value,
+            repairs: Vec::new(),
+        }),
+        Err(strict) => match repair::parse_lenient(text) {
+            Ok(lenient) => Ok(Decoded {
+                value: lenient.value,
+                repairs: lenient.repairs,
+            }),
+            Err(_) => Err(parse_error(&strict, origin)),
+        },
+    }
+}
+
+/// A `parsing` error for a serde_json error, located in the model's text.
+pub fn parse_error(error: &serde_json::Error, origin: Location) -> PayloadError {
+    let message = error.to_string();
+    let relative = Location {
+        line: error.line().max(1),
+        column: error.column().max(1),
+    };
+    let (message, suggestion) = if message.contains("recursion limit") {
+        (
+            format!("the value nests deeper than {MAX_DEPTH} levels"),
+            "flatten the structure".to_string(),
+        )
+    } else {
+        (
+            format!("invalid JSON: {message}"),
+            suggestion_for(error).to_string(),
+        )
+    };
+    PayloadError::new(ErrorKind::Parsing, "", message)
+        .with_suggestion(suggestion)
+        .with_location(shift(relative, origin))
+}
+
+fn suggestion_for(error: &serde_json::Error) -> &'static str {
+    let text = error.to_string();
+    if text.contains("EOF") {
+        "close every string, object and array"
+    } else if text.contains("expected `,` or `}`") || text.contains("expected `,` or `]`") {
+        "check for a missing comma or an unclosed string before this point"
+    } else if text.contains("key must be a string") {
+        "put every key in double quotes"
+    } else if text.contains("trailing comma") {
+        "remove the comma before the closing bracket"
+    } else {
+        "write strict JSON: double-quoted keys and strings, no comments, no trailing commas"
+    }
+}
+
+/// A location relative to a block, moved to the model's text.
+pub fn shift(relative: Location, origin: Location) -> Location {
+    if relative.line == 1 {
+        Location {
+            line: origin.line,
+            column: origin.column + relative.column - 1,
+        }
+    } else {
+        Location {
+            line: origin.line + relative.line - 1,
+            column: relative.column,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ORIGIN: Location = Location { line: 3, column: 18 };
+
+    #[test]
+    fn strict_json_needs_no_repair() {
+        let decoded = decode(r#"{"a": [1, 2]}"#, ORIGIN).unwrap();
+        assert!(decoded.repairs.is_empty());
+        assert_eq!(decoded.value["a"][1], 2);
+    }
+
+    #[test]
+    fn errors_are_located_in_the_model_text() {
+        let error = decode("{\"a\": 1,\n  \"b\" 2}", ORIGIN).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Parsing);
+        assert_eq!(error.location.unwrap().line, 4);
+    }
+
+    #[test]
+    fn deep_nesting_is_a_parsing_error() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let error = decode(&deep, ORIGIN).unwrap_err();
+        assert!(error.message.contains("deeper than 128"), "{}", error.message);
+    }
+}

@@ -1,0 +1,55 @@
+//! # payload-core
+//!
+//! The runtime half of the framework: everything that turns a model's free text into
+//! typed, validated values, with no link-time registration and no knowledge of pages.
+//!
+//! - [`LlmPayload`] is what `#[derive(LlmPayload)]` implements; [`PayloadType`] is its
+//!   type-erased descriptor.
+//! - [`parse`] finds marker blocks (`SCHEMA_PROPOSAL: {...}`) in a response, extracts,
+//!   repairs and validates them, and returns a [`ParsedResponse`] (SPEC section 1).
+//! - [`PayloadError`] and [`Warning`] are the data an application (or a model, after a
+//!   re-prompt) acts on.
+//!
+//! What is hand-written here is what is specific to LLM text: recognising a marker the
+//! way models write it (emphasis, headings, fences, quotes), balanced extraction that
+//! survives prose around the JSON, and the message that is left when the blocks are
+//! removed. Everything generic is a well-kept crate: `aho-corasick` finds all markers in
+//! one pass, `serde_json` parses, `schemars` writes schemas and `jsonschema` checks them.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod balanced;
+pub mod json;
+pub mod marker;
+pub mod message;
+pub mod parse;
+pub mod payload;
+pub mod repair;
+pub mod response;
+pub mod schema;
+mod schema_errors;
+pub mod schema_walk;
+pub mod suggestions;
+pub mod summary;
+pub mod warning;
+
+pub use error::{ErrorKind, Location, PayloadError};
+pub use parse::{ParseOptions, parse};
+pub use payload::{LlmPayload, PayloadType, Shape};
+pub use response::{CustomPayload, ParsedResponse, Rejected};
+pub use schema::Dialect;
+pub use suggestions::{ActionSpec, SuggestedAction, SuggestedValue};
+pub use warning::{Warning, WarningKind};
+
+/// Re-exported so that generated code and users name one version of each.
+pub use schemars;
+pub use serde_json;
+
+/// What `#[derive(LlmPayload)]` expands to needs; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::summary::fill_template;
+    pub use serde_json::to_value;
+}

@@ -1,0 +1,272 @@
+//! Turning `jsonschema` validation errors into [`PayloadError`]s a model can act on:
+//! the member that is missing rather than the object that lacks it, the allowed values
+//! of an enum, the closest allowed name for an unknown member, and for `oneOf` / `anyOf`
+//! the errors of the branch the value was evidently meant to match, not of every branch.
+
+use crate::error::{PayloadError, pointer_join};
+use crate::schema_walk::{self, describe, list_values};
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{ErrorIterator, ValidationError};
+use serde_json::Value;
+
+/// Converts every error of one validation run.
+pub(crate) fn collect(root: &Value, errors: ErrorIterator<'_>) -> Vec<PayloadError> {
+    let mut out = Vec::new();
+    for error in errors {
+        convert(root, &error, &mut out);
+    }
+    out
+}
+
+fn convert(root: &Value, error: &ValidationError<'_>, out: &mut Vec<PayloadError>) {
+    let path = error.instance_path().as_str().to_string();
+    let instance = error.instance().clone().into_owned();
+    match error.kind() {
+        ValidationErrorKind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            let member = pointer_join(&path, name);
+            let expected = schema_walk::at_pointer(root, &member).map(|s| describe(root, s));
+            let mut e = PayloadError::missing(
+                member,
+                format!("required member '{name}' is missing"),
+            )
+            .with_suggestion(match &expected {
+                Some(what) => format!("add \"{name}\" ({what})"),
+                None => format!("add \"{name}\""),
+            });
+            e.expected = expected;
+            out.push(e);
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected }
+        | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+            let allowed = allowed_members(root, &path);
+            for name in unexpected {
+                out.push(unknown_member(&path, name, &allowed, &instance));
+            }
+        }
+        ValidationErrorKind::Enum { options } => {
+            let values = options.as_array().cloned().unwrap_or_default();
+            let mut e = PayloadError::validation(
+                path,
+                format!("{} is not an allowed value", short(&instance)),
+            )
+            .with_received(instance.clone())
+            .with_expected(format!("one of {}", list_values(&values)));
+            e.suggestion = Some(match closest_value(&instance, &values) {
+                Some(best) => format!("use \"{best}\" (allowed: {})", list_values(&values)),
+                None => format!("use one of: {}", list_values(&values)),
+            });
+            out.push(e);
+        }
+        ValidationErrorKind::Constant { expected_value } => {
+            out.push(
+                PayloadError::validation(path, format!("must be exactly {expected_value}"))
+                    .with_received(instance)
+                    .with_expected(format!("exactly {expected_value}"))
+                    .with_suggestion(format!("write {expected_value}")),
+            );
+        }
+        ValidationErrorKind::Type { kind } => {
+            let expected = match kind {
+                TypeKind::Single(t) => t.to_string(),
+                TypeKind::Multiple(set) => set
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+            };
+            let described = schema_walk::at_pointer(root, &path)
+                .map(|s| describe(root, s))
+                .unwrap_or_else(|| expected.clone());
+            out.push(
+                PayloadError::validation(
+                    path,
+                    format!("expected {expected}, got {}", json_type(&instance)),
+                )
+                .with_received(instance)
+                .with_expected(described.clone())
+                .with_suggestion(format!("write a value of type {described}")),
+            );
+        }
+        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            branch_errors(root, &path, &instance, context, out);
+        }
+        _ => {
+            let expected = schema_walk::at_pointer(root, &path).map(|s| describe(root, s));
+            let mut e = PayloadError::validation(path, error.to_string())
+                .with_received(instance.clone());
+            if let Some(expected) = expected {
+                e.suggestion = Some(format!("use {expected}"));
+                e.expected = Some(expected);
+            }
+            out.push(e);
+        }
+    }
+}
+
+/// For a value that matches no branch of a `oneOf`/`anyOf`: report the errors of the
+/// branch it was meant for. A branch whose only failures are on a discriminating
+/// constant (an enum tag) was not meant; among the rest, the one with the fewest
+/// errors wins. When every branch fails on its tag, the tag itself is the error.
+fn branch_errors(
+    root: &Value,
+    path: &str,
+    instance: &Value,
+    context: &[Vec<ValidationError<'static>>],
+    out: &mut Vec<PayloadError>,
+) {
+    let depth = segment_count(path);
+    let tag_mismatch = |errors: &Vec<ValidationError<'static>>| {
+        errors.iter().any(|e| {
+            matches!(
+                e.kind(),
+                ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. }
+            ) && segment_count(e.instance_path().as_str()) == depth + 1
+        })
+    };
+    let meant: Vec<&Vec<ValidationError<'static>>> =
+        context.iter().filter(|errs| !tag_mismatch(errs)).collect();
+    if let Some(best) = meant.iter().min_by_key(|errs| errs.len()) {
+        let mut sub = Vec::new();
+        for e in best.iter() {
+            convert(root, e, &mut sub);
+        }
+        out.extend(sub);
+        return;
+    }
+    // Every branch rejects the tag: name the allowed tags.
+    let mut tags: Vec<Value> = Vec::new();
+    let mut tag_key = None;
+    for errors in context {
+        for e in errors {
+            if segment_count(e.instance_path().as_str()) != depth + 1 {
+                continue;
+            }
+            match e.kind() {
+                ValidationErrorKind::Constant { expected_value } => {
+                    tags.push((**expected_value).clone());
+                }
+                ValidationErrorKind::Enum { options } => {
+                    tags.extend(options.as_array().cloned().unwrap_or_default());
+                }
+                _ => continue,
+            }
+            tag_key = e.instance_path().as_str().rsplit('/').next().map(str::to_owned);
+        }
+    }
+    tags.dedup();
+    match tag_key {
+        Some(key) if !tags.is_empty() => {
+            let tag_path = pointer_join(path, &key);
+            let received = instance.get(&key).cloned().unwrap_or(Value::Null);
+            let mut e = PayloadError::validation(
+                tag_path,
+                format!("{} is not a known '{key}'", short(&received)),
+            )
+            .with_received(received.clone())
+            .with_expected(format!("one of {}", list_values(&tags)));
+            e.suggestion = Some(match closest_value(&received, &tags) {
+                Some(best) => format!("use \"{best}\" (allowed: {})", list_values(&tags)),
+                None => format!("use one of: {}", list_values(&tags)),
+            });
+            out.push(e);
+        }
+        _ => out.push(
+            PayloadError::validation(path, "the value matches none of the allowed shapes")
+                .with_received(instance.clone())
+                .with_expected(
+                    schema_walk::at_pointer(root, path)
+                        .map(|s| describe(root, s))
+                        .unwrap_or_else(|| "one of the documented shapes".into()),
+                ),
+        ),
+    }
+}
+
+fn segment_count(pointer: &str) -> usize {
+    pointer.bytes().filter(|&b| b == b'/').count()
+}
+
+fn allowed_members(root: &Value, path: &str) -> Vec<String> {
+    schema_walk::at_pointer(root, path)
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn unknown_member(path: &str, name: &str, allowed: &[String], instance: &Value) -> PayloadError {
+    let received = instance.get(name).cloned();
+    let mut e = PayloadError::validation(
+        pointer_join(path, name),
+        format!("unknown member '{name}'"),
+    );
+    e.received = received;
+    e.expected = Some(if allowed.is_empty() {
+        "no other members".into()
+    } else {
+        format!("one of the members {}", allowed.join(", "))
+    });
+    e.suggestion = Some(match closest(name, allowed.iter().map(String::as_str)) {
+        Some(best) => format!("did you mean '{best}'? Otherwise remove '{name}'"),
+        None if allowed.is_empty() => format!("remove '{name}'"),
+        None => format!("remove '{name}'; allowed members are {}", allowed.join(", ")),
+    });
+    e
+}
+
+/// The allowed value closest to a received string, if one is close.
+fn closest_value(received: &Value, allowed: &[Value]) -> Option<String> {
+    let received = received.as_str()?;
+    closest(received, allowed.iter().filter_map(Value::as_str)).map(str::to_owned)
+}
+
+/// The candidate closest to `name` by normalized edit distance, if it is close enough
+/// to be a likely typo or case/separator slip.
+pub(crate) fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let folded = fold(name);
+    candidates
+        .map(|c| {
+            let score = if fold(c) == folded {
+                1.0
+            } else {
+                strsim::normalized_damerau_levenshtein(&folded, &fold(c))
+            };
+            (c, score)
+        })
+        .filter(|(_, score)| *score >= 0.7)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(c, _)| c)
+}
+
+/// Lowercase without separators: `filterDisplay`, `filter_display` and `Filter-Display`
+/// fold to the same key.
+pub(crate) fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// A value, shortened for a message.
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() <= 60 {
+        text
+    } else {
+        let cut: String = text.chars().take(57).collect();
+        format!("{cut}...")
+    }
+}

@@ -1,0 +1,58 @@
+//! Warnings: things the parser fixed or dropped, reported so nothing happens silently.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What kind of thing a [`Warning`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarningKind {
+    /// Malformed JSON was repaired (SPEC section 3); the message names the fix.
+    Repaired,
+    /// A value was coerced to the schema's type (a number written as a string, ...).
+    Coerced,
+    /// An invalid suggestion item was dropped; the rest of its block was kept.
+    DroppedItem,
+    /// A suggested action that is not registered for the page was dropped.
+    UnknownAction,
+    /// A second block of the same suggestion kind was removed; the first one won.
+    DuplicateBlock,
+}
+
+impl WarningKind {
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningKind::Repaired => "repaired",
+            WarningKind::Coerced => "coerced",
+            WarningKind::DroppedItem => "dropped_item",
+            WarningKind::UnknownAction => "unknown_action",
+            WarningKind::DuplicateBlock => "duplicate_block",
+        }
+    }
+}
+
+/// Something the parser fixed or dropped, with a sentence that says what.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    /// What kind of thing happened.
+    pub kind: WarningKind,
+    /// What happened, naming the element and the fix.
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning of `kind` saying `message`.
+    pub fn new(kind: WarningKind, message: impl Into<String>) -> Self {
+        Warning {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.as_str(), self.message)
+    }
+}
