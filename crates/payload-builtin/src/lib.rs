@@ -1,1 +1,32 @@
+//! # payload-builtin
+//!
+//! The payload types every chat app of the table.that family uses, and the global
+//! `close_chat` action. Linking this crate registers them; it registers no pages (pages
+//! belong to apps).
+//!
+//! - [`SuggestedValues`] / [`SuggestedActions`]: chips and buttons (parsed natively on
+//!   every page with suggestions; registered so their schema and format are documented).
+//! - [`SchemaProposal`]: create a table or change its columns, with seed 000's mode rules.
+//! - [`DataProposal`]: add, update or delete rows in bulk.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod data_proposal;
+mod examples;
+mod schema_proposal;
+mod suggestions;
+
+pub use data_proposal::{DataOperation, DataProposal};
+pub use schema_proposal::{
+    ColumnChanges, ColumnSpec, ColumnType, FilterDisplay, SchemaMode, SchemaOperation,
+    SchemaProposal,
+};
+pub use suggestions::{SuggestedActions, SuggestedValues};
+
+use payload_core::ActionSpec;
+
+/// The action that closes the chat panel, offered on every page.
+pub const CLOSE_CHAT: ActionSpec = ActionSpec::client("close_chat", "Close the chat panel");
+
+payload_registry::register_action!(CLOSE_CHAT);

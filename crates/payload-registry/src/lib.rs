@@ -1,15 +1,73 @@
 //! # payload-registry
 //!
-//! Link-time registration (with `inventory`) of payload types, pages and client actions.
+//! Link-time registration of payload types, pages and client actions, with `inventory`:
+//! a crate that declares them installs them just by being linked. [`Registry::global`]
+//! indexes everything linked into the program, checks it ([`Registry::check`]) and
+//! parses responses per page ([`parse_response`]).
+//!
+//! ```ignore
+//! payload_registry::register_page!(
+//!     Page::new("table_view")
+//!         .instructions("Help the user work with the rows of this table.")
+//!         .payloads(&[SchemaProposal::TYPE, DataProposal::TYPE])
+//! );
+//! let parsed = payload_registry::parse_response("table_view", text)?;
+//! ```
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod cli;
 mod entry;
+mod page;
+mod registry;
 
-pub use entry::PayloadEntry;
+pub use entry::{PayloadEntry, Role};
+pub use page::{ContextBuilder, GlobalAction, Page};
+pub use payload_core;
+pub use registry::{PageInfo, Registry, RegistryError, UnknownPage};
 
-/// What generated code needs; not a public API.
+use payload_core::{CustomPayload, ParsedResponse};
+
+/// Parses a response given on `page` with the global registry (SPEC section 1).
+pub fn parse_response(page: &str, text: &str) -> Result<ParsedResponse, UnknownPage> {
+    Registry::global().parse_response(page, text)
+}
+
+/// Parses a response and applies tool-payload precedence (SPEC 1.10).
+pub fn parse_turn(
+    page: &str,
+    text: &str,
+    tool_payloads: &[CustomPayload],
+) -> Result<ParsedResponse, UnknownPage> {
+    Registry::global().parse_turn(page, text, tool_payloads)
+}
+
+/// Registers a [`Page`] at link time.
+///
+/// ```ignore
+/// payload_registry::register_page!(Page::new("tables_list").payloads(&[SchemaProposal::TYPE]));
+/// ```
+#[macro_export]
+macro_rules! register_page {
+    ($page:expr $(,)?) => {
+        $crate::__private::inventory::submit! { $page }
+    };
+}
+
+/// Registers a client action offered on every page.
+///
+/// ```ignore
+/// payload_registry::register_action!(ActionSpec::client("close_chat", "Close the chat panel"));
+/// ```
+#[macro_export]
+macro_rules! register_action {
+    ($action:expr $(,)?) => {
+        $crate::__private::inventory::submit! { $crate::GlobalAction($action) }
+    };
+}
+
+/// What generated code and the macros need; not a public API.
 #[doc(hidden)]
 pub mod __private {
     pub use inventory;

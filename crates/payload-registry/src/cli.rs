@@ -1,0 +1,189 @@
+//! The `payload` command (SPEC section 6), as a library: any app can call [`main`] from
+//! its own `main` to get the same commands over its own registry.
+
+use crate::registry::Registry;
+use clap::{Parser, Subcommand};
+use payload_core::Dialect;
+use serde_json::{Value, json};
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Inputs larger than this are refused with a clear error rather than read whole.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Command-line arguments of the `payload` command.
+#[derive(Debug, Parser)]
+#[command(name = "payload", version, about = "Parse, validate and document LLM payloads")]
+pub struct Cli {
+    /// Refuse inputs larger than this many bytes.
+    #[arg(long, global = true, default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    pub max_input_bytes: u64,
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parse a response in marker mode and print the ParsedResponse.
+    Parse {
+        /// The page the response was given on.
+        #[arg(long)]
+        page: String,
+        /// The response (default: standard input).
+        file: Option<PathBuf>,
+    },
+    /// Print a payload type's JSON Schema.
+    Schema {
+        /// The type's name.
+        name: String,
+        /// 2020-12, draft-07 or openai-strict.
+        #[arg(long, default_value = "2020-12")]
+        dialect: Dialect,
+    },
+    /// List the registered pages.
+    Pages,
+    /// List the registered payload types.
+    Types,
+}
+
+/// A failure that ends the command: printed to stderr, exit status 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(error: io::Error) -> Self {
+        CliError(error.to_string())
+    }
+}
+
+/// Runs the `payload` command over the global registry with the process's arguments.
+pub fn main() -> ExitCode {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    match run(std::env::args_os(), Registry::global(), &mut out) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("payload: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the command given by `args` (the first is the program name) over `registry`,
+/// writing its output to `out`.
+pub fn run(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+    registry: &Registry,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CliError> {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => {
+            write!(out, "{error}")?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(error) => return Err(CliError(error.to_string().trim_end().to_string())),
+    };
+    let limit = cli.max_input_bytes;
+    match cli.command {
+        Command::Parse { page, file } => {
+            let text = read_input(file.as_ref(), limit)?;
+            let parsed = registry
+                .parse_response(&page, &text)
+                .map_err(|e| CliError(e.to_string()))?;
+            print_json(out, &parsed)?;
+        }
+        Command::Schema { name, dialect } => {
+            let payload = find_type(registry, &name)?;
+            print_json(out, &payload.schema(dialect))?;
+        }
+        Command::Pages => {
+            let pages: Vec<Value> = registry
+                .pages()
+                .map(|info| {
+                    json!({
+                        "name": info.page.name,
+                        "description": info.page.description,
+                        "payloads": info.payloads.iter().map(|t| t.name).collect::<Vec<_>>(),
+                        "actions": info.actions.iter().map(|a| a.action).collect::<Vec<_>>(),
+                        "suggestions": info.page.suggestions,
+                    })
+                })
+                .collect();
+            print_json(out, &pages)?;
+        }
+        Command::Types => {
+            let types: Vec<Value> = registry
+                .types()
+                .map(|t| {
+                    json!({
+                        "name": t.name,
+                        "marker": t.marker,
+                        "description": t.description,
+                        "pages": registry.pages_offering(t.name),
+                    })
+                })
+                .collect();
+            print_json(out, &types)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn find_type<'r>(
+    registry: &'r Registry,
+    name: &str,
+) -> Result<&'r payload_core::PayloadType, CliError> {
+    registry.payload_type(name).ok_or_else(|| {
+        let known: Vec<&str> = registry.types().map(|t| t.name).collect();
+        CliError(format!(
+            "unknown payload type '{name}' (registered types: {})",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        ))
+    })
+}
+
+/// Reads FILE, or standard input when there is none, refusing more than `limit` bytes.
+pub fn read_input(file: Option<&PathBuf>, limit: u64) -> Result<String, CliError> {
+    let mut bytes = Vec::new();
+    let read = match file {
+        Some(path) => {
+            let handle = std::fs::File::open(path)
+                .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+            handle.take(limit + 1).read_to_end(&mut bytes)
+        }
+        None => io::stdin().lock().take(limit + 1).read_to_end(&mut bytes),
+    };
+    read?;
+    if bytes.len() as u64 > limit {
+        return Err(CliError(format!(
+            "input is larger than {limit} bytes; raise --max-input-bytes to read it"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        CliError(format!(
+            "input is not UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), CliError> {
+    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| CliError(e.to_string()))?;
+    writeln!(out)?;
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! Pages: where a chat runs, what the model may emit there, and which actions it may
+//! suggest.
+
+use payload_core::{ActionSpec, PayloadType};
+use serde_json::Value;
+
+/// Builds the CURRENT CONTEXT section of a page's prompt from what the app knows about
+/// the user's state (the frontend's context object, loaded records, ...).
+pub type ContextBuilder = fn(&Value) -> String;
+
+/// A page of the app that hosts a chat. Register one with [`crate::register_page!`].
+#[derive(Debug, Clone, Copy)]
+pub struct Page {
+    /// Identifier sent by the frontend as `current_page` (e.g. `table_view`).
+    pub name: &'static str,
+    /// What the page is, for generated docs.
+    pub description: &'static str,
+    /// Page-specific persona and workflow guidance (prompt section 2).
+    pub instructions: &'static str,
+    /// Custom payload types the page offers (types can also name pages themselves).
+    pub payloads: &'static [PayloadType],
+    /// Client actions the model may suggest on this page, besides the global ones.
+    pub actions: &'static [ActionSpec],
+    /// Builds the CURRENT CONTEXT prompt section.
+    pub context: Option<ContextBuilder>,
+    /// Whether SUGGESTED_VALUES / SUGGESTED_ACTIONS are offered (default true).
+    pub suggestions: bool,
+}
+
+impl Page {
+    /// A page named `name` offering nothing but suggestions yet.
+    pub const fn new(name: &'static str) -> Page {
+        Page {
+            name,
+            description: "",
+            instructions: "",
+            payloads: &[],
+            actions: &[],
+            context: None,
+            suggestions: true,
+        }
+    }
+
+    /// Sets the description used in generated docs.
+    pub const fn description(mut self, description: &'static str) -> Page {
+        self.description = description;
+        self
+    }
+
+    /// Sets the page instructions (prompt section 2).
+    pub const fn instructions(mut self, instructions: &'static str) -> Page {
+        self.instructions = instructions;
+        self
+    }
+
+    /// Sets the payload types offered (write `&[MyType::TYPE, ...]`).
+    pub const fn payloads(mut self, payloads: &'static [PayloadType]) -> Page {
+        self.payloads = payloads;
+        self
+    }
+
+    /// Sets the page's own client actions.
+    pub const fn actions(mut self, actions: &'static [ActionSpec]) -> Page {
+        self.actions = actions;
+        self
+    }
+
+    /// Sets the context builder.
+    pub const fn context(mut self, builder: ContextBuilder) -> Page {
+        self.context = Some(builder);
+        self
+    }
+
+    /// Turns SUGGESTED_VALUES / SUGGESTED_ACTIONS off for this page.
+    pub const fn without_suggestions(mut self) -> Page {
+        self.suggestions = false;
+        self
+    }
+}
+
+inventory::collect!(Page);
+
+/// A client action offered on every page (such as `close_chat`). Register one with
+/// [`crate::register_action!`].
+#[derive(Debug, Clone, Copy)]
+pub struct GlobalAction(pub ActionSpec);
+
+inventory::collect!(GlobalAction);

@@ -1,0 +1,298 @@
+//! The registry: everything linked into the program, indexed, checked, and with one
+//! compiled parser per page.
+
+use crate::entry::{PayloadEntry, Role};
+use crate::page::{GlobalAction, Page};
+use payload_core::parse::{ParseOptions, Parser};
+use payload_core::suggestions::{SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
+use payload_core::{ActionSpec, CustomPayload, ParsedResponse, PayloadType};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Every payload type, page and global action linked into the program.
+pub struct Registry {
+    types: Vec<PayloadEntry>,
+    pages: BTreeMap<&'static str, PageInfo>,
+    global_actions: Vec<ActionSpec>,
+    /// Page names registered more than once (the index keeps the first).
+    duplicate_pages: Vec<&'static str>,
+}
+
+/// A registered page with everything derived from the registrations.
+pub struct PageInfo {
+    /// The page as registered.
+    pub page: Page,
+    /// Custom payload types offered: the page's own list, then types that name the page.
+    pub payloads: Vec<PayloadType>,
+    /// Actions the model may suggest: the page's, then the global ones.
+    pub actions: Vec<ActionSpec>,
+    parser: Parser,
+}
+
+impl PageInfo {
+    /// The page's compiled marker parser.
+    pub fn parser(&self) -> &Parser {
+        &self.parser
+    }
+}
+
+impl fmt::Debug for PageInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PageInfo")
+            .field("name", &self.page.name)
+            .field("payloads", &self.payloads)
+            .field("actions", &self.actions)
+            .finish_non_exhaustive()
+    }
+}
+
+/// No page of that name is registered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownPage {
+    /// The name asked for.
+    pub name: String,
+    /// The registered page names.
+    pub known: Vec<&'static str>,
+}
+
+impl fmt::Display for UnknownPage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown page '{}' (registered pages: {})",
+            self.name,
+            if self.known.is_empty() {
+                "none".to_string()
+            } else {
+                self.known.join(", ")
+            }
+        )
+    }
+}
+
+impl std::error::Error for UnknownPage {}
+
+/// A registration that conflicts with another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistryError(pub String);
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+impl Registry {
+    /// The registry of everything linked into this program (built on first use).
+    pub fn global() -> &'static Registry {
+        static GLOBAL: OnceLock<Registry> = OnceLock::new();
+        GLOBAL.get_or_init(|| {
+            Registry::from_parts(
+                inventory::iter::<PayloadEntry>.into_iter().copied().collect(),
+                inventory::iter::<Page>.into_iter().copied().collect(),
+                inventory::iter::<GlobalAction>
+                    .into_iter()
+                    .map(|a| a.0)
+                    .collect(),
+            )
+        })
+    }
+
+    /// A registry of exactly these registrations (for tests and for apps that build
+    /// their registry by hand). Conflicts are reported by [`Registry::check`]; lookups
+    /// take the first of two conflicting entries.
+    pub fn from_parts(
+        mut types: Vec<PayloadEntry>,
+        mut pages: Vec<Page>,
+        mut global_actions: Vec<ActionSpec>,
+    ) -> Registry {
+        // inventory's order depends on the linker: sort for deterministic output.
+        types.sort_by_key(|entry| entry.payload.name);
+        pages.sort_by_key(|page| page.name);
+        global_actions.sort_by_key(|action| action.action);
+        let mut infos = BTreeMap::new();
+        let mut duplicate_pages = Vec::new();
+        for page in pages {
+            if infos.contains_key(page.name) {
+                duplicate_pages.push(page.name);
+                continue;
+            }
+            let info = page_info(page, &types, &global_actions);
+            infos.insert(page.name, info);
+        }
+        Registry {
+            types,
+            pages: infos,
+            global_actions,
+            duplicate_pages,
+        }
+    }
+
+    /// Every registered payload type, by name.
+    pub fn types(&self) -> impl Iterator<Item = &PayloadType> {
+        self.types.iter().map(|entry| &entry.payload)
+    }
+
+    /// Every registration, with its role and declared pages.
+    pub fn entries(&self) -> &[PayloadEntry] {
+        &self.types
+    }
+
+    /// The registered type named `name`.
+    pub fn payload_type(&self, name: &str) -> Option<&PayloadType> {
+        self.types().find(|t| t.name == name)
+    }
+
+    /// Every registered page, by name.
+    pub fn pages(&self) -> impl Iterator<Item = &PageInfo> {
+        self.pages.values()
+    }
+
+    /// The page named `name`.
+    pub fn page(&self, name: &str) -> Result<&PageInfo, UnknownPage> {
+        self.pages.get(name).ok_or_else(|| UnknownPage {
+            name: name.to_string(),
+            known: self.pages.keys().copied().collect(),
+        })
+    }
+
+    /// The actions offered on every page.
+    pub fn global_actions(&self) -> &[ActionSpec] {
+        &self.global_actions
+    }
+
+    /// The pages that offer the type named `name`.
+    pub fn pages_offering(&self, name: &str) -> Vec<&'static str> {
+        self.pages()
+            .filter(|info| info.payloads.iter().any(|t| t.name == name))
+            .map(|info| info.page.name)
+            .collect()
+    }
+
+    /// Parses a response given on `page` (SPEC section 1).
+    pub fn parse_response(&self, page: &str, text: &str) -> Result<ParsedResponse, UnknownPage> {
+        Ok(self.page(page)?.parser.parse(text))
+    }
+
+    /// Parses a response and applies tool-payload precedence (SPEC 1.10): the last
+    /// payload a tool returned this turn wins over one parsed from the text.
+    pub fn parse_turn(
+        &self,
+        page: &str,
+        text: &str,
+        tool_payloads: &[CustomPayload],
+    ) -> Result<ParsedResponse, UnknownPage> {
+        let mut parsed = self.parse_response(page, text)?;
+        parsed.apply_tool_payloads(tool_payloads);
+        Ok(parsed)
+    }
+
+    /// Every conflict among the registrations: two types with one name or one marker, a
+    /// marker that is a suggestion marker, a type naming a page that does not exist,
+    /// a page offering a type that is not registered, two pages or two global actions
+    /// with one name. Apps call this from a test (the `payload` binary's tests do).
+    pub fn check(&self) -> Result<(), Vec<RegistryError>> {
+        let mut errors = Vec::new();
+        let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut by_marker: BTreeMap<&str, &str> = BTreeMap::new();
+        for entry in &self.types {
+            let t = entry.payload;
+            *by_name.entry(t.name).or_default() += 1;
+            if let Some(other) = by_marker.insert(t.marker, t.name) {
+                if other != t.name {
+                    errors.push(RegistryError(format!(
+                        "payload types '{other}' and '{}' share the marker {}",
+                        t.name, t.marker
+                    )));
+                }
+            }
+            let reserved = t.marker == SUGGESTED_VALUES_MARKER || t.marker == SUGGESTED_ACTIONS_MARKER;
+            if reserved && entry.role == Role::Custom {
+                errors.push(RegistryError(format!(
+                    "payload type '{}' uses the reserved marker {}",
+                    t.name, t.marker
+                )));
+            }
+            for page in entry.pages {
+                if !self.pages.contains_key(page) {
+                    errors.push(RegistryError(format!(
+                        "payload type '{}' names page '{page}', which is not registered",
+                        t.name
+                    )));
+                }
+            }
+        }
+        for (name, count) in by_name {
+            if count > 1 {
+                errors.push(RegistryError(format!(
+                    "{count} payload types are registered under the name '{name}'"
+                )));
+            }
+        }
+        for name in &self.duplicate_pages {
+            errors.push(RegistryError(format!(
+                "the page '{name}' is registered more than once"
+            )));
+        }
+        for info in self.pages() {
+            for t in info.page.payloads {
+                if !self.types.iter().any(|e| e.payload == *t) {
+                    errors.push(RegistryError(format!(
+                        "page '{}' offers payload type '{}', which is not registered \
+                         (add #[payload(register)] to it)",
+                        info.page.name, t.name
+                    )));
+                }
+            }
+        }
+        for pair in self.global_actions.windows(2) {
+            if pair[0].action == pair[1].action {
+                errors.push(RegistryError(format!(
+                    "the global action '{}' is registered twice",
+                    pair[0].action
+                )));
+            }
+        }
+        if errors.is_empty() { Ok(()) } else { Err(errors) }
+    }
+}
+
+fn page_info(page: Page, types: &[PayloadEntry], global_actions: &[ActionSpec]) -> PageInfo {
+    let mut payloads: Vec<PayloadType> = Vec::new();
+    for t in page.payloads {
+        if !payloads.contains(t) {
+            payloads.push(*t);
+        }
+    }
+    let custom = || types.iter().filter(|entry| entry.role == Role::Custom);
+    for entry in custom() {
+        if entry.pages.contains(&page.name) && !payloads.contains(&entry.payload) {
+            payloads.push(entry.payload);
+        }
+    }
+    let mut actions: Vec<ActionSpec> = page.actions.to_vec();
+    for action in global_actions {
+        if !actions.iter().any(|a| a.action == action.action) {
+            actions.push(*action);
+        }
+    }
+    let foreign = custom()
+        .map(|entry| entry.payload)
+        .filter(|t| !payloads.contains(t))
+        .collect();
+    let options = ParseOptions {
+        payloads: payloads.clone(),
+        foreign,
+        actions: actions.clone(),
+        suggestions: page.suggestions,
+    };
+    PageInfo {
+        page,
+        parser: Parser::new(&options),
+        payloads,
+        actions,
+    }
+}
