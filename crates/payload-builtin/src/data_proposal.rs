@@ -100,8 +100,14 @@ impl DataProposal {
         let count = |f: fn(&DataOperation) -> bool| self.operations.iter().filter(|o| f(o)).count();
         let parts: Vec<String> = [
             ("add", count(|o| matches!(o, DataOperation::Add { .. }))),
-            ("update", count(|o| matches!(o, DataOperation::Update { .. }))),
-            ("delete", count(|o| matches!(o, DataOperation::Delete { .. }))),
+            (
+                "update",
+                count(|o| matches!(o, DataOperation::Update { .. })),
+            ),
+            (
+                "delete",
+                count(|o| matches!(o, DataOperation::Delete { .. })),
+            ),
         ]
         .into_iter()
         .filter(|(_, n)| *n > 0)

@@ -58,7 +58,9 @@ pub fn add_and_update_rows() -> DataProposal {
         reasoning: Some("Adding the new application and moving Globex to Offer".into()),
         operations: vec![
             DataOperation::Add {
-                data: row(json!({"Company": "Initech", "Position": "Analyst", "Status": "Applied"})),
+                data: row(
+                    json!({"Company": "Initech", "Position": "Analyst", "Status": "Applied"}),
+                ),
             },
             DataOperation::Update {
                 row_id: 5,

@@ -52,7 +52,11 @@ pub fn scan(text: &str, start: usize) -> Balanced {
                 i += 1;
             }
             b'}' | b']' => {
-                let open = if byte == b'}' { open_braces } else { open_brackets };
+                let open = if byte == b'}' {
+                    open_braces
+                } else {
+                    open_brackets
+                };
                 if open > 0 {
                     // Pops are paid for by the pushes that made them: linear overall.
                     while let Some(closer) = stack.pop() {
@@ -86,9 +90,7 @@ pub fn scan(text: &str, start: usize) -> Balanced {
                 }
                 None => return Balanced::Truncated,
             },
-            0xE2 if opens_value(last_significant)
-                && text[i..].starts_with(LEFT_CURLY_QUOTE) =>
-            {
+            0xE2 if opens_value(last_significant) && text[i..].starts_with(LEFT_CURLY_QUOTE) => {
                 match text[i + LEFT_CURLY_QUOTE.len_utf8()..].find(RIGHT_CURLY_QUOTE) {
                     Some(rel) => {
                         last_significant = b'"';
@@ -143,15 +145,24 @@ mod tests {
 
     #[test]
     fn stops_at_the_matching_bracket() {
-        assert_eq!(end_of(r#"x {"a": {"b": [1, 2]}} tail }"#), Some(r#"{"a": {"b": [1, 2]}}"#));
+        assert_eq!(
+            end_of(r#"x {"a": {"b": [1, 2]}} tail }"#),
+            Some(r#"{"a": {"b": [1, 2]}}"#)
+        );
         assert_eq!(end_of("[1, [2], 3] and [4]"), Some("[1, [2], 3]"));
     }
 
     #[test]
     fn brackets_in_strings_do_not_count() {
-        assert_eq!(end_of(r#"{"a": "}]{[", "b": "\"}"} x"#), Some(r#"{"a": "}]{[", "b": "\"}"}"#));
+        assert_eq!(
+            end_of(r#"{"a": "}]{[", "b": "\"}"} x"#),
+            Some(r#"{"a": "}]{[", "b": "\"}"}"#)
+        );
         assert_eq!(end_of("{'a': '}'} x"), Some("{'a': '}'}"));
-        assert_eq!(end_of("{\u{201C}a\u{201D}: \u{201C}}\u{201D}} x"), Some("{\u{201C}a\u{201D}: \u{201C}}\u{201D}}"));
+        assert_eq!(
+            end_of("{\u{201C}a\u{201D}: \u{201C}}\u{201D}} x"),
+            Some("{\u{201C}a\u{201D}: \u{201C}}\u{201D}}")
+        );
     }
 
     #[test]

@@ -191,12 +191,27 @@ mod tests {
     #[test]
     fn location_counts_lines_and_characters() {
         let text = "ab\ncdé\nxyz";
-        assert_eq!(Location::of_offset(text, 0), Location { line: 1, column: 1 });
-        assert_eq!(Location::of_offset(text, 3), Location { line: 2, column: 1 });
+        assert_eq!(
+            Location::of_offset(text, 0),
+            Location { line: 1, column: 1 }
+        );
+        assert_eq!(
+            Location::of_offset(text, 3),
+            Location { line: 2, column: 1 }
+        );
         // 'é' is two bytes: offset 7 is after it.
-        assert_eq!(Location::of_offset(text, 7), Location { line: 2, column: 4 });
-        assert_eq!(Location::of_offset(text, 6), Location { line: 2, column: 3 });
-        assert_eq!(Location::of_offset(text, 999), Location { line: 3, column: 4 });
+        assert_eq!(
+            Location::of_offset(text, 7),
+            Location { line: 2, column: 4 }
+        );
+        assert_eq!(
+            Location::of_offset(text, 6),
+            Location { line: 2, column: 3 }
+        );
+        assert_eq!(
+            Location::of_offset(text, 999),
+            Location { line: 3, column: 4 }
+        );
     }
 
     #[test]

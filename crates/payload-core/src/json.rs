@@ -95,7 +95,10 @@ pub fn shift(relative: Location, origin: Location) -> Location {
 mod tests {
     use super::*;
 
-    const ORIGIN: Location = Location { line: 3, column: 18 };
+    const ORIGIN: Location = Location {
+        line: 3,
+        column: 18,
+    };
 
     #[test]
     fn strict_json_needs_no_repair() {
@@ -115,6 +118,10 @@ mod tests {
     fn deep_nesting_is_a_parsing_error() {
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         let error = decode(&deep, ORIGIN).unwrap_err();
-        assert!(error.message.contains("deeper than 128"), "{}", error.message);
+        assert!(
+            error.message.contains("deeper than 128"),
+            "{}",
+            error.message
+        );
     }
 }

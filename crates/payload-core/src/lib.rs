@@ -19,8 +19,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod error;
 pub mod balanced;
+pub mod error;
 pub mod json;
 pub mod marker;
 pub mod message;

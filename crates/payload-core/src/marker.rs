@@ -66,7 +66,12 @@ impl LineTracker {
 }
 
 /// Decides whether the marker-name match at `start..end` begins a block.
-pub fn recognise(text: &str, start: usize, end: usize, lines: &mut LineTracker) -> Option<Occurrence> {
+pub fn recognise(
+    text: &str,
+    start: usize,
+    end: usize,
+    lines: &mut LineTracker,
+) -> Option<Occurrence> {
     let bytes = text.as_bytes();
     let marker_start = skip_back_emphasis(bytes, start);
     if let Some(before) = text[..marker_start].chars().next_back() {
@@ -225,7 +230,12 @@ mod tests {
 
     fn recognise_first(text: &str, marker: &str) -> Option<Occurrence> {
         let start = text.find(marker).unwrap();
-        recognise(text, start, start + marker.len(), &mut LineTracker::default())
+        recognise(
+            text,
+            start,
+            start + marker.len(),
+            &mut LineTracker::default(),
+        )
     }
 
     #[test]

@@ -60,7 +60,8 @@ pub fn join_at_seam(out: &mut String, segment: &str) {
     let left_len = out.len() - out.trim_end().len();
     let right = segment.trim_start();
     let right_ws = &segment[..segment.len() - right.len()];
-    let newlines = out[out.len() - left_len..].matches('\n').count() + right_ws.matches('\n').count();
+    let newlines =
+        out[out.len() - left_len..].matches('\n').count() + right_ws.matches('\n').count();
     if newlines >= 3 {
         out.truncate(out.len() - left_len);
         out.push_str("\n\n");

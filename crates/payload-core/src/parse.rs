@@ -165,7 +165,10 @@ impl Parser {
             let error = PayloadError::new(
                 ErrorKind::Truncated,
                 "",
-                format!("the {} block ends before its JSON closes", role_marker(&role)),
+                format!(
+                    "the {} block ends before its JSON closes",
+                    role_marker(&role)
+                ),
             )
             .with_suggestion("send the whole value, closing every string, object and array")
             .with_location(origin);
@@ -193,9 +196,7 @@ impl Parser {
                     "",
                     format!("{} is not available on this page", payload.marker),
                 )
-                .with_suggestion(
-                    "use only the structured responses listed for this page, or none",
-                )
+                .with_suggestion("use only the structured responses listed for this page, or none")
                 .with_location(origin);
                 state.reject(payload.name, raw, vec![error]);
             }
@@ -292,11 +293,8 @@ impl Parser {
                 }
             }
             _ => {
-                let kept = suggestions::keep_actions(
-                    items,
-                    &self.actions,
-                    &mut state.result.warnings,
-                );
+                let kept =
+                    suggestions::keep_actions(items, &self.actions, &mut state.result.warnings);
                 if !kept.is_empty() {
                     state.result.suggested_actions = Some(kept);
                 }

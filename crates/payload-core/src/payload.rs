@@ -171,7 +171,11 @@ impl Shape {
 fn check_value<T: LlmPayload>(value: &Value) -> Result<(), Vec<PayloadError>> {
     let decoded = T::deserialize(value).map_err(|error| vec![decode_error(error)])?;
     let errors = decoded.check();
-    if errors.is_empty() { Ok(()) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 /// A serde error on a value that passed the schema: the schema and the type disagree
@@ -186,5 +190,7 @@ fn example_value<T: LlmPayload>() -> Option<Value> {
 }
 
 fn summarize_value<T: LlmPayload>(value: &Value) -> Option<String> {
-    T::deserialize(value).ok().map(|decoded| decoded.summarize())
+    T::deserialize(value)
+        .ok()
+        .map(|decoded| decoded.summarize())
 }

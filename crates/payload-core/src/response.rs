@@ -1,10 +1,10 @@
 //! The result of parsing one response in marker mode (SPEC section 1), in exactly the
 //! serde form SPEC shows.
 
+use crate::LlmPayload;
 use crate::error::{ErrorKind, PayloadError};
 use crate::suggestions::{SuggestedAction, SuggestedValue};
 use crate::warning::Warning;
-use crate::LlmPayload;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

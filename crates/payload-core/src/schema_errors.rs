@@ -26,14 +26,12 @@ fn convert(root: &Value, error: &ValidationError<'_>, out: &mut Vec<PayloadError
             let name = property.as_str().unwrap_or_default();
             let member = pointer_join(&path, name);
             let expected = schema_walk::at_pointer(root, &member).map(|s| describe(root, s));
-            let mut e = PayloadError::missing(
-                member,
-                format!("required member '{name}' is missing"),
-            )
-            .with_suggestion(match &expected {
-                Some(what) => format!("add \"{name}\" ({what})"),
-                None => format!("add \"{name}\""),
-            });
+            let mut e =
+                PayloadError::missing(member, format!("required member '{name}' is missing"))
+                    .with_suggestion(match &expected {
+                        Some(what) => format!("add \"{name}\" ({what})"),
+                        None => format!("add \"{name}\""),
+                    });
             e.expected = expected;
             out.push(e);
         }
@@ -93,8 +91,8 @@ fn convert(root: &Value, error: &ValidationError<'_>, out: &mut Vec<PayloadError
         }
         _ => {
             let expected = schema_walk::at_pointer(root, &path).map(|s| describe(root, s));
-            let mut e = PayloadError::validation(path, error.to_string())
-                .with_received(instance.clone());
+            let mut e =
+                PayloadError::validation(path, error.to_string()).with_received(instance.clone());
             if let Some(expected) = expected {
                 e.suggestion = Some(format!("use {expected}"));
                 e.expected = Some(expected);
@@ -151,7 +149,12 @@ fn branch_errors(
                 }
                 _ => continue,
             }
-            tag_key = e.instance_path().as_str().rsplit('/').next().map(str::to_owned);
+            tag_key = e
+                .instance_path()
+                .as_str()
+                .rsplit('/')
+                .next()
+                .map(str::to_owned);
         }
     }
     tags.dedup();
@@ -197,10 +200,8 @@ fn allowed_members(root: &Value, path: &str) -> Vec<String> {
 
 fn unknown_member(path: &str, name: &str, allowed: &[String], instance: &Value) -> PayloadError {
     let received = instance.get(name).cloned();
-    let mut e = PayloadError::validation(
-        pointer_join(path, name),
-        format!("unknown member '{name}'"),
-    );
+    let mut e =
+        PayloadError::validation(pointer_join(path, name), format!("unknown member '{name}'"));
     e.received = received;
     e.expected = Some(if allowed.is_empty() {
         "no other members".into()
@@ -210,7 +211,10 @@ fn unknown_member(path: &str, name: &str, allowed: &[String], instance: &Value) 
     e.suggestion = Some(match closest(name, allowed.iter().map(String::as_str)) {
         Some(best) => format!("did you mean '{best}'? Otherwise remove '{name}'"),
         None if allowed.is_empty() => format!("remove '{name}'"),
-        None => format!("remove '{name}'; allowed members are {}", allowed.join(", ")),
+        None => format!(
+            "remove '{name}'; allowed members are {}",
+            allowed.join(", ")
+        ),
     });
     e
 }
@@ -223,7 +227,10 @@ fn closest_value(received: &Value, allowed: &[Value]) -> Option<String> {
 
 /// The candidate closest to `name` by normalized edit distance, if it is close enough
 /// to be a likely typo or case/separator slip.
-pub(crate) fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     let folded = fold(name);
     candidates
         .map(|c| {

@@ -185,7 +185,10 @@ mod tests {
         let mode = at_pointer(&root, "/mode").unwrap();
         assert_eq!(describe(&root, mode), "one of create, update");
         let ops = at_pointer(&root, "/operations").unwrap();
-        assert_eq!(describe(&root, ops), "array of object with at least 1 items");
+        assert_eq!(
+            describe(&root, ops),
+            "array of object with at least 1 items"
+        );
         let note = at_pointer(&root, "/note").unwrap();
         assert_eq!(describe(&root, note), "string or null");
     }

@@ -108,7 +108,10 @@ mod tests {
     fn templates_fill_members_and_lengths() {
         let value = json!({"mode": "create", "table_name": "Jobs", "operations": [1, 2, 3]});
         assert_eq!(
-            fill_template("{mode} {table_name}: {operations.len} ops {{x}} {missing}", &value),
+            fill_template(
+                "{mode} {table_name}: {operations.len} ops {{x}} {missing}",
+                &value
+            ),
             "create Jobs: 3 ops {x} "
         );
         assert_eq!(fill_template("open {brace", &value), "open {brace");

@@ -15,7 +15,11 @@ pub const DEFAULT_MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Command-line arguments of the `payload` command.
 #[derive(Debug, Parser)]
-#[command(name = "payload", version, about = "Parse, validate and document LLM payloads")]
+#[command(
+    name = "payload",
+    version,
+    about = "Parse, validate and document LLM payloads"
+)]
 pub struct Cli {
     /// Refuse inputs larger than this many bytes.
     #[arg(long, global = true, default_value_t = DEFAULT_MAX_INPUT_BYTES)]

@@ -91,7 +91,10 @@ impl Registry {
         static GLOBAL: OnceLock<Registry> = OnceLock::new();
         GLOBAL.get_or_init(|| {
             Registry::from_parts(
-                inventory::iter::<PayloadEntry>.into_iter().copied().collect(),
+                inventory::iter::<PayloadEntry>
+                    .into_iter()
+                    .copied()
+                    .collect(),
                 inventory::iter::<Page>.into_iter().copied().collect(),
                 inventory::iter::<GlobalAction>
                     .into_iter()
@@ -209,7 +212,8 @@ impl Registry {
                     )));
                 }
             }
-            let reserved = t.marker == SUGGESTED_VALUES_MARKER || t.marker == SUGGESTED_ACTIONS_MARKER;
+            let reserved =
+                t.marker == SUGGESTED_VALUES_MARKER || t.marker == SUGGESTED_ACTIONS_MARKER;
             if reserved && entry.role == Role::Custom {
                 errors.push(RegistryError(format!(
                     "payload type '{}' uses the reserved marker {}",
@@ -256,7 +260,11 @@ impl Registry {
                 )));
             }
         }
-        if errors.is_empty() { Ok(()) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
     }
 }
 
