@@ -1,1 +1,25 @@
-//! Shared helpers for the workspace tests.
+//! Shared helpers for the workspace tests: the registry with the built-in types and the
+//! example apps linked in, and access to the shared corpus of real model outputs.
+
+use payload_core::ParsedResponse;
+use std::path::PathBuf;
+
+// Linked so that their registrations are in the global registry.
+use payload_builtin as _;
+use table_that as _;
+
+/// Parses `text` as a response on `page` with the global registry.
+///
+/// # Panics
+/// If the page is not registered (a test bug).
+pub fn parse(page: &str, text: &str) -> ParsedResponse {
+    payload_registry::parse_response(page, text).expect("page is registered")
+}
+
+/// The folder of real LLM outputs, if it is present beside the repository.
+pub fn corpus_dir(name: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus")
+        .join(name);
+    dir.is_dir().then_some(dir)
+}

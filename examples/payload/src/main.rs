@@ -1,0 +1,13 @@
+//! The `payload` command (SPEC section 6) over the built-in types and every example
+//! app: linking a crate is what registers its payloads and pages, so this binary names
+//! each one once.
+
+use std::process::ExitCode;
+
+// Referenced so the linker keeps each crate, and with it its registrations.
+use payload_builtin as _;
+use table_that as _;
+
+fn main() -> ExitCode {
+    payload_registry::cli::main()
+}
