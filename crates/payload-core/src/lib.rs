@@ -20,14 +20,19 @@
 #![warn(missing_docs)]
 
 pub mod balanced;
+pub mod coerce;
 pub mod error;
+pub mod extract;
 pub mod json;
+pub mod locate;
 pub mod marker;
 pub mod message;
 pub mod parse;
 pub mod payload;
 pub mod repair;
+pub mod reprompt;
 pub mod response;
+pub mod retry;
 pub mod schema;
 mod schema_errors;
 pub mod schema_walk;
@@ -36,9 +41,12 @@ pub mod summary;
 pub mod warning;
 
 pub use error::{ErrorKind, Location, PayloadError};
+pub use extract::{ExtractResult, extract, extract_json};
 pub use parse::{ParseOptions, parse};
 pub use payload::{LlmPayload, PayloadType, Shape};
+pub use reprompt::reprompt_message;
 pub use response::{CustomPayload, ParsedResponse, Rejected};
+pub use retry::{RetryPolicy, retry, retry_async};
 pub use schema::Dialect;
 pub use suggestions::{ActionSpec, SuggestedAction, SuggestedValue};
 pub use warning::{Warning, WarningKind};

@@ -1,0 +1,329 @@
+//! Whole-response mode (SPEC section 4): the model's whole answer is one value of a
+//! type, written as JSON, bare or in a code fence or with prose around it.
+//!
+//! The pipeline is strict first: locate the value, parse it with serde_json, validate.
+//! Only when that fails does it repair the JSON ([`crate::repair`]) and coerce it toward
+//! the schema ([`crate::coerce`]), each fix reported as a warning. A value cut off
+//! before it closes is `truncated` and never accepted.
+
+use crate::balanced::{self, Balanced};
+use crate::coerce;
+use crate::error::{ErrorKind, Location, PayloadError};
+use crate::json;
+use crate::locate;
+use crate::payload::{LlmPayload, PayloadType, Shape};
+use crate::warning::{Warning, WarningKind};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+/// How many places a value might start are tried before giving up: each try scans
+/// forward once, so this bounds the work at a constant multiple of the text.
+const MAX_CANDIDATES: usize = 16;
+
+/// The standard result of whole-response parsing, serialized as SPEC section 4 shows:
+/// `{success: true, data, format, confidence, warnings}` or
+/// `{success: false, errors, partial_data, format, confidence}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtractResult {
+    /// Whether `data` holds a valid value.
+    pub success: bool,
+    /// The valid value (when `success`).
+    pub data: Option<Value>,
+    /// Every problem found (when not `success`).
+    pub errors: Vec<PayloadError>,
+    /// What could be read, valid or not (when not `success`).
+    pub partial_data: Option<Value>,
+    /// The format the response was read as.
+    pub format: String,
+    /// How sure the reader is of the format (0..1).
+    pub confidence: f64,
+    /// What was repaired or coerced.
+    pub warnings: Vec<Warning>,
+}
+
+impl Serialize for ExtractResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("success", &self.success)?;
+        if self.success {
+            map.serialize_entry("data", &self.data)?;
+        } else {
+            map.serialize_entry("errors", &self.errors)?;
+            map.serialize_entry("partial_data", &self.partial_data)?;
+        }
+        map.serialize_entry("format", &self.format)?;
+        map.serialize_entry("confidence", &self.confidence)?;
+        if self.success {
+            map.serialize_entry("warnings", &self.warnings)?;
+        }
+        map.end()
+    }
+}
+
+impl ExtractResult {
+    /// A failure with `errors` and nothing readable.
+    pub fn failure(format: &str, confidence: f64, errors: Vec<PayloadError>) -> Self {
+        ExtractResult {
+            success: false,
+            data: None,
+            errors,
+            partial_data: None,
+            format: format.to_string(),
+            confidence,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The data as `T` (when successful).
+    pub fn decode<T: LlmPayload>(&self) -> Option<T> {
+        self.data.as_ref().and_then(|d| T::deserialize(d).ok())
+    }
+}
+
+/// Reads the whole response `text` as one `T`, written as JSON.
+pub fn extract<T: LlmPayload>(text: &str) -> (Option<T>, ExtractResult) {
+    let result = extract_json(text, &T::TYPE);
+    (result.decode(), result)
+}
+
+/// Reads the whole response `text` as one value of `payload`, written as JSON.
+pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
+    let candidates = candidates(text, payload.shape());
+    if candidates.is_empty() {
+        let error = PayloadError::new(
+            ErrorKind::Parsing,
+            "",
+            "no JSON value found in the response",
+        )
+        .with_expected(match payload.shape() {
+            Shape::Array => "a JSON array",
+            _ => "a JSON object",
+        })
+        .with_suggestion("answer with the JSON value only, no other text");
+        return ExtractResult::failure("json", 0.0, vec![error]);
+    }
+    let mut first_failure: Option<ExtractResult> = None;
+    for candidate in candidates {
+        let attempt = read_candidate(text, candidate, payload);
+        if attempt.success {
+            return attempt;
+        }
+        first_failure.get_or_insert(attempt);
+    }
+    first_failure.expect("at least one candidate was tried")
+}
+
+/// Where a value might be: its text range, whether it is cut off, and how confident
+/// its position makes us that it is the answer.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    start: usize,
+    end: Option<usize>,
+    confidence: f64,
+    fenced: bool,
+}
+
+fn candidates(text: &str, shape: Shape) -> Vec<Candidate> {
+    let trimmed_start = text.len() - text.trim_start().len();
+    let mut found = Vec::new();
+    // A fenced block first, when the response is fenced: the fence says "this is it".
+    if let Some(fence) = fenced_value(text, shape) {
+        found.push(fence);
+    }
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while found.len() < MAX_CANDIDATES {
+        let Some(rel) = memchr::memchr2(b'{', b'[', &bytes[from..]) else {
+            break;
+        };
+        let start = from + rel;
+        if !shape.accepts_opener(bytes[start]) {
+            from = start + 1;
+            continue;
+        }
+        let whole = start == trimmed_start;
+        match balanced::scan(text, start) {
+            Balanced::Complete { end } => {
+                let alone = whole && text[end..].trim().is_empty();
+                if !found.iter().any(|c: &Candidate| c.start == start) {
+                    found.push(Candidate {
+                        start,
+                        end: Some(end),
+                        confidence: if alone { 0.95 } else { 0.8 },
+                        fenced: false,
+                    });
+                }
+                from = end;
+            }
+            Balanced::Truncated => {
+                found.push(Candidate {
+                    start,
+                    end: None,
+                    confidence: if whole { 0.9 } else { 0.6 },
+                    fenced: false,
+                });
+                // A later opener inside the cut-off value may still be a whole value
+                // (prose with a stray brace before the JSON).
+                from = start + 1;
+            }
+        }
+    }
+    found
+}
+
+/// The value inside the first ```` ``` ```` fence, if the fence holds one.
+fn fenced_value(text: &str, shape: Shape) -> Option<Candidate> {
+    let open = text.find("```")?;
+    let after = open + 3;
+    let body_start = after
+        + text[after..]
+            .find('\n')
+            .filter(|&n| {
+                text[after..after + n]
+                    .trim()
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric())
+            })
+            .map_or(0, |n| n + 1);
+    let rel = text[body_start..].find(|c: char| !c.is_whitespace())?;
+    let start = body_start + rel;
+    if !shape.accepts_opener(text.as_bytes()[start]) {
+        return None;
+    }
+    let end = match balanced::scan(text, start) {
+        Balanced::Complete { end } => Some(end),
+        Balanced::Truncated => None,
+    };
+    Some(Candidate {
+        start,
+        end,
+        confidence: 0.9,
+        fenced: true,
+    })
+}
+
+fn read_candidate(text: &str, candidate: Candidate, payload: &PayloadType) -> ExtractResult {
+    let origin = Location::of_offset(text, candidate.start);
+    let Some(end) = candidate.end else {
+        let error = PayloadError::new(
+            ErrorKind::Truncated,
+            "",
+            "the response ends before the JSON value closes",
+        )
+        .with_suggestion("send the whole value, closing every string, object and array")
+        .with_location(origin);
+        return ExtractResult::failure("json", candidate.confidence, vec![error]);
+    };
+    let json_text = &text[candidate.start..end];
+    let mut warnings = Vec::new();
+    if candidate.fenced {
+        warnings.push(Warning::new(
+            WarningKind::Repaired,
+            "removed the code fence around the value",
+        ));
+    }
+    let decoded = match json::decode(json_text, origin) {
+        Ok(decoded) => decoded,
+        Err(error) => return ExtractResult::failure("json", candidate.confidence, vec![error]),
+    };
+    for repair in &decoded.repairs {
+        warnings.push(Warning::new(WarningKind::Repaired, repair.clone()));
+    }
+    let mut value = decoded.value;
+    let errors = match payload.validate(&value) {
+        Ok(()) => Vec::new(),
+        Err(first_errors) => {
+            let schema = payload.compiled().schema();
+            let mut coerced = value.clone();
+            let fixes = coerce::coerce(&mut coerced, schema);
+            if fixes.is_empty() {
+                first_errors
+            } else {
+                match payload.validate(&coerced) {
+                    Ok(()) => {
+                        warnings.extend(fixes);
+                        value = coerced;
+                        Vec::new()
+                    }
+                    Err(errors) => {
+                        value = coerced;
+                        errors
+                    }
+                }
+            }
+        }
+    };
+    let confidence = candidate.confidence;
+    if errors.is_empty() {
+        return ExtractResult {
+            success: true,
+            data: Some(value),
+            errors: Vec::new(),
+            partial_data: None,
+            format: "json".into(),
+            confidence,
+            warnings,
+        };
+    }
+    ExtractResult {
+        success: false,
+        data: None,
+        errors: locate_errors(text, candidate.start, json_text, errors),
+        partial_data: Some(value),
+        format: "json".into(),
+        confidence,
+        warnings,
+    }
+}
+
+/// Gives each error without a location the line and column of its path's value (for a
+/// missing member, of the object that lacks it).
+pub fn locate_errors(
+    text: &str,
+    json_start: usize,
+    json_text: &str,
+    mut errors: Vec<PayloadError>,
+) -> Vec<PayloadError> {
+    let lookups: Vec<String> = errors
+        .iter()
+        .map(|e| match e.kind {
+            ErrorKind::Missing => parent_pointer(&e.path).to_string(),
+            _ => e.path.clone(),
+        })
+        .collect();
+    let pointers: Vec<&str> = lookups.iter().map(String::as_str).collect();
+    let offsets = locate::locate(json_text, &pointers);
+    let mut cursor = (0usize, Location { line: 1, column: 1 });
+    let mut order: Vec<usize> = (0..errors.len()).collect();
+    order.sort_by_key(|&i| offsets.get(&lookups[i]).copied().unwrap_or(usize::MAX));
+    for i in order {
+        if errors[i].location.is_some() {
+            continue;
+        }
+        let Some(&offset) = offsets.get(&lookups[i]) else {
+            continue;
+        };
+        let absolute = json_start + offset;
+        // Offsets are visited in increasing order: count each byte once.
+        let (from, at) = cursor;
+        let span = &text[from..absolute];
+        let location = match span.rfind('\n') {
+            Some(nl) => Location {
+                line: at.line + span.matches('\n').count(),
+                column: span[nl + 1..].chars().count() + 1,
+            },
+            None => Location {
+                line: at.line,
+                column: at.column + span.chars().count(),
+            },
+        };
+        cursor = (absolute, location);
+        errors[i].location = Some(location);
+    }
+    errors
+}
+
+fn parent_pointer(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}

@@ -1,0 +1,157 @@
+//! The retry driver (seed 003): ask, validate, and on failure ask again with a message
+//! naming every error, up to a number of attempts.
+//!
+//! Generic over the caller's model function, sync or async; no HTTP client here, and
+//! no async runtime: the async driver takes the caller's sleep function.
+
+use crate::error::PayloadError;
+use crate::extract::ExtractResult;
+use crate::reprompt::reprompt_message;
+use std::future::Future;
+use std::time::Duration;
+
+/// How many attempts, and how long to wait between them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first included (default 3).
+    pub max_attempts: usize,
+    /// Wait before each retry (default 0.5 s; zero for none).
+    pub delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 3,
+            delay: Duration::from_millis(500),
+        }
+    }
+}
+
+/// What the model function is asked for on one attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetryRequest {
+    /// 1 for the first attempt.
+    pub attempt: usize,
+    /// The re-prompt message naming the previous attempt's errors (none on the first
+    /// attempt): append it to the conversation as a user message.
+    pub feedback: Option<String>,
+}
+
+/// One attempt: what the model said and what was wrong with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attempt {
+    /// The model's response (empty if the model function failed).
+    pub response: String,
+    /// Every error of that response (empty for the accepted one).
+    pub errors: Vec<PayloadError>,
+}
+
+/// The outcome of a retry loop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetryOutcome<E> {
+    /// The last attempt's result (successful if any attempt was).
+    pub result: Option<ExtractResult>,
+    /// Every attempt, in order.
+    pub attempts: Vec<Attempt>,
+    /// The model function's error, if it failed (the loop stops there).
+    pub model_error: Option<E>,
+}
+
+impl<E> RetryOutcome<E> {
+    /// Whether an attempt produced a valid value.
+    pub fn succeeded(&self) -> bool {
+        self.result.as_ref().is_some_and(|r| r.success)
+    }
+}
+
+/// Runs the loop: calls `model`, checks its answer with `check`, and retries with the
+/// re-prompt message until the answer is valid or `policy.max_attempts` are spent.
+pub fn retry<E>(
+    policy: RetryPolicy,
+    mut model: impl FnMut(&RetryRequest) -> Result<String, E>,
+    mut check: impl FnMut(&str) -> ExtractResult,
+) -> RetryOutcome<E> {
+    let mut outcome = RetryOutcome {
+        result: None,
+        attempts: Vec::new(),
+        model_error: None,
+    };
+    let mut feedback = None;
+    for attempt in 1..=policy.max_attempts.max(1) {
+        if attempt > 1 && !policy.delay.is_zero() {
+            std::thread::sleep(policy.delay);
+        }
+        let request = RetryRequest {
+            attempt,
+            feedback: feedback.take(),
+        };
+        let response = match model(&request) {
+            Ok(response) => response,
+            Err(error) => {
+                outcome.model_error = Some(error);
+                break;
+            }
+        };
+        let result = check(&response);
+        let done = result.success;
+        feedback = Some(reprompt_message(&result.errors));
+        outcome.attempts.push(Attempt {
+            response,
+            errors: result.errors.clone(),
+        });
+        outcome.result = Some(result);
+        if done {
+            break;
+        }
+    }
+    outcome
+}
+
+/// [`retry`] for an async model function; `sleep` is the caller's timer (for example
+/// `tokio::time::sleep`), so no runtime is assumed.
+pub async fn retry_async<E, Fut, SleepFut>(
+    policy: RetryPolicy,
+    mut model: impl FnMut(RetryRequest) -> Fut,
+    mut check: impl FnMut(&str) -> ExtractResult,
+    sleep: impl Fn(Duration) -> SleepFut,
+) -> RetryOutcome<E>
+where
+    Fut: Future<Output = Result<String, E>>,
+    SleepFut: Future<Output = ()>,
+{
+    let mut outcome = RetryOutcome {
+        result: None,
+        attempts: Vec::new(),
+        model_error: None,
+    };
+    let mut feedback = None;
+    for attempt in 1..=policy.max_attempts.max(1) {
+        if attempt > 1 && !policy.delay.is_zero() {
+            sleep(policy.delay).await;
+        }
+        let request = RetryRequest {
+            attempt,
+            feedback: feedback.take(),
+        };
+        let response = match model(request).await {
+            Ok(response) => response,
+            Err(error) => {
+                outcome.model_error = Some(error);
+                break;
+            }
+        };
+        let result = check(&response);
+        let done = result.success;
+        feedback = Some(reprompt_message(&result.errors));
+        outcome.attempts.push(Attempt {
+            response,
+            errors: result.errors.clone(),
+        });
+        outcome.result = Some(result);
+        if done {
+            break;
+        }
+    }
+    outcome
+}
