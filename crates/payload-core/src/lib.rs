@@ -27,6 +27,7 @@ pub mod json;
 pub mod locate;
 pub mod marker;
 pub mod message;
+pub mod nullable;
 pub mod parse;
 pub mod payload;
 pub mod repair;
@@ -42,6 +43,7 @@ pub mod warning;
 
 pub use error::{ErrorKind, Location, PayloadError};
 pub use extract::{ExtractResult, extract, extract_json};
+pub use nullable::Nullable;
 pub use parse::{ParseOptions, parse};
 pub use payload::{LlmPayload, PayloadType, Shape};
 pub use reprompt::reprompt_message;
