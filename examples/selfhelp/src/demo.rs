@@ -1,0 +1,51 @@
+//! The retry loop with a scripted model that answers wrongly twice and rightly the third
+//! time, as seed 003 describes: each failed attempt is answered with feedback naming
+//! every error.
+
+use crate::SelfHelpResponse;
+use payload_core::retry::{RetryOutcome, RetryPolicy, RetryRequest, retry};
+use payload_core::{LlmPayload, extract_json};
+use std::convert::Infallible;
+
+/// What the scripted model answers, attempt by attempt: plain text, then JSON with
+/// string suggestions and no safety object, then a valid response.
+pub const SCRIPT: [&str; 3] = [
+    "Sure! Breathing exercises are a great place to start. Try breathing in for 4 counts, holding for 4 and out for 4.",
+    r#"```json
+{
+  "type": "response",
+  "content": {
+    "text_blocks": [{"type": "text", "content": "Try box breathing: in for 4, hold for 4, out for 4."}],
+    "suggestions": ["Show me another exercise", "I feel calmer"]
+  },
+  "metadata": {"model": "scripted-model", "confidence": 1.4}
+}
+```"#,
+    r#"{
+  "type": "response",
+  "safety": {"is_safe": true, "danger_level": null, "detected_concerns": [], "requires_intervention": false, "safety_message": null},
+  "content": {
+    "text_blocks": [{"type": "text", "content": "Try box breathing: in for 4, hold for 4, out for 4."}],
+    "suggestions": [{"text": "Show me another exercise"}, {"text": "I feel calmer"}]
+  },
+  "metadata": {"model": "scripted-model", "confidence": 0.9, "language": "en"}
+}"#,
+];
+
+/// Runs the retry loop over [`SCRIPT`] with no delay, recording each request.
+pub fn run() -> (RetryOutcome<Infallible>, Vec<RetryRequest>) {
+    let mut requests = Vec::new();
+    let policy = RetryPolicy {
+        delay: std::time::Duration::ZERO,
+        ..RetryPolicy::default()
+    };
+    let outcome = retry(
+        policy,
+        |request: &RetryRequest| {
+            requests.push(request.clone());
+            Ok::<_, Infallible>(SCRIPT[(request.attempt - 1).min(SCRIPT.len() - 1)].to_string())
+        },
+        |response| extract_json(response, &<SelfHelpResponse as LlmPayload>::TYPE),
+    );
+    (outcome, requests)
+}
