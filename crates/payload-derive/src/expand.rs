@@ -1,0 +1,162 @@
+//! Code generation: the `LlmPayload` impl and, when asked for, the registry entry.
+
+use crate::ast::Container;
+use crate::attr::Summary;
+use crate::check;
+use crate::ctxt::Ctxt;
+use crate::doc::Doc;
+use crate::fallback;
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Path, parse_quote};
+
+/// The whole expansion of `#[derive(LlmPayload)]` on `input`: the impl, or every error
+/// found plus a stub impl (so uses of the type do not each report a missing impl).
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let cont = Container::from_ast(&cx, input);
+    if let Some(cont) = &cont {
+        check::check(&cx, cont);
+    }
+    match (cx.check(), cont) {
+        (Ok(()), Some(cont)) => impl_payload(&cont),
+        (Err(errors), cont) => {
+            let mut out = errors.into_compile_error();
+            out.extend(fallback::stub(input, cont.as_ref()));
+            out
+        }
+        // `from_ast` returns `None` only after recording an error.
+        (Ok(()), None) => TokenStream::new(),
+    }
+}
+
+/// The path generated code names the core crate by.
+pub fn core_path(cont: Option<&Container>) -> Path {
+    cont.and_then(|cont| cont.attrs.krate.clone())
+        .unwrap_or_else(|| parse_quote!(::payload_core))
+}
+
+fn impl_payload(cont: &Container) -> TokenStream {
+    let krate = core_path(Some(cont));
+    let ident = cont.ident;
+    let where_clause = &cont.original.generics.where_clause;
+    let name = cont.name();
+    let marker = cont.marker();
+    let description = description(cont);
+    let rules = rules(cont);
+    let example = example(cont);
+    let check = check_fn(cont, &krate);
+    let summarize = summarize(cont, &krate);
+    let registration = registration(cont, &krate);
+    quote! {
+        #[automatically_derived]
+        impl #krate::LlmPayload for #ident #where_clause {
+            const NAME: &'static str = #name;
+            const MARKER: &'static str = #marker;
+            const DESCRIPTION: &'static str = #description;
+            #rules
+            #example
+            #check
+            #summarize
+        }
+        #registration
+    }
+}
+
+fn description(cont: &Container) -> TokenStream {
+    match (&cont.attrs.description, &cont.doc) {
+        (Some(lit), _) => quote!(#lit),
+        (None, Doc::Text(text)) => quote!(#text),
+        (None, Doc::Tokens(tokens)) => tokens.clone(),
+        (None, Doc::None) => quote!(""),
+    }
+}
+
+fn rules(cont: &Container) -> TokenStream {
+    let rules = &cont.attrs.rules;
+    if rules.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        const RULES: &'static [&'static str] = &[#(#rules),*];
+    }
+}
+
+/// The user's function is first bound to a variable of the expected fn-pointer type,
+/// spanned on their path, so a function of the wrong type is reported at the path.
+fn example(cont: &Container) -> TokenStream {
+    let Some(path) = &cont.attrs.example else {
+        return TokenStream::new();
+    };
+    let binding = quote_spanned! {path.span()=>
+        let example: fn() -> Self = #path;
+    };
+    quote! {
+        fn example() -> ::core::option::Option<Self> {
+            #binding
+            ::core::option::Option::Some(example())
+        }
+    }
+}
+
+fn check_fn(cont: &Container, krate: &Path) -> TokenStream {
+    let Some(path) = &cont.attrs.check else {
+        return TokenStream::new();
+    };
+    let binding = quote_spanned! {path.span()=>
+        let check: fn(&Self) -> ::std::vec::Vec<#krate::PayloadError> = #path;
+    };
+    quote! {
+        fn check(&self) -> ::std::vec::Vec<#krate::PayloadError> {
+            #binding
+            check(self)
+        }
+    }
+}
+
+fn summarize(cont: &Container, krate: &Path) -> TokenStream {
+    match &cont.attrs.summary {
+        None => TokenStream::new(),
+        Some(Summary::Template(template)) => quote! {
+            fn summarize(&self) -> ::std::string::String {
+                let value = #krate::__private::to_value(self).unwrap_or_default();
+                #krate::__private::fill_template(#template, &value)
+            }
+        },
+        Some(Summary::Function(path)) => {
+            let binding = quote_spanned! {path.span()=>
+                let summarize: fn(&Self) -> ::std::string::String = #path;
+            };
+            quote! {
+                fn summarize(&self) -> ::std::string::String {
+                    #binding
+                    summarize(self)
+                }
+            }
+        }
+    }
+}
+
+/// `inventory::submit!` of a `PayloadEntry`, only for types that asked to be registered:
+/// a user of whole-response mode needs no registry crate at all.
+fn registration(cont: &Container, krate: &Path) -> TokenStream {
+    if !cont.attrs.registers() {
+        return TokenStream::new();
+    }
+    let registry: Path = cont
+        .attrs
+        .registry
+        .clone()
+        .unwrap_or_else(|| parse_quote!(::payload_registry));
+    let ident = cont.ident;
+    let pages = cont.attrs.pages.iter().flat_map(|pages| &pages.names);
+    quote! {
+        #registry::__private::inventory::submit! {
+            #registry::PayloadEntry::new(
+                <#ident as #krate::LlmPayload>::TYPE,
+                &[#(#pages),*],
+            )
+        }
+    }
+}
