@@ -85,8 +85,8 @@ fn walk(
             *value = Value::Array(vec![single]);
         }
     }
-    if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
-        fix_enum_case(value, allowed, path, warnings);
+    if let Some(allowed) = schema_walk::enum_values(root, schema) {
+        fix_enum_case(value, &allowed, path, warnings);
     }
     match value {
         Value::Object(map) => {

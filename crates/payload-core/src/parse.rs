@@ -185,8 +185,17 @@ impl Parser {
             // A fence above with no closer after the value does not enclose this block.
             end = value_end;
         }
-        state.message.remove(start, end);
         let raw = text[start..end].trim().to_string();
+        // A block that fills its lines takes its line break with it, so that removing
+        // it leaves the lines around it as they were.
+        if start == 0 || text.as_bytes()[start - 1] == b'\n' {
+            if text[end..].starts_with("\r\n") {
+                end += 2;
+            } else if text[end..].starts_with('\n') {
+                end += 1;
+            }
+        }
+        state.message.remove(start, end);
         let json_text = &text[at.value_start..value_end];
 
         match role {

@@ -44,17 +44,7 @@ fn convert(root: &Value, error: &ValidationError<'_>, out: &mut Vec<PayloadError
         }
         ValidationErrorKind::Enum { options } => {
             let values = options.as_array().cloned().unwrap_or_default();
-            let mut e = PayloadError::validation(
-                path,
-                format!("{} is not an allowed value", short(&instance)),
-            )
-            .with_received(instance.clone())
-            .with_expected(format!("one of {}", list_values(&values)));
-            e.suggestion = Some(match closest_value(&instance, &values) {
-                Some(best) => format!("use \"{best}\" (allowed: {})", list_values(&values)),
-                None => format!("use one of: {}", list_values(&values)),
-            });
-            out.push(e);
+            out.push(enum_error(&path, &instance, &values));
         }
         ValidationErrorKind::Constant { expected_value } => {
             out.push(
@@ -114,6 +104,26 @@ fn branch_errors(
     out: &mut Vec<PayloadError>,
 ) {
     let depth = segment_count(path);
+    // A `oneOf` of constants is how schemars writes an enum whose variants have doc
+    // comments: report it as an enum, naming every allowed value.
+    let constants: Option<Vec<Value>> = context
+        .iter()
+        .map(|errors| match errors.as_slice() {
+            [e] if segment_count(e.instance_path().as_str()) == depth => match e.kind() {
+                ValidationErrorKind::Constant { expected_value } => {
+                    Some(vec![(**expected_value).clone()])
+                }
+                ValidationErrorKind::Enum { options } => options.as_array().cloned(),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect::<Option<Vec<Vec<Value>>>>()
+        .map(|groups| groups.into_iter().flatten().collect());
+    if let Some(values) = constants.filter(|v| !v.is_empty()) {
+        out.push(enum_error(path, instance, &values));
+        return;
+    }
     let tag_mismatch = |errors: &Vec<ValidationError<'static>>| {
         errors.iter().any(|e| {
             matches!(
@@ -184,6 +194,20 @@ fn branch_errors(
                 ),
         ),
     }
+}
+
+fn enum_error(path: &str, instance: &Value, values: &[Value]) -> PayloadError {
+    let mut e = PayloadError::validation(
+        path,
+        format!("{} is not an allowed value", short(instance)),
+    )
+    .with_received(instance.clone())
+    .with_expected(format!("one of {}", list_values(values)));
+    e.suggestion = Some(match closest_value(instance, values) {
+        Some(best) => format!("use \"{best}\" (allowed: {})", list_values(values)),
+        None => format!("use one of: {}", list_values(values)),
+    });
+    e
 }
 
 fn segment_count(pointer: &str) -> usize {

@@ -102,8 +102,8 @@ pub fn types_of(schema: &Value) -> Vec<&str> {
 /// `one of create, update`, `integer between 0 and 5`, `array of object`, ...
 pub fn describe(root: &Value, schema: &Value) -> String {
     let schema = resolve(root, schema);
-    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        return format!("one of {}", list_values(values));
+    if let Some(values) = enum_values(root, schema) {
+        return format!("one of {}", list_values(&values));
     }
     if let Some(value) = schema.get("const") {
         return format!("exactly {value}");
@@ -140,6 +140,31 @@ pub fn describe(root: &Value, schema: &Value) -> String {
         text = format!("{text} of {range} characters");
     }
     text
+}
+
+/// The allowed values of an enum schema: its `enum`, or a `oneOf`/`anyOf` whose
+/// branches are all constants (how schemars writes an enum with documented variants).
+pub fn enum_values(root: &Value, schema: &Value) -> Option<Vec<Value>> {
+    let schema = resolve(root, schema);
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return Some(values.clone());
+    }
+    let branches = schema
+        .get("oneOf")
+        .or_else(|| schema.get("anyOf"))
+        .and_then(Value::as_array)?;
+    let mut values = Vec::with_capacity(branches.len());
+    for branch in branches {
+        let branch = resolve(root, branch);
+        if let Some(constant) = branch.get("const") {
+            values.push(constant.clone());
+        } else if let Some(more) = branch.get("enum").and_then(Value::as_array) {
+            values.extend(more.iter().cloned());
+        } else {
+            return None;
+        }
+    }
+    (!values.is_empty()).then_some(values)
 }
 
 /// `a, b, c` for a list of JSON values (strings without their quotes).
