@@ -21,6 +21,7 @@
 
 pub mod error;
 pub mod balanced;
+pub mod instructions;
 pub mod json;
 pub mod marker;
 pub mod message;
