@@ -43,7 +43,6 @@ pub fn render_shape(schema: &Value, options: &InstructionOptions) -> String {
     let mut renderer = Renderer::new(schema, options);
     let mut rendered = renderer.render(schema, 0);
     rendered.notes.description.clear();
-    rendered.notes.label = None;
     let root_comment = rendered.notes.comment();
     if let Some(first) = rendered.lines.first_mut() {
         first.comment = join_comments(&root_comment, &first.comment);
@@ -125,14 +124,20 @@ impl Notes {
     /// `Label: bounds. Description. "value": meaning.`
     fn comment(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
-        if let Some(label) = &self.label {
-            parts.push(format!("{label}:"));
-        }
         if !self.bounds.is_empty() {
             parts.push(self.bounds.join(", "));
         }
         parts.extend(self.description.iter().cloned());
         parts.extend(self.values.iter().cloned());
+        if let Some(label) = &self.label {
+            // The name a recursive type is referred to by further down.
+            let label = if parts.is_empty() {
+                label.clone()
+            } else {
+                format!("{label}:")
+            };
+            parts.insert(0, label);
+        }
         let mut text = String::new();
         for part in parts {
             if !text.is_empty() {
@@ -229,7 +234,10 @@ impl<'a> Renderer<'a> {
     }
 
     fn render_ref(&mut self, reference: &'a str, depth: usize) -> Rendered {
-        let name = reference.rsplit('/').next().unwrap_or(reference);
+        let name = match reference.rsplit('/').next() {
+            Some(name) if !name.is_empty() && name != "#" => name,
+            _ => "Root",
+        };
         let target = reference
             .strip_prefix('#')
             .and_then(|pointer| self.root.pointer(pointer));
