@@ -18,11 +18,15 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// `PayloadError` is returned by value on purpose: errors are data the caller inspects
+// and forwards, and they are built off the hot path (only when input is wrong).
+#![allow(clippy::result_large_err)]
 
 pub mod balanced;
 pub mod coerce;
 pub mod error;
 pub mod extract;
+pub mod instructions;
 pub mod json;
 pub mod locate;
 pub mod marker;

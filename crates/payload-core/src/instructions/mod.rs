@@ -1,0 +1,92 @@
+//! Prompt instructions generated from a payload type's schema: the text that teaches a
+//! model to emit the type, in marker mode ([`payload_instructions`]) or as a whole
+//! response ([`whole_response_instructions`]), and the format rules of suggestion chips
+//! and action buttons ([`suggestion_format_rules`]).
+//!
+//! Everything is derived from the one schema the validator checks
+//! (`PayloadType::schema(Dialect::Draft2020_12)`), so what the prompt teaches and what is
+//! accepted cannot drift apart. The schema is not pasted into the prompt: it is written
+//! as the value's shape ([`render_shape`]), which a model follows more reliably and
+//! which costs a fraction of the tokens ([`size_report`] measures it).
+//!
+//! Hand-written because no crate does this: schema-to-TypeScript generators write type
+//! declarations (names, `interface`s) rather than the value itself with its bounds, and
+//! the marker conventions are ours. Output is deterministic (schemas keep their member
+//! order), so it can be compared with expected text in tests.
+
+mod shape;
+mod suggestions;
+mod text;
+
+pub use shape::{MAX_DEPTH, MAX_NODES, TopLevel, render_shape, top_level};
+pub use suggestions::suggestion_format_rules;
+pub use text::{payload_instructions, whole_response_instructions};
+
+use serde_json::Value;
+
+/// How much the instructions say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Verbosity {
+    /// Only what a model cannot do without: the marker line, the shape and the rules.
+    Concise,
+    /// Also the constraints in words, the common mistakes and the example.
+    #[default]
+    Detailed,
+}
+
+/// What the generated instructions include (seed 002's `generateInstructions` options).
+///
+/// The default is everything, detailed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstructionOptions {
+    /// Concise instructions leave out the example, the constraint list and the warnings.
+    pub verbosity: Verbosity,
+    /// Show the type's example instance (detailed only).
+    pub include_example: bool,
+    /// State bounds (min/max, lengths, item counts, patterns, formats, defaults) in the
+    /// shape, and list required members and bounds in words (detailed only).
+    pub include_constraints: bool,
+    /// Write the schema's descriptions (the doc comments) as comments in the shape.
+    pub include_descriptions: bool,
+    /// Warn about the mistakes models make most (detailed only).
+    pub error_prevention: bool,
+}
+
+impl Default for InstructionOptions {
+    fn default() -> Self {
+        InstructionOptions {
+            verbosity: Verbosity::Detailed,
+            include_example: true,
+            include_constraints: true,
+            include_descriptions: true,
+            error_prevention: true,
+        }
+    }
+}
+
+impl InstructionOptions {
+    /// The concise variant of the defaults.
+    pub fn concise() -> Self {
+        InstructionOptions {
+            verbosity: Verbosity::Concise,
+            ..Self::default()
+        }
+    }
+
+    fn detailed(&self) -> bool {
+        self.verbosity == Verbosity::Detailed
+    }
+}
+
+/// `(shape, schema)`: the length in characters of [`render_shape`] with the default
+/// options, and of the schema pretty-printed — what the shape saves in the prompt.
+pub fn size_report(schema: &Value) -> (usize, usize) {
+    let shape = render_shape(schema, &InstructionOptions::default());
+    let dump = serde_json::to_string_pretty(schema).unwrap_or_default();
+    (shape.chars().count(), dump.chars().count())
+}
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,704 @@
+//! A JSON Schema written as the value's shape, the way a person sketches JSON for a
+//! colleague: `"mode": "create" | "update"`, `"reasoning"?: string`, bounds and
+//! descriptions in `//` comments, `$ref`s expanded in place.
+//!
+//! Why not show the schema itself: a model reads a shape far more reliably than a
+//! schema (it pattern-matches on the shape of what it should write), and the shape is a
+//! fraction of the schema's size (see [`super::size_report`]). Nothing is lost: every
+//! enum value, every required member and every bound the schema states is in the text,
+//! which the tests check by walking the schema.
+//!
+//! The walk is recursive but bounded: at most [`MAX_DEPTH`] levels of nesting and
+//! [`MAX_NODES`] schema nodes, and a `$ref` met again inside its own expansion (a
+//! recursive type) is printed by name.
+
+use super::InstructionOptions;
+use serde_json::{Map, Value};
+
+/// How deep nested schemas are expanded before the rest is written as `any`.
+pub const MAX_DEPTH: usize = 32;
+/// How many schema nodes one rendering expands at most: a schema that references the
+/// same big definition from many places could otherwise grow the text without bound.
+pub const MAX_NODES: usize = 4_000;
+/// The widest an object or union may be to be written on one line.
+const INLINE_WIDTH: usize = 64;
+/// Comments start in one column; lines longer than this keep theirs two spaces after.
+const COMMENT_COLUMN_CAP: usize = 44;
+/// Numeric `format`s schemars writes for Rust integer and float widths: they say
+/// nothing a model needs beyond the bounds, which are stated anyway.
+const NUMERIC_FORMATS: &[&str] = &[
+    "int", "int8", "int16", "int32", "int64", "int128", "uint", "uint8", "uint16", "uint32",
+    "uint64", "uint128", "float", "double",
+];
+
+/// The value's shape, as compact annotated pseudo-JSON.
+///
+/// Members not in `required` carry a `?`; `Option<T>` reads `T | null`; enums read
+/// `"a" | "b"`; tagged enums are written one variant per line, each led by `| `; a
+/// recursive type is expanded once and then named. `options` decide whether bounds
+/// (`include_constraints`) and doc comments (`include_descriptions`) are written; enum
+/// values, required members and types always are. The root's own description is left
+/// out: the caller introduces the shape with it.
+pub fn render_shape(schema: &Value, options: &InstructionOptions) -> String {
+    let mut renderer = Renderer::new(schema, options);
+    let mut rendered = renderer.render(schema, 0);
+    rendered.notes.description.clear();
+    let root_comment = rendered.notes.comment();
+    if let Some(first) = rendered.lines.first_mut() {
+        first.comment = join_comments(&root_comment, &first.comment);
+    }
+    layout(&rendered.lines)
+}
+
+/// The members of an object schema's top level, for "required fields" lists.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct TopLevel {
+    /// Required member names, in schema order.
+    pub required: Vec<String>,
+    /// Optional member names, in schema order.
+    pub optional: Vec<String>,
+    /// `(member, bounds)` for each member the schema bounds, in schema order.
+    pub bounds: Vec<(String, String)>,
+}
+
+/// The top-level members of `schema`, if its root is an object with properties (a
+/// tagged enum's members depend on the tag, so it has none here).
+pub fn top_level(schema: &Value, options: &InstructionOptions) -> Option<TopLevel> {
+    let root = crate::schema_walk::resolve(schema, schema);
+    let properties = root.get("properties")?.as_object()?;
+    let required = required_names(root);
+    let mut renderer = Renderer::new(schema, options);
+    let mut top = TopLevel::default();
+    for (name, member) in properties {
+        if required.contains(&name.as_str()) {
+            top.required.push(name.clone());
+        } else {
+            top.optional.push(name.clone());
+        }
+        let notes = renderer.render(member, 1).notes;
+        if !notes.bounds.is_empty() {
+            top.bounds.push((name.clone(), notes.bounds.join(", ")));
+        }
+    }
+    Some(top)
+}
+
+/// One line of the shape before layout.
+#[derive(Debug)]
+struct Line {
+    /// Indentation, relative to the start of the fragment it belongs to.
+    depth: usize,
+    text: String,
+    comment: String,
+}
+
+impl Line {
+    fn new(depth: usize, text: impl Into<String>) -> Self {
+        Line {
+            depth,
+            text: text.into(),
+            comment: String::new(),
+        }
+    }
+}
+
+/// What an enclosing member's comment says about a value.
+#[derive(Debug, Default)]
+struct Notes {
+    /// The name of a recursive type, on its first expansion.
+    label: Option<String>,
+    bounds: Vec<String>,
+    description: Vec<String>,
+    /// `"value": description` for enum values that have one.
+    values: Vec<String>,
+}
+
+impl Notes {
+    fn is_empty(&self) -> bool {
+        self.label.is_none()
+            && self.bounds.is_empty()
+            && self.description.is_empty()
+            && self.values.is_empty()
+    }
+
+    /// `Label: bounds. Description. "value": meaning.`
+    fn comment(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if !self.bounds.is_empty() {
+            parts.push(self.bounds.join(", "));
+        }
+        parts.extend(self.description.iter().cloned());
+        parts.extend(self.values.iter().cloned());
+        if let Some(label) = &self.label {
+            // The name a recursive type is referred to by further down.
+            let label = if parts.is_empty() {
+                label.clone()
+            } else {
+                format!("{label}:")
+            };
+            parts.insert(0, label);
+        }
+        let mut text = String::new();
+        for part in parts {
+            if !text.is_empty() {
+                text.push_str(if text.ends_with(['.', ':']) {
+                    " "
+                } else {
+                    ". "
+                });
+            }
+            text.push_str(&part);
+        }
+        text
+    }
+}
+
+/// A value's shape: its lines (the first one is what follows `"name": `) and what the
+/// member that holds it should say in its comment.
+#[derive(Debug)]
+struct Rendered {
+    lines: Vec<Line>,
+    notes: Notes,
+    /// Alternatives written one per line, each led by `| `: they start on their own
+    /// line, not after the member's name.
+    stacked: bool,
+}
+
+impl Rendered {
+    fn inline(text: impl Into<String>) -> Self {
+        Rendered {
+            lines: vec![Line::new(0, text)],
+            notes: Notes::default(),
+            stacked: false,
+        }
+    }
+
+    /// One line with no comment: can sit inside `[...]` or `{ ... }` on one line.
+    fn as_inline(&self) -> Option<&str> {
+        match self.lines.as_slice() {
+            [only] if only.comment.is_empty() && !self.stacked => Some(&only.text),
+            _ => None,
+        }
+    }
+
+    /// Appends `| null` (how `Option<T>` reads).
+    fn or_null(mut self) -> Self {
+        if self.stacked {
+            self.lines.push(Line::new(0, "| null"));
+        } else if let Some(last) = self.lines.last_mut() {
+            last.text.push_str(" | null");
+        }
+        self
+    }
+}
+
+struct Renderer<'a> {
+    root: &'a Value,
+    options: &'a InstructionOptions,
+    /// `$ref`s being expanded right now, innermost last: the cycle guard.
+    expanding: Vec<&'a str>,
+    /// `$ref`s met inside their own expansion, whose first expansion gets a label.
+    recursive: Vec<&'a str>,
+    nodes_left: usize,
+}
+
+impl<'a> Renderer<'a> {
+    fn new(root: &'a Value, options: &'a InstructionOptions) -> Self {
+        Renderer {
+            root,
+            options,
+            expanding: Vec::new(),
+            recursive: Vec::new(),
+            nodes_left: MAX_NODES,
+        }
+    }
+
+    fn render(&mut self, schema: &'a Value, depth: usize) -> Rendered {
+        if depth > MAX_DEPTH || self.nodes_left == 0 {
+            let mut cut = Rendered::inline("any");
+            cut.notes.description.push("nested too deep to show".into());
+            return cut;
+        }
+        self.nodes_left -= 1;
+        let map = match schema {
+            Value::Object(map) => map,
+            Value::Bool(false) => return Rendered::inline("never"),
+            _ => return Rendered::inline("any"),
+        };
+        let mut rendered = match map.get("$ref").and_then(Value::as_str) {
+            Some(reference) => self.render_ref(reference, depth),
+            None => self.render_body(map, depth),
+        };
+        self.add_notes(map, &mut rendered.notes);
+        rendered
+    }
+
+    fn render_ref(&mut self, reference: &'a str, depth: usize) -> Rendered {
+        let name = match reference.rsplit('/').next() {
+            Some(name) if !name.is_empty() && name != "#" => name,
+            _ => "Root",
+        };
+        let target = reference
+            .strip_prefix('#')
+            .and_then(|pointer| self.root.pointer(pointer));
+        let Some(target) = target else {
+            return Rendered::inline(name);
+        };
+        if self.expanding.contains(&reference) {
+            if !self.recursive.contains(&reference) {
+                self.recursive.push(reference);
+            }
+            return Rendered::inline(name);
+        }
+        self.expanding.push(reference);
+        let mut rendered = self.render(target, depth + 1);
+        self.expanding.pop();
+        if self.recursive.contains(&reference) {
+            rendered.notes.label = Some(name.to_string());
+        }
+        rendered
+    }
+
+    fn render_body(&mut self, map: &'a Map<String, Value>, depth: usize) -> Rendered {
+        if let Some(value) = map.get("const") {
+            return Rendered::inline(literal(value));
+        }
+        if let Some(values) = map.get("enum").and_then(Value::as_array) {
+            let texts: Vec<String> = values.iter().map(literal).collect();
+            return Rendered::inline(texts.join(" | "));
+        }
+        for keyword in ["oneOf", "anyOf"] {
+            if let Some(branches) = map.get(keyword).and_then(Value::as_array) {
+                return self.render_alternatives(branches, " | ", depth);
+            }
+        }
+        if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
+            return self.render_alternatives(parts, " & ", depth);
+        }
+        let types: Vec<&str> = match map.get("type") {
+            Some(Value::String(one)) => vec![one.as_str()],
+            Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let nullable = types.contains(&"null") && types.len() > 1;
+        let concrete: Vec<&str> = types.iter().copied().filter(|t| *t != "null").collect();
+        let looks_like_object = map.contains_key("properties")
+            || map
+                .get("additionalProperties")
+                .is_some_and(Value::is_object);
+        let looks_like_array = map.contains_key("items") || map.contains_key("prefixItems");
+        let base = match concrete.as_slice() {
+            ["object"] => self.render_object(map, depth),
+            ["array"] => self.render_array(map, depth),
+            [] if types.len() == 1 => Rendered::inline("null"),
+            [] if looks_like_object => self.render_object(map, depth),
+            [] if looks_like_array => self.render_array(map, depth),
+            [] => Rendered::inline("any"),
+            many => Rendered::inline(many.join(" | ")),
+        };
+        if nullable { base.or_null() } else { base }
+    }
+
+    /// `anyOf`/`oneOf` (joined by `|`) or `allOf` (joined by `&`). A lone non-null
+    /// branch beside `null` is `Option<T>`: `T | null`. Scalars join on one line; objects
+    /// (tagged enum variants) go one per line, each led by the joiner.
+    fn render_alternatives(
+        &mut self,
+        branches: &'a [Value],
+        joiner: &str,
+        depth: usize,
+    ) -> Rendered {
+        let is_union = joiner == " | ";
+        let mut has_null = false;
+        let mut rendered = Vec::with_capacity(branches.len());
+        for branch in branches {
+            if is_union && is_null_schema(crate::schema_walk::resolve(self.root, branch)) {
+                has_null = true;
+                continue;
+            }
+            rendered.push(self.render(branch, depth + 1));
+        }
+        if rendered.len() == 1 {
+            let only = rendered.pop().unwrap_or_else(|| Rendered::inline("any"));
+            return if has_null { only.or_null() } else { only };
+        }
+        if rendered.is_empty() {
+            return Rendered::inline(if has_null { "null" } else { "any" });
+        }
+        if let Some(joined) = self.join_inline(&rendered, joiner) {
+            let mut line = Rendered::inline(joined);
+            for branch in rendered {
+                line.notes.values.extend(branch.notes.values);
+                if let (Some(text), false) =
+                    (branch.lines.first(), branch.notes.description.is_empty())
+                {
+                    let meaning = branch.notes.description.join(" ");
+                    line.notes.values.push(format!("{}: {meaning}", text.text));
+                }
+            }
+            return if has_null { line.or_null() } else { line };
+        }
+        let lead = joiner.trim_start();
+        let mut lines = Vec::new();
+        for branch in rendered {
+            let comment = branch.notes.comment();
+            for (index, mut line) in branch.lines.into_iter().enumerate() {
+                if index == 0 {
+                    if branch.stacked {
+                        // A union inside a union: its own leads already say `|`.
+                        line.depth += 1;
+                    } else {
+                        line.text = format!("{lead}{}", line.text);
+                    }
+                    line.comment = join_comments(&comment, &line.comment);
+                } else {
+                    line.depth += 1;
+                }
+                lines.push(line);
+            }
+        }
+        let mut stacked = Rendered {
+            lines,
+            notes: Notes::default(),
+            stacked: true,
+        };
+        if has_null {
+            stacked = stacked.or_null();
+        }
+        stacked
+    }
+
+    /// The branches on one line, if they are all short scalars without bounds.
+    fn join_inline(&self, branches: &[Rendered], joiner: &str) -> Option<String> {
+        let mut texts = Vec::with_capacity(branches.len());
+        for branch in branches {
+            let text = branch.as_inline()?;
+            if text.starts_with('{') || !branch.notes.bounds.is_empty() {
+                return None;
+            }
+            texts.push(text);
+        }
+        let joined = texts.join(joiner);
+        (joined.chars().count() <= INLINE_WIDTH).then_some(joined)
+    }
+
+    fn render_object(&mut self, map: &'a Map<String, Value>, depth: usize) -> Rendered {
+        let required = required_names_of(map);
+        let mut members: Vec<(String, Rendered)> = Vec::new();
+        if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+            for (name, member) in properties {
+                let optional = if required.contains(&name.as_str()) {
+                    ""
+                } else {
+                    "?"
+                };
+                let key = format!("{}{optional}:", literal(&Value::String(name.clone())));
+                members.push((key, self.render(member, depth + 1)));
+            }
+        }
+        let open_map = match map.get("additionalProperties") {
+            Some(extra @ Value::Object(_)) if members.is_empty() => Some(extra),
+            _ => None,
+        };
+        if let Some(extra) = open_map {
+            members.push(("\"<key>\":".into(), self.render(extra, depth + 1)));
+        }
+        if members.is_empty() {
+            return Rendered::inline("object");
+        }
+        let etc = if open_map.is_some() { ", ..." } else { "" };
+        let inline: Option<Vec<String>> = members
+            .iter()
+            .map(|(key, value)| {
+                let text = value.as_inline()?;
+                value.notes.is_empty().then(|| format!("{key} {text}"))
+            })
+            .collect();
+        if let Some(parts) = inline {
+            let text = format!("{{ {}{etc} }}", parts.join(", "));
+            if text.chars().count() <= INLINE_WIDTH {
+                return Rendered::inline(text);
+            }
+        }
+        let mut lines = vec![Line::new(0, "{")];
+        let count = members.len();
+        for (index, (key, value)) in members.into_iter().enumerate() {
+            let comment = value.notes.comment();
+            if value.stacked {
+                let mut head = Line::new(1, key);
+                head.comment = comment;
+                lines.push(head);
+                lines.extend(value.lines.into_iter().map(|mut line| {
+                    line.depth += 2;
+                    line
+                }));
+            } else {
+                for (position, mut line) in value.lines.into_iter().enumerate() {
+                    if position == 0 {
+                        line.text = format!("{key} {}", line.text);
+                        line.comment = join_comments(&comment, &line.comment);
+                    }
+                    line.depth += 1;
+                    lines.push(line);
+                }
+            }
+            if index + 1 < count || open_map.is_some() {
+                if let Some(last) = lines.last_mut() {
+                    last.text.push(',');
+                }
+            }
+        }
+        if open_map.is_some() {
+            lines.push(Line::new(1, "..."));
+        }
+        lines.push(Line::new(0, "}"));
+        Rendered {
+            lines,
+            notes: Notes::default(),
+            stacked: false,
+        }
+    }
+
+    fn render_array(&mut self, map: &'a Map<String, Value>, depth: usize) -> Rendered {
+        if let Some(prefix) = map.get("prefixItems").and_then(Value::as_array) {
+            return self.render_tuple(prefix, depth);
+        }
+        let item = match map.get("items") {
+            Some(items @ Value::Object(_)) => self.render(items, depth + 1),
+            _ => Rendered::inline("any"),
+        };
+        let mut notes = Notes::default();
+        if !item.notes.bounds.is_empty() {
+            notes
+                .bounds
+                .push(format!("each item: {}", item.notes.bounds.join(", ")));
+        }
+        let Rendered {
+            lines: item_lines,
+            notes: item_notes,
+            stacked,
+        } = item;
+        notes.label = item_notes.label;
+        notes.description = item_notes.description;
+        notes.values = item_notes.values;
+        let lines = match item_lines.as_slice() {
+            [only] if only.comment.is_empty() && !stacked => {
+                vec![Line::new(0, format!("[{}]", only.text))]
+            }
+            _ => {
+                let mut lines = vec![Line::new(0, "[")];
+                lines.extend(item_lines.into_iter().map(|mut line| {
+                    line.depth += 1;
+                    line
+                }));
+                lines.push(Line::new(0, "]"));
+                lines
+            }
+        };
+        Rendered {
+            lines,
+            notes,
+            stacked: false,
+        }
+    }
+
+    /// `[A, B]` for a fixed-length tuple.
+    fn render_tuple(&mut self, prefix: &'a [Value], depth: usize) -> Rendered {
+        let items: Vec<Rendered> = prefix.iter().map(|s| self.render(s, depth + 1)).collect();
+        let inline: Option<Vec<&str>> = items
+            .iter()
+            .map(|item| item.as_inline().filter(|_| item.notes.is_empty()))
+            .collect();
+        if let Some(texts) = inline {
+            return Rendered::inline(format!("[{}]", texts.join(", ")));
+        }
+        let mut lines = vec![Line::new(0, "[")];
+        let count = items.len();
+        for (index, item) in items.into_iter().enumerate() {
+            let comment = item.notes.comment();
+            let start = lines.len();
+            for (position, mut line) in item.lines.into_iter().enumerate() {
+                if position == 0 {
+                    line.comment = join_comments(&comment, &line.comment);
+                }
+                line.depth += 1;
+                lines.push(line);
+            }
+            if index + 1 < count && lines.len() > start {
+                if let Some(last) = lines.last_mut() {
+                    last.text.push(',');
+                }
+            }
+        }
+        lines.push(Line::new(0, "]"));
+        Rendered {
+            lines,
+            notes: Notes::default(),
+            stacked: false,
+        }
+    }
+
+    /// Bounds and description of one schema node, in the order a reader wants them.
+    fn add_notes(&self, map: &Map<String, Value>, notes: &mut Notes) {
+        if self.options.include_constraints {
+            // A node's own bounds come before those of what it contains.
+            notes.bounds.splice(0..0, bounds_of(map));
+        }
+        if self.options.include_descriptions {
+            if let Some(text) = map.get("description").and_then(Value::as_str) {
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                if !text.is_empty() {
+                    // A member's own doc comment says more than its type's.
+                    notes.description = vec![text];
+                }
+            }
+        }
+    }
+}
+
+/// Every bound a schema node states, in words.
+fn bounds_of(map: &Map<String, Value>) -> Vec<String> {
+    let mut bounds = Vec::new();
+    let get = |key: &str| map.get(key).filter(|v| v.is_number());
+    match (get("minimum"), get("maximum")) {
+        (Some(low), Some(high)) if low == high => bounds.push(format!("exactly {low}")),
+        (Some(low), Some(high)) => bounds.push(format!("from {low} to {high}")),
+        (Some(low), None) => bounds.push(format!("at least {low}")),
+        (None, Some(high)) => bounds.push(format!("at most {high}")),
+        (None, None) => {}
+    }
+    if let Some(low) = get("exclusiveMinimum") {
+        bounds.push(format!("greater than {low}"));
+    }
+    if let Some(high) = get("exclusiveMaximum") {
+        bounds.push(format!("less than {high}"));
+    }
+    if let Some(step) = get("multipleOf") {
+        bounds.push(format!("a multiple of {step}"));
+    }
+    for (low, high, unit) in [
+        ("minLength", "maxLength", "character"),
+        ("minItems", "maxItems", "item"),
+        ("minProperties", "maxProperties", "field"),
+    ] {
+        if let Some(text) = count_bound(get(low), get(high), unit) {
+            bounds.push(text);
+        }
+    }
+    if map.get("uniqueItems") == Some(&Value::Bool(true)) {
+        bounds.push("no duplicates".into());
+    }
+    if let Some(pattern) = map.get("pattern").and_then(Value::as_str) {
+        bounds.push(format!("matching {pattern}"));
+    }
+    if let Some(format) = map.get("format").and_then(Value::as_str) {
+        if !NUMERIC_FORMATS.contains(&format) {
+            bounds.push(format_hint(format));
+        }
+    }
+    if map.get("additionalProperties") == Some(&Value::Bool(false))
+        && map.contains_key("properties")
+    {
+        bounds.push("no other fields".into());
+    }
+    if let Some(default) = map.get("default") {
+        bounds.push(format!("default {}", literal(default)));
+    }
+    bounds
+}
+
+/// `1 to 5 items`, `at least 1 item`, `exactly 3 characters`.
+fn count_bound(low: Option<&Value>, high: Option<&Value>, unit: &str) -> Option<String> {
+    let plural = |n: &Value| {
+        if n.as_u64() == Some(1) {
+            unit.to_string()
+        } else {
+            format!("{unit}s")
+        }
+    };
+    Some(match (low, high) {
+        (Some(low), Some(high)) if low == high => format!("exactly {low} {}", plural(low)),
+        (Some(low), Some(high)) => format!("{low} to {high} {}", plural(high)),
+        (Some(low), None) => format!("at least {low} {}", plural(low)),
+        (None, Some(high)) => format!("at most {high} {}", plural(high)),
+        (None, None) => return None,
+    })
+}
+
+/// `format date (YYYY-MM-DD)`: the format's name, and for the common ones what it
+/// looks like, since a model writes dates in many ways.
+fn format_hint(format: &str) -> String {
+    let looks = match format {
+        "date" => " (YYYY-MM-DD)",
+        "date-time" => " (RFC 3339, e.g. 2024-03-15T09:30:00Z)",
+        "time" => " (HH:MM:SS)",
+        "uri" | "url" => " (absolute URL)",
+        "uuid" => " (e.g. 123e4567-e89b-12d3-a456-426614174000)",
+        _ => "",
+    };
+    format!("format {format}{looks}")
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null")
+}
+
+fn required_names(schema: &Value) -> Vec<&str> {
+    schema
+        .as_object()
+        .map(required_names_of)
+        .unwrap_or_default()
+}
+
+fn required_names_of(map: &Map<String, Value>) -> Vec<&str> {
+    map.get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// A JSON value as it is written in JSON (`"create"`, `0.5`, `null`).
+fn literal(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
+}
+
+fn join_comments(first: &str, second: &str) -> String {
+    match (first.is_empty(), second.is_empty()) {
+        (true, _) => second.to_string(),
+        (_, true) => first.to_string(),
+        _ => format!("{first}. {second}"),
+    }
+}
+
+/// Indents the lines and starts every comment in one column.
+fn layout(lines: &[Line]) -> String {
+    let texts: Vec<String> = lines
+        .iter()
+        .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
+        .collect();
+    let column = texts
+        .iter()
+        .zip(lines)
+        .filter(|(_, line)| !line.comment.is_empty())
+        .map(|(text, _)| text.chars().count())
+        .filter(|width| *width <= COMMENT_COLUMN_CAP)
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let mut out = String::new();
+    for (text, line) in texts.iter().zip(lines) {
+        out.push_str(text);
+        if !line.comment.is_empty() {
+            let width = text.chars().count();
+            let pad = if width < column { column - width } else { 2 };
+            out.push_str(&" ".repeat(pad));
+            out.push_str("// ");
+            out.push_str(&line.comment);
+        }
+        out.push('\n');
+    }
+    if out.ends_with('\n') {
+        out.pop();
+    }
+    out
+}

@@ -1,0 +1,100 @@
+//! The FORMAT RULES section for suggestion chips and action buttons (seed 000,
+//! elements 2 and 3): the format, how many, when to include them and when not, and the
+//! only actions the page allows.
+
+use crate::suggestions::{ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
+use std::fmt::Write;
+
+/// The format rules of SUGGESTED_VALUES and SUGGESTED_ACTIONS for a page whose
+/// registered actions are `actions` (page actions and global ones together).
+///
+/// The actions are listed by name, handler and description, and the text says that no
+/// other action may be used; with no actions it says SUGGESTED_ACTIONS must not be
+/// used at all. The parser drops unregistered actions anyway (SPEC 1.8): this is what
+/// keeps the model from writing them in the first place.
+pub fn suggestion_format_rules(actions: &[ActionSpec]) -> String {
+    let values = SUGGESTED_VALUES_MARKER;
+    let buttons = SUGGESTED_ACTIONS_MARKER;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{values}: clickable chips; clicking one sends its value as the user's next message."
+    );
+    let _ = writeln!(
+        out,
+        "Format: the marker {values}: (capitals, with the colon), then a JSON array:"
+    );
+    let _ = writeln!(
+        out,
+        "{values}: [\n  {{\"label\": \"Display Text\", \"value\": \"text to send as next message\"}},\n  {{\"label\": \"Another Option\", \"value\": \"another thing to send\"}}\n]"
+    );
+    let _ = writeln!(
+        out,
+        "- \"label\": the chip text, 2-6 words. \"value\": the message sent when it is clicked, written as the user would write it."
+    );
+    let _ = writeln!(out, "- Give 2-4 items.");
+    let _ = writeln!(
+        out,
+        "- Include them after completing a change (creating something, changing a schema, adding data), after answering a question, or when the user seems unsure what to do next."
+    );
+    let _ = writeln!(
+        out,
+        "- Do not include them in a response that contains a proposal or any other marked payload: the user must act on the proposal first."
+    );
+    let _ = writeln!(
+        out,
+        "- Do not include them when the conversation is clearly finished."
+    );
+    out.push('\n');
+    match actions.first() {
+        None => {
+            let _ = writeln!(
+                out,
+                "{buttons}: no actions are available here, so never write {buttons}."
+            );
+        }
+        Some(first) => {
+            let _ = writeln!(
+                out,
+                "{buttons}: clickable buttons that trigger an action in the application."
+            );
+            let _ = writeln!(
+                out,
+                "Format: the marker {buttons}: (capitals, with the colon), then a JSON array:"
+            );
+            let _ = writeln!(
+                out,
+                "{buttons}: [\n  {{\"label\": \"Button Text\", \"action\": \"{}\", \"handler\": \"{}\"}}\n]",
+                first.action, first.handler
+            );
+            let _ = writeln!(
+                out,
+                "- \"label\": the button text. \"action\" and \"handler\": exactly as listed below."
+            );
+            let _ = writeln!(
+                out,
+                "- Use only these actions; never invent one (anything else is discarded):"
+            );
+            for action in actions {
+                let _ = writeln!(
+                    out,
+                    "  - {} (handler \"{}\"): {}",
+                    action.action,
+                    action.handler,
+                    action
+                        .description
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+            }
+            let _ = writeln!(
+                out,
+                "- Like {values}, never in a response that contains a proposal or any other marked payload."
+            );
+        }
+    }
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    out
+}

@@ -1,0 +1,186 @@
+//! The instructions of one payload type: in marker mode (the payload sits inside a
+//! conversational reply after `MARKER:`) and in whole-response mode (the reply is the
+//! JSON value and nothing else, seeds 002 and 003).
+
+use super::InstructionOptions;
+use super::shape::{TopLevel, render_shape, top_level};
+use crate::payload::PayloadType;
+use crate::schema::Dialect;
+use serde_json::Value;
+use std::fmt::Write;
+
+/// Instructions for emitting `payload` in marker mode, for a system prompt's
+/// "structured responses" section.
+///
+/// Layout: the marker and when to use the type (its description); the exact marker
+/// line; the shape; then, when detailed, the required members and bounds in words; the
+/// type's rules; the common mistakes (`error_prevention`); and the example written after
+/// its marker (`include_example`). Concise keeps the first three and the rules.
+pub fn payload_instructions(payload: &PayloadType, options: &InstructionOptions) -> String {
+    let schema = payload.schema(Dialect::Draft2020_12);
+    let marker = payload.marker;
+    let (open, close, kind) = brackets(&schema);
+    let mut out = String::new();
+    let _ = writeln!(out, "{marker}");
+    if !payload.description.trim().is_empty() {
+        let _ = writeln!(out, "When to use: {}", one_line(payload.description));
+    }
+    let _ = writeln!(
+        out,
+        "\nWrite the marker {marker}: (capitals, with the colon), then one JSON {kind} on the same line or the next:\n{marker}: {open} ... {close}"
+    );
+    let _ = writeln!(out, "\nShape ({}):", shape_legend(options));
+    let _ = writeln!(out, "{}", render_shape(&schema, options));
+    if options.detailed() && options.include_constraints {
+        section(&mut out, "Requirements:", &requirements(&schema, options));
+    }
+    section(&mut out, "Rules:", &rules(payload));
+    if options.detailed() && options.error_prevention {
+        let mistakes = vec![
+            format!(
+                "Write the marker exactly as {marker}: — same capitals and underscores, the colon right after it, no other words between the marker and the JSON."
+            ),
+            format!(
+                "Write strict JSON: one {kind}, keys and strings in double quotes, no comments, no trailing commas, every bracket closed."
+            ),
+            "Use only the field names shown, spelled exactly; write enum values exactly as shown."
+                .into(),
+            format!("Send at most one {marker} per response."),
+        ];
+        section(&mut out, "Avoid these mistakes:", &mistakes);
+    }
+    if options.detailed() && options.include_example {
+        if let Some(example) = pretty_example(payload) {
+            let _ = write!(out, "\nExample:\n{marker}: {example}\n");
+        }
+    }
+    finish(out)
+}
+
+/// Instructions for a response that is the payload's JSON and nothing else (seed 002's
+/// "RESPONSE FORMAT REQUIRED" layout; seed 003's "return ONLY JSON").
+pub fn whole_response_instructions(payload: &PayloadType, options: &InstructionOptions) -> String {
+    let schema = payload.schema(Dialect::Draft2020_12);
+    let (open, close, kind) = brackets(&schema);
+    let mut out = String::from("RESPONSE FORMAT REQUIRED:\n");
+    if !payload.description.trim().is_empty() {
+        let _ = writeln!(out, "\n{}", one_line(payload.description));
+    }
+    let _ = writeln!(
+        out,
+        "\nReturn your response as valid JSON matching this exact structure ({}):\n",
+        shape_legend(options)
+    );
+    let _ = writeln!(out, "{}", render_shape(&schema, options));
+    if options.detailed() && options.include_example {
+        if let Some(example) = pretty_example(payload) {
+            let _ = write!(out, "\nEXAMPLE OUTPUT:\n{example}\n");
+        }
+    }
+    let mut requirements_list =
+        vec!["Return ONLY valid JSON, no additional text or markdown.".to_string()];
+    if options.detailed() && options.include_constraints {
+        requirements_list.extend(requirements(&schema, options));
+    }
+    requirements_list.extend(rules(payload));
+    if options.detailed() && options.error_prevention {
+        requirements_list.push(format!(
+            "Start your response with {open} and end it with {close}: no greeting, no explanation, no code fence."
+        ));
+        requirements_list.push(format!(
+            "Write strict JSON: one {kind}, keys and strings in double quotes, no comments, no trailing commas."
+        ));
+        requirements_list.push(
+            "Use only the field names shown, spelled exactly; write enum values exactly as shown."
+                .into(),
+        );
+    }
+    section(&mut out, "VALIDATION REQUIREMENTS:", &requirements_list);
+    finish(out)
+}
+
+/// What the shape's notation means, said once before it.
+fn shape_legend(options: &InstructionOptions) -> &'static str {
+    if options.include_constraints || options.include_descriptions {
+        "fields marked ? are optional; // comments are notes, not part of the JSON"
+    } else {
+        "fields marked ? are optional"
+    }
+}
+
+/// The required members and the bounds of the top level, in words.
+fn requirements(schema: &Value, options: &InstructionOptions) -> Vec<String> {
+    let Some(TopLevel {
+        required,
+        optional,
+        bounds,
+    }) = top_level(schema, options)
+    else {
+        return Vec::new();
+    };
+    let mut list = Vec::new();
+    let mut fields = format!("Required fields: {}", or_none(&required));
+    if !optional.is_empty() {
+        let verb = if optional.len() == 1 { "is" } else { "are" };
+        let _ = write!(fields, " ({} {verb} optional)", optional.join(", "));
+    }
+    fields.push('.');
+    list.push(fields);
+    for (name, text) in bounds {
+        list.push(format!("{name}: {text}."));
+    }
+    list
+}
+
+fn rules(payload: &PayloadType) -> Vec<String> {
+    payload
+        .rules
+        .iter()
+        .map(|rule| one_line(rule))
+        .filter(|rule| !rule.is_empty())
+        .collect()
+}
+
+fn section(out: &mut String, title: &str, items: &[String]) {
+    if items.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{title}");
+    for item in items {
+        let _ = writeln!(out, "- {item}");
+    }
+}
+
+/// `{`, `}` and "object" for an object schema; `[`, `]` and "array" for an array.
+fn brackets(schema: &Value) -> (&'static str, &'static str, &'static str) {
+    let root = crate::schema_walk::resolve(schema, schema);
+    match root.get("type").and_then(Value::as_str) {
+        Some("array") => ("[", "]", "array"),
+        _ => ("{", "}", "object"),
+    }
+}
+
+fn pretty_example(payload: &PayloadType) -> Option<String> {
+    payload
+        .example()
+        .and_then(|example| serde_json::to_string_pretty(&example).ok())
+}
+
+fn or_none(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Doc comments may wrap; a prompt line should not.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn finish(mut out: String) -> String {
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    out
+}
