@@ -378,7 +378,8 @@ fn a_tool_payload_supersedes_the_parsed_one() {
     let text = format!("SCHEMA_PROPOSAL: {CREATE}");
     let tool =
         payload_core::CustomPayload::new("search_results", json!({"query": "x", "hits": []}));
-    let parsed = payload_registry::parse_turn("tables_list", &text, &[tool.clone()]).unwrap();
+    let parsed =
+        payload_registry::parse_turn("tables_list", &text, std::slice::from_ref(&tool)).unwrap();
     assert_eq!(parsed.custom_payload, Some(tool));
     assert_eq!(parsed.rejected[0].kind, "schema_proposal");
     assert_eq!(

@@ -197,12 +197,10 @@ fn branch_errors(
 }
 
 fn enum_error(path: &str, instance: &Value, values: &[Value]) -> PayloadError {
-    let mut e = PayloadError::validation(
-        path,
-        format!("{} is not an allowed value", short(instance)),
-    )
-    .with_received(instance.clone())
-    .with_expected(format!("one of {}", list_values(values)));
+    let mut e =
+        PayloadError::validation(path, format!("{} is not an allowed value", short(instance)))
+            .with_received(instance.clone())
+            .with_expected(format!("one of {}", list_values(values)));
     e.suggestion = Some(match closest_value(instance, values) {
         Some(best) => format!("use \"{best}\" (allowed: {})", list_values(values)),
         None => format!("use one of: {}", list_values(values)),

@@ -60,9 +60,9 @@ pub fn fill_template(template: &str, value: &Value) -> String {
             rest = &tail[2..];
             continue;
         }
-        if tail.starts_with('}') {
+        if let Some(after) = tail.strip_prefix('}') {
             out.push('}');
-            rest = &tail[1..];
+            rest = after;
             continue;
         }
         let Some(close) = tail.find('}') else {

@@ -41,7 +41,9 @@ pub fn check(response: &SelfHelpResponse) -> Vec<PayloadError> {
                                 format!("scale fields need \"{member}\""),
                             )
                             .with_expected("number")
-                            .with_suggestion("give the scale's bounds, e.g. \"min\": 1, \"max\": 10"),
+                            .with_suggestion(
+                                "give the scale's bounds, e.g. \"min\": 1, \"max\": 10",
+                            ),
                         );
                     }
                 }
@@ -101,7 +103,12 @@ fn check_safety(response: &SelfHelpResponse, errors: &mut Vec<PayloadError>) {
             .with_expected("true"),
         );
     }
-    if dangerous && safety.safety_message.as_deref().is_none_or(|m| m.trim().is_empty()) {
+    if dangerous
+        && safety
+            .safety_message
+            .as_deref()
+            .is_none_or(|m| m.trim().is_empty())
+    {
         errors.push(
             PayloadError::missing(
                 "/safety/safety_message",
@@ -125,6 +132,10 @@ pub fn summary(response: &SelfHelpResponse) -> String {
         Some(level) => format!("{level:?}").to_lowercase(),
     };
     let suggestions = response.content.suggestions.as_ref().map_or(0, Vec::len);
-    let form = if response.content.form.is_some() { ", form" } else { "" };
+    let form = if response.content.form.is_some() {
+        ", form"
+    } else {
+        ""
+    };
     format!("\"{first}\" ({safety}, {suggestions} suggestions{form})")
 }

@@ -269,7 +269,10 @@ pub enum FieldKind {
 impl FieldKind {
     /// Whether the field picks from `options`.
     pub fn is_selection(self) -> bool {
-        matches!(self, FieldKind::Radio | FieldKind::Checkbox | FieldKind::Select)
+        matches!(
+            self,
+            FieldKind::Radio | FieldKind::Checkbox | FieldKind::Select
+        )
     }
 }
 
