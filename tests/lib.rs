@@ -1,5 +1,10 @@
 //! Shared helpers for the workspace tests: the registry with the built-in types and the
 //! example apps linked in, and access to the shared corpus of real model outputs.
+//!
+//! The README's example is compiled and run as a doctest of this crate, so the README
+//! cannot drift from the code.
+
+#![doc = include_str!("../README.md")]
 
 use payload_core::ParsedResponse;
 use std::path::PathBuf;
