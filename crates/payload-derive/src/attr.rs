@@ -249,6 +249,17 @@ fn path_value(
     signature: &str,
 ) -> syn::Result<Option<ExprPath>> {
     let expr: Expr = meta.value()?.parse()?;
+    if let Some(lit) = as_lit_str(&expr) {
+        let key = syntax.split(' ').next().unwrap_or_default();
+        cx.error_spanned_by(
+            lit,
+            format!(
+                "expected the path of a `{signature}`, not a string: write `{key} = {}`",
+                lit.value()
+            ),
+        );
+        return Ok(None);
+    }
     match ungroup(&expr) {
         Expr::Path(path) => Ok(Some(path.clone())),
         _ => {
