@@ -34,6 +34,30 @@ pub enum Summary {
     Function(ExprPath),
 }
 
+/// What is wrong with a summary template, if anything. The runtime keeps an unclosed
+/// `{` as written; here it is caught while the author is still looking at it.
+fn template_problem(template: &str) -> Option<String> {
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let tail = &rest[open..];
+        if let Some(after) = tail.strip_prefix("{{") {
+            rest = after;
+            continue;
+        }
+        let Some(close) = tail.find('}') else {
+            return Some("unclosed `{` (write `{{` for a literal brace)".to_string());
+        };
+        let placeholder = &tail[1..close];
+        if placeholder.trim().is_empty() || placeholder.contains('{') {
+            return Some(format!(
+                "bad placeholder `{{{placeholder}}}`: expected `{{member}}` or `{{member.len}}`"
+            ));
+        }
+        rest = &tail[close + 1..];
+    }
+    None
+}
+
 /// `pages("a", "b")`.
 pub struct Pages {
     /// The page names, in order.
@@ -249,6 +273,17 @@ fn path_value(
     signature: &str,
 ) -> syn::Result<Option<ExprPath>> {
     let expr: Expr = meta.value()?.parse()?;
+    if let Some(lit) = as_lit_str(&expr) {
+        let key = syntax.split(' ').next().unwrap_or_default();
+        cx.error_spanned_by(
+            lit,
+            format!(
+                "expected the path of a `{signature}`, not a string: write `{key} = {}`",
+                lit.value()
+            ),
+        );
+        return Ok(None);
+    }
     match ungroup(&expr) {
         Expr::Path(path) => Ok(Some(path.clone())),
         _ => {
@@ -265,6 +300,9 @@ fn path_value(
 fn summary_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Summary>> {
     let expr: Expr = meta.value()?.parse()?;
     if let Some(lit) = as_lit_str(&expr) {
+        if let Some(problem) = template_problem(&lit.value()) {
+            cx.error_spanned_by(lit, format!("{problem} in `summary = \"...\"`"));
+        }
         return Ok(Some(Summary::Template(lit.clone())));
     }
     match ungroup(&expr) {
@@ -431,6 +469,21 @@ mod tests {
             errors[6]
         );
         assert_eq!(c.rules.len(), 1);
+    }
+
+    #[test]
+    fn summary_templates_are_checked_for_braces() {
+        assert_eq!(
+            template_problem("{mode} {table_name}: {operations.len} ops"),
+            None
+        );
+        assert_eq!(template_problem("literal {{braces}} and {x}"), None);
+        let unclosed = template_problem("{mode} {table_name").unwrap();
+        assert!(unclosed.starts_with("unclosed `{`"), "{unclosed}");
+        let empty = template_problem("count: {}").unwrap();
+        assert!(empty.starts_with("bad placeholder `{}`"), "{empty}");
+        let nested = template_problem("{a {b}").unwrap();
+        assert!(nested.starts_with("bad placeholder `{a {b}`"), "{nested}");
     }
 
     #[test]

@@ -1,0 +1,12 @@
+use payload_derive::LlmPayload;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A plan.
+#[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(summary = "{steps.len steps")]
+struct Plan {
+    steps: Vec<String>,
+}
+
+fn main() {}
