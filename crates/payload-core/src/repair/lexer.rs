@@ -384,7 +384,15 @@ impl<'a> Lexer<'a> {
             // `01`, `1.2.3`, `12px`, `0x1F`: not a number JSON has, and not two values.
             return Err(error(ErrorKind::Parsing, "invalid number", start));
         }
-        serde_json::from_str(&self.text[start..self.pos])
+        let token = &self.text[start..self.pos];
+        // Fast path for the common small integer (serde_json would give the same
+        // value); `-0` is left to serde_json, which reads it as the float -0.0.
+        if token.len() <= 18 && token != "-0" && !token.contains(['.', 'e', 'E']) {
+            if let Ok(n) = token.parse::<i64>() {
+                return Ok(Value::from(n));
+            }
+        }
+        serde_json::from_str(token)
             .map_err(|e| error(ErrorKind::Parsing, &format!("invalid number: {e}"), start))
     }
 
@@ -440,7 +448,10 @@ impl<'a> Lexer<'a> {
             _ => {
                 return Err(error(
                     ErrorKind::Parsing,
-                    &format!("unquoted text `{word}`: put strings in double quotes"),
+                    &format!(
+                        "unquoted text `{}`: put strings in double quotes",
+                        excerpt(word)
+                    ),
                     start,
                 ));
             }
@@ -460,6 +471,14 @@ impl<'a> Lexer<'a> {
         self.pos += len;
         &self.text[start..start + len]
     }
+}
+
+/// At most the first 40 characters of `word`, for an error message (a model can write
+/// a megabyte of letters; the message should not carry it).
+fn excerpt(word: &str) -> &str {
+    word.char_indices()
+        .nth(40)
+        .map_or(word, |(i, _)| &word[..i])
 }
 
 fn is_word_start(c: char) -> bool {

@@ -240,10 +240,12 @@ fn unicode_escapes_and_surrogate_pairs() {
 
 #[test]
 fn numbers_keep_serde_json_semantics() {
-    let lenient = ok("[1.0, 18446744073709551615, -9223372036854775808, 1e3, -0, 2,]");
-    let strict: Value =
-        serde_json::from_str("[1.0, 18446744073709551615, -9223372036854775808, 1e3, -0, 2]")
-            .unwrap();
+    let lenient =
+        ok("[1.0, 18446744073709551615, -9223372036854775808, 1e3, -0, 2, -123456789012345678,]");
+    let strict: Value = serde_json::from_str(
+        "[1.0, 18446744073709551615, -9223372036854775808, 1e3, -0, 2, -123456789012345678]",
+    )
+    .unwrap();
     assert_eq!(lenient.value, strict);
     assert!(lenient.value[0].is_f64());
     assert!(lenient.value[1].is_u64());
@@ -504,4 +506,11 @@ fn many_members_and_long_keys() {
     );
     let key = "k".repeat(MB);
     assert_eq!(ok(&format!("{{{key}: 1}}")).value[key.as_str()], 1);
+}
+
+#[test]
+fn a_megabyte_unquoted_word_gives_a_short_message() {
+    let e = parsing(&format!("{{\"a\": {}}}", "x".repeat(MB)));
+    assert_eq!(e.offset, 6);
+    assert!(e.message.len() < 100, "{} bytes", e.message.len());
 }
