@@ -1,0 +1,499 @@
+//! Scanning the tokens models write: trivia (whitespace, comments), strings in any of
+//! the quote styles they use, numbers and bare words.
+//!
+//! Every function moves forward over the input and never back, and strings are built
+//! by appending runs of unchanged text, so reading is linear in the input size.
+
+use super::kinds::{Repair, RepairSet};
+use super::{ErrorKind, RepairError};
+use serde_json::Value;
+
+/// The quote a string was opened with, which decides what closes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quote {
+    /// `"`: standard JSON; only `"` closes.
+    Double,
+    /// `'`: closed by a `'` that is not followed by a letter or digit, so that the
+    /// apostrophe in `'it's'` stays text.
+    Single,
+    /// `“` or `”`: closed by either.
+    CurlyDouble,
+    /// `‘` or `’`: closed by either, with the same apostrophe rule as `'`.
+    CurlySingle,
+}
+
+/// The reader's position in the text, and the repairs made so far.
+pub(super) struct Lexer<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    /// Byte offset of the next unread byte.
+    pub(super) pos: usize,
+    /// What has been repaired so far.
+    pub(super) repairs: RepairSet,
+}
+
+impl<'a> Lexer<'a> {
+    /// A reader at the start of `text`.
+    pub(super) fn new(text: &'a str) -> Self {
+        Lexer {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            repairs: RepairSet::default(),
+        }
+    }
+
+    /// The next byte, if any.
+    pub(super) fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// Whether everything has been read.
+    pub(super) fn at_end(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
+    /// Whether the unread text starts with `prefix`.
+    pub(super) fn at(&self, prefix: &str) -> bool {
+        self.bytes[self.pos..].starts_with(prefix.as_bytes())
+    }
+
+    /// Skips ASCII whitespace only (used around code fences, where a `//` is not a
+    /// comment).
+    pub(super) fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// Skips a fence's info string (`json`, `JSON5`, `javascript`...).
+    pub(super) fn skip_fence_tag(&mut self) {
+        while let Some(b) = self.peek() {
+            if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Skips whitespace and comments. An unclosed `/*` is a cut-off value.
+    pub(super) fn skip_trivia(&mut self) -> Result<(), RepairError> {
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
+                Some(b'/') => match self.bytes.get(self.pos + 1) {
+                    Some(b'/') => {
+                        self.repairs.add(Repair::Comments);
+                        let rest = &self.bytes[self.pos + 2..];
+                        self.pos = match memchr::memchr(b'\n', rest) {
+                            Some(i) => self.pos + 2 + i + 1,
+                            None => self.bytes.len(),
+                        };
+                    }
+                    Some(b'*') => {
+                        self.repairs.add(Repair::Comments);
+                        let rest = &self.bytes[self.pos + 2..];
+                        match memchr::memmem::find(rest, b"*/") {
+                            Some(i) => self.pos += 2 + i + 2,
+                            None => {
+                                return Err(error(
+                                    ErrorKind::Truncated,
+                                    "the text ends inside a /* comment",
+                                    self.pos,
+                                ));
+                            }
+                        }
+                    }
+                    _ => return Ok(()),
+                },
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Whether a value can start here (used to detect a missing comma in an array).
+    pub(super) fn starts_value(&self) -> bool {
+        match self.peek() {
+            Some(b'{' | b'[' | b'-') => true,
+            Some(b) if b.is_ascii_digit() => true,
+            _ => self.starts_key(),
+        }
+    }
+
+    /// Whether a key (quoted or bare) can start here (used to detect a missing comma
+    /// in an object).
+    pub(super) fn starts_key(&self) -> bool {
+        self.quote().is_some() || self.peek_char().is_some_and(is_word_start)
+    }
+
+    /// Reads a scalar: a string, a number or a bare word.
+    pub(super) fn scalar(&mut self) -> Result<Value, RepairError> {
+        let at = self.pos;
+        match self.peek() {
+            None => Err(error(
+                ErrorKind::Truncated,
+                "the text ends where a value was expected",
+                at,
+            )),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ if self.quote().is_some() => self.string().map(Value::String),
+            _ if self.peek_char().is_some_and(is_word_start) => self.literal(),
+            _ => Err(error(ErrorKind::Parsing, "expected a value here", at)),
+        }
+    }
+
+    /// Reads an object key: a string in any quote style, or a bare identifier-like
+    /// word (letters, digits, `_`, `$`, `-`).
+    pub(super) fn key(&mut self) -> Result<String, RepairError> {
+        let at = self.pos;
+        if self.quote().is_some() {
+            return self.string();
+        }
+        match self.peek_char() {
+            Some(c) if is_word_start(c) => {
+                self.repairs.add(Repair::UnquotedKeys);
+                Ok(self.word().to_string())
+            }
+            Some(_) => Err(error(
+                ErrorKind::Parsing,
+                "expected a key in double quotes here",
+                at,
+            )),
+            None => Err(error(
+                ErrorKind::Truncated,
+                "the text ends where a key was expected",
+                at,
+            )),
+        }
+    }
+
+    fn peek_char(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
+    }
+
+    /// The quote that opens a string here, with its length in bytes.
+    fn quote(&self) -> Option<(Quote, usize)> {
+        match self.peek()? {
+            b'"' => Some((Quote::Double, 1)),
+            b'\'' => Some((Quote::Single, 1)),
+            0xE2 => match self.peek_char()? {
+                '\u{201C}' | '\u{201D}' => Some((Quote::CurlyDouble, 3)),
+                '\u{2018}' | '\u{2019}' => Some((Quote::CurlySingle, 3)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether a letter or digit starts at byte `i` (the apostrophe rule).
+    fn alphanumeric_at(&self, i: usize) -> bool {
+        self.text
+            .get(i..)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(char::is_alphanumeric)
+    }
+
+    /// Reads a string; `self.pos` is at its opening quote.
+    fn string(&mut self) -> Result<String, RepairError> {
+        let open = self.pos;
+        let Some((quote, quote_len)) = self.quote() else {
+            return Err(error(ErrorKind::Parsing, "expected a string here", open));
+        };
+        match quote {
+            Quote::Double => {}
+            Quote::Single => self.repairs.add(Repair::SingleQuotes),
+            Quote::CurlyDouble | Quote::CurlySingle => self.repairs.add(Repair::CurlyQuotes),
+        }
+        self.pos += quote_len;
+        let mut out = String::new();
+        // Start of the run of text not yet copied to `out`.
+        let mut run = self.pos;
+        loop {
+            let Some(b) = self.peek() else {
+                return Err(error(
+                    ErrorKind::Truncated,
+                    "the text ends inside a string that starts here",
+                    open,
+                ));
+            };
+            let closing_len = match (b, quote) {
+                (b'"', Quote::Double) => Some(1),
+                (b'\'', Quote::Single) if !self.alphanumeric_at(self.pos + 1) => Some(1),
+                (0xE2, Quote::CurlyDouble) if self.at("\u{201C}") || self.at("\u{201D}") => Some(3),
+                (0xE2, Quote::CurlySingle)
+                    if (self.at("\u{2018}") || self.at("\u{2019}"))
+                        && !self.alphanumeric_at(self.pos + 3) =>
+                {
+                    Some(3)
+                }
+                _ => None,
+            };
+            if let Some(len) = closing_len {
+                out.push_str(&self.text[run..self.pos]);
+                self.pos += len;
+                return Ok(out);
+            }
+            match b {
+                b'\\' => {
+                    out.push_str(&self.text[run..self.pos]);
+                    self.escape(&mut out, quote, open)?;
+                    run = self.pos;
+                }
+                0x00..=0x1F => {
+                    // Kept as the character it is; serialising the value escapes it.
+                    self.repairs.add(Repair::RawControlCharacters);
+                    self.pos += 1;
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// Reads one escape into `out`; `self.pos` is at the backslash.
+    fn escape(&mut self, out: &mut String, quote: Quote, open: usize) -> Result<(), RepairError> {
+        let Some(c) = self.text[self.pos + 1..].chars().next() else {
+            return Err(error(
+                ErrorKind::Truncated,
+                "the text ends inside a string that starts here",
+                open,
+            ));
+        };
+        let simple = match c {
+            '"' => Some('"'),
+            '\\' => Some('\\'),
+            '/' => Some('/'),
+            'b' => Some('\u{8}'),
+            'f' => Some('\u{C}'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            _ => None,
+        };
+        if let Some(decoded) = simple {
+            out.push(decoded);
+            self.pos += 2;
+            return Ok(());
+        }
+        if c == 'u' {
+            return self.unicode_escape(out);
+        }
+        let escaped_quote = match quote {
+            Quote::Double => false,
+            Quote::Single => c == '\'',
+            Quote::CurlyDouble => matches!(c, '\u{201C}' | '\u{201D}'),
+            Quote::CurlySingle => matches!(c, '\u{2018}' | '\u{2019}' | '\''),
+        };
+        if escaped_quote {
+            out.push(c);
+        } else if c == '\'' {
+            // `\'` in a double-quoted string: Python's escape, meaning the apostrophe.
+            self.repairs.add(Repair::InvalidEscapes);
+            out.push(c);
+        } else {
+            // Unknown escape (`\d` in a Windows path or a regex): kept as written.
+            self.repairs.add(Repair::InvalidEscapes);
+            out.push('\\');
+            out.push(c);
+        }
+        self.pos += 1 + c.len_utf8();
+        Ok(())
+    }
+
+    /// Reads `\uXXXX` (and a following low surrogate) into `out`; `self.pos` is at the
+    /// backslash. A malformed escape is kept as written; a lone surrogate becomes U+FFFD.
+    fn unicode_escape(&mut self, out: &mut String) -> Result<(), RepairError> {
+        let Some(unit) = self.hex4(self.pos + 2) else {
+            self.repairs.add(Repair::InvalidEscapes);
+            out.push_str("\\u");
+            self.pos += 2;
+            return Ok(());
+        };
+        self.pos += 6;
+        let decoded = match unit {
+            0xD800..=0xDBFF => {
+                let low = if self.at("\\u") {
+                    self.hex4(self.pos + 2)
+                } else {
+                    None
+                };
+                match low {
+                    Some(low @ 0xDC00..=0xDFFF) => {
+                        self.pos += 6;
+                        let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                        char::from_u32(code)
+                    }
+                    _ => None,
+                }
+            }
+            _ => char::from_u32(unit),
+        };
+        match decoded {
+            Some(c) => out.push(c),
+            None => {
+                self.repairs.add(Repair::InvalidEscapes);
+                out.push('\u{FFFD}');
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of four hex digits at byte `i`, if there are four.
+    fn hex4(&self, i: usize) -> Option<u32> {
+        let digits = self.bytes.get(i..i + 4)?;
+        digits.iter().try_fold(0u32, |acc, &b| {
+            let digit = (b as char).to_digit(16)?;
+            Some(acc * 16 + digit)
+        })
+    }
+
+    /// Reads a number with JSON's grammar (no `+`, no leading zeros, no bare `.5`) and
+    /// converts it with serde_json, so `1.0` stays a float and big integers stay exact
+    /// as serde_json keeps them.
+    fn number(&mut self) -> Result<Value, RepairError> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.bad_number(start)),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                return Err(self.bad_number(start));
+            }
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                return Err(self.bad_number(start));
+            }
+            self.digits();
+        }
+        if self
+            .peek()
+            .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'+' | b'-'))
+        {
+            // `01`, `1.2.3`, `12px`, `0x1F`: not a number JSON has, and not two values.
+            return Err(error(ErrorKind::Parsing, "invalid number", start));
+        }
+        let token = &self.text[start..self.pos];
+        // Fast path for the common small integer (serde_json would give the same
+        // value); `-0` is left to serde_json, which reads it as the float -0.0.
+        if token.len() <= 18 && token != "-0" && !token.contains(['.', 'e', 'E']) {
+            if let Ok(n) = token.parse::<i64>() {
+                return Ok(Value::from(n));
+            }
+        }
+        serde_json::from_str(token)
+            .map_err(|e| error(ErrorKind::Parsing, &format!("invalid number: {e}"), start))
+    }
+
+    fn digits(&mut self) {
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.pos += 1;
+        }
+    }
+
+    /// A number that stops early: cut off at the end of the text, malformed elsewhere.
+    fn bad_number(&self, start: usize) -> RepairError {
+        if self.at_end() {
+            error(ErrorKind::Truncated, "the text ends inside a number", start)
+        } else {
+            error(ErrorKind::Parsing, "invalid number", start)
+        }
+    }
+
+    /// Reads `true`/`false`/`null`, or Python's `True`/`False`/`None`.
+    fn literal(&mut self) -> Result<Value, RepairError> {
+        let start = self.pos;
+        let word = self.word();
+        let value = match word {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            "null" => Value::Null,
+            "True" | "False" | "None" => {
+                self.repairs.add(Repair::PythonLiterals);
+                match word {
+                    "True" => Value::Bool(true),
+                    "False" => Value::Bool(false),
+                    _ => Value::Null,
+                }
+            }
+            _ if self.at_end()
+                && ["true", "false", "null", "True", "False", "None"]
+                    .iter()
+                    .any(|full| full.starts_with(word)) =>
+            {
+                return Err(error(
+                    ErrorKind::Truncated,
+                    "the text ends inside a literal",
+                    start,
+                ));
+            }
+            "NaN" | "Infinity" | "undefined" => {
+                return Err(error(
+                    ErrorKind::Parsing,
+                    &format!("`{word}` is not JSON: write a number or null"),
+                    start,
+                ));
+            }
+            _ => {
+                return Err(error(
+                    ErrorKind::Parsing,
+                    &format!(
+                        "unquoted text `{}`: put strings in double quotes",
+                        excerpt(word)
+                    ),
+                    start,
+                ));
+            }
+        };
+        Ok(value)
+    }
+
+    /// Reads an identifier-like word: a letter, `_` or `$`, then letters, digits, `_`,
+    /// `$` or `-`.
+    fn word(&mut self) -> &'a str {
+        let start = self.pos;
+        let rest = &self.text[start..];
+        let len = rest
+            .char_indices()
+            .find(|&(i, c)| !(is_word_char(c) || (i == 0 && is_word_start(c))))
+            .map_or(rest.len(), |(i, _)| i);
+        self.pos += len;
+        &self.text[start..start + len]
+    }
+}
+
+/// At most the first 40 characters of `word`, for an error message (a model can write
+/// a megabyte of letters; the message should not carry it).
+fn excerpt(word: &str) -> &str {
+    word.char_indices()
+        .nth(40)
+        .map_or(word, |(i, _)| &word[..i])
+}
+
+fn is_word_start(c: char) -> bool {
+    c.is_alphabetic() || c == '_' || c == '$'
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '$' | '-')
+}
+
+/// An error of `kind` at byte `offset`.
+pub(super) fn error(kind: ErrorKind, message: &str, offset: usize) -> RepairError {
+    RepairError {
+        message: message.to_string(),
+        offset,
+        kind,
+    }
+}
