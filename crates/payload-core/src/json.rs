@@ -33,9 +33,38 @@ pub fn decode(text: &str, origin: Location) -> Result<Decoded, PayloadError> {
                 value: lenient.value,
                 repairs: lenient.repairs,
             }),
-            Err(_) => Err(parse_error(&strict, origin)),
+            Err(lenient) => Err(repair_error(&strict, &lenient, text, origin)),
         },
     }
+}
+
+/// The error for a block neither reader accepts. The lenient reader's error is the one
+/// reported: it points past everything that was repairable, at the real problem (the
+/// strict reader stops at the first trailing comma). A value cut off inside the block is
+/// `truncated`.
+fn repair_error(
+    strict: &serde_json::Error,
+    lenient: &repair::RepairError,
+    text: &str,
+    origin: Location,
+) -> PayloadError {
+    if strict.to_string().contains("recursion limit") {
+        return parse_error(strict, origin);
+    }
+    let location = shift(Location::of_offset(text, lenient.offset), origin);
+    let (message, suggestion) = match lenient.kind {
+        ErrorKind::Truncated => (
+            format!("the JSON value is cut off: {}", lenient.message),
+            "send the whole value, closing every string, object and array",
+        ),
+        _ => (
+            format!("invalid JSON: {}", lenient.message),
+            suggestion_for(strict),
+        ),
+    };
+    PayloadError::new(lenient.kind, "", message)
+        .with_suggestion(suggestion)
+        .with_location(location)
 }
 
 /// A `parsing` error for a serde_json error, located in the model's text.
