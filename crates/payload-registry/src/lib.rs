@@ -18,13 +18,18 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod docs;
 mod entry;
+pub mod manifest;
 mod page;
+pub mod prompt;
 mod registry;
 
 pub use entry::{PayloadEntry, Role};
+pub use manifest::{ManifestEntry, PayloadStatus};
 pub use page::{ContextBuilder, GlobalAction, Page};
 pub use payload_core;
+pub use prompt::{DEFAULT_PREAMBLE, Position, PromptBuilder, Section, SectionKind};
 pub use registry::{PageInfo, Registry, RegistryError, UnknownPage};
 
 use payload_core::{CustomPayload, ParsedResponse};
