@@ -3,7 +3,9 @@
 //! Link-time registration of payload types, pages and client actions, with `inventory`:
 //! a crate that declares them installs them just by being linked. [`Registry::global`]
 //! indexes everything linked into the program, checks it ([`Registry::check`]) and
-//! parses responses per page ([`parse_response`]).
+//! parses responses per page ([`parse_response`]). It also assembles each page's system
+//! prompt ([`Registry::prompt`], seed 000's eight sections, with the conversation's
+//! [`manifest`]) and documents everything registered ([`docs::render`]).
 //!
 //! ```ignore
 //! payload_registry::register_page!(
