@@ -21,6 +21,7 @@ use std::collections::HashMap;
     rule = "update: row_id from the context or tools, changes with only the changed columns",
     rule = "delete: row_id only",
     rule = "a row is updated or deleted at most once per proposal",
+    rule = "a single row the user explicitly asks to add, change or delete goes through the row tools (create_row, update_row, delete_row) when they are offered; several rows, sample data, \"update all X to Y\" and anything uncertain go in a DATA_PROPOSAL",
     summary = DataProposal::summary_line
 )]
 pub struct DataProposal {

@@ -52,6 +52,30 @@ pub enum Command {
     Pages,
     /// List the registered payload types.
     Types,
+    /// Print the LLM instructions for a payload type.
+    Instructions {
+        /// The type's name.
+        name: String,
+        /// `marker` (inside a conversational reply, the default) or `json` (the whole
+        /// response is the value).
+        #[arg(long, default_value = "marker")]
+        format: String,
+    },
+    /// Print the assembled system prompt of a page.
+    Prompt {
+        /// The page.
+        #[arg(long)]
+        page: String,
+        /// The app's context JSON, for the CURRENT CONTEXT section.
+        #[arg(long)]
+        context: Option<PathBuf>,
+        /// The conversation's payloads, for the PAYLOAD MANIFEST section: a JSON array of
+        /// `{"turn", "payload": {"type", "data"}, "status"}`.
+        #[arg(long)]
+        history: Option<PathBuf>,
+    },
+    /// Print the generated prompt documentation (Markdown) for every page and type.
+    Docs,
 }
 
 /// A failure that ends the command: printed to stderr, exit status 2.
@@ -140,6 +164,21 @@ pub fn run(
                 .collect();
             print_json(out, &types)?;
         }
+        Command::Instructions { name, format } => {
+            let text = instructions_text(registry, &name, &format)?;
+            writeln!(out, "{text}")?;
+        }
+        Command::Prompt {
+            page,
+            context,
+            history,
+        } => {
+            let text = prompt_text(registry, &page, context.as_ref(), history.as_ref(), limit)?;
+            writeln!(out, "{text}")?;
+        }
+        Command::Docs => {
+            write!(out, "{}", crate::docs::render(registry))?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -190,4 +229,53 @@ fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), 
     serde_json::to_writer_pretty(&mut *out, value).map_err(|e| CliError(e.to_string()))?;
     writeln!(out)?;
     Ok(())
+}
+
+/// The instructions of the type `name` in `format`: `marker` or `json`.
+pub fn instructions_text(
+    registry: &Registry,
+    name: &str,
+    format: &str,
+) -> Result<String, CliError> {
+    use payload_core::instructions::{
+        InstructionOptions, payload_instructions, whole_response_instructions,
+    };
+    let payload = find_type(registry, name)?;
+    let options = InstructionOptions::default();
+    match format {
+        "marker" => Ok(payload_instructions(payload, &options)),
+        "json" => Ok(whole_response_instructions(payload, &options)),
+        "xml" | "delimited" | "tagged" | "markdown" => Err(CliError(format!(
+            "instructions in the {format} format are not supported yet (use marker or json)"
+        ))),
+        other => Err(CliError(format!(
+            "unknown format '{other}' (use marker or json)"
+        ))),
+    }
+}
+
+/// The system prompt of `page`, with the context and history read from their files.
+pub fn prompt_text(
+    registry: &Registry,
+    page: &str,
+    context: Option<&PathBuf>,
+    history: Option<&PathBuf>,
+    limit: u64,
+) -> Result<String, CliError> {
+    let mut builder = registry.prompt(page).map_err(|e| CliError(e.to_string()))?;
+    if let Some(path) = context {
+        let value: Value = read_json(path, limit)?;
+        builder = builder.context(&value);
+    }
+    if let Some(path) = history {
+        let entries: Vec<crate::ManifestEntry> = read_json(path, limit)?;
+        builder = builder.history(&entries);
+    }
+    Ok(builder.build())
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &PathBuf, limit: u64) -> Result<T, CliError> {
+    let text = read_input(Some(path), limit)?;
+    serde_json::from_str(&text)
+        .map_err(|e| CliError(format!("{} is not valid here: {e}", path.display())))
 }

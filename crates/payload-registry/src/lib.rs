@@ -3,7 +3,9 @@
 //! Link-time registration of payload types, pages and client actions, with `inventory`:
 //! a crate that declares them installs them just by being linked. [`Registry::global`]
 //! indexes everything linked into the program, checks it ([`Registry::check`]) and
-//! parses responses per page ([`parse_response`]).
+//! parses responses per page ([`parse_response`]). It also assembles each page's system
+//! prompt ([`Registry::prompt`], seed 000's eight sections, with the conversation's
+//! [`manifest`]) and documents everything registered ([`docs::render`]).
 //!
 //! ```ignore
 //! payload_registry::register_page!(
@@ -18,13 +20,18 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod docs;
 mod entry;
+pub mod manifest;
 mod page;
+pub mod prompt;
 mod registry;
 
 pub use entry::{PayloadEntry, Role};
+pub use manifest::{ManifestEntry, PayloadStatus};
 pub use page::{ContextBuilder, GlobalAction, Page};
 pub use payload_core;
+pub use prompt::{DEFAULT_PREAMBLE, Position, PromptBuilder, Section, SectionKind};
 pub use registry::{PageInfo, Registry, RegistryError, UnknownPage};
 
 use payload_core::{CustomPayload, ParsedResponse};

@@ -1,0 +1,577 @@
+//! System prompt assembly (seed 000, "System Prompt Assembly"): eight sections in a
+//! fixed order, each filled from what is registered for the page and what the app passes
+//! in for this turn.
+//!
+//! | # | Section | Filled from |
+//! |---|---------|-------------|
+//! | 1 | Global preamble | [`DEFAULT_PREAMBLE`], or [`PromptBuilder::preamble`] |
+//! | 2 | Page instructions | [`crate::Page::instructions`] |
+//! | 3 | Stream instructions | [`PromptBuilder::stream_instructions`] |
+//! | 4 | Current context | the page's context builder on [`PromptBuilder::context`] |
+//! | 5 | Payload manifest | [`PromptBuilder::history`], one summary line per payload |
+//! | 6 | Capabilities | [`PromptBuilder::tools`], then STRUCTURED RESPONSES (each payload type's instructions), then CLIENT ACTIONS |
+//! | 7 | Help | [`PromptBuilder::help`] |
+//! | 8 | Format rules | the SUGGESTED_VALUES / SUGGESTED_ACTIONS rules, on pages with suggestions |
+//!
+//! A section with nothing to say is left out whole, header included, and the text never
+//! holds two blank lines in a row. Apps replace a section's text
+//! ([`PromptBuilder::replace`]) or add their own ([`PromptBuilder::section`]).
+
+use crate::manifest::{self, ManifestEntry};
+use crate::registry::{PageInfo, Registry, UnknownPage};
+use payload_core::instructions::{
+    InstructionOptions, payload_instructions, suggestion_format_rules,
+};
+use serde_json::Value;
+use std::fmt::Write;
+
+/// The global preamble used unless the app gives its own: the assistant's role and how
+/// proposals work, in terms that hold for any app.
+pub const DEFAULT_PREAMBLE: &str = "\
+You are the assistant built into this application. You help the user get their work done \
+through conversation: find out what they want, answer their questions, and propose changes \
+that the application can apply for them.
+
+How to respond:
+- Write a short, friendly reply in plain text (markdown is fine). Be concrete; ask one short \
+question when a request is unclear instead of guessing.
+- To propose a change, add one of the structured payloads described under STRUCTURED \
+RESPONSES to your reply, written exactly as specified there. The application removes it from \
+your message and shows it to the user as an interactive proposal, which they review and then \
+apply or dismiss. Nothing changes until they apply it: say in your reply what you proposed and \
+why, and never claim it has already been done.
+- Give at most one structured payload per response.
+- Use only the payloads, tools and client actions this prompt lists; never invent others.
+- Take names and ids from the CURRENT CONTEXT; never guess an id.
+- The PAYLOAD MANIFEST, when present, lists what you already proposed in this conversation and \
+what the user did with it: build on it rather than repeating it.";
+
+/// One of the eight sections of seed 000, or a section the app adds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SectionKind {
+    /// 1: identity, role, style and proposal mechanics.
+    Preamble,
+    /// 2: page-specific persona and workflow guidance.
+    Page,
+    /// 3: domain-specific context the app adds per conversation.
+    Stream,
+    /// 4: the user's current state, from the page's context builder.
+    Context,
+    /// 5: summaries of the payloads in the conversation's history.
+    Manifest,
+    /// 6: tools, STRUCTURED RESPONSES and CLIENT ACTIONS.
+    Capabilities,
+    /// 7: the help system's contents.
+    Help,
+    /// 8: the SUGGESTED_VALUES and SUGGESTED_ACTIONS formats.
+    FormatRules,
+    /// A section the app adds ([`PromptBuilder::section`]).
+    Custom,
+}
+
+impl SectionKind {
+    /// The eight standard sections, in prompt order.
+    pub const STANDARD: [SectionKind; 8] = [
+        SectionKind::Preamble,
+        SectionKind::Page,
+        SectionKind::Stream,
+        SectionKind::Context,
+        SectionKind::Manifest,
+        SectionKind::Capabilities,
+        SectionKind::Help,
+        SectionKind::FormatRules,
+    ];
+
+    /// The section's header in the prompt (`None`: the preamble opens the prompt and
+    /// has none; custom sections carry their own).
+    pub const fn title(self) -> Option<&'static str> {
+        match self {
+            SectionKind::Preamble | SectionKind::Custom => None,
+            SectionKind::Page => Some("PAGE INSTRUCTIONS"),
+            SectionKind::Stream => Some("STREAM INSTRUCTIONS"),
+            SectionKind::Context => Some("CURRENT CONTEXT"),
+            SectionKind::Manifest => Some("PAYLOAD MANIFEST"),
+            SectionKind::Capabilities => Some("CAPABILITIES"),
+            SectionKind::Help => Some("HELP"),
+            SectionKind::FormatRules => Some("FORMAT RULES"),
+        }
+    }
+
+    /// The section's name as seed 000's table writes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SectionKind::Preamble => "Global preamble",
+            SectionKind::Page => "Page instructions",
+            SectionKind::Stream => "Stream instructions",
+            SectionKind::Context => "Current context",
+            SectionKind::Manifest => "Payload manifest",
+            SectionKind::Capabilities => "Capabilities",
+            SectionKind::Help => "Help",
+            SectionKind::FormatRules => "Format rules",
+            SectionKind::Custom => "Custom section",
+        }
+    }
+
+    /// What the section holds and where it comes from, for generated docs.
+    pub const fn contents(self) -> &'static str {
+        match self {
+            SectionKind::Preamble => {
+                "Identity, role, style and proposal mechanics: the default preamble, or the app's own"
+            }
+            SectionKind::Page => {
+                "Page-specific persona and workflow guidance: `Page::instructions`"
+            }
+            SectionKind::Stream => {
+                "Domain-specific context for this conversation: `PromptBuilder::stream_instructions` (empty by default)"
+            }
+            SectionKind::Context => {
+                "The user's current state: the page's context builder applied to the app's context JSON"
+            }
+            SectionKind::Manifest => {
+                "One line per payload from the conversation history: turn, type, status and the type's summary"
+            }
+            SectionKind::Capabilities => {
+                "Tools, then STRUCTURED RESPONSES (the instructions of each payload type the page offers), then CLIENT ACTIONS (page and global actions)"
+            }
+            SectionKind::Help => "Help system contents: `PromptBuilder::help` (empty by default)",
+            SectionKind::FormatRules => {
+                "The SUGGESTED_VALUES and SUGGESTED_ACTIONS formats, on pages with suggestions"
+            }
+            SectionKind::Custom => "Whatever the app adds",
+        }
+    }
+}
+
+/// Where an added section goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// Before everything.
+    Start,
+    /// Right before a standard section (whether or not that one is empty).
+    Before(SectionKind),
+    /// Right after a standard section (whether or not that one is empty).
+    After(SectionKind),
+    /// After everything.
+    End,
+}
+
+/// One section of an assembled prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    /// Which section it is.
+    pub kind: SectionKind,
+    /// Its header, if it has one.
+    pub title: Option<String>,
+    /// Its text, without the header; never empty in [`PromptBuilder::sections`].
+    pub text: String,
+}
+
+impl Section {
+    /// The section as it appears in the prompt: `## TITLE`, then the text.
+    pub fn render(&self) -> String {
+        match &self.title {
+            Some(title) => format!("## {title}\n{}", self.text),
+            None => self.text.clone(),
+        }
+    }
+}
+
+/// Assembles the system prompt of one page. Get one with [`Registry::prompt`].
+///
+/// ```ignore
+/// let prompt = Registry::global()
+///     .prompt("table_view")?
+///     .context(&context_json)
+///     .history(&manifest)
+///     .tools([("create_row", "Add one row")])
+///     .build();
+/// ```
+#[derive(Clone)]
+pub struct PromptBuilder<'r> {
+    registry: &'r Registry,
+    page: &'r PageInfo,
+    preamble: String,
+    stream: String,
+    help: String,
+    context: Option<Value>,
+    history: Vec<ManifestEntry>,
+    tools: Vec<(String, String)>,
+    options: InstructionOptions,
+    replaced: Vec<(SectionKind, String)>,
+    added: Vec<(Position, Section)>,
+}
+
+impl std::fmt::Debug for PromptBuilder<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PromptBuilder")
+            .field("page", &self.page.page.name)
+            .field("history", &self.history.len())
+            .field("tools", &self.tools)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Registry {
+    /// A prompt builder for `page`, with the default preamble and nothing else set.
+    pub fn prompt(&self, page: &str) -> Result<PromptBuilder<'_>, UnknownPage> {
+        Ok(PromptBuilder::new(self, self.page(page)?))
+    }
+}
+
+impl<'r> PromptBuilder<'r> {
+    /// A builder for `page` of `registry`.
+    pub fn new(registry: &'r Registry, page: &'r PageInfo) -> Self {
+        PromptBuilder {
+            registry,
+            page,
+            preamble: DEFAULT_PREAMBLE.to_string(),
+            stream: String::new(),
+            help: String::new(),
+            context: None,
+            history: Vec::new(),
+            tools: Vec::new(),
+            options: InstructionOptions::default(),
+            replaced: Vec::new(),
+            added: Vec::new(),
+        }
+    }
+
+    /// Replaces the default global preamble (section 1).
+    pub fn preamble(mut self, text: impl Into<String>) -> Self {
+        self.preamble = text.into();
+        self
+    }
+
+    /// Sets the stream instructions (section 3).
+    pub fn stream_instructions(mut self, text: impl Into<String>) -> Self {
+        self.stream = text.into();
+        self
+    }
+
+    /// Sets the help text (section 7).
+    pub fn help(mut self, text: impl Into<String>) -> Self {
+        self.help = text.into();
+        self
+    }
+
+    /// The app's context JSON, which the page's context builder turns into section 4
+    /// (a page without a builder shows the JSON itself).
+    pub fn context(mut self, context: &Value) -> Self {
+        self.context = Some(context.clone());
+        self
+    }
+
+    /// The payloads given earlier in the conversation (section 5), oldest first.
+    pub fn history(mut self, entries: &[ManifestEntry]) -> Self {
+        self.history = entries.to_vec();
+        self
+    }
+
+    /// The tools the model can call this turn, as `(name, description)`.
+    pub fn tools<N, D>(mut self, tools: impl IntoIterator<Item = (N, D)>) -> Self
+    where
+        N: Into<String>,
+        D: Into<String>,
+    {
+        self.tools = tools
+            .into_iter()
+            .map(|(name, description)| (name.into(), description.into()))
+            .collect();
+        self
+    }
+
+    /// How detailed the payload instructions in STRUCTURED RESPONSES are.
+    pub fn instruction_options(mut self, options: InstructionOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Replaces the text of a standard section; an empty text leaves the section out.
+    pub fn replace(mut self, kind: SectionKind, text: impl Into<String>) -> Self {
+        self.replaced.retain(|(k, _)| *k != kind);
+        self.replaced.push((kind, text.into()));
+        self
+    }
+
+    /// Adds a section of the app's own at `position`, headed `## TITLE` (no header when
+    /// the title is empty). Sections added at one position keep the order they were
+    /// added in.
+    pub fn section(
+        mut self,
+        position: Position,
+        title: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Self {
+        let title = title.into();
+        let title = (!title.trim().is_empty()).then(|| title.trim().to_string());
+        self.added.push((
+            position,
+            Section {
+                kind: SectionKind::Custom,
+                title,
+                text: text.into(),
+            },
+        ));
+        self
+    }
+
+    /// The prompt's non-empty sections, in order.
+    pub fn sections(&self) -> Vec<Section> {
+        let mut out = Vec::new();
+        self.push_added(Position::Start, &mut out);
+        for kind in SectionKind::STANDARD {
+            self.push_added(Position::Before(kind), &mut out);
+            let text = match self.replaced.iter().find(|(k, _)| *k == kind) {
+                Some((_, text)) => text.clone(),
+                None => self.standard_text(kind),
+            };
+            push(
+                &mut out,
+                Section {
+                    kind,
+                    title: kind.title().map(str::to_string),
+                    text,
+                },
+            );
+            self.push_added(Position::After(kind), &mut out);
+        }
+        self.push_added(Position::End, &mut out);
+        out
+    }
+
+    /// The assembled system prompt.
+    pub fn build(&self) -> String {
+        let sections: Vec<String> = self.sections().iter().map(Section::render).collect();
+        sections.join("\n\n")
+    }
+
+    fn push_added(&self, position: Position, out: &mut Vec<Section>) {
+        for (at, section) in &self.added {
+            if *at == position {
+                push(out, section.clone());
+            }
+        }
+    }
+
+    fn standard_text(&self, kind: SectionKind) -> String {
+        let page = &self.page.page;
+        match kind {
+            SectionKind::Preamble => self.preamble.clone(),
+            SectionKind::Page => page.instructions.to_string(),
+            SectionKind::Stream => self.stream.clone(),
+            SectionKind::Context => match (&self.context, page.context) {
+                (None, _) => String::new(),
+                (Some(context), Some(builder)) => builder(context),
+                (Some(context), None) => serde_json::to_string_pretty(context).unwrap_or_default(),
+            },
+            SectionKind::Manifest => manifest::render(self.registry, &self.history),
+            SectionKind::Capabilities => self.capabilities(),
+            SectionKind::Help => self.help.clone(),
+            SectionKind::FormatRules if page.suggestions => {
+                suggestion_format_rules(&self.page.actions)
+            }
+            SectionKind::FormatRules | SectionKind::Custom => String::new(),
+        }
+    }
+
+    /// Tools, then STRUCTURED RESPONSES, then CLIENT ACTIONS, each left out when empty.
+    fn capabilities(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if !self.tools.is_empty() {
+            let mut text = String::from(
+                "### TOOLS\nTools you can call (through tool use, not in your text):\n",
+            );
+            for (name, description) in &self.tools {
+                let _ = writeln!(text, "- {name}: {}", one_line(description));
+            }
+            parts.push(text);
+        }
+        if !self.page.payloads.is_empty() {
+            let mut text = String::from(
+                "### STRUCTURED RESPONSES\nAt most one of these payloads per response, each \
+                 written after its marker. Everything else in your reply is shown to the user \
+                 as your message.",
+            );
+            for payload in &self.page.payloads {
+                let _ = write!(text, "\n\n{}", payload_instructions(payload, &self.options));
+            }
+            parts.push(text);
+        }
+        // Actions can only be suggested through SUGGESTED_ACTIONS, which a page without
+        // suggestions does not parse: listing them there would invite dropped output.
+        if self.page.page.suggestions && !self.page.actions.is_empty() {
+            let mut text = String::from(
+                "### CLIENT ACTIONS\nThe only actions SUGGESTED_ACTIONS may name on this page:\n",
+            );
+            for action in &self.page.actions {
+                let _ = writeln!(
+                    text,
+                    "- {} (handler \"{}\"): {}",
+                    action.action,
+                    action.handler,
+                    one_line(action.description)
+                );
+            }
+            parts.push(text);
+        }
+        parts.join("\n\n")
+    }
+}
+
+/// Adds `section` with its text tidied, unless it has no text.
+fn push(out: &mut Vec<Section>, mut section: Section) {
+    section.text = tidy(&section.text);
+    if !section.text.is_empty() {
+        out.push(section);
+    }
+}
+
+/// Trailing spaces cut, runs of blank lines made one, blank lines at both ends removed.
+fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank_run = false;
+    for line in text.lines() {
+        let line = line.trim_end();
+        if line.is_empty() {
+            blank_run = !out.is_empty();
+            continue;
+        }
+        if blank_run {
+            out.push('\n');
+            blank_run = false;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Page;
+    use payload_core::ActionSpec;
+    use serde_json::json;
+
+    fn notes(context: &Value) -> String {
+        format!(
+            "Open note: {}\n\n\n",
+            context
+                .get("title")
+                .and_then(Value::as_str)
+                .unwrap_or("none")
+        )
+    }
+
+    fn registry(page: Page) -> Registry {
+        Registry::from_parts(
+            Vec::new(),
+            vec![page],
+            vec![ActionSpec::client("close_chat", "Close the chat panel")],
+        )
+    }
+
+    #[test]
+    fn sections_come_in_seed_order_and_empty_ones_are_left_out() {
+        let registry = registry(
+            Page::new("notes")
+                .instructions("Help the user write notes.")
+                .context(notes),
+        );
+        let builder = registry
+            .prompt("notes")
+            .unwrap()
+            .context(&json!({"title": "Groceries"}))
+            .help("Ask for help any time.")
+            .tools([("search_notes", "Find notes\n  by text")]);
+        let kinds: Vec<SectionKind> = builder.sections().iter().map(|s| s.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                SectionKind::Preamble,
+                SectionKind::Page,
+                SectionKind::Context,
+                SectionKind::Capabilities,
+                SectionKind::Help,
+                SectionKind::FormatRules
+            ]
+        );
+        let prompt = builder.build();
+        assert!(prompt.starts_with("You are the assistant"));
+        assert!(
+            prompt.contains("\n\n## CURRENT CONTEXT\nOpen note: Groceries\n\n## CAPABILITIES\n")
+        );
+        assert!(prompt.contains("- search_notes: Find notes by text\n"));
+        assert!(prompt.contains("### CLIENT ACTIONS\n"));
+        assert!(prompt.contains("- close_chat (handler \"client\"): Close the chat panel"));
+        assert!(!prompt.contains("### STRUCTURED RESPONSES"));
+        assert!(!prompt.contains("\n\n\n"));
+        assert!(!prompt.contains("STREAM INSTRUCTIONS"));
+        assert!(!prompt.ends_with('\n'));
+    }
+
+    #[test]
+    fn a_page_without_suggestions_has_no_format_rules_or_client_actions() {
+        let registry = registry(Page::new("plain").without_suggestions());
+        let prompt = registry.prompt("plain").unwrap().build();
+        assert!(!prompt.contains("FORMAT RULES"));
+        assert!(!prompt.contains("CLIENT ACTIONS"));
+        assert!(!prompt.contains("CAPABILITIES"));
+        assert_eq!(prompt, DEFAULT_PREAMBLE);
+    }
+
+    #[test]
+    fn apps_replace_and_add_sections() {
+        let registry = registry(Page::new("notes").instructions("Help with notes."));
+        let builder = registry
+            .prompt("notes")
+            .unwrap()
+            .preamble("You are Notebot.")
+            .replace(SectionKind::Page, "")
+            .replace(SectionKind::FormatRules, "Never suggest anything.")
+            .section(
+                Position::After(SectionKind::Stream),
+                "Glossary",
+                "A note is a page.",
+            )
+            .section(Position::Start, "", "Today is Monday.")
+            .section(Position::End, "  Footer ", "Bye.");
+        assert_eq!(
+            builder.build(),
+            "Today is Monday.\n\nYou are Notebot.\n\n## Glossary\nA note is a page.\n\n\
+             ## CAPABILITIES\n### CLIENT ACTIONS\nThe only actions SUGGESTED_ACTIONS may name on this page:\n\
+             - close_chat (handler \"client\"): Close the chat panel\n\n\
+             ## FORMAT RULES\nNever suggest anything.\n\n## Footer\nBye."
+        );
+    }
+
+    #[test]
+    fn context_without_a_builder_is_shown_as_json() {
+        let registry = registry(Page::new("notes"));
+        let prompt = registry
+            .prompt("notes")
+            .unwrap()
+            .context(&json!({"user": "Ada"}))
+            .build();
+        assert!(prompt.contains("## CURRENT CONTEXT\n{\n  \"user\": \"Ada\"\n}\n\n"));
+    }
+
+    #[test]
+    fn tidy_collapses_blank_runs_and_trailing_spaces() {
+        assert_eq!(tidy("\n\n a  \n\n\n\nb\t\n\n"), " a\n\nb");
+        assert_eq!(tidy(" \n \n"), "");
+    }
+
+    #[test]
+    fn unknown_pages_are_reported() {
+        let registry = registry(Page::new("notes"));
+        let error = registry.prompt("nope").unwrap_err();
+        assert_eq!(error.known, ["notes"]);
+    }
+}

@@ -1,0 +1,379 @@
+//! Prompt instructions, assembled system prompts and the generated prompt docs of the
+//! `payload` binary's registry (the built-in types and the table.that pages), checked
+//! against snapshots, against the real marker parser, and against seed 000's tables.
+//!
+//! `docs/prompts.md` is checked in; regenerate it with
+//! `UPDATE_DOCS=1 cargo test -p payload-tests --test prompt_docs`.
+
+use payload_core::instructions::{
+    InstructionOptions, payload_instructions, size_report, whole_response_instructions,
+};
+use payload_core::{Dialect, PayloadType};
+use payload_registry::{ManifestEntry, Registry, Role, cli, docs};
+use serde_json::Value;
+use std::path::PathBuf;
+
+use payload_tests as _;
+
+fn registry() -> &'static Registry {
+    Registry::global()
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("prompt_fixtures")
+        .join(name)
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(name: &str) -> T {
+    let text = std::fs::read_to_string(fixture(name)).expect("fixture exists");
+    serde_json::from_str(&text).expect("fixture is valid JSON")
+}
+
+/// A page offering the type: any page with suggestions for the suggestion types, a page
+/// that lists it for custom payloads.
+fn page_offering(registry: &Registry, role: Role, payload: &PayloadType) -> &'static str {
+    registry
+        .pages()
+        .find(|info| match role {
+            Role::Suggestions => info.page.suggestions,
+            Role::Custom => info.payloads.contains(payload),
+        })
+        .map(|info| info.page.name)
+        .unwrap_or_else(|| panic!("no page offers {}", payload.name))
+}
+
+#[test]
+fn the_registry_is_consistent() {
+    registry().check().expect("no conflicting registrations");
+    let names: Vec<&str> = registry().types().map(|t| t.name).collect();
+    assert_eq!(
+        names,
+        [
+            "data_proposal",
+            "schema_proposal",
+            "suggested_actions",
+            "suggested_values"
+        ]
+    );
+}
+
+#[test]
+fn instructions_of_every_type() {
+    for t in registry().types() {
+        let marker = payload_instructions(t, &InstructionOptions::default());
+        insta::assert_snapshot!(format!("instructions_marker_{}", t.name), marker);
+        let json = whole_response_instructions(t, &InstructionOptions::default());
+        insta::assert_snapshot!(format!("instructions_json_{}", t.name), json);
+    }
+}
+
+#[test]
+fn every_example_in_the_instructions_parses_back_to_a_valid_payload() {
+    let registry = registry();
+    for entry in registry.entries() {
+        let t = &entry.payload;
+        let text = payload_instructions(t, &InstructionOptions::default());
+        let (_, example) = text
+            .split_once("\nExample:\n")
+            .unwrap_or_else(|| panic!("{} has an example in its instructions", t.name));
+        let reply = format!("Here is what I suggest.\n\n{example}");
+        let page = page_offering(registry, entry.role, t);
+        let parsed = registry.parse_response(page, &reply).expect("page exists");
+        assert!(
+            parsed.rejected.is_empty(),
+            "{}: {:?}",
+            t.name,
+            parsed.rejected
+        );
+        assert_eq!(parsed.message, "Here is what I suggest.", "{}", t.name);
+        let expected = t.example().expect("the type has an example");
+        let data: Value = match entry.role {
+            Role::Custom => {
+                let payload = parsed.custom_payload.expect("payload accepted");
+                assert_eq!(payload.kind, t.name);
+                payload.data
+            }
+            Role::Suggestions if t.name == "suggested_values" => {
+                serde_json::to_value(parsed.suggested_values.expect("chips parsed")).unwrap()
+            }
+            Role::Suggestions => {
+                serde_json::to_value(parsed.suggested_actions.expect("buttons parsed")).unwrap()
+            }
+        };
+        assert_eq!(data, expected, "{}", t.name);
+        t.validate(&data)
+            .unwrap_or_else(|e| panic!("{} parsed back invalid: {e:?}", t.name));
+    }
+}
+
+#[test]
+fn every_example_follows_its_own_schema_and_rules() {
+    for t in registry().types() {
+        let example = t
+            .example()
+            .unwrap_or_else(|| panic!("{} has no example", t.name));
+        if let Err(errors) = t.validate(&example) {
+            panic!("the example of {} is invalid: {errors:#?}", t.name);
+        }
+        assert!(t.summarize(&example).is_some(), "{}", t.name);
+    }
+}
+
+#[test]
+fn shape_is_smaller_than_the_schema() {
+    println!(
+        "{:<20} {:>12} {:>14} {:>7}",
+        "type", "shape chars", "schema chars", "ratio"
+    );
+    for t in registry().types() {
+        let (shape, schema) = size_report(&t.schema(Dialect::Draft2020_12));
+        println!(
+            "{:<20} {shape:>12} {schema:>14} {:>6.0}%",
+            t.name,
+            100.0 * shape as f64 / schema as f64
+        );
+        assert!(shape < schema, "{}: {shape} >= {schema}", t.name);
+    }
+}
+
+fn page_prompt(page: &str, context: &str) -> String {
+    let history: Vec<ManifestEntry> = read_json("history.json");
+    let context: Value = read_json(context);
+    registry()
+        .prompt(page)
+        .expect("page exists")
+        .context(&context)
+        .history(&history)
+        .build()
+}
+
+#[test]
+fn prompts_of_the_table_that_pages() {
+    for (page, context) in [
+        ("tables_list", "tables_list_context.json"),
+        ("table_edit", "table_context.json"),
+        ("table_view", "table_context.json"),
+    ] {
+        let prompt = page_prompt(page, context);
+        assert!(!prompt.contains("\n\n\n"), "{page}: a run of blank lines");
+        assert!(
+            !prompt.lines().any(|l| l.ends_with(' ')),
+            "{page}: trailing space"
+        );
+        insta::assert_snapshot!(format!("prompt_{page}"), prompt);
+    }
+}
+
+#[test]
+fn prompt_sections_follow_seed_order_and_offer_what_the_matrix_says() {
+    let view = page_prompt("table_view", "table_context.json");
+    let headers: Vec<&str> = view.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        headers,
+        [
+            "## PAGE INSTRUCTIONS",
+            "## CURRENT CONTEXT",
+            "## PAYLOAD MANIFEST",
+            "## CAPABILITIES",
+            "## FORMAT RULES"
+        ]
+    );
+    let position = |needle: &str| {
+        view.find(needle)
+            .unwrap_or_else(|| panic!("{needle} missing"))
+    };
+    assert!(position("### STRUCTURED RESPONSES") < position("### CLIENT ACTIONS"));
+    assert!(view.contains("\nSCHEMA_PROPOSAL\nWhen to use:"));
+    assert!(view.contains("\nDATA_PROPOSAL\nWhen to use:"));
+    assert!(
+        view.contains("- col_status: Status (select) options: Applied, Interview, Offer, Rejected")
+    );
+    assert!(view.contains(
+        "- turn 1: schema_proposal [accepted] create table \"Job Applications\" (3 columns)"
+    ));
+    assert!(view.contains("- turn 3: data_proposal [dismissed] rows: 2 add, 1 update"));
+    assert!(view.contains("- turn 5: schema_proposal [proposed] update table: 1 add, 1 modify"));
+    for action in ["open_filters", "export_csv", "close_chat"] {
+        assert!(
+            view.contains(&format!("- {action} (handler \"client\")")),
+            "{action}"
+        );
+    }
+    let list = page_prompt("tables_list", "tables_list_context.json");
+    assert!(list.contains("\nSCHEMA_PROPOSAL\nWhen to use:"));
+    assert!(
+        !list.contains("DATA_PROPOSAL"),
+        "DATA_PROPOSAL is not offered on tables_list"
+    );
+    assert!(!list.contains("open_filters"));
+    assert!(list.contains("- Job Applications (14 rows)"));
+}
+
+#[test]
+fn prompts_take_tools_and_app_sections() {
+    let prompt = registry()
+        .prompt("table_view")
+        .expect("page exists")
+        .tools([
+            ("create_row", "Add one row to the current table"),
+            ("update_row", "Change one row"),
+        ])
+        .help("Say \"help\" to see what I can do.")
+        .build();
+    let tools = prompt.find("### TOOLS\n").expect("tools listed");
+    assert!(tools < prompt.find("### STRUCTURED RESPONSES").unwrap());
+    assert!(prompt.contains("- create_row: Add one row to the current table\n"));
+    assert!(prompt.contains("## HELP\nSay \"help\" to see what I can do.\n\n## FORMAT RULES\n"));
+    assert!(!prompt.contains("## CURRENT CONTEXT"));
+    assert!(!prompt.contains("## PAYLOAD MANIFEST"));
+}
+
+#[test]
+fn docs_snapshot() {
+    insta::assert_snapshot!("docs", docs::render(registry()));
+}
+
+#[test]
+fn checked_in_docs_are_current() {
+    let path = root().join("docs/prompts.md");
+    let generated = docs::render(registry());
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &generated).unwrap();
+        return;
+    }
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        checked_in == generated,
+        "docs/prompts.md is out of date with the registered types and pages; regenerate it \
+         with `UPDATE_DOCS=1 cargo test -p payload-tests --test prompt_docs` and commit it"
+    );
+}
+
+/// Every fact in seed 000's tables that concerns the model is in the generated docs.
+#[test]
+fn docs_carry_every_fact_of_seed_000() {
+    let text = docs::render(registry());
+    let facts = [
+        // The payload table: name, marker, pages, purpose.
+        "| `schema_proposal` | `SCHEMA_PROPOSAL:` | table_edit, table_view, tables_list | Proposes creating a new table or changing an existing table's schema. |",
+        "| `data_proposal` | `DATA_PROPOSAL:` | table_view | Proposes bulk data changes: adding, updating or deleting rows. |",
+        // The availability matrix.
+        "| Element | table_edit | table_view | tables_list |",
+        "| Plain text | Yes | Yes | Yes |",
+        "| SUGGESTED_VALUES | Yes | Yes | Yes |",
+        "| SUGGESTED_ACTIONS | Yes | Yes | Yes |",
+        "| SCHEMA_PROPOSAL | Yes | Yes | Yes |",
+        "| DATA_PROPOSAL | No | Yes | No |",
+        // The global action.
+        "| `close_chat` | client | Close the chat panel | every page |",
+        // Schema operations and their fields.
+        "\"action\": \"add\",",
+        "\"type\": \"text\" | \"number\" | \"date\" | \"boolean\" | \"select\"",
+        "\"filterDisplay\"?: \"tab\" | \"dropdown\" | null",
+        "\"after_column_id\"?: string | null  // Place it after this column; omit to append at the end.",
+        "\"action\": \"modify\",",
+        "\"changes\": {                       // Only the fields being changed.",
+        "\"options\"?: [string] | null,     // The full new options list (select columns).",
+        "\"action\": \"remove\",",
+        "\"action\": \"reorder\",",
+        "omit to move it first",
+        // Data operations and their fields.
+        "\"data\": object          // Values keyed by column name.",
+        "\"action\": \"update\",",
+        "\"action\": \"delete\",",
+        "row_id",
+        "Only the columns being changed.",
+        "add: data keyed by column names (not ids) with values for all relevant columns",
+        // Mode rules, create vs update.
+        "create mode: only \"add\" operations; table_name, table_description and sample_rows (2-3 realistic rows, at most 5) are required; columns are referenced by name",
+        "update mode: add, modify, remove and reorder operations; columns are referenced by column_id from the current context; table_name only when renaming, table_description optional, no sample_rows",
+        "select columns need a non-empty options list",
+        "filterDisplay (tab or dropdown) is only for select columns",
+        // DATA_PROPOSAL vs tools.
+        "create_row, update_row, delete_row",
+        // Suggestions.
+        "- Give 2-4 items.",
+        "2-6 words",
+        "Do not include them in a response that contains a proposal",
+        "never invent one",
+        // Prompt sections.
+        "| 1 | Global preamble |",
+        "| 5 | Payload manifest | `## PAYLOAD MANIFEST` |",
+        "| 6 | Capabilities | `## CAPABILITIES` | Tools, then STRUCTURED RESPONSES",
+        "| 8 | Format rules | `## FORMAT RULES` |",
+        // Parsing facts the prompt relies on.
+        "at most one custom payload",
+        "the first valid one wins",
+    ];
+    let missing: Vec<&str> = facts
+        .iter()
+        .copied()
+        .filter(|f| !text.contains(f))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "facts missing from the docs: {missing:#?}"
+    );
+}
+
+fn run_cli(args: &[&str]) -> Result<String, String> {
+    let mut out = Vec::new();
+    let mut argv = vec!["payload"];
+    argv.extend_from_slice(args);
+    cli::run(argv, registry(), &mut out).map_err(|e| e.0)?;
+    Ok(String::from_utf8(out).expect("UTF-8 output"))
+}
+
+#[test]
+fn cli_instructions_prompt_and_docs() {
+    let marker = run_cli(&["instructions", "data_proposal"]).unwrap();
+    assert_eq!(
+        marker.trim_end(),
+        payload_instructions(
+            &registry().payload_type("data_proposal").unwrap().clone(),
+            &InstructionOptions::default()
+        )
+    );
+    let json = run_cli(&["instructions", "schema_proposal", "--format", "json"]).unwrap();
+    assert!(json.starts_with("RESPONSE FORMAT REQUIRED:\n"));
+    for format in ["xml", "delimited", "tagged", "markdown"] {
+        let error = run_cli(&["instructions", "data_proposal", "--format", format]).unwrap_err();
+        assert!(error.contains("not supported yet"), "{error}");
+    }
+    let error = run_cli(&["instructions", "data_proposal", "--format", "yaml"]).unwrap_err();
+    assert_eq!(error, "unknown format 'yaml' (use marker or json)");
+    let error = run_cli(&["instructions", "no_such_type"]).unwrap_err();
+    assert!(
+        error.starts_with("unknown payload type 'no_such_type'"),
+        "{error}"
+    );
+
+    let context = fixture("table_context.json");
+    let history = fixture("history.json");
+    let prompt = run_cli(&[
+        "prompt",
+        "--page",
+        "table_view",
+        "--context",
+        context.to_str().unwrap(),
+        "--history",
+        history.to_str().unwrap(),
+    ])
+    .unwrap();
+    assert_eq!(
+        prompt.trim_end(),
+        page_prompt("table_view", "table_context.json")
+    );
+    let bare = run_cli(&["prompt", "--page", "table_edit"]).unwrap();
+    assert!(!bare.contains("## CURRENT CONTEXT"));
+    let error = run_cli(&["prompt", "--page", "nowhere"]).unwrap_err();
+    assert!(error.starts_with("unknown page 'nowhere'"), "{error}");
+
+    assert_eq!(run_cli(&["docs"]).unwrap(), docs::render(registry()));
+}
