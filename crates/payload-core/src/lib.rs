@@ -35,6 +35,8 @@ pub mod suggestions;
 pub mod summary;
 pub mod warning;
 
+pub mod formats;
+
 pub use error::{ErrorKind, Location, PayloadError};
 pub use parse::{ParseOptions, parse};
 pub use payload::{LlmPayload, PayloadType, Shape};
