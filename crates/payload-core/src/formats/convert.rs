@@ -204,11 +204,12 @@ impl<'a> Converter<'a> {
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
         let props = schema.get("properties").and_then(Value::as_object);
+        let lifted = self.lift_misnested(node, schema);
+        let children = lifted.as_deref().unwrap_or(&node.children);
         for (prop, prop_schema) in props.into_iter().flatten() {
             let child_path = pointer_join(path, prop);
             let names = field_names(self.root, schema, prop, self.format);
-            let matches: Vec<&Node> = node
-                .children
+            let matches: Vec<&Node> = children
                 .iter()
                 .filter(|c| names.contains(&fold(&c.name)))
                 .collect();
@@ -222,8 +223,7 @@ impl<'a> Converter<'a> {
             }
             let value = if options::is_array(self.root, prop_schema) {
                 let item_names = item_names(self.root, schema, prop, self.format);
-                let direct: Vec<&Node> = node
-                    .children
+                let direct: Vec<&Node> = children
                     .iter()
                     .filter(|c| {
                         item_names.contains(&fold(&c.name)) && !names.contains(&fold(&c.name))
@@ -285,6 +285,51 @@ impl<'a> Converter<'a> {
             }
         }
         Some(Value::Object(map))
+    }
+
+    /// Fields a model nested inside a text field (`# Task` above `## Confidence`, or
+    /// `<task>` left open before `<confidence>`): a text field cannot hold fields, so
+    /// when a child of `node` that is a scalar field holds fields of this same object,
+    /// they are moved up beside it. `None` when nothing is misnested (the usual case).
+    fn lift_misnested(&self, node: &Node, schema: &Value) -> Option<Vec<Node>> {
+        let props = schema.get("properties").and_then(Value::as_object)?;
+        let mut all = Vec::new();
+        let mut scalar = Vec::new();
+        for (prop, prop_schema) in props {
+            let names = field_names(self.root, schema, prop, self.format);
+            let resolved = resolve(self.root, prop_schema);
+            let resolved = single_branch(self.root, resolved).unwrap_or(resolved);
+            let types = types_of(resolved);
+            if !types.is_empty() && !types.contains(&"object") && !types.contains(&"array") {
+                scalar.extend(names.iter().cloned());
+            }
+            all.extend(names);
+        }
+        let misnested = |n: &Node| {
+            scalar.contains(&fold(&n.name))
+                && n.children.iter().any(|c| all.contains(&fold(&c.name)))
+        };
+        if !node.children.iter().any(misnested) {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut stack: Vec<std::slice::Iter<'_, Node>> = vec![node.children.iter()];
+        while let Some(top) = stack.last_mut() {
+            let Some(child) = top.next() else {
+                stack.pop();
+                continue;
+            };
+            if misnested(child) && stack.len() < MAX_DEPTH {
+                let mut own = Node::named(child.name.clone(), child.offset);
+                own.text = child.text.clone();
+                own.attrs = child.attrs.clone();
+                out.push(own);
+                stack.push(child.children.iter());
+            } else {
+                out.push(child.clone());
+            }
+        }
+        Some(out)
     }
 
     /// A node under a schema that says nothing: an object of its children's texts.

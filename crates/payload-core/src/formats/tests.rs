@@ -205,6 +205,8 @@ fn malformed_xml_is_read_the_way_a_person_reads_it() {
         "Sure! Here is the result:\n\n```xml\n<response>\n<task>Parse configuration files</task>\n<confidence>0.85</confidence>\n<steps><step>Read file</step><step>Parse JSON</step><step>Validate schema</step></steps>\n</response>\n```\nLet me know if you need more.",
         // A forgotten close tag on a leaf, and on the last item.
         "<response>\n<task>Parse configuration files\n<confidence>0.85</confidence>\n<steps>\n<step>Read file</step>\n<step>Parse JSON</step>\n<step>Validate schema\n</steps>\n</response>",
+        // A leaf left open with nothing before the next field.
+        "<response>\n<task>Parse configuration files<confidence>0.85</confidence><steps><step>Read file</step><step>Parse JSON</step><step>Validate schema</step></steps></task></response>",
         // Mismatched case, XML declaration, extra whitespace.
         "<?xml version=\"1.0\"?>\n<Response>\n   <Task>\n      Parse configuration files\n   </task>\n<CONFIDENCE> 0.85 </CONFIDENCE>\n<steps>\n\n<step>  Read file </step>\n<step>Parse JSON</step><step>Validate schema</step></steps></response>",
         // No close tag for the root at all (the response was cut after the last field).
@@ -320,6 +322,8 @@ fn markdown_variants() {
     let cases = [
         // A title above the field headers, other levels, `*` bullets, a trailing colon.
         "# Configuration plan\n\nSome intro text.\n\n### Task:\nParse configuration files\n\n### Confidence\n0.85\n\n### Steps\n* Read file\n* Parse JSON\n* Validate schema\n",
+        // A field header used as the title, the other fields one level below it.
+        "# Task\nParse configuration files\n\n## Confidence\n0.85\n\n## Steps\n- Read file\n- Parse JSON\n- Validate schema\n",
         // Bold field lines instead of headers.
         "Here is my answer.\n\n**Task:** Parse configuration files\n**Confidence:** 0.85\n**Steps:**\n1. Read file\n2. Parse JSON\n3. Validate schema\n",
         // The whole answer fenced as markdown, names in other cases.
@@ -581,10 +585,10 @@ fn hostile_inputs_end() {
     let unclosed = "<task><step>".repeat(50_000);
     let sections: String = (0..10_000).map(|i| format!("---S{i}---\nx\n")).collect();
     let ends: String = "---END-TASK---\n".repeat(20_000);
-    let headers = "## Task\n".repeat(50_000);
-    let bold = "**Task:** ".repeat(50_000);
-    let tags = "<a b=\"".repeat(50_000);
-    let comments = "<!--".repeat(50_000);
+    let headers = "## Task\n".repeat(20_000);
+    let bold = "**Task:** ".repeat(20_000);
+    let tags = "<a b=\"".repeat(20_000);
+    let comments = "<!--".repeat(20_000);
     for text in [
         &angles, &unclosed, &sections, &ends, &headers, &bold, &tags, &comments,
     ] {
