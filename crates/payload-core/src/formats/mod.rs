@@ -6,7 +6,7 @@
 //! text ──reader──▶ Node tree (names, text, children) ──convert + schema──▶ Value
 //! ```
 //!
-//! Each reader ([`xml`], `tagged`, `delimited`, `markdown`) only finds structure; the
+//! Each reader (`xml`, `tagged`, `delimited`, `markdown`) only finds structure; the
 //! schema decides what it means, once, in `convert`: field names match property names
 //! with case and separators folded (`due_date` ~ `Due Date` ~ `DUE-DATE`) plus the
 //! names the schema's `x-format` extension gives; text becomes numbers, booleans,
@@ -48,7 +48,7 @@ mod markdown;
 mod node;
 mod options;
 mod tagged;
-pub mod xml;
+mod xml;
 
 pub use detect::detect;
 
@@ -115,7 +115,7 @@ impl FromStr for Format {
     type Err = String;
 
     /// Parses a lowercase (or any-case) format name. `auto` is not a format: callers
-    /// that accept it map it to [`detect`] themselves (an `Option<Format>`).
+    /// that accept it map it to [`detect()`] themselves (an `Option<Format>`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let lower = s.trim().to_ascii_lowercase();
         Format::ALL
