@@ -45,6 +45,8 @@ pub mod suggestions;
 pub mod summary;
 pub mod warning;
 
+pub mod formats;
+
 pub use error::{ErrorKind, Location, PayloadError};
 pub use extract::{ExtractResult, extract, extract_json};
 pub use nullable::Nullable;

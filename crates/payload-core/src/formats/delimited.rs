@@ -1,0 +1,293 @@
+//! Delimited sections: `---TASK---` ... `---END-TASK---`, `====ANALYSIS====`, and the
+//! `section-pattern` / `end-pattern` a schema gives. Names match fields with case and
+//! separators folded; END markers are optional.
+//!
+//! A marker is a whole line: the schema's patterns, or any name between two runs of at
+//! least two of `-`, `=`, `~`, `+` (so `## Task`, `**Task**` and a `---` rule are not
+//! markers). A section whose END marker comes later holds the sections in between as
+//! nested fields; a section without one runs to the next marker. Two passes over the
+//! lines, no backtracking.
+
+use super::Format;
+use super::FormatFailure;
+use super::convert::Converter;
+use super::node::{Node, fold, lines_with_offsets};
+use super::options::{global_opt, known_names};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+
+/// How deep END-closed sections may nest.
+const MAX_DEPTH: usize = 128;
+
+/// One marker line.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Marker {
+    /// Whether it ends a section.
+    pub end: bool,
+    /// The section name (empty for a bare `---END---`).
+    pub name: String,
+    /// Byte offset of the line.
+    pub offset: usize,
+    /// Byte offset just after the line and its line break.
+    pub next: usize,
+}
+
+/// A `{NAME}` pattern split into what comes before and after the name.
+struct Pattern {
+    before: String,
+    after: String,
+}
+
+impl Pattern {
+    fn from_option(root: &Value, key: &str) -> Option<Pattern> {
+        let text = global_opt(root, root, Format::Delimited, key)?.as_str()?;
+        let (before, after) = text.trim().split_once("{NAME}")?;
+        Some(Pattern {
+            before: before.to_ascii_lowercase(),
+            after: after.to_ascii_lowercase(),
+        })
+    }
+
+    fn name<'l>(&self, line: &'l str) -> Option<&'l str> {
+        let lower = line.to_ascii_lowercase();
+        if lower.len() <= self.before.len() + self.after.len()
+            || !lower.starts_with(&self.before)
+            || !lower.ends_with(&self.after)
+        {
+            return None;
+        }
+        line.get(self.before.len()..line.len() - self.after.len())
+            .map(str::trim)
+    }
+}
+
+fn is_rule_char(c: char) -> bool {
+    matches!(c, '-' | '=' | '~' | '+')
+}
+
+/// The name between two runs of rule characters, as in `---TASK---` or `== TASK ==`.
+fn generic_name(line: &str) -> Option<&str> {
+    let lead = line.chars().take_while(|c| is_rule_char(*c)).count();
+    let trail = line.chars().rev().take_while(|c| is_rule_char(*c)).count();
+    if lead < 2 || trail < 2 || lead + trail >= line.len() {
+        return None;
+    }
+    Some(line[lead..line.len() - trail].trim())
+}
+
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 80
+        && name.chars().any(char::is_alphabetic)
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+}
+
+/// Whether a name is an end marker's (`END-TASK`, `END TASK`, `/TASK`, `END`), and
+/// the section it ends. A name that is itself a field (`end_date`) is a start.
+fn end_of<'n>(name: &'n str, known: &HashSet<String>) -> Option<&'n str> {
+    if known.contains(&fold(name)) {
+        return None;
+    }
+    if let Some(rest) = name.strip_prefix('/') {
+        return Some(rest.trim());
+    }
+    let upper = name.get(..3)?;
+    if !upper.eq_ignore_ascii_case("end") {
+        return None;
+    }
+    let rest = &name[3..];
+    if rest.is_empty() {
+        return Some("");
+    }
+    rest.strip_prefix(['-', '_', ' ']).map(str::trim)
+}
+
+/// Every marker line in `text`, in order.
+pub(crate) fn markers(text: &str, root: &Value, known: &HashSet<String>) -> Vec<Marker> {
+    let start = Pattern::from_option(root, "section-pattern");
+    let end = Pattern::from_option(root, "end-pattern");
+    let mut out = Vec::new();
+    let lines = lines_with_offsets(text);
+    for (index, &(line, offset)) in lines.iter().enumerate() {
+        let line_end = lines.get(index + 1).map_or(text.len(), |(_, next)| *next);
+        let trimmed = line.trim();
+        if trimmed.len() < 3 {
+            continue;
+        }
+        if let Some(name) = end
+            .as_ref()
+            .and_then(|p| p.name(trimmed))
+            .filter(|n| valid_name(n))
+        {
+            out.push(Marker {
+                end: true,
+                name: name.to_string(),
+                offset,
+                next: line_end,
+            });
+            continue;
+        }
+        let Some(name) = start
+            .as_ref()
+            .and_then(|p| p.name(trimmed))
+            .or_else(|| generic_name(trimmed))
+            .filter(|n| valid_name(n) || n.starts_with('/') && valid_name(&n[1..]))
+        else {
+            continue;
+        };
+        let marker = match end_of(name, known) {
+            Some(ended) => Marker {
+                end: true,
+                name: ended.to_string(),
+                offset,
+                next: line_end,
+            },
+            None => Marker {
+                end: false,
+                name: name.to_string(),
+                offset,
+                next: line_end,
+            },
+        };
+        out.push(marker);
+    }
+    out
+}
+
+/// Reads the sections of `text` into a document node.
+pub(crate) fn read_sections(text: &str, root: &Value, known: &HashSet<String>) -> Node {
+    let markers = markers(text, root, known);
+    // Which start markers have an END after them: a reverse pass that pairs each END
+    // with the nearest start of its name before it.
+    let mut ends_waiting: HashMap<String, usize> = HashMap::new();
+    let mut closed = vec![false; markers.len()];
+    for (index, marker) in markers.iter().enumerate().rev() {
+        let key = fold(&marker.name);
+        if marker.end {
+            *ends_waiting.entry(key).or_default() += 1;
+        } else if let Some(count) = ends_waiting.get_mut(&key).filter(|c| **c > 0) {
+            *count -= 1;
+            closed[index] = true;
+        }
+    }
+    let mut stack: Vec<Node> = vec![Node::named("", 0)];
+    let mut leaf: Option<Node> = None;
+    let mut cursor = 0;
+    let flush_text = |stack: &mut Vec<Node>, leaf: &mut Option<Node>, from: usize, to: usize| {
+        if to > from {
+            let target = match leaf {
+                Some(node) => node,
+                None => stack.last_mut().expect("the document node stays"),
+            };
+            target.text.push_str(&text[from..to]);
+        }
+    };
+    for (index, marker) in markers.iter().enumerate() {
+        flush_text(&mut stack, &mut leaf, cursor, marker.offset);
+        cursor = marker.next;
+        if let Some(done) = leaf.take() {
+            attach(&mut stack, done);
+        }
+        if marker.end {
+            let key = fold(&marker.name);
+            if let Some(k) = (1..stack.len())
+                .rev()
+                .find(|&k| fold(&stack[k].name) == key)
+            {
+                while stack.len() > k {
+                    if let Some(done) = stack.pop() {
+                        attach(&mut stack, done);
+                    }
+                }
+            }
+            continue;
+        }
+        let node = Node::named(marker.name.clone(), marker.offset);
+        if closed[index] && stack.len() <= MAX_DEPTH {
+            stack.push(node);
+        } else {
+            leaf = Some(node);
+        }
+    }
+    flush_text(&mut stack, &mut leaf, cursor, text.len());
+    if let Some(done) = leaf.take() {
+        attach(&mut stack, done);
+    }
+    while stack.len() > 1 {
+        if let Some(done) = stack.pop() {
+            attach(&mut stack, done);
+        }
+    }
+    stack.pop().unwrap_or_default()
+}
+
+fn attach(stack: &mut [Node], node: Node) {
+    if let Some(parent) = stack.last_mut() {
+        parent.children.push(node);
+    }
+}
+
+/// Parses a delimited response into a value of `schema`.
+pub(crate) fn parse(text: &str, schema: &Value) -> Result<Value, FormatFailure> {
+    let known = known_names(schema);
+    let mut doc = read_sections(text, schema, &known);
+    super::node::splice_unknown(&mut doc, &known);
+    let nothing = doc.children.is_empty();
+    Converter::new(Format::Delimited, schema, text).finish(&doc, nothing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn names(node: &Node) -> Vec<(&str, &str)> {
+        node.children
+            .iter()
+            .map(|c| (c.name.as_str(), c.text.trim()))
+            .collect()
+    }
+
+    #[test]
+    fn markers_in_many_spellings() {
+        let known = HashSet::from(["enddate".to_string()]);
+        let root = json!({});
+        let text = "---TASK---\nx\n---END-TASK---\n==== Steps ====\n--- END_DATE ---\n---\n## Task\n**Task**\n[/TASK]\n";
+        let found: Vec<(bool, String)> = markers(text, &root, &known)
+            .into_iter()
+            .map(|m| (m.end, m.name))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (false, "TASK".to_string()),
+                (true, "TASK".to_string()),
+                (false, "Steps".to_string()),
+                (false, "END_DATE".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn schema_patterns_are_used() {
+        let root = json!({"x-format": {"delimited": {
+            "section-pattern": "[{NAME}]", "end-pattern": "[/{NAME}]"}}});
+        let doc = read_sections(
+            "[task]\nParse\n[/task]\n[steps]\n1. a\n",
+            &root,
+            &HashSet::new(),
+        );
+        assert_eq!(names(&doc), [("task", "Parse"), ("steps", "1. a")]);
+    }
+
+    #[test]
+    fn end_markers_nest_sections_and_are_optional() {
+        let text = "Intro\n---META---\n---AUTHOR---\nAda\n---END-AUTHOR---\n---END-META---\n---TASK---\nRun\n---NOTE---\nn";
+        let doc = read_sections(text, &json!({}), &HashSet::new());
+        assert_eq!(doc.text, "Intro\n");
+        assert_eq!(names(&doc), [("META", ""), ("TASK", "Run"), ("NOTE", "n")]);
+        assert_eq!(names(&doc.children[0]), [("AUTHOR", "Ada")]);
+    }
+}

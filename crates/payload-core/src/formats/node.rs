@@ -1,0 +1,292 @@
+//! The tree every text format is read into before it meets the schema, and the small
+//! text helpers the readers share (name folding, list lines, code fences).
+//!
+//! Readers only find structure (named parts, their text, their children); what the
+//! structure means for a field is decided once, in [`super::convert`], against the
+//! schema. That keeps "what counts as an array item" or "what is a number" the same in
+//! every format.
+
+/// One named part of a response: an element, a tag, a section or a header.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Node {
+    /// The name as written (element name, section name, header text).
+    pub name: String,
+    /// The node's own text, already decoded (entities, CDATA), untrimmed.
+    pub text: String,
+    /// Named parts inside this one, in order.
+    pub children: Vec<Node>,
+    /// XML attributes, name and decoded value.
+    pub attrs: Vec<(String, String)>,
+    /// Byte offset of the node in the model's text, for error locations.
+    pub offset: usize,
+}
+
+impl Node {
+    /// A node with a name, at `offset`.
+    pub fn named(name: impl Into<String>, offset: usize) -> Node {
+        Node {
+            name: name.into(),
+            offset,
+            ..Node::default()
+        }
+    }
+
+    /// A nameless node holding only text (an array item read from a list line).
+    pub fn text_only(text: impl Into<String>, offset: usize) -> Node {
+        Node {
+            text: text.into(),
+            offset,
+            ..Node::default()
+        }
+    }
+
+    /// The node's text with the text of every descendant, in document order: what a
+    /// person reads as the content of `<analysis>Strong <b>growth</b></analysis>`.
+    /// Iterative, so a deep tree cannot overflow the stack.
+    pub fn deep_text(&self) -> String {
+        if self.children.is_empty() {
+            return self.text.clone();
+        }
+        let mut out = self.text.clone();
+        let mut stack: Vec<std::slice::Iter<'_, Node>> = vec![self.children.iter()];
+        while let Some(top) = stack.last_mut() {
+            match top.next() {
+                Some(child) => {
+                    out.push_str(&child.text);
+                    stack.push(child.children.iter());
+                }
+                None => {
+                    stack.pop();
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A name with case and separators folded away, so that `due_date`, `Due Date`,
+/// `DUE-DATE` and `dueDate` compare equal.
+pub(crate) fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' ' | '.' | '\t'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Replaces every node that is not a known field name and has children by its
+/// children: a `# Analysis Report` title above the field headers, a `---RESPONSE---`
+/// section around the field sections. Readers bound the depth, so the recursion is
+/// bounded too.
+pub(crate) fn splice_unknown(node: &mut Node, known: &std::collections::HashSet<String>) {
+    let children = std::mem::take(&mut node.children);
+    for mut child in children {
+        splice_unknown(&mut child, known);
+        if !child.children.is_empty() && !known.contains(&fold(&child.name)) {
+            node.children.append(&mut child.children);
+        } else {
+            node.children.push(child);
+        }
+    }
+}
+
+/// If `line` (already trimmed at the start) begins with a list marker (`1.`, `1)`,
+/// `-`, `*`, `+`, `•`), the rest of the line after it.
+pub(crate) fn strip_list_marker(line: &str) -> Option<&str> {
+    let trimmed = line.trim_start();
+    for bullet in ['-', '*', '+', '•', '–', '·'] {
+        if let Some(rest) = trimmed.strip_prefix(bullet) {
+            if rest.is_empty() || rest.starts_with([' ', '\t']) {
+                return Some(rest.trim());
+            }
+        }
+    }
+    let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+    if (1..=3).contains(&digits) {
+        let rest = &trimmed[digits..];
+        if let Some(after) = rest.strip_prefix('.').or_else(|| rest.strip_prefix(')')) {
+            if after.is_empty() || after.starts_with([' ', '\t']) {
+                return Some(after.trim());
+            }
+        }
+    }
+    None
+}
+
+/// Splits a block of text into list items, with the byte offset of each item relative
+/// to `text`.
+///
+/// Lines with a list marker start items and unmarked lines continue the item before
+/// them (a wrapped bullet); unmarked lines before the first item are an introduction
+/// and are dropped. Text with no marker at all is a plain list: one item per non-empty
+/// line.
+pub(crate) fn list_items(text: &str) -> Vec<(String, usize)> {
+    let lines = lines_with_offsets(text);
+    let marked = lines
+        .iter()
+        .any(|(line, _)| strip_list_marker(line).is_some());
+    let mut items: Vec<(String, usize)> = Vec::new();
+    for (line, offset) in lines {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || is_fence_line(trimmed) {
+            continue;
+        }
+        if !marked {
+            items.push((trimmed.to_string(), offset));
+            continue;
+        }
+        match strip_list_marker(trimmed) {
+            Some(rest) => items.push((rest.to_string(), offset)),
+            None => {
+                if let Some((last, _)) = items.last_mut() {
+                    if !last.is_empty() {
+                        last.push(' ');
+                    }
+                    last.push_str(trimmed);
+                }
+            }
+        }
+    }
+    items
+}
+
+/// Splits comma-separated values (`a, b, c`), trimming each and dropping empty ones.
+pub(crate) fn comma_items(text: &str) -> Vec<String> {
+    text.split([',', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Each line of `text` (without its line break) with its byte offset.
+pub(crate) fn lines_with_offsets(text: &str) -> Vec<(&str, usize)> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let bare = line.strip_suffix('\n').unwrap_or(line);
+        let bare = bare.strip_suffix('\r').unwrap_or(bare);
+        out.push((bare, offset));
+        offset += line.len();
+    }
+    out
+}
+
+/// Whether a trimmed line opens or closes a code fence (```` ``` ```` or `~~~`).
+pub(crate) fn is_fence_line(trimmed: &str) -> bool {
+    trimmed.starts_with("```") || trimmed.starts_with("~~~")
+}
+
+/// A string value as a person reads it: trimmed, and without a code fence that wraps
+/// the whole value (```` ```rust ... ``` ````), which is presentation, not content.
+/// A lone fence line left at either end (the response's own fence, cut by a section
+/// boundary) is dropped too.
+pub(crate) fn clean_string(text: &str) -> String {
+    let trimmed = text.trim();
+    let lines: Vec<&str> = trimmed.lines().collect();
+    let fences = lines.iter().filter(|l| is_fence_line(l.trim())).count();
+    if lines.len() >= 2 && fences == 2 && is_fence_line(lines[0].trim()) {
+        if let Some(last) = lines.last() {
+            if last.trim() == "```" || last.trim() == "~~~" {
+                return lines[1..lines.len() - 1].join("\n");
+            }
+        }
+    }
+    if fences % 2 == 1 {
+        if let Some(last) = lines.last().filter(|l| is_fence_line(l.trim())) {
+            let _ = last;
+            return lines[..lines.len() - 1].join("\n").trim().to_string();
+        }
+        if is_fence_line(lines[0].trim()) {
+            return lines[1..].join("\n").trim().to_string();
+        }
+    }
+    trimmed.to_string()
+}
+
+/// If the response is wrapped in a code fence whose language is one of `langs` (or has
+/// no language), the fenced part and its byte offset; otherwise the whole text.
+/// An unclosed fence runs to the end (a cut-off response).
+pub(crate) fn unwrap_fence<'a>(text: &'a str, langs: &[&str]) -> (&'a str, usize) {
+    let lines = lines_with_offsets(text);
+    let Some(open) = lines.iter().position(|(line, _)| {
+        let t = line.trim();
+        is_fence_line(t) && {
+            let lang = t.trim_start_matches(['`', '~']).trim().to_ascii_lowercase();
+            lang.is_empty() || langs.contains(&lang.as_str())
+        }
+    }) else {
+        return (text, 0);
+    };
+    // A bare fence counts only when nothing but prose-free space precedes it.
+    let lang_given = !lines[open]
+        .0
+        .trim()
+        .trim_start_matches(['`', '~'])
+        .trim()
+        .is_empty();
+    if !lang_given && lines[..open].iter().any(|(l, _)| !l.trim().is_empty()) {
+        return (text, 0);
+    }
+    let start = lines
+        .get(open + 1)
+        .map_or(text.len(), |(_, offset)| *offset);
+    let end = lines[open + 1..]
+        .iter()
+        .find(|(line, _)| matches!(line.trim(), "```" | "~~~"))
+        .map_or(text.len(), |(_, offset)| *offset);
+    (&text[start..end], start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_ignores_case_and_separators() {
+        assert_eq!(fold("Due Date"), fold("due_date"));
+        assert_eq!(fold("DUE-DATE"), fold("dueDate"));
+        assert_ne!(fold("recommendation"), fold("recommendations"));
+    }
+
+    #[test]
+    fn list_markers_are_recognised_but_numbers_are_not() {
+        assert_eq!(strip_list_marker("1. Read file"), Some("Read file"));
+        assert_eq!(strip_list_marker("12) Parse"), Some("Parse"));
+        assert_eq!(strip_list_marker("• Buy"), Some("Buy"));
+        assert_eq!(strip_list_marker("0.85"), None);
+        assert_eq!(strip_list_marker("-5 degrees"), None);
+    }
+
+    #[test]
+    fn lists_with_wrapped_items_and_intros() {
+        let text = "Steps:\n1. Read the\n   file\n2. Parse it\n";
+        let items: Vec<String> = list_items(text).into_iter().map(|(s, _)| s).collect();
+        assert_eq!(items, ["Read the file", "Parse it"]);
+        let plain: Vec<String> = list_items("Buy\n\nHold\n")
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect();
+        assert_eq!(plain, ["Buy", "Hold"]);
+    }
+
+    #[test]
+    fn strings_lose_wrapping_fences() {
+        assert_eq!(
+            clean_string("\n```rust\nfn main() {}\n```\n"),
+            "fn main() {}"
+        );
+        assert_eq!(clean_string("Parse files\n```"), "Parse files");
+        assert_eq!(clean_string("  plain  "), "plain");
+    }
+
+    #[test]
+    fn fenced_responses_are_unwrapped() {
+        let text = "Here it is:\n```markdown\n## Task\nX\n```\nBye";
+        assert_eq!(unwrap_fence(text, &["markdown"]).0, "## Task\nX\n");
+        assert_eq!(unwrap_fence("No fence", &["markdown"]).0, "No fence");
+        assert_eq!(
+            unwrap_fence("Intro\n```\ncode\n```", &[]).0,
+            "Intro\n```\ncode\n```"
+        );
+    }
+}
