@@ -10,7 +10,10 @@ use payload_core::ParsedResponse;
 use std::path::PathBuf;
 
 // Linked so that their registrations are in the global registry.
+use contacts_bridge as _;
 use payload_builtin as _;
+use selfhelp as _;
+use structured_rag as _;
 use table_that as _;
 
 /// Parses `text` as a response on `page` with the global registry.

@@ -104,7 +104,10 @@ fn the_availability_matrix() {
         ("DATA_PROPOSAL", DATA_FORMAT, [false, false, true]),
     ];
     for (element, text, available) in rows {
-        for (page, expected) in ["tables_list", "table_edit", "table_view"].iter().zip(available) {
+        for (page, expected) in ["tables_list", "table_edit", "table_view"]
+            .iter()
+            .zip(available)
+        {
             let parsed = parse(page, text);
             let found = parsed.suggested_values.is_some()
                 || parsed.suggested_actions.is_some()
@@ -148,7 +151,11 @@ fn select_columns_need_options_and_filter_display_needs_select() {
   {"action": "modify", "column_id": "col_3", "changes": {"type": "select"}}
 ]}"#;
     let parsed = parse("table_edit", text);
-    let paths: Vec<&str> = parsed.rejected[0].errors.iter().map(|e| e.path.as_str()).collect();
+    let paths: Vec<&str> = parsed.rejected[0]
+        .errors
+        .iter()
+        .map(|e| e.path.as_str())
+        .collect();
     assert_eq!(
         paths,
         [
@@ -161,8 +168,11 @@ fn select_columns_need_options_and_filter_display_needs_select() {
 
 #[test]
 fn create_mode_needs_two_to_five_sample_rows_keyed_by_new_columns() {
-    let one_row = SCHEMA_FORMAT.replace(r#",
-    {"Name": "Globex", "Status": "Inactive"}"#, "");
+    let one_row = SCHEMA_FORMAT.replace(
+        r#",
+    {"Name": "Globex", "Status": "Inactive"}"#,
+        "",
+    );
     let parsed = parse("tables_list", &one_row);
     assert_eq!(parsed.rejected[0].errors[0].path, "/sample_rows");
 

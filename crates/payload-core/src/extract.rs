@@ -9,6 +9,7 @@
 use crate::balanced::{self, Balanced};
 use crate::coerce;
 use crate::error::{ErrorKind, Location, PayloadError};
+use crate::formats::{self, Format};
 use crate::json;
 use crate::locate;
 use crate::payload::{LlmPayload, PayloadType, Shape};
@@ -17,8 +18,9 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-/// How many places a value might start are tried before giving up: each try scans
-/// forward once, so this bounds the work at a constant multiple of the text.
+/// How many places a value might start are tried before giving up. Candidates never
+/// overlap (a complete one is skipped whole, a cut-off one ends the search), so the
+/// scans together read the text once.
 const MAX_CANDIDATES: usize = 16;
 
 /// The standard result of whole-response parsing, serialized as SPEC section 4 shows:
@@ -87,9 +89,112 @@ pub fn extract<T: LlmPayload>(text: &str) -> (Option<T>, ExtractResult) {
     (result.decode(), result)
 }
 
+/// Reads the whole response `text` as one value of `payload`, written in `format`, or
+/// in whichever format detection finds most likely when `format` is `None` (`auto`).
+///
+/// JSON takes the JSON path ([`extract_json`]: strict, then repaired, then coerced).
+/// The other formats are read into a value shaped by the schema
+/// ([`crate::formats::parse_as`]), then validated with the same errors as JSON; a
+/// missing member's suggestion shows it in the response's format. `confidence` is the
+/// detector's score for the format read.
+pub fn extract_as(text: &str, payload: &PayloadType, format: Option<Format>) -> ExtractResult {
+    let schema = payload.compiled().schema();
+    let scores = formats::detect(text, schema);
+    let (format, confidence) = match format {
+        Some(format) => (
+            format,
+            scores
+                .iter()
+                .find(|(f, _)| *f == format)
+                .map_or(0.0, |(_, score)| *score),
+        ),
+        None => scores.first().copied().unwrap_or((Format::Json, 0.0)),
+    };
+    if format == Format::Json {
+        // The JSON reader scores its own confidence from where the value sits.
+        return extract_json(text, payload);
+    }
+    let name = format.as_str();
+    let value = match formats::parse_as(format, text, schema) {
+        Ok(value) => value,
+        Err(failure) => {
+            let mut result = ExtractResult::failure(name, confidence, failure.errors);
+            result.partial_data = Some(failure.partial);
+            return result;
+        }
+    };
+    let mut warnings = Vec::new();
+    let (value, errors) = validate_coercing(payload, value, &mut warnings);
+    if errors.is_empty() {
+        return ExtractResult {
+            success: true,
+            data: Some(value),
+            errors: Vec::new(),
+            partial_data: None,
+            format: name.to_string(),
+            confidence,
+            warnings,
+        };
+    }
+    let errors = errors
+        .into_iter()
+        .map(|mut error| {
+            if error.kind == ErrorKind::Missing {
+                let field = error
+                    .path
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
+                let hint = formats::format_hint(format, &field, schema);
+                error.suggestion = Some(match error.suggestion.take() {
+                    Some(fix) => format!("{fix}. {hint}"),
+                    None => hint,
+                });
+            }
+            error
+        })
+        .collect();
+    ExtractResult {
+        success: false,
+        data: None,
+        errors,
+        partial_data: Some(value),
+        format: name.to_string(),
+        confidence,
+        warnings,
+    }
+}
+
+/// Validates `value`; when that fails, coerces it toward the schema and validates
+/// again, keeping the coercion warnings only if they made it valid. Returns the value
+/// (coerced when coercion was tried) and the errors that remain.
+fn validate_coercing(
+    payload: &PayloadType,
+    value: Value,
+    warnings: &mut Vec<Warning>,
+) -> (Value, Vec<PayloadError>) {
+    let first_errors = match payload.validate(&value) {
+        Ok(()) => return (value, Vec::new()),
+        Err(errors) => errors,
+    };
+    let mut coerced = value.clone();
+    let fixes = coerce::coerce(&mut coerced, payload.compiled().schema());
+    if fixes.is_empty() {
+        return (value, first_errors);
+    }
+    match payload.validate(&coerced) {
+        Ok(()) => {
+            warnings.extend(fixes);
+            (coerced, Vec::new())
+        }
+        Err(errors) => (coerced, errors),
+    }
+}
+
 /// Reads the whole response `text` as one value of `payload`, written as JSON.
 pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
-    let candidates = candidates(text, payload.shape());
+    let candidates = candidates(text);
     if candidates.is_empty() {
         let error = PayloadError::new(
             ErrorKind::Parsing,
@@ -124,11 +229,14 @@ struct Candidate {
     fenced: bool,
 }
 
-fn candidates(text: &str, shape: Shape) -> Vec<Candidate> {
+/// Every place a value might start, in order. Both brackets are candidates whatever the
+/// schema's shape: a bare array where an object with one array member is wanted is a
+/// coercion the schema allows, and any other mismatch is reported as such.
+fn candidates(text: &str) -> Vec<Candidate> {
     let trimmed_start = text.len() - text.trim_start().len();
     let mut found = Vec::new();
     // A fenced block first, when the response is fenced: the fence says "this is it".
-    if let Some(fence) = fenced_value(text, shape) {
+    if let Some(fence) = fenced_value(text) {
         found.push(fence);
     }
     let bytes = text.as_bytes();
@@ -138,10 +246,6 @@ fn candidates(text: &str, shape: Shape) -> Vec<Candidate> {
             break;
         };
         let start = from + rel;
-        if !shape.accepts_opener(bytes[start]) {
-            from = start + 1;
-            continue;
-        }
         let whole = start == trimmed_start;
         match balanced::scan(text, start) {
             Balanced::Complete { end } => {
@@ -163,9 +267,9 @@ fn candidates(text: &str, shape: Shape) -> Vec<Candidate> {
                     confidence: if whole { 0.9 } else { 0.6 },
                     fenced: false,
                 });
-                // A later opener inside the cut-off value may still be a whole value
-                // (prose with a stray brace before the JSON).
-                from = start + 1;
+                // Every later opener is inside the cut-off value: accepting one would
+                // accept part of a truncated answer, so the search ends here.
+                break;
             }
         }
     }
@@ -173,7 +277,7 @@ fn candidates(text: &str, shape: Shape) -> Vec<Candidate> {
 }
 
 /// The value inside the first ```` ``` ```` fence, if the fence holds one.
-fn fenced_value(text: &str, shape: Shape) -> Option<Candidate> {
+fn fenced_value(text: &str) -> Option<Candidate> {
     let open = text.find("```")?;
     let after = open + 3;
     let body_start = after
@@ -188,7 +292,7 @@ fn fenced_value(text: &str, shape: Shape) -> Option<Candidate> {
             .map_or(0, |n| n + 1);
     let rel = text[body_start..].find(|c: char| !c.is_whitespace())?;
     let start = body_start + rel;
-    if !shape.accepts_opener(text.as_bytes()[start]) {
+    if !matches!(text.as_bytes()[start], b'{' | b'[') {
         return None;
     }
     let end = match balanced::scan(text, start) {
@@ -230,30 +334,7 @@ fn read_candidate(text: &str, candidate: Candidate, payload: &PayloadType) -> Ex
     for repair in &decoded.repairs {
         warnings.push(Warning::new(WarningKind::Repaired, repair.clone()));
     }
-    let mut value = decoded.value;
-    let errors = match payload.validate(&value) {
-        Ok(()) => Vec::new(),
-        Err(first_errors) => {
-            let schema = payload.compiled().schema();
-            let mut coerced = value.clone();
-            let fixes = coerce::coerce(&mut coerced, schema);
-            if fixes.is_empty() {
-                first_errors
-            } else {
-                match payload.validate(&coerced) {
-                    Ok(()) => {
-                        warnings.extend(fixes);
-                        value = coerced;
-                        Vec::new()
-                    }
-                    Err(errors) => {
-                        value = coerced;
-                        errors
-                    }
-                }
-            }
-        }
-    };
+    let (value, errors) = validate_coercing(payload, decoded.value, &mut warnings);
     let confidence = candidate.confidence;
     if errors.is_empty() {
         return ExtractResult {

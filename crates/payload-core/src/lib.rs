@@ -26,6 +26,7 @@ pub mod balanced;
 pub mod coerce;
 pub mod error;
 pub mod extract;
+pub mod formats;
 pub mod instructions;
 pub mod json;
 pub mod locate;
@@ -45,10 +46,8 @@ pub mod suggestions;
 pub mod summary;
 pub mod warning;
 
-pub mod formats;
-
 pub use error::{ErrorKind, Location, PayloadError};
-pub use extract::{ExtractResult, extract, extract_json};
+pub use extract::{ExtractResult, extract, extract_as, extract_json};
 pub use nullable::Nullable;
 pub use parse::{ParseOptions, parse};
 pub use payload::{LlmPayload, PayloadType, Shape};

@@ -4,6 +4,7 @@
 use crate::registry::Registry;
 use clap::{Parser, Subcommand};
 use payload_core::Dialect;
+use payload_core::formats::Format;
 use serde_json::{Value, json};
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
@@ -37,6 +38,18 @@ pub enum Command {
         /// The page the response was given on.
         #[arg(long)]
         page: String,
+        /// The response (default: standard input).
+        file: Option<PathBuf>,
+    },
+    /// Read a whole response as one value of a type (SPEC section 4); exits 1 when
+    /// `success` is false.
+    Extract {
+        /// The type's name.
+        #[arg(long = "type")]
+        type_name: String,
+        /// json, xml, delimited, tagged, markdown, or auto (detect).
+        #[arg(long, default_value = "auto")]
+        format: String,
         /// The response (default: standard input).
         file: Option<PathBuf>,
     },
@@ -130,6 +143,23 @@ pub fn run(
                 .parse_response(&page, &text)
                 .map_err(|e| CliError(e.to_string()))?;
             print_json(out, &parsed)?;
+        }
+        Command::Extract {
+            type_name,
+            format,
+            file,
+        } => {
+            let payload = find_type(registry, &type_name)?;
+            let format = match format.as_str() {
+                "auto" => None,
+                other => Some(other.parse::<Format>().map_err(CliError)?),
+            };
+            let text = read_input(file.as_ref(), limit)?;
+            let result = payload_core::extract_as(&text, payload, format);
+            print_json(out, &result)?;
+            if !result.success {
+                return Ok(ExitCode::from(1));
+            }
         }
         Command::Schema { name, dialect } => {
             let payload = find_type(registry, &name)?;

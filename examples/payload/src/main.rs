@@ -5,7 +5,10 @@
 use std::process::ExitCode;
 
 // Referenced so the linker keeps each crate, and with it its registrations.
+use contacts_bridge as _;
 use payload_builtin as _;
+use selfhelp as _;
+use structured_rag as _;
 use table_that as _;
 
 fn main() -> ExitCode {

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// What happened to one response.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     /// Accepted as written.
     Clean,
@@ -70,7 +70,11 @@ pub fn extracted(response: &str, payload: &PayloadType) -> Outcome {
             .warnings
             .iter()
             .any(|w| matches!(w.kind, WarningKind::Repaired | WarningKind::Coerced));
-        if fixed { Outcome::Fixed } else { Outcome::Clean }
+        if fixed {
+            Outcome::Fixed
+        } else {
+            Outcome::Clean
+        }
     } else {
         Outcome::Rejected(result.errors.first().map_or(ErrorKind::Parsing, |e| e.kind))
     }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// An answer to the question from the context.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
-#[payload(name = "generate_answer", register)]
+#[payload(name = "generate_answer", register, example = examples::generate_answer)]
 pub struct GenerateAnswer {
     /// The answer.
     pub answer: String,
@@ -14,7 +14,7 @@ pub struct GenerateAnswer {
 
 /// How well the context helps answer the question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
-#[payload(name = "rate_context", register)]
+#[payload(name = "rate_context", register, example = examples::rate_context)]
 pub struct RateContext {
     /// 0 (useless) to 5 (answers it fully).
     #[schemars(range(min = 0, max = 5))]
@@ -23,7 +23,7 @@ pub struct RateContext {
 
 /// Whether the question can be answered from the context.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
-#[payload(name = "assess_answerability", register)]
+#[payload(name = "assess_answerability", register, example = examples::assess_answerability)]
 pub struct AssessAnswerability {
     /// True if the context answers the question.
     pub answerable_question: bool,
@@ -31,7 +31,7 @@ pub struct AssessAnswerability {
 
 /// The question asked in other words.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
-#[payload(name = "paraphrase_questions", register)]
+#[payload(name = "paraphrase_questions", register, example = examples::paraphrase_questions)]
 pub struct ParaphraseQuestions {
     /// The paraphrases.
     pub paraphrased_questions: Vec<String>,
@@ -39,7 +39,7 @@ pub struct ParaphraseQuestions {
 
 /// RAGAS scores of an answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
-#[payload(name = "ragas", register)]
+#[payload(name = "ragas", register, example = examples::ragas)]
 pub struct Ragas {
     /// Is the answer supported by the context.
     pub faithfulness_score: f64,
@@ -51,7 +51,7 @@ pub struct Ragas {
 
 /// An answer with the model's confidence in it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
-#[payload(name = "generate_answer_with_confidence", register)]
+#[payload(name = "generate_answer_with_confidence", register, example = examples::generate_answer_with_confidence)]
 pub struct GenerateAnswerWithConfidence {
     /// The answer.
     pub answer: String,
@@ -61,7 +61,7 @@ pub struct GenerateAnswerWithConfidence {
 
 /// Several answers, each with a confidence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
-#[payload(name = "generate_answers_with_confidence", register)]
+#[payload(name = "generate_answers_with_confidence", register, example = examples::generate_answers_with_confidence)]
 pub struct GenerateAnswersWithConfidence {
     /// The answers.
     pub answers: Vec<AnswerWithConfidence>,
@@ -78,7 +78,7 @@ pub struct AnswerWithConfidence {
 
 /// Which collection a document comes from, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
-#[payload(name = "classify_document_with_rationale", register)]
+#[payload(name = "classify_document_with_rationale", register, example = examples::classify_document_with_rationale)]
 pub struct ClassifyDocumentWithRationale {
     /// Why the category fits.
     pub rationale: String,
@@ -125,4 +125,79 @@ pub enum Category {
     TrecCovid,
     #[serde(rename = "webis-touche2020")]
     Touche,
+}
+
+/// The example of each type, shown in its instructions.
+pub mod examples {
+    use super::*;
+
+    /// An example GenerateAnswer.
+    pub fn generate_answer() -> GenerateAnswer {
+        GenerateAnswer {
+            answer: "Explorer 20 was launched in 1964.".into(),
+        }
+    }
+
+    /// An example RateContext.
+    pub fn rate_context() -> RateContext {
+        RateContext { context_score: 4 }
+    }
+
+    /// An example AssessAnswerability.
+    pub fn assess_answerability() -> AssessAnswerability {
+        AssessAnswerability {
+            answerable_question: true,
+        }
+    }
+
+    /// An example ParaphraseQuestions.
+    pub fn paraphrase_questions() -> ParaphraseQuestions {
+        ParaphraseQuestions {
+            paraphrased_questions: vec![
+                "When was Explorer 20 launched?".into(),
+                "In what year did Explorer 20 go into orbit?".into(),
+            ],
+        }
+    }
+
+    /// An example Ragas.
+    pub fn ragas() -> Ragas {
+        Ragas {
+            faithfulness_score: 4.5,
+            answer_relevance_score: 5.0,
+            context_relevance_score: 4.0,
+        }
+    }
+
+    /// An example GenerateAnswerWithConfidence.
+    pub fn generate_answer_with_confidence() -> GenerateAnswerWithConfidence {
+        GenerateAnswerWithConfidence {
+            answer: "1964".into(),
+            confidence: 5,
+        }
+    }
+
+    /// An example GenerateAnswersWithConfidence.
+    pub fn generate_answers_with_confidence() -> GenerateAnswersWithConfidence {
+        GenerateAnswersWithConfidence {
+            answers: vec![
+                AnswerWithConfidence {
+                    answer: "1964".into(),
+                    confidence: 5,
+                },
+                AnswerWithConfidence {
+                    answer: "1963".into(),
+                    confidence: 2,
+                },
+            ],
+        }
+    }
+
+    /// An example ClassifyDocumentWithRationale.
+    pub fn classify_document_with_rationale() -> ClassifyDocumentWithRationale {
+        ClassifyDocumentWithRationale {
+            rationale: "A question about configuring a WordPress plugin".into(),
+            category: Category::Wordpress,
+        }
+    }
 }

@@ -11,7 +11,9 @@ use std::path::Path;
 use table_that as _;
 
 fn turn(file: &str) -> (String, ParsedResponse) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("conversation").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("conversation")
+        .join(file);
     let text = std::fs::read_to_string(&path).unwrap();
     let page = file
         .trim_end_matches(".md")
@@ -46,8 +48,16 @@ fn turn_3_adds_rows_after_a_repair() {
     let (_, parsed) = turn("03-table_view.md");
     let proposal: DataProposal = parsed.payload().unwrap();
     assert_eq!(proposal.operations.len(), 5);
-    assert!(matches!(proposal.operations[4], DataOperation::Delete { row_id: 7 }));
-    assert!(parsed.warnings.iter().any(|w| w.kind == WarningKind::Repaired));
+    assert!(matches!(
+        proposal.operations[4],
+        DataOperation::Delete { row_id: 7 }
+    ));
+    assert!(
+        parsed
+            .warnings
+            .iter()
+            .any(|w| w.kind == WarningKind::Repaired)
+    );
     assert!(parsed.message.ends_with("called you back."));
 }
 
@@ -56,7 +66,11 @@ fn turn_4_updates_columns_inside_a_fence() {
     let (_, parsed) = turn("04-table_view.md");
     let proposal: SchemaProposal = parsed.payload().unwrap();
     assert_eq!(proposal.mode, SchemaMode::Update);
-    assert!(parsed.message.ends_with("going after:"), "{}", parsed.message);
+    assert!(
+        parsed.message.ends_with("going after:"),
+        "{}",
+        parsed.message
+    );
 }
 
 #[test]
@@ -71,8 +85,18 @@ fn turn_5_keeps_valid_chips_and_registered_actions_only() {
         .map(|a| a.action.as_str())
         .collect();
     assert_eq!(actions, ["open_filters", "close_chat"]);
-    assert!(parsed.warnings.iter().any(|w| w.kind == WarningKind::DroppedItem));
-    assert!(parsed.warnings.iter().any(|w| w.kind == WarningKind::UnknownAction));
+    assert!(
+        parsed
+            .warnings
+            .iter()
+            .any(|w| w.kind == WarningKind::DroppedItem)
+    );
+    assert!(
+        parsed
+            .warnings
+            .iter()
+            .any(|w| w.kind == WarningKind::UnknownAction)
+    );
     assert!(!parsed.message.contains("SUGGESTED"));
 }
 
@@ -84,7 +108,11 @@ fn turn_6_rejects_a_payload_the_page_does_not_offer() {
     assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::NotOnPage);
     // The quoted block and the prose mention stay in the message.
     assert!(parsed.message.contains("> DATA_PROPOSAL: {\"operations\""));
-    assert!(parsed.message.contains("I'll send a SCHEMA_PROPOSAL: once you confirm"));
+    assert!(
+        parsed
+            .message
+            .contains("I'll send a SCHEMA_PROPOSAL: once you confirm")
+    );
     assert_eq!(text.matches("DATA_PROPOSAL").count(), 2);
     assert_eq!(parsed.message.matches("DATA_PROPOSAL").count(), 1);
 }
@@ -94,7 +122,10 @@ fn turn_7_never_accepts_a_truncated_proposal() {
     let (_, parsed) = turn("07-tables_list.md");
     assert!(parsed.custom_payload.is_none());
     assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::Truncated);
-    assert_eq!(parsed.message, "Sure, let's set up a reading list. Here's the proposal:");
+    assert_eq!(
+        parsed.message,
+        "Sure, let's set up a reading list. Here's the proposal:"
+    );
 }
 
 #[test]

@@ -11,9 +11,12 @@ use std::process::ExitCode;
 use structured_rag::{Tally, evaluate_file};
 
 fn main() -> ExitCode {
-    let dir = std::env::args_os().nth(1).map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/structured-rag")
-    });
+    let dir = std::env::args_os()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/structured-rag")
+        });
     let Ok(entries) = std::fs::read_dir(&dir) else {
         eprintln!("corpus-eval: no corpus at {}", dir.display());
         return ExitCode::from(2);
@@ -27,8 +30,12 @@ fn main() -> ExitCode {
     let mut strict: BTreeMap<String, Tally> = BTreeMap::new();
     let started = std::time::Instant::now();
     for path in &files {
-        let Ok(text) = std::fs::read_to_string(path) else { continue };
-        let Some((model, outcomes)) = evaluate_file(&text) else { continue };
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let Some((model, outcomes)) = evaluate_file(&text) else {
+            continue;
+        };
         for (e, s) in outcomes {
             for key in [model.clone(), "ALL".to_string()] {
                 extracted.entry(key.clone()).or_default().add(e);
@@ -54,7 +61,11 @@ fn main() -> ExitCode {
             e.accepted(),
             e.clean,
             e.fixed,
-            if rejected.is_empty() { "0".to_string() } else { rejected.join(", ") }
+            if rejected.is_empty() {
+                "0".to_string()
+            } else {
+                rejected.join(", ")
+            }
         );
     }
     eprintln!("{} files in {:.2?}", files.len(), started.elapsed());
