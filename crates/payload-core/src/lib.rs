@@ -31,6 +31,8 @@ pub mod response;
 pub mod schema;
 mod schema_errors;
 pub mod schema_walk;
+pub mod sse;
+pub mod stream;
 pub mod suggestions;
 pub mod summary;
 pub mod warning;
