@@ -330,7 +330,7 @@ pub struct Turn<'a, M: Model> {
     started: bool,
 }
 
-impl<M: Model> Turn<'_, M> {
+impl<'a, M: Model> Turn<'a, M> {
     /// The conversation as it stands (after the turn: with its assistant messages and
     /// tool results, ready for the next turn).
     pub fn messages(&self) -> &[ModelMessage] {
@@ -479,7 +479,7 @@ impl<M: Model> Turn<'_, M> {
     /// The turn as a `futures::Stream` (the model is still pulled synchronously: run it
     /// on a blocking thread when the model blocks on I/O).
     #[cfg(feature = "stream")]
-    pub fn into_stream(self) -> impl futures::Stream<Item = AgentEvent> + use<'_, M> {
+    pub fn into_stream(self) -> impl futures::Stream<Item = AgentEvent> + use<'a, M> {
         futures::stream::iter(self)
     }
 }
@@ -630,6 +630,17 @@ mod tests {
             unreachable!()
         };
         assert_eq!(parsed.message, "Partial");
+    }
+
+    #[cfg(feature = "stream")]
+    #[test]
+    fn a_turn_is_also_a_futures_stream() {
+        use futures::StreamExt;
+        let agent = Agent::new("chat", ParseOptions::new());
+        let model = |_: &ModelRequest| vec![ModelChunk::Text("Hello.".into())];
+        let turn = agent.turn(model, vec![], json!({}));
+        let events: Vec<AgentEvent> = futures::executor::block_on(turn.into_stream().collect());
+        assert_eq!(names(&events), ["status", "text_delta", "complete"]);
     }
 
     #[test]

@@ -38,6 +38,8 @@
 //! lengths; a block is scanned once by a resumable scanner; progress previews are
 //! taken at geometrically growing sizes.
 
+#[cfg(feature = "stream")]
+pub mod adapter;
 mod emit;
 mod hold;
 pub mod partial;
