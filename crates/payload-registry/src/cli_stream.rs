@@ -73,6 +73,37 @@ mod tests {
     use payload_core::ParseOptions;
 
     #[test]
+    fn the_command_streams_a_file_on_a_page() {
+        let registry = Registry::from_parts(vec![], vec![crate::Page::new("chat")], vec![]);
+        let path = std::env::temp_dir().join(format!("stream-cmd-{}.txt", std::process::id()));
+        std::fs::write(&path, "Hello.\n\nSUGGESTED_VALUES: []").unwrap();
+        let file = path.to_str().unwrap();
+        let mut out = Vec::new();
+        let args = ["payload", "stream", "--page", "chat", "--chunk", "3", file];
+        crate::cli::run(args, &registry, &mut out).unwrap();
+        let sse = String::from_utf8(out).unwrap();
+        assert!(
+            sse.starts_with("event: text_delta\ndata: {\"text\":\"Hel"),
+            "{sse}"
+        );
+        assert!(sse.ends_with("\n\n") && sse.contains("event: complete\n"));
+        let mut out = Vec::new();
+        let unknown = crate::cli::run(
+            ["payload", "stream", "--page", "nope", file],
+            &registry,
+            &mut out,
+        );
+        assert!(unknown.unwrap_err().0.contains("unknown page 'nope'"));
+        let zero = crate::cli::run(
+            ["payload", "stream", "--page", "chat", "--chunk", "0", file],
+            &registry,
+            &mut out,
+        );
+        assert!(zero.unwrap_err().0.contains("--chunk"));
+        std::fs::remove_file(path).ok();
+    }
+
+    #[test]
     fn chunks_are_cut_at_char_boundaries() {
         let pieces: Vec<&str> = chunks("abcdé☕fg", 2).collect();
         assert_eq!(pieces, ["ab", "cd", "é", "☕", "fg"]);
