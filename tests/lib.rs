@@ -10,6 +10,7 @@ use payload_core::ParsedResponse;
 use std::path::PathBuf;
 
 // Linked so that their registrations are in the global registry.
+use chat_architecture as _;
 use contacts_bridge as _;
 use payload_builtin as _;
 use selfhelp as _;

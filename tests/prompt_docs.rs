@@ -19,6 +19,31 @@ fn registry() -> &'static Registry {
     Registry::global()
 }
 
+/// The table.that app alone: its pages, the types they offer, the suggestion types and
+/// the global actions, as that app's own binary would register them.
+fn table_that() -> &'static Registry {
+    static TABLE_THAT: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+    TABLE_THAT.get_or_init(|| {
+        let pages = vec![
+            table_that::TABLES_LIST,
+            table_that::TABLE_EDIT,
+            table_that::TABLE_VIEW,
+        ];
+        let entries = registry()
+            .entries()
+            .iter()
+            .copied()
+            .filter(|entry| {
+                entry.role == Role::Suggestions
+                    || pages
+                        .iter()
+                        .any(|page| page.payloads.contains(&entry.payload))
+            })
+            .collect();
+        Registry::from_parts(entries, pages, registry().global_actions().to_vec())
+    })
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -64,6 +89,7 @@ fn the_registry_is_consistent() {
             "ragas",
             "rate_context",
             "schema_proposal",
+            "search_refinement",
             "selfhelp_response",
             "suggested_actions",
             "suggested_values"
@@ -253,25 +279,30 @@ fn docs_snapshot() {
 
 #[test]
 fn checked_in_docs_are_current() {
-    let path = root().join("docs/prompts.md");
-    let generated = docs::render(registry());
-    if std::env::var_os("UPDATE_DOCS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &generated).unwrap();
-        return;
+    for (file, registry) in [
+        ("docs/prompts.md", registry()),
+        ("docs/table-that.md", table_that()),
+    ] {
+        let path = root().join(file);
+        let generated = docs::render(registry);
+        if std::env::var_os("UPDATE_DOCS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &generated).unwrap();
+            continue;
+        }
+        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            checked_in == generated,
+            "{file} is out of date with the registered types and pages; regenerate it \
+             with `UPDATE_DOCS=1 cargo test -p payload-tests --test prompt_docs` and commit it"
+        );
     }
-    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        checked_in == generated,
-        "docs/prompts.md is out of date with the registered types and pages; regenerate it \
-         with `UPDATE_DOCS=1 cargo test -p payload-tests --test prompt_docs` and commit it"
-    );
 }
 
 /// Every fact in seed 000's tables that concerns the model is in the generated docs.
 #[test]
 fn docs_carry_every_fact_of_seed_000() {
-    let text = docs::render(registry());
+    let text = docs::render(table_that());
     let facts = [
         // The payload table: name, marker, pages, purpose.
         "| `schema_proposal` | `SCHEMA_PROPOSAL:` | table_edit, table_view, tables_list | Proposes creating a new table or changing an existing table's schema. |",
@@ -399,6 +430,11 @@ fn every_example_reads_back_in_whole_response_mode() {
         let result = payload_core::extract_json(&text, t);
         assert!(result.success, "{}: {:?}", t.name, result.errors);
         assert_eq!(result.data.as_ref(), Some(&example), "{}", t.name);
-        assert!(result.warnings.is_empty(), "{}: {:?}", t.name, result.warnings);
+        assert!(
+            result.warnings.is_empty(),
+            "{}: {:?}",
+            t.name,
+            result.warnings
+        );
     }
 }

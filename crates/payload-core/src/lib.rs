@@ -42,6 +42,8 @@ pub mod retry;
 pub mod schema;
 mod schema_errors;
 pub mod schema_walk;
+pub mod sse;
+pub mod stream;
 pub mod suggestions;
 pub mod summary;
 pub mod warning;

@@ -140,6 +140,36 @@ pub fn removal_end(bytes: &[u8], value_end: usize, fenced: bool) -> (usize, bool
     }
 }
 
+/// The range a complete block removes from the message: from the marker (or its
+/// heading/bullet prefix, or the fence line that encloses it) to the end of the value
+/// (or its closing fence). A block that fills its lines also takes the line break after
+/// it, so that removing it leaves the lines around it as they were.
+pub fn removal_range(text: &str, at: &Occurrence, value_end: usize) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    let fenced = at.fence_after_marker || at.enclosing_fence.is_some();
+    let (mut end, closed_fence) = removal_end(bytes, value_end, fenced);
+    let mut start = at.remove_start;
+    if let (Some(fence), true) = (at.enclosing_fence, closed_fence) {
+        start = fence;
+    } else if at.enclosing_fence.is_some() && !at.fence_after_marker {
+        // A fence above with no closer after the value does not enclose this block.
+        end = value_end;
+    }
+    if starts_line(bytes, start) {
+        if bytes[end..].starts_with(b"\r\n") {
+            end += 2;
+        } else if bytes[end..].starts_with(b"\n") {
+            end += 1;
+        }
+    }
+    (start, end)
+}
+
+/// Whether `offset` is at the start of a line.
+pub fn starts_line(bytes: &[u8], offset: usize) -> bool {
+    offset == 0 || bytes[offset - 1] == b'\n'
+}
+
 fn is_emphasis(byte: u8) -> bool {
     byte == b'*' || byte == b'_'
 }

@@ -151,6 +151,15 @@ impl Parser {
                 continue;
             }
             let role = self.roles[found.pattern().as_usize()];
+            let mut occurrence = occurrence;
+            // A fence line "above" that is really the closing fence of the block
+            // before belongs to that block.
+            if occurrence
+                .enclosing_fence
+                .is_some_and(|fence| fence < consumed)
+            {
+                occurrence.enclosing_fence = None;
+            }
             consumed = self.take_block(&mut state, role, occurrence);
         }
         state.finish()
@@ -176,25 +185,8 @@ impl Parser {
             state.message.remove(at.remove_start, text.len());
             return text.len();
         };
-        let fenced = at.fence_after_marker || at.enclosing_fence.is_some();
-        let (mut end, closed_fence) = marker::removal_end(text.as_bytes(), value_end, fenced);
-        let mut start = at.remove_start;
-        if let (Some(fence), true) = (at.enclosing_fence, closed_fence) {
-            start = fence;
-        } else if at.enclosing_fence.is_some() && !at.fence_after_marker {
-            // A fence above with no closer after the value does not enclose this block.
-            end = value_end;
-        }
+        let (start, end) = marker::removal_range(text, &at, value_end);
         let raw = text[start..end].trim().to_string();
-        // A block that fills its lines takes its line break with it, so that removing
-        // it leaves the lines around it as they were.
-        if start == 0 || text.as_bytes()[start - 1] == b'\n' {
-            if text[end..].starts_with("\r\n") {
-                end += 2;
-            } else if text[end..].starts_with('\n') {
-                end += 1;
-            }
-        }
         state.message.remove(start, end);
         let json_text = &text[at.value_start..value_end];
 
@@ -386,5 +378,19 @@ impl<'t> ParseState<'t> {
     fn finish(mut self) -> ParsedResponse {
         self.result.message = self.message.finish();
         self.result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closing_fence_is_not_the_opener_of_the_next_block() {
+        // The fence after the first block closes it; it does not enclose the second.
+        let text = "SUGGESTED_VALUES:\n```json\n[{\"label\": \"a\", \"value\": \"b\"}]\n```\n\nSUGGESTED_ACTIONS: []\n```";
+        let parsed = Parser::new(&ParseOptions::new()).parse(text);
+        assert_eq!(parsed.suggested_values.unwrap().len(), 1);
+        assert_eq!(parsed.message, "```");
     }
 }

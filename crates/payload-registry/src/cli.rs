@@ -53,6 +53,17 @@ pub enum Command {
         /// The response (default: standard input).
         file: Option<PathBuf>,
     },
+    /// Replay a response in chunks through the streaming parser and print SSE.
+    Stream {
+        /// The page the response was given on.
+        #[arg(long)]
+        page: String,
+        /// Chunk size in bytes (cut at char boundaries).
+        #[arg(long, default_value_t = crate::cli_stream::DEFAULT_CHUNK)]
+        chunk: usize,
+        /// The response (default: standard input).
+        file: Option<PathBuf>,
+    },
     /// Print a payload type's JSON Schema.
     Schema {
         /// The type's name.
@@ -160,6 +171,9 @@ pub fn run(
             if !result.success {
                 return Ok(ExitCode::from(1));
             }
+        }
+        Command::Stream { page, chunk, file } => {
+            crate::cli_stream::run(registry, &page, chunk, file.as_ref(), limit, out)?
         }
         Command::Schema { name, dialect } => {
             let payload = find_type(registry, &name)?;

@@ -19,20 +19,25 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod agent;
 pub mod cli;
+mod cli_stream;
 pub mod docs;
 mod entry;
 pub mod manifest;
 mod page;
 pub mod prompt;
 mod registry;
+pub mod tools;
 
+pub use agent::{Agent, AgentEvent, Model, ModelChunk, ModelMessage, ModelRequest, Turn};
 pub use entry::{PayloadEntry, Role};
 pub use manifest::{ManifestEntry, PayloadStatus};
 pub use page::{ContextBuilder, GlobalAction, Page};
 pub use payload_core;
 pub use prompt::{DEFAULT_PREAMBLE, Position, PromptBuilder, Section, SectionKind};
 pub use registry::{PageInfo, Registry, RegistryError, UnknownPage};
+pub use tools::{Tool, ToolContext, ToolResult, ToolSpec, tool_schema};
 
 use payload_core::{CustomPayload, ParsedResponse};
 
@@ -71,6 +76,18 @@ macro_rules! register_page {
 macro_rules! register_action {
     ($action:expr $(,)?) => {
         $crate::__private::inventory::submit! { $crate::GlobalAction($action) }
+    };
+}
+
+/// Registers a [`Tool`] at link time (tools are offered on every page).
+///
+/// ```ignore
+/// payload_registry::register_tool!(Tool::new("search_pubmed", "Search PubMed", tool_schema::<SearchInput>, search));
+/// ```
+#[macro_export]
+macro_rules! register_tool {
+    ($tool:expr $(,)?) => {
+        $crate::__private::inventory::submit! { $tool }
     };
 }
 

@@ -1,0 +1,398 @@
+//! The stream's guarantee, checked on responses written the way models write them and
+//! on generated ones, for every kind of chunking: the final parse is the one-shot
+//! parse, and the deltas add up to its message.
+
+use super::*;
+use crate::payload::LlmPayload;
+use crate::suggestions::ActionSpec;
+use proptest::prelude::*;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// A page's payload: a table schema proposal (seed 000), written by hand here.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct SchemaProposal {
+    mode: String,
+    table_name: Option<String>,
+    operations: Vec<Value>,
+}
+
+impl LlmPayload for SchemaProposal {
+    const NAME: &'static str = "schema_proposal";
+    const MARKER: &'static str = "SCHEMA_PROPOSAL";
+    const DESCRIPTION: &'static str = "Propose a table schema.";
+}
+
+/// A registered type the page does not offer.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct DataProposal {
+    operations: Vec<Value>,
+}
+
+impl LlmPayload for DataProposal {
+    const NAME: &'static str = "data_proposal";
+    const MARKER: &'static str = "DATA_PROPOSAL";
+    const DESCRIPTION: &'static str = "Propose row changes.";
+}
+
+/// A type whose marker is a suffix of another's, to exercise leftmost-longest.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct Proposal {
+    title: String,
+}
+
+impl LlmPayload for Proposal {
+    const NAME: &'static str = "proposal";
+    const MARKER: &'static str = "PROPOSAL";
+    const DESCRIPTION: &'static str = "A short proposal.";
+}
+
+fn options() -> ParseOptions {
+    ParseOptions::new()
+        .payload(SchemaProposal::TYPE)
+        .foreign(DataProposal::TYPE)
+        .action(ActionSpec::client("close_chat", "Close the chat"))
+}
+
+fn tricky_options() -> ParseOptions {
+    options().payload(Proposal::TYPE)
+}
+
+const CREATE: &str = r#"{"mode": "create", "table_name": "Books", "operations": [{"action": "add", "column": {"name": "Title", "type": "text"}}, {"action": "add", "column": {"name": "Year", "type": "number"}}]}"#;
+const VALUES: &str = r#"[{"label": "Yes", "value": "Yes, go ahead"}, {"label": "Change", "value": "Change the columns"}]"#;
+const ACTIONS: &str = r#"[{"label": "Close", "action": "close_chat", "handler": "client"}]"#;
+
+/// Responses as models write them (SPEC section 1's cases and more).
+fn corpus() -> Vec<String> {
+    let mut texts: Vec<String> = vec![
+        format!("Here is the table.\n\nSCHEMA_PROPOSAL: {CREATE}\n\nSUGGESTED_VALUES: {VALUES}\n\nSUGGESTED_ACTIONS: {ACTIONS}"),
+        "Just a plain answer.".to_string(),
+        format!("schema_proposal: {CREATE}"),
+        "You wrote:\n\n> SCHEMA_PROPOSAL: {\"mode\": \"create\", \"operations\": []}\n\nThat isn't valid yet.".to_string(),
+        format!("MY_SCHEMA_PROPOSAL: {CREATE}"),
+        "I'll send a SCHEMA_PROPOSAL: once you confirm the columns {and the name}.".to_string(),
+        format!("Here you go:\n\nSCHEMA_PROPOSAL:\n```json\n{CREATE}\n```\n\nLet me know."),
+        format!("Here you go:\n\n```json\nSCHEMA_PROPOSAL: {CREATE}\n```\n\nLet me know."),
+        format!("Here you go:\n\n```json\nSCHEMA_PROPOSAL: {CREATE}\n\nNo closing fence."),
+        format!("SCHEMA_PROPOSAL: ```json ```json\n{CREATE}"),
+        r#"SCHEMA_PROPOSAL: {"mode": "create", "reasoning": "Use } and ] freely, even \"quoted}\"", "operations": []} trailing words"#.to_string(),
+        "Proposal:\n\nSCHEMA_PROPOSAL: {\"mode\": \"create\" \"operations\" [}\n\nDone.".to_string(),
+        "Here is the table:\n\nSCHEMA_PROPOSAL: {\"mode\": \"create\", \"operations\": [{\"action\": \"add\", \"column\": {\"name\": \"Ti".to_string(),
+        "SCHEMA_PROPOSAL: {\"mode\": \"create\", \"operations\": [{\"action\": \"add\"},],}".to_string(),
+        format!("First:\nSCHEMA_PROPOSAL: {CREATE}\nSecond:\nSCHEMA_PROPOSAL: {CREATE}\nEnd."),
+        format!("Not here:\n\nDATA_PROPOSAL: {{\"operations\": []}}\n\nBut {CREATE} is prose."),
+        format!("Intro.\n\n## SCHEMA_PROPOSAL: {CREATE}\n\nOutro."),
+        format!("Intro.\n\n- **SUGGESTED_VALUES:** {VALUES}\n\n1. SUGGESTED_ACTIONS: {ACTIONS}"),
+        format!("Inline: SCHEMA_PROPOSAL: {CREATE} and more text."),
+        format!("SUGGESTED_VALUES: {VALUES}\nSUGGESTED_VALUES: {VALUES}"),
+        "SUGGESTED_VALUES: {\"label\": \"x\"}".to_string(),
+        "SUGGESTED_ACTIONS: [{\"label\": \"Boom\", \"action\": \"self_destruct\", \"handler\": \"client\"}]".to_string(),
+        "Ends mid marker: **SCHEMA_PROP".to_string(),
+        "Ends after the colon: SCHEMA_PROPOSAL:".to_string(),
+        "Ends after the fence: SCHEMA_PROPOSAL:\n```json\n".to_string(),
+        "Quote \u{201C}SCHEMA_PROPOSAL: {\u{201C}mode\u{201D}: \u{201C}create\u{201D}, \u{201C}operations\u{201D}: []}".to_string(),
+        "Café ☕ — SCHEMA_PROPOSAL: {\"mode\": \"create\", \"table_name\": \"Café ☕\", \"operations\": []}\n\n• done".to_string(),
+        "   \n\n  SCHEMA_PROPOSAL: {\"mode\": \"create\", \"operations\": []}   \n\n\n\n  tail  ".to_string(),
+        "a\n\n\nSUGGESTED_VALUES: []\n\n\nSUGGESTED_ACTIONS: []\n\n\nb".to_string(),
+        "PROPOSAL: {\"title\": \"x\"} and SCHEMA_PROPOSAL: {\"mode\": \"create\", \"operations\": []}".to_string(),
+        "*** SCHEMA_PROPOSAL: {} ***SCHEMA_PROPOSAL: {}".to_string(),
+    ];
+    texts.push(big_response(64 * 1024));
+    texts
+}
+
+/// A long response: paragraphs with every kind of block in between.
+fn big_response(size: usize) -> String {
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() < size {
+        text.push_str("The **analysis** of the table continues here; see the notes below.\n\n");
+        match i % 6 {
+            0 => text.push_str(&format!("SCHEMA_PROPOSAL: {CREATE}\n\n")),
+            1 => text.push_str(&format!("- **SUGGESTED_VALUES:** {VALUES}\n\n")),
+            2 => text.push_str("> SCHEMA_PROPOSAL: {\"quoted\": true}\n\n"),
+            3 => text.push_str(&format!("```json\nSCHEMA_PROPOSAL: {CREATE}\n```\n\n")),
+            4 => text.push_str("I'll send a SCHEMA_PROPOSAL: once you confirm.\n\n"),
+            _ => text.push_str("DATA_PROPOSAL: {\"operations\": [1, 2, 3]}\n\n"),
+        }
+        i += 1;
+    }
+    text
+}
+
+/// The one-shot parse the stream must reproduce.
+fn one_shot(options: &ParseOptions, text: &str) -> ParsedResponse {
+    Parser::new(options).parse(text)
+}
+
+/// Feeds `text` in chunks of the given sizes (in chars, cycled); checks the guarantee.
+fn check(options: &ParseOptions, text: &str, sizes: &[usize]) -> Result<(), TestCaseError> {
+    let expected = one_shot(options, text);
+    let mut stream = StreamParser::new(options);
+    let mut events = Vec::new();
+    let bounds: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .skip(1)
+        .chain([text.len()])
+        .collect();
+    let (mut from, mut at, mut turn) = (0, 0, 0);
+    while at < bounds.len() {
+        at = (at + sizes[turn % sizes.len()].max(1)).min(bounds.len());
+        turn += 1;
+        let to = bounds[at - 1];
+        events.extend(stream.push(&text[from..to]));
+        from = to;
+    }
+    let (tail, parsed) = stream.finish();
+    events.extend(tail);
+    prop_assert_eq!(&parsed, &expected, "final parse of {:?}", text);
+    let shown: String = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::TextDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    prop_assert_eq!(
+        &shown,
+        &expected.message,
+        "deltas of {:?} in {:?}",
+        text,
+        sizes
+    );
+    let empty_delta = events
+        .iter()
+        .any(|e| matches!(e, StreamEvent::TextDelta { text } if text.is_empty()));
+    prop_assert!(!empty_delta, "an empty delta");
+    prop_assert!(matches!(events.last(), Some(StreamEvent::Complete(p)) if *p == expected));
+    Ok(())
+}
+
+#[test]
+fn the_corpus_in_one_piece_one_char_and_odd_chunks() {
+    for opts in [options(), tricky_options(), ParseOptions::default()] {
+        for text in corpus() {
+            for sizes in [&[usize::MAX][..], &[1], &[7], &[2, 3, 5], &[13, 1, 1]] {
+                check(&opts, &text, sizes).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn text_is_shown_as_soon_as_it_cannot_be_a_block() {
+    let mut stream = StreamParser::new(&options());
+    let deltas = |events: Vec<StreamEvent>| -> String {
+        events
+            .into_iter()
+            .filter_map(|e| match e {
+                StreamEvent::TextDelta { text } => Some(text),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(deltas(stream.push("Hello there")), "Hello there");
+    // A partial marker is held, and so is the space before it (it may be trimmed).
+    assert_eq!(
+        deltas(stream.push(", I'll send a SCHEMA_PRO")),
+        ", I'll send a"
+    );
+    assert_eq!(deltas(stream.push("POSAL: once")), " SCHEMA_PROPOSAL: once");
+    // A bullet that may precede a marker is held until it is known not to.
+    assert_eq!(deltas(stream.push("\n- ")), "");
+    assert_eq!(deltas(stream.push("**")), "");
+    assert_eq!(deltas(stream.push("Bold")), "\n- **Bold");
+    // A fence line is held while a block could follow it.
+    assert_eq!(deltas(stream.push("\n```json\n")), "");
+    assert_eq!(deltas(stream.push("let x = 1;")), "\n```json\nlet x = 1;");
+    // A quoted line is shown at once, marker and all.
+    assert_eq!(
+        deltas(stream.push("\n> SCHEMA_PROPOSAL: {")),
+        "\n> SCHEMA_PROPOSAL: {"
+    );
+}
+
+#[test]
+fn blocks_are_announced_previewed_and_never_shown() {
+    let text = format!("Here it is:\n\nSCHEMA_PROPOSAL: {CREATE}\n\nThoughts?");
+    let mut stream = StreamParser::new(&options());
+    let mut events = Vec::new();
+    for c in text.chars() {
+        events.extend(stream.push(c.encode_utf8(&mut [0; 4])));
+    }
+    events.extend(stream.finish().0);
+    let names: Vec<&str> = events.iter().map(StreamEvent::name).collect();
+    let start = names.iter().position(|n| *n == "payload_start").unwrap();
+    assert!(names[..start].iter().all(|n| *n == "text_delta"));
+    assert!(names[start + 1..].contains(&"payload_progress"));
+    let previews: Vec<&Value> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::PayloadProgress { partial, .. } => Some(partial),
+            _ => None,
+        })
+        .collect();
+    // Previews only grow towards the final value, and end with it.
+    let last: Value = serde_json::from_str(CREATE).unwrap();
+    assert_eq!(*previews.last().unwrap(), &last);
+    assert!(previews.len() >= 3, "{previews:?}");
+    assert!(
+        previews
+            .iter()
+            .all(|p| p.get("mode").is_none_or(|m| m == "create"
+                || m == "c"
+                || m.as_str().is_some_and(|s| "create".starts_with(s))))
+    );
+}
+
+#[test]
+fn not_on_page_blocks_are_neither_shown_nor_announced() {
+    let text = "Done.\n\nDATA_PROPOSAL: {\"operations\": [{\"action\": \"add\"}]}\n\nBye.";
+    let mut stream = StreamParser::new(&options());
+    let mut events = stream.push(text);
+    events.extend(stream.finish().0);
+    assert!(
+        events
+            .iter()
+            .all(|e| matches!(e, StreamEvent::TextDelta { .. } | StreamEvent::Complete(_)))
+    );
+    let StreamEvent::Complete(parsed) = events.last().unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(parsed.rejected[0].kind, "data_proposal");
+}
+
+#[test]
+fn a_64_kb_response_one_char_at_a_time() {
+    let text = big_response(64 * 1024);
+    check(&options(), &text, &[1]).unwrap();
+    // Hostile text: long runs that keep a decision open.
+    let hostile = [
+        format!("SCHEMA_PROPOSAL{}", " ".repeat(64 * 1024)),
+        format!("SCHEMA_PROPOSAL: ```{}", "json".repeat(16 * 1024)),
+        format!("SCHEMA_PROPOSAL: {{\"a\": \"{}", "x".repeat(64 * 1024)),
+        "SUGGESTED_".repeat(6 * 1024),
+        format!("{}SCHEMA_PROPOSAL: {{}}", "\n".repeat(64 * 1024)),
+        format!("SCHEMA_PROPOSAL: {}", "[".repeat(64 * 1024)),
+    ];
+    for text in hostile {
+        check(&options(), &text, &[1]).unwrap();
+    }
+}
+
+/// Pieces of model text, chosen to sit next to each other in every order.
+fn piece() -> impl Strategy<Value = String> {
+    let prose = prop::sample::select(vec![
+        "Here is the table.",
+        "Let me know",
+        " ",
+        "\n",
+        "\n\n",
+        "\n\n\n",
+        "**",
+        "*",
+        "_",
+        "## ",
+        "- ",
+        "1. ",
+        "> ",
+        "```json\n",
+        "```\n",
+        "```",
+        "`",
+        "Note: ",
+        ":",
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"",
+        "\\",
+        "é",
+        "•",
+        "\t",
+        "\r\n",
+        "SCHEMA_PRO",
+        "SCHEMA_PROPOSAL",
+        "SUGGESTED_VALUES:",
+        "MY_SCHEMA_PROPOSAL: {}",
+        "I'll send a SCHEMA_PROPOSAL: once you confirm",
+        "DATA_PROPOSAL",
+        "PROPOSAL",
+        "  ",
+    ])
+    .prop_map(str::to_string);
+    let marker = prop::sample::select(vec![
+        "SCHEMA_PROPOSAL: ",
+        "**SCHEMA_PROPOSAL:** ",
+        "*SCHEMA_PROPOSAL*: ",
+        "## SCHEMA_PROPOSAL: ",
+        "- **SUGGESTED_VALUES**: ",
+        "SUGGESTED_ACTIONS:\n",
+        "DATA_PROPOSAL: ",
+        "SCHEMA_PROPOSAL:\n```json\n",
+        "```json\nSCHEMA_PROPOSAL: ",
+        "> SCHEMA_PROPOSAL: ",
+        "\n\nSUGGESTED_VALUES:\n\n",
+        "__SCHEMA_PROPOSAL__ : ",
+        "PROPOSAL: ",
+    ]);
+    let value = prop::sample::select(vec![
+        CREATE,
+        VALUES,
+        ACTIONS,
+        "{\"mode\": \"create\"}",
+        "{\"mode\": \"create\" \"operations\" [}",
+        "{\"mode\": \"create\", \"operations\": [1,],}",
+        "{\"title\": \"}]\\\"\"}",
+        "[]",
+        "{}",
+        "{'title': 'it''s'}",
+    ]);
+    let close = prop::sample::select(vec!["", "\n```", " ```", "\n\n", "\n```\n\n"]);
+    let block = (marker, value, close).prop_map(|(m, v, c)| format!("{m}{v}{c}"));
+    prop_oneof![3 => prose, 2 => block]
+}
+
+/// A response of pieces, sometimes cut short (a stream that ends mid-block).
+fn response() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(piece(), 0..12),
+        any::<prop::sample::Index>(),
+        any::<bool>(),
+    )
+        .prop_map(|(pieces, cut, truncate)| {
+            let text = pieces.concat();
+            if !truncate || text.is_empty() {
+                return text;
+            }
+            let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+            text[..bounds[cut.index(bounds.len())]].to_string()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1200))]
+
+    #[test]
+    fn every_chunking_gives_the_one_shot_parse(
+        text in response(),
+        sizes in prop::collection::vec(1usize..12, 1..6),
+        tricky in any::<bool>(),
+    ) {
+        let opts = if tricky { tricky_options() } else { options() };
+        check(&opts, &text, &sizes)?;
+        check(&opts, &text, &[1])?;
+    }
+
+    #[test]
+    fn corpus_responses_under_random_chunkings(
+        pick in any::<prop::sample::Index>(),
+        sizes in prop::collection::vec(1usize..40, 1..8),
+    ) {
+        let corpus = corpus();
+        let text = &corpus[pick.index(corpus.len() - 1)];
+        check(&options(), text, &sizes)?;
+    }
+}

@@ -1,0 +1,142 @@
+//! `payload stream --page PAGE [--chunk N] [FILE]` (SPEC section 6): replays a response
+//! in chunks of N bytes (cut at char boundaries) through the page's streaming parser
+//! and prints each event as Server-Sent Events, the way a chat backend would send them.
+
+use crate::agent::page_options;
+use crate::cli::{CliError, read_input};
+use crate::registry::Registry;
+use payload_core::sse::ServerSentEvent;
+use payload_core::stream::StreamParser;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The chunk size when none is given.
+pub const DEFAULT_CHUNK: usize = 7;
+
+/// Runs `payload stream`.
+pub fn run(
+    registry: &Registry,
+    page: &str,
+    chunk: usize,
+    file: Option<&PathBuf>,
+    limit: u64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if chunk == 0 {
+        return Err(CliError("--chunk must be at least 1".to_string()));
+    }
+    let options = page_options(registry, page).map_err(|e| CliError(e.to_string()))?;
+    let text = read_input(file, limit)?;
+    replay(&options, &text, chunk, out)
+}
+
+/// Streams `text` in `chunk`-byte pieces through a parser for `options`, writing SSE.
+fn replay(
+    options: &payload_core::ParseOptions,
+    text: &str,
+    chunk: usize,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut parser = StreamParser::new(options);
+    for piece in chunks(text, chunk) {
+        for event in parser.push(piece) {
+            event.write_sse(out)?;
+        }
+    }
+    for event in parser.finish().0 {
+        event.write_sse(out)?;
+    }
+    Ok(())
+}
+
+/// `text` in pieces of `size` bytes, each ending at a char boundary (a piece is longer
+/// only when one char is wider than `size`).
+fn chunks(text: &str, size: usize) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut end = size.min(rest.len());
+        while !rest.is_char_boundary(end) {
+            end += 1;
+        }
+        let (piece, tail) = rest.split_at(end);
+        rest = tail;
+        Some(piece)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use payload_core::ParseOptions;
+
+    #[test]
+    fn the_command_streams_a_file_on_a_page() {
+        let registry = Registry::from_parts(vec![], vec![crate::Page::new("chat")], vec![]);
+        let path = std::env::temp_dir().join(format!("stream-cmd-{}.txt", std::process::id()));
+        std::fs::write(&path, "Hello.\n\nSUGGESTED_VALUES: []").unwrap();
+        let file = path.to_str().unwrap();
+        let mut out = Vec::new();
+        let args = ["payload", "stream", "--page", "chat", "--chunk", "3", file];
+        crate::cli::run(args, &registry, &mut out).unwrap();
+        let sse = String::from_utf8(out).unwrap();
+        assert!(
+            sse.starts_with("event: text_delta\ndata: {\"text\":\"Hel"),
+            "{sse}"
+        );
+        assert!(sse.ends_with("\n\n") && sse.contains("event: complete\n"));
+        let mut out = Vec::new();
+        let unknown = crate::cli::run(
+            ["payload", "stream", "--page", "nope", file],
+            &registry,
+            &mut out,
+        );
+        assert!(unknown.unwrap_err().0.contains("unknown page 'nope'"));
+        let zero = crate::cli::run(
+            ["payload", "stream", "--page", "chat", "--chunk", "0", file],
+            &registry,
+            &mut out,
+        );
+        assert!(zero.unwrap_err().0.contains("--chunk"));
+        std::fs::remove_file(path).ok();
+    }
+
+    #[test]
+    fn chunks_are_cut_at_char_boundaries() {
+        let pieces: Vec<&str> = chunks("abcdé☕fg", 2).collect();
+        assert_eq!(pieces, ["ab", "cd", "é", "☕", "fg"]);
+        assert_eq!(chunks("", 7).count(), 0);
+    }
+
+    #[test]
+    fn a_replay_prints_deltas_then_complete_as_sse() {
+        let text = "Pick one.\n\nSUGGESTED_VALUES: [{\"label\": \"Yes\", \"value\": \"Yes\"}]";
+        let mut out = Vec::new();
+        replay(&ParseOptions::new(), text, 7, &mut out).unwrap();
+        let sse = String::from_utf8(out).unwrap();
+        let events: Vec<(&str, serde_json::Value)> = sse
+            .split_terminator("\n\n")
+            .map(|block| {
+                let (name, data) = block.split_once('\n').unwrap();
+                let data = data.strip_prefix("data: ").unwrap();
+                (
+                    name.strip_prefix("event: ").unwrap(),
+                    serde_json::from_str(data).unwrap(),
+                )
+            })
+            .collect();
+        let shown: String = events
+            .iter()
+            .filter(|(name, _)| *name == "text_delta")
+            .map(|(_, data)| data["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(shown, "Pick one.");
+        assert!(events.iter().any(|(name, _)| *name == "payload_start"));
+        let (name, data) = events.last().unwrap();
+        assert_eq!(*name, "complete");
+        assert_eq!(data["message"], "Pick one.");
+        assert_eq!(data["suggested_values"][0]["label"], "Yes");
+    }
+}
