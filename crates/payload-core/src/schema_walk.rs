@@ -117,6 +117,11 @@ pub fn describe(root: &Value, schema: &Value) -> String {
         [one] => (*one).to_string(),
         many => many.join(" or "),
     };
+    if types == ["object"] {
+        if let Some(members) = required_members(schema) {
+            text = format!("object with {members}");
+        }
+    }
     if types.contains(&"array") {
         if let Some(items) = schema.get("items").filter(|i| i.is_object()) {
             text = format!("array of {}", describe(root, items));
@@ -165,6 +170,32 @@ pub fn enum_values(root: &Value, schema: &Value) -> Option<Vec<Value>> {
         }
     }
     (!values.is_empty()).then_some(values)
+}
+
+/// `"a", "b" and "c"` for the required members of an object schema (at most six named),
+/// or `None` when it requires none.
+fn required_members(schema: &Value) -> Option<String> {
+    const NAMED: usize = 6;
+    let required: Vec<&str> = schema
+        .get("required")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let quoted: Vec<String> = required
+        .iter()
+        .take(NAMED)
+        .map(|r| format!("\"{r}\""))
+        .collect();
+    match required.len() {
+        0 => None,
+        1 => Some(quoted[0].clone()),
+        n if n <= NAMED => {
+            let (last, rest) = quoted.split_last()?;
+            Some(format!("{} and {last}", rest.join(", ")))
+        }
+        n => Some(format!("{}, ... ({n} members)", quoted.join(", "))),
+    }
 }
 
 /// `a, b, c` for a list of JSON values (strings without their quotes).
