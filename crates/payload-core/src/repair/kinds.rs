@@ -25,6 +25,8 @@ pub enum Repair {
     MissingCommas,
     /// An escape JSON does not have (`\d`, `\'`, a lone surrogate).
     InvalidEscapes,
+    /// A double quote inside a double-quoted string, not escaped (`"the "Gemini" song"`).
+    InnerQuotes,
 }
 
 impl Repair {
@@ -41,6 +43,7 @@ impl Repair {
             Repair::RawControlCharacters => "escaped raw newlines/tabs inside strings",
             Repair::MissingCommas => "inserted missing commas",
             Repair::InvalidEscapes => "fixed invalid escapes",
+            Repair::InnerQuotes => "escaped double quotes inside strings",
         }
     }
 

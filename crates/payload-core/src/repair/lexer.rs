@@ -186,6 +186,40 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Whether a double quote whose next byte is `i` closes its string, as a person
+    /// reading it would decide: it does when the text or the line ends, or a delimiter
+    /// follows (`,` `}` `]` `:`, a comment, the next string), or, after a space, a
+    /// number or a literal (a missing comma). A quote followed by a word or other
+    /// punctuation sits inside the text: `"the song "Gemini Dream" was written"`.
+    fn closes_string(&self, i: usize) -> bool {
+        let bytes = self.text.as_bytes();
+        let mut at = i;
+        while matches!(bytes.get(at), Some(b' ' | b'\t')) {
+            at += 1;
+        }
+        let spaced = at > i;
+        match bytes.get(at) {
+            None | Some(b'\r' | b'\n' | b',' | b'}' | b']' | b':' | b'"' | b'/') => true,
+            Some(b'0'..=b'9' | b'-' | b'[' | b'{' | b'\'' | 0xE2) => spaced,
+            Some(b) if spaced && (b.is_ascii_alphabetic() || matches!(b, b'_' | b'$')) => {
+                let word_end = bytes[at..]
+                    .iter()
+                    .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-')))
+                    .map_or(bytes.len(), |n| at + n);
+                let mut after = word_end;
+                while matches!(bytes.get(after), Some(b' ' | b'\t')) {
+                    after += 1;
+                }
+                // A literal, or an unquoted key, after a missing comma.
+                matches!(
+                    &self.text[at..word_end],
+                    "true" | "false" | "null" | "True" | "False" | "None"
+                ) || matches!(bytes.get(after), Some(b':' | b'/'))
+            }
+            Some(_) => false,
+        }
+    }
+
     /// Whether a letter or digit starts at byte `i` (the apostrophe rule).
     fn alphanumeric_at(&self, i: usize) -> bool {
         self.text
@@ -218,7 +252,14 @@ impl<'a> Lexer<'a> {
                 ));
             };
             let closing_len = match (b, quote) {
-                (b'"', Quote::Double) => Some(1),
+                (b'"', Quote::Double) if self.closes_string(self.pos + 1) => Some(1),
+                (b'"', Quote::Double) => {
+                    // `"the track "Gemini Dream"?"`: a quote followed by more words is
+                    // part of the text, as a person reads it.
+                    self.repairs.add(Repair::InnerQuotes);
+                    self.pos += 1;
+                    continue;
+                }
                 (b'\'', Quote::Single) if !self.alphanumeric_at(self.pos + 1) => Some(1),
                 (0xE2, Quote::CurlyDouble) if self.at("\u{201C}") || self.at("\u{201D}") => Some(3),
                 (0xE2, Quote::CurlySingle)

@@ -22,6 +22,7 @@
 //! | a raw newline, tab or other control character in a string | the same character, escaped on output | escaped raw newlines/tabs inside strings |
 //! | `{"a": 1 "b": 2}`, `[1 2]`, `[{...}{...}]` | with the comma | inserted missing commas |
 //! | `"C:\data"`, `"it\'s"`, a lone `\ud800` | `"C:\\data"`, `"it's"`, U+FFFD | fixed invalid escapes |
+//! | `"the track "Gemini Dream"?"` | `"the track \"Gemini Dream\"?"` | escaped double quotes inside strings |
 //!
 //! Everything inside a string stays text: `"see // here"`, `"True"`, `"{"` and a curly
 //! apostrophe in `"it’s"` are not touched.

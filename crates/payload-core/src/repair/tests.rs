@@ -514,3 +514,37 @@ fn a_megabyte_unquoted_word_gives_a_short_message() {
     assert_eq!(e.offset, 6);
     assert!(e.message.len() < 100, "{} bytes", e.message.len());
 }
+
+#[test]
+fn unescaped_quotes_inside_strings_are_text() {
+    let text = "{\n  \"paraphrased_questions\": [\n    \"Can you name the composer of the track \"Gemini Dream\"?\",\n    \"Which artist wrote \"Gemini Dream\"?\"\n  ]\n}";
+    let lenient = parse_lenient(text).unwrap();
+    assert_eq!(
+        lenient.value["paraphrased_questions"][0],
+        "Can you name the composer of the track \"Gemini Dream\"?"
+    );
+    assert_eq!(
+        lenient.value["paraphrased_questions"][1],
+        "Which artist wrote \"Gemini Dream\"?"
+    );
+    assert_eq!(lenient.repairs, ["escaped double quotes inside strings"]);
+}
+
+#[test]
+fn a_quote_before_a_delimiter_or_the_next_string_still_closes() {
+    // Missing commas between strings keep working.
+    let lenient = parse_lenient("[\"a\" \"b\"\n\"c\"]").unwrap();
+    assert_eq!(lenient.value, serde_json::json!(["a", "b", "c"]));
+    // A cut-off string is still cut off.
+    assert!(parse_lenient("{\"a\": \"he said \"hi").is_err());
+}
+
+#[test]
+fn a_quoted_title_in_the_middle_of_a_sentence() {
+    let lenient =
+        parse_lenient("[\"The song \"Gemini Dream\" was written by which musician?\"]").unwrap();
+    assert_eq!(
+        lenient.value[0],
+        "The song \"Gemini Dream\" was written by which musician?"
+    );
+}
