@@ -155,3 +155,122 @@ where
     }
     outcome
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Poll, Waker};
+
+    fn check(response: &str) -> ExtractResult {
+        if response == "good" {
+            ExtractResult {
+                success: true,
+                data: Some(serde_json::json!({"ok": true})),
+                errors: Vec::new(),
+                partial_data: None,
+                format: "json".into(),
+                confidence: 1.0,
+                warnings: Vec::new(),
+            }
+        } else {
+            ExtractResult::failure(
+                "json",
+                0.5,
+                vec![PayloadError::new(ErrorKind::Parsing, "", "not JSON")],
+            )
+        }
+    }
+
+    fn no_delay(max_attempts: usize) -> RetryPolicy {
+        RetryPolicy {
+            max_attempts,
+            delay: Duration::ZERO,
+        }
+    }
+
+    /// Runs a future whose every await is ready at once.
+    fn ready<F: Future>(future: F) -> F::Output {
+        let mut future = pin!(future);
+        match future
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()))
+        {
+            Poll::Ready(output) => output,
+            Poll::Pending => panic!("the future was not ready"),
+        }
+    }
+
+    #[test]
+    fn stops_at_the_first_valid_answer_and_feeds_back_errors() {
+        let answers = ["bad", "good", "never asked"];
+        let mut requests = Vec::new();
+        let outcome = retry(
+            no_delay(3),
+            |request: &RetryRequest| {
+                requests.push(request.clone());
+                Ok::<_, ()>(answers[request.attempt - 1].to_string())
+            },
+            check,
+        );
+        assert!(outcome.succeeded());
+        assert_eq!(outcome.attempts.len(), 2);
+        assert_eq!(requests[0].feedback, None);
+        assert!(
+            requests[1]
+                .feedback
+                .as_deref()
+                .unwrap()
+                .contains("not JSON")
+        );
+    }
+
+    #[test]
+    fn returns_every_attempts_errors_when_all_fail() {
+        let outcome = retry(
+            no_delay(3),
+            |_: &RetryRequest| Ok::<_, ()>("bad".to_string()),
+            check,
+        );
+        assert!(!outcome.succeeded());
+        assert_eq!(outcome.attempts.len(), 3);
+        assert!(outcome.attempts.iter().all(|a| a.errors.len() == 1));
+    }
+
+    #[test]
+    fn a_failing_model_stops_the_loop() {
+        let outcome = retry(
+            no_delay(3),
+            |_: &RetryRequest| Err::<String, _>("timeout"),
+            check,
+        );
+        assert_eq!(outcome.model_error, Some("timeout"));
+        assert!(outcome.attempts.is_empty());
+    }
+
+    #[test]
+    fn the_async_driver_sleeps_between_attempts_with_the_callers_timer() {
+        let slept = std::cell::Cell::new(0);
+        let policy = RetryPolicy {
+            max_attempts: 3,
+            delay: Duration::from_millis(500),
+        };
+        let outcome = ready(retry_async(
+            policy,
+            |request: RetryRequest| async move {
+                Ok::<_, ()>(if request.attempt == 3 { "good" } else { "bad" }.to_string())
+            },
+            check,
+            |delay| {
+                assert_eq!(delay, Duration::from_millis(500));
+                slept.set(slept.get() + 1);
+                async {}
+            },
+        ));
+        assert!(outcome.succeeded());
+        assert_eq!(outcome.attempts.len(), 3);
+        assert_eq!(slept.get(), 2);
+    }
+}
