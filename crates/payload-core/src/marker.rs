@@ -10,9 +10,9 @@
 //! recognising all the matches of a text is linear in its length.
 
 /// How far before a marker a heading or list-bullet prefix may start.
-const MAX_PREFIX: usize = 24;
+pub(crate) const MAX_PREFIX: usize = 24;
 /// How far back a fence opener on the line above may be looked for.
-const MAX_FENCE_LOOKBACK: usize = 64;
+pub(crate) const MAX_FENCE_LOOKBACK: usize = 64;
 
 /// A marker written as the start of a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,7 +170,7 @@ pub fn starts_line(bytes: &[u8], offset: usize) -> bool {
     offset == 0 || bytes[offset - 1] == b'\n'
 }
 
-fn is_emphasis(byte: u8) -> bool {
+pub(crate) fn is_emphasis(byte: u8) -> bool {
     byte == b'*' || byte == b'_'
 }
 
@@ -207,13 +207,15 @@ fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
 }
 
 fn skip_info_string(bytes: &[u8], mut at: usize) -> usize {
-    while bytes
-        .get(at)
-        .is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+'))
-    {
+    while bytes.get(at).copied().is_some_and(is_info_byte) {
         at += 1;
     }
     at
+}
+
+/// A byte of a fence's info string (` ```json `, ` ```c++ `).
+pub(crate) fn is_info_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+')
 }
 
 /// `## `, `- `, `* `, `+ `, `1. ` or `1) ` (with surrounding spaces) and nothing else.
@@ -235,7 +237,7 @@ fn is_heading_or_bullet(prefix: &str) -> bool {
 
 /// If the line just above `line_start` (blank lines skipped) is a fence opener, its
 /// offset.
-fn fence_line_above(bytes: &[u8], line_start: usize) -> Option<usize> {
+pub(crate) fn fence_line_above(bytes: &[u8], line_start: usize) -> Option<usize> {
     let floor = line_start.saturating_sub(MAX_FENCE_LOOKBACK);
     let mut end = line_start;
     while end > floor && matches!(bytes[end - 1], b' ' | b'\t' | b'\r' | b'\n') {
@@ -249,9 +251,7 @@ fn fence_line_above(bytes: &[u8], line_start: usize) -> Option<usize> {
     };
     let line = std::str::from_utf8(&bytes[start..end]).ok()?.trim();
     let info = line.strip_prefix("```")?;
-    info.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+'))
-        .then_some(start)
+    info.bytes().all(is_info_byte).then_some(start)
 }
 
 #[cfg(test)]

@@ -65,6 +65,57 @@ impl<E> RetryOutcome<E> {
     }
 }
 
+/// The bookkeeping the sync and async drivers share: attempts, feedback, outcome.
+struct Attempts<E> {
+    outcome: RetryOutcome<E>,
+    feedback: Option<String>,
+}
+
+impl<E> Attempts<E> {
+    fn new() -> Self {
+        Attempts {
+            outcome: RetryOutcome {
+                result: None,
+                attempts: Vec::new(),
+                model_error: None,
+            },
+            feedback: None,
+        }
+    }
+
+    /// The request of attempt `attempt`, carrying the previous attempt's feedback.
+    fn request(&mut self, attempt: usize) -> RetryRequest {
+        RetryRequest {
+            attempt,
+            feedback: self.feedback.take(),
+        }
+    }
+
+    /// Records the model's answer or failure; returns whether the loop is over.
+    fn record(
+        &mut self,
+        response: Result<String, E>,
+        check: &mut impl FnMut(&str) -> ExtractResult,
+    ) -> bool {
+        let response = match response {
+            Ok(response) => response,
+            Err(error) => {
+                self.outcome.model_error = Some(error);
+                return true;
+            }
+        };
+        let result = check(&response);
+        let done = result.success;
+        self.feedback = Some(reprompt_message(&result.errors));
+        self.outcome.attempts.push(Attempt {
+            response,
+            errors: result.errors.clone(),
+        });
+        self.outcome.result = Some(result);
+        done
+    }
+}
+
 /// Runs the loop: calls `model`, checks its answer with `check`, and retries with the
 /// re-prompt message until the answer is valid or `policy.max_attempts` are spent.
 pub fn retry<E>(
@@ -72,40 +123,18 @@ pub fn retry<E>(
     mut model: impl FnMut(&RetryRequest) -> Result<String, E>,
     mut check: impl FnMut(&str) -> ExtractResult,
 ) -> RetryOutcome<E> {
-    let mut outcome = RetryOutcome {
-        result: None,
-        attempts: Vec::new(),
-        model_error: None,
-    };
-    let mut feedback = None;
+    let mut attempts = Attempts::new();
     for attempt in 1..=policy.max_attempts.max(1) {
         if attempt > 1 && !policy.delay.is_zero() {
             std::thread::sleep(policy.delay);
         }
-        let request = RetryRequest {
-            attempt,
-            feedback: feedback.take(),
-        };
-        let response = match model(&request) {
-            Ok(response) => response,
-            Err(error) => {
-                outcome.model_error = Some(error);
-                break;
-            }
-        };
-        let result = check(&response);
-        let done = result.success;
-        feedback = Some(reprompt_message(&result.errors));
-        outcome.attempts.push(Attempt {
-            response,
-            errors: result.errors.clone(),
-        });
-        outcome.result = Some(result);
-        if done {
+        let request = attempts.request(attempt);
+        let response = model(&request);
+        if attempts.record(response, &mut check) {
             break;
         }
     }
-    outcome
+    attempts.outcome
 }
 
 /// [`retry`] for an async model function; `sleep` is the caller's timer (for example
@@ -120,40 +149,18 @@ where
     Fut: Future<Output = Result<String, E>>,
     SleepFut: Future<Output = ()>,
 {
-    let mut outcome = RetryOutcome {
-        result: None,
-        attempts: Vec::new(),
-        model_error: None,
-    };
-    let mut feedback = None;
+    let mut attempts = Attempts::new();
     for attempt in 1..=policy.max_attempts.max(1) {
         if attempt > 1 && !policy.delay.is_zero() {
             sleep(policy.delay).await;
         }
-        let request = RetryRequest {
-            attempt,
-            feedback: feedback.take(),
-        };
-        let response = match model(request).await {
-            Ok(response) => response,
-            Err(error) => {
-                outcome.model_error = Some(error);
-                break;
-            }
-        };
-        let result = check(&response);
-        let done = result.success;
-        feedback = Some(reprompt_message(&result.errors));
-        outcome.attempts.push(Attempt {
-            response,
-            errors: result.errors.clone(),
-        });
-        outcome.result = Some(result);
-        if done {
+        let request = attempts.request(attempt);
+        let response = model(request).await;
+        if attempts.record(response, &mut check) {
             break;
         }
     }
-    outcome
+    attempts.outcome
 }
 
 #[cfg(test)]

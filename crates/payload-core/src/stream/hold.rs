@@ -8,10 +8,7 @@
 //! releasing too early would show bytes that the final parse removes. They mirror the
 //! rules of [`crate::marker`], and the stream's property tests check that they agree.
 
-/// How far before a marker a heading or list-bullet prefix may reach (as in `marker`).
-const MAX_PREFIX: usize = 24;
-/// How far above a marker's line a fence opener may be (as in `marker`).
-const MAX_FENCE_LOOKBACK: usize = 64;
+use crate::marker::{MAX_FENCE_LOOKBACK, MAX_PREFIX, fence_line_above, is_emphasis, is_info_byte};
 
 /// What the stream knows about the last line of the text received so far; updated
 /// from the new bytes only, so the cost over a stream is linear.
@@ -106,14 +103,6 @@ pub(crate) fn fence_viable(prefix: &str) -> bool {
         .is_some_and(|info| info.bytes().all(is_info_byte))
 }
 
-fn is_info_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+')
-}
-
-fn is_emphasis(byte: u8) -> bool {
-    byte == b'*' || byte == b'_'
-}
-
 /// Where a marker whose name starts at `start` starts, emphasis included.
 pub(crate) fn skip_back_emphasis(bytes: &[u8], mut at: usize) -> usize {
     for _ in 0..2 {
@@ -194,25 +183,6 @@ pub(crate) fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
         at += 1;
     }
     at
-}
-
-/// If the line just above `line_start` (blank lines skipped) is a fence opener, its
-/// offset: the same answer `marker::recognise` gives for a block on that line.
-fn fence_line_above(bytes: &[u8], line_start: usize) -> Option<usize> {
-    let floor = line_start.saturating_sub(MAX_FENCE_LOOKBACK);
-    let mut end = line_start;
-    while end > floor && matches!(bytes[end - 1], b' ' | b'\t' | b'\r' | b'\n') {
-        end -= 1;
-    }
-    let start = memchr::memrchr(b'\n', &bytes[floor..end]).map(|i| floor + i + 1);
-    let start = match start {
-        Some(s) => s,
-        None if floor == 0 => 0,
-        None => return None,
-    };
-    let line = std::str::from_utf8(&bytes[start..end]).ok()?.trim();
-    let info = line.strip_prefix("```")?;
-    info.bytes().all(is_info_byte).then_some(start)
 }
 
 #[cfg(test)]
