@@ -112,9 +112,17 @@ impl std::fmt::Display for CliError {
     }
 }
 
+/// What a write to a closed pipe becomes (`payload ... | head`): not a failure of the
+/// command, so [`main`] ends quietly on it.
+const CLOSED_PIPE: &str = "the output was closed";
+
 impl From<io::Error> for CliError {
     fn from(error: io::Error) -> Self {
-        CliError(error.to_string())
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            CliError(CLOSED_PIPE.to_string())
+        } else {
+            CliError(error.to_string())
+        }
     }
 }
 
@@ -124,6 +132,7 @@ pub fn main() -> ExitCode {
     let mut out = stdout.lock();
     match run(std::env::args_os(), Registry::global(), &mut out) {
         Ok(code) => code,
+        Err(error) if error.0 == CLOSED_PIPE => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("payload: {error}");
             ExitCode::from(2)
@@ -270,7 +279,10 @@ pub fn read_input(file: Option<&PathBuf>, limit: u64) -> Result<String, CliError
 }
 
 fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), CliError> {
-    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| CliError(e.to_string()))?;
+    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| match e.io_error_kind() {
+        Some(kind) => CliError::from(io::Error::from(kind)),
+        None => CliError(e.to_string()),
+    })?;
     writeln!(out)?;
     Ok(())
 }
