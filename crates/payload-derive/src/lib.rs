@@ -51,6 +51,7 @@ mod ctxt;
 mod doc;
 mod expand;
 mod fallback;
+mod serde_repr;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
