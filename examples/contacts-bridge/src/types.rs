@@ -37,15 +37,20 @@ pub struct ContactsCommand {
     pub reasoning: Option<String>,
 }
 
-/// What the user wants done, with its parameters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// What the user wants done, with its parameters. Each intent's rules beyond the
+/// schema are declared on its variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
 #[serde(tag = "intent", content = "parameters", rename_all = "snake_case")]
+#[payload(name = "contacts_intent", marker = "CONTACTS_INTENT")]
 pub enum Command {
     /// A new search (replaces the current results).
+    #[payload(check = crate::rules::search)]
     Search(SearchParams),
     /// Add or remove a filter on the current results.
+    #[payload(check = crate::rules::refine)]
     Refine(RefineParams),
     /// Choose items from the current results.
+    #[payload(check = crate::rules::select)]
     Select(SelectParams),
     /// Export selected or all items to a file.
     Export(ExportParams),
