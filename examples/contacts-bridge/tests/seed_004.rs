@@ -297,3 +297,43 @@ fn intent_rules_are_declared_per_variant() {
     assert!(errors[0].message.ends_with("(intent \"select\")"));
     assert_eq!(rules::check(&command), errors);
 }
+
+#[test]
+fn instructions_list_every_intent_with_its_parameters_and_a_valid_example() {
+    use payload_core::instructions::{InstructionOptions, whole_response_instructions};
+    let text = whole_response_instructions(&ContactsCommand::TYPE, &InstructionOptions::default());
+    assert!(
+        text.contains(
+            "- Required fields: intent, parameters (confidence, reasoning are optional)."
+        )
+    );
+    let schema = ContactsCommand::TYPE.schema(payload_core::Dialect::Draft2020_12);
+    let branches = schema["oneOf"].as_array().unwrap();
+    assert_eq!(branches.len(), 6);
+    for branch in branches {
+        let intent = branch["properties"]["intent"]["const"].as_str().unwrap();
+        assert!(
+            text.contains(&format!("\"intent\": \"{intent}\",")),
+            "{intent}"
+        );
+        let example = &branch["examples"][0];
+        assert_eq!(example["intent"], intent);
+        // Every variant's example is shown and is itself a valid command.
+        let shown = format!("// e.g. {{\"intent\": \"{intent}\"");
+        assert!(text.contains(&shown), "{intent}");
+        assert!(
+            ContactsCommand::TYPE.validate(example).is_ok(),
+            "{intent}: {example}"
+        );
+    }
+    for member in [
+        "entity_type",
+        "filter_type",
+        "selection_value",
+        "scope",
+        "item_ids",
+        "error_type",
+    ] {
+        assert!(text.contains(&format!("\"{member}\"")), "{member}");
+    }
+}
