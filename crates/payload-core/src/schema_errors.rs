@@ -497,3 +497,96 @@ fn short(value: &Value) -> String {
         format!("{cut}...")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A flattened adjacently tagged enum beside an optional member, closed with
+    /// `unevaluatedProperties`, as schemars writes `#[serde(flatten)]`.
+    fn command_schema() -> Value {
+        json!({
+            "type": "object",
+            "oneOf": [
+                {"type": "object", "properties": {"intent": {"const": "search"},
+                  "parameters": {"$ref": "#/$defs/Search"}}, "required": ["intent", "parameters"]},
+                {"type": "object", "properties": {"intent": {"const": "export"},
+                  "parameters": {"$ref": "#/$defs/Export"}}, "required": ["intent", "parameters"]}
+            ],
+            "properties": {"confidence": {"type": ["number", "null"], "minimum": 0, "maximum": 1}},
+            "unevaluatedProperties": false,
+            "$defs": {
+                "Search": {"type": "object", "additionalProperties": false,
+                           "properties": {"query": {"type": "string"}}, "required": ["query"]},
+                "Export": {"type": "object", "additionalProperties": false,
+                           "properties": {"format": {"enum": ["json", "csv"]},
+                                          "include_notes": {"type": ["boolean", "null"]}},
+                           "required": ["format"]}
+            }
+        })
+    }
+
+    fn errors(schema: &Value, value: &Value) -> Vec<PayloadError> {
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(schema)
+            .unwrap();
+        collect(schema, validator.iter_errors(value))
+    }
+
+    #[test]
+    fn a_known_tag_gets_its_variants_errors_without_unevaluated_noise() {
+        let found = errors(
+            &command_schema(),
+            &json!({"intent": "export", "parameters": {"format": "pdf", "fancy": true}}),
+        );
+        let paths: Vec<&str> = found.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["/parameters/format", "/parameters/fancy"],
+            "{found:#?}"
+        );
+        assert_eq!(
+            found[1].expected.as_deref(),
+            Some("one of the members format, include_notes")
+        );
+        assert!(found[1].message.ends_with("(intent \"export\")"));
+    }
+
+    #[test]
+    fn an_invented_top_level_member_lists_the_tag_members_as_allowed() {
+        let found = errors(
+            &command_schema(),
+            &json!({"intent": "search", "parameters": {"query": "tech"}, "metadata": {}}),
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].path, "/metadata");
+        let expected = found[0].expected.as_deref().unwrap();
+        assert!(
+            expected.contains("confidence") && expected.contains("intent"),
+            "{expected}"
+        );
+    }
+
+    #[test]
+    fn an_optional_tagged_value_is_checked_against_its_variant_not_null() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"op": {"anyOf": [{"$ref": "#/$defs/Op"}, {"type": "null"}]}},
+            "$defs": {"Op": {"oneOf": [
+                {"type": "object", "properties": {"action": {"const": "add"}, "name": {"type": "string"}},
+                 "required": ["action", "name"]},
+                {"type": "object", "properties": {"action": {"const": "remove"}, "id": {"type": "string"}},
+                 "required": ["action", "id"]}
+            ]}}
+        });
+        let found = errors(&schema, &json!({"op": {"action": "remove"}}));
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].path, "/op/id");
+        assert_eq!(
+            found[0].message,
+            "required member 'id' is missing (action \"remove\")"
+        );
+    }
+}
