@@ -46,6 +46,7 @@ pub mod sse;
 pub mod stream;
 pub mod suggestions;
 pub mod summary;
+mod variant;
 pub mod warning;
 
 pub use error::{ErrorKind, Location, PayloadError};
@@ -68,5 +69,6 @@ pub use serde_json;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::summary::fill_template;
+    pub use crate::variant::variant_errors;
     pub use serde_json::to_value;
 }

@@ -9,23 +9,67 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ErrorIterator, ValidationError};
 use serde_json::Value;
 
+mod variants;
+
+use variants::Discriminator;
+
 /// Converts every error of one validation run.
 pub(crate) fn collect(root: &Value, errors: ErrorIterator<'_>) -> Vec<PayloadError> {
+    let errors: Vec<ValidationError<'_>> = errors.collect();
     let mut out = Vec::new();
-    for error in errors {
-        convert(root, &error, &mut out);
-    }
+    convert_all(root, &errors, &mut out);
     out
 }
 
-fn convert(root: &Value, error: &ValidationError<'_>, out: &mut Vec<PayloadError>) {
+/// Converts one list of errors (a run's, or one union branch's).
+fn convert_all(root: &Value, errors: &[ValidationError<'_>], out: &mut Vec<PayloadError>) {
+    // Where a union failed, its branches' members are reported as unevaluated too
+    // (a failed branch evaluates nothing): noise beside the union's own errors.
+    let failed_unions: Vec<&str> = errors
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind(),
+                ValidationErrorKind::OneOfNotValid { .. } | ValidationErrorKind::AnyOf { .. }
+            )
+        })
+        .map(|e| e.instance_path().as_str())
+        .collect();
+    for error in errors {
+        convert(root, error, &failed_unions, out);
+    }
+}
+
+/// The schema that holds the keyword `error` failed on (its `schemaPath` is the
+/// keyword's absolute location in the root), or the schema at the value's path.
+fn owner<'a>(root: &'a Value, error: &ValidationError<'_>) -> Option<&'a Value> {
+    let keyword = error.schema_path().as_str();
+    let from_keyword = keyword
+        .rsplit_once('/')
+        .and_then(|(parent, _)| root.pointer(parent))
+        .filter(|schema| schema.is_object());
+    from_keyword
+        .or_else(|| schema_walk::at_pointer(root, error.instance_path().as_str()))
+        .map(|schema| schema_walk::resolve(root, schema))
+}
+
+fn convert(
+    root: &Value,
+    error: &ValidationError<'_>,
+    failed_unions: &[&str],
+    out: &mut Vec<PayloadError>,
+) {
     let path = error.instance_path().as_str().to_string();
     let instance = error.instance().clone().into_owned();
+    let owner = owner(root, error);
     match error.kind() {
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
             let member = pointer_join(&path, name);
-            let expected = schema_walk::at_pointer(root, &member).map(|s| describe(root, s));
+            let expected = owner
+                .and_then(|o| variants::object_properties(root, o).get(name).cloned())
+                .map(|s| describe(root, &s))
+                .or_else(|| schema_walk::at_pointer(root, &member).map(|s| describe(root, s)));
             let mut e =
                 PayloadError::missing(member, format!("required member '{name}' is missing"))
                     .with_suggestion(match &expected {
@@ -35,11 +79,29 @@ fn convert(root: &Value, error: &ValidationError<'_>, out: &mut Vec<PayloadError
             e.expected = expected;
             out.push(e);
         }
-        ValidationErrorKind::AdditionalProperties { unexpected }
-        | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-            let allowed = allowed_members(root, &path);
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            let allowed = owner
+                .map(|o| {
+                    variants::object_properties(root, o)
+                        .keys()
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_else(|| allowed_members(root, &path));
             for name in unexpected {
                 out.push(unknown_member(&path, name, &allowed, &instance));
+            }
+        }
+        ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+            let members = owner
+                .map(|o| variants::union_members(root, o))
+                .unwrap_or_else(|| allowed_members(root, &path));
+            let union_failed = failed_unions.contains(&path.as_str());
+            for name in unexpected {
+                if union_failed && members.contains(name) {
+                    continue;
+                }
+                out.push(unknown_member(&path, name, &members, &instance));
             }
         }
         ValidationErrorKind::Enum { options } => {
@@ -63,7 +125,7 @@ fn convert(root: &Value, error: &ValidationError<'_>, out: &mut Vec<PayloadError
                     .collect::<Vec<_>>()
                     .join(" or "),
             };
-            let described = schema_walk::at_pointer(root, &path)
+            let described = owner
                 .map(|s| describe(root, s))
                 .unwrap_or_else(|| expected.clone());
             out.push(
@@ -76,11 +138,39 @@ fn convert(root: &Value, error: &ValidationError<'_>, out: &mut Vec<PayloadError
                 .with_suggestion(format!("write a value of type {described}")),
             );
         }
+        ValidationErrorKind::Format { format } => {
+            let looks = match format.as_str() {
+                "date" => "a date as YYYY-MM-DD, e.g. 2024-01-31",
+                "date-time" => "a date and time as RFC 3339, e.g. 2024-03-15T09:30:00Z",
+                "time" => "a time as HH:MM:SS",
+                "email" => "an email address",
+                "uri" => "an absolute URL",
+                _ => "",
+            };
+            let expected = if looks.is_empty() {
+                format!("a string of format {format}")
+            } else {
+                looks.to_string()
+            };
+            out.push(
+                PayloadError::validation(
+                    path,
+                    format!("{} is not a valid {format}", short(&instance)),
+                )
+                .with_received(instance)
+                .with_suggestion(format!("write {expected}"))
+                .with_expected(expected),
+            );
+        }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
-            branch_errors(root, &path, &instance, context, out);
+            let branches = root
+                .pointer(error.schema_path().as_str())
+                .and_then(Value::as_array)
+                .filter(|branches| branches.len() == context.len());
+            branch_errors(root, &path, &instance, branches, context, out);
         }
         _ => {
-            let expected = schema_walk::at_pointer(root, &path).map(|s| describe(root, s));
+            let expected = owner.map(|s| describe(root, s));
             let mut e =
                 PayloadError::validation(path, error.to_string()).with_received(instance.clone());
             if let Some(expected) = expected {
@@ -93,13 +183,19 @@ fn convert(root: &Value, error: &ValidationError<'_>, out: &mut Vec<PayloadError
 }
 
 /// For a value that matches no branch of a `oneOf`/`anyOf`: report the errors of the
-/// branch it was meant for. A branch whose only failures are on a discriminating
-/// constant (an enum tag) was not meant; among the rest, the one with the fewest
-/// errors wins. When every branch fails on its tag, the tag itself is the error.
+/// branch it was meant for.
+///
+/// A tagged enum (every branch recognisable by a tag, [`variants`]) is decided by the
+/// value's tag: a known tag gets that variant's errors only, each message naming the
+/// variant; an unknown or missing tag is the error, listing the valid tags with the
+/// closest one suggested. Other unions fall back to the errors: a branch whose only
+/// failures are on a discriminating constant was not meant, and among the rest the one
+/// with the fewest errors wins.
 fn branch_errors(
     root: &Value,
     path: &str,
     instance: &Value,
+    branches: Option<&Vec<Value>>,
     context: &[Vec<ValidationError<'static>>],
     out: &mut Vec<PayloadError>,
 ) {
@@ -124,6 +220,10 @@ fn branch_errors(
         out.push(enum_error(path, instance, &values));
         return;
     }
+    if let Some(tagged) = branches.and_then(|b| variants::discriminators(root, b)) {
+        tagged_errors(root, path, instance, &tagged, context, out);
+        return;
+    }
     let tag_mismatch = |errors: &Vec<ValidationError<'static>>| {
         errors.iter().any(|e| {
             matches!(
@@ -132,14 +232,21 @@ fn branch_errors(
             ) && segment_count(e.instance_path().as_str()) == depth + 1
         })
     };
-    let meant: Vec<&Vec<ValidationError<'static>>> =
-        context.iter().filter(|errs| !tag_mismatch(errs)).collect();
+    // `null` is never the branch a non-null value was meant for (`Option<T>`).
+    let null_branch = |index: usize| {
+        !instance.is_null()
+            && branches
+                .and_then(|b| b.get(index))
+                .is_some_and(|b| schema_walk::types_of(schema_walk::resolve(root, b)) == ["null"])
+    };
+    let meant: Vec<&Vec<ValidationError<'static>>> = context
+        .iter()
+        .enumerate()
+        .filter(|(index, errs)| !tag_mismatch(errs) && !null_branch(*index))
+        .map(|(_, errs)| errs)
+        .collect();
     if let Some(best) = meant.iter().min_by_key(|errs| errs.len()) {
-        let mut sub = Vec::new();
-        for e in best.iter() {
-            convert(root, e, &mut sub);
-        }
-        out.extend(sub);
+        convert_all(root, best, out);
         return;
     }
     // Every branch rejects the tag: name the allowed tags.
@@ -169,31 +276,122 @@ fn branch_errors(
     }
     tags.dedup();
     match tag_key {
-        Some(key) if !tags.is_empty() => {
-            let tag_path = pointer_join(path, &key);
-            let received = instance.get(&key).cloned().unwrap_or(Value::Null);
+        Some(key) if !tags.is_empty() => out.push(unknown_tag(path, &key, instance, &tags)),
+        _ => out.push(no_shape(root, path, instance)),
+    }
+}
+
+/// The errors of a tagged enum's value: those of the variant its tag names, or the
+/// tag's own.
+fn tagged_errors(
+    root: &Value,
+    path: &str,
+    instance: &Value,
+    tagged: &[(Discriminator, &Value)],
+    context: &[Vec<ValidationError<'static>>],
+    out: &mut Vec<PayloadError>,
+) {
+    if let Some(index) = tagged.iter().position(|(d, _)| d.matches(instance)) {
+        let mut sub = Vec::new();
+        convert_all(root, &context[index], &mut sub);
+        let label = tagged[index].0.label();
+        for mut error in sub {
+            if let Some(label) = &label {
+                error.message = format!("{} ({label})", error.message);
+            }
+            out.push(error);
+        }
+        return;
+    }
+    let tags: Vec<Value> = tagged
+        .iter()
+        .map(|(d, _)| d.tag())
+        .filter(|tag| !tag.is_null())
+        .collect();
+    let member_key = tagged.iter().find_map(|(d, _)| match d {
+        Discriminator::Member { key, .. } => Some(key.as_str()),
+        _ => None,
+    });
+    match (member_key, instance) {
+        (Some(key), Value::Object(map)) if !map.contains_key(key) => {
+            // Which variant the content fits, when exactly one would take it with the
+            // tag added.
+            let fits: Vec<&Value> = tagged
+                .iter()
+                .zip(context)
+                .filter(|(_, errors)| {
+                    errors.iter().all(|e| {
+                        matches!(e.kind(), ValidationErrorKind::Required { property }
+                            if property.as_str() == Some(key))
+                    })
+                })
+                .map(|((d, _), _)| match d {
+                    Discriminator::Member { value, .. } => value,
+                    _ => &Value::Null,
+                })
+                .collect();
+            let member = pointer_join(path, key);
+            let allowed = format!("one of {}", list_values(&tags));
+            let suggestion = match fits.as_slice() {
+                [only] => format!("add \"{key}\": {only} (allowed: {})", list_values(&tags)),
+                _ => format!("add \"{key}\" ({allowed})"),
+            };
+            out.push(
+                PayloadError::missing(member, format!("required member '{key}' is missing"))
+                    .with_expected(allowed)
+                    .with_suggestion(suggestion),
+            );
+        }
+        (Some(key), Value::Object(_)) => out.push(unknown_tag(path, key, instance, &tags)),
+        (None, Value::Object(map)) if map.len() == 1 => {
+            // Externally tagged: the one member's name is the tag.
+            let (name, content) = map.iter().next().expect("one member");
             let mut e = PayloadError::validation(
-                tag_path,
-                format!("{} is not a known '{key}'", short(&received)),
+                pointer_join(path, name),
+                format!("'{name}' is not a known variant"),
             )
-            .with_received(received.clone())
+            .with_received(content.clone())
             .with_expected(format!("one of {}", list_values(&tags)));
-            e.suggestion = Some(match closest_value(&received, &tags) {
+            e.suggestion = Some(match closest_value(&Value::String(name.clone()), &tags) {
                 Some(best) => format!("use \"{best}\" (allowed: {})", list_values(&tags)),
                 None => format!("use one of: {}", list_values(&tags)),
             });
             out.push(e);
         }
-        _ => out.push(
-            PayloadError::validation(path, "the value matches none of the allowed shapes")
-                .with_received(instance.clone())
-                .with_expected(
-                    schema_walk::at_pointer(root, path)
-                        .map(|s| describe(root, s))
-                        .unwrap_or_else(|| "one of the documented shapes".into()),
-                ),
-        ),
+        (None, Value::String(_)) => {
+            let mut e = enum_error(path, instance, &tags);
+            e.message = format!("{} is not a known variant", short(instance));
+            out.push(e);
+        }
+        _ => out.push(no_shape(root, path, instance)),
     }
+}
+
+/// `"exprot" is not a known 'intent'`, with the valid tags and the closest suggested.
+fn unknown_tag(path: &str, key: &str, instance: &Value, tags: &[Value]) -> PayloadError {
+    let tag_path = pointer_join(path, key);
+    let received = instance.get(key).cloned().unwrap_or(Value::Null);
+    let mut e = PayloadError::validation(
+        tag_path,
+        format!("{} is not a known '{key}'", short(&received)),
+    )
+    .with_received(received.clone())
+    .with_expected(format!("one of {}", list_values(tags)));
+    e.suggestion = Some(match closest_value(&received, tags) {
+        Some(best) => format!("use \"{best}\" (allowed: {})", list_values(tags)),
+        None => format!("use one of: {}", list_values(tags)),
+    });
+    e
+}
+
+fn no_shape(root: &Value, path: &str, instance: &Value) -> PayloadError {
+    PayloadError::validation(path, "the value matches none of the allowed shapes")
+        .with_received(instance.clone())
+        .with_expected(
+            schema_walk::at_pointer(root, path)
+                .map(|s| describe(root, s))
+                .unwrap_or_else(|| "one of the documented shapes".into()),
+        )
 }
 
 fn enum_error(path: &str, instance: &Value, values: &[Value]) -> PayloadError {
@@ -297,5 +495,98 @@ fn short(value: &Value) -> String {
     } else {
         let cut: String = text.chars().take(57).collect();
         format!("{cut}...")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A flattened adjacently tagged enum beside an optional member, closed with
+    /// `unevaluatedProperties`, as schemars writes `#[serde(flatten)]`.
+    fn command_schema() -> Value {
+        json!({
+            "type": "object",
+            "oneOf": [
+                {"type": "object", "properties": {"intent": {"const": "search"},
+                  "parameters": {"$ref": "#/$defs/Search"}}, "required": ["intent", "parameters"]},
+                {"type": "object", "properties": {"intent": {"const": "export"},
+                  "parameters": {"$ref": "#/$defs/Export"}}, "required": ["intent", "parameters"]}
+            ],
+            "properties": {"confidence": {"type": ["number", "null"], "minimum": 0, "maximum": 1}},
+            "unevaluatedProperties": false,
+            "$defs": {
+                "Search": {"type": "object", "additionalProperties": false,
+                           "properties": {"query": {"type": "string"}}, "required": ["query"]},
+                "Export": {"type": "object", "additionalProperties": false,
+                           "properties": {"format": {"enum": ["json", "csv"]},
+                                          "include_notes": {"type": ["boolean", "null"]}},
+                           "required": ["format"]}
+            }
+        })
+    }
+
+    fn errors(schema: &Value, value: &Value) -> Vec<PayloadError> {
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(schema)
+            .unwrap();
+        collect(schema, validator.iter_errors(value))
+    }
+
+    #[test]
+    fn a_known_tag_gets_its_variants_errors_without_unevaluated_noise() {
+        let found = errors(
+            &command_schema(),
+            &json!({"intent": "export", "parameters": {"format": "pdf", "fancy": true}}),
+        );
+        let paths: Vec<&str> = found.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["/parameters/format", "/parameters/fancy"],
+            "{found:#?}"
+        );
+        assert_eq!(
+            found[1].expected.as_deref(),
+            Some("one of the members format, include_notes")
+        );
+        assert!(found[1].message.ends_with("(intent \"export\")"));
+    }
+
+    #[test]
+    fn an_invented_top_level_member_lists_the_tag_members_as_allowed() {
+        let found = errors(
+            &command_schema(),
+            &json!({"intent": "search", "parameters": {"query": "tech"}, "metadata": {}}),
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].path, "/metadata");
+        let expected = found[0].expected.as_deref().unwrap();
+        assert!(
+            expected.contains("confidence") && expected.contains("intent"),
+            "{expected}"
+        );
+    }
+
+    #[test]
+    fn an_optional_tagged_value_is_checked_against_its_variant_not_null() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"op": {"anyOf": [{"$ref": "#/$defs/Op"}, {"type": "null"}]}},
+            "$defs": {"Op": {"oneOf": [
+                {"type": "object", "properties": {"action": {"const": "add"}, "name": {"type": "string"}},
+                 "required": ["action", "name"]},
+                {"type": "object", "properties": {"action": {"const": "remove"}, "id": {"type": "string"}},
+                 "required": ["action", "id"]}
+            ]}}
+        });
+        let found = errors(&schema, &json!({"op": {"action": "remove"}}));
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].path, "/op/id");
+        assert_eq!(
+            found[0].message,
+            "required member 'id' is missing (action \"remove\")"
+        );
     }
 }

@@ -6,6 +6,7 @@
 use crate::attr;
 use crate::ctxt::Ctxt;
 use crate::doc::Doc;
+use crate::serde_repr::Repr;
 use heck::{ToShoutySnakeCase, ToSnakeCase};
 use syn::ext::IdentExt;
 use syn::{DeriveInput, Ident};
@@ -20,6 +21,8 @@ pub struct Container<'a> {
     pub doc: Doc,
     /// Fields or variants.
     pub data: Data<'a>,
+    /// How serde writes it, if it is an enum.
+    pub repr: Repr,
     /// The input as written.
     pub original: &'a DeriveInput,
 }
@@ -34,6 +37,8 @@ pub enum Data<'a> {
 
 /// One enum variant.
 pub struct Variant<'a> {
+    /// What `#[payload(...)]` on the variant said.
+    pub attrs: attr::Variant,
     /// Its fields.
     pub fields: Vec<Field<'a>>,
     /// The variant as written.
@@ -57,6 +62,7 @@ impl<'a> Container<'a> {
                 data.variants
                     .iter()
                     .map(|variant| Variant {
+                        attrs: attr::Variant::from_attrs(cx, &variant.attrs),
                         fields: fields(&variant.fields),
                         original: variant,
                     })
@@ -76,6 +82,7 @@ impl<'a> Container<'a> {
             attrs,
             doc: Doc::from_attrs(&input.attrs),
             data,
+            repr: Repr::from_attrs(&input.attrs),
             original: input,
         })
     }

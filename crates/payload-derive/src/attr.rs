@@ -201,6 +201,53 @@ impl Container {
     }
 }
 
+/// Everything `#[payload(...)]` on one enum variant said.
+#[derive(Default)]
+pub struct Variant {
+    /// `check = path`: a `fn(&Content) -> Vec<PayloadError>` for a newtype variant.
+    pub check: Option<ExprPath>,
+    /// The first `#[payload]` on the variant, for spans.
+    pub span: Option<Attribute>,
+}
+
+impl Variant {
+    /// Parses every `#[payload(...)]` among a variant's `attrs`.
+    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Variant {
+        let mut variant = Variant::default();
+        for attr in attrs.iter().filter(|attr| attr.path().is_ident("payload")) {
+            variant.span.get_or_insert_with(|| attr.clone());
+            if let Err(error) = attr.parse_nested_meta(|meta| variant.key(cx, &meta)) {
+                cx.syn_error(error);
+            }
+        }
+        variant
+    }
+
+    fn key(&mut self, cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<()> {
+        let path = &meta.path;
+        if path.is_ident("check") {
+            let signature = "fn(&Content) -> Vec<PayloadError>";
+            if let Some(f) = path_value(cx, meta, "check = path::to_fn", signature)? {
+                set(cx, &mut self.check, path, f);
+            }
+            return Ok(());
+        }
+        let shown = path.to_token_stream().to_string().replace(' ', "");
+        let hint = if KEYS.contains(&shown.as_str()) {
+            " (the other keys belong on the type)"
+        } else {
+            ""
+        };
+        cx.error_spanned_by(
+            path,
+            format!(
+                "unknown key `{shown}` in `#[payload(...)]` on a variant; expected `check`{hint}"
+            ),
+        );
+        skip_value(meta)
+    }
+}
+
 /// Stores `value` unless the key was given before, which is an error on the second one.
 fn set<T>(cx: &Ctxt, slot: &mut Option<T>, key: &Path, value: T) {
     if slot.is_some() {

@@ -1,9 +1,10 @@
 //! Checks that look at the whole declaration rather than at one key.
 
-use crate::ast::{Container, Data};
+use crate::ast::{Container, Data, Variant};
 use crate::attr::{is_valid_marker, is_valid_name};
 use crate::ctxt::Ctxt;
-use syn::Attribute;
+use crate::serde_repr::Repr;
+use syn::{Fields, Type};
 
 /// Runs every check, recording problems in `cx`.
 pub fn check(cx: &Ctxt, cont: &Container) {
@@ -11,6 +12,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_misplaced_attrs(cx, cont);
     check_register_with_pages(cx, cont);
     check_defaults(cx, cont);
+    check_enum(cx, cont);
 }
 
 /// A payload's schema is compiled once and cached per type, and the constants are
@@ -26,24 +28,123 @@ fn check_generics(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// `#[payload(...)]` is a container attribute; on a field or a variant it would be
-/// accepted by the compiler and silently do nothing.
+/// `#[payload(...)]` on a field would be accepted by the compiler and silently do
+/// nothing. (On a variant it takes the variant's `check`, parsed in `attr`.)
 fn check_misplaced_attrs(cx: &Ctxt, cont: &Container) {
-    let misplaced = |attrs: &[Attribute], place: &str| {
-        for attr in attrs.iter().filter(|attr| attr.path().is_ident("payload")) {
+    for field in cont.all_fields() {
+        for attr in field
+            .original
+            .attrs
+            .iter()
+            .filter(|attr| attr.path().is_ident("payload"))
+        {
             cx.error_spanned_by(
                 attr,
-                format!("`#[payload(...)]` belongs on the type, not on {place}"),
+                "`#[payload(...)]` belongs on the type or on a variant, not on a field",
             );
         }
+    }
+}
+
+/// What an enum may hold to be a payload a model can write: at least one variant, no
+/// positional arrays, and (internally tagged) only content serde can put beside the tag.
+fn check_enum(cx: &Ctxt, cont: &Container) {
+    let Data::Enum(variants) = &cont.data else {
+        return;
     };
-    if let Data::Enum(variants) = &cont.data {
-        for variant in variants {
-            misplaced(&variant.original.attrs, "a variant");
+    if variants.is_empty() {
+        cx.error_spanned_by(
+            cont.ident,
+            "an enum with no variants has no value a model could write; \
+             add at least one variant",
+        );
+    }
+    for variant in variants {
+        check_variant(cx, &cont.repr, variant);
+    }
+}
+
+fn check_variant(cx: &Ctxt, repr: &Repr, variant: &Variant) {
+    let ident = &variant.original.ident;
+    let unnamed = match &variant.original.fields {
+        Fields::Unnamed(fields) => Some(fields.unnamed.len()),
+        _ => None,
+    };
+    if let Some(count) = unnamed.filter(|n| *n >= 2) {
+        let place = match repr {
+            Repr::Adjacent { content, .. } => {
+                format!("under `content = \"{}\"` its content", content.value())
+            }
+            Repr::Internal { tag } => format!(
+                "serde cannot write it beside `tag = \"{}\"`, and its content",
+                tag.value()
+            ),
+            Repr::External | Repr::Untagged => "its content".to_string(),
+        };
+        cx.error_spanned_by(
+            &variant.original.fields,
+            format!(
+                "tuple variant `{ident}` has {count} fields: {place} would be a positional \
+                 JSON array, which a model fills in the wrong order; name the fields \
+                 (`{ident} {{ a: A, b: B }}`) or wrap them in one struct (`{ident}({ident}Params)`)"
+            ),
+        );
+    }
+    if let (Repr::Internal { tag }, Some(1)) = (repr, unnamed) {
+        let ty = &variant.fields[0].original.ty;
+        if let Some(shown) = not_an_object(ty) {
+            cx.error_spanned_by(
+                ty,
+                format!(
+                    "newtype variant `{ident}` holds `{shown}`, which serde cannot write \
+                     beside `tag = \"{}\"` (it fails at run time); hold a struct, or use an \
+                     adjacent tag: `#[serde(tag = \"{}\", content = \"...\")]`",
+                    tag.value(),
+                    tag.value()
+                ),
+            );
         }
     }
-    for field in cont.all_fields() {
-        misplaced(&field.original.attrs, "a field");
+    if let (Some(check), attr) = (&variant.attrs.check, &variant.attrs.span) {
+        if unnamed != Some(1) {
+            let span: &dyn quote::ToTokens = match attr {
+                Some(attr) => attr,
+                None => check,
+            };
+            cx.error_spanned_by(
+                span,
+                format!(
+                    "`check` on a variant is given the variant's content, so it needs a \
+                     newtype variant such as `{ident}({ident}Params)`; put rules for unit and \
+                     struct variants in the type's `#[payload(check = ...)]`"
+                ),
+            );
+        }
+    }
+}
+
+/// The type, as written, if it is plainly not a struct or map: a scalar, a string, a
+/// sequence or a tuple. Types it cannot see through (a struct, an alias) pass.
+fn not_an_object(ty: &Type) -> Option<String> {
+    const SCALARS: &[&str] = &[
+        "String", "str", "bool", "char", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
+        "u32", "u64", "u128", "usize", "f32", "f64", "Vec", "VecDeque", "HashSet", "BTreeSet",
+        "Cow",
+    ];
+    let shown = quote::ToTokens::to_token_stream(ty)
+        .to_string()
+        .replace(' ', "");
+    match ty {
+        Type::Array(_) | Type::Slice(_) => Some(shown),
+        Type::Tuple(tuple) if !tuple.elems.is_empty() => Some(shown),
+        Type::Reference(reference) => not_an_object(&reference.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            let last = path.path.segments.last()?;
+            SCALARS
+                .contains(&last.ident.to_string().as_str())
+                .then_some(shown)
+        }
+        _ => None,
     }
 }
 

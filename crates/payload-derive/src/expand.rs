@@ -1,11 +1,12 @@
 //! Code generation: the `LlmPayload` impl and, when asked for, the registry entry.
 
-use crate::ast::Container;
+use crate::ast::{Container, Data};
 use crate::attr::Summary;
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::doc::Doc;
 use crate::fallback;
+use crate::serde_repr::Repr;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -100,17 +101,65 @@ fn example(cont: &Container) -> TokenStream {
     }
 }
 
+/// The type's `check`, then the `check` of the variant the value is, its errors moved
+/// under the variant's content and naming the variant.
 fn check_fn(cont: &Container, krate: &Path) -> TokenStream {
-    let Some(path) = &cont.attrs.check else {
+    let type_check = cont.attrs.check.as_ref().map(|path| {
+        let binding = quote_spanned! {path.span()=>
+            let check: fn(&Self) -> ::std::vec::Vec<#krate::PayloadError> = #path;
+        };
+        quote! {
+            #binding
+            errors.extend(check(self));
+        }
+    });
+    let arms: Vec<TokenStream> = match &cont.data {
+        Data::Enum(variants) => variants
+            .iter()
+            .filter_map(|variant| {
+                let path = variant.attrs.check.as_ref()?;
+                let ty = &variant.fields.first()?.original.ty;
+                let ident = &variant.original.ident;
+                let binding = quote_spanned! {path.span()=>
+                    let check: fn(&#ty) -> ::std::vec::Vec<#krate::PayloadError> = #path;
+                };
+                Some(quote! {
+                    Self::#ident(content) => {
+                        #binding
+                        check(content)
+                    }
+                })
+            })
+            .collect(),
+        Data::Struct(_) => Vec::new(),
+    };
+    if type_check.is_none() && arms.is_empty() {
         return TokenStream::new();
-    };
-    let binding = quote_spanned! {path.span()=>
-        let check: fn(&Self) -> ::std::vec::Vec<#krate::PayloadError> = #path;
-    };
+    }
+    let variant_check = (!arms.is_empty()).then(|| {
+        let (tag, content, untagged) = match &cont.repr {
+            Repr::External => (quote!(None), quote!(None), false),
+            Repr::Internal { tag } => (quote!(Some(#tag)), quote!(None), false),
+            Repr::Adjacent { tag, content } => (quote!(Some(#tag)), quote!(Some(#content)), false),
+            Repr::Untagged => (quote!(None), quote!(None), true),
+        };
+        quote! {
+            #[allow(unreachable_patterns)]
+            let variant_errors = match self {
+                #(#arms)*
+                _ => ::std::vec::Vec::new(),
+            };
+            errors.extend(#krate::__private::variant_errors(
+                self, #tag, #content, #untagged, variant_errors,
+            ));
+        }
+    });
     quote! {
         fn check(&self) -> ::std::vec::Vec<#krate::PayloadError> {
-            #binding
-            check(self)
+            let mut errors = ::std::vec::Vec::new();
+            #type_check
+            #variant_check
+            errors
         }
     }
 }

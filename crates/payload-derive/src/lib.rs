@@ -30,6 +30,14 @@
 //! | `crate = "path"` | where `payload_core` is | `::payload_core` |
 //! | `registry = "path"` | where `payload_registry` is | `::payload_registry` |
 //!
+//! On an enum variant, `#[payload(check = path)]` declares that variant's rules: a
+//! `fn(&Content) -> Vec<PayloadError>` for a newtype variant `V(Content)`, its paths
+//! relative to the content; they run after the type's `check`, their paths moved under
+//! the content (`/parameters/...` with `content = "parameters"`) and their messages
+//! naming the variant (`(intent "export")`). Enums must have variants, no tuple variant
+//! of two or more fields (a positional array), and, internally tagged, no newtype
+//! variant holding a scalar or a sequence.
+//!
 //! The attribute may be split over several `#[payload(...)]`. Generic types and
 //! unions are rejected: the schema is compiled once and cached per concrete type.
 //!
@@ -51,6 +59,7 @@ mod ctxt;
 mod doc;
 mod expand;
 mod fallback;
+mod serde_repr;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};

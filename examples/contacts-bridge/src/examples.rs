@@ -74,7 +74,7 @@ pub const VALID: [(&str, &str); 16] = [
 /// The seed's anti-patterns: (user request, command JSON, the path an error must be at).
 pub const ANTI_PATTERNS: [(&str, &str, &str); 5] = [
     (
-        "Find John Smith",
+        "Find everyone from the Python meetup",
         r#"{"intent": "search", "parameters": {"entity_type": "contacts", "filters": {"tags": ["john_smith"]}}}"#,
         "/parameters/filters/tags/0",
     ),

@@ -1,44 +1,54 @@
 //! Seed 004's intent-specific rules that the schema cannot state, and a grounding check
 //! against the user's request.
 
-use crate::{Command, ContactsCommand, FilterType, Filters, RefineOperation, SelectionType};
-use payload_core::PayloadError;
+use crate::{
+    Command, ContactsCommand, FilterType, Filters, RefineOperation, RefineParams, SearchParams,
+    SelectParams, SelectionType,
+};
+use payload_core::{LlmPayload, PayloadError};
 use serde_json::Value;
 
-/// Every violation of the intent-specific rules (empty when there is none).
+/// Every violation of the intent-specific rules (empty when there is none): the rules
+/// each intent declares on its variant of [`Command`], at paths from the command's root.
 pub fn check(command: &ContactsCommand) -> Vec<PayloadError> {
+    LlmPayload::check(&command.command)
+}
+
+/// `search`'s rules; paths are inside `parameters`.
+pub fn search(search: &SearchParams) -> Vec<PayloadError> {
     let mut errors = Vec::new();
-    match &command.command {
-        Command::Search(search) => {
-            if let Some(filters) = &search.filters {
-                check_filters(filters, "/parameters/filters", "search", &mut errors);
-            }
-        }
-        Command::Refine(refine) => {
-            let at = "/parameters/filter_value";
-            match (&refine.filter_value, refine.operation) {
-                (None | Some(Value::Null), RefineOperation::AddFilter) => errors.push(
-                    PayloadError::missing(
-                        at,
-                        "intent 'refine': filter_value is required for add_filter",
-                    )
-                    .with_expected(filter_value_shape(refine.filter_type))
-                    .with_suggestion(format!(
-                        "add \"filter_value\" ({})",
-                        filter_value_shape(refine.filter_type)
-                    )),
-                ),
-                (Some(value), _) if !value.is_null() => {
-                    check_filter_value(refine.filter_type, value, at, &mut errors)
-                }
-                _ => {}
-            }
-        }
-        Command::Select(select) => {
-            check_selection(select.selection_type, &select.selection_value, &mut errors)
-        }
-        Command::Export(_) | Command::ViewDetails(_) | Command::Error(_) => {}
+    if let Some(filters) = &search.filters {
+        check_filters(filters, "/filters", &mut errors);
     }
+    errors
+}
+
+/// `refine`'s rules: `filter_value` is required for `add_filter` and has the filter's
+/// type.
+pub fn refine(refine: &RefineParams) -> Vec<PayloadError> {
+    let mut errors = Vec::new();
+    let at = "/filter_value";
+    match (&refine.filter_value, refine.operation) {
+        (None | Some(Value::Null), RefineOperation::AddFilter) => errors.push(
+            PayloadError::missing(at, "filter_value is required for add_filter")
+                .with_expected(filter_value_shape(refine.filter_type))
+                .with_suggestion(format!(
+                    "add \"filter_value\" ({})",
+                    filter_value_shape(refine.filter_type)
+                )),
+        ),
+        (Some(value), _) if !value.is_null() => {
+            check_filter_value(refine.filter_type, value, at, &mut errors)
+        }
+        _ => {}
+    }
+    errors
+}
+
+/// `select`'s rule: `selection_value` matches `selection_type`.
+pub fn select(select: &SelectParams) -> Vec<PayloadError> {
+    let mut errors = Vec::new();
+    check_selection(select.selection_type, &select.selection_value, &mut errors);
     errors
 }
 
@@ -70,7 +80,7 @@ fn check_filter_value(filter: FilterType, value: &Value, at: &str, errors: &mut 
         FilterType::HasEmail | FilterType::HasPhone => value.is_boolean(),
         FilterType::DateRange => {
             let mut sub = Vec::new();
-            check_date_range(value, at, "refine", &mut sub);
+            check_date_range(value, at, &mut sub);
             let ok = sub.is_empty();
             errors.extend(sub);
             return debug_assert!(ok || !errors.is_empty());
@@ -89,7 +99,7 @@ fn check_filter_value(filter: FilterType, value: &Value, at: &str, errors: &mut 
             PayloadError::validation(
                 at,
                 format!(
-                    "intent 'refine': filter_value does not fit filter_type '{}'",
+                    "filter_value does not fit filter_type '{}'",
                     filter_name(filter)
                 ),
             )
@@ -107,27 +117,27 @@ fn filter_name(filter: FilterType) -> String {
         .unwrap_or_default()
 }
 
-fn check_filters(filters: &Filters, at: &str, intent: &str, errors: &mut Vec<PayloadError>) {
+fn check_filters(filters: &Filters, at: &str, errors: &mut Vec<PayloadError>) {
     if let Some(tags) = &filters.tags {
         for (i, tag) in tags.iter().enumerate() {
             if tag.trim().is_empty() {
                 errors.push(PayloadError::validation(
                     format!("{at}/tags/{i}"),
-                    format!("intent '{intent}': tags must be non-empty strings"),
+                    "tags must be non-empty strings",
                 ));
             }
         }
     }
     if let Some(range) = &filters.date_range {
         let value = serde_json::to_value(range).unwrap_or(Value::Null);
-        check_date_range(&value, &format!("{at}/date_range"), intent, errors);
+        check_date_range(&value, &format!("{at}/date_range"), errors);
     }
 }
 
-fn check_date_range(value: &Value, at: &str, intent: &str, errors: &mut Vec<PayloadError>) {
+fn check_date_range(value: &Value, at: &str, errors: &mut Vec<PayloadError>) {
     let Some(range) = value.as_object() else {
         errors.push(
-            PayloadError::validation(at, format!("intent '{intent}': a date range is an object"))
+            PayloadError::validation(at, "a date range is an object")
                 .with_received(value.clone())
                 .with_expected("{\"start\": \"YYYY-MM-DD\", \"end\": \"YYYY-MM-DD\"}"),
         );
@@ -141,7 +151,7 @@ fn check_date_range(value: &Value, at: &str, intent: &str, errors: &mut Vec<Payl
             Some(other) => errors.push(
                 PayloadError::validation(
                     format!("{at}/{key}"),
-                    format!("intent '{intent}': {key} is not an ISO date"),
+                    format!("{key} is not an ISO date"),
                 )
                 .with_received(other.clone())
                 .with_expected("a date as YYYY-MM-DD")
@@ -157,11 +167,8 @@ fn check_date_range(value: &Value, at: &str, intent: &str, errors: &mut Vec<Payl
     }
     if range.is_empty() {
         errors.push(
-            PayloadError::validation(
-                at,
-                format!("intent '{intent}': a date range needs start or end"),
-            )
-            .with_suggestion("give \"start\", \"end\" or both"),
+            PayloadError::validation(at, "a date range needs start or end")
+                .with_suggestion("give \"start\", \"end\" or both"),
         );
     }
     if let [Some(start), Some(end)] = dates {
@@ -169,7 +176,7 @@ fn check_date_range(value: &Value, at: &str, intent: &str, errors: &mut Vec<Payl
             errors.push(
                 PayloadError::validation(
                     format!("{at}/end"),
-                    format!("intent '{intent}': the range ends ({end}) before it starts ({start})"),
+                    format!("the range ends ({end}) before it starts ({start})"),
                 )
                 .with_suggestion("put the earlier date in start"),
             );
@@ -205,7 +212,7 @@ pub fn is_iso_date(text: &str) -> bool {
 }
 
 fn check_selection(kind: SelectionType, value: &Value, errors: &mut Vec<PayloadError>) {
-    let at = "/parameters/selection_value";
+    let at = "/selection_value";
     let (ok, expected) = match kind {
         SelectionType::Ids => (
             value.as_array().is_some_and(|ids| {
@@ -236,7 +243,7 @@ fn check_selection(kind: SelectionType, value: &Value, errors: &mut Vec<PayloadE
         errors.push(
             PayloadError::validation(
                 at,
-                format!("intent 'select': selection_value does not match selection_type {name}"),
+                format!("selection_value does not match selection_type {name}"),
             )
             .with_received(value.clone())
             .with_expected(expected)

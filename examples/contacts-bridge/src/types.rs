@@ -37,21 +37,32 @@ pub struct ContactsCommand {
     pub reasoning: Option<String>,
 }
 
-/// What the user wants done, with its parameters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// What the user wants done, with its parameters. Each intent's rules beyond the
+/// schema are declared on its variant, and each has one example for the prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
 #[serde(tag = "intent", content = "parameters", rename_all = "snake_case")]
+#[payload(name = "contacts_intent", marker = "CONTACTS_INTENT")]
 pub enum Command {
     /// A new search (replaces the current results).
+    #[payload(check = crate::rules::search)]
+    #[schemars(example = serde_json::json!({"intent": "search", "parameters": {"entity_type": "contacts", "filters": {"tags": ["tech"], "location": "San Francisco"}}}))]
     Search(SearchParams),
     /// Add or remove a filter on the current results.
+    #[payload(check = crate::rules::refine)]
+    #[schemars(example = serde_json::json!({"intent": "refine", "parameters": {"operation": "add_filter", "filter_type": "location", "filter_value": "Oakland"}}))]
     Refine(RefineParams),
     /// Choose items from the current results.
+    #[payload(check = crate::rules::select)]
+    #[schemars(example = serde_json::json!({"intent": "select", "parameters": {"selection_type": "range", "selection_value": {"start": 1, "end": 5}}}))]
     Select(SelectParams),
     /// Export selected or all items to a file.
+    #[schemars(example = serde_json::json!({"intent": "export", "parameters": {"format": "csv", "scope": "all", "destination": "/tmp/contacts.csv"}}))]
     Export(ExportParams),
     /// Show the full details of items.
+    #[schemars(example = serde_json::json!({"intent": "view_details", "parameters": {"item_ids": [3], "include_notes": true}}))]
     ViewDetails(ViewDetailsParams),
     /// The request could not be turned into a command.
+    #[schemars(example = serde_json::json!({"intent": "error", "parameters": {"error_type": "missing_info", "message": "Who would you like to find?", "suggestions": ["Try: 'find tech contacts'"]}}))]
     Error(ErrorParams),
 }
 

@@ -61,15 +61,24 @@ pub struct TopLevel {
     pub bounds: Vec<(String, String)>,
 }
 
-/// The top-level members of `schema`, if its root is an object with properties (a
-/// tagged enum's members depend on the tag, so it has none here).
+/// The top-level members of `schema`, if its root is an object. A member every branch
+/// of the root's `oneOf`/`anyOf` requires (the tag and content of a flattened tagged
+/// enum) is required; the other members of the branches depend on the tag, so they are
+/// left to the shape.
 pub fn top_level(schema: &Value, options: &InstructionOptions) -> Option<TopLevel> {
     let root = crate::schema_walk::resolve(schema, schema);
-    let properties = root.get("properties")?.as_object()?;
+    let own = root.get("properties").and_then(Value::as_object);
+    let common = common_required(schema, root);
+    if own.is_none() && common.is_empty() {
+        return None;
+    }
     let required = required_names(root);
     let mut renderer = Renderer::new(schema, options);
-    let mut top = TopLevel::default();
-    for (name, member) in properties {
+    let mut top = TopLevel {
+        required: common,
+        ..TopLevel::default()
+    };
+    for (name, member) in own.into_iter().flatten() {
         if required.contains(&name.as_str()) {
             top.required.push(name.clone());
         } else {
@@ -81,6 +90,28 @@ pub fn top_level(schema: &Value, options: &InstructionOptions) -> Option<TopLeve
         }
     }
     Some(top)
+}
+
+/// The members every branch of `schema`'s union requires, in the first branch's order.
+fn common_required(root: &Value, schema: &Value) -> Vec<String> {
+    let Some(branches) = ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|keyword| schema.get(*keyword).and_then(Value::as_array))
+    else {
+        return Vec::new();
+    };
+    let lists: Vec<Vec<&str>> = branches
+        .iter()
+        .map(|branch| required_names(crate::schema_walk::resolve(root, branch)))
+        .collect();
+    let Some((first, rest)) = lists.split_first() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .filter(|name| rest.iter().all(|list| list.contains(name)))
+        .map(|name| (*name).to_string())
+        .collect()
 }
 
 /// One line of the shape before layout.
@@ -311,12 +342,15 @@ impl<'a> Renderer<'a> {
         let is_union = joiner == " | ";
         let mut has_null = false;
         let mut rendered = Vec::with_capacity(branches.len());
+        let mut examples = Vec::with_capacity(branches.len());
         for branch in branches {
-            if is_union && is_null_schema(crate::schema_walk::resolve(self.root, branch)) {
+            let resolved = crate::schema_walk::resolve(self.root, branch);
+            if is_union && is_null_schema(resolved) {
                 has_null = true;
                 continue;
             }
             rendered.push(self.render(branch, depth + 1));
+            examples.push(self.variant_example(branch, resolved));
         }
         if rendered.len() == 1 {
             let only = rendered.pop().unwrap_or_else(|| Rendered::inline("any"));
@@ -340,7 +374,7 @@ impl<'a> Renderer<'a> {
         }
         let lead = joiner.trim_start();
         let mut lines = Vec::new();
-        for branch in rendered {
+        for (branch, example) in rendered.into_iter().zip(examples) {
             let comment = branch.notes.comment();
             for (index, mut line) in branch.lines.into_iter().enumerate() {
                 if index == 0 {
@@ -356,6 +390,9 @@ impl<'a> Renderer<'a> {
                 }
                 lines.push(line);
             }
+            if let Some(example) = example {
+                lines.push(Line::new(1, format!("// e.g. {example}")));
+            }
         }
         let mut stacked = Rendered {
             lines,
@@ -366,6 +403,21 @@ impl<'a> Renderer<'a> {
             stacked = stacked.or_null();
         }
         stacked
+    }
+
+    /// A variant's first `examples` entry as compact JSON (`#[schemars(example = ...)]`
+    /// on the variant), shown under it when examples are asked for: one example per
+    /// intent teaches the tag and the content together.
+    fn variant_example(&self, branch: &Value, resolved: &Value) -> Option<String> {
+        if !(self.options.include_example && self.options.detailed()) {
+            return None;
+        }
+        let first = branch
+            .get("examples")
+            .or_else(|| resolved.get("examples"))
+            .and_then(Value::as_array)
+            .and_then(|examples| examples.first())?;
+        one_line_json(first)
     }
 
     /// The branches on one line, if they are all short scalars without bounds.
@@ -655,6 +707,39 @@ fn required_names_of(map: &Map<String, Value>) -> Vec<&str> {
         .and_then(Value::as_array)
         .map(|names| names.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
+}
+
+/// JSON on one line with a space after every `:` and `,`, the way a person writes it
+/// in a prompt.
+fn one_line_json(value: &Value) -> Option<String> {
+    use serde::Serialize;
+    use serde_json::ser::Formatter;
+    use std::io::{self, Write};
+
+    struct Spaced;
+    impl Formatter for Spaced {
+        fn begin_array_value<W: ?Sized + Write>(
+            &mut self,
+            w: &mut W,
+            first: bool,
+        ) -> io::Result<()> {
+            if first { Ok(()) } else { w.write_all(b", ") }
+        }
+        fn begin_object_key<W: ?Sized + Write>(
+            &mut self,
+            w: &mut W,
+            first: bool,
+        ) -> io::Result<()> {
+            if first { Ok(()) } else { w.write_all(b", ") }
+        }
+        fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            w.write_all(b": ")
+        }
+    }
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, Spaced);
+    value.serialize(&mut serializer).ok()?;
+    String::from_utf8(out).ok()
 }
 
 /// A JSON value as it is written in JSON (`"create"`, `0.5`, `null`).

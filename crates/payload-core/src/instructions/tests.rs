@@ -480,9 +480,10 @@ fn whole_response_instructions_follow_the_seed_layout() {
 }
 
 #[test]
-fn whole_response_for_a_tagged_enum_has_no_field_list() {
+fn whole_response_for_a_tagged_enum_requires_only_what_every_variant_does() {
     let text = whole_response_instructions(&Command::TYPE, &InstructionOptions::default());
-    assert!(!text.contains("Required fields"));
+    // The tag is required whatever the variant; the rest depends on it.
+    assert!(text.contains("- Required fields: intent.\n"), "{text}");
     assert!(text.contains("| { \"intent\": \"export\", \"format\": \"csv\" | \"json\" }"));
     let concise = whole_response_instructions(&Command::TYPE, &InstructionOptions::concise());
     assert!(concise.contains("- Return ONLY valid JSON, no additional text or markdown."));
