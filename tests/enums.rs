@@ -417,3 +417,37 @@ struct Reply {
     /// How it sounds.
     tone: Tone,
 }
+
+mod whole_response_scalars {
+    use payload_core::{LlmPayload, extract_json};
+    use payload_derive::LlmPayload;
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+
+    /// The register to answer in.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+    #[serde(rename_all = "lowercase")]
+    enum Tone {
+        Formal,
+        Casual,
+    }
+
+    #[test]
+    fn a_unit_only_enum_is_read_from_a_bare_word_or_a_json_string() {
+        for answer in ["\"formal\"", "formal", "  Formal \n", "`casual`"] {
+            let result = extract_json(answer, &Tone::TYPE);
+            assert!(result.success, "{answer:?}: {:?}", result.errors);
+        }
+        let result = extract_json("friendly", &Tone::TYPE);
+        assert!(!result.success);
+        assert!(
+            result.errors[0]
+                .expected
+                .as_deref()
+                .unwrap()
+                .contains("formal")
+        );
+        let result = extract_json("I'd go with formal.\nIt suits the audience.", &Tone::TYPE);
+        assert!(!result.success);
+    }
+}

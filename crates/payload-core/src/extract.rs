@@ -196,6 +196,9 @@ fn validate_coercing(
 pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
     let candidates = candidates(text);
     if candidates.is_empty() {
+        if let Some(result) = scalar_response(text, payload) {
+            return result;
+        }
         let error = PayloadError::new(
             ErrorKind::Parsing,
             "",
@@ -217,6 +220,46 @@ pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
         first_failure.get_or_insert(attempt);
     }
     first_failure.expect("at least one candidate was tried")
+}
+
+/// A whole response that is one scalar, for types whose schema is a string, number,
+/// boolean or enum at the top (a unit-only enum, say): `"formal"`, `formal`, `42`.
+/// Text that does not parse as JSON is taken as a string only where strings are
+/// allowed; the value is then validated and coerced like any other.
+fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
+    let schema = payload.compiled().schema();
+    let top = crate::schema_walk::resolve(schema, schema);
+    let types = crate::schema_walk::types_of(top);
+    let is_enum = crate::schema_walk::enum_values(schema, top).is_some();
+    let scalar = ["string", "number", "integer", "boolean"];
+    if !is_enum && !types.iter().any(|t| scalar.contains(t)) {
+        return None;
+    }
+    let trimmed = text.trim().trim_matches('`').trim();
+    if trimmed.is_empty() || trimmed.contains('\n') {
+        return None;
+    }
+    let value = serde_json::from_str::<Value>(trimmed)
+        .ok()
+        .filter(|v| !v.is_object() && !v.is_array())
+        .unwrap_or_else(|| Value::String(trimmed.to_string()));
+    let mut warnings = Vec::new();
+    let (value, errors) = validate_coercing(payload, value, &mut warnings);
+    Some(if errors.is_empty() {
+        ExtractResult {
+            success: true,
+            data: Some(value),
+            errors,
+            partial_data: None,
+            format: "json".into(),
+            confidence: 0.7,
+            warnings,
+        }
+    } else {
+        let mut failure = ExtractResult::failure("json", 0.5, errors);
+        failure.partial_data = Some(value);
+        failure
+    })
 }
 
 /// Where a value might be: its text range, whether it is cut off, and how confident
