@@ -17,14 +17,17 @@ const TEXT_FORMATS: [Format; 4] = [
     Format::Markdown,
 ];
 
-/// An absent optional member and a `null` one decode to the same `None`.
+/// An absent optional member and a `null` one decode to the same `None`. An empty list
+/// is dropped too: in the text formats an empty `Option<Vec<_>>` field (`<media></media>`)
+/// reads as `None`, as a person would read it; that non-nullable empty lists read back
+/// as `[]` is checked in the renderer's own tests.
 fn without_null_members(value: &Value) -> Value {
     let mut value = value.clone();
     let mut stack = vec![&mut value];
     while let Some(node) = stack.pop() {
         match node {
             Value::Object(map) => {
-                map.retain(|_, v| !v.is_null());
+                map.retain(|_, v| !v.is_null() && v.as_array().is_none_or(|a| !a.is_empty()));
                 stack.extend(map.values_mut());
             }
             Value::Array(items) => stack.extend(items.iter_mut()),

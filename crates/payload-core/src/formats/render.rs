@@ -64,6 +64,9 @@ fn kind(root: &Value, schema: &Value, in_array: bool) -> Result<Kind, String> {
         .filter(|t| *t != "null")
         .collect();
     match types.as_slice() {
+        ["object"] if schema.get("anyOf").is_some() || schema.get("oneOf").is_some() => {
+            Err("a choice between several shapes".into())
+        }
         ["object"] => {
             let has_props = schema
                 .get("properties")
@@ -149,8 +152,8 @@ pub fn expressible(format: Format, schema: &Value) -> Result<(), String> {
 }
 
 /// Writes `value` (a value of `schema`) in `format`, with the names and styles of the
-/// schema's `x-format`. Members that are `null` are left out (an absent optional field
-/// reads back as the same `None`).
+/// schema's `x-format`. Optional members that are `null` are left out (an absent
+/// optional field reads back as the same `None`); required ones are written `null`.
 pub fn render(format: Format, value: &Value, schema: &Value) -> String {
     let mut out = String::new();
     let Some(map) = value.as_object() else {
@@ -177,7 +180,8 @@ pub fn xml_root(schema: &Value) -> &str {
 }
 
 /// The members of `map` to write, in the order of the schema's properties (the order
-/// the reader's errors and the instructions use), `null`s left out.
+/// the reader's errors and the instructions use); a `null` is left out unless the
+/// member is required, when it is written as `null`.
 fn members<'a>(
     root: &'a Value,
     schema: &'a Value,
@@ -191,11 +195,18 @@ fn members<'a>(
     else {
         return Vec::new();
     };
+    let schema = resolve(root, schema);
+    let required = |prop: &str| {
+        schema
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|n| n == prop))
+    };
     props
         .iter()
         .filter_map(|(prop, prop_schema)| {
             map.get(prop)
-                .filter(|v| !v.is_null())
+                .filter(|v| !v.is_null() || required(prop))
                 .map(|v| (prop.as_str(), prop_schema, v))
         })
         .collect()
