@@ -99,3 +99,14 @@ fn the_instructions_show_the_example_as_rendered() {
         }
     }
 }
+
+#[test]
+fn instructions_of_the_seed_types_in_every_format() {
+    for name in ["analysis_result", "task_plan"] {
+        let t = Registry::global().payload_type(name).expect("registered");
+        for format in TEXT_FORMATS {
+            let text = whole_response_instructions_in(t, format, &InstructionOptions::default());
+            insta::assert_snapshot!(format!("instructions_{format}_{name}"), text);
+        }
+    }
+}

@@ -78,6 +78,7 @@ fn the_registry_is_consistent() {
     assert_eq!(
         names,
         [
+            "analysis_result",
             "assess_answerability",
             "classify_document_with_rationale",
             "contacts_command",
@@ -92,7 +93,8 @@ fn the_registry_is_consistent() {
             "search_refinement",
             "selfhelp_response",
             "suggested_actions",
-            "suggested_values"
+            "suggested_values",
+            "task_plan"
         ]
     );
 }

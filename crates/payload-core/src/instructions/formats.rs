@@ -62,7 +62,7 @@ pub fn whole_response_instructions_in(
         }
     }
     let mut list = vec![format!(
-        "Return ONLY the {}: no text before or after it, no code fence.",
+        "Return ONLY the {}, with no text before or after and no code fence.",
         what(format)
     )];
     if options.detailed() && options.include_constraints {
@@ -341,7 +341,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("- Return ONLY the XML: no text before or after it, no code fence."),
+            text.contains("- Return ONLY the XML, with no text before or after and no code fence."),
             "{text}"
         );
         assert!(text.contains("write & as &amp;"), "{text}");
