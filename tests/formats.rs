@@ -110,3 +110,85 @@ fn instructions_of_the_seed_types_in_every_format() {
         }
     }
 }
+
+/// Per-type and per-field format options are schemars attributes: they land in the
+/// published schema as `x-format`, and the readers, hints and instructions follow them.
+mod field_options {
+    use super::*;
+    use payload_core::LlmPayload;
+    use payload_derive::LlmPayload;
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+
+    /// A code review.
+    #[derive(Debug, Serialize, Deserialize, JsonSchema, LlmPayload)]
+    #[payload(example = review)]
+    #[schemars(extend("x-format" = {"xml": {"root-element": "review"}}))]
+    pub struct Review {
+        /// The patched code.
+        #[schemars(extend("x-format" = {
+            "xml": {"cdata": true},
+            "markdown": {"header": "## Patched code", "code-fence": "rust"}
+        }))]
+        pub code: String,
+        /// What to fix.
+        #[schemars(extend("x-format" = {
+            "xml": {"element": "findings", "item-element": "finding"},
+            "tagged": {"tag": "FINDING"},
+            "markdown": {"list-style": "ordered"}
+        }))]
+        pub issues: Vec<String>,
+    }
+
+    fn review() -> Review {
+        Review {
+            code: "if a < b && c {\n    run();\n}".into(),
+            issues: vec!["Name the condition".into(), "Handle the error".into()],
+        }
+    }
+
+    #[test]
+    fn field_level_x_format_is_in_the_schema_and_is_followed() {
+        let t = Review::TYPE;
+        let schema = t.schema(Dialect::Draft2020_12);
+        assert_eq!(schema["x-format"]["xml"]["root-element"], "review");
+        assert_eq!(
+            schema["properties"]["issues"]["x-format"]["xml"]["item-element"],
+            "finding"
+        );
+        let example = t.example().unwrap();
+        let xml = render(Format::Xml, &example, &schema);
+        assert!(
+            xml.starts_with("<review>\n  <code><![CDATA[if a < b"),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("<findings>\n    <finding>Name the condition</finding>"),
+            "{xml}"
+        );
+        let md = render(Format::Markdown, &example, &schema);
+        assert!(md.starts_with("## Patched code\n```rust\n"), "{md}");
+        assert!(
+            md.contains("## Issues\n1. Name the condition\n2. Handle the error"),
+            "{md}"
+        );
+        let tagged = render(Format::Tagged, &example, &schema);
+        assert!(
+            tagged.contains("<FINDING>Handle the error</FINDING>"),
+            "{tagged}"
+        );
+        for format in TEXT_FORMATS {
+            let text = render(format, &example, &schema);
+            let result = extract_as(&text, &t, None);
+            assert!(result.success, "{format}: {:#?}\n{text}", result.errors);
+            assert_eq!(result.format, format.as_str(), "{text}");
+            assert_eq!(result.data.unwrap(), example, "{format}");
+        }
+        let missing = extract_as("<review><code>x</code></review>", &t, Some(Format::Xml));
+        let hint = missing.errors[0].suggestion.as_deref().unwrap();
+        assert!(
+            hint.contains("In XML: <findings><finding>...</finding>"),
+            "{hint}"
+        );
+    }
+}
