@@ -12,6 +12,7 @@ use std::path::PathBuf;
 // Linked so that their registrations are in the global registry.
 use chat_architecture as _;
 use contacts_bridge as _;
+use output_schema as _;
 use payload_builtin as _;
 use selfhelp as _;
 use structured_rag as _;

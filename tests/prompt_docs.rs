@@ -78,6 +78,7 @@ fn the_registry_is_consistent() {
     assert_eq!(
         names,
         [
+            "analysis_result",
             "assess_answerability",
             "classify_document_with_rationale",
             "contacts_command",
@@ -92,7 +93,8 @@ fn the_registry_is_consistent() {
             "search_refinement",
             "selfhelp_response",
             "suggested_actions",
-            "suggested_values"
+            "suggested_values",
+            "task_plan"
         ]
     );
 }
@@ -387,11 +389,22 @@ fn cli_instructions_prompt_and_docs() {
     let json = run_cli(&["instructions", "schema_proposal", "--format", "json"]).unwrap();
     assert!(json.starts_with("RESPONSE FORMAT REQUIRED:\n"));
     for format in ["xml", "delimited", "tagged", "markdown"] {
+        let text = run_cli(&["instructions", "ragas", "--format", format]).unwrap();
+        assert!(text.starts_with("RESPONSE FORMAT REQUIRED:\n"), "{text}");
         let error = run_cli(&["instructions", "data_proposal", "--format", format]).unwrap_err();
-        assert!(error.contains("not supported yet"), "{error}");
+        assert_eq!(
+            error,
+            format!(
+                "data_proposal cannot be written as {format}: field 'operations' is a choice \
+                 between several shapes; use json or marker"
+            )
+        );
     }
     let error = run_cli(&["instructions", "data_proposal", "--format", "yaml"]).unwrap_err();
-    assert_eq!(error, "unknown format 'yaml' (use marker or json)");
+    assert_eq!(
+        error,
+        "unknown format 'yaml' (use marker, json, xml, delimited, tagged or markdown)"
+    );
     let error = run_cli(&["instructions", "no_such_type"]).unwrap_err();
     assert!(
         error.starts_with("unknown payload type 'no_such_type'"),

@@ -41,6 +41,28 @@
 //! The attribute may be split over several `#[payload(...)]`. Generic types and
 //! unions are rejected: the schema is compiled once and cached per concrete type.
 //!
+//! ## Format options (`x-format`)
+//!
+//! How a type is written in XML, delimited sections, tagged content or markdown (root
+//! element, element and item names, section patterns, list styles, tag case, code
+//! fences; seed 002's `x-format`) is not a `#[payload(...)]` key: it is schema data,
+//! so it is written with schemars, on the type or on a field, and lands in the
+//! published schema where every other tool can read it:
+//!
+//! ```text
+//! #[schemars(extend("x-format" = {
+//!     "xml": {"root-element": "analysis-result"},
+//!     "delimited": {"section-pattern": "===={NAME}===="}
+//! }))]
+//! pub struct AnalysisResult {
+//!     #[schemars(extend("x-format" = {"xml": {"item-element": "recommendation"}}))]
+//!     pub recommendations: Vec<String>,
+//! }
+//! ```
+//!
+//! The option names are `payload_core::formats`'s (module docs); the readers, the
+//! error hints and the format instructions all follow them.
+//!
 //! ## Structure
 //!
 //! One small module per stage, after serde_derive and thiserror: `attr` reads the

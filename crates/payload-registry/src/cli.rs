@@ -80,8 +80,8 @@ pub enum Command {
     Instructions {
         /// The type's name.
         name: String,
-        /// `marker` (inside a conversational reply, the default) or `json` (the whole
-        /// response is the value).
+        /// `marker` (inside a conversational reply, the default), or the format of a
+        /// response that is the value: json, xml, delimited, tagged or markdown.
         #[arg(long, default_value = "marker")]
         format: String,
     },
@@ -287,27 +287,36 @@ fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), 
     Ok(())
 }
 
-/// The instructions of the type `name` in `format`: `marker` or `json`.
+/// The instructions of the type `name` in `format`: `marker` (inside a conversational
+/// reply) or a whole-response format: `json`, `xml`, `delimited`, `tagged` or
+/// `markdown`. A type the format cannot write faithfully (a map, an array of objects in
+/// markdown) is refused with the reason.
 pub fn instructions_text(
     registry: &Registry,
     name: &str,
     format: &str,
 ) -> Result<String, CliError> {
     use payload_core::instructions::{
-        InstructionOptions, payload_instructions, whole_response_instructions,
+        InstructionOptions, payload_instructions, whole_response_instructions_in,
     };
     let payload = find_type(registry, name)?;
     let options = InstructionOptions::default();
-    match format {
-        "marker" => Ok(payload_instructions(payload, &options)),
-        "json" => Ok(whole_response_instructions(payload, &options)),
-        "xml" | "delimited" | "tagged" | "markdown" => Err(CliError(format!(
-            "instructions in the {format} format are not supported yet (use marker or json)"
-        ))),
-        other => Err(CliError(format!(
-            "unknown format '{other}' (use marker or json)"
-        ))),
+    if format == "marker" {
+        return Ok(payload_instructions(payload, &options));
     }
+    let parsed: Format = format.parse().map_err(|_| {
+        CliError(format!(
+            "unknown format '{format}' (use marker, json, xml, delimited, tagged or markdown)"
+        ))
+    })?;
+    payload_core::formats::expressible(parsed, &payload.schema(Dialect::Draft2020_12)).map_err(
+        |reason| {
+            CliError(format!(
+                "{name} cannot be written as {parsed}: {reason}; use json or marker"
+            ))
+        },
+    )?;
+    Ok(whole_response_instructions_in(payload, parsed, &options))
 }
 
 /// The system prompt of `page`, with the context and history read from their files.

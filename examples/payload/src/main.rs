@@ -7,6 +7,7 @@ use std::process::ExitCode;
 // Referenced so the linker keeps each crate, and with it its registrations.
 use chat_architecture as _;
 use contacts_bridge as _;
+use output_schema as _;
 use payload_builtin as _;
 use selfhelp as _;
 use structured_rag as _;

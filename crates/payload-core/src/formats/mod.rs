@@ -47,10 +47,12 @@ pub mod detect;
 mod markdown;
 mod node;
 mod options;
+pub mod render;
 mod tagged;
 mod xml;
 
 pub use detect::detect;
+pub use render::{expressible, render};
 
 use crate::error::{ErrorKind, Location, PayloadError};
 use serde_json::{Map, Value};

@@ -56,19 +56,19 @@ pub(crate) fn global_opt<'a>(
 }
 
 /// A string option as `&str`.
-fn opt_str(value: Option<&Value>) -> Option<&str> {
+pub(crate) fn opt_str(value: Option<&Value>) -> Option<&str> {
     value
         .and_then(Value::as_str)
         .filter(|s| !s.trim().is_empty())
 }
 
 /// A markdown `header` option without its `#`s.
-fn header_text(header: &str) -> &str {
+pub(crate) fn header_text(header: &str) -> &str {
     header.trim().trim_start_matches('#').trim()
 }
 
 /// The custom name a format gives property `prop`, if any.
-fn custom_name<'a>(
+pub(crate) fn custom_name<'a>(
     root: &'a Value,
     parent: &'a Value,
     prop: &str,

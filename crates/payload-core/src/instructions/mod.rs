@@ -14,10 +14,12 @@
 //! the marker conventions are ours. Output is deterministic (schemas keep their member
 //! order), so it can be compared with expected text in tests.
 
+mod formats;
 mod shape;
 mod suggestions;
 mod text;
 
+pub use formats::whole_response_instructions_in;
 pub use shape::{MAX_DEPTH, MAX_NODES, TopLevel, render_shape, top_level};
 pub use suggestions::suggestion_format_rules;
 pub use text::{payload_instructions, whole_response_instructions};

@@ -100,7 +100,7 @@ pub fn whole_response_instructions(payload: &PayloadType, options: &InstructionO
 }
 
 /// What the shape's notation means, said once before it.
-fn shape_legend(options: &InstructionOptions) -> &'static str {
+pub(super) fn shape_legend(options: &InstructionOptions) -> &'static str {
     if options.include_constraints || options.include_descriptions {
         "fields marked ? are optional; // comments are notes, not part of the JSON"
     } else {
@@ -109,7 +109,7 @@ fn shape_legend(options: &InstructionOptions) -> &'static str {
 }
 
 /// The required members and the bounds of the top level, in words.
-fn requirements(schema: &Value, options: &InstructionOptions) -> Vec<String> {
+pub(super) fn requirements(schema: &Value, options: &InstructionOptions) -> Vec<String> {
     let Some(TopLevel {
         required,
         optional,
@@ -132,7 +132,7 @@ fn requirements(schema: &Value, options: &InstructionOptions) -> Vec<String> {
     list
 }
 
-fn rules(payload: &PayloadType) -> Vec<String> {
+pub(super) fn rules(payload: &PayloadType) -> Vec<String> {
     payload
         .rules
         .iter()
@@ -141,7 +141,7 @@ fn rules(payload: &PayloadType) -> Vec<String> {
         .collect()
 }
 
-fn section(out: &mut String, title: &str, items: &[String]) {
+pub(super) fn section(out: &mut String, title: &str, items: &[String]) {
     if items.is_empty() {
         return;
     }
@@ -175,11 +175,11 @@ fn or_none(names: &[String]) -> String {
 }
 
 /// Doc comments may wrap; a prompt line should not.
-fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn finish(mut out: String) -> String {
+pub(super) fn finish(mut out: String) -> String {
     let trimmed = out.trim_end().len();
     out.truncate(trimmed);
     out

@@ -1,0 +1,73 @@
+//! The two types of seed 002, with its `x-format` blocks.
+
+use payload_derive::LlmPayload;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// An analysis of the data the user gave, with how sure it is and what to do next.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(
+    name = "analysis_result",
+    register,
+    example = crate::examples::analysis_result,
+    summary = "{analysis}"
+)]
+#[schemars(extend("x-format" = {
+    "xml": {
+        "root-element": "analysis-result",
+        "properties": {
+            "recommendations": {"element": "recommendations", "item-element": "recommendation"}
+        }
+    },
+    "delimited": {
+        "section-pattern": "===={NAME}====",
+        "properties": {"recommendations": {"list-format": "bullet"}}
+    },
+    "tagged": {
+        "tag-case": "uppercase",
+        "properties": {"recommendations": {"multi-value": "separate-tags"}}
+    }
+}))]
+pub struct AnalysisResult {
+    /// Detailed analysis of the data.
+    pub analysis: String,
+    /// Confidence level in the analysis, from 0 to 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub confidence: Option<f64>,
+    /// Top recommendations based on the analysis.
+    #[serde(default)]
+    pub recommendations: Vec<String>,
+}
+
+/// A task broken into the steps that carry it out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(
+    name = "task_plan",
+    register,
+    example = crate::examples::task_plan,
+    summary = "{task} ({steps.len} steps)"
+)]
+#[schemars(extend("x-format" = {
+    "xml": {
+        "root-element": "response",
+        "properties": {"steps": {"element": "steps", "item-element": "step"}}
+    },
+    "delimited": {
+        "section-pattern": "---{NAME}---",
+        "end-pattern": "---END-{NAME}---",
+        "properties": {"steps": {"list-format": "numbered"}}
+    }
+}))]
+pub struct TaskPlan {
+    /// Main task description.
+    #[schemars(length(min = 5))]
+    pub task: String,
+    /// How sure the plan is, from 0 to 1.
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub confidence: f64,
+    /// The steps, in order.
+    #[serde(default)]
+    #[schemars(length(min = 1))]
+    pub steps: Vec<String>,
+}
