@@ -192,3 +192,41 @@ mod field_options {
         );
     }
 }
+
+mod declared_format_options {
+    use payload_core::{Dialect, LlmPayload};
+    use payload_derive::LlmPayload;
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+    use serde_json::json;
+
+    /// A release note.
+    #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+    #[serde(rename_all = "camelCase")]
+    #[payload(format(xml(root = "release")))]
+    struct ReleaseNote {
+        #[payload(format(
+            xml(element = "headline", cdata),
+            markdown(header = "# Title", level = 1)
+        ))]
+        release_title: String,
+        #[serde(rename = "items")]
+        #[payload(format(xml(item = "change"), delimited(list = "numbered", prefix = "- ")))]
+        changes: Vec<String>,
+    }
+
+    #[test]
+    fn field_options_are_keyed_by_the_serialized_name() {
+        let schema = ReleaseNote::TYPE.schema(Dialect::Draft2020_12);
+        assert_eq!(
+            schema["x-format"],
+            json!({
+                "xml": {"root-element": "release", "properties": {
+                    "releaseTitle": {"element": "headline", "cdata": true},
+                    "items": {"item-element": "change"}}},
+                "markdown": {"properties": {"releaseTitle": {"header": "# Title", "level": 1}}},
+                "delimited": {"properties": {"items": {"list-format": "numbered", "item-prefix": "- "}}}
+            })
+        );
+    }
+}

@@ -27,6 +27,9 @@ pub trait LlmPayload: Serialize + DeserializeOwned + JsonSchema + Sized + 'stati
     /// Rules the schema says badly, in words, for the instructions (the checks
     /// themselves are [`LlmPayload::check`]).
     const RULES: &'static [&'static str] = &[];
+    /// Seed 002's `x-format` options (`format(...)` in the derive), as a JSON object in
+    /// text; merged into the root of the generated schema. Empty for none.
+    const FORMAT_OPTIONS: &'static str = "";
     /// The type-erased descriptor that registries, parsers and prompts work with.
     const TYPE: PayloadType = PayloadType::of::<Self>();
 

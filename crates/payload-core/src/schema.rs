@@ -73,9 +73,47 @@ pub fn generate<T: LlmPayload>(dialect: Dialect) -> Value {
         .into_generator()
         .into_root_schema_for::<T>()
         .to_value();
+    let schema = with_format_options(schema, T::FORMAT_OPTIONS);
     match dialect {
         Dialect::OpenAiStrict => openai_strict(schema),
         _ => schema,
+    }
+}
+
+/// Merges the type's declared `x-format` options into the schema's root `x-format`
+/// (declared options win over any written with `#[schemars(extend(...))]`).
+fn with_format_options(mut schema: Value, options: &str) -> Value {
+    if options.is_empty() {
+        return schema;
+    }
+    // The derive writes this text; it is always a JSON object.
+    let Ok(Value::Object(declared)) = serde_json::from_str::<Value>(options) else {
+        return schema;
+    };
+    let Value::Object(root) = &mut schema else {
+        return schema;
+    };
+    let target = root
+        .entry("x-format")
+        .or_insert_with(|| Value::Object(Map::new()));
+    merge(target, Value::Object(declared));
+    schema
+}
+
+/// Deep-merges `from` into `into`: objects member by member, anything else replaced.
+fn merge(into: &mut Value, from: Value) {
+    match (into, from) {
+        (Value::Object(into), Value::Object(from)) => {
+            for (key, value) in from {
+                match into.get_mut(&key) {
+                    Some(existing) => merge(existing, value),
+                    None => {
+                        into.insert(key, value);
+                    }
+                }
+            }
+        }
+        (into, from) => *into = from,
     }
 }
 

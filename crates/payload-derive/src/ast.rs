@@ -47,6 +47,8 @@ pub struct Variant<'a> {
 
 /// One field of a struct or a variant.
 pub struct Field<'a> {
+    /// What `#[payload(...)]` on the field said.
+    pub attrs: attr::Field,
     /// The field as written.
     pub original: &'a syn::Field,
 }
@@ -57,13 +59,13 @@ impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Option<Container<'a>> {
         let attrs = attr::Container::from_attrs(cx, &input.attrs);
         let data = match &input.data {
-            syn::Data::Struct(data) => Data::Struct(fields(&data.fields)),
+            syn::Data::Struct(data) => Data::Struct(fields(cx, &data.fields)),
             syn::Data::Enum(data) => Data::Enum(
                 data.variants
                     .iter()
                     .map(|variant| Variant {
                         attrs: attr::Variant::from_attrs(cx, &variant.attrs),
-                        fields: fields(&variant.fields),
+                        fields: fields(cx, &variant.fields),
                         original: variant,
                     })
                     .collect(),
@@ -112,8 +114,14 @@ impl<'a> Container<'a> {
     }
 }
 
-fn fields(fields: &syn::Fields) -> Vec<Field<'_>> {
-    fields.iter().map(|original| Field { original }).collect()
+fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields) -> Vec<Field<'a>> {
+    fields
+        .iter()
+        .map(|original| Field {
+            attrs: attr::Field::from_attrs(cx, &original.attrs),
+            original,
+        })
+        .collect()
 }
 
 /// The default `NAME` of a type: `SchemaProposal` → `schema_proposal`.

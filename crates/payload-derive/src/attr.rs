@@ -6,6 +6,7 @@
 //! `check.rs`.
 
 use crate::ctxt::Ctxt;
+use crate::format_attr::{self, Level, Options};
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::punctuated::Punctuated;
@@ -24,6 +25,7 @@ pub const KEYS: &[&str] = &[
     "description",
     "crate",
     "registry",
+    "format",
 ];
 
 /// How instances summarise themselves for the payload manifest.
@@ -90,6 +92,8 @@ pub struct Container {
     pub krate: Option<Path>,
     /// `registry = "path"`.
     pub registry: Option<Path>,
+    /// `format(...)`: seed 002's `x-format` options of the type.
+    pub format: Options,
 }
 
 impl Container {
@@ -179,6 +183,7 @@ impl Container {
                     set(cx, &mut self.krate, path, p);
                 }
             }
+            "format" => format_attr::parse(cx, meta, Level::Container, &mut self.format)?,
             "registry" => {
                 if let Some(p) = string_path_value(cx, meta, "registry = \"::payload_registry\"")? {
                     set(cx, &mut self.registry, path, p);
@@ -245,6 +250,40 @@ impl Variant {
             ),
         );
         skip_value(meta)
+    }
+}
+
+/// Everything `#[payload(...)]` on a field said: only `format(...)` belongs there.
+#[derive(Default)]
+pub struct Field {
+    /// `format(...)`: the field's `x-format` options.
+    pub format: Options,
+}
+
+impl Field {
+    /// Parses every `#[payload(...)]` among a field's `attrs`.
+    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Field {
+        let mut field = Field::default();
+        for attr in attrs.iter().filter(|attr| attr.path().is_ident("payload")) {
+            let parsed = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("format") {
+                    return format_attr::parse(cx, &meta, Level::Field, &mut field.format);
+                }
+                let shown = meta.path.to_token_stream().to_string().replace(' ', "");
+                cx.error_spanned_by(
+                    &meta.path,
+                    format!(
+                        "`{shown}` belongs on the type or on a variant, not on a field; \
+                         a field takes only `#[payload(format(...))]`"
+                    ),
+                );
+                skip_value(&meta)
+            });
+            if let Err(error) = parsed {
+                cx.syn_error(error);
+            }
+        }
+        field
     }
 }
 

@@ -28,19 +28,20 @@ fn check_generics(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// `#[payload(...)]` on a field would be accepted by the compiler and silently do
-/// nothing. (On a variant it takes the variant's `check`, parsed in `attr`.)
+/// Format options name a struct's members: on a variant's field (or a tuple field) there
+/// is no member of the payload for them to name.
 fn check_misplaced_attrs(cx: &Ctxt, cont: &Container) {
+    let struct_fields = match &cont.data {
+        Data::Struct(fields) => fields.iter().collect::<Vec<_>>(),
+        Data::Enum(_) => Vec::new(),
+    };
     for field in cont.all_fields() {
-        for attr in field
-            .original
-            .attrs
-            .iter()
-            .filter(|attr| attr.path().is_ident("payload"))
-        {
+        let allowed = field.original.ident.is_some()
+            && struct_fields.iter().any(|f| std::ptr::eq(*f, field));
+        if !allowed && !field.attrs.format.is_empty() {
             cx.error_spanned_by(
-                attr,
-                "`#[payload(...)]` belongs on the type or on a variant, not on a field",
+                field.original,
+                "`#[payload(format(...))]` belongs on a named field of a struct payload",
             );
         }
     }

@@ -50,12 +50,14 @@ fn impl_payload(cont: &Container) -> TokenStream {
     let check = check_fn(cont, &krate);
     let summarize = summarize(cont, &krate);
     let registration = registration(cont, &krate);
+    let format_options = format_options(cont);
     quote! {
         #[automatically_derived]
         impl #krate::LlmPayload for #ident #where_clause {
             const NAME: &'static str = #name;
             const MARKER: &'static str = #marker;
             const DESCRIPTION: &'static str = #description;
+            #format_options
             #rules
             #example
             #check
@@ -63,6 +65,26 @@ fn impl_payload(cont: &Container) -> TokenStream {
         }
         #registration
     }
+}
+
+/// `FORMAT_OPTIONS`: the `x-format` object of `format(...)` on the type and its fields.
+fn format_options(cont: &Container) -> TokenStream {
+    let fields: Vec<(String, &crate::format_attr::Options)> = match &cont.data {
+        crate::ast::Data::Struct(fields) => fields
+            .iter()
+            .filter(|f| !f.attrs.format.is_empty())
+            .filter_map(|f| {
+                let name = crate::serde_repr::field_name(f.original, &cont.original.attrs)?;
+                Some((name, &f.attrs.format))
+            })
+            .collect(),
+        crate::ast::Data::Enum(_) => Vec::new(),
+    };
+    let json = crate::format_attr::to_json(&cont.attrs.format, &fields);
+    if json.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(const FORMAT_OPTIONS: &'static str = #json;)
 }
 
 fn description(cont: &Container) -> TokenStream {

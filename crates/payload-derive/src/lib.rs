@@ -29,6 +29,7 @@
 //! | `description = "..."` | replaces the doc comment as `DESCRIPTION` | the doc comment |
 //! | `crate = "path"` | where `payload_core` is | `::payload_core` |
 //! | `registry = "path"` | where `payload_registry` is | `::payload_registry` |
+//! | `format(xml(...), delimited(...), tagged(...), markdown(...))` | seed 002's `x-format` options of the type (below) | none |
 //!
 //! On an enum variant, `#[payload(check = path)]` declares that variant's rules: a
 //! `fn(&Content) -> Vec<PayloadError>` for a newtype variant `V(Content)`, its paths
@@ -38,30 +39,30 @@
 //! of two or more fields (a positional array), and, internally tagged, no newtype
 //! variant holding a scalar or a sequence.
 //!
+//! ## Format options (`format(...)`)
+//!
+//! On the type: `xml(root, namespace, pretty_print)`, `delimited(section, end,
+//! case_insensitive)`, `tagged(case)`. On a named field of a struct:
+//! `#[payload(format(xml(element, item, attribute, cdata), delimited(list, prefix,
+//! wrapper), tagged(tag, multi), markdown(header, level, list, code_block, code)))]`.
+//! They become the type's `FORMAT_OPTIONS`, merged into the root of its schema as
+//! seed 002's `x-format` object (fields keyed by their serde name), which the format
+//! readers, renderers and instructions read. `#[schemars(extend("x-format" = ...))]`
+//! reaches the same place; declared options win where both are given.
+//!
 //! The attribute may be split over several `#[payload(...)]`. Generic types and
 //! unions are rejected: the schema is compiled once and cached per concrete type.
 //!
-//! ## Format options (`x-format`)
-//!
-//! How a type is written in XML, delimited sections, tagged content or markdown (root
-//! element, element and item names, section patterns, list styles, tag case, code
-//! fences; seed 002's `x-format`) is not a `#[payload(...)]` key: it is schema data,
-//! so it is written with schemars, on the type or on a field, and lands in the
-//! published schema where every other tool can read it:
+//! Schemars' route stays open too, on the type or on a field (option names as
+//! `payload_core::formats` documents them):
 //!
 //! ```text
-//! #[schemars(extend("x-format" = {
-//!     "xml": {"root-element": "analysis-result"},
-//!     "delimited": {"section-pattern": "===={NAME}===="}
-//! }))]
+//! #[schemars(extend("x-format" = {"xml": {"root-element": "analysis-result"}}))]
 //! pub struct AnalysisResult {
 //!     #[schemars(extend("x-format" = {"xml": {"item-element": "recommendation"}}))]
 //!     pub recommendations: Vec<String>,
 //! }
 //! ```
-//!
-//! The option names are `payload_core::formats`'s (module docs); the readers, the
-//! error hints and the format instructions all follow them.
 //!
 //! ## Structure
 //!
@@ -81,6 +82,7 @@ mod ctxt;
 mod doc;
 mod expand;
 mod fallback;
+mod format_attr;
 mod serde_repr;
 
 use proc_macro::TokenStream;

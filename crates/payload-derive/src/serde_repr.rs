@@ -70,6 +70,46 @@ fn string(meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
     })
 }
 
+/// The value of `#[serde(KEY = "...")]` among `attrs` (the plain form only; serde's
+/// `rename(serialize = ..., deserialize = ...)` form is not read).
+fn string_key(attrs: &[Attribute], key: &str) -> Option<String> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident(key) && meta.input.peek(Token![=]) {
+                found = string(&meta)?.map(|lit| lit.value());
+            } else {
+                skip(&meta)?;
+            }
+            Ok(())
+        });
+    }
+    found
+}
+
+/// The name serde writes a field under: its `rename`, or its identifier under the
+/// container's `rename_all`.
+pub fn field_name(field: &syn::Field, container_attrs: &[Attribute]) -> Option<String> {
+    use heck::{
+        ToKebabCase, ToLowerCamelCase, ToShoutyKebabCase, ToShoutySnakeCase, ToUpperCamelCase,
+    };
+    use syn::ext::IdentExt;
+    if let Some(renamed) = string_key(&field.attrs, "rename") {
+        return Some(renamed);
+    }
+    let ident = field.ident.as_ref()?.unraw().to_string();
+    Some(match string_key(container_attrs, "rename_all").as_deref() {
+        Some("lowercase") => ident.to_lowercase(),
+        Some("UPPERCASE") => ident.to_uppercase(),
+        Some("PascalCase") => ident.to_upper_camel_case(),
+        Some("camelCase") => ident.to_lower_camel_case(),
+        Some("SCREAMING_SNAKE_CASE") => ident.to_shouty_snake_case(),
+        Some("kebab-case") => ident.to_kebab_case(),
+        Some("SCREAMING-KEBAB-CASE") => ident.to_shouty_kebab_case(),
+        _ => ident,
+    })
+}
+
 /// Consumes `= value` or `(...)` after a key this module does not read.
 fn skip(meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {

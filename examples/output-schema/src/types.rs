@@ -1,4 +1,6 @@
-//! The two types of seed 002, with its `x-format` blocks.
+//! The two types of seed 002, with its `x-format` blocks: `AnalysisResult` declares them
+//! with `#[payload(format(...))]`, `TaskPlan` with schemars' `extend`; both reach the
+//! schema as the same `x-format` object.
 
 use payload_derive::LlmPayload;
 use schemars::JsonSchema;
@@ -10,24 +12,13 @@ use serde::{Deserialize, Serialize};
     name = "analysis_result",
     register,
     example = crate::examples::analysis_result,
-    summary = "{analysis}"
+    summary = "{analysis}",
+    format(
+        xml(root = "analysis-result"),
+        delimited(section = "===={NAME}===="),
+        tagged(case = "uppercase")
+    )
 )]
-#[schemars(extend("x-format" = {
-    "xml": {
-        "root-element": "analysis-result",
-        "properties": {
-            "recommendations": {"element": "recommendations", "item-element": "recommendation"}
-        }
-    },
-    "delimited": {
-        "section-pattern": "===={NAME}====",
-        "properties": {"recommendations": {"list-format": "bullet"}}
-    },
-    "tagged": {
-        "tag-case": "uppercase",
-        "properties": {"recommendations": {"multi-value": "separate-tags"}}
-    }
-}))]
 pub struct AnalysisResult {
     /// Detailed analysis of the data.
     pub analysis: String,
@@ -37,6 +28,11 @@ pub struct AnalysisResult {
     pub confidence: Option<f64>,
     /// Top recommendations based on the analysis.
     #[serde(default)]
+    #[payload(format(
+        xml(element = "recommendations", item = "recommendation"),
+        delimited(list = "bullet"),
+        tagged(multi = "separate-tags")
+    ))]
     pub recommendations: Vec<String>,
 }
 
