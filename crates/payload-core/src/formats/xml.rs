@@ -283,9 +283,11 @@ pub(crate) fn decode_entities(text: &str) -> String {
     while let Some(at) = rest.find('&') {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
-        let window = &rest[1..rest.len().min(12)];
-        let decoded = window.find(';').and_then(|semi| {
-            let entity = &window[..semi];
+        // The window is cut by bytes (a character may straddle its end); `;` is ASCII,
+        // so the entity before it is whole characters.
+        let window = &rest.as_bytes()[1..rest.len().min(12)];
+        let decoded = memchr::memchr(b';', window).and_then(|semi| {
+            let entity = &rest[1..1 + semi];
             let ch = match entity {
                 "amp" => Some('&'),
                 "lt" => Some('<'),
@@ -386,6 +388,13 @@ mod tests {
 
     fn names(node: &Node) -> Vec<&str> {
         node.children.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    #[test]
+    fn an_ampersand_before_wide_characters_is_text() {
+        // The entity window ends inside a multi-byte character.
+        assert_eq!(decode_entities("&|{\\ꩌஜ𞺁 x"), "&|{\\ꩌஜ𞺁 x");
+        assert_eq!(decode_entities("a &amp;ஜஜஜஜ b"), "a &ஜஜஜஜ b");
     }
 
     #[test]
