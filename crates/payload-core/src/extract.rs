@@ -11,6 +11,7 @@ use crate::coerce;
 use crate::error::{ErrorKind, Location, PayloadError};
 use crate::formats::{self, Format};
 use crate::json;
+use crate::limits::Limits;
 use crate::locate;
 use crate::payload::{LlmPayload, PayloadType, Shape};
 use crate::warning::{Warning, WarningKind};
@@ -96,8 +97,25 @@ pub fn extract<T: LlmPayload>(text: &str) -> (Option<T>, ExtractResult) {
 /// The other formats are read into a value shaped by the schema
 /// ([`crate::formats::parse_as`]), then validated with the same errors as JSON; a
 /// missing member's suggestion shows it in the response's format. `confidence` is the
-/// detector's score for the format read.
+/// detector's score for the format read. A response over the default size limit
+/// ([`Limits::DEFAULT`]) is refused; [`extract_as_with`] takes other limits.
 pub fn extract_as(text: &str, payload: &PayloadType, format: Option<Format>) -> ExtractResult {
+    extract_as_with(text, payload, format, Limits::DEFAULT)
+}
+
+/// [`extract_as`] with the given limits: a response longer than
+/// `limits.max_input_bytes` is not read, and the result is a failure with one
+/// `parsing` error that says so.
+pub fn extract_as_with(
+    text: &str,
+    payload: &PayloadType,
+    format: Option<Format>,
+    limits: Limits,
+) -> ExtractResult {
+    if let Err(error) = limits.check_input(text.len()) {
+        let name = format.map_or("json", Format::as_str);
+        return ExtractResult::failure(name, 0.0, vec![error]);
+    }
     let schema = payload.compiled().schema();
     let scores = formats::detect(text, schema);
     let (format, confidence) = match format {
@@ -112,7 +130,7 @@ pub fn extract_as(text: &str, payload: &PayloadType, format: Option<Format>) -> 
     };
     if format == Format::Json {
         // The JSON reader scores its own confidence from where the value sits.
-        return extract_json(text, payload);
+        return extract_json_unchecked(text, payload);
     }
     let name = format.as_str();
     let value = match formats::parse_as(format, text, schema) {
@@ -192,8 +210,16 @@ fn validate_coercing(
     }
 }
 
-/// Reads the whole response `text` as one value of `payload`, written as JSON.
+/// Reads the whole response `text` as one value of `payload`, written as JSON (refused
+/// when over the default size limit).
 pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
+    if let Err(error) = Limits::DEFAULT.check_input(text.len()) {
+        return ExtractResult::failure("json", 0.0, vec![error]);
+    }
+    extract_json_unchecked(text, payload)
+}
+
+fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
     let candidates = candidates(text);
     if candidates.is_empty() {
         if let Some(result) = scalar_response(text, payload) {

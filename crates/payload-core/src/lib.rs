@@ -29,6 +29,7 @@ pub mod extract;
 pub mod formats;
 pub mod instructions;
 pub mod json;
+pub mod limits;
 pub mod locate;
 pub mod marker;
 pub mod message;
@@ -50,7 +51,8 @@ mod variant;
 pub mod warning;
 
 pub use error::{ErrorKind, Location, PayloadError};
-pub use extract::{ExtractResult, extract, extract_as, extract_json};
+pub use extract::{ExtractResult, extract, extract_as, extract_as_with, extract_json};
+pub use limits::Limits;
 pub use nullable::Nullable;
 pub use parse::{ParseOptions, parse};
 pub use payload::{LlmPayload, PayloadType, Shape};

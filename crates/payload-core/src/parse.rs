@@ -10,6 +10,7 @@
 use crate::balanced::{self, Balanced};
 use crate::error::{ErrorKind, Location, PayloadError};
 use crate::json;
+use crate::limits::Limits;
 use crate::marker::{self, LineTracker, Occurrence};
 use crate::message::MessageBuilder;
 use crate::payload::PayloadType;
@@ -91,6 +92,7 @@ pub struct Parser {
     roles: Vec<Role>,
     markers: Vec<&'static str>,
     actions: Vec<ActionSpec>,
+    limits: Limits,
 }
 
 impl Parser {
@@ -126,7 +128,33 @@ impl Parser {
             roles,
             markers,
             actions: options.actions.clone(),
+            limits: Limits::DEFAULT,
         }
+    }
+
+    /// The same parser with other limits (the default caps a response at 16 MiB).
+    pub fn with_limits(mut self, limits: Limits) -> Parser {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits this parser applies.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The parse of a response of `len` bytes that is over the size limit, if it is: no
+    /// message, and one rejected `response` block whose error says why.
+    pub(crate) fn refuse(&self, len: usize) -> Option<ParsedResponse> {
+        let error = self.limits.check_input(len).err()?;
+        Some(ParsedResponse {
+            rejected: vec![Rejected {
+                kind: "response".to_string(),
+                raw: String::new(),
+                errors: vec![error],
+            }],
+            ..ParsedResponse::default()
+        })
     }
 
     /// The markers this parser recognises, suggestion markers first.
@@ -135,7 +163,13 @@ impl Parser {
     }
 
     /// Parses a whole response.
+    ///
+    /// A response longer than the limit is not read: the result has an empty message
+    /// and one rejected block of kind `response` with a `parsing` error.
     pub fn parse(&self, text: &str) -> ParsedResponse {
+        if let Some(refused) = self.refuse(text.len()) {
+            return refused;
+        }
         let mut state = ParseState::new(text);
         let mut lines = LineTracker::default();
         let mut consumed = 0;

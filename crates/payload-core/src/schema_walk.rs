@@ -101,6 +101,17 @@ pub fn types_of(schema: &Value) -> Vec<&str> {
 /// A short description of what a schema expects, for error messages and instructions:
 /// `one of create, update`, `integer between 0 and 5`, `array of object`, ...
 pub fn describe(root: &Value, schema: &Value) -> String {
+    describe_within(root, schema, MAX_DESCRIBE_DEPTH)
+}
+
+/// How many nested `items` / nullable branches [`describe`] follows: a recursive type
+/// (a tree whose items are trees) would otherwise describe itself forever.
+const MAX_DESCRIBE_DEPTH: usize = 16;
+
+fn describe_within(root: &Value, schema: &Value, depth: usize) -> String {
+    if depth == 0 {
+        return "any value".to_string();
+    }
     let schema = resolve(root, schema);
     if let Some(values) = enum_values(root, schema) {
         return format!("one of {}", list_values(&values));
@@ -109,7 +120,7 @@ pub fn describe(root: &Value, schema: &Value) -> String {
         return format!("exactly {value}");
     }
     if let Some(branch) = single_branch(root, schema) {
-        return format!("{} or null", describe(root, branch));
+        return format!("{} or null", describe_within(root, branch, depth - 1));
     }
     let types = types_of(schema);
     let mut text = match types.as_slice() {
@@ -124,7 +135,7 @@ pub fn describe(root: &Value, schema: &Value) -> String {
     }
     if types.contains(&"array") {
         if let Some(items) = schema.get("items").filter(|i| i.is_object()) {
-            text = format!("array of {}", describe(root, items));
+            text = format!("array of {}", describe_within(root, items, depth - 1));
         }
     }
     let bounds = |low: &str, high: &str| -> Option<String> {
@@ -247,6 +258,15 @@ mod tests {
         );
         let note = at_pointer(&root, "/note").unwrap();
         assert_eq!(describe(&root, note), "string or null");
+    }
+
+    #[test]
+    fn a_recursive_type_is_described_to_a_bounded_depth() {
+        let root = json!({"$defs": {"Tree": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}},
+                          "$ref": "#/$defs/Tree"});
+        let text = describe(&root, &root);
+        assert_eq!(text.matches("array of").count(), MAX_DESCRIBE_DEPTH);
+        assert!(text.ends_with("any value"), "{text}");
     }
 
     #[test]

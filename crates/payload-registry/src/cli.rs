@@ -100,6 +100,17 @@ pub enum Command {
     },
     /// Print the generated prompt documentation (Markdown) for every page and type.
     Docs,
+    /// Parse FILE N times in process and print {"bytes","iterations","seconds","mb_per_s"}.
+    Bench {
+        /// The page the response was given on.
+        #[arg(long)]
+        page: String,
+        /// How many times to parse it.
+        #[arg(long, default_value_t = crate::cli_bench::DEFAULT_ITERATIONS)]
+        iterations: u32,
+        /// The response.
+        file: PathBuf,
+    },
 }
 
 /// A failure that ends the command: printed to stderr, exit status 2.
@@ -232,6 +243,11 @@ pub fn run(
         Command::Docs => {
             write!(out, "{}", crate::docs::render(registry))?;
         }
+        Command::Bench {
+            page,
+            iterations,
+            file,
+        } => crate::cli_bench::run(registry, &page, iterations, &file, limit, out)?,
     }
     Ok(ExitCode::SUCCESS)
 }

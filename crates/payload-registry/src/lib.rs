@@ -21,6 +21,7 @@
 
 pub mod agent;
 pub mod cli;
+mod cli_bench;
 mod cli_stream;
 pub mod docs;
 mod entry;

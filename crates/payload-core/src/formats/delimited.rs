@@ -157,7 +157,15 @@ pub(crate) fn markers(text: &str, root: &Value, known: &HashSet<String>) -> Vec<
 }
 
 /// Reads the sections of `text` into a document node.
+#[cfg(test)]
 pub(crate) fn read_sections(text: &str, root: &Value, known: &HashSet<String>) -> Node {
+    read_sections_checked(text, root, known).0
+}
+
+/// [`read_sections`], and whether END-closed sections nested past [`MAX_DEPTH`] (read
+/// as flat sections), which the reader reports as a `parsing` error.
+fn read_sections_checked(text: &str, root: &Value, known: &HashSet<String>) -> (Node, bool) {
+    let mut too_deep = false;
     let markers = markers(text, root, known);
     // Which start markers have an END after them: a reverse pass that pairs each END
     // with the nearest start of its name before it.
@@ -208,6 +216,7 @@ pub(crate) fn read_sections(text: &str, root: &Value, known: &HashSet<String>) -
         if closed[index] && stack.len() <= MAX_DEPTH {
             stack.push(node);
         } else {
+            too_deep |= closed[index];
             leaf = Some(node);
         }
     }
@@ -220,7 +229,7 @@ pub(crate) fn read_sections(text: &str, root: &Value, known: &HashSet<String>) -
             attach(&mut stack, done);
         }
     }
-    stack.pop().unwrap_or_default()
+    (stack.pop().unwrap_or_default(), too_deep)
 }
 
 fn attach(stack: &mut [Node], node: Node) {
@@ -232,10 +241,14 @@ fn attach(stack: &mut [Node], node: Node) {
 /// Parses a delimited response into a value of `schema`.
 pub(crate) fn parse(text: &str, schema: &Value) -> Result<Value, FormatFailure> {
     let known = known_names(schema);
-    let mut doc = read_sections(text, schema, &known);
+    let (mut doc, too_deep) = read_sections_checked(text, schema, &known);
     super::node::splice_unknown(&mut doc, &known);
     let nothing = doc.children.is_empty();
-    Converter::new(Format::Delimited, schema, text).finish(&doc, nothing)
+    let result = Converter::new(Format::Delimited, schema, text).finish(&doc, nothing);
+    if too_deep {
+        return Err(crate::limits::fail_too_deep(result));
+    }
+    result
 }
 
 #[cfg(test)]

@@ -9,13 +9,13 @@
 
 use super::convert::Converter;
 use super::node::fold;
-use super::xml::{read_forest, root_field_names};
+use super::xml::{read_forest_checked, root_field_names};
 use super::{Format, FormatFailure};
 use serde_json::Value;
 
 /// Parses a tagged response into a value of `schema`.
 pub(crate) fn parse(text: &str, schema: &Value) -> Result<Value, FormatFailure> {
-    let doc = read_forest(text);
+    let (doc, too_deep) = read_forest_checked(text);
     let names = root_field_names(schema, Format::Tagged);
     let is_field = |name: &str| names.contains(&fold(name));
     let holder = if doc.children.iter().any(|c| is_field(&c.name)) {
@@ -26,5 +26,10 @@ pub(crate) fn parse(text: &str, schema: &Value) -> Result<Value, FormatFailure> 
             .find(|c| c.children.iter().any(|g| is_field(&g.name)))
             .unwrap_or(&doc)
     };
-    Converter::new(Format::Tagged, schema, text).finish(holder, doc.children.is_empty())
+    let result =
+        Converter::new(Format::Tagged, schema, text).finish(holder, doc.children.is_empty());
+    if too_deep {
+        return Err(crate::limits::fail_too_deep(result));
+    }
+    result
 }

@@ -39,6 +39,13 @@ struct Open {
 /// Reads `text` into a document node whose children are the top-level elements and
 /// whose text is the prose around them.
 pub(crate) fn read_forest(text: &str) -> Node {
+    read_forest_checked(text).0
+}
+
+/// [`read_forest`], and whether elements nested past [`MAX_DEPTH`] (read as text), which
+/// the readers report as a `parsing` error.
+pub(crate) fn read_forest_checked(text: &str) -> (Node, bool) {
+    let mut too_deep = false;
     let bytes = text.as_bytes();
     let mut stack: Vec<Open> = vec![Open {
         node: Node::named("", 0),
@@ -71,6 +78,7 @@ pub(crate) fn read_forest(text: &str) -> Node {
                 Tag::Close(name) => close(&mut stack, &name),
                 Tag::Open { name, attrs, empty } => {
                     if stack.len() > MAX_DEPTH {
+                        too_deep = true;
                         push_text(&mut stack, &text[j..end]);
                         continue;
                     }
@@ -91,7 +99,7 @@ pub(crate) fn read_forest(text: &str) -> Node {
     while stack.len() > 1 {
         pop_unclosed(&mut stack);
     }
-    stack.pop().map(|o| o.node).unwrap_or_default()
+    (stack.pop().map(|o| o.node).unwrap_or_default(), too_deep)
 }
 
 /// The byte just after the next `pattern` at or after `from`, or the end of the text
@@ -275,9 +283,11 @@ pub(crate) fn decode_entities(text: &str) -> String {
     while let Some(at) = rest.find('&') {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
-        let window = &rest[1..rest.len().min(12)];
-        let decoded = window.find(';').and_then(|semi| {
-            let entity = &window[..semi];
+        // The window is cut by bytes (a character may straddle its end); `;` is ASCII,
+        // so the entity before it is whole characters.
+        let window = &rest.as_bytes()[1..rest.len().min(12)];
+        let decoded = memchr::memchr(b';', window).and_then(|semi| {
+            let entity = &rest[1..1 + semi];
             let ch = match entity {
                 "amp" => Some('&'),
                 "lt" => Some('<'),
@@ -363,9 +373,13 @@ pub(crate) fn root_field_names(root: &Value, format: Format) -> Vec<String> {
 
 /// Parses an XML response into a value of `schema`.
 pub(crate) fn parse(text: &str, schema: &Value) -> Result<Value, FormatFailure> {
-    let doc = read_forest(text);
+    let (doc, too_deep) = read_forest_checked(text);
     let root = choose_root(&doc, schema, Format::Xml);
-    Converter::new(Format::Xml, schema, text).finish(root, doc.children.is_empty())
+    let result = Converter::new(Format::Xml, schema, text).finish(root, doc.children.is_empty());
+    if too_deep {
+        return Err(crate::limits::fail_too_deep(result));
+    }
+    result
 }
 
 #[cfg(test)]
@@ -374,6 +388,13 @@ mod tests {
 
     fn names(node: &Node) -> Vec<&str> {
         node.children.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    #[test]
+    fn an_ampersand_before_wide_characters_is_text() {
+        // The entity window ends inside a multi-byte character.
+        assert_eq!(decode_entities("&|{\\ꩌஜ𞺁 x"), "&|{\\ꩌஜ𞺁 x");
+        assert_eq!(decode_entities("a &amp;ஜஜஜஜ b"), "a &ஜஜஜஜ b");
     }
 
     #[test]

@@ -48,6 +48,7 @@ mod scanner;
 mod tests;
 
 use crate::balanced::{self, Balanced};
+use crate::limits::Limits;
 use crate::marker::{self, LineTracker, Occurrence};
 use crate::parse::{ParseOptions, Parser};
 use crate::response::ParsedResponse;
@@ -172,6 +173,8 @@ pub struct StreamParser {
     line: CurrentLine,
     mode: Mode,
     text: TextEmitter,
+    /// Bytes received past the size limit (then nothing more is kept or shown).
+    overflow: usize,
 }
 
 impl StreamParser {
@@ -226,7 +229,17 @@ impl StreamParser {
             line: CurrentLine::default(),
             mode: Mode::Scanning,
             text: TextEmitter::default(),
+            overflow: 0,
         }
+    }
+
+    /// The same stream parser with other limits (the default caps a response at
+    /// 16 MiB). Past the cap the stream keeps nothing and shows nothing more, and its
+    /// final parse is the one-shot parser's refusal of the whole response (the deltas
+    /// already shown are then the one exception to the guarantee above).
+    pub fn with_limits(mut self, limits: Limits) -> StreamParser {
+        self.parser = self.parser.with_limits(limits);
+        self
     }
 
     /// The text received so far.
@@ -238,6 +251,11 @@ impl StreamParser {
     pub fn push(&mut self, chunk: &str) -> Vec<StreamEvent> {
         let mut events = Vec::new();
         if chunk.is_empty() {
+            return events;
+        }
+        if self.overflow > 0 || self.buf.len() + chunk.len() > self.parser.limits().max_input_bytes
+        {
+            self.overflow += chunk.len();
             return events;
         }
         let from = self.buf.len();
@@ -252,6 +270,10 @@ impl StreamParser {
     /// the final parse, which is the one-shot parse of the whole text.
     pub fn finish(mut self) -> (Vec<StreamEvent>, ParsedResponse) {
         let mut events = Vec::new();
+        if let Some(refused) = self.parser.refuse(self.buf.len() + self.overflow) {
+            events.push(StreamEvent::Complete(refused.clone()));
+            return (events, refused);
+        }
         self.run(true, &mut events);
         self.release_to(self.buf.len());
         self.flush(&mut events);

@@ -1,0 +1,323 @@
+//! Inputs for the benchmarks, the scaling report and the fuzz targets: realistic
+//! marker-mode responses the way table.that's model writes them, whole responses, and
+//! families of hostile text that must still parse in linear time.
+//!
+//! Generated rather than recorded so that any size can be had; the shapes follow the
+//! recorded conversation of the table.that example (prose, a `DATA_PROPOSAL` or a
+//! fenced `SCHEMA_PROPOSAL`, suggestion chips).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use payload_builtin::{CLOSE_CHAT, DataProposal, SchemaProposal};
+use payload_core::{ActionSpec, LlmPayload, ParseOptions};
+use std::fmt::Write;
+
+/// The options of the table.that `table_view` page: both proposals, the suggestion
+/// markers, its two actions and the global `close_chat`.
+pub fn table_view_options() -> ParseOptions {
+    ParseOptions::new()
+        .payload(<SchemaProposal as LlmPayload>::TYPE)
+        .payload(<DataProposal as LlmPayload>::TYPE)
+        .action(ActionSpec::client("open_filters", "Open the filter panel"))
+        .action(ActionSpec::client(
+            "export_csv",
+            "Download the table as CSV",
+        ))
+        .action(CLOSE_CHAT)
+}
+
+/// A generated response and the JSON text of each of its blocks.
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// The whole response.
+    pub text: String,
+    /// The JSON of every block, as written (the serde_json floor parses these).
+    pub blocks: Vec<String>,
+}
+
+const COMPANIES: [&str; 8] = [
+    "Acme Corp",
+    "Globex",
+    "Initech",
+    "Umbrella",
+    "Hooli",
+    "Stark Industries",
+    "Wayne Enterprises",
+    "Soylent",
+];
+const STAGES: [&str; 5] = ["Applied", "Phone screen", "Onsite", "Offer", "Rejected"];
+
+/// One `add` operation of a DATA_PROPOSAL, as the model writes it.
+fn data_row(i: usize) -> String {
+    format!(
+        "    {{\"action\": \"add\", \"data\": {{\"Company\": \"{}\", \"Role\": \"Engineer #{i}\", \"Stage\": \"{}\", \"Applied on\": \"2024-03-{:02}\", \"Notes\": \"Referred by a friend; follow up after the {} round\"}}}}",
+        COMPANIES[i % COMPANIES.len()],
+        STAGES[i % STAGES.len()],
+        i % 28 + 1,
+        STAGES[(i + 1) % STAGES.len()].to_lowercase(),
+    )
+}
+
+fn data_proposal(rows: usize) -> String {
+    let mut json = String::from(
+        "{\n  \"reasoning\": \"Sample applications across different stages\",\n  \"operations\": [\n",
+    );
+    for i in 0..rows {
+        json.push_str(&data_row(i));
+        json.push_str(if i + 1 < rows { ",\n" } else { "\n" });
+    }
+    if rows == 0 {
+        json.push_str("    {\"action\": \"delete\", \"row_id\": 7}\n");
+    }
+    json.push_str("  ]\n}");
+    json
+}
+
+fn suggested_values() -> String {
+    "[\n  {\"label\": \"Show only offers\", \"value\": \"Filter the table to rows with an offer\"},\n  {\"label\": \"Draft a follow-up\", \"value\": \"Help me draft a follow-up email to Hooli\"}\n]".to_string()
+}
+
+fn suggested_actions() -> String {
+    "[\n  {\"label\": \"Open filters\", \"action\": \"open_filters\", \"handler\": \"client\"},\n  {\"label\": \"Close\", \"action\": \"close_chat\", \"handler\": \"client\"}\n]".to_string()
+}
+
+const PROSE: &str = "Here are the applications I found in your notes. Review them in the table: each row has a checkbox so you can keep only the ones you want. ";
+
+/// A marker-mode response of about `target` bytes (at least the smallest realistic
+/// one, about 200 bytes): prose, a DATA_PROPOSAL sized to fit, suggestion chips, and,
+/// from 1 KB on, a bold marker and a closing paragraph as the recorded conversation has.
+pub fn realistic(target: usize) -> Response {
+    if target < 600 {
+        let proposal = "{\"operations\": [{\"action\": \"delete\", \"row_id\": 7}]}".to_string();
+        let values = "[{\"label\": \"Undo\", \"value\": \"Put row 7 back\"}]".to_string();
+        let text = format!(
+            "I'll remove the duplicate Globex row.\n\nDATA_PROPOSAL: {proposal}\n\nSUGGESTED_VALUES: {values}"
+        );
+        return Response {
+            text,
+            blocks: vec![proposal, values],
+        };
+    }
+    let fixed = 2 * PROSE.len() + 600;
+    let rows = (target.saturating_sub(fixed) / data_row(10).len()).max(1);
+    let proposal = data_proposal(rows);
+    let values = suggested_values();
+    let actions = suggested_actions();
+    let text = format!(
+        "{PROSE}\n\n**DATA_PROPOSAL:**\n```json\n{proposal}\n```\n\n{PROSE}I also moved Globex to \"Phone screen\" since they called you back.\n\nSUGGESTED_VALUES: {values}\n\nSUGGESTED_ACTIONS: {actions}"
+    );
+    Response {
+        text,
+        blocks: vec![proposal, values, actions],
+    }
+}
+
+/// A whole response for `extract` of about `target` bytes: a DATA_PROPOSAL value in a
+/// code fence after one sentence, the way models answer "reply with JSON only".
+pub fn whole_response(target: usize) -> Response {
+    let rows = (target.saturating_sub(120) / data_row(10).len()).max(1);
+    let proposal = data_proposal(if target < 600 { 0 } else { rows });
+    let text = format!("Here is the proposal:\n```json\n{proposal}\n```\n");
+    Response {
+        text,
+        blocks: vec![proposal],
+    }
+}
+
+/// A family of hostile input: text a model (or an attacker) could send that stresses
+/// one part of the parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Thousands of markers with no JSON after them.
+    MarkersWithoutJson,
+    /// A marker followed by brackets that never close, over and over.
+    UnclosedAfterMarker,
+    /// Blocks whose strings are long and full of brackets and escaped quotes.
+    BracketsInStrings,
+    /// The same SUGGESTED_VALUES block repeated.
+    RepeatedSuggestion,
+    /// One block holding objects with long lists of strings.
+    LongStringLists,
+    /// A block nested far deeper than the depth limit.
+    DeepNesting,
+    /// Many blocks nested just under the depth limit.
+    NestedUnderLimit,
+    /// One very long line with markers and values inline.
+    LongLine,
+    /// Markers on `>` quoted lines.
+    QuotedMarkers,
+    /// Markers mentioned in prose, never as a block.
+    ProseMentions,
+    /// Repairable (non-strict) JSON blocks, so the lenient reader runs on each.
+    RepairableBlocks,
+}
+
+impl Family {
+    /// Every family.
+    pub const ALL: [Family; 11] = [
+        Family::MarkersWithoutJson,
+        Family::UnclosedAfterMarker,
+        Family::BracketsInStrings,
+        Family::RepeatedSuggestion,
+        Family::LongStringLists,
+        Family::DeepNesting,
+        Family::NestedUnderLimit,
+        Family::LongLine,
+        Family::QuotedMarkers,
+        Family::ProseMentions,
+        Family::RepairableBlocks,
+    ];
+
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::MarkersWithoutJson => "markers_without_json",
+            Family::UnclosedAfterMarker => "unclosed_after_marker",
+            Family::BracketsInStrings => "brackets_in_strings",
+            Family::RepeatedSuggestion => "repeated_suggestion",
+            Family::LongStringLists => "long_string_lists",
+            Family::DeepNesting => "deep_nesting",
+            Family::NestedUnderLimit => "nested_under_limit",
+            Family::LongLine => "long_line",
+            Family::QuotedMarkers => "quoted_markers",
+            Family::ProseMentions => "prose_mentions",
+            Family::RepairableBlocks => "repairable_blocks",
+        }
+    }
+
+    /// Text of this family, `bytes` long or a little longer.
+    pub fn generate(self, bytes: usize) -> String {
+        let mut out = String::with_capacity(bytes + 256);
+        match self {
+            Family::MarkersWithoutJson => repeat(&mut out, bytes, |out, i| {
+                let marker = ["SCHEMA_PROPOSAL", "DATA_PROPOSAL", "SUGGESTED_VALUES"][i % 3];
+                let _ = writeln!(out, "**{marker}:** coming up once you confirm");
+            }),
+            Family::UnclosedAfterMarker => repeat(&mut out, bytes, |out, _| {
+                out.push_str("DATA_PROPOSAL: {\"operations\": [{\"action\": \"add\"\n");
+            }),
+            Family::BracketsInStrings => repeat(&mut out, bytes, |out, _| {
+                out.push_str("DATA_PROPOSAL: {\"reasoning\": \"");
+                for _ in 0..64 {
+                    out.push_str("}]{[ \\\"q\\\" ");
+                }
+                out.push_str("\", \"operations\": [{\"action\": \"delete\", \"row_id\": 3}]}\n");
+            }),
+            Family::RepeatedSuggestion => repeat(&mut out, bytes, |out, _| {
+                out.push_str(
+                    "SUGGESTED_VALUES: [{\"label\": \"Yes\", \"value\": \"Yes please\"}]\n\n",
+                );
+            }),
+            Family::LongStringLists => {
+                out.push_str("Here you go.\n\nDATA_PROPOSAL: {\"operations\": [");
+                let mut i = 0;
+                while out.len() < bytes {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str("{\"action\": \"add\", \"data\": {\"Tags\": [");
+                    for j in 0..200 {
+                        if j > 0 {
+                            out.push_str(", ");
+                        }
+                        let _ = write!(out, "\"tag {i}-{j}\"");
+                    }
+                    out.push_str("]}}");
+                    i += 1;
+                }
+                out.push_str("]}\n");
+            }
+            Family::DeepNesting => {
+                let depth = bytes / 2;
+                out.push_str("SUGGESTED_VALUES: ");
+                out.extend(std::iter::repeat_n('[', depth));
+                out.extend(std::iter::repeat_n(']', depth));
+            }
+            Family::NestedUnderLimit => repeat(&mut out, bytes, |out, _| {
+                out.push_str(
+                    "DATA_PROPOSAL: {\"operations\": [{\"action\": \"add\", \"data\": {\"x\": ",
+                );
+                out.extend(std::iter::repeat_n('[', 100));
+                out.extend(std::iter::repeat_n(']', 100));
+                out.push_str("}}]}\n");
+            }),
+            Family::LongLine => repeat(&mut out, bytes, |out, i| {
+                if i % 2 == 0 {
+                    out.push_str(
+                        "see SUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\"}] and ",
+                    );
+                } else {
+                    out.push_str("then a few words of prose in between the blocks, ");
+                }
+            }),
+            Family::QuotedMarkers => repeat(&mut out, bytes, |out, _| {
+                out.push_str("> DATA_PROPOSAL: {\"operations\": [{\"action\": \"delete\", \"row_id\": 3}]}\n");
+            }),
+            Family::ProseMentions => repeat(&mut out, bytes, |out, _| {
+                out.push_str(
+                    "I'll send a SCHEMA_PROPOSAL once you confirm; the DATA_PROPOSAL comes later. ",
+                );
+            }),
+            Family::RepairableBlocks => repeat(&mut out, bytes, |out, _| {
+                out.push_str(
+                    "DATA_PROPOSAL: {operations: [{'action': 'delete', 'row_id': 3,},],}\n",
+                );
+            }),
+        }
+        out
+    }
+}
+
+fn repeat(out: &mut String, bytes: usize, mut piece: impl FnMut(&mut String, usize)) {
+    let mut i = 0;
+    while out.len() < bytes {
+        piece(out, i);
+        i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use payload_core::parse::Parser;
+
+    #[test]
+    fn realistic_responses_parse_cleanly_at_every_size() {
+        let parser = Parser::new(&table_view_options());
+        for size in [200, 4 * 1024, 64 * 1024] {
+            let response = realistic(size);
+            assert!(
+                response.text.len() > size / 2 && response.text.len() < size * 2,
+                "{size}: {}",
+                response.text.len()
+            );
+            let parsed = parser.parse(&response.text);
+            assert!(parsed.rejected.is_empty(), "{size}: {:?}", parsed.rejected);
+            assert!(parsed.custom_payload.is_some(), "{size}");
+            assert!(parsed.suggested_values.is_some(), "{size}");
+            for block in &response.blocks {
+                serde_json::from_str::<serde_json::Value>(block).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn whole_responses_extract_at_every_size() {
+        for size in [200, 4 * 1024, 64 * 1024] {
+            let response = whole_response(size);
+            let result =
+                payload_core::extract_as(&response.text, &<DataProposal as LlmPayload>::TYPE, None);
+            assert!(result.success, "{size}: {:?}", result.errors);
+        }
+    }
+
+    #[test]
+    fn families_reach_the_size_asked() {
+        for family in Family::ALL {
+            let text = family.generate(10_000);
+            assert!(text.len() >= 10_000, "{}", family.name());
+            assert!(text.len() < 20_000, "{}", family.name());
+        }
+    }
+}

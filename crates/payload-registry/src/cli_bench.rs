@@ -1,0 +1,99 @@
+//! `payload bench --page PAGE [--iterations N] FILE` (SPEC section 6): parses FILE N
+//! times in process with the page's compiled parser and prints the throughput, so that
+//! a recorded response can be measured on the machine that will serve it.
+
+use crate::cli::{CliError, read_input};
+use crate::registry::Registry;
+use serde_json::json;
+use std::hint::black_box;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The number of parses when none is given.
+pub const DEFAULT_ITERATIONS: u32 = 1000;
+
+/// Runs `payload bench`: prints `{"bytes", "iterations", "seconds", "mb_per_s"}`, with
+/// megabytes of 10^6 bytes.
+pub fn run(
+    registry: &Registry,
+    page: &str,
+    iterations: u32,
+    file: &PathBuf,
+    limit: u64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if iterations == 0 {
+        return Err(CliError("--iterations must be at least 1".to_string()));
+    }
+    let parser = registry
+        .page(page)
+        .map_err(|e| CliError(e.to_string()))?
+        .parser();
+    let text = read_input(Some(file), limit)?;
+    let start = Instant::now();
+    for _ in 0..iterations {
+        black_box(parser.parse(black_box(&text)));
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let bytes = text.len();
+    let total = bytes as f64 * f64::from(iterations);
+    let mb_per_s = if seconds > 0.0 {
+        total / seconds / 1e6
+    } else {
+        0.0
+    };
+    let report = json!({
+        "bytes": bytes,
+        "iterations": iterations,
+        "seconds": seconds,
+        "mb_per_s": mb_per_s,
+    });
+    writeln!(out, "{report}")?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_reports_bytes_iterations_and_throughput() {
+        let registry = Registry::from_parts(vec![], vec![crate::Page::new("chat")], vec![]);
+        let path = std::env::temp_dir().join(format!("bench-cmd-{}.txt", std::process::id()));
+        let text = "Pick one.\n\nSUGGESTED_VALUES: [{\"label\": \"Yes\", \"value\": \"Yes\"}]";
+        std::fs::write(&path, text).unwrap();
+        let file = path.to_str().unwrap();
+        let mut out = Vec::new();
+        let args = [
+            "payload",
+            "bench",
+            "--page",
+            "chat",
+            "--iterations",
+            "3",
+            file,
+        ];
+        crate::cli::run(args, &registry, &mut out).unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(report["bytes"], text.len());
+        assert_eq!(report["iterations"], 3);
+        assert!(report["seconds"].as_f64().unwrap() >= 0.0);
+        assert!(report["mb_per_s"].is_number());
+        let zero = [
+            "payload",
+            "bench",
+            "--page",
+            "chat",
+            "--iterations",
+            "0",
+            file,
+        ];
+        let error = crate::cli::run(zero, &registry, &mut Vec::new()).unwrap_err();
+        assert!(error.0.contains("at least 1"), "{}", error.0);
+        let unknown = ["payload", "bench", "--page", "nope", file];
+        let error = crate::cli::run(unknown, &registry, &mut Vec::new()).unwrap_err();
+        assert!(error.0.contains("unknown page 'nope'"), "{}", error.0);
+        std::fs::remove_file(&path).unwrap();
+    }
+}

@@ -1,0 +1,32 @@
+//! Whole-response extraction: auto-detected format, then every named format, for the
+//! built-in proposals; never panics, and a success always carries data.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use payload_builtin::{DataProposal, SchemaProposal};
+use payload_core::LlmPayload;
+use payload_core::formats::Format;
+
+const FORMATS: [Option<Format>; 6] = [
+    None,
+    Some(Format::Json),
+    Some(Format::Xml),
+    Some(Format::Delimited),
+    Some(Format::Tagged),
+    Some(Format::Markdown),
+];
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let payload = if selector & 1 == 0 {
+        <DataProposal as LlmPayload>::TYPE
+    } else {
+        <SchemaProposal as LlmPayload>::TYPE
+    };
+    let format = FORMATS[(selector as usize >> 1) % FORMATS.len()];
+    let result = payload_core::extract_as(&text, &payload, format);
+    assert_eq!(result.success, result.data.is_some());
+});
