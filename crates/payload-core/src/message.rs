@@ -54,22 +54,32 @@ impl<'t> MessageBuilder<'t> {
 }
 
 /// Appends `segment` where a removal was, folding the whitespace on both sides of the
-/// seam: three or more newlines become two, and spaces on both sides become the left
-/// side's alone.
+/// seam ([`fold_seam`]).
 pub fn join_at_seam(out: &mut String, segment: &str) {
-    let left_len = out.len() - out.trim_end().len();
+    let left_start = out.trim_end().len();
     let right = segment.trim_start();
     let right_ws = &segment[..segment.len() - right.len()];
-    let newlines =
-        out[out.len() - left_len..].matches('\n').count() + right_ws.matches('\n').count();
+    let folded = fold_seam(&out[left_start..], right_ws);
+    out.truncate(left_start);
+    out.push_str(&folded);
+    out.push_str(right);
+}
+
+/// The whitespace that stands at a seam, given the whitespace left of it and right of
+/// it: three or more newlines in all become one blank line; spaces on both sides (no
+/// newline) become the left side's alone; anything else is kept as it was. The
+/// streaming parser folds with this too, so its deltas add up to the same message.
+pub fn fold_seam(left: &str, right: &str) -> String {
+    let newlines = left.matches('\n').count() + right.matches('\n').count();
     if newlines >= 3 {
-        out.truncate(out.len() - left_len);
-        out.push_str("\n\n");
-        out.push_str(right);
-    } else if newlines == 0 && left_len > 0 {
-        out.push_str(right);
+        "\n\n".to_string()
+    } else if newlines == 0 && !left.is_empty() {
+        left.to_string()
     } else {
-        out.push_str(segment);
+        let mut joined = String::with_capacity(left.len() + right.len());
+        joined.push_str(left);
+        joined.push_str(right);
+        joined
     }
 }
 

@@ -466,14 +466,7 @@ pub(crate) fn closest<'a>(
         .map(|(c, _)| c)
 }
 
-/// Lowercase without separators: `filterDisplay`, `filter_display` and `Filter-Display`
-/// fold to the same key.
-pub(crate) fn fold(name: &str) -> String {
-    name.chars()
-        .filter(|c| !matches!(c, '_' | '-' | ' '))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
+pub(crate) use crate::formats::fold_name as fold;
 
 fn json_type(value: &Value) -> &'static str {
     match value {

@@ -36,8 +36,8 @@ fn check_misplaced_attrs(cx: &Ctxt, cont: &Container) {
         Data::Enum(_) => Vec::new(),
     };
     for field in cont.all_fields() {
-        let allowed = field.original.ident.is_some()
-            && struct_fields.iter().any(|f| std::ptr::eq(*f, field));
+        let allowed =
+            field.original.ident.is_some() && struct_fields.iter().any(|f| std::ptr::eq(*f, field));
         if !allowed && !field.attrs.format.is_empty() {
             cx.error_spanned_by(
                 field.original,

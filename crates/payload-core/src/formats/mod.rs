@@ -52,6 +52,7 @@ mod tagged;
 mod xml;
 
 pub use detect::detect;
+pub use node::fold_name;
 pub use render::{expressible, render};
 
 use crate::error::{ErrorKind, Location, PayloadError};

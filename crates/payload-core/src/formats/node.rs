@@ -64,9 +64,12 @@ impl Node {
     }
 }
 
+pub(crate) use self::fold_name as fold;
+
 /// A name with case and separators folded away, so that `due_date`, `Due Date`,
-/// `DUE-DATE` and `dueDate` compare equal.
-pub(crate) fn fold(name: &str) -> String {
+/// `DUE-DATE`, `filterDisplay` and `dueDate` compare equal: how field names are matched
+/// across formats, and how coercion and "did you mean" match keys.
+pub fn fold_name(name: &str) -> String {
     name.chars()
         .filter(|c| !matches!(c, '-' | '_' | ' ' | '.' | '\t'))
         .flat_map(char::to_lowercase)

@@ -7,21 +7,7 @@
 //! whitespace follows it (it may be folded away or trimmed), and whitespace before the
 //! first visible character is dropped.
 
-/// Folds the whitespace on both sides of a seam, as `message::join_at_seam` does:
-/// three or more newlines become a blank line, spaces on both sides keep the left ones.
-fn fold(left: &str, right: &str) -> String {
-    let newlines = left.matches('\n').count() + right.matches('\n').count();
-    if newlines >= 3 {
-        "\n\n".to_string()
-    } else if newlines == 0 && !left.is_empty() {
-        left.to_string()
-    } else {
-        let mut joined = String::with_capacity(left.len() + right.len());
-        joined.push_str(left);
-        joined.push_str(right);
-        joined
-    }
-}
+use crate::message::fold_seam as fold;
 
 /// Turns kept text and removals into the text the user sees.
 #[derive(Debug, Default)]
