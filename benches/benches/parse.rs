@@ -73,13 +73,16 @@ fn streaming(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("chunked", chunk), |b| {
             b.iter(|| {
                 let mut stream = StreamParser::new(&options);
+                let mut events = Vec::new();
                 let mut at = 0;
                 while at < text.len() {
                     let mut end = (at + chunk).min(text.len());
                     while !text.is_char_boundary(end) {
                         end += 1;
                     }
-                    black_box(stream.push(&text[at..end]));
+                    stream.push_into(&text[at..end], &mut events);
+                    black_box(&events);
+                    events.clear();
                     at = end;
                 }
                 black_box(stream.finish())

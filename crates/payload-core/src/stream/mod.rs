@@ -250,20 +250,26 @@ impl StreamParser {
     /// Takes in the next chunk of the response; the events it decides.
     pub fn push(&mut self, chunk: &str) -> Vec<StreamEvent> {
         let mut events = Vec::new();
+        self.push_into(chunk, &mut events);
+        events
+    }
+
+    /// [`StreamParser::push`] appending to the caller's `events`, so that a caller
+    /// feeding many small chunks reuses one vector instead of allocating one per chunk.
+    pub fn push_into(&mut self, chunk: &str, events: &mut Vec<StreamEvent>) {
         if chunk.is_empty() {
-            return events;
+            return;
         }
         if self.overflow > 0 || self.buf.len() + chunk.len() > self.parser.limits().max_input_bytes
         {
             self.overflow += chunk.len();
-            return events;
+            return;
         }
         let from = self.buf.len();
         self.buf.push_str(chunk);
         self.line.advance(&self.buf, from);
-        self.run(false, &mut events);
-        self.flush(&mut events);
-        events
+        self.run(false, events);
+        self.flush(events);
     }
 
     /// Ends the response: the last events (ending with [`StreamEvent::Complete`]) and
@@ -527,8 +533,10 @@ impl StreamParser {
         if !role.shown || (!closed && size < block.next_preview) {
             return;
         }
-        // Growing the threshold by a quarter keeps all previews linear in the block.
-        block.next_preview = size + (size / 4).max(16);
+        // Doubling the threshold keeps all previews together within twice the block's
+        // size (each preview re-reads the block so far), while small blocks still get
+        // a preview every 64 bytes.
+        block.next_preview = size + size.max(64);
         let Some(value) = partial_value(&self.buf[block.at.value_start..to]) else {
             return;
         };

@@ -1,0 +1,47 @@
+//! Feeds the 64 KB realistic response through the streaming parser one byte at a
+//! time, many times: a target for a sampling profiler (`perf record`), and a quick
+//! one-byte versus one-shot ratio.
+
+use payload_benches::{realistic, table_view_options};
+use payload_core::parse::Parser;
+use payload_core::stream::StreamParser;
+use std::hint::black_box;
+use std::time::Instant;
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(20);
+    let options = table_view_options();
+    let text = realistic(64 * 1024).text;
+    let parser = Parser::new(&options);
+    let started = Instant::now();
+    for _ in 0..rounds {
+        black_box(parser.parse(black_box(&text)));
+    }
+    let one_shot = started.elapsed() / rounds as u32;
+    let started = Instant::now();
+    for _ in 0..rounds {
+        let mut stream = StreamParser::new(&options);
+        let mut events = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            let mut end = at + 1;
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            stream.push_into(&text[at..end], &mut events);
+            black_box(&events);
+            events.clear();
+            at = end;
+        }
+        black_box(stream.finish());
+    }
+    let streamed = started.elapsed() / rounds as u32;
+    println!(
+        "{} bytes: one-shot {one_shot:?}, 1-byte stream {streamed:?}, ratio {:.1}",
+        text.len(),
+        streamed.as_secs_f64() / one_shot.as_secs_f64()
+    );
+}
