@@ -98,7 +98,7 @@ use serde_json::Value;
 pub fn keep_values(items: Vec<Value>, warnings: &mut Vec<Warning>) -> Vec<SuggestedValue> {
     let mut kept = Vec::with_capacity(items.len());
     for (index, item) in items.into_iter().enumerate() {
-        match serde_json::from_value::<SuggestedValue>(item.clone()) {
+        match SuggestedValue::deserialize(&item) {
             Ok(value) => kept.push(value),
             Err(_) => warnings.push(Warning::new(
                 WarningKind::DroppedItem,
@@ -121,7 +121,7 @@ pub fn keep_actions(
 ) -> Vec<SuggestedAction> {
     let mut kept = Vec::with_capacity(items.len());
     for (index, item) in items.into_iter().enumerate() {
-        let action = match serde_json::from_value::<SuggestedAction>(item.clone()) {
+        let action = match SuggestedAction::deserialize(&item) {
             Ok(action) => action,
             Err(_) => {
                 warnings.push(Warning::new(
