@@ -4,8 +4,9 @@
 use super::*;
 use serde_json::json;
 
-/// Seed 002's multi-format analysis schema, with its `x-format` block.
-fn analysis_schema() -> Value {
+/// Seed 002's multi-format analysis schema, with its `x-format` block (the render
+/// tests use it too).
+pub(crate) fn analysis_schema() -> Value {
     json!({
         "type": "object",
         "properties": {

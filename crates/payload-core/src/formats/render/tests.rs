@@ -2,29 +2,8 @@
 
 use super::*;
 use crate::formats::parse_as;
+use crate::formats::tests::analysis_schema;
 use serde_json::json;
-
-/// Seed 002's analysis schema and its `x-format`.
-fn analysis_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "analysis": {"type": "string"},
-            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-            "recommendations": {"type": "array", "items": {"type": "string"}}
-        },
-        "required": ["analysis"],
-        "x-format": {
-            "xml": {"root-element": "analysis-result",
-                    "properties": {"recommendations": {"element": "recommendations",
-                                                       "item-element": "recommendation"}}},
-            "delimited": {"section-pattern": "===={NAME}====",
-                          "properties": {"recommendations": {"list-format": "bullet"}}},
-            "tagged": {"tag-case": "uppercase",
-                       "properties": {"recommendations": {"multi-value": "separate-tags"}}}
-        }
-    })
-}
 
 /// A schema with a nested object, an optional field, an enum, a boolean, an integer
 /// and an array of objects, without any `x-format`.
