@@ -207,7 +207,7 @@ impl<'a> Lexer<'a> {
                     .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-')))
                     .map_or(bytes.len(), |n| at + n);
                 let mut after = word_end;
-                while matches!(bytes.get(after), Some(b' ' | b'\t')) {
+                while matches!(bytes.get(after), Some(b' ' | b'\t' | b'\r' | b'\n')) {
                     after += 1;
                 }
                 // A literal, or an unquoted key, after a missing comma.

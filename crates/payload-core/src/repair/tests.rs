@@ -548,3 +548,11 @@ fn a_quoted_title_in_the_middle_of_a_sentence() {
         "The song \"Gemini Dream\" was written by which musician?"
     );
 }
+
+#[test]
+fn an_unquoted_key_on_the_next_line_after_a_missing_comma_closes_the_string() {
+    // Found by the sloppy-writer property: `"" A\n: null` is a string, a missing comma
+    // and an unquoted key whose colon is on the next line.
+    let lenient = parse_lenient("{\"a\": \"\" A\n: null}").unwrap();
+    assert_eq!(lenient.value, serde_json::json!({"a": "", "A": null}));
+}
