@@ -23,6 +23,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod balanced;
+pub mod caps;
 pub mod coerce;
 pub mod error;
 pub mod extract;

@@ -17,6 +17,18 @@ pub enum WarningKind {
     UnknownAction,
     /// A second block of the same suggestion kind was removed; the first one won.
     DuplicateBlock,
+    /// A member the type does not declare was ignored (SPEC 7.8); the message names it.
+    UnknownMember,
+    /// A key appeared twice in one object; the last value won (SPEC 7.10).
+    DuplicateKey,
+    /// The response held more than one top-level value; the message names the others
+    /// (SPEC 7.12).
+    ExtraValue,
+    /// The response's last section may have been cut off: the format has no end marker
+    /// that would tell (SPEC 7.13).
+    PossiblyTruncated,
+    /// More warnings than the cap were found; this one counts the rest (SPEC 7.14).
+    Omitted,
 }
 
 impl WarningKind {
@@ -28,6 +40,11 @@ impl WarningKind {
             WarningKind::DroppedItem => "dropped_item",
             WarningKind::UnknownAction => "unknown_action",
             WarningKind::DuplicateBlock => "duplicate_block",
+            WarningKind::UnknownMember => "unknown_member",
+            WarningKind::DuplicateKey => "duplicate_key",
+            WarningKind::ExtraValue => "extra_value",
+            WarningKind::PossiblyTruncated => "possibly_truncated",
+            WarningKind::Omitted => "omitted",
         }
     }
 }
