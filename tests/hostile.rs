@@ -3,22 +3,25 @@
 //! fuzzers ever flagged (kept in `fuzz/artifacts-replay/`) and every seed of their
 //! corpus goes through every entry point.
 //!
-//! "Never drops text", precisely: with I the input's non-whitespace characters and M
-//! the message's,
-//! 1. M is a subsequence of I (the message keeps the input's text, in order, and adds
-//!    none);
-//! 2. every rejected block's `raw` is a slice of the input (so its text can be shown
-//!    back to the model);
-//! 3. what is neither in M nor in a rejected `raw` is the accepted blocks: when nothing
-//!    was accepted, |I| = |M| + the rejected raws' non-whitespace length; otherwise the
-//!    rest is not empty.
+//! "Never drops text", precisely (SPEC 7.5, the accounting invariant): with I the
+//! input's non-whitespace characters,
+//! 1. the message's non-whitespace characters are a subsequence of I (the message keeps
+//!    the input's text, in order, and adds none);
+//! 2. every rejected block's `raw` and every accepted block's text is a slice of the
+//!    input;
+//! 3. I is exactly, as a multiset, the message's characters plus those of the accepted
+//!    blocks and the rejected blocks: every character removed from the message is in a
+//!    payload, a suggestion block or a `rejected[].raw`, and none is counted twice.
+//!
+//! And the allow-lists: no result and no stream event ever names a payload type the
+//! page does not offer or an action it does not register (with its handler).
 
+use payload_benches::invariants::check_marker_mode;
 use payload_benches::table_view_options;
 use payload_builtin::{DataProposal, SchemaProposal};
+use payload_core::LlmPayload;
 use payload_core::formats::Format;
 use payload_core::parse::Parser;
-use payload_core::stream::{StreamEvent, StreamParser};
-use payload_core::{LlmPayload, ParsedResponse};
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -37,44 +40,9 @@ fn parser() -> &'static Parser {
     PARSER.get_or_init(|| Parser::new(&table_view_options()))
 }
 
-/// Feeds `text` to a stream parser in chunks of the given sizes (cycled), checks the
-/// stream's guarantee, and returns its final parse.
-fn stream(text: &str, sizes: &[usize]) -> ParsedResponse {
-    let mut stream = StreamParser::new(&table_view_options());
-    let mut shown = String::new();
-    let mut take = |events: Vec<StreamEvent>| {
-        for event in events {
-            if let StreamEvent::TextDelta { text } = event {
-                shown.push_str(&text);
-            }
-        }
-    };
-    let (mut at, mut i) = (0, 0);
-    while at < text.len() {
-        let size = sizes
-            .get(i % sizes.len().max(1))
-            .copied()
-            .unwrap_or(3)
-            .max(1);
-        i += 1;
-        let mut end = (at + size).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        take(stream.push(&text[at..end]));
-        at = end;
-    }
-    let (events, parsed) = stream.finish();
-    take(events);
-    assert_eq!(shown, parsed.message, "deltas are the message");
-    parsed
-}
-
 /// Every entry point on `text`; panics only where a guarantee is broken.
 fn every_entry_point(text: &str, sizes: &[usize]) {
-    let parsed = parser().parse(text);
-    assert_eq!(stream(text, sizes), parsed, "stream equals one-shot");
-    check_coverage(text, &parsed);
+    check_marker_mode(parser(), &table_view_options(), text, sizes);
     for payload in [
         <DataProposal as LlmPayload>::TYPE,
         <SchemaProposal as LlmPayload>::TYPE,
@@ -85,48 +53,6 @@ fn every_entry_point(text: &str, sizes: &[usize]) {
         }
     }
     let _ = payload_core::repair::parse_lenient(text);
-}
-
-fn visible(text: &str) -> Vec<char> {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
-/// The "never drops text" property of the module docs.
-fn check_coverage(text: &str, parsed: &ParsedResponse) {
-    let input = visible(text);
-    let message = visible(&parsed.message);
-    let mut rest = input.iter();
-    for c in &message {
-        assert!(
-            rest.any(|i| i == c),
-            "message is not a subsequence of the input at {c:?}: {:?}",
-            parsed.message
-        );
-    }
-    let mut rejected = 0;
-    for block in &parsed.rejected {
-        assert!(
-            text.contains(&block.raw),
-            "raw is not from the input: {block:?}"
-        );
-        rejected += visible(&block.raw).len();
-    }
-    let accepted = parsed.custom_payload.is_some()
-        || parsed.suggested_values.is_some()
-        || parsed.suggested_actions.is_some();
-    let rest = input.len() as isize - message.len() as isize - rejected as isize;
-    if accepted {
-        assert!(rest > 0, "accepted blocks take no text: {parsed:?}");
-    } else {
-        // Suggestion blocks whose every item was dropped are accepted but empty.
-        let dropped_all = parsed
-            .warnings
-            .iter()
-            .any(|w| w.message.contains("SUGGESTED_"));
-        if !dropped_all {
-            assert_eq!(rest, 0, "text went missing: {text:?} -> {parsed:#?}");
-        }
-    }
 }
 
 /// Pieces a model writes, shuffled into hostile responses.
@@ -169,6 +95,21 @@ fn piece() -> impl Strategy<Value = String> {
         Just("</a>".to_string()),
         Just("---TASK---\n".to_string()),
         Just("é漢🙂".to_string()),
+        Just("`".to_string()),
+        Just("```python\n".to_string()),
+        Just("- > ".to_string()),
+        Just("1. > ".to_string()),
+        Just("<blockquote>".to_string()),
+        Just("</blockquote>".to_string()),
+        Just("\u{00A0}".to_string()),
+        Just("***".to_string()),
+        Just("\r\n".to_string()),
+        Just("~~~\n".to_string()),
+        Just(
+            "[{\"label\": \"Nuke\", \"action\": \"drop_all\", \"handler\": \"server\"}]"
+                .to_string()
+        ),
+        Just("{\"title\": \"6\" screen\", \"n\": 5}".to_string()),
         "[a-z ]{0,12}",
         "\\PC{0,8}",
     ]

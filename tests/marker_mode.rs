@@ -253,7 +253,8 @@ fn the_first_valid_block_wins_and_later_valid_ones_are_extra() {
     assert_eq!(parsed.rejected.len(), 1);
     assert_eq!(parsed.rejected[0].kind, "data_proposal");
     assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::ExtraPayload);
-    assert_eq!(parsed.message, "First:\nSecond:\nEnd.");
+    // Blocks on lines of their own leave paragraph breaks (SPEC 7.4).
+    assert_eq!(parsed.message, "First:\n\nSecond:\n\nEnd.");
 }
 
 #[test]
@@ -344,7 +345,7 @@ fn the_first_suggestion_block_wins_and_later_ones_are_removed() {
             .iter()
             .any(|w| w.kind == WarningKind::DuplicateBlock)
     );
-    assert_eq!(parsed.message, "A\nB\nC");
+    assert_eq!(parsed.message, "A\n\nB\n\nC");
     // The removed block's text is kept.
     assert!(parsed.rejected.iter().any(|r| r.raw.contains("\"Two\"")));
 }

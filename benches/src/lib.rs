@@ -9,6 +9,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod invariants;
+
 use payload_builtin::{CLOSE_CHAT, DataProposal, SchemaProposal};
 use payload_core::{ActionSpec, LlmPayload, ParseOptions};
 use std::fmt::Write;

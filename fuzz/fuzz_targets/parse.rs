@@ -1,16 +1,23 @@
-//! Marker-mode parse with the table_view page's options: never panics, and the
-//! message is never longer than the response.
+//! Marker-mode parse with the table_view page's options: the accounting invariant and
+//! the allow-lists hold (`payload_benches::invariants`), on any input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use payload_benches::invariants::{check_accounting, check_allow_lists};
+use payload_core::ParseOptions;
 use payload_core::parse::Parser;
 use std::sync::OnceLock;
 
-static PARSER: OnceLock<Parser> = OnceLock::new();
+static PAGE: OnceLock<(ParseOptions, Parser)> = OnceLock::new();
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let parser = PARSER.get_or_init(|| Parser::new(&payload_benches::table_view_options()));
+    let (options, parser) = PAGE.get_or_init(|| {
+        let options = payload_benches::table_view_options();
+        let parser = Parser::new(&options);
+        (options, parser)
+    });
     let parsed = parser.parse(&text);
-    assert!(parsed.message.len() <= text.len());
+    check_accounting(&text, &parsed);
+    check_allow_lists(options, &parsed);
 });

@@ -1,78 +1,97 @@
-//! The message left when blocks are removed (SPEC 1.9): every other byte kept, runs of
-//! three or more newlines that a removal leaves behind folded to two, the ends trimmed.
+//! The message left when blocks are removed (SPEC 1.9, 7.4), built as the text arrives.
+//!
+//! Every byte of prose is kept; at each seam a removal leaves, the whitespace on both
+//! sides is folded ([`fold_seam`]); the ends are trimmed. The builder takes prose and
+//! removals in order and hands out the part of the message that no later input can
+//! change: trailing whitespace is held until something visible follows it (it may be
+//! folded or trimmed away), and leading whitespace is dropped. The one-shot parser and
+//! the stream use this one builder, so the stream's deltas add up to the message
+//! exactly.
 
-/// Builds a message from a text and the (increasing, disjoint) ranges removed from it.
-#[derive(Debug)]
-pub struct MessageBuilder<'t> {
-    text: &'t str,
-    removed: Vec<(usize, usize)>,
+/// Builds the message from prose and removals.
+#[derive(Debug, Default)]
+pub(crate) struct MessageBuilder {
+    /// Something visible has been handed out (leading whitespace is trimmed until then).
+    started: bool,
+    /// Whitespace at the end of the message so far, not handed out yet.
+    left: String,
+    /// After a removal, the leading whitespace of the prose after it, until its first
+    /// visible character says how the seam folds.
+    seam: Option<String>,
+    /// Text ready to be handed out.
+    out: String,
 }
 
-impl<'t> MessageBuilder<'t> {
-    /// A builder over `text` with nothing removed yet.
-    pub fn new(text: &'t str) -> Self {
-        MessageBuilder {
-            text,
-            removed: Vec::new(),
-        }
-    }
-
-    /// Removes `start..end` (after every range removed so far).
-    pub fn remove(&mut self, start: usize, end: usize) {
-        debug_assert!(self.removed.last().is_none_or(|&(_, e)| e <= start));
-        if start < end {
-            self.removed.push((start, end));
-        }
-    }
-
-    /// The message.
-    pub fn finish(self) -> String {
-        let mut out = String::with_capacity(self.text.len());
-        let mut kept_from = 0;
-        for (i, &(start, end)) in self.removed.iter().enumerate() {
-            let segment = &self.text[kept_from..start];
-            if i == 0 {
-                out.push_str(segment);
-            } else {
-                join_at_seam(&mut out, segment);
+impl MessageBuilder {
+    /// Appends prose.
+    pub(crate) fn kept(&mut self, text: &str) {
+        let mut rest = text;
+        if let Some(right) = &mut self.seam {
+            let visible = rest.trim_start();
+            right.push_str(&rest[..rest.len() - visible.len()]);
+            rest = visible;
+            if rest.is_empty() {
+                return;
             }
-            kept_from = end;
+            let right = self.seam.take().unwrap_or_default();
+            if self.started {
+                self.left = fold_seam(&self.left, &right);
+            }
         }
-        let tail = &self.text[kept_from..];
-        if self.removed.is_empty() {
-            out.push_str(tail);
+        let body = rest.trim_end();
+        if body.is_empty() {
+            if self.started {
+                self.left.push_str(rest);
+            }
+            return;
+        }
+        let trailing = &rest[body.len()..];
+        if self.started {
+            self.out.push_str(&self.left);
+            self.out.push_str(body);
         } else {
-            join_at_seam(&mut out, tail);
+            self.out.push_str(body.trim_start());
+            self.started = true;
         }
-        let trimmed = out.trim();
-        if trimmed.len() == out.len() {
-            out
-        } else {
-            trimmed.to_string()
-        }
+        self.left.clear();
+        self.left.push_str(trailing);
     }
-}
 
-/// Appends `segment` where a removal was, folding the whitespace on both sides of the
-/// seam ([`fold_seam`]).
-pub fn join_at_seam(out: &mut String, segment: &str) {
-    let left_start = out.trim_end().len();
-    let right = segment.trim_start();
-    let right_ws = &segment[..segment.len() - right.len()];
-    let folded = fold_seam(&out[left_start..], right_ws);
-    out.truncate(left_start);
-    out.push_str(&folded);
-    out.push_str(right);
+    /// Records a removed block at the current end of the text.
+    pub(crate) fn removed(&mut self) {
+        if let Some(right) = self.seam.take() {
+            // The prose between two removals was all whitespace.
+            if self.started {
+                self.left = fold_seam(&self.left, &right);
+            }
+        }
+        self.seam = Some(String::new());
+    }
+
+    /// The message text that is final, if any since the last call.
+    pub(crate) fn take(&mut self) -> Option<String> {
+        (!self.out.is_empty()).then(|| std::mem::take(&mut self.out))
+    }
+
+    /// The rest of the message: what is final once no more text comes.
+    pub(crate) fn finish(mut self) -> String {
+        std::mem::take(&mut self.out)
+    }
 }
 
 /// The whitespace that stands at a seam, given the whitespace left of it and right of
-/// it: three or more newlines in all become one blank line; spaces on both sides (no
-/// newline) become the left side's alone; anything else is kept as it was. The
-/// streaming parser folds with this too, so its deltas add up to the same message.
-pub fn fold_seam(left: &str, right: &str) -> String {
+/// it. Three or more line breaks in all become one blank line, in the text's own line
+/// ending (CRLF stays CRLF); spaces on both sides (no line break) become the left
+/// side's alone; anything else is kept as it was. A block on a line of its own leaves
+/// its line breaks on both sides, so `A\nBLOCK\nB` keeps its paragraph: `A\n\nB`.
+pub(crate) fn fold_seam(left: &str, right: &str) -> String {
     let newlines = left.matches('\n').count() + right.matches('\n').count();
     if newlines >= 3 {
-        "\n\n".to_string()
+        if left.contains("\r\n") || right.contains("\r\n") {
+            "\r\n\r\n".to_string()
+        } else {
+            "\n\n".to_string()
+        }
     } else if newlines == 0 && !left.is_empty() {
         left.to_string()
     } else {
@@ -87,35 +106,58 @@ pub fn fold_seam(left: &str, right: &str) -> String {
 mod tests {
     use super::*;
 
-    fn without(text: &str, ranges: &[(usize, usize)]) -> String {
-        let mut builder = MessageBuilder::new(text);
-        for &(s, e) in ranges {
-            builder.remove(s, e);
+    /// Runs prose (`Some`) and removals (`None`), collecting what is handed out.
+    fn run(steps: &[Option<&str>]) -> String {
+        let mut builder = MessageBuilder::default();
+        let mut all = String::new();
+        for step in steps {
+            match step {
+                Some(text) => builder.kept(text),
+                None => builder.removed(),
+            }
+            all.push_str(&builder.take().unwrap_or_default());
         }
-        builder.finish()
+        all.push_str(&builder.finish());
+        all
     }
 
     #[test]
     fn nothing_removed_keeps_the_text_but_trims() {
-        assert_eq!(without("  a\n\n\n\nb  ", &[]), "a\n\n\n\nb");
+        assert_eq!(run(&[Some("  a\n\n\n\nb  ")]), "a\n\n\n\nb");
     }
 
     #[test]
-    fn seams_fold_blank_runs_to_one_blank_line() {
-        let text = "Intro\n\nBLOCK\n\nOutro";
-        let s = text.find("BLOCK").unwrap();
-        assert_eq!(without(text, &[(s, s + 5)]), "Intro\n\nOutro");
+    fn blank_runs_at_a_seam_fold_to_one_blank_line() {
+        assert_eq!(
+            run(&[Some("Intro\n\n"), None, Some("\n\nOutro  ")]),
+            "Intro\n\nOutro"
+        );
+        assert_eq!(
+            run(&[Some("Intro\r\n\r\n"), None, Some("\r\nOutro")]),
+            "Intro\r\n\r\nOutro"
+        );
     }
 
     #[test]
-    fn inline_removal_leaves_one_space() {
-        let text = "Here it is: BLOCK and more";
-        let s = text.find("BLOCK").unwrap();
-        assert_eq!(without(text, &[(s, s + 5)]), "Here it is: and more");
+    fn a_block_on_its_own_line_keeps_the_paragraph_break() {
+        assert_eq!(run(&[Some("A\n"), None, Some("\nB")]), "A\n\nB");
+        assert_eq!(run(&[Some("A\r\n"), None, Some("\r\nB")]), "A\r\n\r\nB");
     }
 
     #[test]
-    fn removing_everything_gives_an_empty_message() {
-        assert_eq!(without("BLOCK", &[(0, 5)]), "");
+    fn inline_seams_keep_the_left_spaces() {
+        assert_eq!(
+            run(&[Some("Here it is: "), None, Some(" and more")]),
+            "Here it is: and more"
+        );
+    }
+
+    #[test]
+    fn leading_whitespace_and_whitespace_only_segments_vanish() {
+        assert_eq!(run(&[Some("  \n"), None, Some("\n\n"), None]), "");
+        assert_eq!(
+            run(&[Some("a\n"), None, Some("\n"), None, Some("\nb")]),
+            "a\n\nb"
+        );
     }
 }

@@ -1,27 +1,45 @@
-//! Marker-mode parsing of a whole response (SPEC section 1).
+//! Marker-mode parsing of a whole response (SPEC section 1 and 7).
 //!
-//! One pass of an Aho-Corasick automaton finds every marker the page knows (its own
-//! payload types, the suggestion markers, and the registered types it does not offer),
-//! so cost does not grow with the number of types. Each match is recognised
-//! ([`crate::marker`]), its value extracted ([`crate::balanced`]), decoded
-//! ([`crate::json`]) and validated; blocks never overlap, and a block's bytes are read
-//! a bounded number of times, so the parse is linear in the response.
+//! The [`crate::scan`] segmenter cuts the response into prose and blocks in one pass
+//! (one Aho-Corasick automaton finds every marker the page knows, so cost does not grow
+//! with the number of types); each block is then decoded ([`crate::json`]), validated
+//! and accepted or rejected here. The streaming parser runs the same segmenter and the
+//! same [`Assembly`] chunk by chunk, so the two cannot disagree.
+//!
+//! **What counts as a marker** (SPEC 1.2, 1.3, 7.1-7.3): the marker's name, optionally
+//! in up to three `*` or `_`, optional spaces (any Unicode horizontal space), a colon
+//! (inside or outside the emphasis), then only whitespace and at most one code-fence
+//! opener before `{` or `[`; a heading or list prefix before it is removed with it. It
+//! is prose, and stays in the message, when it is glued to a word, inside an inline
+//! code span (an odd number of backticks before it on its line), inside a code fence
+//! that holds anything besides blocks, on a quoted line (`>` after optional list
+//! markers, the lazy continuation of a quote, or inside `<blockquote>`), or followed by
+//! anything else. A fence that holds nothing but blocks is removed with them. A text
+//! that ends after a marker before its value opens, or inside the value, is a
+//! `truncated` block.
+//!
+//! **Nothing removed is lost** (SPEC 7.5): every character taken out of the message is
+//! in the accepted payload or suggestions ([`ParsedResponse::accepted_blocks`] keeps
+//! their text), in a `rejected[].raw`, or in a warning that quotes it (a dropped
+//! suggestion item). The one exception is the caps of SPEC 7.14: past 100 warnings the
+//! rest are counted, not quoted.
 
-use crate::balanced::{self, Balanced};
+use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError};
 use crate::json;
 use crate::limits::Limits;
-use crate::marker::{self, LineTracker, Occurrence};
 use crate::message::MessageBuilder;
 use crate::payload::PayloadType;
 use crate::response::{CustomPayload, ParsedResponse, Rejected};
+use crate::scan::segmenter::{Block, Piece, Segmenter};
+use crate::scan::table::MarkerTable;
 use crate::suggestions::{
     self, ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
     SUGGESTED_VALUES_NAME,
 };
 use crate::warning::{Warning, WarningKind};
-use aho_corasick::{AhoCorasick, MatchKind};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// What a page offers, for one parser.
 #[derive(Debug, Clone, Default)]
@@ -68,7 +86,7 @@ impl ParseOptions {
 
 /// What a marker found in the text stands for.
 #[derive(Debug, Clone, Copy)]
-enum Role {
+pub(crate) enum Role {
     Values,
     Actions,
     Custom(PayloadType),
@@ -76,7 +94,8 @@ enum Role {
 }
 
 impl Role {
-    fn name(&self) -> &'static str {
+    /// The name rejected blocks and stream events carry.
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Role::Values => SUGGESTED_VALUES_NAME,
             Role::Actions => SUGGESTED_ACTIONS_NAME,
@@ -85,13 +104,13 @@ impl Role {
     }
 }
 
-/// A compiled parser for one page: build it once, parse many responses.
+/// A compiled parser for one page: build it once, parse many responses. Cloning it is
+/// cheap (the marker table is shared).
 #[derive(Debug, Clone)]
 pub struct Parser {
-    automaton: AhoCorasick,
-    roles: Vec<Role>,
-    markers: Vec<&'static str>,
-    actions: Vec<ActionSpec>,
+    table: Arc<MarkerTable>,
+    roles: Arc<[Role]>,
+    actions: Arc<[ActionSpec]>,
     limits: Limits,
 }
 
@@ -119,15 +138,10 @@ impl Parser {
         for payload in &options.foreign {
             add(payload.marker, Role::Foreign(*payload));
         }
-        let automaton = AhoCorasick::builder()
-            .match_kind(MatchKind::LeftmostLongest)
-            .build(&markers)
-            .expect("a handful of short literal markers always compiles");
         Parser {
-            automaton,
-            roles,
-            markers,
-            actions: options.actions.clone(),
+            table: Arc::new(MarkerTable::new(markers)),
+            roles: roles.into(),
+            actions: options.actions.clone().into(),
             limits: Limits::DEFAULT,
         }
     }
@@ -159,7 +173,21 @@ impl Parser {
 
     /// The markers this parser recognises, suggestion markers first.
     pub fn markers(&self) -> &[&'static str] {
-        &self.markers
+        self.table.markers()
+    }
+
+    pub(crate) fn table(&self) -> &MarkerTable {
+        &self.table
+    }
+
+    /// What the marker with table index `pattern` stands for.
+    pub(crate) fn role(&self, pattern: usize) -> Role {
+        self.roles[pattern]
+    }
+
+    /// The actions the page allows.
+    pub(crate) fn actions(&self) -> &[ActionSpec] {
+        &self.actions
     }
 
     /// Parses a whole response.
@@ -170,60 +198,104 @@ impl Parser {
         if let Some(refused) = self.refuse(text.len()) {
             return refused;
         }
-        let mut state = ParseState::new(text);
-        let mut lines = LineTracker::default();
-        let mut consumed = 0;
-        for found in self.automaton.find_iter(text) {
-            if found.start() < consumed {
-                continue;
-            }
-            let Some(occurrence) = marker::recognise(text, found.start(), found.end(), &mut lines)
-            else {
-                continue;
-            };
-            if occurrence.remove_start < consumed {
-                continue;
-            }
-            let role = self.roles[found.pattern().as_usize()];
-            let mut occurrence = occurrence;
-            // A fence line "above" that is really the closing fence of the block
-            // before belongs to that block.
-            if occurrence
-                .enclosing_fence
-                .is_some_and(|fence| fence < consumed)
-            {
-                occurrence.enclosing_fence = None;
-            }
-            consumed = self.take_block(&mut state, role, occurrence);
+        let mut pieces = Vec::new();
+        Segmenter::default().advance(&self.table, text, true, &mut pieces);
+        let mut assembly = Assembly::new(self.clone());
+        for piece in &pieces {
+            assembly.piece(text, piece);
         }
-        state.finish()
+        assembly.finish()
+    }
+}
+
+/// A response's result, built from the segmenter's pieces in order: the message from
+/// the prose, and each block decoded, validated and accepted or rejected.
+pub(crate) struct Assembly {
+    parser: Parser,
+    result: ParsedResponse,
+    message: MessageBuilder,
+    warnings: Capped<Warning>,
+    /// Where the next piece starts.
+    piece_start: usize,
+    /// A forward-only cursor for locations: each byte is counted once.
+    cursor: (usize, Location),
+}
+
+impl Assembly {
+    /// An empty result for a response parsed with `parser`.
+    pub(crate) fn new(parser: Parser) -> Self {
+        Assembly {
+            parser,
+            result: ParsedResponse::default(),
+            message: MessageBuilder::default(),
+            warnings: Capped::warnings(),
+            piece_start: 0,
+            cursor: (0, Location { line: 1, column: 1 }),
+        }
     }
 
-    /// Handles one block; returns where it ends.
-    fn take_block(&self, state: &mut ParseState<'_>, role: Role, at: Occurrence) -> usize {
-        let text = state.text;
-        let origin = state.location(at.value_start);
-        let Balanced::Complete { end: value_end } = balanced::scan(text, at.value_start) else {
-            let raw = text[at.marker_start..].trim_end().to_string();
+    /// Takes in the next piece of `text`.
+    pub(crate) fn piece(&mut self, text: &str, piece: &Piece) {
+        match piece {
+            Piece::Prose(end) => {
+                self.message.kept(&text[self.piece_start..*end]);
+                self.piece_start = *end;
+            }
+            Piece::Opened { .. } => {}
+            Piece::Block(block) => {
+                self.message.removed();
+                self.block(text, block);
+                self.piece_start = block.end;
+            }
+        }
+    }
+
+    /// The message text that has become final since the last call.
+    pub(crate) fn take_text(&mut self) -> Option<String> {
+        let delta = self.message.take()?;
+        self.result.message.push_str(&delta);
+        Some(delta)
+    }
+
+    /// The result, once every piece is in.
+    pub(crate) fn finish(mut self) -> ParsedResponse {
+        let rest = std::mem::take(&mut self.message).finish();
+        self.result.message.push_str(&rest);
+        self.result.warnings = self.warnings.finish();
+        self.result
+    }
+
+    /// The location of `offset`; offsets arrive in increasing order.
+    fn location(&mut self, text: &str, offset: usize) -> Location {
+        let (from, at) = self.cursor;
+        if offset < from {
+            return Location::of_offset(text, offset);
+        }
+        let location = advance_location(at, &text[from..offset]);
+        self.cursor = (offset, location);
+        location
+    }
+
+    fn block(&mut self, text: &str, block: &Block) {
+        let role = self.parser.role(block.pattern);
+        let raw = text[block.start..block.end].trim().to_string();
+        let origin = self.location(text, block.value_start.unwrap_or(block.start));
+        let (Some(value_start), Some(value_end)) = (block.value_start, block.value_end) else {
+            let what = if block.value_start.is_none() {
+                "before its value opens"
+            } else {
+                "before its JSON closes"
+            };
             let error = PayloadError::new(
                 ErrorKind::Truncated,
                 "",
-                format!(
-                    "the {} block ends before its JSON closes",
-                    role_marker(&role)
-                ),
+                format!("the {} block ends {what}", role_marker(&role)),
             )
             .with_suggestion("send the whole value, closing every string, object and array")
             .with_location(origin);
-            state.reject(role.name(), raw, vec![error]);
-            state.message.remove(at.remove_start, text.len());
-            return text.len();
+            return self.reject(role.name(), raw, vec![error]);
         };
-        let (start, end) = marker::removal_range(text, &at, value_end);
-        let raw = text[start..end].trim().to_string();
-        state.message.remove(start, end);
-        let json_text = &text[at.value_start..value_end];
-
+        let json_text = &text[value_start..value_end];
         match role {
             Role::Foreign(payload) => {
                 let error = PayloadError::new(
@@ -233,36 +305,24 @@ impl Parser {
                 )
                 .with_suggestion("use only the structured responses listed for this page, or none")
                 .with_location(origin);
-                state.reject(payload.name, raw, vec![error]);
+                self.reject(payload.name, raw, vec![error]);
             }
-            Role::Custom(payload) => self.take_custom(state, payload, raw, json_text, origin),
-            Role::Values | Role::Actions => {
-                self.take_suggestions(state, role, raw, json_text, origin)
-            }
+            Role::Custom(payload) => self.custom(payload, raw, json_text, origin),
+            Role::Values | Role::Actions => self.suggestions(role, raw, json_text, origin),
         }
-        end
     }
 
-    fn take_custom(
-        &self,
-        state: &mut ParseState<'_>,
-        payload: PayloadType,
-        raw: String,
-        json_text: &str,
-        origin: Location,
-    ) {
+    fn custom(&mut self, payload: PayloadType, raw: String, json_text: &str, origin: Location) {
         let decoded = match json::decode(json_text, origin) {
             Ok(decoded) => decoded,
-            Err(error) => return state.reject(payload.name, raw, vec![error]),
+            Err(error) => return self.reject(payload.name, raw, vec![error]),
         };
-        if let Err(mut errors) = payload.validate(&decoded.value) {
-            for error in &mut errors {
-                error.location.get_or_insert(origin);
-            }
-            return state.reject(payload.name, raw, errors);
+        if let Err(errors) = payload.validate(&decoded.value) {
+            let errors = locate_in_block(json_text, origin, errors);
+            return self.reject(payload.name, raw, errors);
         }
-        state.note_repairs(payload.marker, &decoded.repairs);
-        if state.result.custom_payload.is_some() {
+        self.note_repairs(payload.marker, &decoded.repairs);
+        if self.result.custom_payload.is_some() {
             let error = PayloadError::new(
                 ErrorKind::ExtraPayload,
                 "",
@@ -270,25 +330,18 @@ impl Parser {
             )
             .with_suggestion("send one payload per response")
             .with_location(origin);
-            return state.reject(payload.name, raw, vec![error]);
+            return self.reject(payload.name, raw, vec![error]);
         }
-        state.result.custom_payload = Some(CustomPayload::new(payload.name, decoded.value));
-        state.result.custom_raw = Some(raw);
+        self.result.custom_payload = Some(CustomPayload::new(payload.name, decoded.value));
+        self.result.accepted.push((payload.name, raw));
     }
 
-    fn take_suggestions(
-        &self,
-        state: &mut ParseState<'_>,
-        role: Role,
-        raw: String,
-        json_text: &str,
-        origin: Location,
-    ) {
+    fn suggestions(&mut self, role: Role, raw: String, json_text: &str, origin: Location) {
         let name = role.name();
         let marker = role_marker(&role);
         let decoded = match json::decode(json_text, origin) {
             Ok(decoded) => decoded,
-            Err(error) => return state.reject(name, raw, vec![error]),
+            Err(error) => return self.reject(name, raw, vec![error]),
         };
         let Value::Array(items) = decoded.value else {
             let error = PayloadError::new(
@@ -300,14 +353,14 @@ impl Parser {
             .with_received(decoded.value)
             .with_suggestion(format!("write {marker}: [ ... ] with one object per item"))
             .with_location(origin);
-            return state.reject(name, raw, vec![error]);
+            return self.reject(name, raw, vec![error]);
         };
         let taken = match role {
-            Role::Values => state.result.suggested_values.is_some(),
-            _ => state.result.suggested_actions.is_some(),
+            Role::Values => self.result.suggested_values.is_some(),
+            _ => self.result.suggested_actions.is_some(),
         };
         if taken {
-            state.result.warnings.push(Warning::new(
+            self.warnings.push(Warning::new(
                 WarningKind::DuplicateBlock,
                 format!("a second {marker} block was removed; the first one is kept"),
             ));
@@ -317,28 +370,80 @@ impl Parser {
                 format!("only the first {marker} block is used"),
             )
             .with_location(origin);
-            return state.reject(name, raw, vec![error]);
+            return self.reject(name, raw, vec![error]);
         }
-        state.note_repairs(marker, &decoded.repairs);
+        self.note_repairs(marker, &decoded.repairs);
         match role {
             Role::Values => {
-                let kept = suggestions::keep_values(items, &mut state.result.warnings);
+                let kept = suggestions::keep_values(items, &mut self.warnings);
                 if !kept.is_empty() {
-                    state.result.suggested_values = Some(kept);
+                    self.result.suggested_values = Some(kept);
                 }
             }
             _ => {
                 let kept =
-                    suggestions::keep_actions(items, &self.actions, &mut state.result.warnings);
+                    suggestions::keep_actions(items, self.parser.actions(), &mut self.warnings);
                 if !kept.is_empty() {
-                    state.result.suggested_actions = Some(kept);
+                    self.result.suggested_actions = Some(kept);
                 }
             }
+        }
+        self.result.accepted.push((name, raw));
+    }
+
+    fn reject(&mut self, kind: &str, raw: String, errors: Vec<PayloadError>) {
+        let mut capped = Capped::errors();
+        capped.extend(errors);
+        self.result.rejected.push(Rejected {
+            kind: kind.to_string(),
+            raw,
+            errors: capped.finish(),
+        });
+    }
+
+    fn note_repairs(&mut self, marker: &str, repairs: &[String]) {
+        for repair in repairs {
+            self.warnings.push(Warning::new(
+                WarningKind::Repaired,
+                format!("{marker} block: {repair}"),
+            ));
         }
     }
 }
 
-fn role_marker(role: &Role) -> &'static str {
+/// The location `span` further on from `at`.
+fn advance_location(at: Location, span: &str) -> Location {
+    match memchr::memrchr(b'\n', span.as_bytes()) {
+        Some(nl) => Location {
+            line: at.line + memchr::memchr_iter(b'\n', span.as_bytes()).count(),
+            column: span[nl + 1..].chars().count() + 1,
+        },
+        None => Location {
+            line: at.line,
+            column: at.column + span.chars().count(),
+        },
+    }
+}
+
+/// Gives each error the location of the member at fault (SPEC 7.7): its path's value
+/// in the block, or for a missing member the object that lacks it; errors whose path
+/// cannot be found point at the block's value.
+fn locate_in_block(
+    json_text: &str,
+    origin: Location,
+    errors: Vec<PayloadError>,
+) -> Vec<PayloadError> {
+    let mut errors = crate::extract::locate_errors(json_text, 0, json_text, errors);
+    for error in &mut errors {
+        error.location = Some(match error.location {
+            Some(relative) => json::shift(relative, origin),
+            None => origin,
+        });
+    }
+    errors
+}
+
+pub(crate) fn role_marker(role: &Role) -> &'static str {
     match role {
         Role::Values => SUGGESTED_VALUES_MARKER,
         Role::Actions => SUGGESTED_ACTIONS_MARKER,
@@ -350,69 +455,6 @@ fn role_marker(role: &Role) -> &'static str {
 /// when parsing many responses).
 pub fn parse(text: &str, options: &ParseOptions) -> ParsedResponse {
     Parser::new(options).parse(text)
-}
-
-/// The result under construction, and a forward-only cursor for locations.
-struct ParseState<'t> {
-    text: &'t str,
-    result: ParsedResponse,
-    message: MessageBuilder<'t>,
-    cursor: (usize, Location),
-}
-
-impl<'t> ParseState<'t> {
-    fn new(text: &'t str) -> Self {
-        ParseState {
-            text,
-            result: ParsedResponse::default(),
-            message: MessageBuilder::new(text),
-            cursor: (0, Location { line: 1, column: 1 }),
-        }
-    }
-
-    /// The location of `offset`; offsets arrive in increasing order, so each byte is
-    /// counted once over the whole parse.
-    fn location(&mut self, offset: usize) -> Location {
-        let (from, at) = self.cursor;
-        if offset < from {
-            return Location::of_offset(self.text, offset);
-        }
-        let span = &self.text[from..offset];
-        let location = match memchr::memrchr(b'\n', span.as_bytes()) {
-            Some(nl) => Location {
-                line: at.line + memchr::memchr_iter(b'\n', span.as_bytes()).count(),
-                column: span[nl + 1..].chars().count() + 1,
-            },
-            None => Location {
-                line: at.line,
-                column: at.column + span.chars().count(),
-            },
-        };
-        self.cursor = (offset, location);
-        location
-    }
-
-    fn reject(&mut self, kind: &str, raw: String, errors: Vec<PayloadError>) {
-        self.result.rejected.push(Rejected {
-            kind: kind.to_string(),
-            raw,
-            errors,
-        });
-    }
-
-    fn note_repairs(&mut self, marker: &str, repairs: &[String]) {
-        for repair in repairs {
-            self.result.warnings.push(Warning::new(
-                WarningKind::Repaired,
-                format!("{marker} block: {repair}"),
-            ));
-        }
-    }
-
-    fn finish(mut self) -> ParsedResponse {
-        self.result.message = self.message.finish();
-        self.result
-    }
 }
 
 #[cfg(test)]

@@ -68,10 +68,11 @@ pub struct ParsedResponse {
     pub rejected: Vec<Rejected>,
     /// What was repaired or dropped.
     pub warnings: Vec<Warning>,
-    /// The text of the block the custom payload came from, kept so that a payload
-    /// superseded by a tool is rejected with what the model wrote.
+    /// The text of every accepted block (the custom payload's and the suggestions'),
+    /// with its type name, in order: what the model wrote, so that a payload superseded
+    /// by a tool is rejected with its text and nothing removed from the message is lost.
     #[serde(skip)]
-    pub(crate) custom_raw: Option<String>,
+    pub(crate) accepted: Vec<(&'static str, String)>,
 }
 
 impl ParsedResponse {
@@ -83,10 +84,14 @@ impl ParsedResponse {
             return;
         };
         if let Some(parsed) = self.custom_payload.take() {
-            let raw = self
-                .custom_raw
-                .take()
-                .unwrap_or_else(|| serde_json::to_string(&parsed.data).unwrap_or_default());
+            let raw = match self
+                .accepted
+                .iter()
+                .position(|(kind, _)| *kind == parsed.kind)
+            {
+                Some(at) => self.accepted.remove(at).1,
+                None => serde_json::to_string(&parsed.data).unwrap_or_default(),
+            };
             let error = PayloadError::new(
                 ErrorKind::SupersededByTool,
                 "",
@@ -103,6 +108,16 @@ impl ParsedResponse {
             });
         }
         self.custom_payload = Some(last.clone());
+    }
+
+    /// The accepted blocks as the model wrote them: `(type, text)` for the custom
+    /// payload and each suggestion block that was used, in the order of the response.
+    /// With the message, the rejected blocks' `raw` and the warnings, they account for
+    /// every character of the response (SPEC 7.5).
+    pub fn accepted_blocks(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.accepted
+            .iter()
+            .map(|(kind, raw)| (*kind, raw.as_str()))
     }
 
     /// The custom payload as `T`, if there is one of that type.

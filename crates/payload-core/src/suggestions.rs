@@ -90,22 +90,27 @@ impl ActionSpec {
     }
 }
 
+use crate::caps::Capped;
 use crate::warning::{Warning, WarningKind};
 use serde_json::Value;
 
 /// The valid chips of a SUGGESTED_VALUES array; each invalid item is dropped with a
 /// warning that quotes it, so nothing is lost silently.
-pub fn keep_values(items: Vec<Value>, warnings: &mut Vec<Warning>) -> Vec<SuggestedValue> {
+pub fn keep_values(items: Vec<Value>, warnings: &mut Capped<Warning>) -> Vec<SuggestedValue> {
     let mut kept = Vec::with_capacity(items.len());
     for (index, item) in items.into_iter().enumerate() {
         match SuggestedValue::deserialize(&item) {
             Ok(value) => kept.push(value),
-            Err(_) => warnings.push(Warning::new(
+            Err(_) => drop_item(
+                warnings,
                 WarningKind::DroppedItem,
-                format!(
-                    "{SUGGESTED_VALUES_MARKER} item {index} dropped: needs \"label\" and \"value\" strings, got {item}"
-                ),
-            )),
+                || {
+                    format!(
+                        "{SUGGESTED_VALUES_MARKER} item {index} dropped: needs \"label\" and \"value\" strings"
+                    )
+                },
+                &item,
+            ),
         }
     }
     kept
@@ -117,44 +122,78 @@ pub fn keep_values(items: Vec<Value>, warnings: &mut Vec<Warning>) -> Vec<Sugges
 pub fn keep_actions(
     items: Vec<Value>,
     allowed: &[ActionSpec],
-    warnings: &mut Vec<Warning>,
+    warnings: &mut Capped<Warning>,
 ) -> Vec<SuggestedAction> {
     let mut kept = Vec::with_capacity(items.len());
     for (index, item) in items.into_iter().enumerate() {
         let action = match SuggestedAction::deserialize(&item) {
             Ok(action) => action,
             Err(_) => {
-                warnings.push(Warning::new(
+                drop_item(
+                    warnings,
                     WarningKind::DroppedItem,
-                    format!(
-                        "{SUGGESTED_ACTIONS_MARKER} item {index} dropped: needs \"label\", \"action\" and \"handler\" (client or server), got {item}"
-                    ),
-                ));
+                    || {
+                        format!(
+                            "{SUGGESTED_ACTIONS_MARKER} item {index} dropped: needs \"label\", \"action\" and \"handler\" (client or server)"
+                        )
+                    },
+                    &item,
+                );
                 continue;
             }
         };
         match allowed.iter().find(|spec| spec.action == action.action) {
             Some(spec) if spec.handler == action.handler => kept.push(action),
-            Some(spec) => warnings.push(Warning::new(
+            Some(spec) => drop_item(
+                warnings,
                 WarningKind::UnknownAction,
-                format!(
-                    "{SUGGESTED_ACTIONS_MARKER} item {index} dropped: action '{}' is handled by '{}', not '{}'",
-                    action.action, spec.handler, action.handler
-                ),
-            )),
-            None => warnings.push(Warning::new(
+                || {
+                    format!(
+                        "{SUGGESTED_ACTIONS_MARKER} item {index} dropped: action '{}' is handled by '{}', not '{}'",
+                        action.action, spec.handler, action.handler
+                    )
+                },
+                &item,
+            ),
+            None => drop_item(
+                warnings,
                 WarningKind::UnknownAction,
-                format!(
-                    "{SUGGESTED_ACTIONS_MARKER} item {index} dropped: action '{}' is not registered for this page (allowed: {})",
-                    action.action,
-                    if allowed.is_empty() {
-                        "none".to_string()
-                    } else {
-                        allowed.iter().map(|a| a.action).collect::<Vec<_>>().join(", ")
-                    }
-                ),
-            )),
+                || {
+                    format!(
+                        "{SUGGESTED_ACTIONS_MARKER} item {index} dropped: action '{}' is not registered for this page (allowed: {})",
+                        action.action,
+                        if allowed.is_empty() {
+                            "none".to_string()
+                        } else {
+                            allowed
+                                .iter()
+                                .map(|a| a.action)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        }
+                    )
+                },
+                &item,
+            ),
         }
     }
     kept
+}
+
+/// Warns that an item was dropped, quoting it whole so that its text is not lost
+/// (SPEC 7.5); past the warning cap the item is only counted.
+fn drop_item(
+    warnings: &mut Capped<Warning>,
+    kind: WarningKind,
+    why: impl FnOnce() -> String,
+    item: &Value,
+) {
+    if warnings.is_full() {
+        warnings.count_omitted(1);
+        return;
+    }
+    warnings.push(Warning::new(
+        kind,
+        format!("{}; the item was {item}", why()),
+    ));
 }

@@ -1,0 +1,22 @@
+//! Cutting a response into prose and blocks: one recogniser, one scanner and one marker
+//! table, shared by the one-shot parser and the streaming parser so that they cannot
+//! disagree (SPEC 1.2-1.4, 7.1-7.3).
+//!
+//! - [`table`]: every marker of a page in one Aho-Corasick automaton;
+//! - [`spelling`]: whether a name is written as a marker (emphasis, spaces, colon,
+//!   fence opener);
+//! - [`lines`]: the Markdown around it (code fences, quotes, block prefixes);
+//! - [`quotes`]: where strings open and close, one rule for the scanner and the lexer;
+//! - [`value`]: where a value ends (balanced matching, resumable);
+//! - [`segmenter`]: the pass that puts them together, chunk by chunk.
+//!
+//! This is hand-written because it is what is specific to LLM text: no Markdown parser
+//! answers "is this marker one the model meant", and none can stop at the end of a
+//! chunk and resume.
+
+pub(crate) mod lines;
+pub(crate) mod quotes;
+pub(crate) mod segmenter;
+pub(crate) mod spelling;
+pub(crate) mod table;
+pub(crate) mod value;
