@@ -6,21 +6,8 @@
 
 use super::kinds::{Repair, RepairSet};
 use super::{ErrorKind, RepairError};
+use crate::scan::quotes::{self, Closing, Quote};
 use serde_json::Value;
-
-/// The quote a string was opened with, which decides what closes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Quote {
-    /// `"`: standard JSON; only `"` closes.
-    Double,
-    /// `'`: closed by a `'` that is not followed by a letter or digit, so that the
-    /// apostrophe in `'it's'` stays text.
-    Single,
-    /// `“` or `”`: closed by either.
-    CurlyDouble,
-    /// `‘` or `’`: closed by either, with the same apostrophe rule as `'`.
-    CurlySingle,
-}
 
 /// The reader's position in the text, and the repairs made so far.
 pub(super) struct Lexer<'a> {
@@ -174,58 +161,7 @@ impl<'a> Lexer<'a> {
 
     /// The quote that opens a string here, with its length in bytes.
     fn quote(&self) -> Option<(Quote, usize)> {
-        match self.peek()? {
-            b'"' => Some((Quote::Double, 1)),
-            b'\'' => Some((Quote::Single, 1)),
-            0xE2 => match self.peek_char()? {
-                '\u{201C}' | '\u{201D}' => Some((Quote::CurlyDouble, 3)),
-                '\u{2018}' | '\u{2019}' => Some((Quote::CurlySingle, 3)),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// Whether a double quote whose next byte is `i` closes its string, as a person
-    /// reading it would decide: it does when the text or the line ends, or a delimiter
-    /// follows (`,` `}` `]` `:`, a comment, the next string), or, after a space, a
-    /// number or a literal (a missing comma). A quote followed by a word or other
-    /// punctuation sits inside the text: `"the song "Gemini Dream" was written"`.
-    fn closes_string(&self, i: usize) -> bool {
-        let bytes = self.text.as_bytes();
-        let mut at = i;
-        while matches!(bytes.get(at), Some(b' ' | b'\t')) {
-            at += 1;
-        }
-        let spaced = at > i;
-        match bytes.get(at) {
-            None | Some(b'\r' | b'\n' | b',' | b'}' | b']' | b':' | b'"' | b'/') => true,
-            Some(b'0'..=b'9' | b'-' | b'[' | b'{' | b'\'' | 0xE2) => spaced,
-            Some(b) if spaced && (b.is_ascii_alphabetic() || matches!(b, b'_' | b'$')) => {
-                let word_end = bytes[at..]
-                    .iter()
-                    .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-')))
-                    .map_or(bytes.len(), |n| at + n);
-                let mut after = word_end;
-                while matches!(bytes.get(after), Some(b' ' | b'\t' | b'\r' | b'\n')) {
-                    after += 1;
-                }
-                // A literal, or an unquoted key, after a missing comma.
-                matches!(
-                    &self.text[at..word_end],
-                    "true" | "false" | "null" | "True" | "False" | "None"
-                ) || matches!(bytes.get(after), Some(b':' | b'/'))
-            }
-            Some(_) => false,
-        }
-    }
-
-    /// Whether a letter or digit starts at byte `i` (the apostrophe rule).
-    fn alphanumeric_at(&self, i: usize) -> bool {
-        self.text
-            .get(i..)
-            .and_then(|rest| rest.chars().next())
-            .is_some_and(char::is_alphanumeric)
+        quotes::opening(self.text, self.pos)
     }
 
     /// Reads a string; `self.pos` is at its opening quote.
@@ -251,22 +187,16 @@ impl<'a> Lexer<'a> {
                     open,
                 ));
             };
-            let closing_len = match (b, quote) {
-                (b'"', Quote::Double) if self.closes_string(self.pos + 1) => Some(1),
-                (b'"', Quote::Double) => {
+            // Which quote closes the string is the one rule the balanced scanner
+            // uses too (`crate::scan::quotes`).
+            let closing_len = match quotes::closing(self.text, self.pos, quote, true) {
+                Closing::Closes(len) => Some(len),
+                Closing::Inside if b == b'"' && quote == Quote::Double => {
                     // `"the track "Gemini Dream"?"`: a quote followed by more words is
                     // part of the text, as a person reads it.
                     self.repairs.add(Repair::InnerQuotes);
                     self.pos += 1;
                     continue;
-                }
-                (b'\'', Quote::Single) if !self.alphanumeric_at(self.pos + 1) => Some(1),
-                (0xE2, Quote::CurlyDouble) if self.at("\u{201C}") || self.at("\u{201D}") => Some(3),
-                (0xE2, Quote::CurlySingle)
-                    if (self.at("\u{2018}") || self.at("\u{2019}"))
-                        && !self.alphanumeric_at(self.pos + 3) =>
-                {
-                    Some(3)
                 }
                 _ => None,
             };
