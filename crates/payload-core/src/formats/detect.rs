@@ -91,7 +91,7 @@ fn xml_and_tagged(
     share: &dyn Fn(usize) -> f64,
 ) -> (f64, f64) {
     let doc = read_forest(text);
-    if doc.children.is_empty() {
+    if super::xml::no_elements(&doc) {
         return (0.0, 0.0);
     }
     let xml_names = root_field_names(schema, Format::Xml);

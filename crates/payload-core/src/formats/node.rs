@@ -19,6 +19,12 @@ pub(crate) struct Node {
     pub attrs: Vec<(String, String)>,
     /// Byte offset of the node in the model's text, for error locations.
     pub offset: usize,
+    /// Byte offset just after the node: after its close tag or END line, or where its
+    /// section stops.
+    pub end: usize,
+    /// The text ended inside this node before anything closed it (see
+    /// [`super::ending`]): its value may be cut.
+    pub cut: bool,
 }
 
 impl Node {
