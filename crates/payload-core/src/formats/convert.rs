@@ -16,7 +16,7 @@
 //! converter's memory stays proportional to the text whatever the nesting.
 
 use super::ending::{self, Cut};
-use super::node::{Node, clean_string, comma_items, fold, list_items};
+use super::node::{Node, clean_string, each_comma_item, each_list_item, fold};
 use super::options::{self, field_names, hint, item_names};
 use super::{Format, FormatFailure, FormatRead};
 use crate::caps::Capped;
@@ -26,6 +26,7 @@ use crate::schema_walk::{self, describe, resolve, single_branch, types_of};
 use crate::warning::{Warning, WarningKind};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// How much of a received text an error message repeats (the `received` member keeps
 /// all of it).
@@ -340,16 +341,11 @@ impl<'a> Converter<'a> {
             Some(lifted) => lifted.iter().map(AsRef::as_ref).collect(),
             None => node.children.iter().collect(),
         };
-        let folded: Vec<String> = children.iter().map(|c| fold(&c.name)).collect();
-        for (prop, prop_schema) in props.into_iter().flatten() {
+        let (mut by_field, mut by_item) = self.by_property(schema, &children);
+        for (index, (prop, prop_schema)) in props.into_iter().flatten().enumerate() {
             let child_path = pointer_join(path, prop);
             let names = field_names(self.root, schema, prop, self.format);
-            let mut matches: Vec<&Node> = children
-                .iter()
-                .zip(&folded)
-                .filter(|(_, name)| names.contains(name))
-                .map(|(child, _)| *child)
-                .collect();
+            let mut matches = std::mem::take(&mut by_field[index]);
             // An element and an attribute of one name are one field written twice; the
             // element, written after the start tag, is the later one.
             let elements = matches.len();
@@ -365,13 +361,7 @@ impl<'a> Converter<'a> {
                 matches.push(&attr_node);
             }
             let value = if options::is_array(self.root, prop_schema) {
-                let item_names = item_names(self.root, schema, prop, self.format);
-                let direct: Vec<&Node> = children
-                    .iter()
-                    .zip(&folded)
-                    .filter(|(_, name)| item_names.contains(name) && !names.contains(name))
-                    .map(|(child, _)| *child)
-                    .collect();
+                let direct = std::mem::take(&mut by_item[index]);
                 if matches.is_empty() && direct.is_empty() {
                     None
                 } else {
@@ -486,6 +476,55 @@ impl<'a> Converter<'a> {
         }
     }
 
+    /// The children of an object sorted by the property they are written for: per
+    /// property, the parts named as the field, and the parts named as one of its items
+    /// (and not as the field). One pass over the children, one name folded at a time;
+    /// a child that names no property is not held again.
+    fn by_property<'n>(
+        &self,
+        schema: &Value,
+        children: &[&'n Node],
+    ) -> (Vec<Vec<&'n Node>>, Vec<Vec<&'n Node>>) {
+        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut fields: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut items: HashMap<String, Vec<usize>> = HashMap::new();
+        for (index, (prop, prop_schema)) in props.iter().enumerate() {
+            // A name can be listed twice for one property (its own and a custom one
+            // that folds the same); the property takes the part once.
+            let mut add = |map: &mut HashMap<String, Vec<usize>>, name: String| {
+                let props = map.entry(name).or_default();
+                if props.last() != Some(&index) {
+                    props.push(index);
+                }
+            };
+            for name in field_names(self.root, schema, prop, self.format) {
+                add(&mut fields, name);
+            }
+            if options::is_array(self.root, prop_schema) {
+                for name in item_names(self.root, schema, prop, self.format) {
+                    add(&mut items, name);
+                }
+            }
+        }
+        let mut by_field = vec![Vec::new(); props.len()];
+        let mut by_item = vec![Vec::new(); props.len()];
+        for child in children {
+            let name = fold(&child.name);
+            let as_field = fields.get(&name);
+            for &index in as_field.into_iter().flatten() {
+                by_field[index].push(*child);
+            }
+            for &index in items.get(&name).into_iter().flatten() {
+                if !as_field.is_some_and(|f| f.contains(&index)) {
+                    by_item[index].push(*child);
+                }
+            }
+        }
+        (by_field, by_item)
+    }
+
     /// Fields a model nested inside a text field (`# Task` above `## Confidence`, or
     /// `<task>` left open before `<confidence>`): a text field cannot hold fields, so
     /// when a child of `node` that is a scalar field holds fields of this same object,
@@ -558,7 +597,7 @@ impl<'a> Converter<'a> {
 
     fn array(
         &mut self,
-        items: Vec<Cow<'_, Node>>,
+        items: Vec<Items<'_>>,
         schema: &Value,
         path: &str,
         depth: usize,
@@ -566,37 +605,91 @@ impl<'a> Converter<'a> {
         let level = depth + 1;
         if level > MAX_DEPTH {
             if let Some(first) = items.first() {
-                self.too_deep(first, path);
+                self.too_deep(first.node(), path);
             }
             return None;
         }
-        let any = Value::Bool(true);
-        let mut out = Vec::with_capacity(items.len());
-        let mut failed = false;
-        for (index, item) in items.iter().enumerate() {
-            let item_schema = schema_walk::item(self.root, schema, index).unwrap_or(&any);
-            let item_path = pointer_join(path, &index.to_string());
-            match self.value(item, item_schema, &item_path, level) {
-                Some(v) => out.push(v),
-                None => failed = true,
+        let mut array = ArrayBuilder {
+            schema,
+            path,
+            level,
+            next: 0,
+            out: Vec::new(),
+            failed: false,
+        };
+        for source in items {
+            match source {
+                Items::Part(node) => self.item(&mut array, node),
+                Items::Lines(node) => each_list_item(&node.text, |text, _, last| {
+                    let mut item = Node::text_only(text, node.offset);
+                    item.cut = node.cut && last;
+                    self.item(&mut array, &item);
+                }),
+                Items::Commas(node) => each_comma_item(&node.text, |text, last| {
+                    let mut item = Node::text_only(text, node.offset);
+                    item.cut = node.cut && last;
+                    self.item(&mut array, &item);
+                }),
             }
         }
         // A partial array would shift indices; keep the good items only when all are.
-        (!failed).then_some(Value::Array(out))
+        (!array.failed).then_some(Value::Array(array.out))
+    }
+
+    /// Converts the next item of `array`.
+    fn item(&mut self, array: &mut ArrayBuilder<'_>, item: &Node) {
+        let any = Value::Bool(true);
+        let index = array.next;
+        array.next += 1;
+        let item_schema = schema_walk::item(self.root, array.schema, index).unwrap_or(&any);
+        let item_path = pointer_join(array.path, &index.to_string());
+        match self.value(item, item_schema, &item_path, array.level) {
+            Some(v) => array.out.push(v),
+            None => array.failed = true,
+        }
+    }
+}
+
+/// An array being converted item by item.
+struct ArrayBuilder<'s> {
+    schema: &'s Value,
+    path: &'s str,
+    level: usize,
+    /// The index of the next item.
+    next: usize,
+    out: Vec<Value>,
+    failed: bool,
+}
+
+/// Where an array's items come from, in order.
+enum Items<'n> {
+    /// A part that is one item.
+    Part(&'n Node),
+    /// A part whose text is a list: split into items as they are converted, so a long
+    /// list is never held twice.
+    Lines(&'n Node),
+    /// A part whose text is comma-separated items.
+    Commas(&'n Node),
+}
+
+impl Items<'_> {
+    fn node(&self) -> &Node {
+        match self {
+            Items::Part(node) | Items::Lines(node) | Items::Commas(node) => node,
+        }
     }
 }
 
 /// The items of an array field: the children of a container (`<steps><step>`), every
 /// repeated field node (`<STEP>a</STEP><STEP>b</STEP>`), item elements found directly,
-/// or the lines of a list in the text. Nodes are borrowed; only items split out of a
-/// text are new, and the last of them is cut when the text was.
+/// or the lines of a list in the text. Nodes are borrowed, never copied.
 fn items_of<'n>(
     matches: &[&'n Node],
     direct: &[&'n Node],
     comma: bool,
     root: &Value,
     schema: &Value,
-) -> Vec<Cow<'n, Node>> {
+) -> Vec<Items<'n>> {
     let item_schema = schema_walk::item(root, schema, 0);
     let item_props: Vec<String> = item_schema
         .and_then(|s| s.get("properties"))
@@ -611,31 +704,21 @@ fn items_of<'n>(
                 .iter()
                 .any(|c| item_props.contains(&fold(&c.name)));
             if is_item {
-                items.push(Cow::Borrowed(*node));
+                items.push(Items::Part(node));
             } else {
-                items.extend(node.children.iter().map(Cow::Borrowed));
+                items.extend(node.children.iter().map(Items::Part));
             }
-            continue;
-        }
-        if node.name.is_empty() {
+        } else if node.name.is_empty() {
             // Already one item (split from a list, or an attribute): splitting it again
             // under a recursive schema would copy its text once per level.
-            items.push(Cow::Borrowed(*node));
-            continue;
-        }
-        let texts: Vec<String> = if comma {
-            comma_items(&node.text)
+            items.push(Items::Part(node));
+        } else if comma {
+            items.push(Items::Commas(node));
         } else {
-            list_items(&node.text).into_iter().map(|(t, _)| t).collect()
-        };
-        let count = texts.len();
-        items.extend(texts.into_iter().enumerate().map(|(index, text)| {
-            let mut item = Node::text_only(text, node.offset);
-            item.cut = node.cut && index + 1 == count;
-            Cow::Owned(item)
-        }));
+            items.push(Items::Lines(node));
+        }
     }
-    items.extend(direct.iter().map(|n| Cow::Borrowed(*n)));
+    items.extend(direct.iter().map(|n| Items::Part(n)));
     items
 }
 

@@ -251,6 +251,7 @@ fn read(text: &str, root: &Value, known: &HashSet<String>) -> Result<Reading, Lo
     }
     let mut doc = stack.pop().unwrap_or_default();
     doc.end = text.len();
+    doc.seal();
     let cut = if ends_expected {
         Cut::Certain
     } else {
@@ -259,7 +260,8 @@ fn read(text: &str, root: &Value, known: &HashSet<String>) -> Result<Reading, Lo
     Ok(Reading { doc, cut })
 }
 
-fn attach(stack: &mut [Node], node: Node) {
+fn attach(stack: &mut [Node], mut node: Node) {
+    node.seal();
     if let Some(parent) = stack.last_mut() {
         parent.children.push(node);
     }

@@ -153,6 +153,7 @@ fn read(text: &str, known: &HashSet<String>) -> (Reading, bool) {
     }
     let mut doc = stack.pop().map(|(_, n)| n).unwrap_or_default();
     doc.end = text.len();
+    doc.seal();
     let reading = Reading {
         doc,
         cut: Cut::Possible,
@@ -170,6 +171,7 @@ fn ends_with_closed_fence(text: &str) -> bool {
 fn pop(stack: &mut Vec<(usize, Node)>, end: usize) {
     if let Some((_, mut node)) = stack.pop() {
         node.end = end;
+        node.seal();
         if let Some((_, parent)) = stack.last_mut() {
             parent.children.push(node);
         }

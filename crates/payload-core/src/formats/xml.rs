@@ -139,6 +139,7 @@ fn read_with(text: &str, strict: bool) -> Result<Reading, Location> {
     }
     let mut doc = stack.pop().map(|o| o.node).unwrap_or_default();
     doc.end = text.len();
+    doc.seal();
     Ok(Reading {
         doc,
         cut: Cut::Certain,
@@ -182,7 +183,8 @@ fn push_text(stack: &mut [Open], text: &str) {
     }
 }
 
-fn add_child(stack: &mut [Open], node: Node) {
+fn add_child(stack: &mut [Open], mut node: Node) {
+    node.seal();
     if let Some(top) = stack.last_mut() {
         if top.lead.is_none() {
             top.lead = Some(top.node.text.len());
