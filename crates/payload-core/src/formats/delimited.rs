@@ -326,6 +326,60 @@ mod tests {
         assert_eq!(names(&doc), [("task", "Parse"), ("steps", "1. a")]);
     }
 
+    /// Each top-level section's name and whether it is cut, and how cuts are judged.
+    fn cuts(text: &str, root: &Value) -> (Vec<(String, bool)>, Cut) {
+        let reading = read(text, root, &HashSet::new()).unwrap();
+        let names = reading
+            .doc
+            .children
+            .iter()
+            .map(|c| (c.name.clone(), c.cut))
+            .collect();
+        (names, reading.cut)
+    }
+
+    #[test]
+    fn the_last_open_section_is_cut_and_end_lines_decide_how_surely() {
+        let owned = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(n, c)| (n.to_string(), *c)).collect()
+        };
+        // No END lines anywhere: the last section may have been cut.
+        let (names, cut) = cuts("---A---\nx\n---B---\ny", &json!({}));
+        assert_eq!(
+            (names, cut),
+            (owned(&[("A", false), ("B", true)]), Cut::Possible)
+        );
+        // A leaf section closed by its END line: END lines are this response's way.
+        let (names, cut) = cuts("---A---\nx\n---END-A---\n---B---\ny", &json!({}));
+        assert_eq!(
+            (names, cut),
+            (owned(&[("A", false), ("B", true)]), Cut::Certain)
+        );
+        // Only a section holding sections has one: that says nothing about leaves.
+        let text = "---M---\n---A---\nx\n---END-M---\n---B---\ny";
+        assert_eq!(cuts(text, &json!({})).1, Cut::Possible);
+        // Configured: certain, even before any END line is seen.
+        let root = json!({"x-format": {"delimited": {"end-pattern": "---END-{NAME}---"}}});
+        assert_eq!(cuts("---A---\nx", &root).1, Cut::Certain);
+        // Everything closed: nothing cut.
+        let (names, _) = cuts("---A---\nx\n---END-A---\nThanks", &json!({}));
+        assert_eq!(names, owned(&[("A", false)]));
+    }
+
+    #[test]
+    fn level_128_is_read_and_level_129_stops_the_reader() {
+        let nest = |n: usize| "---X---\n".repeat(n) + "x\n" + &"---END-X---\n".repeat(n);
+        assert!(read(&nest(MAX_DEPTH), &json!({}), &HashSet::new()).is_ok());
+        let at = read(&nest(MAX_DEPTH + 1), &json!({}), &HashSet::new()).unwrap_err();
+        assert_eq!(
+            at,
+            Location {
+                line: MAX_DEPTH + 1,
+                column: 1
+            }
+        );
+    }
+
     #[test]
     fn end_markers_nest_sections_and_are_optional() {
         let text = "Intro\n---META---\n---AUTHOR---\nAda\n---END-AUTHOR---\n---END-META---\n---TASK---\nRun\n---NOTE---\nn";

@@ -216,6 +216,70 @@ mod tests {
     }
 
     #[test]
+    fn a_line_of_only_bold_text_naming_a_field_is_a_header() {
+        let known = HashSet::from(["confidence".to_string()]);
+        for line in [
+            "**Confidence**",
+            "**Confidence:**",
+            "**Confidence**:",
+            "__Confidence__  ",
+        ] {
+            let (name, at) = bold_field(line, &known).unwrap();
+            assert_eq!((name, line[at..].trim()), ("Confidence", ""), "{line}");
+        }
+        assert_eq!(bold_field("**Confidence** is high", &known), None);
+        assert_eq!(bold_field("**Important**", &known), None);
+    }
+
+    #[test]
+    fn open_sections_at_the_end_are_cut_unless_a_fence_closes_them() {
+        let known = HashSet::new();
+        let cut = |text: &str| -> Vec<(String, bool)> {
+            let doc = read_sections(text, &known);
+            let mut out = Vec::new();
+            let mut stack = vec![&doc];
+            while let Some(node) = stack.pop() {
+                out.push((node.name.clone(), node.cut));
+                stack.extend(node.children.iter().rev());
+            }
+            out
+        };
+        let pairs = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(n, c)| (n.to_string(), *c)).collect()
+        };
+        assert_eq!(
+            cut("## A
+x
+## B
+### C
+y"),
+            pairs(&[("", false), ("A", false), ("B", true), ("C", true)])
+        );
+        assert_eq!(
+            cut("## A
+```
+x
+```
+"),
+            pairs(&[("", false), ("A", false)])
+        );
+        assert_eq!(
+            cut("```md
+## A
+x
+```
+bye"),
+            pairs(&[("", false), ("A", false)])
+        );
+        assert_eq!(
+            cut("```md
+## A
+x"),
+            pairs(&[("", false), ("A", true)])
+        );
+    }
+
+    #[test]
     fn headers_inside_code_fences_are_text() {
         let known = HashSet::new();
         let doc = read_sections("## Code\n```bash\n# not a header\n```\n## Next\nx", &known);

@@ -306,6 +306,28 @@ mod tests {
     }
 
     #[test]
+    fn items_are_handed_out_one_at_a_time_with_the_last_marked() {
+        let mut seen = Vec::new();
+        each_list_item("Intro\n- a\n  wrapped\n- b\n", |item, at, last| {
+            seen.push((item, at, last))
+        });
+        assert_eq!(
+            seen,
+            [("a wrapped".into(), 6, false), ("b".to_string(), 20, true)]
+        );
+        let mut commas = Vec::new();
+        each_comma_item("x, y,, z", |item, last| commas.push((item, last)));
+        assert_eq!(
+            commas,
+            [
+                ("x".into(), false),
+                ("y".into(), false),
+                ("z".to_string(), true)
+            ]
+        );
+    }
+
+    #[test]
     fn strings_lose_wrapping_fences() {
         assert_eq!(
             clean_string("\n```rust\nfn main() {}\n```\n"),
