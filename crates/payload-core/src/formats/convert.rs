@@ -493,7 +493,7 @@ impl<'a> Converter<'a> {
         for (index, (prop, prop_schema)) in props.iter().enumerate() {
             // A name can be listed twice for one property (its own and a custom one
             // that folds the same); the property takes the part once.
-            let mut add = |map: &mut HashMap<String, Vec<usize>>, name: String| {
+            let add = |map: &mut HashMap<String, Vec<usize>>, name: String| {
                 let props = map.entry(name).or_default();
                 if props.last() != Some(&index) {
                     props.push(index);

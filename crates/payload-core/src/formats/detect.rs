@@ -157,7 +157,7 @@ fn delimited(text: &str, schema: &Value, props: &[String], share: &dyn Fn(usize)
     let found: HashSet<String> = markers
         .iter()
         .filter(|m| !m.end)
-        .map(|m| fold(&m.name))
+        .map(|m| fold(m.name))
         .filter(|n| fields.contains(n))
         .collect();
     if found.is_empty() {

@@ -146,7 +146,8 @@ fn read(text: &str, known: &HashSet<String>) -> (Reading, bool) {
     let mut innermost = true;
     while stack.len() > 1 {
         if let Some((_, node)) = stack.last_mut() {
-            node.cut = !fence_closed && !(innermost && ends_with_closed_fence(&node.text));
+            let closed = fence_closed || innermost && ends_with_closed_fence(&node.text);
+            node.cut = !closed;
         }
         innermost = false;
         pop(&mut stack, end);
