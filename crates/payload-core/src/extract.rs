@@ -96,8 +96,8 @@ pub fn extract<T: LlmPayload>(text: &str) -> (Option<T>, ExtractResult) {
 /// JSON takes the JSON path ([`extract_json`]: strict, then repaired, then coerced).
 /// The other formats are read into a value shaped by the schema
 /// ([`crate::formats::read_as`], whose warnings are kept), then validated with the same
-/// errors as JSON; a missing member's suggestion shows it in the response's format. `confidence` is the
-/// detector's score for the format read. A response over the default size limit
+/// errors as JSON; a missing member's suggestion shows it in the response's format.
+/// `confidence` is the detector's score for the format read. A response over the default size limit
 /// ([`Limits::DEFAULT`]) is refused; [`extract_as_with`] takes other limits.
 pub fn extract_as(text: &str, payload: &PayloadType, format: Option<Format>) -> ExtractResult {
     extract_as_with(text, payload, format, Limits::DEFAULT)
