@@ -230,3 +230,338 @@ mod declared_format_options {
         );
     }
 }
+
+/// The format rules reach `extract_as`: a cut response fails with `truncated`, and the
+/// readers' warnings (`duplicate_key`, `possibly_truncated`) are in the result.
+mod rules_through_extract {
+    use super::*;
+    use payload_core::{ErrorKind, WarningKind};
+
+    fn analysis() -> &'static payload_core::PayloadType {
+        Registry::global()
+            .payload_type("analysis_result")
+            .expect("registered")
+    }
+
+    #[test]
+    fn a_cut_response_is_truncated_in_every_format_with_an_end_marker() {
+        let cases = [
+            (
+                Format::Xml,
+                "<analysis-result>\n<analysis>Growth</analysis>\n<confidence>0.8",
+            ),
+            (
+                Format::Tagged,
+                "<ANALYSIS>Growth</ANALYSIS>\n<CONFIDENCE>0.8",
+            ),
+        ];
+        for (format, text) in cases {
+            for asked in [Some(format), None] {
+                let result = extract_as(text, analysis(), asked);
+                assert!(!result.success, "{format}: {result:?}");
+                assert_eq!(result.format, format.as_str());
+                assert_eq!(result.errors[0].kind, ErrorKind::Truncated, "{format}");
+                assert_eq!(result.errors[0].path, "/confidence");
+                let partial = result.partial_data.unwrap();
+                assert!(partial.get("confidence").is_none(), "{partial}");
+            }
+        }
+        let plan = Registry::global().payload_type("task_plan").unwrap();
+        let text = "---TASK---\nParse configuration files\n---END-TASK---\n---CONFIDENCE---\n0.8";
+        let result = extract_as(text, plan, Some(Format::Delimited));
+        assert_eq!(result.errors[0].kind, ErrorKind::Truncated);
+        assert_eq!(result.errors[0].path, "/confidence");
+    }
+
+    #[test]
+    fn warnings_of_the_readers_are_in_the_result() {
+        let text = "## Analysis\nGrowth\n\n## Confidence\n0.5\n\n**Confidence:** 0.9\n\n## Recommendations\n- Buy\n- Hold";
+        let result = extract_as(text, analysis(), Some(Format::Markdown));
+        assert!(result.success, "{:?}", result.errors);
+        assert_eq!(result.data.as_ref().unwrap()["confidence"], 0.9);
+        let kinds: Vec<WarningKind> = result.warnings.iter().map(|w| w.kind).collect();
+        assert_eq!(
+            kinds,
+            [WarningKind::PossiblyTruncated, WarningKind::DuplicateKey],
+            "{:?}",
+            result.warnings
+        );
+        assert!(result.warnings[0].message.contains("/recommendations/1"));
+        assert!(result.warnings[1].message.contains("/confidence"));
+    }
+}
+
+/// SPEC 7.14 and 7.16 for the text formats: over generated large inputs, what each
+/// reader returns and the memory it holds at its peak stay within a constant factor of
+/// the input, whatever its shape (deep, wide, repeated, broken).
+mod size_bounds {
+    use super::*;
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    /// Counts the bytes each thread holds, so tests running beside this one do not
+    /// count (the readers do all their work on the calling thread).
+    struct Counting;
+
+    thread_local! {
+        static LIVE: Cell<isize> = const { Cell::new(0) };
+        static PEAK: Cell<isize> = const { Cell::new(0) };
+    }
+
+    fn track(delta: isize) {
+        let _ = LIVE.try_with(|live| {
+            let now = live.get() + delta;
+            live.set(now);
+            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
+        });
+    }
+
+    // SAFETY: every call is passed on to the system allocator unchanged; only a
+    // thread-local counter (no allocation) is updated beside it.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: the caller's layout is passed on as it is.
+            let p = unsafe { System.alloc(layout) };
+            if !p.is_null() {
+                track(layout.size() as isize);
+            }
+            p
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: `ptr` was allocated by `System` with this layout.
+            unsafe { System.dealloc(ptr, layout) };
+            track(-(layout.size() as isize));
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            // SAFETY: as `GlobalAlloc::realloc` requires of its caller.
+            let p = unsafe { System.realloc(ptr, layout, new_size) };
+            if !p.is_null() {
+                track(new_size as isize - layout.size() as isize);
+            }
+            p
+        }
+    }
+
+    #[global_allocator]
+    static ALLOCATOR: Counting = Counting;
+
+    /// Runs `f` and returns its result with the most bytes it held at once beyond what
+    /// was held before.
+    fn peak_of<R>(f: impl FnOnce() -> R) -> (R, usize) {
+        let start = LIVE.with(Cell::get);
+        PEAK.with(|p| p.set(start));
+        let result = f();
+        let peak = PEAK.with(Cell::get) - start;
+        (result, peak.max(0) as usize)
+    }
+
+    /// About one mebibyte of `unit` repeated, between `head` and `tail`.
+    fn fill(head: &str, unit: &str, tail: &str) -> String {
+        let n = (1 << 20) / unit.len().max(1);
+        format!("{head}{}{tail}", unit.repeat(n))
+    }
+
+    fn nest(open: &str, close: &str, levels: usize) -> String {
+        open.repeat(levels) + "x" + &close.repeat(levels)
+    }
+
+    /// Large inputs in every shape a reader treats differently.
+    fn inputs() -> Vec<(&'static str, Format, String)> {
+        let deep_xml = nest("<x>", "</x>", 126);
+        let deep_sections = nest("---X---\n", "\n---END-X---\n", 127);
+        vec![
+            (
+                "xml many fields",
+                Format::Xml,
+                fill(
+                    "<analysis-result>",
+                    "<analysis>a</analysis>",
+                    "</analysis-result>",
+                ),
+            ),
+            (
+                "xml many items",
+                Format::Xml,
+                fill(
+                    "<analysis-result><recommendations>",
+                    "<recommendation>r</recommendation>",
+                    "</recommendations></analysis-result>",
+                ),
+            ),
+            (
+                "xml deep groups",
+                Format::Xml,
+                fill(
+                    "<analysis-result><analysis>",
+                    &deep_xml,
+                    "</analysis></analysis-result>",
+                ),
+            ),
+            (
+                "xml too deep",
+                Format::Xml,
+                fill("<analysis-result>", "<x>", ""),
+            ),
+            (
+                "xml unclosed leaves",
+                Format::Xml,
+                fill("<analysis-result>", "<confidence>1", ""),
+            ),
+            (
+                "xml bad numbers",
+                Format::Xml,
+                fill(
+                    "<analysis-result><analysis>a</analysis>",
+                    "<confidence>high</confidence>",
+                    "</analysis-result>",
+                ),
+            ),
+            (
+                "xml attributes",
+                Format::Xml,
+                fill(
+                    "<analysis-result>",
+                    "<a b=\"1\" c='2' d=3/>",
+                    "</analysis-result>",
+                ),
+            ),
+            (
+                "xml one long value",
+                Format::Xml,
+                fill(
+                    "<analysis-result><analysis>",
+                    "word ",
+                    "</analysis></analysis-result>",
+                ),
+            ),
+            ("xml angles", Format::Xml, fill("", "<", "")),
+            (
+                "tagged many fields",
+                Format::Tagged,
+                fill("", "<ANALYSIS>a</ANALYSIS>\n", ""),
+            ),
+            (
+                "tagged repeated items",
+                Format::Tagged,
+                fill(
+                    "<ANALYSIS>a</ANALYSIS>",
+                    "<RECOMMENDATIONS>r</RECOMMENDATIONS>",
+                    "",
+                ),
+            ),
+            (
+                "tagged deep groups",
+                Format::Tagged,
+                fill("<ANALYSIS>", &deep_xml, "</ANALYSIS>"),
+            ),
+            (
+                "tagged unfinished",
+                Format::Tagged,
+                fill("", "<ANALYSIS>a<!--", ""),
+            ),
+            (
+                "delimited many sections",
+                Format::Delimited,
+                fill("", "====ANALYSIS====\na\n", ""),
+            ),
+            (
+                "delimited unknown sections",
+                Format::Delimited,
+                fill("", "--S--\nx\n", ""),
+            ),
+            (
+                "delimited deep groups",
+                Format::Delimited,
+                fill("====ANALYSIS====\n", &deep_sections, ""),
+            ),
+            (
+                "delimited too deep",
+                Format::Delimited,
+                fill("", "---X---\n", "") + &"---END-X---\n".repeat(1 << 16),
+            ),
+            (
+                "delimited end lines",
+                Format::Delimited,
+                fill("", "---END-ANALYSIS---\n", ""),
+            ),
+            (
+                "delimited long list",
+                Format::Delimited,
+                fill("====RECOMMENDATIONS====\n", "- r\n", ""),
+            ),
+            (
+                "markdown many headers",
+                Format::Markdown,
+                fill("", "## Analysis\n", ""),
+            ),
+            (
+                "markdown nested headers",
+                Format::Markdown,
+                fill("", "# A\n## B\n### C\n#### D\n##### E\n###### F\n", ""),
+            ),
+            (
+                "markdown bold lines",
+                Format::Markdown,
+                fill("", "**Confidence:** 0.5\n", ""),
+            ),
+            (
+                "markdown bold headers",
+                Format::Markdown,
+                fill("", "**Analysis**\n", ""),
+            ),
+            (
+                "markdown long list",
+                Format::Markdown,
+                fill("## Recommendations\n", "- r\n", ""),
+            ),
+            (
+                "markdown fences",
+                Format::Markdown,
+                fill("## Analysis\n", "```\n# x\n```\n", ""),
+            ),
+        ]
+    }
+
+    #[test]
+    fn output_and_peak_memory_stay_within_a_constant_factor_of_the_input() {
+        let t = Registry::global().payload_type("analysis_result").unwrap();
+        let schema = t.schema(Dialect::Draft2020_12);
+        let mut report = Vec::new();
+        let mut over = Vec::new();
+        for (name, format, text) in inputs() {
+            let n = text.len();
+            let (read, read_peak) =
+                peak_of(|| payload_core::formats::read_as(format, &text, &schema));
+            let (result, extract_peak) = peak_of(|| extract_as(&text, t, Some(format)));
+            let read_out = match &read.result {
+                Ok(value) => serde_json::to_string(value).unwrap().len(),
+                Err(failure) => {
+                    serde_json::to_string(&failure.errors).unwrap().len()
+                        + serde_json::to_string(&failure.partial).unwrap().len()
+                }
+            } + serde_json::to_string(&read.warnings).unwrap().len();
+            let out = serde_json::to_string(&result).unwrap().len().max(read_out);
+            let peak = read_peak.max(extract_peak);
+            let line = format!(
+                "{name:28} in {n:>8}  out {out:>8} ({:.2}x)  peak {peak:>9} ({:.1}x)  errors {} warnings {}",
+                out as f64 / n as f64,
+                peak as f64 / n as f64,
+                result.errors.len(),
+                result.warnings.len()
+            );
+            // Output: the values read are slices of the input; errors and warnings are
+            // capped. Peak: the tree of parts, about 130 bytes per part, for inputs that
+            // spend as little as 4 to 12 bytes on each (about 8x on seed-like shapes).
+            if out > 2 * n + (64 << 10) || peak > 40 * n + (1 << 20) {
+                over.push(line.clone());
+            }
+            assert!(
+                result.errors.len() <= 101 && result.warnings.len() <= 101,
+                "{line}"
+            );
+            report.push(line);
+        }
+        println!("{}", report.join("\n"));
+        assert!(over.is_empty(), "over the bound:\n{}", over.join("\n"));
+    }
+}

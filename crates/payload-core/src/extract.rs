@@ -95,9 +95,9 @@ pub fn extract<T: LlmPayload>(text: &str) -> (Option<T>, ExtractResult) {
 ///
 /// JSON takes the JSON path ([`extract_json`]: strict, then repaired, then coerced).
 /// The other formats are read into a value shaped by the schema
-/// ([`crate::formats::parse_as`]), then validated with the same errors as JSON; a
-/// missing member's suggestion shows it in the response's format. `confidence` is the
-/// detector's score for the format read. A response over the default size limit
+/// ([`crate::formats::read_as`], whose warnings are kept), then validated with the same
+/// errors as JSON; a missing member's suggestion shows it in the response's format.
+/// `confidence` is the detector's score for the format read. A response over the default size limit
 /// ([`Limits::DEFAULT`]) is refused; [`extract_as_with`] takes other limits.
 pub fn extract_as(text: &str, payload: &PayloadType, format: Option<Format>) -> ExtractResult {
     extract_as_with(text, payload, format, Limits::DEFAULT)
@@ -133,15 +133,17 @@ pub fn extract_as_with(
         return extract_json_unchecked(text, payload);
     }
     let name = format.as_str();
-    let value = match formats::parse_as(format, text, schema) {
+    let read = formats::read_as(format, text, schema);
+    let mut warnings = read.warnings;
+    let value = match read.result {
         Ok(value) => value,
         Err(failure) => {
             let mut result = ExtractResult::failure(name, confidence, failure.errors);
             result.partial_data = Some(failure.partial);
+            result.warnings = warnings;
             return result;
         }
     };
-    let mut warnings = Vec::new();
     let (value, errors) = validate_coercing(payload, value, &mut warnings);
     if errors.is_empty() {
         return ExtractResult {

@@ -4,26 +4,46 @@
 //! are the ones a person would make without guessing: `0.85` is a number, `yes` is
 //! `true`, a list of lines is an array, a single value where an array is wanted is a
 //! one-item array. `85%`, `1,234` or `about 3` are not numbers: they are `validation`
-//! errors that say what was expected. Every problem is collected, not only the first,
-//! and what did convert is kept as the partial value.
+//! errors that say what was expected. Every problem is collected (up to the cap of
+//! [`crate::caps`]), not only the first, and what did convert is kept as the partial
+//! value.
+//!
+//! The rules every format shares are applied here, once: a field written twice keeps
+//! its last value with a `duplicate_key` warning (an array field's repeated parts are
+//! its items), and a part the text ended inside is judged by [`super::ending`].
+//!
+//! Items and lifted fields borrow the reader's nodes instead of copying them, so the
+//! converter's memory stays proportional to the text whatever the nesting.
 
-use super::node::{Node, clean_string, comma_items, fold, list_items};
+use super::ending::{self, Cut};
+use super::node::{Node, clean_string, each_comma_item, each_list_item, fold};
 use super::options::{self, field_names, hint, item_names};
-use super::{Format, FormatFailure};
+use super::{Format, FormatFailure, FormatRead};
+use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError, pointer_join};
+use crate::limits::MAX_DEPTH;
 use crate::schema_walk::{self, describe, resolve, single_branch, types_of};
+use crate::warning::{Warning, WarningKind};
 use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
 
-/// How deep values may nest (readers already limit their trees; this also bounds a
-/// recursive schema).
-const MAX_DEPTH: usize = 128;
+/// How much of a received text an error message repeats (the `received` member keeps
+/// all of it).
+const ECHO_CHARS: usize = 200;
 
-/// Converts nodes to values of one schema, collecting errors.
+/// Converts nodes to values of one schema, collecting errors and warnings.
 pub(crate) struct Converter<'a> {
     format: Format,
     root: &'a Value,
     text: &'a str,
-    errors: Vec<PayloadError>,
+    errors: Capped<PayloadError>,
+    warnings: Capped<Warning>,
+    /// How the reader judges parts the text ended inside.
+    cut: Cut,
+    /// Truncation errors and warnings, listed first whatever the cap.
+    cut_errors: Vec<PayloadError>,
+    cut_warnings: Vec<Warning>,
 }
 
 impl<'a> Converter<'a> {
@@ -34,14 +54,25 @@ impl<'a> Converter<'a> {
             format,
             root,
             text,
-            errors: Vec::new(),
+            errors: Capped::errors(),
+            warnings: Capped::warnings(),
+            cut: Cut::Certain,
+            cut_errors: Vec::new(),
+            cut_warnings: Vec::new(),
         }
+    }
+
+    /// Judges the parts marked cut as the reader says the format allows.
+    pub fn judging(mut self, cut: Cut) -> Self {
+        self.cut = cut;
+        self
     }
 
     /// Converts the node that holds the whole value. `nothing_found` says the reader
     /// found no structure at all, which is reported as a `parsing` error before the
-    /// missing fields.
-    pub fn finish(mut self, node: &Node, nothing_found: bool) -> Result<Value, FormatFailure> {
+    /// missing fields; `rootless` says the holder has no end of its own (the fields are
+    /// top-level parts), so where the text stops is checked too.
+    pub fn finish(mut self, node: &Node, nothing_found: bool, rootless: bool) -> FormatRead {
         if nothing_found {
             let mut error = PayloadError::new(
                 ErrorKind::Parsing,
@@ -58,13 +89,42 @@ impl<'a> Converter<'a> {
             self.errors.push(error);
         }
         let value = self.value(node, self.root, "", 0);
-        if self.errors.is_empty() {
+        // Nothing found is a `parsing` error already; a cut adds nothing to it.
+        if !nothing_found && self.cut_errors.is_empty() && self.cut_warnings.is_empty() {
+            // The text ended inside a part no field holds (`<RECOMM`, an unknown
+            // section), or between parts: the value may still have been cut.
+            match ending::innermost_cut(node) {
+                Some(cut) if self.cut == Cut::Certain => {
+                    let error = ending::truncated(
+                        self.format,
+                        self.root,
+                        cut,
+                        "",
+                        self.location(cut.offset),
+                    );
+                    self.cut_errors.push(error);
+                }
+                _ if rootless => {
+                    if let Some(warning) = ending::could_continue(self.format, self.root, node) {
+                        self.cut_warnings.push(warning);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let warnings = first_then_capped(self.cut_warnings, self.warnings, Capped::warnings());
+        let errors = first_then_capped(self.cut_errors, self.errors, Capped::errors());
+        let result = if errors.items().is_empty() && errors.omitted() == 0 {
             Ok(value.unwrap_or(Value::Null))
         } else {
             Err(FormatFailure {
-                errors: self.errors,
+                errors: errors.finish(),
                 partial: value.unwrap_or_else(|| Value::Object(Map::new())),
             })
+        };
+        FormatRead {
+            result,
+            warnings: warnings.finish(),
         }
     }
 
@@ -72,13 +132,79 @@ impl<'a> Converter<'a> {
         Location::of_offset(self.text, offset)
     }
 
+    /// Records an error unless the cap is reached (then only counts it): building one
+    /// costs a scan for its location, which must not happen once per hostile item.
+    fn error(&mut self, build: impl FnOnce(&Self) -> PayloadError) {
+        if self.errors.is_full() {
+            self.errors.count_omitted(1);
+        } else {
+            let error = build(self);
+            self.errors.push(error);
+        }
+    }
+
+    /// Records a warning unless the cap is reached (then only counts it).
+    fn warn(&mut self, build: impl FnOnce(&Self) -> Warning) {
+        if self.warnings.is_full() {
+            self.warnings.count_omitted(1);
+        } else {
+            let warning = build(self);
+            self.warnings.push(warning);
+        }
+    }
+
+    fn too_deep(&mut self, node: &Node, path: &str) {
+        self.error(|c| {
+            let mut error = crate::limits::too_deep().with_location(c.location(node.offset));
+            error.path = path.to_string();
+            error
+        });
+    }
+
     /// The value of `node` as `schema` wants it, or `None` (with an error recorded).
+    /// `depth` is how many objects and arrays hold it. When `node` is a part the text
+    /// ended inside and nothing within it said so, the cut is reported here, at its
+    /// path.
     fn value(&mut self, node: &Node, schema: &Value, path: &str, depth: usize) -> Option<Value> {
-        if depth > MAX_DEPTH {
-            self.errors.push(
-                PayloadError::new(ErrorKind::Parsing, path, "nesting is too deep")
-                    .with_location(self.location(node.offset)),
-            );
+        let reported = self.cut_errors.len() + self.cut_warnings.len();
+        let value = self.value_in(node, schema, path, depth, 0);
+        if node.cut && self.cut_errors.len() + self.cut_warnings.len() == reported {
+            return self.cut_here(node, path, value);
+        }
+        value
+    }
+
+    /// Reports `node` as the innermost value the text ended inside. A certain cut keeps
+    /// nothing of a scalar or an array (`0.8` cut from `0.87` is not a value); an object
+    /// keeps the members that closed, for the partial value only.
+    fn cut_here(&mut self, node: &Node, path: &str, value: Option<Value>) -> Option<Value> {
+        match self.cut {
+            Cut::Certain => {
+                let location = self.location(node.offset);
+                let error = ending::truncated(self.format, self.root, node, path, location);
+                self.cut_errors.push(error);
+                value.filter(Value::is_object)
+            }
+            Cut::Possible => {
+                let warning = ending::runs_to_end(self.format, node, path);
+                self.cut_warnings.push(warning);
+                value
+            }
+        }
+    }
+
+    /// [`Self::value`] without the cut check; `hops` counts the schema wrappers
+    /// (`Option`, `anyOf`) crossed on this node, which a recursive schema could repeat.
+    fn value_in(
+        &mut self,
+        node: &Node,
+        schema: &Value,
+        path: &str,
+        depth: usize,
+        hops: usize,
+    ) -> Option<Value> {
+        if hops > MAX_DEPTH {
+            self.too_deep(node, path);
             return None;
         }
         let schema = resolve(self.root, schema);
@@ -86,14 +212,14 @@ impl<'a> Converter<'a> {
             if is_nullish(node) {
                 return Some(Value::Null);
             }
-            return self.value(node, branch, path, depth + 1);
+            return self.value_in(node, branch, path, depth, hops + 1);
         }
         if let Some(branches) = schema
             .get("anyOf")
             .or_else(|| schema.get("oneOf"))
             .and_then(Value::as_array)
         {
-            return self.branches(node, schema, branches, path, depth);
+            return self.branches(node, schema, branches, path, depth, hops);
         }
         let types = types_of(schema);
         let structured = !node.children.is_empty() || !node.attrs.is_empty();
@@ -109,7 +235,7 @@ impl<'a> Converter<'a> {
             if types.contains(&"null") && is_nullish(node) {
                 return Some(Value::Null);
             }
-            let items = items_of(std::slice::from_ref(&node), &[], false, self.root, schema);
+            let items = items_of(&[node], &[], false, self.root, schema);
             return self.array(items, schema, path, depth);
         }
         if types.is_empty() && structured && schema.get("enum").is_none() {
@@ -128,12 +254,13 @@ impl<'a> Converter<'a> {
         branches: &[Value],
         path: &str,
         depth: usize,
+        hops: usize,
     ) -> Option<Value> {
         let structured = !node.children.is_empty() || !node.attrs.is_empty();
         let resolved: Vec<&Value> = branches.iter().map(|b| resolve(self.root, b)).collect();
         if structured {
             if let Some(object) = resolved.iter().find(|b| types_of(b).contains(&"object")) {
-                return self.value(node, object, path, depth + 1);
+                return self.value_in(node, object, path, depth, hops + 1);
             }
         }
         for branch in &resolved {
@@ -146,22 +273,22 @@ impl<'a> Converter<'a> {
             }
         }
         if let Some(array) = resolved.iter().find(|b| types_of(b).contains(&"array")) {
-            return self.value(node, array, path, depth + 1);
+            return self.value_in(node, array, path, depth, hops + 1);
         }
         if let Some(object) = resolved.iter().find(|b| types_of(b).contains(&"object")) {
-            return self.value(node, object, path, depth + 1);
+            return self.value_in(node, object, path, depth, hops + 1);
         }
         self.mismatch(node, schema, path);
         None
     }
 
     fn scalar(&mut self, node: &Node, schema: &Value, types: &[&str], path: &str) -> Option<Value> {
-        let text = if node.children.is_empty() {
-            node.text.clone()
+        let converted = if node.children.is_empty() {
+            scalar_value(&node.text, schema, types)
         } else {
-            node.deep_text()
+            scalar_value(&node.deep_text(), schema, types)
         };
-        match scalar_value(&text, schema, types) {
+        match converted {
             Ok(value) => Some(value),
             Err(()) => {
                 self.mismatch(node, schema, path);
@@ -171,32 +298,37 @@ impl<'a> Converter<'a> {
     }
 
     fn mismatch(&mut self, node: &Node, schema: &Value, path: &str) {
-        let received = node.deep_text().trim().to_string();
-        let expected = describe(self.root, schema);
-        let types = types_of(resolve(self.root, schema));
-        let suggestion = if schema.get("enum").is_some() {
-            format!("Write exactly one of the allowed values: {expected}")
-        } else if types.contains(&"integer") {
-            "Write a whole number in digits, such as 3, with no units, words or separators"
-                .to_string()
-        } else if types.contains(&"number") {
-            "Write a plain number in digits, such as 0.85, with no units, percent sign or thousands separators"
-                .to_string()
-        } else if types.contains(&"boolean") {
-            "Write true or false".to_string()
-        } else {
-            format!("Write {expected}")
-        };
-        self.errors.push(
-            PayloadError::validation(path, format!("expected {expected}, got '{received}'"))
+        self.error(|c| {
+            let received = node.deep_text().trim().to_string();
+            let expected = describe(c.root, schema);
+            let types = types_of(resolve(c.root, schema));
+            let suggestion = if schema.get("enum").is_some() {
+                format!("Write exactly one of the allowed values: {expected}")
+            } else if types.contains(&"integer") {
+                "Write a whole number in digits, such as 3, with no units, words or separators"
+                    .to_string()
+            } else if types.contains(&"number") {
+                "Write a plain number in digits, such as 0.85, with no units, percent sign or thousands separators"
+                    .to_string()
+            } else if types.contains(&"boolean") {
+                "Write true or false".to_string()
+            } else {
+                format!("Write {expected}")
+            };
+            PayloadError::validation(path, format!("expected {expected}, got '{}'", echo(&received)))
                 .with_received(received)
                 .with_expected(expected)
                 .with_suggestion(suggestion)
-                .with_location(self.location(node.offset)),
-        );
+                .with_location(c.location(node.offset))
+        });
     }
 
     fn object(&mut self, node: &Node, schema: &Value, path: &str, depth: usize) -> Option<Value> {
+        let level = depth + 1;
+        if level > MAX_DEPTH {
+            self.too_deep(node, path);
+            return None;
+        }
         let mut map = Map::new();
         let required: Vec<&str> = schema
             .get("required")
@@ -205,81 +337,69 @@ impl<'a> Converter<'a> {
             .unwrap_or_default();
         let props = schema.get("properties").and_then(Value::as_object);
         let lifted = self.lift_misnested(node, schema);
-        let children = lifted.as_deref().unwrap_or(&node.children);
-        for (prop, prop_schema) in props.into_iter().flatten() {
+        let children: Vec<&Node> = match &lifted {
+            Some(lifted) => lifted.iter().map(AsRef::as_ref).collect(),
+            None => node.children.iter().collect(),
+        };
+        let (mut by_field, mut by_item) = self.by_property(schema, &children);
+        for (index, (prop, prop_schema)) in props.into_iter().flatten().enumerate() {
             let child_path = pointer_join(path, prop);
             let names = field_names(self.root, schema, prop, self.format);
-            let matches: Vec<&Node> = children
+            let mut matches = std::mem::take(&mut by_field[index]);
+            // An element and an attribute of one name are one field written twice; the
+            // element, written after the start tag, is the later one.
+            let elements = matches.len();
+            let attrs: Vec<&String> = node
+                .attrs
                 .iter()
-                .filter(|c| names.contains(&fold(&c.name)))
+                .filter(|(k, _)| names.contains(&fold(k)))
+                .map(|(_, v)| v)
                 .collect();
             let attr_node;
-            let mut matches = matches;
-            if matches.is_empty() {
-                if let Some((_, v)) = node.attrs.iter().find(|(k, _)| names.contains(&fold(k))) {
-                    attr_node = Node::text_only(v.clone(), node.offset);
-                    matches.push(&attr_node);
-                }
+            if let (0, Some(value)) = (elements, attrs.last()) {
+                attr_node = Node::text_only((*value).clone(), node.offset);
+                matches.push(&attr_node);
             }
             let value = if options::is_array(self.root, prop_schema) {
-                let item_names = item_names(self.root, schema, prop, self.format);
-                let direct: Vec<&Node> = children
-                    .iter()
-                    .filter(|c| {
-                        item_names.contains(&fold(&c.name)) && !names.contains(&fold(&c.name))
-                    })
-                    .collect();
+                let direct = std::mem::take(&mut by_item[index]);
                 if matches.is_empty() && direct.is_empty() {
                     None
                 } else {
-                    let array_schema = resolve(self.root, prop_schema);
-                    let array_schema =
-                        single_branch(self.root, array_schema).unwrap_or(array_schema);
-                    if matches.len() == 1
-                        && direct.is_empty()
-                        && is_nullish(matches[0])
-                        && allows_null(self.root, prop_schema)
-                    {
-                        Some(Some(Value::Null))
-                    } else {
-                        let comma = options::comma_separated(self.root, schema, prop, self.format);
-                        let items = items_of(&matches, &direct, comma, self.root, array_schema);
-                        Some(self.array(items, array_schema, &child_path, depth + 1))
-                    }
+                    let field = (schema, prop.as_str(), prop_schema);
+                    Some(self.array_field(&matches, &direct, field, &child_path, level))
                 }
             } else {
+                let written = elements + attrs.len();
+                if let (true, Some(last)) = (written > 1, matches.last()) {
+                    self.duplicate(&child_path, written, last);
+                }
                 matches
-                    .first()
-                    .map(|first| self.value(first, prop_schema, &child_path, depth + 1))
+                    .last()
+                    .map(|last| self.value(last, prop_schema, &child_path, level))
             };
             match value {
                 Some(Some(v)) => {
                     map.insert(prop.clone(), v);
                 }
                 Some(None) => {}
-                None if required.contains(&prop.as_str()) => {
-                    let expected = describe(self.root, prop_schema);
-                    self.errors.push(
-                        PayloadError::missing(
-                            &child_path,
-                            format!("required field '{prop}' not found"),
-                        )
+                None if required.contains(&prop.as_str()) => self.error(|c| {
+                    let expected = describe(c.root, prop_schema);
+                    PayloadError::missing(&child_path, format!("required field '{prop}' not found"))
                         .with_expected(expected.clone())
                         .with_suggestion(format!(
                             "Add the field '{prop}' ({expected}). {}",
-                            hint(self.root, schema, prop, self.format, depth)
-                        )),
-                    );
-                }
+                            hint(c.root, schema, prop, c.format, depth)
+                        ))
+                }),
                 None => {}
             }
         }
         if props.is_none_or(|p| p.is_empty()) {
             if let Some(extra) = schema.get("additionalProperties").filter(|e| e.is_object()) {
-                for child in &node.children {
+                for child in &children {
                     let child_path = pointer_join(path, &child.name);
-                    if let Some(v) = self.value(child, extra, &child_path, depth + 1) {
-                        map.insert(child.name.clone(), v);
+                    if let Some(v) = self.value(child, extra, &child_path, level) {
+                        self.insert_last_wins(&mut map, child, v);
                     }
                 }
             }
@@ -287,11 +407,130 @@ impl<'a> Converter<'a> {
         Some(Value::Object(map))
     }
 
+    /// An array field: its items from every part written for it (repeated parts are
+    /// items, never duplicates). When the text ended inside one of those parts and no
+    /// item said so, the cut is the array's.
+    /// `field` is the object's schema, the property and its schema; `depth` counts
+    /// the containers around the array.
+    fn array_field(
+        &mut self,
+        matches: &[&Node],
+        direct: &[&Node],
+        field: (&Value, &str, &Value),
+        path: &str,
+        depth: usize,
+    ) -> Option<Value> {
+        let (schema, prop, prop_schema) = field;
+        if matches.len() == 1
+            && direct.is_empty()
+            && is_nullish(matches[0])
+            && allows_null(self.root, prop_schema)
+        {
+            return Some(Value::Null);
+        }
+        let array_schema = resolve(self.root, prop_schema);
+        let array_schema = single_branch(self.root, array_schema).unwrap_or(array_schema);
+        let comma = options::comma_separated(self.root, schema, prop, self.format);
+        let items = items_of(matches, direct, comma, self.root, array_schema);
+        let reported = self.cut_errors.len() + self.cut_warnings.len();
+        let value = self.array(items, array_schema, path, depth);
+        let cut = matches.iter().chain(direct).rev().find(|n| n.cut);
+        match cut {
+            Some(cut) if self.cut_errors.len() + self.cut_warnings.len() == reported => {
+                self.cut_here(cut, path, value)
+            }
+            _ => value,
+        }
+    }
+
+    /// Warns that the field at `path` was written `times` times and `used` was kept.
+    fn duplicate(&mut self, path: &str, times: usize, used: &Node) {
+        self.warn(|c| {
+            let at = c.location(used.offset);
+            Warning::new(
+                WarningKind::DuplicateKey,
+                format!(
+                    "the field at '{path}' is written {times} times; the last one (line {}, \
+                     column {}) was used and the others were dropped: write each field once",
+                    at.line, at.column
+                ),
+            )
+        });
+    }
+
+    /// Inserts a member read from `child` into a map with free keys: a name already
+    /// there is a duplicate, and the last one wins.
+    fn insert_last_wins(&mut self, map: &mut Map<String, Value>, child: &Node, value: Value) {
+        if map.insert(child.name.clone(), value).is_some() {
+            self.warn(|c| {
+                let at = c.location(child.offset);
+                Warning::new(
+                    WarningKind::DuplicateKey,
+                    format!(
+                        "the member '{}' is written more than once; the last one (line {}, \
+                         column {}) was used: write each member once",
+                        child.name, at.line, at.column
+                    ),
+                )
+            });
+        }
+    }
+
+    /// The children of an object sorted by the property they are written for: per
+    /// property, the parts named as the field, and the parts named as one of its items
+    /// (and not as the field). One pass over the children, one name folded at a time;
+    /// a child that names no property is not held again.
+    fn by_property<'n>(
+        &self,
+        schema: &Value,
+        children: &[&'n Node],
+    ) -> (Vec<Vec<&'n Node>>, Vec<Vec<&'n Node>>) {
+        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut fields: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut items: HashMap<String, Vec<usize>> = HashMap::new();
+        for (index, (prop, prop_schema)) in props.iter().enumerate() {
+            // A name can be listed twice for one property (its own and a custom one
+            // that folds the same); the property takes the part once.
+            let add = |map: &mut HashMap<String, Vec<usize>>, name: String| {
+                let props = map.entry(name).or_default();
+                if props.last() != Some(&index) {
+                    props.push(index);
+                }
+            };
+            for name in field_names(self.root, schema, prop, self.format) {
+                add(&mut fields, name);
+            }
+            if options::is_array(self.root, prop_schema) {
+                for name in item_names(self.root, schema, prop, self.format) {
+                    add(&mut items, name);
+                }
+            }
+        }
+        let mut by_field = vec![Vec::new(); props.len()];
+        let mut by_item = vec![Vec::new(); props.len()];
+        for child in children {
+            let name = fold(&child.name);
+            let as_field = fields.get(&name);
+            for &index in as_field.into_iter().flatten() {
+                by_field[index].push(*child);
+            }
+            for &index in items.get(&name).into_iter().flatten() {
+                if !as_field.is_some_and(|f| f.contains(&index)) {
+                    by_item[index].push(*child);
+                }
+            }
+        }
+        (by_field, by_item)
+    }
+
     /// Fields a model nested inside a text field (`# Task` above `## Confidence`, or
     /// `<task>` left open before `<confidence>`): a text field cannot hold fields, so
     /// when a child of `node` that is a scalar field holds fields of this same object,
     /// they are moved up beside it. `None` when nothing is misnested (the usual case).
-    fn lift_misnested(&self, node: &Node, schema: &Value) -> Option<Vec<Node>> {
+    /// Only the moved fields' own text is copied; everything else is borrowed.
+    fn lift_misnested<'n>(&self, node: &'n Node, schema: &Value) -> Option<Vec<Cow<'n, Node>>> {
         let props = schema.get("properties").and_then(Value::as_object)?;
         let mut all = Vec::new();
         let mut scalar = Vec::new();
@@ -313,7 +552,7 @@ impl<'a> Converter<'a> {
             return None;
         }
         let mut out = Vec::new();
-        let mut stack: Vec<std::slice::Iter<'_, Node>> = vec![node.children.iter()];
+        let mut stack: Vec<std::slice::Iter<'n, Node>> = vec![node.children.iter()];
         while let Some(top) = stack.last_mut() {
             let Some(child) = top.next() else {
                 stack.pop();
@@ -323,10 +562,13 @@ impl<'a> Converter<'a> {
                 let mut own = Node::named(child.name.clone(), child.offset);
                 own.text = child.text.clone();
                 own.attrs = child.attrs.clone();
-                out.push(own);
+                own.end = child.end;
+                // The text ended inside what was nested in it, not inside its own text.
+                own.cut = child.cut && !child.children.iter().any(|c| c.cut);
+                out.push(Cow::Owned(own));
                 stack.push(child.children.iter());
             } else {
-                out.push(child.clone());
+                out.push(Cow::Borrowed(child));
             }
         }
         Some(out)
@@ -334,6 +576,11 @@ impl<'a> Converter<'a> {
 
     /// A node under a schema that says nothing: an object of its children's texts.
     fn any_object(&mut self, node: &Node, path: &str, depth: usize) -> Option<Value> {
+        let level = depth + 1;
+        if level > MAX_DEPTH {
+            self.too_deep(node, path);
+            return None;
+        }
         let mut map = Map::new();
         for (k, v) in &node.attrs {
             map.insert(k.clone(), Value::String(v.clone()));
@@ -341,8 +588,8 @@ impl<'a> Converter<'a> {
         let any = Value::Bool(true);
         for child in &node.children {
             let child_path = pointer_join(path, &child.name);
-            if let Some(v) = self.value(child, &any, &child_path, depth + 1) {
-                map.insert(child.name.clone(), v);
+            if let Some(v) = self.value(child, &any, &child_path, level) {
+                self.insert_last_wins(&mut map, child, v);
             }
         }
         Some(Value::Object(map))
@@ -350,37 +597,99 @@ impl<'a> Converter<'a> {
 
     fn array(
         &mut self,
-        items: Vec<Node>,
+        items: Vec<Items<'_>>,
         schema: &Value,
         path: &str,
         depth: usize,
     ) -> Option<Value> {
-        let any = Value::Bool(true);
-        let mut out = Vec::with_capacity(items.len());
-        let mut failed = false;
-        for (index, item) in items.iter().enumerate() {
-            let item_schema = schema_walk::item(self.root, schema, index).unwrap_or(&any);
-            let item_path = pointer_join(path, &index.to_string());
-            match self.value(item, item_schema, &item_path, depth + 1) {
-                Some(v) => out.push(v),
-                None => failed = true,
+        let level = depth + 1;
+        if level > MAX_DEPTH {
+            if let Some(first) = items.first() {
+                self.too_deep(first.node(), path);
+            }
+            return None;
+        }
+        let mut array = ArrayBuilder {
+            schema,
+            path,
+            level,
+            next: 0,
+            out: Vec::new(),
+            failed: false,
+        };
+        for source in items {
+            match source {
+                Items::Part(node) => self.item(&mut array, node),
+                Items::Lines(node) => each_list_item(&node.text, |text, _, last| {
+                    let mut item = Node::text_only(text, node.offset);
+                    item.cut = node.cut && last;
+                    self.item(&mut array, &item);
+                }),
+                Items::Commas(node) => each_comma_item(&node.text, |text, last| {
+                    let mut item = Node::text_only(text, node.offset);
+                    item.cut = node.cut && last;
+                    self.item(&mut array, &item);
+                }),
             }
         }
         // A partial array would shift indices; keep the good items only when all are.
-        (!failed).then_some(Value::Array(out))
+        (!array.failed).then_some(Value::Array(array.out))
+    }
+
+    /// Converts the next item of `array`.
+    fn item(&mut self, array: &mut ArrayBuilder<'_>, item: &Node) {
+        let any = Value::Bool(true);
+        let index = array.next;
+        array.next += 1;
+        let item_schema = schema_walk::item(self.root, array.schema, index).unwrap_or(&any);
+        let item_path = pointer_join(array.path, &index.to_string());
+        match self.value(item, item_schema, &item_path, array.level) {
+            Some(v) => array.out.push(v),
+            None => array.failed = true,
+        }
+    }
+}
+
+/// An array being converted item by item.
+struct ArrayBuilder<'s> {
+    schema: &'s Value,
+    path: &'s str,
+    level: usize,
+    /// The index of the next item.
+    next: usize,
+    out: Vec<Value>,
+    failed: bool,
+}
+
+/// Where an array's items come from, in order.
+enum Items<'n> {
+    /// A part that is one item.
+    Part(&'n Node),
+    /// A part whose text is a list: split into items as they are converted, so a long
+    /// list is never held twice.
+    Lines(&'n Node),
+    /// A part whose text is comma-separated items.
+    Commas(&'n Node),
+}
+
+impl Items<'_> {
+    fn node(&self) -> &Node {
+        match self {
+            Items::Part(node) | Items::Lines(node) | Items::Commas(node) => node,
+        }
     }
 }
 
 /// The items of an array field: the children of a container (`<steps><step>`), every
 /// repeated field node (`<STEP>a</STEP><STEP>b</STEP>`), item elements found directly,
-/// or the lines of a list in the text.
-fn items_of(
-    matches: &[&Node],
-    direct: &[&Node],
+/// or the lines of a list in the text. Nodes are borrowed, never copied.
+fn items_of<'n>(
+    matches: &[&'n Node],
+    direct: &[&'n Node],
     comma: bool,
     root: &Value,
     schema: &Value,
-) -> Vec<Node> {
+) -> Vec<Items<'n>> {
     let item_schema = schema_walk::item(root, schema, 0);
     let item_props: Vec<String> = item_schema
         .and_then(|s| s.get("properties"))
@@ -395,26 +704,40 @@ fn items_of(
                 .iter()
                 .any(|c| item_props.contains(&fold(&c.name)));
             if is_item {
-                items.push((*node).clone());
+                items.push(Items::Part(node));
             } else {
-                items.extend(node.children.iter().cloned());
+                items.extend(node.children.iter().map(Items::Part));
             }
+        } else if node.name.is_empty() {
+            // Already one item (split from a list, or an attribute): splitting it again
+            // under a recursive schema would copy its text once per level.
+            items.push(Items::Part(node));
         } else if comma {
-            items.extend(
-                comma_items(&node.text)
-                    .into_iter()
-                    .map(|t| Node::text_only(t, node.offset)),
-            );
+            items.push(Items::Commas(node));
         } else {
-            items.extend(
-                list_items(&node.text)
-                    .into_iter()
-                    .map(|(t, _)| Node::text_only(t, node.offset)),
-            );
+            items.push(Items::Lines(node));
         }
     }
-    items.extend(direct.iter().map(|n| (*n).clone()));
+    items.extend(direct.iter().map(|n| Items::Part(n)));
     items
+}
+
+/// The first `max` characters of `text`, marked when cut, for a message.
+fn echo(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(ECHO_CHARS) {
+        Some((at, _)) => Cow::Owned(format!("{}...", &text[..at])),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// `first` (truncation reports, which must be seen), then what `rest` kept and counted,
+/// in a fresh collector with the same cap.
+fn first_then_capped<T>(first: Vec<T>, rest: Capped<T>, mut out: Capped<T>) -> Capped<T> {
+    out.extend(first);
+    let (kept, omitted) = rest.into_parts();
+    out.extend(kept);
+    out.count_omitted(omitted);
+    out
 }
 
 /// Whether a node says "no value": no structure, and empty text or `null`.

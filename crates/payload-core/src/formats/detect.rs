@@ -91,7 +91,7 @@ fn xml_and_tagged(
     share: &dyn Fn(usize) -> f64,
 ) -> (f64, f64) {
     let doc = read_forest(text);
-    if doc.children.is_empty() {
+    if super::xml::no_elements(&doc) {
         return (0.0, 0.0);
     }
     let xml_names = root_field_names(schema, Format::Xml);
@@ -157,7 +157,7 @@ fn delimited(text: &str, schema: &Value, props: &[String], share: &dyn Fn(usize)
     let found: HashSet<String> = markers
         .iter()
         .filter(|m| !m.end)
-        .map(|m| fold(&m.name))
+        .map(|m| fold(m.name))
         .filter(|n| fields.contains(n))
         .collect();
     if found.is_empty() {

@@ -1,7 +1,13 @@
 //! Markdown responses: a header per field (`## Task`, any level, the field name in any
-//! case or with spaces), lists for arrays, code fences for strings, and `**Field:**
-//! value` lines as a fallback for models that write key-value lines instead of
-//! headers.
+//! case or with spaces), lists for arrays, code fences for strings, and bold lines as
+//! models write them instead of headers: `**Field:** value`, or a line that is only
+//! bold text (`**Confidence**`, `**Confidence:**`) with the value below (SPEC 7.17).
+//! A bold line counts only when it names a field: bold text inside a value is
+//! emphasis, and splitting a value there would lose it.
+//!
+//! Markdown has no end marker: the last section runs to the end of the text, so it may
+//! have been cut (`possibly_truncated`, [`super::ending`]) unless its content ends with
+//! a closed code fence or the whole response is a fenced block whose fence closes.
 //!
 //! Hand-written rather than a CommonMark parser (pulldown-cmark): only ATX headers,
 //! fences and the `**Field:**` convention matter here, a header's content must be the
@@ -10,11 +16,12 @@
 //! parser cannot know. One pass over the lines; nesting is at most seven levels.
 
 use super::convert::Converter;
+use super::ending::{Cut, Reading};
 use super::node::{
     Node, fold, is_fence_line, lines_with_offsets, splice_unknown, strip_list_marker, unwrap_fence,
 };
 use super::options::known_names;
-use super::{Format, FormatFailure};
+use super::{Format, FormatRead};
 use serde_json::Value;
 use std::collections::HashSet;
 
@@ -51,8 +58,9 @@ pub(crate) fn header(line: &str) -> Option<(usize, &str)> {
     Some((level, text))
 }
 
-/// If `line` is a `**Field:** value` line naming a known field, the name and the
-/// value's byte offset within the line.
+/// If `line` is a `**Field:** value` line, or a line that is only bold text
+/// (`**Field**`, `**Field:**`), naming a known field: the name and the value's byte
+/// offset within the line (the line's end when the value is below it).
 pub(crate) fn bold_field<'l>(line: &'l str, known: &HashSet<String>) -> Option<(&'l str, usize)> {
     let trimmed = line.trim_start();
     let body = strip_list_marker(trimmed).unwrap_or(trimmed);
@@ -72,6 +80,8 @@ pub(crate) fn bold_field<'l>(line: &'l str, known: &HashSet<String>) -> Option<(
                 label.trim(),
                 wrap.len() + close + wrap.len() + (after.len() - rest.len()),
             )
+        } else if after.trim().is_empty() {
+            (label.trim(), body.len())
         } else {
             return None;
         };
@@ -83,9 +93,19 @@ pub(crate) fn bold_field<'l>(line: &'l str, known: &HashSet<String>) -> Option<(
     None
 }
 
-/// Reads `text` into a document node of header sections (and `**Field:**` lines).
+/// Reads `text` into a document node of header sections (and bold field lines), with
+/// the sections the text ends inside marked cut.
+#[cfg(test)]
 pub(crate) fn read_sections(text: &str, known: &HashSet<String>) -> Node {
+    read(text, known).0.doc
+}
+
+/// The sections, and whether a fence around the whole response closes (its end is
+/// visible).
+fn read(text: &str, known: &HashSet<String>) -> (Reading, bool) {
     let (body, base) = unwrap_fence(text, &["markdown", "md"]);
+    // A fence around the whole response that closes is its end marker.
+    let fence_closed = base + body.len() < text.len();
     let mut stack: Vec<(usize, Node)> = vec![(0, Node::named("", 0))];
     let mut in_fence = false;
     for (line, offset) in lines_with_offsets(body) {
@@ -103,7 +123,7 @@ pub(crate) fn read_sections(text: &str, known: &HashSet<String>) -> Node {
         match found {
             Some((level, name, rest)) => {
                 while stack.len() > 1 && stack.last().is_some_and(|(l, _)| *l >= level) {
-                    pop(&mut stack);
+                    pop(&mut stack, offset);
                 }
                 let mut node = Node::named(name, offset);
                 if !rest.trim().is_empty() {
@@ -120,27 +140,55 @@ pub(crate) fn read_sections(text: &str, known: &HashSet<String>) -> Node {
             }
         }
     }
+    // The sections still open run to the end of the text; the innermost one did not
+    // if its content ends by closing a code fence.
+    let end = base + body.len();
+    let mut innermost = true;
     while stack.len() > 1 {
-        pop(&mut stack);
+        if let Some((_, node)) = stack.last_mut() {
+            let closed = fence_closed || innermost && ends_with_closed_fence(&node.text);
+            node.cut = !closed;
+        }
+        innermost = false;
+        pop(&mut stack, end);
     }
-    stack.pop().map(|(_, n)| n).unwrap_or_default()
+    let mut doc = stack.pop().map(|(_, n)| n).unwrap_or_default();
+    doc.end = text.len();
+    doc.seal();
+    let reading = Reading {
+        doc,
+        cut: Cut::Possible,
+    };
+    (reading, fence_closed)
 }
 
-fn pop(stack: &mut Vec<(usize, Node)>) {
-    if let Some((_, node)) = stack.pop() {
+/// Whether `text`'s last non-blank line closes a code fence opened in `text`.
+fn ends_with_closed_fence(text: &str) -> bool {
+    let fences = text.lines().filter(|l| is_fence_line(l.trim())).count();
+    let last = text.lines().rev().find(|l| !l.trim().is_empty());
+    fences >= 2 && fences % 2 == 0 && last.is_some_and(|l| is_fence_line(l.trim()))
+}
+
+fn pop(stack: &mut Vec<(usize, Node)>, end: usize) {
+    if let Some((_, mut node)) = stack.pop() {
+        node.end = end;
+        node.seal();
         if let Some((_, parent)) = stack.last_mut() {
             parent.children.push(node);
         }
     }
 }
 
-/// Parses a markdown response into a value of `schema`.
-pub(crate) fn parse(text: &str, schema: &Value) -> Result<Value, FormatFailure> {
+/// Parses a markdown response into a value of `schema`, with what was noticed on the
+/// way.
+pub(crate) fn parse(text: &str, schema: &Value) -> FormatRead {
     let known = known_names(schema);
-    let mut doc = read_sections(text, &known);
-    splice_unknown(&mut doc, &known);
-    let nothing = doc.children.is_empty();
-    Converter::new(Format::Markdown, schema, text).finish(&doc, nothing)
+    let (mut reading, fence_closed) = read(text, &known);
+    splice_unknown(&mut reading.doc, &known);
+    let doc = &reading.doc;
+    Converter::new(Format::Markdown, schema, text)
+        .judging(reading.cut)
+        .finish(doc, doc.children.is_empty(), !fence_closed)
 }
 
 #[cfg(test)]
@@ -166,6 +214,70 @@ mod tests {
         let (_, at) = bold_field(line, &known).unwrap();
         assert_eq!(line[at..].trim(), "0.9");
         assert_eq!(bold_field("**Buy:** now", &known), None);
+    }
+
+    #[test]
+    fn a_line_of_only_bold_text_naming_a_field_is_a_header() {
+        let known = HashSet::from(["confidence".to_string()]);
+        for line in [
+            "**Confidence**",
+            "**Confidence:**",
+            "**Confidence**:",
+            "__Confidence__  ",
+        ] {
+            let (name, at) = bold_field(line, &known).unwrap();
+            assert_eq!((name, line[at..].trim()), ("Confidence", ""), "{line}");
+        }
+        assert_eq!(bold_field("**Confidence** is high", &known), None);
+        assert_eq!(bold_field("**Important**", &known), None);
+    }
+
+    #[test]
+    fn open_sections_at_the_end_are_cut_unless_a_fence_closes_them() {
+        let known = HashSet::new();
+        let cut = |text: &str| -> Vec<(String, bool)> {
+            let doc = read_sections(text, &known);
+            let mut out = Vec::new();
+            let mut stack = vec![&doc];
+            while let Some(node) = stack.pop() {
+                out.push((node.name.clone(), node.cut));
+                stack.extend(node.children.iter().rev());
+            }
+            out
+        };
+        let pairs = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(n, c)| (n.to_string(), *c)).collect()
+        };
+        assert_eq!(
+            cut("## A
+x
+## B
+### C
+y"),
+            pairs(&[("", false), ("A", false), ("B", true), ("C", true)])
+        );
+        assert_eq!(
+            cut("## A
+```
+x
+```
+"),
+            pairs(&[("", false), ("A", false)])
+        );
+        assert_eq!(
+            cut("```md
+## A
+x
+```
+bye"),
+            pairs(&[("", false), ("A", false)])
+        );
+        assert_eq!(
+            cut("```md
+## A
+x"),
+            pairs(&[("", false), ("A", true)])
+        );
     }
 
     #[test]

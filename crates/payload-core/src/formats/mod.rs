@@ -16,8 +16,21 @@
 //!
 //! The readers are hand-written because model output is rarely well-formed and a
 //! strict parser returns nothing where a person reads the answer; each reader's
-//! module says what it tolerates. All of them are linear in the text and bound their
-//! nesting at 128.
+//! module says what it tolerates. All of them are linear in the text, keep their
+//! working memory and output within a constant factor of it, and read 128 levels of
+//! nesting: the first part at level 129 stops the reader with a `parsing` error
+//! ([`crate::limits::MAX_DEPTH`]).
+//!
+//! # The same rules in every format
+//!
+//! - **Truncation** (SPEC 7.13): a value the text ends inside is `truncated` where the
+//!   format has an end marker, and gets a `possibly_truncated` warning where it has
+//!   none; `ending` states exactly when.
+//! - **Duplicates** (SPEC 7.10): a field written twice (an element, tag, section, header
+//!   or attribute) that is not an array: the last one wins, with a `duplicate_key`
+//!   warning naming it. Repeated parts of an array field are its items.
+//! - **Bounded reports** (SPEC 7.14): at most 100 errors per value and 100 warnings per
+//!   response are kept ([`crate::caps::Capped`]); the rest are counted.
 //!
 //! # `x-format`
 //!
@@ -44,6 +57,7 @@
 mod convert;
 mod delimited;
 pub mod detect;
+mod ending;
 mod markdown;
 mod node;
 mod options;
@@ -56,6 +70,7 @@ pub use node::fold_name;
 pub use render::{expressible, render};
 
 use crate::error::{ErrorKind, Location, PayloadError};
+use crate::warning::Warning;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::str::FromStr;
@@ -148,6 +163,31 @@ impl fmt::Display for FormatFailure {
 
 impl std::error::Error for FormatFailure {}
 
+/// A value read from a text format, with what the reader noticed on the way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormatRead {
+    /// The value, or every error found and what was read.
+    pub result: Result<Value, FormatFailure>,
+    /// Duplicate fields, possible truncation: at most 100, then one that counts the
+    /// rest. Kept on failure too.
+    pub warnings: Vec<Warning>,
+}
+
+impl FormatRead {
+    /// A reader that stopped at its one fatal error, a part nested deeper than
+    /// [`crate::limits::MAX_DEPTH`] at `location`: nothing was read.
+    pub(crate) fn too_deep(location: Location) -> FormatRead {
+        let mut failure = crate::limits::fail_too_deep(Ok(Value::Object(Map::new())));
+        for error in &mut failure.errors {
+            error.location = Some(location);
+        }
+        FormatRead {
+            result: Err(failure),
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// Reads `text` as one value of `schema` written in `format`.
 ///
 /// The value is shaped by the schema but not validated against it (call
@@ -155,9 +195,19 @@ impl std::error::Error for FormatFailure {}
 /// fence, or from the first `{`/`[` to the last `}`/`]`) goes through the same strict-
 /// then-lenient reader as marker blocks; its repairs are not reported here, which is
 /// why whole-response JSON should go through the JSON path when warnings matter.
+/// The warnings of the other formats are in [`read_as`].
 pub fn parse_as(format: Format, text: &str, schema: &Value) -> Result<Value, FormatFailure> {
+    read_as(format, text, schema).result
+}
+
+/// [`parse_as`], with the warnings: duplicate fields (SPEC 7.10) and possible
+/// truncation (SPEC 7.13).
+pub fn read_as(format: Format, text: &str, schema: &Value) -> FormatRead {
     match format {
-        Format::Json => parse_json(text),
+        Format::Json => FormatRead {
+            result: parse_json(text),
+            warnings: Vec::new(),
+        },
         Format::Xml => xml::parse(text, schema),
         Format::Delimited => delimited::parse(text, schema),
         Format::Tagged => tagged::parse(text, schema),
@@ -212,5 +262,9 @@ fn parse_json(text: &str) -> Result<Value, FormatFailure> {
         })
 }
 
+#[cfg(test)]
+mod cut_tests;
+#[cfg(test)]
+mod rules_tests;
 #[cfg(test)]
 mod tests;

@@ -19,9 +19,22 @@ pub(crate) struct Node {
     pub attrs: Vec<(String, String)>,
     /// Byte offset of the node in the model's text, for error locations.
     pub offset: usize,
+    /// Byte offset just after the node: after its close tag or END line, or where its
+    /// section stops.
+    pub end: usize,
+    /// The text ended inside this node before anything closed it (see
+    /// [`super::ending`]): its value may be cut.
+    pub cut: bool,
 }
 
 impl Node {
+    /// Gives back the spare capacity of the node's text and children once it is
+    /// complete: a chain of single children would otherwise hold four slots each.
+    pub fn seal(&mut self) {
+        self.text.shrink_to_fit();
+        self.children.shrink_to_fit();
+    }
+
     /// A node with a name, at `offset`.
     pub fn named(name: impl Into<String>, offset: usize) -> Node {
         Node {
@@ -122,25 +135,39 @@ pub(crate) fn strip_list_marker(line: &str) -> Option<&str> {
 /// them (a wrapped bullet); unmarked lines before the first item are an introduction
 /// and are dropped. Text with no marker at all is a plain list: one item per non-empty
 /// line.
+#[cfg(test)]
 pub(crate) fn list_items(text: &str) -> Vec<(String, usize)> {
-    let lines = lines_with_offsets(text);
-    let marked = lines
-        .iter()
-        .any(|(line, _)| strip_list_marker(line).is_some());
-    let mut items: Vec<(String, usize)> = Vec::new();
-    for (line, offset) in lines {
+    let mut items = Vec::new();
+    each_list_item(text, |item, offset, _| items.push((item, offset)));
+    items
+}
+
+/// The items [`list_items`] finds, handed to `emit` one at a time with their offset and
+/// whether each is the last, so a long list is never held twice.
+pub(crate) fn each_list_item(text: &str, mut emit: impl FnMut(String, usize, bool)) {
+    let marked = text.lines().any(|line| strip_list_marker(line).is_some());
+    let mut pending: Option<(String, usize)> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let at = offset;
+        offset += line.len();
         let trimmed = line.trim();
         if trimmed.is_empty() || is_fence_line(trimmed) {
             continue;
         }
-        if !marked {
-            items.push((trimmed.to_string(), offset));
-            continue;
-        }
-        match strip_list_marker(trimmed) {
-            Some(rest) => items.push((rest.to_string(), offset)),
+        let starts = if marked {
+            strip_list_marker(trimmed)
+        } else {
+            Some(trimmed)
+        };
+        match starts {
+            Some(rest) => {
+                if let Some((item, item_at)) = pending.replace((rest.to_string(), at)) {
+                    emit(item, item_at, false);
+                }
+            }
             None => {
-                if let Some((last, _)) = items.last_mut() {
+                if let Some((last, _)) = pending.as_mut() {
                     if !last.is_empty() {
                         last.push(' ');
                     }
@@ -149,16 +176,22 @@ pub(crate) fn list_items(text: &str) -> Vec<(String, usize)> {
             }
         }
     }
-    items
+    if let Some((item, item_at)) = pending {
+        emit(item, item_at, true);
+    }
 }
 
-/// Splits comma-separated values (`a, b, c`), trimming each and dropping empty ones.
-pub(crate) fn comma_items(text: &str) -> Vec<String> {
-    text.split([',', '\n'])
+/// Splits comma-separated values (`a, b, c`), trimming each and dropping empty ones,
+/// handing them to `emit` one at a time with whether each is the last.
+pub(crate) fn each_comma_item(text: &str, mut emit: impl FnMut(String, bool)) {
+    let mut items = text
+        .split([',', '\n'])
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect()
+        .peekable();
+    while let Some(item) = items.next() {
+        emit(item.to_string(), items.peek().is_none());
+    }
 }
 
 /// Each line of `text` (without its line break) with its byte offset.
@@ -270,6 +303,28 @@ mod tests {
             .map(|(s, _)| s)
             .collect();
         assert_eq!(plain, ["Buy", "Hold"]);
+    }
+
+    #[test]
+    fn items_are_handed_out_one_at_a_time_with_the_last_marked() {
+        let mut seen = Vec::new();
+        each_list_item("Intro\n- a\n  wrapped\n- b\n", |item, at, last| {
+            seen.push((item, at, last))
+        });
+        assert_eq!(
+            seen,
+            [("a wrapped".into(), 6, false), ("b".to_string(), 20, true)]
+        );
+        let mut commas = Vec::new();
+        each_comma_item("x, y,, z", |item, last| commas.push((item, last)));
+        assert_eq!(
+            commas,
+            [
+                ("x".into(), false),
+                ("y".into(), false),
+                ("z".to_string(), true)
+            ]
+        );
     }
 
     #[test]

@@ -210,8 +210,6 @@ fn malformed_xml_is_read_the_way_a_person_reads_it() {
         "<response>\n<task>Parse configuration files<confidence>0.85</confidence><steps><step>Read file</step><step>Parse JSON</step><step>Validate schema</step></steps></task></response>",
         // Mismatched case, XML declaration, extra whitespace.
         "<?xml version=\"1.0\"?>\n<Response>\n   <Task>\n      Parse configuration files\n   </task>\n<CONFIDENCE> 0.85 </CONFIDENCE>\n<steps>\n\n<step>  Read file </step>\n<step>Parse JSON</step><step>Validate schema</step></steps></response>",
-        // No close tag for the root at all (the response was cut after the last field).
-        "<response><task>Parse configuration files</task><confidence>0.85</confidence><steps><step>Read file</step><step>Parse JSON</step><step>Validate schema</step></steps>",
     ];
     for text in cases {
         assert_eq!(parsed(Format::Xml, text, &schema), task_value(), "{text}");

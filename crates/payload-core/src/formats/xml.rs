@@ -15,19 +15,22 @@
 //!   (`<task>Parse files` followed by `<confidence>`) was a leaf the model forgot to
 //!   close: its children move up to its parent.
 //! - comments, `<?...?>` and `<!DOCTYPE>` are skipped; CDATA is text.
-//! - nesting deeper than 128 elements is text, so nothing can overflow.
+//! - an element still open when the text ends, or a tag, comment or CDATA section the
+//!   text ends inside, is marked cut: the response was truncated ([`super::ending`]).
+//! - 128 levels of elements are read; the first element at level 129 stops the reader
+//!   with a `parsing` error ([`crate::limits::MAX_DEPTH`]), so nothing can overflow.
 //!
 //! Tagged content (`<TASK>...</TASK>` without a root) is the same reader with a
 //! different choice of where the fields are; see [`super::tagged`].
 
 use super::convert::Converter;
+use super::ending::{Cut, Reading};
 use super::node::{Node, fold};
 use super::options::{self, field_names};
-use super::{Format, FormatFailure};
+use super::{Format, FormatRead};
+use crate::error::Location;
+use crate::limits::MAX_DEPTH;
 use serde_json::Value;
-
-/// How deep elements may nest before further open tags are read as text.
-pub(crate) const MAX_DEPTH: usize = 128;
 
 /// One open element while reading: the node and how much text it had when its first
 /// child arrived.
@@ -37,15 +40,23 @@ struct Open {
 }
 
 /// Reads `text` into a document node whose children are the top-level elements and
-/// whose text is the prose around them.
+/// whose text is the prose around them. For detection: elements nested past
+/// [`MAX_DEPTH`] are read as text instead of refused.
 pub(crate) fn read_forest(text: &str) -> Node {
-    read_forest_checked(text).0
+    match read_with(text, false) {
+        Ok(reading) => reading.doc,
+        Err(_) => Node::default(),
+    }
 }
 
-/// [`read_forest`], and whether elements nested past [`MAX_DEPTH`] (read as text), which
-/// the readers report as a `parsing` error.
-pub(crate) fn read_forest_checked(text: &str) -> (Node, bool) {
-    let mut too_deep = false;
+/// Reads `text` for a value: the document, with every element the text ended inside
+/// marked cut (certain: XML closes what it opens). Stops at the first element nested
+/// deeper than [`MAX_DEPTH`] (level 1 is a top-level element): its location.
+pub(crate) fn read(text: &str) -> Result<Reading, Location> {
+    read_with(text, true)
+}
+
+fn read_with(text: &str, strict: bool) -> Result<Reading, Location> {
     let bytes = text.as_bytes();
     let mut stack: Vec<Open> = vec![Open {
         node: Node::named("", 0),
@@ -62,53 +73,108 @@ pub(crate) fn read_forest_checked(text: &str) -> (Node, bool) {
             push_text(&mut stack, &decode_entities(&text[i..j]));
         }
         let rest = &text[j..];
-        if rest.starts_with("<!--") {
-            i = find_after(text, j + 4, "-->");
+        let skipped = if rest.starts_with("<!--") {
+            Some(find_after(text, j + 4, "-->"))
         } else if let Some(body) = rest.strip_prefix("<![CDATA[") {
             let end = body.find("]]>").map_or(body.len(), |e| e);
             push_text(&mut stack, &body[..end]);
-            i = (j + 9 + end + 3).min(text.len());
+            Some((j + 9 + end + 3 <= text.len()).then_some(j + 9 + end + 3))
         } else if rest.starts_with("<?") {
-            i = find_after(text, j + 2, "?>");
+            Some(find_after(text, j + 2, "?>"))
         } else if rest.starts_with("<!") {
-            i = find_after(text, j + 2, ">");
-        } else if let Some((tag, end)) = read_tag(text, j) {
-            i = end;
-            match tag {
-                Tag::Close(name) => close(&mut stack, &name),
-                Tag::Open { name, attrs, empty } => {
-                    if stack.len() > MAX_DEPTH {
-                        too_deep = true;
-                        push_text(&mut stack, &text[j..end]);
-                        continue;
-                    }
-                    let mut node = Node::named(name, j);
-                    node.attrs = attrs;
-                    if empty {
-                        add_child(&mut stack, node);
-                    } else {
-                        stack.push(Open { node, lead: None });
-                    }
+            Some(find_after(text, j + 2, ">"))
+        } else {
+            None
+        };
+        if let Some(after) = skipped {
+            match after {
+                Some(after) => i = after,
+                None => {
+                    unfinished(&mut stack, text, j);
+                    break;
                 }
             }
-        } else {
-            push_text(&mut stack, "<");
-            i = j + 1;
+            continue;
+        }
+        match read_tag(text, j) {
+            TagRead::Tag(Tag::Close(name), end) => {
+                close(&mut stack, &name, j, end);
+                i = end;
+            }
+            TagRead::Tag(Tag::Open { name, attrs, empty }, end) => {
+                i = end;
+                // The new element's level: the document is at index 0 of the stack.
+                if stack.len() > MAX_DEPTH {
+                    if strict {
+                        return Err(Location::of_offset(text, j));
+                    }
+                    push_text(&mut stack, &text[j..end]);
+                    continue;
+                }
+                let mut node = Node::named(name, j);
+                node.attrs = attrs;
+                if empty {
+                    node.end = end;
+                    add_child(&mut stack, node);
+                } else {
+                    stack.push(Open { node, lead: None });
+                }
+            }
+            TagRead::Text => {
+                push_text(&mut stack, "<");
+                i = j + 1;
+            }
+            TagRead::Unfinished => {
+                unfinished(&mut stack, text, j);
+                break;
+            }
         }
     }
+    // Whatever is still open, the text ended inside.
     while stack.len() > 1 {
-        pop_unclosed(&mut stack);
+        if let Some(top) = stack.last_mut() {
+            top.node.cut = true;
+        }
+        pop_unclosed(&mut stack, text.len(), true);
     }
-    (stack.pop().map(|o| o.node).unwrap_or_default(), too_deep)
+    let mut doc = stack.pop().map(|o| o.node).unwrap_or_default();
+    doc.end = text.len();
+    doc.seal();
+    Ok(Reading {
+        doc,
+        cut: Cut::Certain,
+    })
 }
 
-/// The byte just after the next `pattern` at or after `from`, or the end of the text
-/// (an unclosed comment or CDATA runs to the end, which keeps every search linear).
-fn find_after(text: &str, from: usize, pattern: &str) -> usize {
+/// The text ends inside a tag, comment or CDATA section that never finished: it
+/// becomes a part of its own, marked cut, named by what it was (`<RECOMM`).
+/// Its name starts with `<`, which no element's can ([`is_unfinished`]); it does not
+/// count as a child that ends its parent's own text.
+fn unfinished(stack: &mut [Open], text: &str, at: usize) {
+    let head: String = text[at..].chars().take(40).collect();
+    let mut node = Node::named(head.trim_end(), at);
+    node.end = text.len();
+    node.cut = true;
+    if let Some(top) = stack.last_mut() {
+        top.node.children.push(node);
+    }
+}
+
+/// Whether `node` is an unfinished tag, comment or CDATA section the text ended in.
+pub(crate) fn is_unfinished(node: &Node) -> bool {
+    node.name.starts_with('<')
+}
+
+/// Whether the document holds no element at all (an unfinished tag is not one).
+pub(crate) fn no_elements(doc: &Node) -> bool {
+    doc.children.iter().all(is_unfinished)
+}
+
+/// The byte just after the next `pattern` at or after `from`, or `None` when the text
+/// ends first (an unclosed comment is a cut; searching once keeps this linear).
+fn find_after(text: &str, from: usize, pattern: &str) -> Option<usize> {
     let from = from.min(text.len());
-    text[from..]
-        .find(pattern)
-        .map_or(text.len(), |p| from + p + pattern.len())
+    text[from..].find(pattern).map(|p| from + p + pattern.len())
 }
 
 fn push_text(stack: &mut [Open], text: &str) {
@@ -117,7 +183,8 @@ fn push_text(stack: &mut [Open], text: &str) {
     }
 }
 
-fn add_child(stack: &mut [Open], node: Node) {
+fn add_child(stack: &mut [Open], mut node: Node) {
+    node.seal();
     if let Some(top) = stack.last_mut() {
         if top.lead.is_none() {
             top.lead = Some(top.node.text.len());
@@ -127,8 +194,9 @@ fn add_child(stack: &mut [Open], node: Node) {
 }
 
 /// Closes the nearest open element named `name` (any case) and everything opened
-/// inside it; a close tag that matches nothing is dropped.
-fn close(stack: &mut Vec<Open>, name: &str) {
+/// inside it (which ends where this close tag starts, at `at`); a close tag that
+/// matches nothing is dropped.
+fn close(stack: &mut Vec<Open>, name: &str, at: usize, end: usize) {
     let Some(k) = (1..stack.len())
         .rev()
         .find(|&k| stack[k].node.name.eq_ignore_ascii_case(name))
@@ -136,21 +204,29 @@ fn close(stack: &mut Vec<Open>, name: &str) {
         return;
     };
     while stack.len() > k + 1 {
-        pop_unclosed(stack);
+        pop_unclosed(stack, at, false);
     }
-    if let Some(open) = stack.pop() {
+    if let Some(mut open) = stack.pop() {
+        open.node.end = end;
         add_child(stack, open.node);
     }
 }
 
-/// Pops an element that was never closed. If it had text of its own before its first
-/// child, it was a leaf: the children belong to its parent.
-fn pop_unclosed(stack: &mut Vec<Open>) {
+/// Pops an element that was never closed, ending at `end`. If it had text of its own
+/// before its first child, it was a leaf whose close tag was forgotten: the children
+/// belong to its parent, and its own text ended where they start, so it is not what
+/// the text was cut inside (`at_end`).
+fn pop_unclosed(stack: &mut Vec<Open>, end: usize, at_end: bool) {
     let Some(mut open) = stack.pop() else { return };
+    open.node.end = end;
     match open.lead {
         Some(lead) if !open.node.text[..lead].trim().is_empty() => {
             let children = std::mem::take(&mut open.node.children);
             open.node.text.truncate(lead);
+            if at_end {
+                open.node.cut = false;
+            }
+            open.node.end = children.first().map_or(end, |c| c.offset);
             add_child(stack, open.node);
             for child in children {
                 add_child(stack, child);
@@ -169,6 +245,16 @@ enum Tag {
     Close(String),
 }
 
+/// What a `<` starts.
+enum TagRead {
+    /// A whole tag, and the byte after its `>`.
+    Tag(Tag, usize),
+    /// Not a tag: the `<` is text.
+    Text,
+    /// The text ends before the tag could finish.
+    Unfinished,
+}
+
 fn is_name_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_'
 }
@@ -177,89 +263,101 @@ fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':')
 }
 
-/// Reads a tag starting at the `<` at `start`: the tag and the byte after its `>`.
-/// Gives up (the `<` is text) at anything a tag cannot contain, including another `<`,
-/// so a failed attempt never scans past the next `<`.
-fn read_tag(text: &str, start: usize) -> Option<(Tag, usize)> {
+/// Reads a tag starting at the `<` at `start`. Gives up (the `<` is text) at anything
+/// a tag cannot contain, including another `<`, so a failed attempt never scans past
+/// the next `<`; running out of text is [`TagRead::Unfinished`].
+fn read_tag(text: &str, start: usize) -> TagRead {
     let bytes = text.as_bytes();
+    // Every byte read past the end means the tag was cut, not that it is text.
+    macro_rules! at {
+        ($i:expr) => {
+            match bytes.get($i) {
+                Some(b) => *b,
+                None => return TagRead::Unfinished,
+            }
+        };
+    }
     let mut i = start + 1;
-    let closing = bytes.get(i) == Some(&b'/');
+    let closing = at!(i) == b'/';
     if closing {
         i += 1;
     }
     let name_start = i;
-    if !bytes.get(i).copied().is_some_and(is_name_start) {
-        return None;
+    if !is_name_start(at!(i)) {
+        return TagRead::Text;
     }
-    while bytes.get(i).copied().is_some_and(is_name_byte) {
+    while is_name_byte(at!(i)) {
         i += 1;
     }
     let full = &text[name_start..i];
     let name = full.rsplit(':').next().unwrap_or(full).to_string();
     if closing {
-        while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+        while at!(i).is_ascii_whitespace() {
             i += 1;
         }
-        return (bytes.get(i) == Some(&b'>')).then(|| (Tag::Close(name), i + 1));
+        return if bytes[i] == b'>' {
+            TagRead::Tag(Tag::Close(name), i + 1)
+        } else {
+            TagRead::Text
+        };
     }
     let mut attrs = Vec::new();
     loop {
-        while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+        while at!(i).is_ascii_whitespace() {
             i += 1;
         }
-        match bytes.get(i)? {
+        match at!(i) {
             b'>' => {
-                return Some((
-                    Tag::Open {
-                        name,
-                        attrs,
-                        empty: false,
-                    },
-                    i + 1,
-                ));
+                let tag = Tag::Open {
+                    name,
+                    attrs,
+                    empty: false,
+                };
+                return TagRead::Tag(tag, i + 1);
             }
-            b'/' if bytes.get(i + 1) == Some(&b'>') => {
-                return Some((
-                    Tag::Open {
-                        name,
-                        attrs,
-                        empty: true,
-                    },
-                    i + 2,
-                ));
+            b'/' if at!(i + 1) == b'>' => {
+                let tag = Tag::Open {
+                    name,
+                    attrs,
+                    empty: true,
+                };
+                return TagRead::Tag(tag, i + 2);
             }
-            b if is_name_start(*b) => {
+            b if is_name_start(b) => {
                 let attr_start = i;
-                while bytes.get(i).copied().is_some_and(is_name_byte) {
+                while is_name_byte(at!(i)) {
                     i += 1;
                 }
                 let attr_name = text[attr_start..i].to_string();
-                while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+                while at!(i).is_ascii_whitespace() {
                     i += 1;
                 }
-                if bytes.get(i) != Some(&b'=') {
+                if bytes[i] != b'=' {
                     attrs.push((attr_name, String::new()));
                     continue;
                 }
                 i += 1;
-                while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+                while at!(i).is_ascii_whitespace() {
                     i += 1;
                 }
-                let value = match bytes.get(i)? {
+                let value = match bytes[i] {
                     q @ (b'"' | b'\'') => {
                         let from = i + 1;
-                        let len = bytes[from..].iter().position(|b| b == q || *b == b'<')?;
+                        let Some(len) = bytes[from..].iter().position(|b| *b == q || *b == b'<')
+                        else {
+                            return TagRead::Unfinished;
+                        };
                         if bytes[from + len] == b'<' {
-                            return None;
+                            return TagRead::Text;
                         }
                         i = from + len + 1;
                         &text[from..from + len]
                     }
                     _ => {
                         let from = i;
-                        while bytes.get(i).is_some_and(|b| {
-                            !b.is_ascii_whitespace() && !matches!(b, b'>' | b'<' | b'/')
-                        }) {
+                        while !at!(i).is_ascii_whitespace()
+                            && !matches!(bytes[i], b'>' | b'<' | b'/')
+                        {
                             i += 1;
                         }
                         &text[from..i]
@@ -267,7 +365,7 @@ fn read_tag(text: &str, start: usize) -> Option<(Tag, usize)> {
                 };
                 attrs.push((attr_name, decode_entities(value)));
             }
-            _ => return None,
+            _ => return TagRead::Text,
         }
     }
 }
@@ -348,7 +446,7 @@ pub(crate) fn choose_root<'a>(doc: &'a Node, root: &Value, format: Format) -> &'
     doc.children
         .iter()
         .find(|c| !c.children.is_empty())
-        .or(doc.children.first())
+        .or_else(|| doc.children.iter().find(|c| !is_unfinished(c)))
         .unwrap_or(doc)
 }
 
@@ -371,15 +469,17 @@ pub(crate) fn root_field_names(root: &Value, format: Format) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Parses an XML response into a value of `schema`.
-pub(crate) fn parse(text: &str, schema: &Value) -> Result<Value, FormatFailure> {
-    let (doc, too_deep) = read_forest_checked(text);
-    let root = choose_root(&doc, schema, Format::Xml);
-    let result = Converter::new(Format::Xml, schema, text).finish(root, doc.children.is_empty());
-    if too_deep {
-        return Err(crate::limits::fail_too_deep(result));
-    }
-    result
+/// Parses an XML response into a value of `schema`, with what was noticed on the way.
+pub(crate) fn parse(text: &str, schema: &Value) -> FormatRead {
+    let reading = match read(text) {
+        Ok(reading) => reading,
+        Err(location) => return FormatRead::too_deep(location),
+    };
+    let doc = &reading.doc;
+    let root = choose_root(doc, schema, Format::Xml);
+    Converter::new(Format::Xml, schema, text)
+        .judging(reading.cut)
+        .finish(root, no_elements(doc), std::ptr::eq(root, doc))
 }
 
 #[cfg(test)]
@@ -438,6 +538,57 @@ mod tests {
         let r = &doc.children[0];
         assert_eq!(names(r), ["steps"]);
         assert_eq!(names(&r.children[0]), ["step", "step"]);
+    }
+
+    /// The names of the parts marked cut, in document order.
+    fn cut_names(text: &str) -> Vec<String> {
+        let doc = read(text).unwrap().doc;
+        let mut out = Vec::new();
+        let mut stack = vec![&doc];
+        while let Some(node) = stack.pop() {
+            if node.cut {
+                out.push(node.name.clone());
+            }
+            stack.extend(node.children.iter().rev());
+        }
+        out
+    }
+
+    #[test]
+    fn parts_the_text_ends_inside_are_cut_and_forgotten_ones_are_not() {
+        assert_eq!(
+            cut_names("<r><task>Parse files\n<confidence>0.8"),
+            ["r", "confidence"],
+            "task was left open before its sibling: forgotten, not cut"
+        );
+        assert!(cut_names("<r><task>Parse<confidence>0.8</confidence></r>").is_empty());
+        assert!(cut_names("<r><a>x</a></r>\nThanks, a < b.").is_empty());
+        assert_eq!(cut_names("<r><a>x</a></r"), ["r", "</r"]);
+        assert_eq!(cut_names("<A>x</A>\n<RECOMM"), ["<RECOMM"]);
+        assert_eq!(cut_names("<A>x</A>\n<"), ["<"]);
+        assert_eq!(cut_names("<A>x</A><B k=\"v"), ["<B k=\"v"]);
+        assert_eq!(cut_names("<a>x<!-- note"), ["a", "<!-- note"]);
+        assert_eq!(cut_names("<a><![CDATA[abc"), ["a", "<![CDATA[abc"]);
+        assert!(cut_names("<a>x</a><!-- done -->").is_empty());
+    }
+
+    #[test]
+    fn level_128_is_read_and_level_129_stops_the_reader() {
+        let nest = |n: usize| "<a>".repeat(n) + "x" + &"</a>".repeat(n);
+        let doc = read(&nest(MAX_DEPTH)).unwrap().doc;
+        let mut depth = 0;
+        let mut node = &doc;
+        while let Some(child) = node.children.first() {
+            depth += 1;
+            node = child;
+        }
+        assert_eq!((depth, node.text.as_str()), (MAX_DEPTH, "x"));
+        // The reader stops at the first element too deep.
+        let column = 3 * MAX_DEPTH + 1;
+        assert_eq!(
+            read(&nest(MAX_DEPTH + 1)).unwrap_err(),
+            Location { line: 1, column }
+        );
     }
 
     #[test]
