@@ -55,6 +55,14 @@ fn every_entry_point(text: &str, sizes: &[usize]) {
     let _ = payload_core::repair::parse_lenient(text);
 }
 
+/// `PROPTEST_CASES` when set (for long runs: `PROPTEST_CASES=50000`), else `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// Pieces a model writes, shuffled into hostile responses.
 fn piece() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -124,7 +132,7 @@ fn chunking() -> impl Strategy<Value = Vec<usize>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
 
     #[test]
     fn model_like_responses_hold_every_guarantee(text in response(), sizes in chunking()) {
