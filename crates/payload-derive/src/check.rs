@@ -13,6 +13,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_register_with_pages(cx, cont);
     check_defaults(cx, cont);
     check_enum(cx, cont);
+    check_struct_shape(cx, cont);
 }
 
 /// A payload's schema is compiled once and cached per type, and the constants are
@@ -124,29 +125,90 @@ fn check_variant(cx: &Ctxt, repr: &Repr, variant: &Variant) {
     }
 }
 
+/// A struct payload is written as an object, or, holding one list, as an array (the
+/// suggestion blocks). A unit struct is `null`, a tuple struct a positional array, and a
+/// newtype over a scalar a bare scalar: a marker block can carry none of them (it opens
+/// with `{` or `[`), and their instructions would contradict themselves. Refused here
+/// rather than failing every parse at run time.
+fn check_struct_shape(cx: &Ctxt, cont: &Container) {
+    let syn::Data::Struct(data) = &cont.original.data else {
+        return;
+    };
+    let ident = cont.ident;
+    match &data.fields {
+        Fields::Named(_) => {}
+        Fields::Unit => cx.error_spanned_by(
+            ident,
+            format!(
+                "unit struct `{ident}` is written as `null`, which no model can send as a \
+                 payload; give it named fields (`struct {ident} {{ ... }}`)"
+            ),
+        ),
+        Fields::Unnamed(fields) if fields.unnamed.len() != 1 => cx.error_spanned_by(
+            &data.fields,
+            format!(
+                "tuple struct `{ident}` has {} fields: serde writes it as a positional JSON \
+                 array, which a model fills in the wrong order; name the fields \
+                 (`struct {ident} {{ a: A, b: B }}`)",
+                fields.unnamed.len()
+            ),
+        ),
+        Fields::Unnamed(fields) => {
+            let ty = &fields.unnamed[0].ty;
+            if let Some(shown) = scalar(ty) {
+                cx.error_spanned_by(
+                    ty,
+                    format!(
+                        "newtype `{ident}` holds `{shown}`, so serde writes it as a bare \
+                         value, not the object a payload block holds; use a named field \
+                         (`struct {ident} {{ value: {shown} }}`)"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Scalar and string type names, as written.
+const SCALARS: &[&str] = &[
+    "String", "str", "bool", "char", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
+    "u32", "u64", "u128", "usize", "f32", "f64", "Cow",
+];
+/// Sequence type names, as written.
+const SEQUENCES: &[&str] = &["Vec", "VecDeque", "HashSet", "BTreeSet"];
+
 /// The type, as written, if it is plainly not a struct or map: a scalar, a string, a
 /// sequence or a tuple. Types it cannot see through (a struct, an alias) pass.
 fn not_an_object(ty: &Type) -> Option<String> {
-    const SCALARS: &[&str] = &[
-        "String", "str", "bool", "char", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
-        "u32", "u64", "u128", "usize", "f32", "f64", "Vec", "VecDeque", "HashSet", "BTreeSet",
-        "Cow",
-    ];
-    let shown = quote::ToTokens::to_token_stream(ty)
-        .to_string()
-        .replace(' ', "");
     match ty {
-        Type::Array(_) | Type::Slice(_) => Some(shown),
-        Type::Tuple(tuple) if !tuple.elems.is_empty() => Some(shown),
+        Type::Array(_) | Type::Slice(_) => Some(shown(ty)),
+        Type::Tuple(tuple) if !tuple.elems.is_empty() => Some(shown(ty)),
         Type::Reference(reference) => not_an_object(&reference.elem),
-        Type::Path(path) if path.qself.is_none() => {
-            let last = path.path.segments.last()?;
-            SCALARS
-                .contains(&last.ident.to_string().as_str())
-                .then_some(shown)
-        }
-        _ => None,
+        _ => named_among(ty, SEQUENCES).or_else(|| scalar(ty)),
     }
+}
+
+/// The type, as written, if it is plainly a scalar or a string.
+fn scalar(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Reference(reference) => scalar(&reference.elem),
+        _ => named_among(ty, SCALARS),
+    }
+}
+
+/// The type, as written, if its last path segment is one of `names`.
+fn named_among(ty: &Type, names: &[&str]) -> Option<String> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    (path.qself.is_none() && names.contains(&last.ident.to_string().as_str())).then(|| shown(ty))
+}
+
+fn shown(ty: &Type) -> String {
+    quote::ToTokens::to_token_stream(ty)
+        .to_string()
+        .replace(' ', "")
 }
 
 fn check_register_with_pages(cx: &Ctxt, cont: &Container) {

@@ -39,6 +39,11 @@
 //! of two or more fields (a positional array), and, internally tagged, no newtype
 //! variant holding a scalar or a sequence.
 //!
+//! A struct payload has named fields, or is a newtype over a list (written as an array,
+//! like `SuggestedValues(Vec<SuggestedValue>)`). Unit structs (`null`), tuple structs
+//! (positional arrays) and newtypes over a scalar (a bare value) are refused: a marker
+//! block opens with `{` or `[`, so none of them could ever be parsed.
+//!
 //! ## Format options (`format(...)`)
 //!
 //! On the type: `xml(root, namespace, pretty_print)`, `delimited(section, end,

@@ -1,0 +1,9 @@
+use payload_derive::LlmPayload;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A title.
+#[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+struct Title(String);
+
+fn main() {}
