@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod invariants;
+pub mod json_invariants;
 
 use payload_builtin::{CLOSE_CHAT, DataProposal, SchemaProposal};
 use payload_core::{ActionSpec, LlmPayload, ParseOptions};

@@ -1,5 +1,6 @@
 //! Whole-response extraction: auto-detected format, then every named format, for the
-//! built-in proposals; never panics, and a success always carries data.
+//! built-in proposals; never panics, and a success always carries data. As JSON, a
+//! success is valid for its type (`payload_benches::json_invariants::check_extract`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -29,4 +30,7 @@ fuzz_target!(|data: &[u8]| {
     let format = FORMATS[(selector as usize >> 1) % FORMATS.len()];
     let result = payload_core::extract_as(&text, &payload, format);
     assert_eq!(result.success, result.data.is_some());
+    if format == Some(Format::Json) {
+        payload_benches::json_invariants::check_extract(&text, &payload, 0);
+    }
 });

@@ -17,7 +17,7 @@ pub const MAX_ERRORS: usize = 100;
 pub const MAX_WARNINGS: usize = 100;
 
 /// A list that keeps its first `cap` entries and counts the others.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Capped<T> {
     items: Vec<T>,
     omitted: usize,

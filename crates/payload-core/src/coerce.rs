@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 /// Values nest at most this deep (the JSON parsers' own limit), so the walk's
 /// recursion is bounded.
-const MAX_DEPTH: usize = 128;
+use crate::limits::MAX_DEPTH;
 
 /// Coerces `value` toward `root` (a schema), returning the warnings for what changed.
 pub fn coerce(value: &mut Value, root: &Value) -> Vec<Warning> {

@@ -15,7 +15,9 @@
 
 use crate::error::{ErrorKind, PayloadError};
 
-pub use crate::json::MAX_DEPTH;
+/// How many levels of nesting a value may have, in every format and on every path:
+/// this many are read, one more is a `parsing` error (SPEC 7.16).
+pub const MAX_DEPTH: usize = 128;
 
 /// The default cap on a response's size: 16 MiB, far beyond any model's output.
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;

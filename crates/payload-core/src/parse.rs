@@ -317,11 +317,15 @@ impl Assembly {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(payload.name, raw, vec![error]),
         };
-        if let Err(errors) = payload.validate(&decoded.value) {
+        let mut errors = decoded.inexact_errors();
+        if let Err(invalid) = payload.validate(&decoded.value) {
+            errors.extend(invalid);
+        }
+        if !errors.is_empty() {
             let errors = locate_in_block(json_text, origin, errors);
             return self.reject(payload.name, raw, errors);
         }
-        self.note_repairs(payload.marker, &decoded.repairs);
+        self.note_repairs(payload.marker, &decoded);
         if self.result.custom_payload.is_some() {
             let error = PayloadError::new(
                 ErrorKind::ExtraPayload,
@@ -343,17 +347,21 @@ impl Assembly {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(name, raw, vec![error]),
         };
-        let Value::Array(items) = decoded.value else {
-            let error = PayloadError::new(
-                ErrorKind::Validation,
-                "",
-                format!("{marker} must be a JSON array"),
-            )
-            .with_expected("array")
-            .with_received(decoded.value)
-            .with_suggestion(format!("write {marker}: [ ... ] with one object per item"))
-            .with_location(origin);
-            return self.reject(name, raw, vec![error]);
+        let mut decoded = decoded;
+        let items = match std::mem::take(&mut decoded.value) {
+            Value::Array(items) => items,
+            other => {
+                let error = PayloadError::new(
+                    ErrorKind::Validation,
+                    "",
+                    format!("{marker} must be a JSON array"),
+                )
+                .with_expected("array")
+                .with_received(other)
+                .with_suggestion(format!("write {marker}: [ ... ] with one object per item"))
+                .with_location(origin);
+                return self.reject(name, raw, vec![error]);
+            }
         };
         let taken = match role {
             Role::Values => self.result.suggested_values.is_some(),
@@ -372,7 +380,7 @@ impl Assembly {
             .with_location(origin);
             return self.reject(name, raw, vec![error]);
         }
-        self.note_repairs(marker, &decoded.repairs);
+        self.note_repairs(marker, &decoded);
         match role {
             Role::Values => {
                 let kept = suggestions::keep_values(items, &mut self.warnings);
@@ -401,13 +409,16 @@ impl Assembly {
         });
     }
 
-    fn note_repairs(&mut self, marker: &str, repairs: &[String]) {
-        for repair in repairs {
+    /// The block's repairs and duplicate keys, as warnings.
+    fn note_repairs(&mut self, marker: &str, decoded: &json::Decoded) {
+        for repair in &decoded.repairs {
             self.warnings.push(Warning::new(
                 WarningKind::Repaired,
                 format!("{marker} block: {repair}"),
             ));
         }
+        let prefix = format!("{marker} block: ");
+        self.warnings.extend(decoded.duplicate_warnings(&prefix));
     }
 }
 

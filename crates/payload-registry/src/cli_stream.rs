@@ -27,17 +27,18 @@ pub fn run(
     }
     let options = page_options(registry, page).map_err(|e| CliError(e.to_string()))?;
     let text = read_input(file, limit)?;
-    replay(&options, &text, chunk, out)
+    let parser = payload_core::parse::Parser::new(&options).with_limits(crate::cli::limits(limit));
+    replay(parser, &text, chunk, out)
 }
 
 /// Streams `text` in `chunk`-byte pieces through a parser for `options`, writing SSE.
 fn replay(
-    options: &payload_core::ParseOptions,
+    parser: payload_core::parse::Parser,
     text: &str,
     chunk: usize,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut parser = StreamParser::new(options);
+    let mut parser = StreamParser::with_parser(parser);
     for piece in chunks(text, chunk) {
         for event in parser.push(piece) {
             event.write_sse(out)?;
@@ -114,7 +115,13 @@ mod tests {
     fn a_replay_prints_deltas_then_complete_as_sse() {
         let text = "Pick one.\n\nSUGGESTED_VALUES: [{\"label\": \"Yes\", \"value\": \"Yes\"}]";
         let mut out = Vec::new();
-        replay(&ParseOptions::new(), text, 7, &mut out).unwrap();
+        replay(
+            payload_core::parse::Parser::new(&ParseOptions::new()),
+            text,
+            7,
+            &mut out,
+        )
+        .unwrap();
         let sse = String::from_utf8(out).unwrap();
         let events: Vec<(&str, serde_json::Value)> = sse
             .split_terminator("\n\n")

@@ -27,6 +27,11 @@ pub enum Repair {
     InvalidEscapes,
     /// A double quote inside a double-quoted string, not escaped (`"the "Gemini" song"`).
     InnerQuotes,
+    /// A closer of the other kind (`["a", "b"}`): it closes the containers down to the
+    /// one it matches, as the balanced scanner reads it.
+    MismatchedClosers,
+    /// `{"a": 1}, "b": 2}`: the object closed before its last members, which follow.
+    EarlyClose,
 }
 
 impl Repair {
@@ -44,6 +49,10 @@ impl Repair {
             Repair::MissingCommas => "inserted missing commas",
             Repair::InvalidEscapes => "fixed invalid escapes",
             Repair::InnerQuotes => "escaped double quotes inside strings",
+            Repair::MismatchedClosers => {
+                "closed brackets left open before a closer of the other kind"
+            }
+            Repair::EarlyClose => "kept the members written after the object closed too early",
         }
     }
 

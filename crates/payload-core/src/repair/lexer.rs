@@ -17,6 +17,9 @@ pub(super) struct Lexer<'a> {
     pub(super) pos: usize,
     /// What has been repaired so far.
     pub(super) repairs: RepairSet,
+    /// Set when the last number read was an integer too long for 64 bits, read as the
+    /// nearest float: the parser notes its path and clears the flag.
+    pub(super) inexact: bool,
 }
 
 impl<'a> Lexer<'a> {
@@ -27,7 +30,13 @@ impl<'a> Lexer<'a> {
             bytes: text.as_bytes(),
             pos: 0,
             repairs: RepairSet::default(),
+            inexact: false,
         }
+    }
+
+    /// The whole text being read.
+    pub(super) fn text(&self) -> &'a str {
+        self.text
     }
 
     /// The next byte, if any.
@@ -363,8 +372,14 @@ impl<'a> Lexer<'a> {
                 return Ok(Value::from(n));
             }
         }
-        serde_json::from_str(token)
-            .map_err(|e| error(ErrorKind::Parsing, &format!("invalid number: {e}"), start))
+        let value: Value = serde_json::from_str(token)
+            .map_err(|e| error(ErrorKind::Parsing, &format!("invalid number: {e}"), start))?;
+        // serde_json reads an integer beyond 64 bits as the nearest float: `1` followed
+        // by 300 zeros becomes 1e300. The text said an exact integer; the caller is told.
+        if value.is_f64() && !token.contains(['.', 'e', 'E']) {
+            self.inexact = true;
+        }
+        Ok(value)
     }
 
     fn digits(&mut self) {

@@ -4,7 +4,7 @@
 //! [`crate::json::decode`] calls [`parse_lenient`] only after strict serde_json parsing
 //! failed, so this reader is on the slow path and may be simple; it must still be safe
 //! on hostile text: one forward pass (linear time), an explicit stack (no recursion),
-//! nesting limited to [`crate::json::MAX_DEPTH`], no panic.
+//! nesting limited to [`crate::limits::MAX_DEPTH`], no panic.
 //!
 //! # What is repaired
 //!
@@ -23,6 +23,12 @@
 //! | `{"a": 1 "b": 2}`, `[1 2]`, `[{...}{...}]` | with the comma | inserted missing commas |
 //! | `"C:\data"`, `"it\'s"`, a lone `\ud800` | `"C:\\data"`, `"it's"`, U+FFFD | fixed invalid escapes |
 //! | `"the track "Gemini Dream"?"` | `"the track \"Gemini Dream\"?"` | escaped double quotes inside strings |
+//! | `{"a": ["x", "y"}` | `{"a": ["x", "y"]}` | closed brackets left open before a closer of the other kind |
+//! | `{"a": 1}, "b": 2}` | `{"a": 1, "b": 2}` | kept the members written after the object closed too early |
+//!
+//! Two things are read as written but reported through [`Lenient::notes`]: a key that
+//! appears twice in an object (the last value wins, SPEC 7.10) and an integer too long
+//! for 64 bits (read as the nearest float; the caller reports it, SPEC 7.9).
 //!
 //! Everything inside a string stays text: `"see // here"`, `"True"`, `"{"` and a curly
 //! apostrophe in `"it’s"` are not touched.
@@ -35,11 +41,10 @@
 //! - Anything that needs a guessed value: `{"a": }`, `{"a": 1, "b"}`, `[1,,2]`,
 //!   `NaN`, `Infinity`, `undefined`, unquoted string values (`{"a": yes}`), numbers JSON
 //!   does not have (`+1`, `01`, `.5`, `0x1F`). Those are [`ErrorKind::Parsing`] errors.
-//! - Nesting too deep: a [`ErrorKind::Parsing`] error at exactly the depth where
-//!   serde_json stops on the strict path ([`crate::json::MAX_DEPTH`] counting the
-//!   container being opened, so 127 levels read and 128 do not). Drawing the line
-//!   anywhere else would let a value the strict path refused for depth through here
-//!   with no repair reported.
+//! - Nesting too deep: [`crate::limits::MAX_DEPTH`] levels are read and the next one
+//!   is a [`ErrorKind::Parsing`] error, exactly where the strict path stops. Drawing
+//!   the line anywhere else would let a value the strict path refused for depth
+//!   through here with no repair reported.
 //!
 //! Numbers are converted by serde_json itself, so a repaired value has the same number
 //! semantics as a strict one (`1.0` stays a float, large integers stay `u64`/`i64`).
@@ -69,6 +74,7 @@
 
 mod kinds;
 mod lexer;
+mod notes;
 mod parser;
 
 #[cfg(test)]
@@ -78,6 +84,8 @@ mod tests;
 
 pub use crate::error::ErrorKind;
 pub use kinds::Repair;
+pub use notes::{DuplicateKey, Notes};
+pub(crate) use parser::members_follow;
 use serde_json::Value;
 use std::fmt;
 
@@ -89,6 +97,9 @@ pub struct Lenient {
     /// One phrase per repair category applied, in the order first met (empty when the
     /// text was strict JSON).
     pub repairs: Vec<String>,
+    /// What was read as written but must be reported: duplicate keys, integers too
+    /// long to hold exactly.
+    pub notes: Notes,
 }
 
 /// Why lenient reading failed.
@@ -117,4 +128,12 @@ impl std::error::Error for RepairError {}
 /// (see the module docs), never completed when cut off and never with a guessed value.
 pub fn parse_lenient(text: &str) -> Result<Lenient, RepairError> {
     parser::parse(text)
+}
+
+/// Reads the value at the start of `text` leniently, as [`parse_lenient`] does, and
+/// stops after it: the offset just past the value comes with it, and whatever follows
+/// is left unread. A top-level object that closes too early (`{"a": 1}, "b": 2}`) is
+/// read on to its real end.
+pub fn parse_lenient_prefix(text: &str) -> Result<(Lenient, usize), RepairError> {
+    parser::parse_prefix(text)
 }

@@ -4,8 +4,10 @@
 
 use super::kinds::Repair;
 use super::lexer::{Lexer, error};
+use super::notes::{DuplicateKey, Notes};
 use super::{ErrorKind, Lenient, RepairError};
-use crate::json::MAX_DEPTH;
+use crate::error::pointer_join;
+use crate::limits::MAX_DEPTH;
 use serde_json::{Map, Value};
 
 /// An object or array being read.
@@ -52,7 +54,8 @@ pub(super) fn parse(text: &str) -> Result<Lenient, RepairError> {
         lexer.pos += 3;
         lexer.skip_fence_tag();
     }
-    let value = parse_value(&mut lexer)?;
+    let mut notes = Notes::default();
+    let value = parse_value(&mut lexer, &mut notes)?;
     lexer.skip_trivia()?;
     if lexer.at("```") {
         lexer.repairs.add(Repair::CodeFence);
@@ -69,11 +72,50 @@ pub(super) fn parse(text: &str) -> Result<Lenient, RepairError> {
     Ok(Lenient {
         value,
         repairs: lexer.repairs.phrases(),
+        notes,
     })
 }
 
+/// Reads the value at the start of `text` and stops after it, whatever follows; the
+/// offset just past the value is returned with it.
+pub(super) fn parse_prefix(text: &str) -> Result<(Lenient, usize), RepairError> {
+    let mut lexer = Lexer::new(text);
+    let mut notes = Notes::default();
+    let value = parse_value(&mut lexer, &mut notes)?;
+    let end = lexer.pos;
+    let lenient = Lenient {
+        value,
+        repairs: lexer.repairs.phrases(),
+        notes,
+    };
+    Ok((lenient, end))
+}
+
+/// What a closing bracket does to the containers open.
+enum Closer {
+    /// It closes the innermost container: consume it.
+    Matches,
+    /// It closes an outer container: the innermost ones were left open, and close here
+    /// without consuming it (the balanced scanner's rule, so both agree on the end).
+    Outer,
+    /// It matches nothing open.
+    Stray,
+}
+
+fn closer_kind(stack: &[Frame], byte: u8) -> Closer {
+    let matches = |frame: &Frame| match frame {
+        Frame::Array(_) => byte == b']',
+        Frame::Object { .. } => byte == b'}',
+    };
+    match stack.split_last() {
+        Some((top, _)) if matches(top) => Closer::Matches,
+        Some((_, outer)) if outer.iter().any(matches) => Closer::Outer,
+        _ => Closer::Stray,
+    }
+}
+
 /// Reads one value, however deeply nested, with an explicit stack.
-fn parse_value(lexer: &mut Lexer<'_>) -> Result<Value, RepairError> {
+fn parse_value(lexer: &mut Lexer<'_>, notes: &mut Notes) -> Result<Value, RepairError> {
     let mut stack: Vec<Frame> = Vec::new();
     let mut state = State::Value;
     loop {
@@ -83,9 +125,9 @@ fn parse_value(lexer: &mut Lexer<'_>) -> Result<Value, RepairError> {
         let done = match state {
             State::Value => match lexer.peek() {
                 Some(open @ (b'[' | b'{')) => {
-                    // The same limit as serde_json on the strict path, which counts
-                    // the container being opened: at most `MAX_DEPTH - 1` levels.
-                    if stack.len() + 1 >= MAX_DEPTH {
+                    // `MAX_DEPTH` levels are read; the one past them is refused, on
+                    // the strict path and here alike.
+                    if stack.len() >= MAX_DEPTH {
                         return Err(error(
                             ErrorKind::Parsing,
                             &format!("the value nests deeper than {MAX_DEPTH} levels"),
@@ -105,26 +147,34 @@ fn parse_value(lexer: &mut Lexer<'_>) -> Result<Value, RepairError> {
                     }
                     continue;
                 }
-                _ => lexer.scalar()?,
+                _ => {
+                    let value = lexer.scalar()?;
+                    if std::mem::take(&mut lexer.inexact) {
+                        notes.inexact.push(pointer(&stack));
+                    }
+                    value
+                }
             },
-            State::ArrayStart => {
-                if lexer.peek() == Some(b']') {
-                    lexer.pos += 1;
-                    close(&mut stack)
-                } else {
-                    state = State::Value;
+            State::ArrayStart | State::ObjectStart => match lexer.peek() {
+                Some(byte @ (b']' | b'}'))
+                    if !matches!(closer_kind(&stack, byte), Closer::Stray) =>
+                {
+                    match close_at(lexer, &mut stack, byte) {
+                        Some(value) => value,
+                        None => {
+                            state = State::AfterValue;
+                            continue;
+                        }
+                    }
+                }
+                _ => {
+                    state = match state {
+                        State::ArrayStart => State::Value,
+                        _ => State::Key,
+                    };
                     continue;
                 }
-            }
-            State::ObjectStart => {
-                if lexer.peek() == Some(b'}') {
-                    lexer.pos += 1;
-                    close(&mut stack)
-                } else {
-                    state = State::Key;
-                    continue;
-                }
-            }
+            },
             State::Key => {
                 let key = lexer.key()?;
                 lexer.skip_trivia()?;
@@ -153,7 +203,6 @@ fn parse_value(lexer: &mut Lexer<'_>) -> Result<Value, RepairError> {
             }
             State::AfterValue => {
                 let in_array = matches!(stack.last(), Some(Frame::Array(_)));
-                let closer = if in_array { b']' } else { b'}' };
                 match lexer.peek() {
                     None => {
                         return Err(error(
@@ -169,18 +218,29 @@ fn parse_value(lexer: &mut Lexer<'_>) -> Result<Value, RepairError> {
                     Some(b',') => {
                         lexer.pos += 1;
                         lexer.skip_trivia()?;
-                        if lexer.peek() == Some(closer) {
-                            lexer.repairs.add(Repair::TrailingCommas);
-                            lexer.pos += 1;
-                            close(&mut stack)
-                        } else {
-                            state = if in_array { State::Value } else { State::Key };
-                            continue;
+                        match lexer.peek() {
+                            Some(byte @ (b']' | b'}'))
+                                if !matches!(closer_kind(&stack, byte), Closer::Stray) =>
+                            {
+                                lexer.repairs.add(Repair::TrailingCommas);
+                                match close_at(lexer, &mut stack, byte) {
+                                    Some(value) => value,
+                                    None => continue,
+                                }
+                            }
+                            _ => {
+                                state = if in_array { State::Value } else { State::Key };
+                                continue;
+                            }
                         }
                     }
-                    Some(b) if b == closer => {
-                        lexer.pos += 1;
-                        close(&mut stack)
+                    Some(byte @ (b']' | b'}'))
+                        if !matches!(closer_kind(&stack, byte), Closer::Stray) =>
+                    {
+                        match close_at(lexer, &mut stack, byte) {
+                            Some(value) => value,
+                            None => continue,
+                        }
                     }
                     Some(_) if in_array && lexer.starts_value() => {
                         lexer.repairs.add(Repair::MissingCommas);
@@ -206,20 +266,108 @@ fn parse_value(lexer: &mut Lexer<'_>) -> Result<Value, RepairError> {
                 }
             }
         };
+        let mut duplicate = None;
         match stack.last_mut() {
             None => return Ok(done),
             Some(Frame::Array(items)) => items.push(done),
             Some(Frame::Object { map, key }) => {
                 if let Some(key) = key.take() {
+                    if map.contains_key(&key) {
+                        duplicate = Some(key.clone());
+                    }
+                    // The last value wins (SPEC 7.10), in the first one's place.
                     map.insert(key, done);
                 }
             }
+        }
+        if let Some(key) = duplicate {
+            let object = pointer(&stack[..stack.len() - 1]);
+            notes.duplicates.push(DuplicateKey { object, key });
         }
         state = State::AfterValue;
     }
 }
 
-/// Pops the innermost container (the caller has just read its closer).
-fn close(stack: &mut Vec<Frame>) -> Value {
-    stack.pop().map_or(Value::Null, Frame::into_value)
+/// Handles the closer `byte` (which closes something open) with the innermost
+/// container's members read. Returns the closed container's value, or `None` when the
+/// reading goes on in an open container: an outer one (the closer is not consumed and
+/// is seen again there) or the top-level object that closed too early.
+fn close_at(lexer: &mut Lexer<'_>, stack: &mut Vec<Frame>, byte: u8) -> Option<Value> {
+    match closer_kind(stack, byte) {
+        Closer::Matches => {
+            lexer.pos += 1;
+            if stack.len() == 1
+                && matches!(stack[0], Frame::Object { .. })
+                && members_follow(lexer.text(), lexer.pos)
+            {
+                // `{"a": 1}, "b": 2}`: what follows is more of this object. Closing it
+                // here would drop those members without a word.
+                lexer.repairs.add(Repair::EarlyClose);
+                return None;
+            }
+            stack.pop().map(Frame::into_value)
+        }
+        Closer::Outer | Closer::Stray => {
+            // (The callers never pass a stray closer: it is an error there.) The
+            // innermost container closes unconsumed; the caller puts it in its parent.
+            lexer.repairs.add(Repair::MismatchedClosers);
+            stack.pop().map(Frame::into_value)
+        }
+    }
+}
+
+/// Whether the text at `at` continues an object: a comma, then a key and a colon.
+/// Looks ahead over at most one key, so a reading stays linear.
+pub(crate) fn members_follow(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    let skip = |mut i: usize| {
+        while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip(at);
+    if bytes.get(i) != Some(&b',') {
+        return false;
+    }
+    i = skip(i + 1);
+    match bytes.get(i) {
+        Some(b'"') => {
+            let mut j = i + 1;
+            loop {
+                match bytes.get(j) {
+                    Some(b'\\') => j += 2,
+                    Some(b'"') => break,
+                    Some(b'\n') | None => return false,
+                    Some(_) => j += 1,
+                }
+            }
+            bytes.get(skip(j + 1)) == Some(&b':')
+        }
+        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
+            let mut j = i;
+            while bytes
+                .get(j)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+            {
+                j += 1;
+            }
+            bytes.get(skip(j)) == Some(&b':')
+        }
+        _ => false,
+    }
+}
+
+/// JSON Pointer of the value being read in the innermost of `frames`.
+fn pointer(frames: &[Frame]) -> String {
+    let mut path = String::new();
+    for frame in frames {
+        match frame {
+            Frame::Array(items) => path = format!("{path}/{}", items.len()),
+            Frame::Object { key, .. } => {
+                path = pointer_join(&path, key.as_deref().unwrap_or_default());
+            }
+        }
+    }
+    path
 }

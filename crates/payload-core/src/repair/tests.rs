@@ -424,27 +424,24 @@ fn error_offsets_point_at_the_problem() {
 }
 
 #[test]
-fn nesting_limit_matches_serde_json() {
-    // serde_json counts the container being opened, so 127 levels read and 128 do
-    // not; the lenient reader draws the line at the same place, so the strict and the
-    // lenient path never disagree on depth.
-    let deepest = format!("{}{}", "[".repeat(MAX - 1), "]".repeat(MAX - 1));
-    assert!(serde_json::from_str::<Value>(&deepest).is_ok());
+fn nesting_limit_is_the_one_setting() {
+    // MAX levels are read and the next is refused, on the strict path and here alike,
+    // so the two paths never disagree on depth.
+    let deepest = format!("{}{}", "[".repeat(MAX), "]".repeat(MAX));
     assert!(parse_lenient(&deepest).is_ok());
-    let sloppy = format!("{}{}", "[1 ".repeat(MAX - 1), ",]".repeat(MAX - 1));
+    let sloppy = format!("{}{}", "[1 ".repeat(MAX), ",]".repeat(MAX));
     assert!(parse_lenient(&sloppy).is_ok());
 
-    let over = format!("{}{}", "[".repeat(MAX), "]".repeat(MAX));
-    assert!(serde_json::from_str::<Value>(&over).is_err());
+    let over = format!("{}{}", "[".repeat(MAX + 1), "]".repeat(MAX + 1));
     let e = parsing(&over);
-    assert_eq!(e.offset, MAX - 1);
+    assert_eq!(e.offset, MAX);
     assert!(e.message.contains("deeper than 128"), "{e}");
 
-    let objects = format!("{}1{}", "{a: ".repeat(MAX), "}".repeat(MAX));
+    let objects = format!("{}1{}", "{a: ".repeat(MAX + 1), "}".repeat(MAX + 1));
     assert!(parsing(&objects).message.contains("deeper"));
 }
 
-const MAX: usize = crate::json::MAX_DEPTH;
+const MAX: usize = crate::limits::MAX_DEPTH;
 
 // ---- 1 MB pathological inputs (correctness only) --------------------------------------
 
@@ -453,7 +450,7 @@ const MB: usize = 1 << 20;
 #[test]
 fn a_megabyte_of_open_brackets_is_a_depth_error() {
     let e = parsing(&"[".repeat(MB));
-    assert_eq!(e.offset, MAX - 1);
+    assert_eq!(e.offset, MAX);
     let e = parsing(&"{'a':".repeat(MB / 5));
     assert!(e.message.contains("deeper"), "{e}");
 }

@@ -1,21 +1,71 @@
 //! Reading one extracted block as JSON: strict first, at serde_json speed; lenient
 //! (repairing what models get wrong) only when strict parsing fails.
 
+mod strict;
+
+use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError};
-use crate::repair;
+use crate::limits::MAX_DEPTH;
+use crate::repair::{self, Notes};
+use crate::warning::{Warning, WarningKind};
 use serde_json::Value;
 
-/// Nesting deeper than this is a `parsing` error (serde_json's own limit, which keeps
-/// its recursion bounded; the repairer enforces the same limit).
-pub const MAX_DEPTH: usize = 128;
-
-/// A value read from a block, with the repairs it needed.
+/// A value read from a block, with the repairs it needed and what it noted.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decoded {
     /// The value.
     pub value: Value,
     /// What was repaired, one phrase each (empty for strict JSON).
     pub repairs: Vec<String>,
+    /// Duplicate keys (the last value won) and integers too long to hold exactly.
+    pub notes: Notes,
+}
+
+impl Decoded {
+    /// One `duplicate_key` warning per key written twice (SPEC 7.10), `prefix` before
+    /// each message (the block's marker, say), with a final count past the cap.
+    pub fn duplicate_warnings(&self, prefix: &str) -> Vec<Warning> {
+        let duplicates = &self.notes.duplicates;
+        let mut warnings: Vec<Warning> = duplicates
+            .items()
+            .iter()
+            .map(|d| {
+                Warning::new(
+                    WarningKind::DuplicateKey,
+                    format!("{prefix}{}", d.message()),
+                )
+            })
+            .collect();
+        if duplicates.omitted() > 0 {
+            warnings.push(Warning::new(
+                WarningKind::DuplicateKey,
+                format!(
+                    "{prefix}{} more keys appear more than once; the last value of each was kept",
+                    duplicates.omitted()
+                ),
+            ));
+        }
+        warnings
+    }
+
+    /// One `validation` error at the path of each integer written with more digits
+    /// than a 64-bit integer holds (SPEC 7.9): the value read is not the number the
+    /// text says, and no field receives a silently rounded number.
+    pub fn inexact_errors(&self) -> Vec<PayloadError> {
+        let mut errors = Capped::errors();
+        for path in self.notes.inexact.items() {
+            errors.push(
+                PayloadError::validation(
+                    path.clone(),
+                    "the integer has more digits than a 64-bit integer holds, so it cannot be held exactly",
+                )
+                .with_expected("an integer between -9223372036854775808 and 18446744073709551615")
+                .with_suggestion("send a number that fits, or send it as a string if the digits matter"),
+            );
+        }
+        errors.count_omitted(self.notes.inexact.omitted());
+        errors.finish()
+    }
 }
 
 /// Parses `text` as strict JSON, or, failing that, repairs it.
@@ -23,18 +73,26 @@ pub struct Decoded {
 /// `origin` is where `text` starts in the model's text; error locations are given in
 /// the model's text. A value that is cut off is never completed: that is an error.
 pub fn decode(text: &str, origin: Location) -> Result<Decoded, PayloadError> {
-    match serde_json::from_str::<Value>(text) {
+    match strict::parse(text) {
         Ok(value) => Ok(Decoded {
             value,
             repairs: Vec::new(),
+            notes: Notes::default(),
         }),
         Err(strict) => match repair::parse_lenient(text) {
-            Ok(lenient) => Ok(Decoded {
-                value: lenient.value,
-                repairs: lenient.repairs,
-            }),
+            Ok(lenient) => Ok(Decoded::from(lenient)),
             Err(lenient) => Err(repair_error(&strict, &lenient, text, origin)),
         },
+    }
+}
+
+impl From<repair::Lenient> for Decoded {
+    fn from(lenient: repair::Lenient) -> Self {
+        Decoded {
+            value: lenient.value,
+            repairs: lenient.repairs,
+            notes: lenient.notes,
+        }
     }
 }
 
@@ -48,9 +106,6 @@ fn repair_error(
     text: &str,
     origin: Location,
 ) -> PayloadError {
-    if strict.to_string().contains("recursion limit") {
-        return parse_error(strict, origin);
-    }
     let location = shift(Location::of_offset(text, lenient.offset), origin);
     let (message, suggestion) = match lenient.kind {
         ErrorKind::Truncated => (
@@ -74,17 +129,18 @@ pub fn parse_error(error: &serde_json::Error, origin: Location) -> PayloadError 
         line: error.line().max(1),
         column: error.column().max(1),
     };
-    let (message, suggestion) = if message.contains("recursion limit") {
-        (
-            format!("the value nests deeper than {MAX_DEPTH} levels"),
-            "flatten the structure".to_string(),
-        )
-    } else {
-        (
-            format!("invalid JSON: {message}"),
-            suggestion_for(error).to_string(),
-        )
-    };
+    let (message, suggestion) =
+        if message.contains("recursion limit") || message.contains("nests deeper than") {
+            (
+                format!("the value nests deeper than {MAX_DEPTH} levels"),
+                "flatten the structure".to_string(),
+            )
+        } else {
+            (
+                format!("invalid JSON: {message}"),
+                suggestion_for(error).to_string(),
+            )
+        };
     PayloadError::new(ErrorKind::Parsing, "", message)
         .with_suggestion(suggestion)
         .with_location(shift(relative, origin))
@@ -92,7 +148,7 @@ pub fn parse_error(error: &serde_json::Error, origin: Location) -> PayloadError 
 
 fn suggestion_for(error: &serde_json::Error) -> &'static str {
     let text = error.to_string();
-    if text.contains("EOF") {
+    if error.is_eof() {
         "close every string, object and array"
     } else if text.contains("expected `,` or `}`") || text.contains("expected `,` or `]`") {
         "check for a missing comma or an unclosed string before this point"

@@ -6,7 +6,8 @@
 //! the schema ([`crate::coerce`]), each fix reported as a warning. A value cut off
 //! before it closes is `truncated` and never accepted.
 
-use crate::balanced::{self, Balanced};
+mod candidates;
+
 use crate::coerce;
 use crate::error::{ErrorKind, Location, PayloadError};
 use crate::formats::{self, Format};
@@ -15,14 +16,10 @@ use crate::limits::Limits;
 use crate::locate;
 use crate::payload::{LlmPayload, PayloadType, Shape};
 use crate::warning::{Warning, WarningKind};
+use candidates::candidates;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
-
-/// How many places a value might start are tried before giving up. Candidates never
-/// overlap (a complete one is skipped whole, a cut-off one ends the search), so the
-/// scans together read the text once.
-const MAX_CANDIDATES: usize = 16;
 
 /// The standard result of whole-response parsing, serialized as SPEC section 4 shows:
 /// `{success: true, data, format, confidence, warnings}` or
@@ -222,8 +219,8 @@ pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
 }
 
 fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
-    let candidates = candidates(text);
-    if candidates.is_empty() {
+    let (mut found, more) = candidates(text);
+    if found.is_empty() {
         if let Some(result) = scalar_response(text, payload) {
             return result;
         }
@@ -239,15 +236,103 @@ fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
         .with_suggestion("answer with the JSON value only, no other text");
         return ExtractResult::failure("json", 0.0, vec![error]);
     }
+    // The fenced value first: the fence says "this is it". Otherwise text order.
+    let mut order: Vec<usize> = (0..found.len()).collect();
+    order.sort_by_key(|&i| !found[i].fenced);
+    let mut winner: Option<(usize, ExtractResult)> = None;
     let mut first_failure: Option<ExtractResult> = None;
-    for candidate in candidates {
+    // The values not taken, by offset: named in the `extra_value` warning.
+    let mut others: Vec<(usize, &'static str)> = Vec::new();
+    for i in order {
+        let candidate = &mut found[i];
+        if candidate.member {
+            first_failure.get_or_insert_with(|| fragment(text, candidate));
+            continue;
+        }
+        if winner.is_some() {
+            if let Some(what) = other_value(text, candidate) {
+                others.push((candidate.start, what));
+            }
+            continue;
+        }
         let attempt = read_candidate(text, candidate, payload);
         if attempt.success {
-            return attempt;
+            winner = Some((candidate.start, attempt));
+        } else {
+            if attempt.partial_data.is_some() {
+                others.push((candidate.start, "a value that does not fit the type"));
+            } else if candidate.end.is_none() {
+                others.push((candidate.start, "a value that is cut off"));
+            }
+            first_failure.get_or_insert(attempt);
         }
-        first_failure.get_or_insert(attempt);
     }
-    first_failure.expect("at least one candidate was tried")
+    let Some((_, mut result)) = winner else {
+        return first_failure.expect("at least one candidate was tried");
+    };
+    if !others.is_empty() || more.is_some() {
+        others.sort_by_key(|&(offset, _)| offset);
+        result
+            .warnings
+            .push(extra_value_warning(text, &others, more));
+    }
+    result
+}
+
+/// What a candidate after the chosen value is, for the `extra_value` warning: `None`
+/// when it is not a JSON value at all (braces in prose).
+fn other_value(text: &str, candidate: &candidates::Candidate) -> Option<&'static str> {
+    let Some(end) = candidate.end else {
+        return Some("a value that is cut off");
+    };
+    if candidate.decoded.is_some() {
+        return Some("another value");
+    }
+    if candidate.error.is_some() {
+        return None;
+    }
+    let origin = Location::of_offset(text, candidate.start);
+    json::decode(&text[candidate.start..end], origin)
+        .ok()
+        .map(|_| "another value")
+}
+
+/// The warning that names the values not read (SPEC 7.12).
+fn extra_value_warning(text: &str, others: &[(usize, &str)], more: Option<usize>) -> Warning {
+    let mut names: Vec<String> = others
+        .iter()
+        .map(|&(offset, what)| {
+            let at = Location::of_offset(text, offset);
+            format!("{what} at line {}, column {}", at.line, at.column)
+        })
+        .collect();
+    if let Some(offset) = more {
+        let at = Location::of_offset(text, offset);
+        names.push(format!(
+            "more brackets from line {} on were not searched",
+            at.line
+        ));
+    }
+    Warning::new(
+        WarningKind::ExtraValue,
+        format!(
+            "the response holds more than one JSON value; the first that fits the type was read and the others were not: {}",
+            names.join("; ")
+        ),
+    )
+}
+
+/// The error for a value that follows `"key":` with no object start before it: a piece
+/// of a broken object, never accepted as the answer.
+fn fragment(text: &str, candidate: &candidates::Candidate) -> ExtractResult {
+    let error = PayloadError::new(
+        ErrorKind::Parsing,
+        "",
+        "this value is a member of an object whose start could not be read",
+    )
+    .with_suggestion("send the whole object as strict JSON")
+    .with_location(Location::of_offset(text, candidate.start));
+    ExtractResult::failure("json", candidate.confidence, vec![error])
 }
 
 /// A whole response that is one scalar, for types whose schema is a string, number,
@@ -290,95 +375,11 @@ fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
     })
 }
 
-/// Where a value might be: its text range, whether it is cut off, and how confident
-/// its position makes us that it is the answer.
-#[derive(Debug, Clone, Copy)]
-struct Candidate {
-    start: usize,
-    end: Option<usize>,
-    confidence: f64,
-    fenced: bool,
-}
-
-/// Every place a value might start, in order. Both brackets are candidates whatever the
-/// schema's shape: a bare array where an object with one array member is wanted is a
-/// coercion the schema allows, and any other mismatch is reported as such.
-fn candidates(text: &str) -> Vec<Candidate> {
-    let trimmed_start = text.len() - text.trim_start().len();
-    let mut found = Vec::new();
-    // A fenced block first, when the response is fenced: the fence says "this is it".
-    if let Some(fence) = fenced_value(text) {
-        found.push(fence);
-    }
-    let bytes = text.as_bytes();
-    let mut from = 0;
-    while found.len() < MAX_CANDIDATES {
-        let Some(rel) = memchr::memchr2(b'{', b'[', &bytes[from..]) else {
-            break;
-        };
-        let start = from + rel;
-        let whole = start == trimmed_start;
-        match balanced::scan(text, start) {
-            Balanced::Complete { end } => {
-                let alone = whole && text[end..].trim().is_empty();
-                if !found.iter().any(|c: &Candidate| c.start == start) {
-                    found.push(Candidate {
-                        start,
-                        end: Some(end),
-                        confidence: if alone { 0.95 } else { 0.8 },
-                        fenced: false,
-                    });
-                }
-                from = end;
-            }
-            Balanced::Truncated => {
-                found.push(Candidate {
-                    start,
-                    end: None,
-                    confidence: if whole { 0.9 } else { 0.6 },
-                    fenced: false,
-                });
-                // Every later opener is inside the cut-off value: accepting one would
-                // accept part of a truncated answer, so the search ends here.
-                break;
-            }
-        }
-    }
-    found
-}
-
-/// The value inside the first ```` ``` ```` fence, if the fence holds one.
-fn fenced_value(text: &str) -> Option<Candidate> {
-    let open = text.find("```")?;
-    let after = open + 3;
-    let body_start = after
-        + text[after..]
-            .find('\n')
-            .filter(|&n| {
-                text[after..after + n]
-                    .trim()
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric())
-            })
-            .map_or(0, |n| n + 1);
-    let rel = text[body_start..].find(|c: char| !c.is_whitespace())?;
-    let start = body_start + rel;
-    if !matches!(text.as_bytes()[start], b'{' | b'[') {
-        return None;
-    }
-    let end = match balanced::scan(text, start) {
-        Balanced::Complete { end } => Some(end),
-        Balanced::Truncated => None,
-    };
-    Some(Candidate {
-        start,
-        end,
-        confidence: 0.9,
-        fenced: true,
-    })
-}
-
-fn read_candidate(text: &str, candidate: Candidate, payload: &PayloadType) -> ExtractResult {
+fn read_candidate(
+    text: &str,
+    candidate: &mut candidates::Candidate,
+    payload: &PayloadType,
+) -> ExtractResult {
     let origin = Location::of_offset(text, candidate.start);
     let Some(end) = candidate.end else {
         let error = PayloadError::new(
@@ -390,6 +391,9 @@ fn read_candidate(text: &str, candidate: Candidate, payload: &PayloadType) -> Ex
         .with_location(origin);
         return ExtractResult::failure("json", candidate.confidence, vec![error]);
     };
+    if let Some(error) = candidate.error.take() {
+        return ExtractResult::failure("json", candidate.confidence, vec![error]);
+    }
     let json_text = &text[candidate.start..end];
     let mut warnings = Vec::new();
     if candidate.fenced {
@@ -398,14 +402,22 @@ fn read_candidate(text: &str, candidate: Candidate, payload: &PayloadType) -> Ex
             "removed the code fence around the value",
         ));
     }
-    let decoded = match json::decode(json_text, origin) {
-        Ok(decoded) => decoded,
-        Err(error) => return ExtractResult::failure("json", candidate.confidence, vec![error]),
+    let decoded = match candidate.decoded.take() {
+        Some(decoded) => decoded,
+        None => match json::decode(json_text, origin) {
+            Ok(decoded) => decoded,
+            Err(error) => {
+                return ExtractResult::failure("json", candidate.confidence, vec![error]);
+            }
+        },
     };
     for repair in &decoded.repairs {
         warnings.push(Warning::new(WarningKind::Repaired, repair.clone()));
     }
-    let (value, errors) = validate_coercing(payload, decoded.value, &mut warnings);
+    warnings.extend(decoded.duplicate_warnings(""));
+    let inexact = decoded.inexact_errors();
+    let (value, mut errors) = validate_coercing(payload, decoded.value, &mut warnings);
+    errors.splice(0..0, inexact);
     let confidence = candidate.confidence;
     if errors.is_empty() {
         return ExtractResult {

@@ -1,0 +1,100 @@
+//! The guarantees of JSON reading, as checks shared by the property tests and the fuzz
+//! targets (SPEC 3, 7.9, 7.10, 7.12, 7.16). Each check panics with the input when a
+//! guarantee is broken.
+//!
+//! - **Strict JSON is read as serde_json reads it**: when serde_json reads a text, the
+//!   reader returns the same value with no repair.
+//! - **Nothing repaired is unreported**: a value read with no repair and no note is the
+//!   value serde_json reads from the same text.
+//! - **What is read is JSON**: a value read serializes to JSON that reads back the same.
+//! - **A cut-off value is never accepted**: no proper prefix of an object or array is
+//!   read as a value.
+//! - **Whole-response mode never returns a smaller value silently**: a success is valid
+//!   for its type, and when the response held other JSON values an `extra_value`
+//!   warning says so.
+
+use payload_core::json::{self, Decoded};
+use payload_core::{Location, PayloadType, WarningKind};
+use serde_json::Value;
+
+const ORIGIN: Location = Location { line: 1, column: 1 };
+
+/// Checks the reading guarantees on any text; returns what was read.
+pub fn check_json_text(text: &str) -> Option<Decoded> {
+    let decoded = json::decode(text, ORIGIN);
+    if let Ok(strict) = serde_json::from_str::<Value>(text) {
+        let decoded = decoded
+            .as_ref()
+            .unwrap_or_else(|e| panic!("strict JSON refused: {e}\n{text:?}"));
+        assert_eq!(
+            decoded.value, strict,
+            "strict JSON read differently: {text:?}"
+        );
+        assert!(
+            decoded.repairs.is_empty(),
+            "strict JSON was repaired ({:?}): {text:?}",
+            decoded.repairs
+        );
+    }
+    let decoded = decoded.ok()?;
+    let rendered = serde_json::to_string(&decoded.value).expect("a value serializes");
+    let again = json::decode(&rendered, ORIGIN)
+        .unwrap_or_else(|e| panic!("what was read does not read back: {e}\n{text:?}"));
+    assert_eq!(again.value, decoded.value, "round trip changed {text:?}");
+    if decoded.repairs.is_empty() && decoded.notes.is_empty() {
+        // No repair and no note: the text was strict JSON (or nests deeper than
+        // serde_json's own limit, which is one level short of ours).
+        match serde_json::from_str::<Value>(text) {
+            Ok(strict) => assert_eq!(strict, decoded.value, "{text:?}"),
+            Err(e) => assert!(
+                e.to_string().contains("recursion limit"),
+                "read with no repair, but serde_json says {e}: {text:?}"
+            ),
+        }
+    }
+    Some(decoded)
+}
+
+/// Checks that no proper prefix of `complete` (an object or an array, written in any
+/// style the reader accepts) is read as a value: a cut-off value is an error.
+pub fn check_cut_off(complete: &str) {
+    let complete = complete.trim_end();
+    if !(complete.starts_with('{') || complete.starts_with('[')) {
+        return;
+    }
+    if json::decode(complete, ORIGIN).is_err() {
+        return;
+    }
+    for (cut, _) in complete.char_indices().skip(1) {
+        let prefix = &complete[..cut];
+        if let Ok(decoded) = json::decode(prefix, ORIGIN) {
+            panic!(
+                "a cut-off value was accepted as {}: {prefix:?}",
+                decoded.value
+            );
+        }
+    }
+}
+
+/// Checks whole-response extraction of `text` as `payload`: a success carries valid
+/// data, and names every other JSON value of the response in an `extra_value` warning.
+/// `values_in_text` is how many complete top-level JSON values the caller put in it.
+pub fn check_extract(text: &str, payload: &PayloadType, values_in_text: usize) {
+    let result = payload_core::extract_as(text, payload, Some(payload_core::formats::Format::Json));
+    assert_eq!(result.success, result.data.is_some(), "{text:?}");
+    if let Some(data) = &result.data {
+        assert!(
+            payload.validate(data).is_ok(),
+            "a success that does not validate: {data}\n{text:?}"
+        );
+        if values_in_text > 1 {
+            assert!(
+                result
+                    .warnings
+                    .iter()
+                    .any(|w| w.kind == WarningKind::ExtraValue),
+                "{values_in_text} values, one read, no extra_value warning: {text:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! The strict path: serde_json's parser, building the value with a visitor of ours.
+//!
+//! serde_json's own `Value` would hide two things a caller must report: a key written
+//! twice (its map keeps the last value without a word) and an integer too long for 64
+//! bits (read as the nearest float, so `1` and 300 zeros becomes `1e300`). This visitor
+//! builds the same value and stops at either, so the lenient reader, which notes both,
+//! reads the text instead. It also holds the depth limit: serde_json's recursion limit
+//! counts one level differently, and the limit is one setting ([`MAX_DEPTH`] levels
+//! read, the next refused) on every path.
+
+use crate::limits::MAX_DEPTH;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// Reads `text` as strict JSON. An error means the lenient reader must read it: the
+/// text is not strict JSON, nests too deep, repeats a key or holds an integer serde_json
+/// cannot keep exactly.
+pub(super) fn parse(text: &str) -> Result<Value, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    // Recursion is bounded by this visitor's own depth check instead.
+    deserializer.disable_recursion_limit();
+    let value = Level(0).deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// A value at this many containers deep.
+#[derive(Clone, Copy)]
+struct Level(usize);
+
+impl<'de> DeserializeSeed<'de> for Level {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl Level {
+    /// The level of the values inside a container opened here, or the depth error.
+    fn inner<E: de::Error>(self) -> Result<Level, E> {
+        if self.0 >= MAX_DEPTH {
+            return Err(E::custom(format_args!(
+                "the value nests deeper than {MAX_DEPTH} levels"
+            )));
+        }
+        Ok(Level(self.0 + 1))
+    }
+}
+
+/// The magnitude from which a float with no fraction may be an integer literal that
+/// did not fit in 64 bits (`u64::MAX` is just below 2^64; `i64::MIN` is -2^63).
+const INTEGER_RANGE: f64 = 9_223_372_036_854_775_808.0;
+
+impl<'de> Visitor<'de> for Level {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        if v.fract() == 0.0 && v.abs() >= INTEGER_RANGE {
+            // Perhaps `1e19`, perhaps a 20-digit integer: only the text can tell, and
+            // the lenient reader sees the text.
+            return Err(E::custom("an integer may be too long to hold exactly"));
+        }
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inner = self.inner()?;
+        // The size hint is what was read, never what the text claims: no early
+        // allocation a hostile text could inflate.
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element_seed(inner)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inner = self.inner()?;
+        let mut members = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(inner)?;
+            if members.insert(key, value).is_some() {
+                return Err(de::Error::custom("a key appears twice"));
+            }
+        }
+        Ok(Value::Object(members))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nest(levels: usize) -> String {
+        format!("{}{}", "[".repeat(levels), "]".repeat(levels))
+    }
+
+    #[test]
+    fn reads_what_serde_json_reads() {
+        for text in [
+            r#"{"a": [1, -2, 3.5, true, null, "x"], "b": {}}"#,
+            "18446744073709551615",
+            "-9223372036854775808",
+            "1.5e3",
+            "-0",
+        ] {
+            let expected: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(parse(text).unwrap(), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_depth_limit_is_exact() {
+        assert!(parse(&nest(MAX_DEPTH)).is_ok());
+        assert!(parse(&nest(MAX_DEPTH + 1)).is_err());
+    }
+
+    #[test]
+    fn duplicate_keys_and_long_integers_go_to_the_lenient_reader() {
+        assert!(parse(r#"{"a": 1, "a": 2}"#).is_err());
+        assert!(parse(&format!("[1{}]", "0".repeat(25))).is_err());
+        assert!(parse("[1e19]").is_err(), "only the text can tell");
+        assert!(parse("[1e18]").is_ok());
+    }
+}

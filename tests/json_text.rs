@@ -1,0 +1,271 @@
+//! Whole-response JSON never loses, invents or crashes (SPEC 7.9, 7.10, 7.12, 7.16):
+//! the cases that were found wrong, each as a test, and the guarantees as properties
+//! over generated text (the same checks the fuzz targets assert, from
+//! `payload_benches::json_invariants`).
+
+use payload_benches::json_invariants::{check_cut_off, check_extract, check_json_text};
+use payload_core::formats::Format;
+use payload_core::json;
+use payload_core::limits::MAX_DEPTH;
+use payload_core::{ErrorKind, LlmPayload, Location, WarningKind, extract_as};
+use payload_derive::LlmPayload;
+use proptest::prelude::*;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use payload_tests as _;
+
+/// Tags and a note.
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "TAGGED_NOTE")]
+struct TaggedNote {
+    /// The tags.
+    tags: Vec<String>,
+    /// A note.
+    #[serde(default)]
+    note: Option<String>,
+}
+
+/// Any object at all.
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "ANY_OBJECT")]
+struct AnyObject {
+    /// Every member.
+    #[serde(flatten)]
+    members: Map<String, Value>,
+}
+
+/// A row with an integer id.
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "ROW_REF")]
+struct RowRef {
+    /// The row.
+    row_id: u64,
+}
+
+const ORIGIN: Location = Location { line: 1, column: 1 };
+
+fn json_extract<T: LlmPayload>(text: &str) -> payload_core::ExtractResult {
+    extract_as(text, &T::TYPE, Some(Format::Json))
+}
+
+fn has_warning(result: &payload_core::ExtractResult, kind: WarningKind) -> bool {
+    result.warnings.iter().any(|w| w.kind == kind)
+}
+
+#[test]
+fn a_code_fence_inside_a_string_is_text() {
+    let text = r#"{"tags": ["b"], "note": "example: ```{tags: ['z']}```"}"#;
+    let result = json_extract::<TaggedNote>(text);
+    assert!(result.success, "{:?}", result.errors);
+    assert_eq!(result.data.unwrap()["tags"], json!(["b"]));
+}
+
+#[test]
+fn members_after_an_early_close_are_kept() {
+    let result = json_extract::<AnyObject>(r#"{"key": "value"}, "key2": "value2"}"#);
+    assert!(result.success, "{:?}", result.errors);
+    assert!(has_warning(&result, WarningKind::Repaired));
+    assert_eq!(
+        result.data.unwrap(),
+        json!({"key": "value", "key2": "value2"})
+    );
+
+    let result = json_extract::<AnyObject>(r#"{"key1": ["v1", "v2"}, "key2": ["v3", "v4"]}"#);
+    assert!(result.success, "{:?}", result.errors);
+    assert_eq!(
+        result.data.unwrap(),
+        json!({"key1": ["v1", "v2"], "key2": ["v3", "v4"]})
+    );
+}
+
+#[test]
+fn an_early_close_with_no_real_end_is_an_error_not_a_smaller_value() {
+    let result = json_extract::<AnyObject>(r#"{"key": "value"}, "key2": "value2""#);
+    assert!(!result.success, "{:?}", result.data);
+    assert_eq!(result.errors[0].kind, ErrorKind::Truncated);
+}
+
+#[test]
+fn a_member_fragment_is_never_the_answer() {
+    let text = r#"{"a": 1, "b" ["x"] "c": ["y"]}"#;
+    let result = json_extract::<AnyObject>(text);
+    assert!(!result.success, "accepted {:?}", result.data);
+}
+
+#[test]
+fn several_values_the_first_that_fits_wins_and_the_others_are_named() {
+    let text = "First {\"tags\": [\"a\"]} then {\"tags\": [\"b\"]}";
+    let result = json_extract::<TaggedNote>(text);
+    assert_eq!(result.data.as_ref().unwrap()["tags"], json!(["a"]));
+    let warning = result
+        .warnings
+        .iter()
+        .find(|w| w.kind == WarningKind::ExtraValue)
+        .expect("extra_value warning");
+    assert!(warning.message.contains("column 28"), "{}", warning.message);
+
+    // An example that does not fit comes first: the value that fits is read.
+    let text = "For example {\"x\": 1}; the answer: {\"tags\": [\"b\"]}";
+    let result = json_extract::<TaggedNote>(text);
+    assert_eq!(result.data.as_ref().unwrap()["tags"], json!(["b"]));
+    assert!(has_warning(&result, WarningKind::ExtraValue));
+}
+
+#[test]
+fn the_inner_quote_rule_is_one_rule() {
+    let text = r#"{"title": "6" screen", "n": 5}"#;
+    let decoded = json::decode(text, ORIGIN).unwrap();
+    assert_eq!(decoded.value["title"], "6\" screen");
+    let result = json_extract::<AnyObject>(&format!("Here: {text} done"));
+    assert!(result.success, "{:?}", result.errors);
+    assert_eq!(result.data.unwrap()["n"], 5);
+}
+
+#[test]
+fn duplicate_keys_keep_the_last_value_with_a_warning() {
+    for text in [
+        r#"{"tags": ["a"], "tags": ["b"]}"#,
+        r#"{'tags': ['a'], tags: ['b'],}"#,
+    ] {
+        let result = json_extract::<TaggedNote>(text);
+        assert_eq!(
+            result.data.as_ref().unwrap()["tags"],
+            json!(["b"]),
+            "{text}"
+        );
+        let warning = result
+            .warnings
+            .iter()
+            .find(|w| w.kind == WarningKind::DuplicateKey)
+            .expect("duplicate_key warning");
+        assert!(warning.message.contains("`tags`"), "{}", warning.message);
+    }
+}
+
+#[test]
+fn a_huge_integer_is_an_error_at_its_path_never_a_rounded_float() {
+    let text = format!("{{\"row_id\": 1{}}}", "0".repeat(299));
+    let result = json_extract::<RowRef>(&text);
+    assert!(!result.success);
+    assert_eq!(result.errors[0].kind, ErrorKind::Validation);
+    assert_eq!(result.errors[0].path, "/row_id");
+    let decoded = json::decode(&text, ORIGIN).unwrap();
+    assert_eq!(decoded.notes.inexact.items(), ["/row_id"]);
+    // A float literal is a float: no note.
+    let decoded = json::decode("{\"x\": 1e300}", ORIGIN).unwrap();
+    assert!(decoded.notes.is_empty());
+}
+
+#[test]
+fn exactly_max_depth_levels_are_read() {
+    let nest = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    assert!(json::decode(&nest(MAX_DEPTH), ORIGIN).is_ok());
+    let error = json::decode(&nest(MAX_DEPTH + 1), ORIGIN).unwrap_err();
+    assert_eq!(error.kind, ErrorKind::Parsing);
+    assert!(
+        error.message.contains("deeper than 128"),
+        "{}",
+        error.message
+    );
+    let sloppy = |n: usize| format!("{}{}", "[1 ".repeat(n), ",]".repeat(n));
+    assert!(json::decode(&sloppy(MAX_DEPTH), ORIGIN).is_ok());
+    assert!(json::decode(&sloppy(MAX_DEPTH + 1), ORIGIN).is_err());
+}
+
+#[test]
+fn many_duplicate_keys_make_a_bounded_report() {
+    let members: Vec<String> = (0..5000).map(|i| format!("\"k\": {i}")).collect();
+    let text = format!("{{{}}}", members.join(", "));
+    let decoded = json::decode(&text, ORIGIN).unwrap();
+    assert_eq!(decoded.value["k"], 4999);
+    let warnings = decoded.duplicate_warnings("");
+    assert_eq!(warnings.len(), 101);
+    assert!(
+        warnings[100].message.starts_with("4899 more"),
+        "{}",
+        warnings[100].message
+    );
+}
+
+// ---- properties -------------------------------------------------------------------
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (-1e6f64..1e6).prop_map(Value::from),
+        "[a-z \"'`{}\\[\\]:,\\\\\n]{0,12}".prop_map(Value::String),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(4, 32, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::btree_map("[a-z_]{1,6}", inner, 0..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn object() -> impl Strategy<Value = Map<String, Value>> {
+    prop::collection::btree_map("[a-z_]{1,6}", value(), 1..6).prop_map(|m| m.into_iter().collect())
+}
+
+/// A JSON text in one of the styles models write it.
+fn styled(value: &Value, style: u8) -> String {
+    match style % 3 {
+        0 => serde_json::to_string(value).unwrap(),
+        1 => serde_json::to_string_pretty(value).unwrap(),
+        _ => serde_json::to_string_pretty(value)
+            .unwrap()
+            .replace("\n}", ",\n}")
+            .replace("\n]", ",\n]"),
+    }
+}
+
+proptest! {
+    #[test]
+    fn reading_any_text_keeps_the_guarantees(text in "[\\[\\]{}\"':,a-z0-9 .\\-\n`\\\\]{0,60}") {
+        check_json_text(&text);
+    }
+
+    #[test]
+    fn reading_values_keeps_the_guarantees(value in value(), style in any::<u8>()) {
+        let text = styled(&value, style);
+        let decoded = check_json_text(&text).expect("a value models write is read");
+        prop_assert_eq!(decoded.value, value);
+        check_cut_off(&text);
+    }
+
+    #[test]
+    fn whole_responses_never_lose_a_value_silently(
+        first in object(),
+        second in object(),
+        prose in "[A-Za-z ,.]{0,20}",
+        split in any::<prop::sample::Index>(),
+    ) {
+        let one = serde_json::to_string(&first).unwrap();
+        let two = serde_json::to_string(&second).unwrap();
+        let text = format!("{prose}\n{one}\n{prose}\n{two}");
+        check_extract(&text, &AnyObject::TYPE, 2);
+
+        // The object closed early after some member: every member is kept, or it is
+        // an error; never the smaller object.
+        let members: Vec<String> = first
+            .iter()
+            .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), v))
+            .collect();
+        if members.len() > 1 {
+            let at = 1 + split.index(members.len() - 1);
+            let early = format!("{{{}}}, {}}}", members[..at].join(", "), members[at..].join(", "));
+            let result = json_extract::<AnyObject>(&early);
+            if let Some(data) = result.data {
+                prop_assert_eq!(data, Value::Object(first.clone()), "{}", early);
+            }
+        }
+    }
+}
