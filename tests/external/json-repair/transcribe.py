@@ -10,10 +10,12 @@ test function, in a `pytest.mark.parametrize` row, or at module level. Nothing i
 executed: the files are read with `ast` and the literals evaluated by hand.
 
 Kept only when the call uses no option that changes what is being tested: calls with
-`schema`, `strict`, `logging`, `stream_stable`, `json_fd` or any other option besides
+`schema`, `strict`, `stream_stable`, `json_fd` or any other option besides
 `return_objects`, `skip_json_loads` and `ensure_ascii` are left out (they test modes
 this project does not have). `skip_json_loads` only skips json_repair's fast path, so
-both settings expect the same value.
+both settings expect the same value. `logging=True` is kept in the form
+`value, logs = repair_json(...)` followed by `assert value == EXPECTED` (the log does
+not change the value); so is `value = repair_json(...)`.
 
 Each line of the output is {"id", "input", "expected", "source"}:
 - `expected` is JSON text: json_repair's output string, or, for `return_objects=True`
@@ -81,6 +83,11 @@ def evaluate(node, env):
                 raise Unknown("f-string format")
         return "".join(parts)
     raise Unknown(type(node).__name__)
+
+
+def reject_constant(name):
+    """Python's json reads NaN and Infinity; JSON has no such values."""
+    raise ValueError(name)
 
 
 def call_name(node):
@@ -165,7 +172,7 @@ class Collector:
                 return
             if expected != "":
                 try:
-                    json.loads(expected)
+                    json.loads(expected, parse_constant=reject_constant)
                 except ValueError:
                     self.skipped["expected not JSON"] += 1
                     return
