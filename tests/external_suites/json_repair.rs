@@ -44,14 +44,19 @@ struct Case {
 /// One pinned case that is not `equal`.
 #[derive(Debug, Serialize, Deserialize)]
 struct Pinned {
+    /// The case's id in `cases.jsonl`.
     id: String,
+    /// `refused` or `differs`.
     class: String,
+    /// Why, starting with its category (see [`category`]).
     reason: String,
 }
 
 /// The reason bless writes for a case whose class is new; it fails the test.
 const UNCLASSIFIED: &str = "unclassified";
 
+/// Classifies every case, re-pins when blessing, and fails on any case whose class is
+/// not the pinned one or whose reason is missing or of the wrong category.
 pub fn run() {
     let cases: Vec<Case> = expectations::read(&expectations::external("json-repair/cases.jsonl"));
     assert!(cases.len() > 200, "{} cases", cases.len());

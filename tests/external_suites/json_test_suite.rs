@@ -39,6 +39,8 @@ struct Pinned {
 /// How many files of one prefix had each outcome.
 type Tally = BTreeMap<(char, String), usize>;
 
+/// Checks every file against its prefix's rule, re-pins the `n_` and `i_` outcomes
+/// when blessing, and fails on any broken rule, panic or outcome that is not pinned.
 pub fn run() {
     let dir = expectations::external("json-test-suite/test_parsing");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
