@@ -154,11 +154,20 @@ pub enum Family {
     ProseMentions,
     /// Repairable (non-strict) JSON blocks, so the lenient reader runs on each.
     RepairableBlocks,
+    /// One whole-response object whose array holds empty objects that each lack every
+    /// required member: a validation error per item, without the cap.
+    EmptyObjects,
+    /// One object with the same key written over and over.
+    DuplicateKeys,
+    /// Top-level values one after another, for whole-response candidate search.
+    ManyValues,
+    /// Objects that close early, each followed by more members.
+    EarlyCloses,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 11] = [
+    pub const ALL: [Family; 15] = [
         Family::MarkersWithoutJson,
         Family::UnclosedAfterMarker,
         Family::BracketsInStrings,
@@ -170,6 +179,10 @@ impl Family {
         Family::QuotedMarkers,
         Family::ProseMentions,
         Family::RepairableBlocks,
+        Family::EmptyObjects,
+        Family::DuplicateKeys,
+        Family::ManyValues,
+        Family::EarlyCloses,
     ];
 
     /// A short name for reports.
@@ -186,6 +199,10 @@ impl Family {
             Family::QuotedMarkers => "quoted_markers",
             Family::ProseMentions => "prose_mentions",
             Family::RepairableBlocks => "repairable_blocks",
+            Family::EmptyObjects => "empty_objects",
+            Family::DuplicateKeys => "duplicate_keys",
+            Family::ManyValues => "many_values",
+            Family::EarlyCloses => "early_closes",
         }
     }
 
@@ -266,6 +283,24 @@ impl Family {
                 out.push_str(
                     "DATA_PROPOSAL: {operations: [{'action': 'delete', 'row_id': 3,},],}\n",
                 );
+            }),
+            Family::EmptyObjects => {
+                out.push_str("{\"operations\": [{}");
+                repeat(&mut out, bytes, |out, _| out.push_str(",{}"));
+                out.push_str("]}");
+            }
+            Family::DuplicateKeys => {
+                out.push_str("{\"operations\": []");
+                repeat(&mut out, bytes, |out, i| {
+                    let _ = write!(out, ", \"operations\": [], \"k\": {i}");
+                });
+                out.push('}');
+            }
+            Family::ManyValues => repeat(&mut out, bytes, |out, _| {
+                out.push_str("{\"operations\": [{\"action\": \"delete\", \"row_id\": 3}]}\n");
+            }),
+            Family::EarlyCloses => repeat(&mut out, bytes, |out, _| {
+                out.push_str("{\"operations\": []}, \"reasoning\": \"more\"}\n");
             }),
         }
         out

@@ -143,10 +143,16 @@ fn fence_line(text: &str, at: usize) -> Option<usize> {
     if line_start > 0 && bytes[line_start - 1] != b'\n' {
         return None;
     }
-    if run_of(bytes, at, b'`') < 3 {
+    let run = run_of(bytes, at, b'`');
+    if run < 3 {
         return None;
     }
     let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+    // A backtick fence's info string holds no backtick (CommonMark): ```` ```{"a": 1}``` ````
+    // is a value between backticks on one line, not a fence.
+    if memchr::memchr(b'`', &bytes[at + run..line_end]).is_some() {
+        return None;
+    }
     Some(line_end)
 }
 

@@ -335,6 +335,27 @@ fn fragment(text: &str, candidate: &candidates::Candidate) -> ExtractResult {
     ExtractResult::failure("json", candidate.confidence, vec![error])
 }
 
+/// Whether a schema constrains nothing (`true`, or an object with only annotations):
+/// a scalar is then as good an answer as any value.
+fn accepts_anything(schema: &Value) -> bool {
+    const CONSTRAINTS: [&str; 9] = [
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "items",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$ref",
+    ];
+    match schema {
+        Value::Bool(accepts) => *accepts,
+        Value::Object(map) => !CONSTRAINTS.iter().any(|k| map.contains_key(*k)),
+        _ => false,
+    }
+}
+
 /// A whole response that is one scalar, for types whose schema is a string, number,
 /// boolean or enum at the top (a unit-only enum, say): `"formal"`, `formal`, `42`.
 /// Text that does not parse as JSON is taken as a string only where strings are
@@ -345,17 +366,24 @@ fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
     let types = crate::schema_walk::types_of(top);
     let is_enum = crate::schema_walk::enum_values(schema, top).is_some();
     let scalar = ["string", "number", "integer", "boolean"];
-    if !is_enum && !types.iter().any(|t| scalar.contains(t)) {
+    if !is_enum && !types.iter().any(|t| scalar.contains(t)) && !accepts_anything(top) {
         return None;
     }
     let trimmed = text.trim().trim_matches('`').trim();
     if trimmed.is_empty() || trimmed.contains('\n') {
         return None;
     }
-    let value = serde_json::from_str::<Value>(trimmed)
+    let parsed = serde_json::from_str::<Value>(trimmed)
         .ok()
-        .filter(|v| !v.is_object() && !v.is_array())
-        .unwrap_or_else(|| Value::String(trimmed.to_string()));
+        .filter(|v| !v.is_object() && !v.is_array());
+    // Bare text is a string only where the schema names strings or values: a schema
+    // that constrains nothing takes JSON scalars, not any words at all.
+    let strings = is_enum || types.contains(&"string");
+    let value = match parsed {
+        Some(value) => value,
+        None if strings => Value::String(trimmed.to_string()),
+        None => return None,
+    };
     let mut warnings = Vec::new();
     let (value, errors) = validate_coercing(payload, value, &mut warnings);
     Some(if errors.is_empty() {

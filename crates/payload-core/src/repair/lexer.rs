@@ -147,7 +147,9 @@ impl<'a> Lexer<'a> {
             return self.string();
         }
         match self.peek_char() {
-            Some(c) if is_word_start(c) => {
+            // `{5: "x"}`: in a key's place a bare number is a key too (JavaScript
+            // object literals allow it), read as its text.
+            Some(c) if is_word_start(c) || c.is_ascii_digit() => {
                 self.repairs.add(Repair::UnquotedKeys);
                 Ok(self.word().to_string())
             }

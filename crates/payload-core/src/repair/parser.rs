@@ -316,8 +316,9 @@ fn close_at(lexer: &mut Lexer<'_>, stack: &mut Vec<Frame>, byte: u8) -> Option<V
     }
 }
 
-/// Whether the text at `at` continues an object: a comma, then a key and a colon.
-/// Looks ahead over at most one key, so a reading stays linear.
+/// Whether the text at `at` continues an object: a comma, then a key and a colon (or,
+/// after a quoted key, the start of a value with the colon missing). Looks ahead over
+/// at most one key, so a reading stays linear.
 pub(crate) fn members_follow(text: &str, at: usize) -> bool {
     let bytes = text.as_bytes();
     let skip = |mut i: usize| {
@@ -342,7 +343,12 @@ pub(crate) fn members_follow(text: &str, at: usize) -> bool {
                     Some(_) => j += 1,
                 }
             }
-            bytes.get(skip(j + 1)) == Some(&b':')
+            // A colon, or (a missing colon) the member's value: either way more of
+            // the object follows, and the reader keeps it or says why it cannot.
+            matches!(
+                bytes.get(skip(j + 1)),
+                Some(b':' | b'"' | b'{' | b'[' | b'0'..=b'9' | b'-')
+            )
         }
         Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
             let mut j = i;
