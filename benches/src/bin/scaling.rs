@@ -1,6 +1,9 @@
 //! Prints how parse, extract and stream time grows with the size of hostile input: for
 //! each family, the time at 1, 2 and 4 MB and the 2MB/1MB and 4MB/2MB ratios (about 2
-//! when linear). Usage: `scaling [FAMILY...]` (default: every family).
+//! when linear), then the peak resident memory each entry point adds while reading 4 MB
+//! of the family, as a multiple of the input size (measured in a child process per
+//! run, from the kernel's high-water mark; Linux only). Usage:
+//! `scaling [FAMILY...]` (default: every family).
 
 use payload_benches::{Family, table_view_options};
 use payload_builtin::DataProposal;
@@ -43,8 +46,108 @@ fn stream(options: &payload_core::ParseOptions, text: &str) {
     black_box(parser.finish());
 }
 
+/// The entry points, by name.
+const ENTRIES: [&str; 3] = ["parse", "extract", "stream"];
+
+/// Runs entry point `name` over `text`.
+fn run_entry(name: &str, text: &str) {
+    let options = table_view_options();
+    match name {
+        "parse" => drop(black_box(Parser::new(&options).parse(text))),
+        "extract" => {
+            let payload = <DataProposal as LlmPayload>::TYPE;
+            drop(black_box(payload_core::extract_as(text, &payload, None)));
+        }
+        _ => stream(&options, text),
+    }
+}
+
+/// The process's peak resident set so far, in bytes (`VmHWM`), where the kernel says.
+fn peak_resident() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// In a child process: reads `bytes` of `family` with `entry`, then prints the peak
+/// resident memory the reading added.
+fn measure_child(family: &str, entry: &str, bytes: usize) {
+    let family = Family::ALL
+        .into_iter()
+        .find(|f| f.name() == family)
+        .expect("a known family");
+    let text = family.generate(bytes);
+    // Warm the schema caches first, so their one-off cost is not counted.
+    run_entry(entry, "warm up");
+    let before = peak_resident().unwrap_or(0);
+    run_entry(entry, &text);
+    let after = peak_resident().unwrap_or(0);
+    println!("{} {}", after.saturating_sub(before), text.len());
+}
+
+/// Peak resident memory added per entry point, as a multiple of the input size.
+fn memory_report(wanted: &[String]) {
+    let Ok(me) = std::env::current_exe() else {
+        return;
+    };
+    if peak_resident().is_none() {
+        println!("peak memory: not measured (no /proc on this system)");
+        return;
+    }
+    println!();
+    println!(
+        "{:<24} {:<8} {:>10} {:>8}",
+        "family", "entry", "peak MB", "x input"
+    );
+    let mut worst: f64 = 0.0;
+    for family in Family::ALL {
+        if !wanted.is_empty() && !wanted.iter().any(|w| w == family.name()) {
+            continue;
+        }
+        for entry in ENTRIES {
+            let output = std::process::Command::new(&me)
+                .args(["--measure", family.name(), entry, &(4 * MB).to_string()])
+                .output();
+            let Ok(output) = output else { continue };
+            let line = String::from_utf8_lossy(&output.stdout);
+            let mut numbers = line
+                .split_whitespace()
+                .filter_map(|n| n.parse::<usize>().ok());
+            let (Some(peak), Some(len)) = (numbers.next(), numbers.next()) else {
+                println!(
+                    "{:<24} {:<8} failed: {}",
+                    family.name(),
+                    entry,
+                    String::from_utf8_lossy(&output.stderr)
+                        .lines()
+                        .last()
+                        .unwrap_or("")
+                );
+                continue;
+            };
+            let ratio = peak as f64 / len as f64;
+            worst = worst.max(ratio);
+            println!(
+                "{:<24} {:<8} {:>10.1} {:>8.1}",
+                family.name(),
+                entry,
+                peak as f64 / MB as f64,
+                ratio
+            );
+        }
+    }
+    println!("worst peak memory: {worst:.1}x the input");
+}
+
 fn main() {
-    let wanted: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--measure") && args.len() == 4 {
+        let bytes = args[3].parse().expect("a size in bytes");
+        measure_child(&args[1], &args[2], bytes);
+        return;
+    }
+    let wanted = args;
     let options = table_view_options();
     let parser = Parser::new(&options);
     let payload = <DataProposal as LlmPayload>::TYPE;
@@ -90,4 +193,5 @@ fn main() {
         }
     }
     println!("worst ratio: {worst:.2} (2.0 is linear)");
+    memory_report(&wanted);
 }

@@ -379,6 +379,14 @@ fn cut_off_values_are_truncated_errors() {
 }
 
 #[test]
+fn a_bare_number_in_a_key_place_is_a_key() {
+    // JavaScript object literals allow it, and nothing is guessed: the key is its text.
+    let lenient = ok(r#"{1: "a", 2b: "c"}"#);
+    assert_eq!(lenient.value, json!({"1": "a", "2b": "c"}));
+    assert_eq!(lenient.repairs, ["quoted unquoted keys"]);
+}
+
+#[test]
 fn guessed_values_are_parsing_errors() {
     for text in [
         r#"{"a": }"#,
@@ -397,7 +405,6 @@ fn guessed_values_are_parsing_errors() {
         r#"{"a": 0x1F}"#,
         r#"{"a": 1.}"#,
         r#"{"a": 1e400}"#,
-        r#"{1: "a"}"#,
         "[1}",
         r#"{"a": 1]"#,
         r#"{"a": 1} {"b": 2}"#,
