@@ -75,6 +75,19 @@ impl ExtractResult {
         }
     }
 
+    /// A success: `data` is valid, `warnings` say what was repaired or coerced.
+    pub fn success(data: Value, format: &str, confidence: f64, warnings: Vec<Warning>) -> Self {
+        ExtractResult {
+            success: true,
+            data: Some(data),
+            errors: Vec::new(),
+            partial_data: None,
+            format: format.to_string(),
+            confidence,
+            warnings,
+        }
+    }
+
     /// The data as `T` (when successful).
     pub fn decode<T: LlmPayload>(&self) -> Option<T> {
         self.data.as_ref().and_then(|d| T::deserialize(d).ok())
@@ -143,15 +156,7 @@ pub fn extract_as_with(
     };
     let (value, errors) = validate_coercing(payload, value, &mut warnings);
     if errors.is_empty() {
-        return ExtractResult {
-            success: true,
-            data: Some(value),
-            errors: Vec::new(),
-            partial_data: None,
-            format: name.to_string(),
-            confidence,
-            warnings,
-        };
+        return ExtractResult::success(value, name, confidence, warnings);
     }
     let errors = errors
         .into_iter()
@@ -448,15 +453,7 @@ fn read_candidate(
     errors.splice(0..0, inexact);
     let confidence = candidate.confidence;
     if errors.is_empty() {
-        return ExtractResult {
-            success: true,
-            data: Some(value),
-            errors: Vec::new(),
-            partial_data: None,
-            format: "json".into(),
-            confidence,
-            warnings,
-        };
+        return ExtractResult::success(value, "json", confidence, warnings);
     }
     ExtractResult {
         success: false,
