@@ -7,12 +7,13 @@
 //! - **Nothing repaired is unreported**: a value read with no repair and no note is the
 //!   value serde_json reads from the same text.
 //! - **What is read is JSON**: a value read serializes to JSON that reads back the same.
-//! - **A cut-off value is never accepted**: no proper prefix of an object or array is
-//!   read as a value.
+//! - **A cut-off value is never accepted**: no proper prefix of an object or array that
+//!   leaves a bracket open is read as a value.
 //! - **Whole-response mode never returns a smaller value silently**: a success is valid
 //!   for its type, and when the response held other JSON values an `extra_value`
 //!   warning says so.
 
+use payload_core::balanced::{self, Balanced};
 use payload_core::json::{self, Decoded};
 use payload_core::{Location, PayloadType, WarningKind};
 use serde_json::Value;
@@ -56,7 +57,8 @@ pub fn check_json_text(text: &str) -> Option<Decoded> {
 }
 
 /// Checks that no proper prefix of `complete` (an object or an array, written in any
-/// style the reader accepts) is read as a value: a cut-off value is an error.
+/// style the reader accepts) that leaves a bracket open is read as a value: a cut-off
+/// value is an error. (Where brackets are open is the balanced scanner's one rule.)
 pub fn check_cut_off(complete: &str) {
     let complete = complete.trim_end();
     if !(complete.starts_with('{') || complete.starts_with('[')) {
@@ -67,6 +69,11 @@ pub fn check_cut_off(complete: &str) {
     }
     for (cut, _) in complete.char_indices().skip(1) {
         let prefix = &complete[..cut];
+        // A prefix that closes everything it opened (`{"a": [1}` closes the array with
+        // the object's brace) is a whole value of its own, not a cut-off one.
+        if balanced::scan(prefix, 0) != Balanced::Truncated {
+            continue;
+        }
         if let Ok(decoded) = json::decode(prefix, ORIGIN) {
             panic!(
                 "a cut-off value was accepted as {}: {prefix:?}",

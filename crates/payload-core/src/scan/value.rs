@@ -1,6 +1,7 @@
 //! Balanced extraction: where a value that opens at a `{` or `[` ends.
 //!
-//! Brackets inside strings do not count; strings open and close by the one quote rule
+//! Brackets inside strings and comments (`//`, `/* */`, which the lenient reader skips
+//! between tokens) do not count; strings open and close by the one quote rule
 //! ([`super::quotes`]) that the lenient lexer uses too. A quote other than `"` opens a
 //! string only where a string can start (after `{`, `[`, `,` or `:`), so an apostrophe
 //! in a bare word never opens one. A closing bracket of the wrong kind closes the
@@ -35,6 +36,9 @@ pub(crate) struct ValueScanner {
     last_significant: u8,
     /// The quote of the string the scan is in, if any.
     string: Option<Quote>,
+    /// The comment the scan is in, if any: brackets in it do not count, as the
+    /// lenient reader skips comments between tokens.
+    comment: Option<Comment>,
     /// Do not look again before the text is this long: a quote whose meaning depends
     /// on the text after it is re-examined only once that text has doubled, so a
     /// stream of many tiny chunks stays linear.
@@ -51,6 +55,7 @@ impl ValueScanner {
             open_brackets: 0,
             last_significant: b'{',
             string: None,
+            comment: None,
             retry_at: 0,
         }
     }
@@ -63,6 +68,30 @@ impl ValueScanner {
         let bytes = text.as_bytes();
         let len = bytes.len();
         while self.pos < len {
+            if let Some(comment) = self.comment {
+                match comment {
+                    Comment::Line => match memchr::memchr(b'\n', &bytes[self.pos..]) {
+                        Some(rel) => {
+                            self.pos += rel + 1;
+                            self.comment = None;
+                        }
+                        None => self.pos = len,
+                    },
+                    Comment::Block => match memchr::memmem::find(&bytes[self.pos..], b"*/") {
+                        Some(rel) => {
+                            self.pos += rel + 2;
+                            self.comment = None;
+                        }
+                        // A `*` at the end may be closed by a `/` still to come.
+                        None if bytes[len - 1] == b'*' => self.pos = (len - 1).max(self.pos),
+                        None => self.pos = len,
+                    },
+                }
+                if self.comment.is_some() {
+                    break;
+                }
+                continue;
+            }
             if let Some(quote) = self.string {
                 let (a, b) = match quote {
                     Quote::Double => (b'"', b'\\'),
@@ -158,6 +187,18 @@ impl ValueScanner {
                     }
                 }
                 b' ' | b'\t' | b'\r' | b'\n' => self.pos += 1,
+                b'/' if self.pos + 1 == len && !eof => {
+                    // `//` or `/*` may be completed by the next chunk: decide then.
+                    return Scan::NeedMore;
+                }
+                b'/' if matches!(bytes.get(self.pos + 1), Some(b'/' | b'*')) => {
+                    self.comment = Some(if bytes[self.pos + 1] == b'/' {
+                        Comment::Line
+                    } else {
+                        Comment::Block
+                    });
+                    self.pos += 2;
+                }
                 _ => {
                     self.last_significant = byte;
                     self.skip_char(text);
@@ -173,6 +214,15 @@ impl ValueScanner {
             self.pos += 1;
         }
     }
+}
+
+/// A comment between tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Comment {
+    /// `//` to the end of the line.
+    Line,
+    /// `/*` to `*/`.
+    Block,
 }
 
 fn opens_value(last_significant: u8) -> bool {
@@ -196,6 +246,19 @@ mod tests {
     fn end_of(text: &str) -> Option<&str> {
         let start = text.find(['{', '[']).unwrap();
         value_end(text, start).map(|end| &text[start..end])
+    }
+
+    #[test]
+    fn brackets_in_comments_do_not_count() {
+        let text = "{\"a\": 1 // ]}\n /* } */ }";
+        assert_eq!(end_of(text), Some(text));
+        assert_eq!(end_of("{\"a\": 1 /* } "), None);
+        // Chunked exactly where `//` and `*/` are split, the scan decides the same.
+        let mut scanner = ValueScanner::new(0);
+        for cut in 1..text.len() {
+            assert_ne!(scanner.advance(&text[..cut], false), Scan::Truncated);
+        }
+        assert_eq!(scanner.advance(text, true), Scan::Closed(text.len()));
     }
 
     #[test]
