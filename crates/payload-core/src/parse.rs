@@ -317,8 +317,12 @@ impl Assembly {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(payload.name, raw, vec![error]),
         };
-        if let Err(errors) = payload.validate(&decoded.value) {
-            let errors = locate_in_block(json_text, origin, errors);
+        let mut value = decoded.value;
+        // Marker mode never coerces (SPEC 7.11); integer-valued floats are integers
+        // already (SPEC 7.9), so their rewrites are not reported.
+        let checked = payload.check(&mut value);
+        if !checked.is_valid() {
+            let errors = locate_in_block(json_text, origin, checked.errors);
             return self.reject(payload.name, raw, errors);
         }
         self.note_repairs(payload.marker, &decoded.repairs);
@@ -332,7 +336,15 @@ impl Assembly {
             .with_location(origin);
             return self.reject(payload.name, raw, vec![error]);
         }
-        self.result.custom_payload = Some(CustomPayload::new(payload.name, decoded.value));
+        let (unknown, omitted) = checked.warnings.into_parts();
+        for warning in unknown {
+            self.warnings.push(Warning::new(
+                warning.kind,
+                format!("{} block: {}", payload.marker, warning.message),
+            ));
+        }
+        self.warnings.count_omitted(omitted);
+        self.result.custom_payload = Some(CustomPayload::new(payload.name, value));
         self.result.accepted.push((payload.name, raw));
     }
 

@@ -5,6 +5,7 @@
 //! honoured); validation is the `jsonschema` crate, so every keyword the schema states is
 //! enforced exactly as any other JSON Schema tool would enforce it.
 
+use crate::caps::Capped;
 use crate::error::PayloadError;
 use crate::payload::{LlmPayload, Shape};
 use crate::schema_errors;
@@ -221,12 +222,21 @@ impl CompiledSchema {
         self.shape
     }
 
-    /// Every way `value` fails the schema, as actionable errors (empty when valid).
+    /// Every way `value` fails the schema, as actionable errors (empty when valid; at
+    /// most 100, then one error that counts the rest).
     pub fn validate(&self, value: &Value) -> Vec<PayloadError> {
+        let mut errors = Capped::errors();
+        self.validate_into(value, &mut errors);
+        errors.finish()
+    }
+
+    /// Every way `value` fails the schema, pushed to `errors` (which keeps the first
+    /// ones and counts the rest).
+    pub fn validate_into(&self, value: &Value, errors: &mut Capped<PayloadError>) {
         if self.validator.is_valid(value) {
-            return Vec::new();
+            return;
         }
-        schema_errors::collect(&self.schema, self.validator.iter_errors(value))
+        schema_errors::collect(&self.schema, self.validator.iter_errors(value), errors);
     }
 }
 
