@@ -326,11 +326,96 @@ mod tests {
         assert_eq!(value, before);
     }
 
+    /// What `text` becomes where `wanted` is the schema, or `None` if it stays as is.
+    fn converted(text: &str, wanted: Value) -> Option<Value> {
+        let schema = json!({"type": "object", "properties": {"field": wanted}});
+        let mut value = json!({"field": text});
+        let warnings = coerce(&mut value, &schema);
+        if value["field"] == json!(text) {
+            assert!(warnings.is_empty(), "{warnings:?}");
+            None
+        } else {
+            assert_eq!(warnings.len(), 1, "{warnings:?}");
+            assert!(warnings[0].message.starts_with("/field: converted"));
+            Some(value["field"].clone())
+        }
+    }
+
+    #[test]
+    fn exact_numbers_and_booleans_are_accepted() {
+        let integer = || json!({"type": "integer"});
+        let number = || json!({"type": "number"});
+        let boolean = || json!({"type": "boolean"});
+        assert_eq!(converted("42", integer()), Some(json!(42)));
+        assert_eq!(converted("-7", integer()), Some(json!(-7)));
+        assert_eq!(converted(" 7 ", integer()), Some(json!(7)));
+        assert_eq!(converted("3.0", integer()), Some(json!(3)));
+        assert_eq!(converted("1e2", integer()), Some(json!(100)));
+        assert_eq!(
+            converted("18446744073709551615", integer()),
+            Some(json!(u64::MAX))
+        );
+        assert_eq!(converted("3.5", number()), Some(json!(3.5)));
+        assert_eq!(converted("-0.25", number()), Some(json!(-0.25)));
+        assert_eq!(converted("42", number()), Some(json!(42)));
+        assert_eq!(converted("true", boolean()), Some(json!(true)));
+        assert_eq!(converted("False", boolean()), Some(json!(false)));
+        let optional = json!({"type": ["integer", "null"]});
+        assert_eq!(converted("5", optional), Some(json!(5)));
+    }
+
+    #[test]
+    fn anything_that_needs_a_guess_is_refused() {
+        for text in [
+            "042", "+5", ".5", "5.", "1,000", "1_000", "1 000", "50%", "N/A", "NaN", "inf", "-inf",
+            "0x1F", "1e400", "", "twelve", "$5", "5 apples",
+        ] {
+            assert_eq!(converted(text, json!({"type": "number"})), None, "{text:?}");
+            assert_eq!(
+                converted(text, json!({"type": "integer"})),
+                None,
+                "{text:?}"
+            );
+        }
+        // Not exactly an integer: a fraction, or digits past 2^53 read as a float.
+        assert_eq!(converted("3.5", json!({"type": "integer"})), None);
+        assert_eq!(
+            converted("12345678901234567890123", json!({"type": "integer"})),
+            None
+        );
+        assert_eq!(converted("1e17", json!({"type": "integer"})), None);
+        for text in ["yes", "no", "1", "0", "on", "off", "y", "TRUE!", "t"] {
+            assert_eq!(
+                converted(text, json!({"type": "boolean"})),
+                None,
+                "{text:?}"
+            );
+        }
+        // Strings are never numbers' or booleans' text the other way round.
+        assert_eq!(converted("42", json!({"type": "string"})), None);
+    }
+
     #[test]
     fn keys_in_another_style_are_renamed() {
         let mut value = json!({"Answer": "Paris", "Context-Score": 3});
         coerce(&mut value, &schema());
         assert_eq!(value, json!({"answer": "Paris", "context_score": 3}));
+    }
+
+    #[test]
+    fn camel_case_keys_find_their_snake_case_members_and_maps_keep_theirs() {
+        let schema = json!({"type": "object", "properties": {
+            "row_id": {"type": "integer"},
+            "scores": {"type": "object", "additionalProperties": {"type": "integer"}}
+        }});
+        let mut value = json!({"rowId": 3, "scores": {"Row_Id": 1}});
+        let warnings = coerce(&mut value, &schema);
+        assert_eq!(value, json!({"scores": {"Row_Id": 1}, "row_id": 3}));
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(
+            warnings[0].message,
+            "the value: renamed member \"rowId\" to \"row_id\""
+        );
     }
 
     #[test]

@@ -404,12 +404,19 @@ impl Assembly {
     }
 
     fn reject(&mut self, kind: &str, raw: String, errors: Vec<PayloadError>) {
-        let mut capped = Capped::errors();
-        capped.extend(errors);
+        // A checked value's errors arrive capped already (100 and one that counts the
+        // rest): capping them again would count that count as one more problem.
+        let errors = if errors.len() > crate::caps::MAX_ERRORS + 1 {
+            let mut capped = Capped::errors();
+            capped.extend(errors);
+            capped.finish()
+        } else {
+            errors
+        };
         self.result.rejected.push(Rejected {
             kind: kind.to_string(),
             raw,
-            errors: capped.finish(),
+            errors,
         });
     }
 
