@@ -8,7 +8,6 @@
 use crate::caps::Capped;
 use crate::error::PayloadError;
 use crate::payload::{LlmPayload, Shape};
-use crate::schema_errors;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 use std::any::TypeId;
@@ -186,11 +185,15 @@ fn make_nullable(property: &mut Value) {
     }
 }
 
+mod bounded;
+
 /// A payload type's schema, compiled once and kept for the life of the process.
 pub struct CompiledSchema {
     schema: Value,
     validator: jsonschema::Validator,
     shape: Shape,
+    /// Validators entering the schema at item schemas, for bounded validation.
+    entries: bounded::Entries,
 }
 
 impl CompiledSchema {
@@ -209,6 +212,7 @@ impl CompiledSchema {
             schema,
             validator,
             shape,
+            entries: bounded::Entries::default(),
         }
     }
 
@@ -231,12 +235,13 @@ impl CompiledSchema {
     }
 
     /// Every way `value` fails the schema, pushed to `errors` (which keeps the first
-    /// ones and counts the rest).
+    /// ones and counts the rest). The work and memory this takes are bounded by the
+    /// value, not by how many problems it has ([`bounded`]).
     pub fn validate_into(&self, value: &Value, errors: &mut Capped<PayloadError>) {
         if self.validator.is_valid(value) {
             return;
         }
-        schema_errors::collect(&self.schema, self.validator.iter_errors(value), errors);
+        bounded::validate(self, value, errors);
     }
 }
 
