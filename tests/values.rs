@@ -422,6 +422,33 @@ fn four_hundred_thousand_failing_items_give_a_hundred_errors_and_a_count() {
     assert_bounded(rejected(&marker("PLAN", &text)), count);
 }
 
+#[test]
+fn a_hundred_thousand_invented_members_give_a_hundred_warnings_and_a_count() {
+    let mut text = String::from("{\"row_id\": 1");
+    for i in 0..100_000 {
+        text.push_str(&format!(", \"invented_{i}\": {i}"));
+    }
+    text.push('}');
+    let parsed = marker("TASK_UPDATE", &text);
+    assert!(parsed.custom_payload.is_some(), "{:#?}", parsed.rejected);
+    let result = whole::<TaskUpdate>(&text);
+    assert!(result.success, "{:#?}", result.errors);
+    for warnings in [&parsed.warnings, &result.warnings] {
+        assert_eq!(warnings.len(), 101);
+        assert!(
+            warnings[..100]
+                .iter()
+                .all(|w| w.kind == WarningKind::UnknownMember)
+        );
+        assert_eq!(warnings[100].kind, WarningKind::Omitted);
+        assert!(
+            warnings[100].message.starts_with("99900 more"),
+            "{}",
+            warnings[100].message
+        );
+    }
+}
+
 // ---- every member is kept, warned about, or an error -----------------------------
 
 /// Keys a model might add: invented names, and case, separator and typo variants of
