@@ -207,6 +207,50 @@ fn a_type_that_denies_unknown_fields_rejects_each_once() {
     }
 }
 
+#[test]
+fn other_formats_report_undeclared_fields_too() {
+    use payload_core::formats::Format;
+    let cases = [
+        (
+            Format::Xml,
+            "<task_update><row_id>3</row_id><lables>x</lables></task_update>",
+        ),
+        (Format::Markdown, "## row_id\n3\n\n## lables\n- x\n"),
+        (Format::Tagged, "<ROW_ID>3</ROW_ID>\n<LABLES>x</LABLES>"),
+    ];
+    for (format, text) in cases {
+        let result = extract_as(text, &TaskUpdate::TYPE, Some(format));
+        assert!(!result.success, "{format:?}: {:?}", result.data);
+        // The member is named as it was written (`LABLES` in tagged content).
+        let written: Vec<String> = result
+            .errors
+            .iter()
+            .map(|e| e.path.to_lowercase())
+            .collect();
+        assert_eq!(written, ["/lables"], "{format:?}: {:#?}", result.errors);
+        assert!(
+            result.errors[0]
+                .suggestion
+                .as_deref()
+                .unwrap()
+                .contains("'labels'")
+        );
+
+        let invented = text.replace("lables", "mood").replace("LABLES", "MOOD");
+        let result = extract_as(&invented, &TaskUpdate::TYPE, Some(format));
+        assert!(result.success, "{format:?}: {:#?}", result.errors);
+        assert!(
+            result
+                .warnings
+                .iter()
+                .any(|w| w.kind == WarningKind::UnknownMember
+                    && w.message.to_lowercase().contains("'mood'")),
+            "{format:?}: {:?}",
+            result.warnings
+        );
+    }
+}
+
 // ---- 7.9 numbers -----------------------------------------------------------------
 
 #[test]
