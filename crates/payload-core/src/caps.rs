@@ -48,9 +48,29 @@ impl<T> Capped<T> {
         }
     }
 
-    /// Counts one entry past the cap without building it (call when [`Self::is_full`]).
+    /// Counts `count` entries past the cap without building them (call when
+    /// [`Self::is_full`]).
     pub fn count_omitted(&mut self, count: usize) {
         self.omitted += count;
+    }
+
+    /// Drops the kept entries `keep` refuses. Entries already counted past the cap stay
+    /// counted: they were never built, so they cannot take the freed places.
+    pub fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
+        self.items.retain(keep);
+    }
+
+    /// Takes in another collector's entries, and its count of the entries it did not
+    /// keep.
+    pub fn absorb(&mut self, other: Capped<T>) {
+        let (items, omitted) = other.into_parts();
+        self.extend(items);
+        self.omitted += omitted;
+    }
+
+    /// Whether nothing was kept or counted.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty() && self.omitted == 0
     }
 
     /// The entries kept so far.
@@ -142,5 +162,19 @@ mod tests {
         let mut warnings = Capped::warnings();
         warnings.extend((0..3).map(|_| Warning::new(WarningKind::Repaired, "x")));
         assert_eq!(warnings.finish().len(), 3, "under the cap nothing is added");
+    }
+
+    #[test]
+    fn absorbing_keeps_the_cap_and_adds_the_counts() {
+        let mut first = Capped::new(3);
+        first.extend([1, 2]);
+        let mut second = Capped::new(1);
+        second.extend([3, 4, 5]);
+        first.absorb(second);
+        assert_eq!(first.items(), [1, 2, 3]);
+        assert_eq!(first.omitted(), 2);
+        first.retain(|n| *n != 2);
+        assert_eq!(first.items(), [1, 3]);
+        assert!(!first.is_empty() && Capped::<u8>::new(1).is_empty());
     }
 }

@@ -1,34 +1,78 @@
-//! Schema-aligned coercion: fixing a value only where the schema makes the model's
-//! intent unambiguous, each fix reported as a `coerced` warning.
+//! Schema-aligned coercion (SPEC 7.11, whole-response mode only): fixing a value only
+//! where the schema makes the model's intent unambiguous, each fix reported as a
+//! `coerced` warning naming its path.
 //!
 //! Applied only to a value that fails validation, so a valid value is never touched.
-//! The fixes, and nothing beyond them:
-//! - a number, integer or boolean written as a string (`"5.0"`, `"3"`, `"true"`);
-//! - a member key in another case or separator style than the schema's (`Answer`,
-//!   `context-score`), when exactly one property folds to it and it is not present;
-//! - an enum value in another case (`"Create"` for `"create"`), when exactly one
-//!   allowed value folds to it;
+//! Marker mode never coerces. The fixes, and nothing beyond them:
+//!
+//! - a number written as a string, where a number or integer is wanted, when the
+//!   string is exactly one JSON number: `"42"`, `"-3.5"`, `"1e2"`, `" 7 "` (surrounding
+//!   space is not part of the number). JSON's own grammar decides, so `"042"` (a
+//!   leading zero: often a code whose zero matters), `"+5"`, `".5"`, `"1,000"`,
+//!   `"1_000"`, `"50%"`, `"0x1F"`, `"NaN"`, `"N/A"` and `"1e400"` stay strings. For an
+//!   integer the number must be one exactly: `"3.0"` is 3, `"3.5"` is refused, and so
+//!   is a float-spelled number past 2^53, whose digits may already be rounded;
+//! - `"true"` / `"false"`, in any case, where a boolean is wanted; never `"yes"`,
+//!   `"no"`, `"1"` or `"on"`, which need a guess;
+//! - a member key in another case or separator style than the schema's (`Title`,
+//!   `rowId`, `context-score`), when exactly one declared member folds to it and that
+//!   member is absent (maps keep their keys as written);
+//! - an enum value in another case or separator style (`"High"` for `"high"`), when
+//!   exactly one allowed value folds to it;
 //! - a single value where an array is wanted (`"x"` → `["x"]`);
 //! - a bare array where the schema wants an object with exactly one member, an array.
+//!
+//! Integer-valued floats (`12.0` for an integer) are rewritten before validation, in
+//! both modes ([`crate::numbers`]); whole-response mode reports those as `coerced` too.
 
+use crate::caps::Capped;
 use crate::schema_errors::fold;
+use crate::schema_walk::applies::{Applies, Members};
 use crate::schema_walk::{self, types_of};
 use crate::warning::{Warning, WarningKind};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 /// Values nest at most this deep (the JSON parsers' own limit), so the walk's
 /// recursion is bounded.
 use crate::limits::MAX_DEPTH;
 
-/// Coerces `value` toward `root` (a schema), returning the warnings for what changed.
+/// The largest magnitude up to which every integer is exactly a float (2^53).
+const EXACT_LIMIT: f64 = 9_007_199_254_740_992.0;
+
+/// Coerces `value` toward `root` (a schema), returning the warnings for what changed
+/// (at most 100, then one that counts the rest).
 pub fn coerce(value: &mut Value, root: &Value) -> Vec<Warning> {
-    let mut warnings = Vec::new();
-    wrap_bare_array(value, root, &mut warnings);
-    walk(value, root, root, "", 0, &mut warnings);
-    warnings
+    let mut warnings = Capped::warnings();
+    coerce_into(value, root, &mut warnings);
+    warnings.finish()
 }
 
-fn wrap_bare_array(value: &mut Value, root: &Value, warnings: &mut Vec<Warning>) {
+/// Coerces `value` toward `root` (a schema), pushing a warning for each change. Every
+/// change is pushed (or counted, once `warnings` is full): a caller can tell from
+/// [`Capped::is_empty`] whether anything changed.
+pub fn coerce_into(value: &mut Value, root: &Value, warnings: &mut Capped<Warning>) {
+    let mut fixes = Fixes { warnings };
+    wrap_bare_array(value, root, &mut fixes);
+    walk(value, root, root, "", 0, &mut fixes);
+}
+
+/// The warnings of one coercion: built only while the report has room.
+struct Fixes<'w> {
+    warnings: &'w mut Capped<Warning>,
+}
+
+impl Fixes<'_> {
+    fn note(&mut self, message: impl FnOnce() -> String) {
+        if self.warnings.is_full() {
+            self.warnings.count_omitted(1);
+        } else {
+            self.warnings
+                .push(Warning::new(WarningKind::Coerced, message()));
+        }
+    }
+}
+
+fn wrap_bare_array(value: &mut Value, root: &Value, fixes: &mut Fixes<'_>) {
     if !value.is_array() {
         return;
     }
@@ -42,7 +86,9 @@ fn wrap_bare_array(value: &mut Value, root: &Value, warnings: &mut Vec<Warning>)
     if properties.len() != 1 {
         return;
     }
-    let (name, property) = properties.iter().next().expect("one property");
+    let Some((name, property)) = properties.iter().next() else {
+        return;
+    };
     if !types_of(schema_walk::resolve(root, property)).contains(&"array") {
         return;
     }
@@ -50,10 +96,7 @@ fn wrap_bare_array(value: &mut Value, root: &Value, warnings: &mut Vec<Warning>)
     let mut map = Map::new();
     map.insert(name.clone(), items);
     *value = Value::Object(map);
-    warnings.push(Warning::new(
-        WarningKind::Coerced,
-        format!("wrapped the bare array as the object's only member \"{name}\""),
-    ));
+    fixes.note(|| format!("wrapped the bare array as the object's only member \"{name}\""));
 }
 
 fn walk(
@@ -62,92 +105,48 @@ fn walk(
     schema: &Value,
     path: &str,
     depth: usize,
-    warnings: &mut Vec<Warning>,
+    fixes: &mut Fixes<'_>,
 ) {
     if depth > MAX_DEPTH {
         return;
     }
-    let schema = effective(root, schema, value);
-    let types = types_of(schema);
+    let mut applies = Applies::of(root, schema, value);
+    let types = applies.types();
     if !types.is_empty() && !matches_type(value, &types) {
         if let Some(fixed) = convert_scalar(value, &types) {
-            warnings.push(Warning::new(
-                WarningKind::Coerced,
-                format!("{}: converted {} to {}", at(path), value, fixed),
-            ));
+            fixes.note(|| format!("{}: converted {} to {}", at(path), value, fixed));
             *value = fixed;
         } else if types.contains(&"array") && !value.is_array() && !value.is_null() {
             let single = std::mem::take(value);
-            warnings.push(Warning::new(
-                WarningKind::Coerced,
-                format!("{}: wrapped a single value in an array", at(path)),
-            ));
+            fixes.note(|| format!("{}: wrapped a single value in an array", at(path)));
             *value = Value::Array(vec![single]);
+            // A union may be decided differently now that the value is an array.
+            applies = Applies::of(root, schema, value);
         }
     }
-    if let Some(allowed) = schema_walk::enum_values(root, schema) {
-        fix_enum_case(value, &allowed, path, warnings);
+    if let Some(allowed) = applies.enum_values() {
+        fix_enum_case(value, &allowed, path, fixes);
     }
     match value {
         Value::Object(map) => {
-            fix_key_styles(map, schema, path, warnings);
+            fix_key_styles(map, &applies, path, fixes);
             for (key, member) in map.iter_mut() {
-                if let Some(sub) = schema_walk::property(root, schema, key) {
+                if let Some(sub) = applies.member(key) {
                     let sub_path = crate::error::pointer_join(path, key);
-                    walk(member, root, sub, &sub_path, depth + 1, warnings);
+                    walk(member, root, sub, &sub_path, depth + 1, fixes);
                 }
             }
         }
         Value::Array(items) => {
             for (index, item) in items.iter_mut().enumerate() {
-                if let Some(sub) = schema_walk::item(root, schema, index) {
+                if let Some(sub) = applies.item(index) {
                     let sub_path = format!("{path}/{index}");
-                    walk(item, root, sub, &sub_path, depth + 1, warnings);
+                    walk(item, root, sub, &sub_path, depth + 1, fixes);
                 }
             }
         }
         _ => {}
     }
-}
-
-/// The schema that applies to `value`: through `$ref`, the non-null branch of an
-/// optional, or the one `oneOf`/`anyOf` branch whose constant tag the value carries.
-fn effective<'a>(root: &'a Value, schema: &'a Value, value: &Value) -> &'a Value {
-    let schema = schema_walk::resolve(root, schema);
-    if value.is_null() {
-        return schema;
-    }
-    if let Some(branch) = schema_walk::single_branch(root, schema) {
-        return branch;
-    }
-    for keyword in ["oneOf", "anyOf"] {
-        let Some(branches) = schema.get(keyword).and_then(Value::as_array) else {
-            continue;
-        };
-        let tagged = branches
-            .iter()
-            .map(|b| schema_walk::resolve(root, b))
-            .find(|b| {
-                b.get("properties")
-                    .and_then(Value::as_object)
-                    .is_some_and(|props| {
-                        props.iter().any(|(key, prop)| {
-                            let prop = schema_walk::resolve(root, prop);
-                            let constant = prop.get("const").or_else(|| {
-                                prop.get("enum")
-                                    .and_then(Value::as_array)
-                                    .filter(|e| e.len() == 1)
-                                    .and_then(|e| e.first())
-                            });
-                            constant.is_some_and(|c| value.get(key) == Some(c))
-                        })
-                    })
-            });
-        if let Some(branch) = tagged {
-            return branch;
-        }
-    }
-    schema
 }
 
 fn at(path: &str) -> String {
@@ -171,37 +170,57 @@ fn matches_type(value: &Value, types: &[&str]) -> bool {
     })
 }
 
-/// A string that spells exactly a number, integer or boolean of the wanted type.
+/// A string that spells exactly a number, integer or boolean of a wanted type (the
+/// rules are in the module docs).
 fn convert_scalar(value: &Value, types: &[&str]) -> Option<Value> {
     let text = value.as_str()?.trim();
-    if types.contains(&"integer") {
-        if let Ok(n) = text.parse::<i64>() {
-            return Some(n.into());
-        }
-        if let Ok(f) = text.parse::<f64>() {
-            if f.fract() == 0.0 && f.abs() < 9.0e15 {
-                return Some((f as i64).into());
+    if types.contains(&"integer") || types.contains(&"number") {
+        if let Some(number) = exact_number(text) {
+            if types.contains(&"integer") {
+                if let Some(integer) = exact_integer(&number) {
+                    return Some(integer);
+                }
             }
-        }
-    }
-    if types.contains(&"number") {
-        if let Ok(f) = text.parse::<f64>() {
-            if f.is_finite() && !text.eq_ignore_ascii_case("nan") && !text.contains("inf") {
-                return serde_json::Number::from_f64(f).map(Value::Number);
+            if types.contains(&"number") {
+                return Some(Value::Number(number));
             }
         }
     }
     if types.contains(&"boolean") {
-        match text.to_ascii_lowercase().as_str() {
-            "true" => return Some(Value::Bool(true)),
-            "false" => return Some(Value::Bool(false)),
-            _ => {}
+        if text.eq_ignore_ascii_case("true") {
+            return Some(Value::Bool(true));
+        }
+        if text.eq_ignore_ascii_case("false") {
+            return Some(Value::Bool(false));
         }
     }
     None
 }
 
-fn fix_enum_case(value: &mut Value, allowed: &[Value], path: &str, warnings: &mut Vec<Warning>) {
+/// `text` read as one JSON number, if that is all it is.
+fn exact_number(text: &str) -> Option<Number> {
+    // serde_json would skip whitespace around the number; inside the text none is
+    // allowed, and the grammar's own characters are all that may appear.
+    let plausible = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'));
+    if !plausible {
+        return None;
+    }
+    serde_json::from_str::<Number>(text).ok()
+}
+
+/// `number` as an integer, when it is exactly one.
+fn exact_integer(number: &Number) -> Option<Value> {
+    if number.is_i64() || number.is_u64() {
+        return Some(Value::Number(number.clone()));
+    }
+    let float = number.as_f64()?;
+    (float.fract() == 0.0 && float.abs() <= EXACT_LIMIT).then(|| Value::from(float as i64))
+}
+
+fn fix_enum_case(value: &mut Value, allowed: &[Value], path: &str, fixes: &mut Fixes<'_>) {
     let Some(text) = value.as_str() else { return };
     if allowed.iter().any(|a| a.as_str() == Some(text)) {
         return;
@@ -212,44 +231,54 @@ fn fix_enum_case(value: &mut Value, allowed: &[Value], path: &str, warnings: &mu
         .filter_map(Value::as_str)
         .filter(|a| fold(a) == folded);
     if let (Some(only), None) = (matches.next(), matches.next()) {
-        warnings.push(Warning::new(
-            WarningKind::Coerced,
+        fixes.note(|| {
             format!(
                 "{}: changed \"{text}\" to the allowed value \"{only}\"",
                 at(path)
-            ),
-        ));
+            )
+        });
         *value = Value::String(only.to_string());
     }
 }
 
 fn fix_key_styles(
     map: &mut Map<String, Value>,
-    schema: &Value,
+    applies: &Applies<'_>,
     path: &str,
-    warnings: &mut Vec<Warning>,
+    fixes: &mut Fixes<'_>,
 ) {
-    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+    // A map's keys are data, and an undecided union's members cannot be told apart.
+    if !matches!(applies.members(), Members::Open | Members::Closed) || applies.undecided() {
         return;
-    };
+    }
+    let declared = applies.declared();
+    let folded: Vec<String> = declared.iter().map(|name| fold(name)).collect();
     let renames: Vec<(String, String)> = map
         .keys()
-        .filter(|key| !properties.contains_key(*key))
+        .filter(|key| !applies.declares(key))
         .filter_map(|key| {
-            let folded = fold(key);
-            let mut candidates = properties.keys().filter(|p| fold(p) == folded);
+            let key_folded = fold(key);
+            let mut candidates = declared
+                .iter()
+                .zip(&folded)
+                .filter(|(_, f)| **f == key_folded)
+                .map(|(name, _)| *name);
             match (candidates.next(), candidates.next()) {
-                (Some(only), None) if !map.contains_key(only) => Some((key.clone(), only.clone())),
+                (Some(only), None) if !map.contains_key(only) => {
+                    Some((key.clone(), only.to_string()))
+                }
                 _ => None,
             }
         })
         .collect();
     for (from, to) in renames {
-        if let Some(member) = map.remove(&from) {
-            warnings.push(Warning::new(
-                WarningKind::Coerced,
-                format!("{}: renamed member \"{from}\" to \"{to}\"", at(path)),
-            ));
+        // Two keys folding to one member: the first is renamed, the second stays
+        // (and is reported as unknown), never overwriting the first.
+        if map.contains_key(&to) {
+            continue;
+        }
+        if let Some(member) = map.shift_remove(&from) {
+            fixes.note(|| format!("{}: renamed member \"{from}\" to \"{to}\"", at(path)));
             map.insert(to, member);
         }
     }
@@ -297,11 +326,96 @@ mod tests {
         assert_eq!(value, before);
     }
 
+    /// What `text` becomes where `wanted` is the schema, or `None` if it stays as is.
+    fn converted(text: &str, wanted: Value) -> Option<Value> {
+        let schema = json!({"type": "object", "properties": {"field": wanted}});
+        let mut value = json!({"field": text});
+        let warnings = coerce(&mut value, &schema);
+        if value["field"] == json!(text) {
+            assert!(warnings.is_empty(), "{warnings:?}");
+            None
+        } else {
+            assert_eq!(warnings.len(), 1, "{warnings:?}");
+            assert!(warnings[0].message.starts_with("/field: converted"));
+            Some(value["field"].clone())
+        }
+    }
+
+    #[test]
+    fn exact_numbers_and_booleans_are_accepted() {
+        let integer = || json!({"type": "integer"});
+        let number = || json!({"type": "number"});
+        let boolean = || json!({"type": "boolean"});
+        assert_eq!(converted("42", integer()), Some(json!(42)));
+        assert_eq!(converted("-7", integer()), Some(json!(-7)));
+        assert_eq!(converted(" 7 ", integer()), Some(json!(7)));
+        assert_eq!(converted("3.0", integer()), Some(json!(3)));
+        assert_eq!(converted("1e2", integer()), Some(json!(100)));
+        assert_eq!(
+            converted("18446744073709551615", integer()),
+            Some(json!(u64::MAX))
+        );
+        assert_eq!(converted("3.5", number()), Some(json!(3.5)));
+        assert_eq!(converted("-0.25", number()), Some(json!(-0.25)));
+        assert_eq!(converted("42", number()), Some(json!(42)));
+        assert_eq!(converted("true", boolean()), Some(json!(true)));
+        assert_eq!(converted("False", boolean()), Some(json!(false)));
+        let optional = json!({"type": ["integer", "null"]});
+        assert_eq!(converted("5", optional), Some(json!(5)));
+    }
+
+    #[test]
+    fn anything_that_needs_a_guess_is_refused() {
+        for text in [
+            "042", "+5", ".5", "5.", "1,000", "1_000", "1 000", "50%", "N/A", "NaN", "inf", "-inf",
+            "0x1F", "1e400", "", "twelve", "$5", "5 apples",
+        ] {
+            assert_eq!(converted(text, json!({"type": "number"})), None, "{text:?}");
+            assert_eq!(
+                converted(text, json!({"type": "integer"})),
+                None,
+                "{text:?}"
+            );
+        }
+        // Not exactly an integer: a fraction, or digits past 2^53 read as a float.
+        assert_eq!(converted("3.5", json!({"type": "integer"})), None);
+        assert_eq!(
+            converted("12345678901234567890123", json!({"type": "integer"})),
+            None
+        );
+        assert_eq!(converted("1e17", json!({"type": "integer"})), None);
+        for text in ["yes", "no", "1", "0", "on", "off", "y", "TRUE!", "t"] {
+            assert_eq!(
+                converted(text, json!({"type": "boolean"})),
+                None,
+                "{text:?}"
+            );
+        }
+        // Strings are never numbers' or booleans' text the other way round.
+        assert_eq!(converted("42", json!({"type": "string"})), None);
+    }
+
     #[test]
     fn keys_in_another_style_are_renamed() {
         let mut value = json!({"Answer": "Paris", "Context-Score": 3});
         coerce(&mut value, &schema());
         assert_eq!(value, json!({"answer": "Paris", "context_score": 3}));
+    }
+
+    #[test]
+    fn camel_case_keys_find_their_snake_case_members_and_maps_keep_theirs() {
+        let schema = json!({"type": "object", "properties": {
+            "row_id": {"type": "integer"},
+            "scores": {"type": "object", "additionalProperties": {"type": "integer"}}
+        }});
+        let mut value = json!({"rowId": 3, "scores": {"Row_Id": 1}});
+        let warnings = coerce(&mut value, &schema);
+        assert_eq!(value, json!({"scores": {"Row_Id": 1}, "row_id": 3}));
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(
+            warnings[0].message,
+            "the value: renamed member \"rowId\" to \"row_id\""
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@
 
 pub mod balanced;
 pub mod caps;
+pub mod check;
 pub mod coerce;
 pub mod error;
 pub mod extract;
@@ -32,8 +33,10 @@ pub mod instructions;
 pub mod json;
 pub mod limits;
 pub mod locate;
+mod members;
 mod message;
 pub mod nullable;
+mod numbers;
 pub mod parse;
 pub mod payload;
 pub mod repair;

@@ -317,10 +317,12 @@ impl Assembly {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(payload.name, raw, vec![error]),
         };
-        let mut errors = decoded.inexact_errors();
-        if let Err(invalid) = payload.validate(&decoded.value) {
-            errors.extend(invalid);
-        }
+        let mut decoded = decoded;
+        let mut value = std::mem::take(&mut decoded.value);
+        // Marker mode never coerces (SPEC 7.11); integer-valued floats are integers
+        // already (SPEC 7.9), so their rewrites are not reported.
+        let checked = payload.check(&mut value);
+        let errors = decoded.with_inexact_errors(checked.errors);
         if !errors.is_empty() {
             let errors = locate_in_block(json_text, origin, errors);
             return self.reject(payload.name, raw, errors);
@@ -336,7 +338,15 @@ impl Assembly {
             .with_location(origin);
             return self.reject(payload.name, raw, vec![error]);
         }
-        self.result.custom_payload = Some(CustomPayload::new(payload.name, decoded.value));
+        let (unknown, omitted) = checked.warnings.into_parts();
+        for warning in unknown {
+            self.warnings.push(Warning::new(
+                warning.kind,
+                format!("{} block: {}", payload.marker, warning.message),
+            ));
+        }
+        self.warnings.count_omitted(omitted);
+        self.result.custom_payload = Some(CustomPayload::new(payload.name, value));
         self.result.accepted.push((payload.name, raw));
     }
 
@@ -400,12 +410,19 @@ impl Assembly {
     }
 
     fn reject(&mut self, kind: &str, raw: String, errors: Vec<PayloadError>) {
-        let mut capped = Capped::errors();
-        capped.extend(errors);
+        // A checked value's errors arrive capped already (100 and one that counts the
+        // rest): capping them again would count that count as one more problem.
+        let errors = if errors.len() > crate::caps::MAX_ERRORS + 1 {
+            let mut capped = Capped::errors();
+            capped.extend(errors);
+            capped.finish()
+        } else {
+            errors
+        };
         self.result.rejected.push(Rejected {
             kind: kind.to_string(),
             raw,
-            errors: capped.finish(),
+            errors,
         });
     }
 

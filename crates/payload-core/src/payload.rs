@@ -1,6 +1,7 @@
 //! The [`LlmPayload`] trait and its type-erased descriptor, [`PayloadType`].
 
-use crate::error::PayloadError;
+use crate::check::{self, Checked, Decoded};
+use crate::error::{PayloadError, escape_pointer_token};
 use crate::schema::{self, CompiledSchema, Dialect};
 use crate::summary;
 use schemars::JsonSchema;
@@ -69,7 +70,7 @@ pub struct PayloadType {
     type_id: fn() -> TypeId,
     schema: fn(Dialect) -> Value,
     compiled: fn() -> &'static CompiledSchema,
-    check: fn(&Value) -> Result<(), Vec<PayloadError>>,
+    decode: fn(&Value, bool) -> Decoded,
     example: fn() -> Option<Value>,
     summarize: fn(&Value) -> Option<String>,
 }
@@ -85,7 +86,7 @@ impl PayloadType {
             type_id: TypeId::of::<T>,
             schema: schema::generate::<T>,
             compiled: schema::compiled::<T>,
-            check: check_value::<T>,
+            decode: decode_value::<T>,
             example: example_value::<T>,
             summarize: summarize_value::<T>,
         }
@@ -107,13 +108,23 @@ impl PayloadType {
     }
 
     /// Validates `value` against the schema, then decodes it and applies the type's
-    /// rules. Every problem found is returned.
+    /// rules. Every problem found is returned (at most 100, then one error that counts
+    /// the rest). See [`PayloadType::check`] for the steps and the warnings.
     pub fn validate(&self, value: &Value) -> Result<(), Vec<PayloadError>> {
-        let errors = self.compiled().validate(value);
-        if !errors.is_empty() {
-            return Err(errors);
+        let checked = self.check(&mut value.clone());
+        if checked.is_valid() {
+            Ok(())
+        } else {
+            Err(checked.errors)
         }
-        (self.check)(value)
+    }
+
+    /// Checks `value` as the parsers do ([`crate::check`]): integer-valued floats
+    /// where integers are wanted are rewritten as integers in place, the schema and the
+    /// type's rules are checked, and members the type does not declare are warned about
+    /// (or, when they are near misses of absent members, reported as errors).
+    pub fn check(&self, value: &mut Value) -> Checked {
+        check::check(value, self.compiled(), self.decode)
     }
 
     /// The example instance as JSON, if the type has one.
@@ -171,21 +182,52 @@ impl Shape {
     }
 }
 
-fn check_value<T: LlmPayload>(value: &Value) -> Result<(), Vec<PayloadError>> {
-    let decoded = T::deserialize(value).map_err(|error| vec![decode_error(error)])?;
-    let errors = decoded.check();
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
+/// Decodes a schema-valid value into `T` and applies its rules; with `roundtrip`,
+/// also writes the decoded value back as JSON (to see which members serde took in).
+fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> Decoded {
+    match serde_path_to_error::deserialize::<_, T>(value) {
+        Ok(decoded) => Decoded {
+            errors: decoded.check(),
+            roundtrip: roundtrip
+                .then(|| serde_json::to_value(&decoded).ok())
+                .flatten(),
+        },
+        Err(error) => Decoded {
+            errors: vec![decode_error(error)],
+            roundtrip: None,
+        },
     }
 }
 
 /// A serde error on a value that passed the schema: the schema and the type disagree
-/// somewhere (a custom `Deserialize`, say), so the message is all there is to report.
-fn decode_error(error: serde_json::Error) -> PayloadError {
-    PayloadError::validation("", format!("the value does not decode: {error}"))
-        .with_suggestion("follow the schema exactly")
+/// somewhere (a custom `Deserialize`, a number out of a field's range). The error is
+/// placed at the member serde was decoding (SPEC 7.9: no empty path when the member is
+/// known).
+fn decode_error(error: serde_path_to_error::Error<serde_json::Error>) -> PayloadError {
+    let path = pointer_of(error.path());
+    PayloadError::validation(
+        path,
+        format!("the value does not decode: {}", error.inner()),
+    )
+    .with_suggestion("follow the schema exactly")
+}
+
+/// The JSON Pointer of a serde path. A path that passes through a buffered enum
+/// (internally tagged, untagged) ends at the enum, which is as far as serde can tell.
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        let token = match segment {
+            Segment::Seq { index } => index.to_string(),
+            // An externally tagged variant is the key of its one member.
+            Segment::Map { key } | Segment::Enum { variant: key } => escape_pointer_token(key),
+            Segment::Unknown => break,
+        };
+        pointer.push('/');
+        pointer.push_str(&token);
+    }
+    pointer
 }
 
 fn example_value<T: LlmPayload>() -> Option<Value> {

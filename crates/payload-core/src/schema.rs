@@ -5,9 +5,9 @@
 //! honoured); validation is the `jsonschema` crate, so every keyword the schema states is
 //! enforced exactly as any other JSON Schema tool would enforce it.
 
+use crate::caps::Capped;
 use crate::error::PayloadError;
 use crate::payload::{LlmPayload, Shape};
-use crate::schema_errors;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 use std::any::TypeId;
@@ -185,11 +185,15 @@ fn make_nullable(property: &mut Value) {
     }
 }
 
+mod bounded;
+
 /// A payload type's schema, compiled once and kept for the life of the process.
 pub struct CompiledSchema {
     schema: Value,
     validator: jsonschema::Validator,
     shape: Shape,
+    /// Validators entering the schema at item schemas, for bounded validation.
+    entries: bounded::Entries,
 }
 
 impl CompiledSchema {
@@ -208,6 +212,7 @@ impl CompiledSchema {
             schema,
             validator,
             shape,
+            entries: bounded::Entries::default(),
         }
     }
 
@@ -221,12 +226,22 @@ impl CompiledSchema {
         self.shape
     }
 
-    /// Every way `value` fails the schema, as actionable errors (empty when valid).
+    /// Every way `value` fails the schema, as actionable errors (empty when valid; at
+    /// most 100, then one error that counts the rest).
     pub fn validate(&self, value: &Value) -> Vec<PayloadError> {
+        let mut errors = Capped::errors();
+        self.validate_into(value, &mut errors);
+        errors.finish()
+    }
+
+    /// Every way `value` fails the schema, pushed to `errors` (which keeps the first
+    /// ones and counts the rest). The work and memory this takes are bounded by the
+    /// value, not by how many problems it has ([`bounded`]).
+    pub fn validate_into(&self, value: &Value, errors: &mut Capped<PayloadError>) {
         if self.validator.is_valid(value) {
-            return Vec::new();
+            return;
         }
-        schema_errors::collect(&self.schema, self.validator.iter_errors(value))
+        bounded::validate(self, value, errors);
     }
 }
 

@@ -3,26 +3,27 @@
 //! of an enum, the closest allowed name for an unknown member, and for `oneOf` / `anyOf`
 //! the errors of the branch the value was evidently meant to match, not of every branch.
 
+use crate::caps::Capped;
 use crate::error::{PayloadError, pointer_join};
+use crate::members::{self, Folded};
 use crate::schema_walk::{self, describe, list_values};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ErrorIterator, ValidationError};
 use serde_json::Value;
 
-mod variants;
+pub(crate) mod variants;
 
 use variants::Discriminator;
 
-/// Converts every error of one validation run.
-pub(crate) fn collect(root: &Value, errors: ErrorIterator<'_>) -> Vec<PayloadError> {
+/// Converts every error of one validation run into `out`, which keeps the first ones
+/// and only counts the rest (nothing past its cap is built).
+pub(crate) fn collect(root: &Value, errors: ErrorIterator<'_>, out: &mut Capped<PayloadError>) {
     let errors: Vec<ValidationError<'_>> = errors.collect();
-    let mut out = Vec::new();
-    convert_all(root, &errors, &mut out);
-    out
+    convert_all(root, &errors, out);
 }
 
 /// Converts one list of errors (a run's, or one union branch's).
-fn convert_all(root: &Value, errors: &[ValidationError<'_>], out: &mut Vec<PayloadError>) {
+fn convert_all(root: &Value, errors: &[ValidationError<'_>], out: &mut Capped<PayloadError>) {
     // Where a union failed, its branches' members are reported as unevaluated too
     // (a failed branch evaluates nothing): noise beside the union's own errors.
     let failed_unions: Vec<&str> = errors
@@ -36,6 +37,16 @@ fn convert_all(root: &Value, errors: &[ValidationError<'_>], out: &mut Vec<Paylo
         .map(|e| e.instance_path().as_str())
         .collect();
     for error in errors {
+        if out.is_full() {
+            // Past the cap an error is counted, not built; a list of unknown members
+            // counts one each, as it would have been reported.
+            out.count_omitted(match error.kind() {
+                ValidationErrorKind::AdditionalProperties { unexpected }
+                | ValidationErrorKind::UnevaluatedProperties { unexpected } => unexpected.len(),
+                _ => 1,
+            });
+            continue;
+        }
         convert(root, error, &failed_unions, out);
     }
 }
@@ -57,10 +68,10 @@ fn convert(
     root: &Value,
     error: &ValidationError<'_>,
     failed_unions: &[&str],
-    out: &mut Vec<PayloadError>,
+    out: &mut Capped<PayloadError>,
 ) {
     let path = error.instance_path().as_str().to_string();
-    let instance = error.instance().clone().into_owned();
+    let instance: &Value = error.instance();
     let owner = owner(root, error);
     match error.kind() {
         ValidationErrorKind::Required { property } => {
@@ -88,30 +99,26 @@ fn convert(
                         .collect()
                 })
                 .unwrap_or_else(|| allowed_members(root, &path));
-            for name in unexpected {
-                out.push(unknown_member(&path, name, &allowed, &instance));
-            }
+            unknown_members(&path, unexpected.iter(), &allowed, instance, out);
         }
         ValidationErrorKind::UnevaluatedProperties { unexpected } => {
             let members = owner
                 .map(|o| variants::union_members(root, o))
                 .unwrap_or_else(|| allowed_members(root, &path));
             let union_failed = failed_unions.contains(&path.as_str());
-            for name in unexpected {
-                if union_failed && members.contains(name) {
-                    continue;
-                }
-                out.push(unknown_member(&path, name, &members, &instance));
-            }
+            let reported = unexpected
+                .iter()
+                .filter(|name| !(union_failed && members.contains(name)));
+            unknown_members(&path, reported, &members, instance, out);
         }
         ValidationErrorKind::Enum { options } => {
             let values = options.as_array().cloned().unwrap_or_default();
-            out.push(enum_error(&path, &instance, &values));
+            out.push(enum_error(&path, instance, &values));
         }
         ValidationErrorKind::Constant { expected_value } => {
             out.push(
                 PayloadError::validation(path, format!("must be exactly {expected_value}"))
-                    .with_received(instance)
+                    .with_received(received(instance))
                     .with_expected(format!("exactly {expected_value}"))
                     .with_suggestion(format!("write {expected_value}")),
             );
@@ -131,9 +138,9 @@ fn convert(
             out.push(
                 PayloadError::validation(
                     path,
-                    format!("expected {expected}, got {}", json_type(&instance)),
+                    format!("expected {expected}, got {}", json_type(instance)),
                 )
-                .with_received(instance)
+                .with_received(received(instance))
                 .with_expected(described.clone())
                 .with_suggestion(format!("write a value of type {described}")),
             );
@@ -155,9 +162,9 @@ fn convert(
             out.push(
                 PayloadError::validation(
                     path,
-                    format!("{} is not a valid {format}", short(&instance)),
+                    format!("{} is not a valid {format}", short(instance)),
                 )
-                .with_received(instance)
+                .with_received(received(instance))
                 .with_suggestion(format!("write {expected}"))
                 .with_expected(expected),
             );
@@ -167,12 +174,12 @@ fn convert(
                 .pointer(error.schema_path().as_str())
                 .and_then(Value::as_array)
                 .filter(|branches| branches.len() == context.len());
-            branch_errors(root, &path, &instance, branches, context, out);
+            branch_errors(root, &path, instance, branches, context, out);
         }
         _ => {
             let expected = owner.map(|s| describe(root, s));
             let mut e =
-                PayloadError::validation(path, error.to_string()).with_received(instance.clone());
+                PayloadError::validation(path, error.to_string()).with_received(received(instance));
             if let Some(expected) = expected {
                 e.suggestion = Some(format!("use {expected}"));
                 e.expected = Some(expected);
@@ -197,7 +204,7 @@ fn branch_errors(
     instance: &Value,
     branches: Option<&Vec<Value>>,
     context: &[Vec<ValidationError<'static>>],
-    out: &mut Vec<PayloadError>,
+    out: &mut Capped<PayloadError>,
 ) {
     let depth = segment_count(path);
     // A `oneOf` of constants is how schemars writes an enum whose variants have doc
@@ -289,18 +296,20 @@ fn tagged_errors(
     instance: &Value,
     tagged: &[(Discriminator, &Value)],
     context: &[Vec<ValidationError<'static>>],
-    out: &mut Vec<PayloadError>,
+    out: &mut Capped<PayloadError>,
 ) {
     if let Some(index) = tagged.iter().position(|(d, _)| d.matches(instance)) {
-        let mut sub = Vec::new();
+        let mut sub = Capped::errors();
         convert_all(root, &context[index], &mut sub);
         let label = tagged[index].0.label();
+        let (sub, omitted) = sub.into_parts();
         for mut error in sub {
             if let Some(label) = &label {
                 error.message = format!("{} ({label})", error.message);
             }
             out.push(error);
         }
+        out.count_omitted(omitted);
         return;
     }
     let tags: Vec<Value> = tagged
@@ -370,14 +379,12 @@ fn tagged_errors(
 /// `"exprot" is not a known 'intent'`, with the valid tags and the closest suggested.
 fn unknown_tag(path: &str, key: &str, instance: &Value, tags: &[Value]) -> PayloadError {
     let tag_path = pointer_join(path, key);
-    let received = instance.get(key).cloned().unwrap_or(Value::Null);
-    let mut e = PayloadError::validation(
-        tag_path,
-        format!("{} is not a known '{key}'", short(&received)),
-    )
-    .with_received(received.clone())
-    .with_expected(format!("one of {}", list_values(tags)));
-    e.suggestion = Some(match closest_value(&received, tags) {
+    let tag = instance.get(key).unwrap_or(&Value::Null);
+    let mut e =
+        PayloadError::validation(tag_path, format!("{} is not a known '{key}'", short(tag)))
+            .with_received(received(tag))
+            .with_expected(format!("one of {}", list_values(tags)));
+    e.suggestion = Some(match closest_value(tag, tags) {
         Some(best) => format!("use \"{best}\" (allowed: {})", list_values(tags)),
         None => format!("use one of: {}", list_values(tags)),
     });
@@ -386,7 +393,7 @@ fn unknown_tag(path: &str, key: &str, instance: &Value, tags: &[Value]) -> Paylo
 
 fn no_shape(root: &Value, path: &str, instance: &Value) -> PayloadError {
     PayloadError::validation(path, "the value matches none of the allowed shapes")
-        .with_received(instance.clone())
+        .with_received(received(instance))
         .with_expected(
             schema_walk::at_pointer(root, path)
                 .map(|s| describe(root, s))
@@ -397,7 +404,7 @@ fn no_shape(root: &Value, path: &str, instance: &Value) -> PayloadError {
 fn enum_error(path: &str, instance: &Value, values: &[Value]) -> PayloadError {
     let mut e =
         PayloadError::validation(path, format!("{} is not an allowed value", short(instance)))
-            .with_received(instance.clone())
+            .with_received(received(instance))
             .with_expected(format!("one of {}", list_values(values)));
     e.suggestion = Some(match closest_value(instance, values) {
         Some(best) => format!("use \"{best}\" (allowed: {})", list_values(values)),
@@ -418,23 +425,58 @@ fn allowed_members(root: &Value, path: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn unknown_member(path: &str, name: &str, allowed: &[String], instance: &Value) -> PayloadError {
-    let received = instance.get(name).cloned();
+/// One error per undeclared member of a closed object (SPEC 7.8: a type that denies
+/// unknown fields makes each one an error), with the near miss among the declared
+/// members the object lacks named, by the rule of [`crate::members`].
+fn unknown_members<'n>(
+    path: &str,
+    names: impl Iterator<Item = &'n String>,
+    allowed: &[String],
+    instance: &Value,
+    out: &mut Capped<PayloadError>,
+) {
+    let absent: Vec<Folded<'_>> = allowed
+        .iter()
+        .filter(|name| instance.get(name.as_str()).is_none())
+        .map(|name| Folded::new(name))
+        .collect();
+    for name in names {
+        if out.is_full() {
+            out.count_omitted(1);
+            continue;
+        }
+        let intended: Vec<String> = members::near_misses(name, &absent)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        out.push(unknown_member(path, name, allowed, &intended, instance));
+    }
+}
+
+fn unknown_member(
+    path: &str,
+    name: &str,
+    allowed: &[String],
+    intended: &[String],
+    instance: &Value,
+) -> PayloadError {
     let mut e =
         PayloadError::validation(pointer_join(path, name), format!("unknown member '{name}'"));
-    e.received = received;
+    e.received = instance.get(name).map(received);
     e.expected = Some(if allowed.is_empty() {
         "no other members".into()
     } else {
         format!("one of the members {}", allowed.join(", "))
     });
-    e.suggestion = Some(match closest(name, allowed.iter().map(String::as_str)) {
-        Some(best) => format!("did you mean '{best}'? Otherwise remove '{name}'"),
-        None if allowed.is_empty() => format!("remove '{name}'"),
-        None => format!(
+    e.suggestion = Some(if !intended.is_empty() {
+        members::did_you_mean(name, intended)
+    } else if allowed.is_empty() {
+        format!("remove '{name}'")
+    } else {
+        format!(
             "remove '{name}'; allowed members are {}",
             allowed.join(", ")
-        ),
+        )
     });
     e
 }
@@ -482,12 +524,74 @@ fn json_type(value: &Value) -> &'static str {
 
 /// A value, shortened for a message.
 fn short(value: &Value) -> String {
-    let text = value.to_string();
+    let text = json_prefix(value, 240);
     if text.chars().count() <= 60 {
         text
     } else {
         let cut: String = text.chars().take(57).collect();
         format!("{cut}...")
+    }
+}
+
+/// How long a received value's JSON may be before an error quotes it shortened.
+const MAX_RECEIVED_BYTES: usize = 512;
+
+/// What an error quotes as received: the value itself when its JSON is short, else the
+/// start of its JSON as a string ending in `...`. A report stays small whatever the
+/// model sent (SPEC 7.14): a hundred errors on one large value do not copy it a hundred
+/// times.
+pub(crate) fn received(value: &Value) -> Value {
+    if matches!(value, Value::Null | Value::Bool(_) | Value::Number(_)) {
+        return value.clone();
+    }
+    let text = json_prefix(value, MAX_RECEIVED_BYTES + 1);
+    if text.len() <= MAX_RECEIVED_BYTES {
+        value.clone()
+    } else {
+        let mut end = MAX_RECEIVED_BYTES - 3;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        Value::String(format!("{}...", &text[..end]))
+    }
+}
+
+/// The first `limit` bytes (or fewer, at a character boundary) of `value`'s JSON,
+/// written without serializing the rest.
+fn json_prefix(value: &Value, limit: usize) -> String {
+    struct Prefix {
+        bytes: Vec<u8>,
+        limit: usize,
+    }
+    impl std::io::Write for Prefix {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let room = self.limit - self.bytes.len();
+            if room == 0 {
+                // Stops the serializer: the prefix is all that is wanted.
+                return Err(std::io::ErrorKind::WriteZero.into());
+            }
+            let taken = buf.len().min(room);
+            self.bytes.extend_from_slice(&buf[..taken]);
+            Ok(taken)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut prefix = Prefix {
+        bytes: Vec::new(),
+        limit,
+    };
+    // An error here only means the limit was reached.
+    let _ = serde_json::to_writer(&mut prefix, value);
+    match String::from_utf8(prefix.bytes) {
+        Ok(text) => text,
+        Err(cut) => {
+            let valid = cut.utf8_error().valid_up_to();
+            let mut bytes = cut.into_bytes();
+            bytes.truncate(valid);
+            String::from_utf8(bytes).unwrap_or_default()
+        }
     }
 }
 
@@ -525,7 +629,9 @@ mod tests {
             .should_validate_formats(true)
             .build(schema)
             .unwrap();
-        collect(schema, validator.iter_errors(value))
+        let mut out = Capped::errors();
+        collect(schema, validator.iter_errors(value), &mut out);
+        out.finish()
     }
 
     #[test]

@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+pub(crate) mod applies;
+
 /// How many `$ref` hops to follow before giving up (a cycle of refs would otherwise
 /// never end).
 const MAX_REF_HOPS: usize = 32;

@@ -8,6 +8,7 @@
 
 mod candidates;
 
+use crate::caps::Capped;
 use crate::coerce;
 use crate::error::{ErrorKind, Location, PayloadError};
 use crate::formats::{self, Format};
@@ -188,30 +189,43 @@ pub fn extract_as_with(
     }
 }
 
-/// Validates `value`; when that fails, coerces it toward the schema and validates
-/// again, keeping the coercion warnings only if they made it valid. Returns the value
-/// (coerced when coercion was tried) and the errors that remain.
+/// Checks `value` ([`PayloadType::check`]); when that fails, coerces it toward the
+/// schema in place and checks it again, keeping the coercion warnings only if they made
+/// it valid. Returns the value (coerced when coercion changed it) and the errors that
+/// remain. `warnings` gains the `unknown_member` warnings and, since this is
+/// whole-response mode (SPEC 7.11), a `coerced` warning for every integer-valued float
+/// taken as an integer; it holds at most 100 warnings, then one that counts the rest.
 fn validate_coercing(
     payload: &PayloadType,
-    value: Value,
+    mut value: Value,
     warnings: &mut Vec<Warning>,
 ) -> (Value, Vec<PayloadError>) {
-    let first_errors = match payload.validate(&value) {
-        Ok(()) => return (value, Vec::new()),
-        Err(errors) => errors,
-    };
-    let mut coerced = value.clone();
-    let fixes = coerce::coerce(&mut coerced, payload.compiled().schema());
+    let mut report = Capped::warnings();
+    report.extend(warnings.drain(..));
+    let first = payload.check(&mut value);
+    if first.is_valid() {
+        report.absorb(first.rewrites);
+        report.absorb(first.warnings);
+        *warnings = report.finish();
+        return (value, Vec::new());
+    }
+    let mut fixes = Capped::warnings();
+    coerce::coerce_into(&mut value, payload.compiled().schema(), &mut fixes);
     if fixes.is_empty() {
-        return (value, first_errors);
+        *warnings = report.finish();
+        return (value, first.errors);
     }
-    match payload.validate(&coerced) {
-        Ok(()) => {
-            warnings.extend(fixes);
-            (coerced, Vec::new())
-        }
-        Err(errors) => (coerced, errors),
+    let second = payload.check(&mut value);
+    if second.is_valid() {
+        report.absorb(first.rewrites);
+        report.absorb(fixes);
+        report.absorb(second.rewrites);
+        report.absorb(second.warnings);
+        *warnings = report.finish();
+        return (value, Vec::new());
     }
+    *warnings = report.finish();
+    (value, second.errors)
 }
 
 /// Reads the whole response `text` as one value of `payload`, written as JSON (refused
@@ -448,9 +462,10 @@ fn read_candidate(
         warnings.push(Warning::new(WarningKind::Repaired, repair.clone()));
     }
     warnings.extend(decoded.duplicate_warnings(""));
-    let inexact = decoded.inexact_errors();
-    let (value, mut errors) = validate_coercing(payload, decoded.value, &mut warnings);
-    errors.splice(0..0, inexact);
+    let mut decoded = decoded;
+    let value = std::mem::take(&mut decoded.value);
+    let (value, errors) = validate_coercing(payload, value, &mut warnings);
+    let errors = decoded.with_inexact_errors(errors);
     let confidence = candidate.confidence;
     if errors.is_empty() {
         return ExtractResult::success(value, "json", confidence, warnings);

@@ -341,7 +341,7 @@ impl<'a> Converter<'a> {
             Some(lifted) => lifted.iter().map(AsRef::as_ref).collect(),
             None => node.children.iter().collect(),
         };
-        let (mut by_field, mut by_item) = self.by_property(schema, &children);
+        let (mut by_field, mut by_item, unmatched) = self.by_property(schema, &children);
         for (index, (prop, prop_schema)) in props.into_iter().flatten().enumerate() {
             let child_path = pointer_join(path, prop);
             let names = field_names(self.root, schema, prop, self.format);
@@ -392,6 +392,23 @@ impl<'a> Converter<'a> {
                         ))
                 }),
                 None => {}
+            }
+        }
+        // SPEC 7.8: a part named for no field is a member the type does not declare.
+        // It is kept under the name it was written with, so that the value check
+        // reports it (an `unknown_member` warning, or an error when it is a near miss of
+        // an absent field) as it does for JSON, instead of the reader dropping it unseen.
+        // A part certainly cut off where the text ends (`<RECOMM`) is the response's
+        // truncation, which [`Self::finish`] reports; it is not a member. A part that
+        // only may have been cut (a last Markdown section) is one.
+        if props.is_some_and(|p| !p.is_empty()) {
+            let any = Value::Bool(true);
+            let certain = self.cut == Cut::Certain;
+            for child in unmatched.into_iter().filter(|c| !(c.cut && certain)) {
+                let child_path = pointer_join(path, &child.name);
+                if let Some(v) = self.value(child, &any, &child_path, level) {
+                    self.insert_last_wins(&mut map, child, v);
+                }
             }
         }
         if props.is_none_or(|p| p.is_empty()) {
@@ -478,15 +495,16 @@ impl<'a> Converter<'a> {
 
     /// The children of an object sorted by the property they are written for: per
     /// property, the parts named as the field, and the parts named as one of its items
-    /// (and not as the field). One pass over the children, one name folded at a time;
-    /// a child that names no property is not held again.
+    /// (and not as the field); then the parts that name no property. One pass over the
+    /// children, one name folded at a time.
+    #[allow(clippy::type_complexity)]
     fn by_property<'n>(
         &self,
         schema: &Value,
         children: &[&'n Node],
-    ) -> (Vec<Vec<&'n Node>>, Vec<Vec<&'n Node>>) {
+    ) -> (Vec<Vec<&'n Node>>, Vec<Vec<&'n Node>>, Vec<&'n Node>) {
         let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-            return (Vec::new(), Vec::new());
+            return (Vec::new(), Vec::new(), Vec::new());
         };
         let mut fields: HashMap<String, Vec<usize>> = HashMap::new();
         let mut items: HashMap<String, Vec<usize>> = HashMap::new();
@@ -510,19 +528,24 @@ impl<'a> Converter<'a> {
         }
         let mut by_field = vec![Vec::new(); props.len()];
         let mut by_item = vec![Vec::new(); props.len()];
+        let mut unmatched = Vec::new();
         for child in children {
             let name = fold(&child.name);
             let as_field = fields.get(&name);
+            let as_item = items.get(&name);
+            if as_field.is_none() && as_item.is_none() {
+                unmatched.push(*child);
+            }
             for &index in as_field.into_iter().flatten() {
                 by_field[index].push(*child);
             }
-            for &index in items.get(&name).into_iter().flatten() {
+            for &index in as_item.into_iter().flatten() {
                 if !as_field.is_some_and(|f| f.contains(&index)) {
                     by_item[index].push(*child);
                 }
             }
         }
-        (by_field, by_item)
+        (by_field, by_item, unmatched)
     }
 
     /// Fields a model nested inside a text field (`# Task` above `## Confidence`, or

@@ -48,6 +48,18 @@ impl Decoded {
         warnings
     }
 
+    /// `errors` (the value's check) with [`Self::inexact_errors`] first, each path
+    /// reported once: the check may name the same too-long integer for its field.
+    pub fn with_inexact_errors(&self, errors: Vec<PayloadError>) -> Vec<PayloadError> {
+        let mut all = self.inexact_errors();
+        if all.is_empty() {
+            return errors;
+        }
+        let paths: std::collections::HashSet<String> = all.iter().map(|e| e.path.clone()).collect();
+        all.extend(errors.into_iter().filter(|e| !paths.contains(&e.path)));
+        all
+    }
+
     /// One `validation` error at the path of each integer written with more digits
     /// than a 64-bit integer holds (SPEC 7.9): the value read is not the number the
     /// text says, and no field receives a silently rounded number.

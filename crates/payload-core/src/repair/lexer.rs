@@ -17,6 +17,8 @@ pub(super) struct Lexer<'a> {
     pub(super) pos: usize,
     /// What has been repaired so far.
     pub(super) repairs: RepairSet,
+    /// Whether the last scalar read was a bare word (`true`, `None`).
+    pub(super) after_word: bool,
     /// Set when the last number read was an integer too long for 64 bits, read as the
     /// nearest float: the parser notes its path and clears the flag.
     pub(super) inexact: bool,
@@ -30,6 +32,7 @@ impl<'a> Lexer<'a> {
             bytes: text.as_bytes(),
             pos: 0,
             repairs: RepairSet::default(),
+            after_word: false,
             inexact: false,
         }
     }
@@ -119,8 +122,18 @@ impl<'a> Lexer<'a> {
 
     /// Whether a key (quoted or bare) can start here (used to detect a missing comma
     /// in an object).
+    ///
+    /// A `'` or curly quote right after a bare word (`true 'x'`) does not open a
+    /// string here: the balanced scanner takes those quotes as quotes only after a
+    /// bracket, a comma, a colon, a string or a number (so the apostrophe in a bare
+    /// word is not one), and the two must agree on where brackets are, or a prefix the
+    /// scanner calls cut off could read as a whole value here.
     pub(super) fn starts_key(&self) -> bool {
-        self.quote().is_some() || self.peek_char().is_some_and(is_word_start)
+        match self.quote() {
+            Some((Quote::Double, _)) => true,
+            Some(_) => !self.after_word,
+            None => self.peek_char().is_some_and(is_word_start),
+        }
     }
 
     /// Reads a scalar: a string, a number or a bare word.
@@ -177,6 +190,7 @@ impl<'a> Lexer<'a> {
 
     /// Reads a string; `self.pos` is at its opening quote.
     fn string(&mut self) -> Result<String, RepairError> {
+        self.after_word = false;
         let open = self.pos;
         let Some((quote, quote_len)) = self.quote() else {
             return Err(error(ErrorKind::Parsing, "expected a string here", open));
@@ -333,6 +347,7 @@ impl<'a> Lexer<'a> {
     /// converts it with serde_json, so `1.0` stays a float and big integers stay exact
     /// as serde_json keeps them.
     fn number(&mut self) -> Result<Value, RepairError> {
+        self.after_word = false;
         let start = self.pos;
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -401,6 +416,7 @@ impl<'a> Lexer<'a> {
 
     /// Reads `true`/`false`/`null`, or Python's `True`/`False`/`None`.
     fn literal(&mut self) -> Result<Value, RepairError> {
+        self.after_word = true;
         let start = self.pos;
         let word = self.word();
         let value = match word {

@@ -293,6 +293,8 @@ fn parse_value(lexer: &mut Lexer<'_>, notes: &mut Notes) -> Result<Value, Repair
 /// reading goes on in an open container: an outer one (the closer is not consumed and
 /// is seen again there) or the top-level object that closed too early.
 fn close_at(lexer: &mut Lexer<'_>, stack: &mut Vec<Frame>, byte: u8) -> Option<Value> {
+    // What comes next follows a closer, not the bare word that may have ended inside.
+    lexer.after_word = false;
     match closer_kind(stack, byte) {
         Closer::Matches => {
             lexer.pos += 1;

@@ -95,6 +95,8 @@ struct Sloppy<'a> {
     choices: &'a [u8],
     next: usize,
     out: String,
+    /// The last thing written was a bare word (`None`, `True`).
+    after_word: bool,
 }
 
 impl Sloppy<'_> {
@@ -154,9 +156,12 @@ impl Sloppy<'_> {
         }
     }
 
-    /// Between items: a comma, or (missing comma) only the gap.
+    /// Between items: a comma, or (missing comma) only the gap. Never missing after a
+    /// bare word: a `'` right after one is an apostrophe to the balanced scanner, so
+    /// the reader refuses to take it as the next string.
     fn separator(&mut self) {
-        if self.pick(4) != 0 {
+        let missing = self.pick(4) == 0;
+        if !missing || std::mem::take(&mut self.after_word) {
             self.out.push(',');
         }
         self.gap();
@@ -174,6 +179,7 @@ impl Sloppy<'_> {
             Value::Null => {
                 let word = ["null", "None"][self.pick(2) as usize];
                 self.out.push_str(word);
+                self.after_word = true;
             }
             Value::Bool(b) => {
                 let python = self.pick(2) == 0;
@@ -183,9 +189,16 @@ impl Sloppy<'_> {
                     (false, false) => "false",
                     (false, true) => "False",
                 });
+                self.after_word = true;
             }
-            Value::Number(n) => self.out.push_str(&n.to_string()),
-            Value::String(s) => self.string(s),
+            Value::Number(n) => {
+                self.out.push_str(&n.to_string());
+                self.after_word = false;
+            }
+            Value::String(s) => {
+                self.string(s);
+                self.after_word = false;
+            }
             Value::Array(items) => {
                 self.out.push('[');
                 self.gap();
@@ -199,6 +212,7 @@ impl Sloppy<'_> {
                     self.trailing();
                 }
                 self.out.push(']');
+                self.after_word = false;
             }
             Value::Object(map) => {
                 self.out.push('{');
@@ -217,6 +231,7 @@ impl Sloppy<'_> {
                     self.trailing();
                 }
                 self.out.push('}');
+                self.after_word = false;
             }
         }
     }
@@ -263,7 +278,7 @@ proptest! {
         choices in prop::collection::vec(any::<u8>(), 1..64),
         fenced in any::<bool>(),
     ) {
-        let mut sloppy = Sloppy { choices: &choices, next: 0, out: String::new() };
+        let mut sloppy = Sloppy { choices: &choices, next: 0, out: String::new(), after_word: false };
         if fenced {
             sloppy.out.push_str("```json\n");
         }

@@ -225,8 +225,14 @@ enum Comment {
     Block,
 }
 
+/// Whether a `'` or curly quote after `last_significant` opens a string: where a value
+/// starts, or after a value that is not a bare word (a missing comma, which the
+/// lenient reader repairs). After a letter it is an apostrophe (`don't`).
 fn opens_value(last_significant: u8) -> bool {
-    matches!(last_significant, b'{' | b'[' | b',' | b':')
+    matches!(
+        last_significant,
+        b'{' | b'[' | b',' | b':' | b'"' | b'}' | b']' | b'0'..=b'9'
+    )
 }
 
 /// Where the value opening at `start` ends in the complete `text`, or `None` when the

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 /// How one branch of a union is recognised in a value.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Discriminator {
+pub(crate) enum Discriminator {
     /// A member that holds a constant: `intent: "export"` (adjacent or internal tag).
     Member {
         /// The tag member, e.g. `intent`.
@@ -32,7 +32,7 @@ pub(super) enum Discriminator {
 
 impl Discriminator {
     /// Whether `instance` carries this branch's tag.
-    pub(super) fn matches(&self, instance: &Value) -> bool {
+    pub(crate) fn matches(&self, instance: &Value) -> bool {
         match self {
             Discriminator::Member { key, value } => instance.get(key) == Some(value),
             Discriminator::Key(key) => instance
@@ -64,7 +64,7 @@ impl Discriminator {
 
 /// The discriminator of every branch, if every branch has one (the union is a tagged
 /// enum), together with the resolved branch schemas.
-pub(super) fn discriminators<'a>(
+pub(crate) fn discriminators<'a>(
     root: &'a Value,
     branches: &'a [Value],
 ) -> Option<Vec<(Discriminator, &'a Value)>> {
