@@ -71,6 +71,9 @@ const FACTOR: usize = 64;
 
 const MIB: usize = 1024 * 1024;
 
+/// One entry point run over a text.
+type Entry<'a> = dyn Fn(&str) + 'a;
+
 #[test]
 fn peak_memory_is_a_constant_times_the_input() {
     let options = table_view_options();
@@ -82,7 +85,7 @@ fn peak_memory_is_a_constant_times_the_input() {
         // A quarter of a mebibyte: the readers are linear, so the ratio is the ratio
         // at any size (the `scaling` report measures 4 MB in release builds).
         let text = family.generate(MIB / 4);
-        let entries: [(&str, Box<dyn Fn(&str)>); 4] = [
+        let entries: [(&str, Box<Entry>); 4] = [
             ("parse", Box::new(|t: &str| drop(parser.parse(t)))),
             (
                 "extract json",
