@@ -12,6 +12,9 @@
 //! - **Whole-response mode never returns a smaller value silently**: a success is valid
 //!   for its type, and when the response held other JSON values an `extra_value`
 //!   warning says so.
+//! - **No member is dropped silently** (SPEC 7.8): when the whole response is one
+//!   object and is accepted, each of its members is declared by the type (or kept by
+//!   a type that takes any member), or named in a warning.
 
 use payload_core::balanced::{self, Balanced};
 use payload_core::json::{self, Decoded};
@@ -94,6 +97,7 @@ pub fn check_extract(text: &str, payload: &PayloadType, values_in_text: usize) {
             payload.validate(data).is_ok(),
             "a success that does not validate: {data}\n{text:?}"
         );
+        check_members_accounted(text, payload, &result.warnings);
         if values_in_text > 1 {
             assert!(
                 result
@@ -103,5 +107,55 @@ pub fn check_extract(text: &str, payload: &PayloadType, values_in_text: usize) {
                 "{values_in_text} values, one read, no extra_value warning: {text:?}"
             );
         }
+    }
+}
+
+/// Checks that every member of `text` (when it is one object) is declared by the
+/// type's top-level schema, kept by a type that takes any member, or named in one of
+/// the `warnings`.
+fn check_members_accounted(text: &str, payload: &PayloadType, warnings: &[payload_core::Warning]) {
+    let Ok(decoded) = json::decode(text, ORIGIN) else {
+        return;
+    };
+    let Value::Object(members) = decoded.value else {
+        return;
+    };
+    let root = payload.compiled().schema();
+    let top = payload_core::schema_walk::resolve(root, root);
+    let mut declared = Vec::new();
+    let mut open = false;
+    let mut shapes = vec![top];
+    for key in ["oneOf", "anyOf", "allOf"] {
+        if let Some(Value::Array(branches)) = top.get(key) {
+            shapes.extend(
+                branches
+                    .iter()
+                    .map(|b| payload_core::schema_walk::resolve(root, b)),
+            );
+        }
+    }
+    for shape in shapes {
+        if let Some(Value::Object(properties)) = shape.get("properties") {
+            declared.extend(properties.keys().cloned());
+        }
+        if shape
+            .get("additionalProperties")
+            .is_some_and(|a| a != &Value::Bool(false))
+        {
+            open = true;
+        }
+    }
+    if open {
+        return;
+    }
+    for key in members.keys() {
+        if declared.iter().any(|d| d == key) {
+            continue;
+        }
+        assert!(
+            warnings.iter().any(|w| w.message.contains(key.as_str()))
+                || warnings.iter().any(|w| w.kind == WarningKind::Omitted),
+            "the member `{key}` was dropped without a word: {text:?}"
+        );
     }
 }
