@@ -7,7 +7,6 @@
 use payload_core::{
     Dialect, ErrorKind, LlmPayload, ParseOptions, PayloadError, extract, extract_json, parse,
 };
-use payload_derive::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -420,7 +419,6 @@ struct Reply {
 
 mod whole_response_scalars {
     use payload_core::{LlmPayload, extract_json};
-    use payload_derive::LlmPayload;
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};
 

@@ -116,7 +116,6 @@ fn instructions_of_the_seed_types_in_every_format() {
 mod field_options {
     use super::*;
     use payload_core::LlmPayload;
-    use payload_derive::LlmPayload;
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};
 
@@ -195,7 +194,6 @@ mod field_options {
 
 mod declared_format_options {
     use payload_core::{Dialect, LlmPayload};
-    use payload_derive::LlmPayload;
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};
     use serde_json::json;

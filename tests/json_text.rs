@@ -8,7 +8,6 @@ use payload_core::formats::Format;
 use payload_core::json;
 use payload_core::limits::MAX_DEPTH;
 use payload_core::{ErrorKind, LlmPayload, Location, WarningKind, extract_as};
-use payload_derive::LlmPayload;
 use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -3,7 +3,6 @@
 
 use payload_builtin::{DataProposal, SchemaProposal, SuggestedValues};
 use payload_core::{ActionSpec, LlmPayload};
-use payload_derive::LlmPayload;
 use payload_registry::{Page, PayloadEntry, Registry};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

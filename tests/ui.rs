@@ -2,7 +2,6 @@
 //! the message it must give) and the constants a well-formed derive produces.
 
 use payload_core::{LlmPayload, PayloadError};
-use payload_derive::LlmPayload;
 use payload_registry::PayloadEntry;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

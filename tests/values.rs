@@ -6,7 +6,6 @@ use payload_core::parse::{ParseOptions, Parser};
 use payload_core::{
     ErrorKind, ExtractResult, LlmPayload, ParsedResponse, PayloadError, WarningKind, extract_as,
 };
-use payload_derive::LlmPayload;
 use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

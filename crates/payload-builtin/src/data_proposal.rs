@@ -1,7 +1,7 @@
 //! DATA_PROPOSAL: add, update or delete rows in bulk (seed 000, section 4b).
 
+use payload_core::LlmPayload;
 use payload_core::PayloadError;
-use payload_derive::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

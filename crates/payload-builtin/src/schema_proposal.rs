@@ -1,8 +1,8 @@
 //! SCHEMA_PROPOSAL: create a table, or change an existing table's columns (seed 000,
 //! section 4a), with the mode rules the schema cannot state.
 
+use payload_core::LlmPayload;
 use payload_core::PayloadError;
-use payload_derive::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

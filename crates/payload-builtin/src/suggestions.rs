@@ -1,7 +1,6 @@
 //! SUGGESTED_VALUES and SUGGESTED_ACTIONS as payload types.
 
 use payload_core::{LlmPayload, SuggestedAction, SuggestedValue};
-use payload_derive::LlmPayload;
 use payload_registry::PayloadEntry;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -3,15 +3,15 @@
 //!
 //! 1. Integer-valued floats where the schema wants integers become integers, and
 //!    numbers no integer field can hold exactly are errors at their path
-//!    ([`crate::numbers`], SPEC 7.9).
+//!    (`crate::numbers`, SPEC 7.9).
 //! 2. The schema validator, its errors bounded (SPEC 7.14).
-//! 3. Members the type does not declare ([`crate::members`], SPEC 7.8): warnings, or
+//! 3. Members the type does not declare (`crate::members`, SPEC 7.8): warnings, or
 //!    errors for near misses of absent members (whose `missing` errors they replace).
 //! 4. When the schema is satisfied, decoding into the type (a decode error names the
 //!    path of the member at fault) and the type's own rules. A near miss that serde
 //!    took in after all (an `alias`) is no error: the decoded value holds it.
 //!
-//! At most [`MAX_ERRORS`](crate::caps::MAX_ERRORS) errors are kept, the rest counted in
+//! At most [`crate::caps::MAX_ERRORS`] errors are kept, the rest counted in
 //! one final error; warnings are capped the same way.
 
 use crate::caps::{Capped, MAX_ERRORS};

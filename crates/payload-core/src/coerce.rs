@@ -23,7 +23,7 @@
 //! - a bare array where the schema wants an object with exactly one member, an array.
 //!
 //! Integer-valued floats (`12.0` for an integer) are rewritten before validation, in
-//! both modes ([`crate::numbers`]); whole-response mode reports those as `coerced` too.
+//! both modes (`crate::numbers`); whole-response mode reports those as `coerced` too.
 
 use crate::caps::Capped;
 use crate::schema_errors::fold;

@@ -5,7 +5,7 @@
 //!
 //! - [`LlmPayload`] is what `#[derive(LlmPayload)]` implements; [`PayloadType`] is its
 //!   type-erased descriptor.
-//! - [`parse`] finds marker blocks (`SCHEMA_PROPOSAL: {...}`) in a response, extracts,
+//! - [`parse()`] finds marker blocks (`SCHEMA_PROPOSAL: {...}`) in a response, extracts,
 //!   repairs and validates them, and returns a [`ParsedResponse`] (SPEC section 1).
 //! - [`PayloadError`] and [`Warning`] are the data an application (or a model, after a
 //!   re-prompt) acts on.
@@ -60,6 +60,10 @@ pub use limits::Limits;
 pub use nullable::Nullable;
 pub use parse::{ParseOptions, parse};
 pub use payload::{LlmPayload, PayloadType, Shape};
+/// `#[derive(LlmPayload)]`: the marker, schema, instructions and summarizer of a type
+/// from one declaration (see the `payload-derive` crate).
+#[cfg(feature = "derive")]
+pub use payload_derive::LlmPayload;
 pub use reprompt::reprompt_message;
 pub use response::{CustomPayload, ParsedResponse, Rejected};
 pub use retry::{RetryPolicy, retry, retry_async};

@@ -40,8 +40,7 @@ use crate::schema_walk::applies::{Applies, Members};
 use crate::warning::{Warning, WarningKind};
 use serde_json::{Map, Value};
 
-/// Values nest at most this deep (the parsers' limit); the walk stops there.
-const MAX_DEPTH: usize = 128;
+use crate::limits::MAX_DEPTH;
 
 /// How many undeclared members of one object are compared with the declared ones.
 pub(crate) const MAX_SEARCHED: usize = 1024;

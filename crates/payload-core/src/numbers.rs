@@ -25,8 +25,7 @@ use crate::schema_walk::applies::Applies;
 use crate::warning::{Warning, WarningKind};
 use serde_json::{Number, Value};
 
-/// Values nest at most this deep (the parsers' limit); the walk stops there.
-const MAX_DEPTH: usize = 128;
+use crate::limits::MAX_DEPTH;
 
 /// The largest magnitude up to which every integer is exactly a float (2^53).
 const EXACT_LIMIT: f64 = 9_007_199_254_740_992.0;

@@ -1,10 +1,10 @@
 //! Marker-mode parsing of a whole response (SPEC section 1 and 7).
 //!
-//! The [`crate::scan`] segmenter cuts the response into prose and blocks in one pass
+//! The `crate::scan` segmenter cuts the response into prose and blocks in one pass
 //! (one Aho-Corasick automaton finds every marker the page knows, so cost does not grow
 //! with the number of types); each block is then decoded ([`crate::json`]), validated
 //! and accepted or rejected here. The streaming parser runs the same segmenter and the
-//! same [`Assembly`] chunk by chunk, so the two cannot disagree.
+//! same `Assembly` chunk by chunk, so the two cannot disagree.
 //!
 //! **What counts as a marker** (SPEC 1.2, 1.3, 7.1-7.3): the marker's name, optionally
 //! in up to three `*` or `_`, optional spaces (any Unicode horizontal space), a colon

@@ -236,7 +236,7 @@ impl CompiledSchema {
 
     /// Every way `value` fails the schema, pushed to `errors` (which keeps the first
     /// ones and counts the rest). The work and memory this takes are bounded by the
-    /// value, not by how many problems it has ([`bounded`]).
+    /// value, not by how many problems it has (`bounded`).
     pub fn validate_into(&self, value: &Value, errors: &mut Capped<PayloadError>) {
         if self.validator.is_valid(value) {
             return;

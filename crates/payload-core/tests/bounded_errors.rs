@@ -7,7 +7,6 @@
 
 use payload_core::parse::{ParseOptions, Parser};
 use payload_core::{LlmPayload, PayloadError, extract_as};
-use payload_derive::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -1,7 +1,7 @@
 //! The LLM payload of the reports page.
 
+use payload_core::LlmPayload;
 use payload_core::PayloadError;
-use payload_derive::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
 //! Seed 004's command schema as Rust types.
 
-use payload_derive::LlmPayload;
+use payload_core::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

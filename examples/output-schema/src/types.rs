@@ -2,7 +2,7 @@
 //! with `#[payload(format(...))]`, `TaskPlan` with schemars' `extend`; both reach the
 //! schema as the same `x-format` object.
 
-use payload_derive::LlmPayload;
+use payload_core::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
 //! The response schema of seed 003, as Rust types.
 
+use payload_core::LlmPayload;
 use payload_core::Nullable;
-use payload_derive::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

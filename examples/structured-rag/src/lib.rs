@@ -1,7 +1,7 @@
 //! # structured-rag
 //!
 //! The eight JSON outputs the StructuredRAG benchmark asks models for, as payload types,
-//! and an evaluation ([`evaluate`]) of whole-response extraction on the benchmark's
+//! and an evaluation (`evaluate`) of whole-response extraction on the benchmark's
 //! recorded responses (`../shared/corpus/structured-rag`), compared with strict parsing
 //! (serde_json on the whole response, then the same validation).
 

@@ -1,6 +1,6 @@
 //! The benchmark's output types (from its own response models).
 
-use payload_derive::LlmPayload;
+use payload_core::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,4 @@
 use payload_core::{LlmPayload, PayloadError};
-use payload_derive::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -14,7 +14,7 @@
 //! such a value still writes something, but the reader will not give it back.
 //!
 //! Written by hand because it must mirror our own readers, names and `x-format`
-//! options; no general serializer knows them. Nesting is bounded by [`MAX_DEPTH`].
+//! options; no general serializer knows them. Nesting is bounded by [`crate::instructions::MAX_SCHEMA_DEPTH`].
 
 use super::Format;
 use super::options::{custom_name, field_opt, global_opt, opt_str};
@@ -23,8 +23,7 @@ use heck::{ToShoutySnakeCase, ToSnakeCase, ToTitleCase, ToUpperCamelCase};
 use serde_json::{Map, Value};
 use std::fmt::Write;
 
-/// How deep values are written as structure; deeper parts are written as JSON text.
-const MAX_DEPTH: usize = 32;
+use crate::instructions::MAX_SCHEMA_DEPTH as MAX_DEPTH;
 /// How many object schemas [`expressible`] visits (a recursive type would otherwise
 /// be walked without end).
 const MAX_NODES: usize = 4_000;

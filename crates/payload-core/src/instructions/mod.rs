@@ -20,7 +20,7 @@ mod suggestions;
 mod text;
 
 pub use formats::whole_response_instructions_in;
-pub use shape::{MAX_DEPTH, MAX_NODES, TopLevel, render_shape, top_level};
+pub use shape::{MAX_NODES, MAX_SCHEMA_DEPTH, TopLevel, render_shape, top_level};
 pub use suggestions::suggestion_format_rules;
 pub use text::{payload_instructions, whole_response_instructions};
 

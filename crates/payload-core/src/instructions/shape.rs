@@ -8,7 +8,7 @@
 //! enum value, every required member and every bound the schema states is in the text,
 //! which the tests check by walking the schema.
 //!
-//! The walk is recursive but bounded: at most [`MAX_DEPTH`] levels of nesting and
+//! The walk is recursive but bounded: at most [`MAX_SCHEMA_DEPTH`] levels of nesting and
 //! [`MAX_NODES`] schema nodes, and a `$ref` met again inside its own expansion (a
 //! recursive type) is printed by name.
 
@@ -16,7 +16,7 @@ use super::InstructionOptions;
 use serde_json::{Map, Value};
 
 /// How deep nested schemas are expanded before the rest is written as `any`.
-pub const MAX_DEPTH: usize = 32;
+pub const MAX_SCHEMA_DEPTH: usize = 32;
 /// How many schema nodes one rendering expands at most: a schema that references the
 /// same big definition from many places could otherwise grow the text without bound.
 pub const MAX_NODES: usize = 4_000;
@@ -245,7 +245,7 @@ impl<'a> Renderer<'a> {
     }
 
     fn render(&mut self, schema: &'a Value, depth: usize) -> Rendered {
-        if depth > MAX_DEPTH || self.nodes_left == 0 {
+        if depth > MAX_SCHEMA_DEPTH || self.nodes_left == 0 {
             let mut cut = Rendered::inline("any");
             cut.notes.description.push("nested too deep to show".into());
             return cut;

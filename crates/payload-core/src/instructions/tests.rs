@@ -356,7 +356,7 @@ fn deep_schemas_are_cut_not_overflowed() {
     }
     let text = shape(&schema);
     assert!(text.contains("nested too deep to show"));
-    assert!(text.lines().count() < 2 * MAX_DEPTH + 4);
+    assert!(text.lines().count() < 2 * MAX_SCHEMA_DEPTH + 4);
 }
 
 #[test]

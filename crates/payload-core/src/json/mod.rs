@@ -5,7 +5,6 @@ mod strict;
 
 use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError};
-use crate::limits::MAX_DEPTH;
 use crate::repair::{self, Notes};
 use crate::warning::{Warning, WarningKind};
 use serde_json::Value;
@@ -132,30 +131,6 @@ fn repair_error(
     PayloadError::new(lenient.kind, "", message)
         .with_suggestion(suggestion)
         .with_location(location)
-}
-
-/// A `parsing` error for a serde_json error, located in the model's text.
-pub fn parse_error(error: &serde_json::Error, origin: Location) -> PayloadError {
-    let message = error.to_string();
-    let relative = Location {
-        line: error.line().max(1),
-        column: error.column().max(1),
-    };
-    let (message, suggestion) =
-        if message.contains("recursion limit") || message.contains("nests deeper than") {
-            (
-                format!("the value nests deeper than {MAX_DEPTH} levels"),
-                "flatten the structure".to_string(),
-            )
-        } else {
-            (
-                format!("invalid JSON: {message}"),
-                suggestion_for(error).to_string(),
-            )
-        };
-    PayloadError::new(ErrorKind::Parsing, "", message)
-        .with_suggestion(suggestion)
-        .with_location(shift(relative, origin))
 }
 
 fn suggestion_for(error: &serde_json::Error) -> &'static str {

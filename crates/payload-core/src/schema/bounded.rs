@@ -40,8 +40,7 @@ use std::sync::{Arc, Mutex};
 /// How many array items and map members the pruned copy keeps before it starts cutting.
 const BUDGET: usize = 256;
 
-/// Values nest at most this deep (the parsers' limit); deeper, nothing is pruned.
-const MAX_DEPTH: usize = 128;
+use crate::limits::MAX_DEPTH;
 
 /// How many `$ref` hops and union branches are followed to settle a schema.
 const MAX_HOPS: usize = 32;

@@ -29,7 +29,7 @@
 //! with their handler, chips with a label and a value).
 //!
 //! **Design.** There is no second parser here. The stream runs the one-shot parser's
-//! segmenter ([`crate::scan`]) on the text so far after every chunk; the segmenter
+//! segmenter (`crate::scan`) on the text so far after every chunk; the segmenter
 //! decides only what no later text can change and resumes where it stopped, and the
 //! pieces it gives out go into the same assembly (message builder, block validation)
 //! as the one-shot parse. So the final result is equal by construction, and deltas are

@@ -16,8 +16,7 @@
 
 use serde_json::{Map, Value};
 
-/// Deepest nesting the preview follows.
-const MAX_DEPTH: usize = 128;
+use crate::limits::MAX_DEPTH;
 
 enum Frame {
     Object(Map<String, Value>, Option<String>),
