@@ -73,24 +73,114 @@ impl fmt::Display for UnknownPage {
 
 impl std::error::Error for UnknownPage {}
 
-/// A registration that conflicts with another.
+/// A registration that conflicts with another, or names something not registered.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RegistryError(pub String);
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Two payload types share one marker, so a block could not say which it is.
+    SharedMarker {
+        /// The type registered first.
+        first: &'static str,
+        /// The type registered second.
+        second: &'static str,
+        /// The marker both use.
+        marker: &'static str,
+    },
+    /// A custom payload type uses a marker reserved for suggestions.
+    ReservedMarker {
+        /// The type.
+        name: &'static str,
+        /// The reserved marker.
+        marker: &'static str,
+    },
+    /// A payload type names a page that is not registered.
+    UnknownPage {
+        /// The type.
+        name: &'static str,
+        /// The page it names.
+        page: &'static str,
+    },
+    /// More than one payload type is registered under one name.
+    SharedName {
+        /// The name.
+        name: &'static str,
+        /// How many types use it.
+        count: usize,
+    },
+    /// A page is registered more than once.
+    DuplicatePage {
+        /// The page.
+        name: &'static str,
+    },
+    /// A page offers a payload type that is not registered.
+    UnregisteredType {
+        /// The page.
+        page: &'static str,
+        /// The type it offers.
+        name: &'static str,
+    },
+    /// A global action is registered twice.
+    DuplicateGlobalAction {
+        /// The action.
+        action: &'static str,
+    },
+}
 
 impl fmt::Display for RegistryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            RegistryError::SharedMarker {
+                first,
+                second,
+                marker,
+            } => write!(
+                f,
+                "payload types '{first}' and '{second}' share the marker {marker}"
+            ),
+            RegistryError::ReservedMarker { name, marker } => {
+                write!(f, "payload type '{name}' uses the reserved marker {marker}")
+            }
+            RegistryError::UnknownPage { name, page } => write!(
+                f,
+                "payload type '{name}' names page '{page}', which is not registered"
+            ),
+            RegistryError::SharedName { name, count } => write!(
+                f,
+                "{count} payload types are registered under the name '{name}'"
+            ),
+            RegistryError::DuplicatePage { name } => {
+                write!(f, "the page '{name}' is registered more than once")
+            }
+            RegistryError::UnregisteredType { page, name } => write!(
+                f,
+                "page '{page}' offers payload type '{name}', which is not registered \
+                 (add #[payload(register)] to it)"
+            ),
+            RegistryError::DuplicateGlobalAction { action } => {
+                write!(f, "the global action '{action}' is registered twice")
+            }
+        }
     }
 }
 
 impl std::error::Error for RegistryError {}
 
 impl Registry {
-    /// The registry of everything linked into this program (built on first use).
+    /// The registry of everything linked into this program, built and checked on
+    /// first use.
+    ///
+    /// # Panics
+    ///
+    /// On first use, when the registrations linked in conflict ([`Registry::check`]:
+    /// two types with one marker, a page offering an unregistered type, ...). That is
+    /// a mistake in the program, not in its input, and a registry that half works
+    /// would let it go unnoticed; the message lists every conflict. A program that
+    /// wants to handle them builds its registry with [`Registry::from_parts`] and
+    /// calls [`Registry::check`] itself.
     pub fn global() -> &'static Registry {
         static GLOBAL: OnceLock<Registry> = OnceLock::new();
         GLOBAL.get_or_init(|| {
-            Registry::from_parts(
+            let registry = Registry::from_parts(
                 inventory::iter::<PayloadEntry>
                     .into_iter()
                     .copied()
@@ -100,7 +190,15 @@ impl Registry {
                     .into_iter()
                     .map(|a| a.0)
                     .collect(),
-            )
+            );
+            if let Err(errors) = registry.check() {
+                let list: Vec<String> = errors.iter().map(|e| format!("- {e}")).collect();
+                panic!(
+                    "the payload registrations linked into this program conflict:\n{}",
+                    list.join("\n")
+                );
+            }
+            registry
         })
     }
 
@@ -206,58 +304,50 @@ impl Registry {
             *by_name.entry(t.name).or_default() += 1;
             if let Some(other) = by_marker.insert(t.marker, t.name) {
                 if other != t.name {
-                    errors.push(RegistryError(format!(
-                        "payload types '{other}' and '{}' share the marker {}",
-                        t.name, t.marker
-                    )));
+                    errors.push(RegistryError::SharedMarker {
+                        first: other,
+                        second: t.name,
+                        marker: t.marker,
+                    });
                 }
             }
             let reserved =
                 t.marker == SUGGESTED_VALUES_MARKER || t.marker == SUGGESTED_ACTIONS_MARKER;
             if reserved && entry.role == Role::Custom {
-                errors.push(RegistryError(format!(
-                    "payload type '{}' uses the reserved marker {}",
-                    t.name, t.marker
-                )));
+                errors.push(RegistryError::ReservedMarker {
+                    name: t.name,
+                    marker: t.marker,
+                });
             }
             for page in entry.pages {
                 if !self.pages.contains_key(page) {
-                    errors.push(RegistryError(format!(
-                        "payload type '{}' names page '{page}', which is not registered",
-                        t.name
-                    )));
+                    errors.push(RegistryError::UnknownPage { name: t.name, page });
                 }
             }
         }
         for (name, count) in by_name {
             if count > 1 {
-                errors.push(RegistryError(format!(
-                    "{count} payload types are registered under the name '{name}'"
-                )));
+                errors.push(RegistryError::SharedName { name, count });
             }
         }
         for name in &self.duplicate_pages {
-            errors.push(RegistryError(format!(
-                "the page '{name}' is registered more than once"
-            )));
+            errors.push(RegistryError::DuplicatePage { name });
         }
         for info in self.pages() {
             for t in info.page.payloads {
                 if !self.types.iter().any(|e| e.payload == *t) {
-                    errors.push(RegistryError(format!(
-                        "page '{}' offers payload type '{}', which is not registered \
-                         (add #[payload(register)] to it)",
-                        info.page.name, t.name
-                    )));
+                    errors.push(RegistryError::UnregisteredType {
+                        page: info.page.name,
+                        name: t.name,
+                    });
                 }
             }
         }
         for pair in self.global_actions.windows(2) {
             if pair[0].action == pair[1].action {
-                errors.push(RegistryError(format!(
-                    "the global action '{}' is registered twice",
-                    pair[0].action
-                )));
+                errors.push(RegistryError::DuplicateGlobalAction {
+                    action: pair[0].action,
+                });
             }
         }
         if errors.is_empty() {
