@@ -372,7 +372,7 @@ fn run_cli(args: &[&str]) -> Result<String, String> {
     let mut out = Vec::new();
     let mut argv = vec!["payload"];
     argv.extend_from_slice(args);
-    cli::run(argv, registry(), &mut out).map_err(|e| e.0)?;
+    cli::run(argv, registry(), &mut out).map_err(|e| e.to_string())?;
     Ok(String::from_utf8(out).expect("UTF-8 output"))
 }
 

@@ -1,7 +1,7 @@
 //! The `payload` command (SPEC section 6), as a library: any app can call [`main`] from
 //! its own `main` to get the same commands over its own registry.
 
-use crate::registry::Registry;
+use crate::registry::{Registry, UnknownPage};
 use clap::{Parser, Subcommand};
 use payload_core::Dialect;
 use payload_core::formats::Format;
@@ -113,27 +113,110 @@ pub enum Command {
     },
 }
 
-/// A failure that ends the command: printed to stderr, exit status 2.
+/// A failure that ends the command: printed to stderr, exit status 2 (except
+/// [`CliError::ClosedPipe`], which ends it quietly).
 #[derive(Debug)]
-pub struct CliError(pub String);
+#[non_exhaustive]
+pub enum CliError {
+    /// The arguments are wrong: clap's message, or a value out of range.
+    Usage(String),
+    /// The page is not registered.
+    UnknownPage(UnknownPage),
+    /// The payload type is not registered.
+    UnknownType {
+        /// The name asked for.
+        name: String,
+        /// The registered type names.
+        known: Vec<&'static str>,
+    },
+    /// The format is unknown, or the type cannot be written in it.
+    Format(String),
+    /// An input file could not be opened or read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The input is larger than `--max-input-bytes`.
+    TooLarge {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The input is not UTF-8.
+    NotUtf8 {
+        /// Offset of the first invalid byte.
+        offset: usize,
+    },
+    /// A JSON input file does not hold what the command needs.
+    InvalidJson {
+        /// The file.
+        path: PathBuf,
+        /// serde_json's message.
+        message: String,
+    },
+    /// Writing the output failed.
+    Output(io::Error),
+    /// The output was closed (`payload ... | head`): not a failure of the command.
+    ClosedPipe,
+}
 
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            CliError::Usage(message) | CliError::Format(message) => f.write_str(message),
+            CliError::UnknownPage(error) => write!(f, "{error}"),
+            CliError::UnknownType { name, known } => write!(
+                f,
+                "unknown payload type '{name}' (registered types: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+            CliError::Read { path, source } => {
+                write!(f, "cannot read {}: {source}", path.display())
+            }
+            CliError::TooLarge { limit } => write!(
+                f,
+                "input is larger than {limit} bytes; raise --max-input-bytes to read it"
+            ),
+            CliError::NotUtf8 { offset } => {
+                write!(f, "input is not UTF-8 (invalid byte at offset {offset})")
+            }
+            CliError::InvalidJson { path, message } => {
+                write!(f, "{} is not valid here: {message}", path.display())
+            }
+            CliError::Output(error) => write!(f, "{error}"),
+            CliError::ClosedPipe => f.write_str("the output was closed"),
+        }
     }
 }
 
-/// What a write to a closed pipe becomes (`payload ... | head`): not a failure of the
-/// command, so [`main`] ends quietly on it.
-const CLOSED_PIPE: &str = "the output was closed";
+impl std::error::Error for CliError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CliError::Read { source, .. } | CliError::Output(source) => Some(source),
+            CliError::UnknownPage(error) => Some(error),
+            _ => None,
+        }
+    }
+}
 
 impl From<io::Error> for CliError {
     fn from(error: io::Error) -> Self {
         if error.kind() == io::ErrorKind::BrokenPipe {
-            CliError(CLOSED_PIPE.to_string())
+            CliError::ClosedPipe
         } else {
-            CliError(error.to_string())
+            CliError::Output(error)
         }
+    }
+}
+
+impl From<UnknownPage> for CliError {
+    fn from(error: UnknownPage) -> Self {
+        CliError::UnknownPage(error)
     }
 }
 
@@ -143,7 +226,7 @@ pub fn main() -> ExitCode {
     let mut out = stdout.lock();
     match run(std::env::args_os(), Registry::global(), &mut out) {
         Ok(code) => code,
-        Err(error) if error.0 == CLOSED_PIPE => ExitCode::SUCCESS,
+        Err(CliError::ClosedPipe) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("payload: {error}");
             ExitCode::from(2)
@@ -164,7 +247,7 @@ pub fn run(
             write!(out, "{error}")?;
             return Ok(ExitCode::SUCCESS);
         }
-        Err(error) => return Err(CliError(error.to_string().trim_end().to_string())),
+        Err(error) => return Err(CliError::Usage(error.to_string().trim_end().to_string())),
     };
     let limit = cli.max_input_bytes;
     match cli.command {
@@ -172,7 +255,7 @@ pub fn run(
             let text = read_input(file.as_ref(), limit)?;
             let parser = registry
                 .page(&page)
-                .map_err(|e| CliError(e.to_string()))?
+                .map_err(CliError::UnknownPage)?
                 .parser()
                 .clone()
                 .with_limits(limits(limit));
@@ -186,7 +269,7 @@ pub fn run(
             let payload = find_type(registry, &type_name)?;
             let format = match format.as_str() {
                 "auto" => None,
-                other => Some(other.parse::<Format>().map_err(CliError)?),
+                other => Some(other.parse::<Format>().map_err(CliError::Format)?),
             };
             let text = read_input(file.as_ref(), limit)?;
             let result = payload_core::extract_as_with(&text, payload, format, limits(limit));
@@ -259,17 +342,12 @@ fn find_type<'r>(
     registry: &'r Registry,
     name: &str,
 ) -> Result<&'r payload_core::PayloadType, CliError> {
-    registry.payload_type(name).ok_or_else(|| {
-        let known: Vec<&str> = registry.types().map(|t| t.name).collect();
-        CliError(format!(
-            "unknown payload type '{name}' (registered types: {})",
-            if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            }
-        ))
-    })
+    registry
+        .payload_type(name)
+        .ok_or_else(|| CliError::UnknownType {
+            name: name.to_string(),
+            known: registry.types().map(|t| t.name).collect(),
+        })
 }
 
 /// The library's limits for the `--max-input-bytes` the command was given: the one
@@ -285,30 +363,27 @@ pub fn read_input(file: Option<&PathBuf>, limit: u64) -> Result<String, CliError
     let mut bytes = Vec::new();
     let read = match file {
         Some(path) => {
-            let handle = std::fs::File::open(path)
-                .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+            let handle = std::fs::File::open(path).map_err(|source| CliError::Read {
+                path: path.clone(),
+                source,
+            })?;
             handle.take(limit + 1).read_to_end(&mut bytes)
         }
         None => io::stdin().lock().take(limit + 1).read_to_end(&mut bytes),
     };
     read?;
     if bytes.len() as u64 > limit {
-        return Err(CliError(format!(
-            "input is larger than {limit} bytes; raise --max-input-bytes to read it"
-        )));
+        return Err(CliError::TooLarge { limit });
     }
-    String::from_utf8(bytes).map_err(|e| {
-        CliError(format!(
-            "input is not UTF-8 (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
+    String::from_utf8(bytes).map_err(|e| CliError::NotUtf8 {
+        offset: e.utf8_error().valid_up_to(),
     })
 }
 
 fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), CliError> {
     serde_json::to_writer_pretty(&mut *out, value).map_err(|e| match e.io_error_kind() {
         Some(kind) => CliError::from(io::Error::from(kind)),
-        None => CliError(e.to_string()),
+        None => CliError::Output(io::Error::other(e)),
     })?;
     writeln!(out)?;
     Ok(())
@@ -332,13 +407,13 @@ pub fn instructions_text(
         return Ok(payload_instructions(payload, &options));
     }
     let parsed: Format = format.parse().map_err(|_| {
-        CliError(format!(
+        CliError::Format(format!(
             "unknown format '{format}' (use marker, json, xml, delimited, tagged or markdown)"
         ))
     })?;
     payload_core::formats::expressible(parsed, &payload.schema(Dialect::Draft2020_12)).map_err(
         |reason| {
-            CliError(format!(
+            CliError::Format(format!(
                 "{name} cannot be written as {parsed}: {reason}; use json or marker"
             ))
         },
@@ -354,7 +429,7 @@ pub fn prompt_text(
     history: Option<&PathBuf>,
     limit: u64,
 ) -> Result<String, CliError> {
-    let mut builder = registry.prompt(page).map_err(|e| CliError(e.to_string()))?;
+    let mut builder = registry.prompt(page)?;
     if let Some(path) = context {
         let value: Value = read_json(path, limit)?;
         builder = builder.context(&value);
@@ -368,8 +443,10 @@ pub fn prompt_text(
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &PathBuf, limit: u64) -> Result<T, CliError> {
     let text = read_input(Some(path), limit)?;
-    serde_json::from_str(&text)
-        .map_err(|e| CliError(format!("{} is not valid here: {e}", path.display())))
+    serde_json::from_str(&text).map_err(|e| CliError::InvalidJson {
+        path: path.clone(),
+        message: e.to_string(),
+    })
 }
 
 #[cfg(test)]

@@ -24,12 +24,11 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     if iterations == 0 {
-        return Err(CliError("--iterations must be at least 1".to_string()));
+        return Err(CliError::Usage(
+            "--iterations must be at least 1".to_string(),
+        ));
     }
-    let parser = registry
-        .page(page)
-        .map_err(|e| CliError(e.to_string()))?
-        .parser();
+    let parser = registry.page(page)?.parser();
     let text = read_input(Some(file), limit)?;
     let start = Instant::now();
     for _ in 0..iterations {
@@ -90,10 +89,10 @@ mod tests {
             file,
         ];
         let error = crate::cli::run(zero, &registry, &mut Vec::new()).unwrap_err();
-        assert!(error.0.contains("at least 1"), "{}", error.0);
+        assert!(error.to_string().contains("at least 1"), "{error}");
         let unknown = ["payload", "bench", "--page", "nope", file];
         let error = crate::cli::run(unknown, &registry, &mut Vec::new()).unwrap_err();
-        assert!(error.0.contains("unknown page 'nope'"), "{}", error.0);
+        assert!(error.to_string().contains("unknown page 'nope'"), "{error}");
         std::fs::remove_file(&path).unwrap();
     }
 }

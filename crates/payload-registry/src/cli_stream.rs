@@ -23,9 +23,9 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     if chunk == 0 {
-        return Err(CliError("--chunk must be at least 1".to_string()));
+        return Err(CliError::Usage("--chunk must be at least 1".to_string()));
     }
-    let options = page_options(registry, page).map_err(|e| CliError(e.to_string()))?;
+    let options = page_options(registry, page)?;
     let text = read_input(file, limit)?;
     let parser = payload_core::parse::Parser::new(&options).with_limits(crate::cli::limits(limit));
     replay(parser, &text, chunk, out)
@@ -94,13 +94,13 @@ mod tests {
             &registry,
             &mut out,
         );
-        assert!(unknown.unwrap_err().0.contains("unknown page 'nope'"));
+        assert!(unknown.unwrap_err().to_string().contains("unknown page 'nope'"));
         let zero = crate::cli::run(
             ["payload", "stream", "--page", "chat", "--chunk", "0", file],
             &registry,
             &mut out,
         );
-        assert!(zero.unwrap_err().0.contains("--chunk"));
+        assert!(zero.unwrap_err().to_string().contains("--chunk"));
         std::fs::remove_file(path).ok();
     }
 

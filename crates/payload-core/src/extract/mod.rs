@@ -127,6 +127,11 @@ pub fn extract_as_with(
         let name = format.map_or("json", Format::as_str);
         return ExtractResult::failure(name, 0.0, vec![error]);
     }
+    if format == Some(Format::Json) {
+        // The JSON reader scores its own confidence from where the value sits, so the
+        // other formats' detectors need not run.
+        return extract_json_unchecked(text, payload);
+    }
     let schema = payload.compiled().schema();
     let scores = formats::detect(text, schema);
     let (format, confidence) = match format {
