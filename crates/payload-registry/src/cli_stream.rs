@@ -94,7 +94,12 @@ mod tests {
             &registry,
             &mut out,
         );
-        assert!(unknown.unwrap_err().to_string().contains("unknown page 'nope'"));
+        assert!(
+            unknown
+                .unwrap_err()
+                .to_string()
+                .contains("unknown page 'nope'")
+        );
         let zero = crate::cli::run(
             ["payload", "stream", "--page", "chat", "--chunk", "0", file],
             &registry,
