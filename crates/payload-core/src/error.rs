@@ -71,11 +71,22 @@ impl Location {
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let before = &text[..offset];
-        let line = memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1;
-        let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
-        let column = before[line_start..].chars().count() + 1;
-        Location { line, column }
+        Location { line: 1, column: 1 }.advance(&text[..offset])
+    }
+
+    /// The location just past `span`, which starts here: the one cursor every caller
+    /// that walks a text in order moves, so each byte is counted once.
+    pub fn advance(self, span: &str) -> Location {
+        match memchr::memrchr(b'\n', span.as_bytes()) {
+            Some(nl) => Location {
+                line: self.line + memchr::memchr_iter(b'\n', span.as_bytes()).count(),
+                column: span[nl + 1..].chars().count() + 1,
+            },
+            None => Location {
+                line: self.line,
+                column: self.column + span.chars().count(),
+            },
+        }
     }
 }
 

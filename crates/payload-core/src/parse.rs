@@ -271,7 +271,7 @@ impl Assembly {
         if offset < from {
             return Location::of_offset(text, offset);
         }
-        let location = advance_location(at, &text[from..offset]);
+        let location = at.advance(&text[from..offset]);
         self.cursor = (offset, location);
         location
     }
@@ -436,20 +436,6 @@ impl Assembly {
         }
         let prefix = format!("{marker} block: ");
         self.warnings.extend(decoded.duplicate_warnings(&prefix));
-    }
-}
-
-/// The location `span` further on from `at`.
-fn advance_location(at: Location, span: &str) -> Location {
-    match memchr::memrchr(b'\n', span.as_bytes()) {
-        Some(nl) => Location {
-            line: at.line + memchr::memchr_iter(b'\n', span.as_bytes()).count(),
-            column: span[nl + 1..].chars().count() + 1,
-        },
-        None => Location {
-            line: at.line,
-            column: at.column + span.chars().count(),
-        },
     }
 }
 

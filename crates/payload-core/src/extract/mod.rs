@@ -516,17 +516,7 @@ pub fn locate_errors(
         let absolute = json_start + offset;
         // Offsets are visited in increasing order: count each byte once.
         let (from, at) = cursor;
-        let span = &text[from..absolute];
-        let location = match span.rfind('\n') {
-            Some(nl) => Location {
-                line: at.line + span.matches('\n').count(),
-                column: span[nl + 1..].chars().count() + 1,
-            },
-            None => Location {
-                line: at.line,
-                column: at.column + span.chars().count(),
-            },
-        };
+        let location = at.advance(&text[from..absolute]);
         cursor = (absolute, location);
         errors[i].location = Some(location);
     }
