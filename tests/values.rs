@@ -427,20 +427,6 @@ fn coercion_refuses_anything_that_needs_a_guess() {
 
 // ---- 7.14 bounded errors ------------------------------------------------------------
 
-/// `{"operations":[{},{},...]}` with `count` empty operations.
-fn empty_operations(count: usize) -> String {
-    let mut text = String::with_capacity(count * 3 + 20);
-    text.push_str("{\"operations\":[");
-    for i in 0..count {
-        if i > 0 {
-            text.push(',');
-        }
-        text.push_str("{}");
-    }
-    text.push_str("]}");
-    text
-}
-
 fn assert_bounded(errors: &[PayloadError], count: usize) {
     assert_eq!(errors.len(), 101, "{:#?}", &errors[..3.min(errors.len())]);
     assert_eq!(errors[0].path, "/operations/0/action");
@@ -459,7 +445,7 @@ fn assert_bounded(errors: &[PayloadError], count: usize) {
 #[test]
 fn four_hundred_thousand_failing_items_give_a_hundred_errors_and_a_count() {
     let count = 400_000;
-    let text = empty_operations(count);
+    let text = payload_benches::empty_operations(count);
     assert!(text.len() > 1_150_000);
     assert_bounded(&whole::<Plan>(&text).errors, count);
     assert_bounded(rejected(&marker("PLAN", &text)), count);

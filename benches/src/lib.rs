@@ -284,11 +284,7 @@ impl Family {
                     "DATA_PROPOSAL: {operations: [{'action': 'delete', 'row_id': 3,},],}\n",
                 );
             }),
-            Family::EmptyObjects => {
-                out.push_str("{\"operations\": [{}");
-                repeat(&mut out, bytes, |out, _| out.push_str(",{}"));
-                out.push_str("]}");
-            }
+            Family::EmptyObjects => out.push_str(&empty_operations(bytes.div_ceil(3).max(1))),
             Family::DuplicateKeys => {
                 out.push_str("{\"operations\": []");
                 repeat(&mut out, bytes, |out, i| {
@@ -305,6 +301,22 @@ impl Family {
         }
         out
     }
+}
+
+/// `{"operations":[{},{},...]}` with `count` empty operations: a whole-response value
+/// with one validation error per item (the `empty_objects` family, and the tests of
+/// bounded error reports).
+pub fn empty_operations(count: usize) -> String {
+    let mut text = String::with_capacity(count * 3 + 20);
+    text.push_str("{\"operations\":[");
+    for i in 0..count {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str("{}");
+    }
+    text.push_str("]}");
+    text
 }
 
 fn repeat(out: &mut String, bytes: usize, mut piece: impl FnMut(&mut String, usize)) {
