@@ -3,8 +3,8 @@
 //! checked one-shot and, where it matters, streamed one character at a time.
 
 use payload_benches::table_view_options;
-use payload_core::stream::{StreamEvent, StreamParser};
 use payload_core::{ErrorKind, Location, ParsedResponse, WarningKind};
+use payload_core::{StreamEvent, StreamParser};
 use payload_tests::parse;
 
 const DELETE: &str = r#"{"operations": [{"action": "delete", "row_id": 7}]}"#;

@@ -6,7 +6,7 @@ use payload_builtin::{
     ColumnChanges, ColumnSpec, ColumnType, DataOperation, DataProposal, SchemaMode,
     SchemaOperation, SchemaProposal,
 };
-use payload_core::suggestions::Handler;
+use payload_core::Handler;
 use payload_core::{SuggestedAction, SuggestedValue};
 use payload_tests::parse;
 use proptest::prelude::*;

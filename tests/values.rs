@@ -2,10 +2,10 @@
 //! members the type does not declare, integer-valued and oversized numbers, what
 //! whole-response coercion accepts and refuses, and errors bounded at the source.
 
-use payload_core::parse::{ParseOptions, Parser};
 use payload_core::{
     ErrorKind, ExtractResult, LlmPayload, ParsedResponse, PayloadError, WarningKind, extract_as,
 };
+use payload_core::{ParseOptions, Parser};
 use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

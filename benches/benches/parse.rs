@@ -6,8 +6,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use payload_benches::{Response, realistic, table_view_options, whole_response};
 use payload_builtin::DataProposal;
 use payload_core::LlmPayload;
-use payload_core::parse::Parser;
-use payload_core::stream::StreamParser;
+use payload_core::Parser;
+use payload_core::StreamParser;
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::Duration;

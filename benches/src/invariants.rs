@@ -13,8 +13,8 @@
 
 use payload_core::ParseOptions;
 use payload_core::ParsedResponse;
-use payload_core::parse::Parser;
-use payload_core::stream::{StreamEvent, StreamParser};
+use payload_core::Parser;
+use payload_core::{StreamEvent, StreamParser};
 
 /// Feeds `text` to a stream parser for `options` in chunks of `sizes` bytes (cycled,
 /// moved forward to a character boundary), checks every event against the page's

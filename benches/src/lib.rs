@@ -330,7 +330,7 @@ fn repeat(out: &mut String, bytes: usize, mut piece: impl FnMut(&mut String, usi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use payload_core::parse::Parser;
+    use payload_core::Parser;
 
     #[test]
     fn realistic_responses_parse_cleanly_at_every_size() {

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use payload_benches::invariants::{check_accounting, check_allow_lists};
 use payload_core::ParseOptions;
-use payload_core::parse::Parser;
+use payload_core::Parser;
 use std::sync::OnceLock;
 
 static PAGE: OnceLock<(ParseOptions, Parser)> = OnceLock::new();

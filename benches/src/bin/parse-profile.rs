@@ -2,7 +2,7 @@
 //! profiler (`perf record`), with the serde_json floor printed beside it.
 
 use payload_benches::{realistic, table_view_options};
-use payload_core::parse::Parser;
+use payload_core::Parser;
 use std::hint::black_box;
 use std::time::Instant;
 

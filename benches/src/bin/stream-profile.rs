@@ -3,8 +3,8 @@
 //! one-byte versus one-shot ratio.
 
 use payload_benches::{realistic, table_view_options};
-use payload_core::parse::Parser;
-use payload_core::stream::StreamParser;
+use payload_core::Parser;
+use payload_core::StreamParser;
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -5,7 +5,7 @@ use crate::{
     ColumnSpec, ColumnType, DataOperation, DataProposal, SchemaMode, SchemaOperation,
     SchemaProposal, SuggestedActions, SuggestedValues,
 };
-use payload_core::suggestions::Handler;
+use payload_core::Handler;
 use payload_core::{SuggestedAction, SuggestedValue};
 use serde_json::{Map, Value, json};
 

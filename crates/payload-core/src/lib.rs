@@ -54,11 +54,12 @@ pub mod summary;
 mod variant;
 pub mod warning;
 
-pub use error::{ErrorKind, Location, PayloadError};
+pub use caps::{MAX_ERRORS, MAX_WARNINGS};
+pub use error::{ErrorKind, Location, PayloadError, pointer_join};
 pub use extract::{ExtractResult, extract, extract_as, extract_as_with, extract_json};
 pub use limits::Limits;
 pub use nullable::Nullable;
-pub use parse::{ParseOptions, parse};
+pub use parse::{ParseOptions, Parser, parse};
 pub use payload::{LlmPayload, PayloadType, Shape};
 /// `#[derive(LlmPayload)]`: the marker, schema, instructions and summarizer of a type
 /// from one declaration (see the `payload-derive` crate).
@@ -66,9 +67,15 @@ pub use payload::{LlmPayload, PayloadType, Shape};
 pub use payload_derive::LlmPayload;
 pub use reprompt::reprompt_message;
 pub use response::{CustomPayload, ParsedResponse, Rejected};
-pub use retry::{RetryPolicy, retry, retry_async};
+pub use retry::{Attempt, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async};
 pub use schema::Dialect;
-pub use suggestions::{ActionSpec, SuggestedAction, SuggestedValue};
+pub use sse::ServerSentEvent;
+pub use stream::{StreamEvent, StreamParser};
+pub use suggestions::{
+    ActionSpec, Handler, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER, SuggestedAction,
+    SuggestedValue,
+};
+pub use summary::default_summary;
 pub use warning::{Warning, WarningKind};
 
 /// Re-exported so that generated code and users name one version of each.

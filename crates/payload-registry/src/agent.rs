@@ -15,10 +15,10 @@
 
 use crate::registry::{Registry, UnknownPage};
 use crate::tools::{Tool, ToolContext, ToolResult, ToolSpec};
-use payload_core::parse::ParseOptions;
+use payload_core::ParseOptions;
 use payload_core::sse::{self, ServerSentEvent};
-use payload_core::stream::{StreamEvent, StreamParser};
 use payload_core::{CustomPayload, ParsedResponse};
+use payload_core::{StreamEvent, StreamParser};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::VecDeque;

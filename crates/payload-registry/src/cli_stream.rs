@@ -5,8 +5,8 @@
 use crate::agent::page_options;
 use crate::cli::{CliError, read_input};
 use crate::registry::Registry;
-use payload_core::sse::ServerSentEvent;
-use payload_core::stream::StreamParser;
+use payload_core::ServerSentEvent;
+use payload_core::StreamParser;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -27,13 +27,13 @@ pub fn run(
     }
     let options = page_options(registry, page)?;
     let text = read_input(file, limit)?;
-    let parser = payload_core::parse::Parser::new(&options).with_limits(crate::cli::limits(limit));
+    let parser = payload_core::Parser::new(&options).with_limits(crate::cli::limits(limit));
     replay(parser, &text, chunk, out)
 }
 
 /// Streams `text` in `chunk`-byte pieces through a parser for `options`, writing SSE.
 fn replay(
-    parser: payload_core::parse::Parser,
+    parser: payload_core::Parser,
     text: &str,
     chunk: usize,
     out: &mut dyn Write,
@@ -121,7 +121,7 @@ mod tests {
         let text = "Pick one.\n\nSUGGESTED_VALUES: [{\"label\": \"Yes\", \"value\": \"Yes\"}]";
         let mut out = Vec::new();
         replay(
-            payload_core::parse::Parser::new(&ParseOptions::new()),
+            payload_core::Parser::new(&ParseOptions::new()),
             text,
             7,
             &mut out,

@@ -8,7 +8,7 @@
 
 use crate::registry::Registry;
 use payload_core::CustomPayload;
-use payload_core::summary::default_summary;
+use payload_core::default_summary;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -4,7 +4,7 @@
 use crate::model::{ScriptedModel, Step};
 use crate::pubmed::RESULTS_TYPE;
 use payload_core::ErrorKind;
-use payload_core::sse::ServerSentEvent;
+use payload_core::ServerSentEvent;
 use payload_registry::{Agent, AgentEvent, ModelMessage, Registry};
 use serde_json::{Value, json};
 

@@ -3,8 +3,8 @@
 //! every error.
 
 use crate::SelfHelpResponse;
-use payload_core::retry::{RetryOutcome, RetryPolicy, RetryRequest, retry};
 use payload_core::{LlmPayload, extract_json};
+use payload_core::{RetryOutcome, RetryPolicy, RetryRequest, retry};
 use std::convert::Infallible;
 
 /// What the scripted model answers, attempt by attempt: plain text, then JSON with
