@@ -52,7 +52,7 @@ fn every_entry_point(text: &str, sizes: &[usize]) {
             assert_eq!(result.success, result.data.is_some());
         }
     }
-    let _ = payload_core::repair::parse_lenient(text);
+    let _ = payload_core::internals::repair::parse_lenient(text);
 }
 
 /// `PROPTEST_CASES` when set (for long runs: `PROPTEST_CASES=50000`), else `default`.
@@ -146,7 +146,7 @@ proptest! {
 
     #[test]
     fn the_lenient_reader_never_panics(text in response()) {
-        let _ = payload_core::repair::parse_lenient(&text);
+        let _ = payload_core::internals::repair::parse_lenient(&text);
     }
 }
 

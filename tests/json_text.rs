@@ -4,9 +4,9 @@
 //! `payload_benches::json_invariants`).
 
 use payload_benches::json_invariants::{check_cut_off, check_extract, check_json_text};
+use payload_core::MAX_DEPTH;
 use payload_core::formats::Format;
-use payload_core::json;
-use payload_core::limits::MAX_DEPTH;
+use payload_core::internals::json;
 use payload_core::{ErrorKind, LlmPayload, Location, WarningKind, extract_as};
 use proptest::prelude::*;
 use schemars::JsonSchema;
@@ -151,7 +151,7 @@ fn a_huge_integer_is_an_error_at_its_path_never_a_rounded_float() {
     assert_eq!(result.errors[0].kind, ErrorKind::Validation);
     assert_eq!(result.errors[0].path, "/row_id");
     let decoded = json::decode(&text, ORIGIN).unwrap();
-    assert_eq!(decoded.notes.inexact.items(), ["/row_id"]);
+    assert_eq!(decoded.notes.inexact_paths(), ["/row_id"]);
     // A float literal is a float: no note.
     let decoded = json::decode("{\"x\": 1e300}", ORIGIN).unwrap();
     assert!(decoded.notes.is_empty());

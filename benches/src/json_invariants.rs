@@ -16,8 +16,8 @@
 //!   object and is accepted, each of its members is declared by the type (or kept by
 //!   a type that takes any member), or named in a warning.
 
-use payload_core::balanced::{self, Balanced};
-use payload_core::json::{self, Decoded};
+use payload_core::internals::balanced::{self, Balanced};
+use payload_core::internals::json::{self, Decoded};
 use payload_core::{Location, PayloadType, WarningKind};
 use serde_json::Value;
 
@@ -120,8 +120,8 @@ fn check_members_accounted(text: &str, payload: &PayloadType, warnings: &[payloa
     let Value::Object(members) = decoded.value else {
         return;
     };
-    let root = payload.compiled().schema();
-    let top = payload_core::schema_walk::resolve(root, root);
+    let root = &payload.schema(payload_core::Dialect::Draft2020_12);
+    let top = payload_core::internals::schema_walk::resolve(root, root);
     let mut declared = Vec::new();
     let mut open = false;
     let mut shapes = vec![top];
@@ -130,7 +130,7 @@ fn check_members_accounted(text: &str, payload: &PayloadType, warnings: &[payloa
             shapes.extend(
                 branches
                     .iter()
-                    .map(|b| payload_core::schema_walk::resolve(root, b)),
+                    .map(|b| payload_core::internals::schema_walk::resolve(root, b)),
             );
         }
     }

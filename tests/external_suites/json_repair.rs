@@ -2,7 +2,7 @@
 //! whole model response, the way json_repair reads it: prose, code fences and several
 //! values included. The reader is whole-response extraction with a schema-less type
 //! ([`crate::any_json`]), which locates the value and hands it to
-//! [`payload_core::json::decode`] (strict, then repaired).
+//! [`payload_core::internals::json::decode`] (strict, then repaired).
 //!
 //! Each case is `equal` (our value is json_repair's, numbers compared by value and
 //! object members in any order, as Python's `==` does), `refused` (we return an error)
@@ -138,7 +138,7 @@ fn classify(case: &Case) -> Result<Seen, String> {
         Some(value)
     };
     let extracted = any_json::extract(&case.input);
-    let block = payload_core::json::decode(&case.input, Location { line: 1, column: 1 })
+    let block = payload_core::internals::json::decode(&case.input, Location { line: 1, column: 1 })
         .map(|d| d.value)
         .map_err(|e| {
             let at = e.location.map(|l| format!(" at {}:{}", l.line, l.column));

@@ -1,6 +1,6 @@
 //! JSONTestSuite's `test_parsing` files through the block reader
-//! ([`payload_core::json::decode`]), the lenient reader
-//! ([`payload_core::repair::parse_lenient`]) and whole-response extraction.
+//! ([`payload_core::internals::json::decode`]), the lenient reader
+//! ([`payload_core::internals::repair::parse_lenient`]) and whole-response extraction.
 //!
 //! - `y_` (valid JSON): both readers give exactly serde_json's value and report no
 //!   repair; extraction gives the same value when it is an object or an array (a bare
@@ -19,8 +19,8 @@
 use crate::any_json;
 use crate::expectations::{self, blessing};
 use payload_core::Location;
-use payload_core::json;
-use payload_core::repair;
+use payload_core::internals::json;
+use payload_core::internals::repair;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -18,7 +18,7 @@ pub const MAX_WARNINGS: usize = 100;
 
 /// A list that keeps its first `cap` entries and counts the others.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Capped<T> {
+pub(crate) struct Capped<T> {
     items: Vec<T>,
     omitted: usize,
     cap: usize,

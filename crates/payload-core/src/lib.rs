@@ -15,6 +15,22 @@
 //! survives prose around the JSON, and the message that is left when the blocks are
 //! removed. Everything generic is a well-kept crate: `aho-corasick` finds all markers in
 //! one pass, `serde_json` parses, `schemars` writes schemas and `jsonschema` checks them.
+//!
+//! ## Layout
+//!
+//! The public API is this page: the items re-exported here, and the [`formats`],
+//! [`instructions`], [`stream`] and [`sse`] modules. The folders inside follow the
+//! pipeline, and everything in them is crate-private:
+//!
+//! - `scan`: cutting a response into prose and blocks (marker table, recogniser, the one
+//!   value scanner every mode shares, quote and fence rules);
+//! - `json`: reading one block as JSON, strict first, then repaired (`json::repair`);
+//! - `validate`: checking a value against a type (schema, undeclared members, numbers,
+//!   the type's own rules) and, in whole-response mode, coercing it;
+//! - `marker`: marker mode, the [`Parser`] and what it returns;
+//! - `whole`: whole-response mode, [`extract`] and the [`formats`];
+//! - `stream`: the [`StreamParser`] over the same segmenter, and SSE encoding;
+//! - `schema`: schemas in each [`Dialect`] and the compiled validator.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -22,61 +38,51 @@
 // and forwards, and they are built off the hot path (only when input is wrong).
 #![allow(clippy::result_large_err)]
 
-pub mod balanced;
-pub mod caps;
-pub mod check;
-pub mod coerce;
-pub mod error;
-pub mod extract;
-pub mod formats;
-pub mod instructions;
-pub mod json;
-pub mod limits;
-pub mod locate;
-mod members;
-mod message;
-pub mod nullable;
-mod numbers;
-pub mod parse;
-pub mod payload;
-pub mod repair;
-pub mod reprompt;
-pub mod response;
-pub mod retry;
+// The pipeline, in the order text flows through it. Everything inside is `pub(crate)`;
+// what a user names is re-exported below, so the public API is this file.
+mod caps;
+mod error;
+mod json;
+mod limits;
+mod marker;
+mod nullable;
+mod payload;
+mod reprompt;
+mod retry;
 mod scan;
-pub mod schema;
-mod schema_errors;
-pub mod schema_walk;
-pub mod sse;
+mod schema;
+mod summary;
+mod validate;
+mod warning;
+mod whole;
+
+pub mod instructions;
 pub mod stream;
-pub mod suggestions;
-pub mod summary;
-mod variant;
-pub mod warning;
 
 pub use caps::{MAX_ERRORS, MAX_WARNINGS};
-pub use error::{ErrorKind, Location, PayloadError, pointer_join};
-pub use extract::{ExtractResult, extract, extract_as, extract_as_with, extract_json};
-pub use limits::Limits;
+pub use error::{ErrorKind, Location, PayloadError, escape_pointer_token, pointer_join};
+pub use limits::{DEFAULT_MAX_INPUT_BYTES, Limits, MAX_DEPTH};
+pub use marker::parse::{ParseOptions, Parser, parse};
+pub use marker::response::{CustomPayload, ParsedResponse, Rejected};
+pub use marker::suggestions::{
+    ActionSpec, Handler, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
+    SUGGESTED_VALUES_NAME, SuggestedAction, SuggestedValue,
+};
 pub use nullable::Nullable;
-pub use parse::{ParseOptions, Parser, parse};
 pub use payload::{LlmPayload, PayloadType, Shape};
 /// `#[derive(LlmPayload)]`: the marker, schema, instructions and summarizer of a type
 /// from one declaration (see the `payload-derive` crate).
 #[cfg(feature = "derive")]
 pub use payload_derive::LlmPayload;
 pub use reprompt::reprompt_message;
-pub use response::{CustomPayload, ParsedResponse, Rejected};
 pub use retry::{Attempt, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async};
 pub use schema::Dialect;
-pub use sse::ServerSentEvent;
+pub use stream::sse::{self, ServerSentEvent};
 pub use stream::{StreamEvent, StreamParser};
-pub use suggestions::{
-    ActionSpec, Handler, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER, SuggestedAction,
-    SuggestedValue,
-};
 pub use summary::default_summary;
 pub use warning::{Warning, WarningKind};
+pub use whole::extract::{ExtractResult, extract, extract_as, extract_as_with, extract_json};
+pub use whole::formats;
 
 /// Re-exported so that generated code and users name one version of each.
 pub use schemars;
@@ -86,6 +92,30 @@ pub use serde_json;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::summary::fill_template;
-    pub use crate::variant::variant_errors;
+    pub use crate::validate::variant::variant_errors;
     pub use serde_json::to_value;
+}
+
+/// The machinery under the public API, reachable only with the `internals` feature, for
+/// this workspace's invariant tests, fuzz targets and benches (which check the scanner
+/// and the JSON reader on their own). Not a public API: no stability promise.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    /// The JSON reader: strict, then repaired.
+    pub mod json {
+        pub use crate::json::{Decoded, decode};
+    }
+    /// The lenient (repairing) JSON reader on its own.
+    pub mod repair {
+        pub use crate::json::repair::parse_lenient;
+    }
+    /// Where a value that starts at a bracket ends, by the scanner every mode shares.
+    pub mod balanced {
+        pub use crate::scan::balanced::{Balanced, scan};
+    }
+    /// `$ref` resolution in a schema.
+    pub mod schema_walk {
+        pub use crate::schema::walk::resolve;
+    }
 }

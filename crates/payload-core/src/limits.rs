@@ -10,8 +10,8 @@
 //!   same depth, so no value a model writes can overflow the call stack.
 //! - **input size**: [`Limits::max_input_bytes`], [`DEFAULT_MAX_INPUT_BYTES`] unless set.
 //!   A larger response is refused whole with a clear `parsing` error instead of being
-//!   read: [`crate::parse::Parser::with_limits`], [`crate::stream::StreamParser::with_limits`]
-//!   and [`crate::extract::extract_as_with`] take the limits.
+//!   read: [`crate::marker::parse::Parser::with_limits`], [`crate::stream::StreamParser::with_limits`]
+//!   and [`crate::whole::extract::extract_as_with`] take the limits.
 
 use crate::error::{ErrorKind, PayloadError};
 
@@ -65,7 +65,7 @@ impl Limits {
 }
 
 /// The error for a value that nests deeper than [`MAX_DEPTH`], in any format.
-pub fn too_deep() -> PayloadError {
+pub(crate) fn too_deep() -> PayloadError {
     PayloadError::new(
         ErrorKind::Parsing,
         "",
@@ -77,14 +77,14 @@ pub fn too_deep() -> PayloadError {
 /// A format reader's result when the text nested too deep: the depth error first,
 /// with whatever else the reader found.
 pub(crate) fn fail_too_deep(
-    result: Result<serde_json::Value, crate::formats::FormatFailure>,
-) -> crate::formats::FormatFailure {
+    result: Result<serde_json::Value, crate::whole::formats::FormatFailure>,
+) -> crate::whole::formats::FormatFailure {
     let (mut errors, partial) = match result {
         Ok(value) => (Vec::new(), value),
         Err(failure) => (failure.errors, failure.partial),
     };
     errors.insert(0, too_deep());
-    crate::formats::FormatFailure { errors, partial }
+    crate::whole::formats::FormatFailure { errors, partial }
 }
 
 #[cfg(test)]
@@ -113,9 +113,9 @@ mod tests {
 
 #[cfg(test)]
 mod entry_points {
-    use crate::formats::Format;
-    use crate::parse::{ParseOptions, Parser};
+    use crate::marker::parse::{ParseOptions, Parser};
     use crate::stream::StreamParser;
+    use crate::whole::formats::Format;
     use crate::{ErrorKind, Limits, LlmPayload};
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};

@@ -1,9 +1,9 @@
 //! The [`LlmPayload`] trait and its type-erased descriptor, [`PayloadType`].
 
-use crate::check::{self, Checked, Decoded};
 use crate::error::{PayloadError, escape_pointer_token};
 use crate::schema::{self, CompiledSchema, Dialect};
 use crate::summary;
+use crate::validate::check::{self, Checked, Decoded};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -98,7 +98,7 @@ impl PayloadType {
     }
 
     /// The compiled 2020-12 schema the validator uses (built once per type).
-    pub fn compiled(&self) -> &'static CompiledSchema {
+    pub(crate) fn compiled(&self) -> &'static CompiledSchema {
         (self.compiled)()
     }
 
@@ -109,7 +109,10 @@ impl PayloadType {
 
     /// Validates `value` against the schema, then decodes it and applies the type's
     /// rules. Every problem found is returned (at most 100, then one error that counts
-    /// the rest). See [`PayloadType::check`] for the steps and the warnings.
+    /// the rest). The steps, in order: integer-valued floats where integers are wanted are
+    /// read as integers, the schema is checked, members the type does not declare are
+    /// compared with the absent ones (a near miss is an error), and the value is decoded
+    /// and the type's own rules run.
     pub fn validate(&self, value: &Value) -> Result<(), Vec<PayloadError>> {
         let checked = self.check(&mut value.clone());
         if checked.is_valid() {
@@ -119,11 +122,11 @@ impl PayloadType {
         }
     }
 
-    /// Checks `value` as the parsers do ([`crate::check`]): integer-valued floats
+    /// Checks `value` as the parsers do ([`crate::validate::check`]): integer-valued floats
     /// where integers are wanted are rewritten as integers in place, the schema and the
     /// type's rules are checked, and members the type does not declare are warned about
     /// (or, when they are near misses of absent members, reported as errors).
-    pub fn check(&self, value: &mut Value) -> Checked {
+    pub(crate) fn check(&self, value: &mut Value) -> Checked {
         check::check(value, self.compiled(), self.decode)
     }
 

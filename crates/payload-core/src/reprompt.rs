@@ -41,7 +41,7 @@ pub fn reprompt_message(errors: &[PayloadError]) -> String {
 }
 
 /// One error as a sentence: where, what, what was expected, how to fix it.
-pub fn describe(error: &PayloadError) -> String {
+pub(crate) fn describe(error: &PayloadError) -> String {
     let mut text = String::new();
     if !error.path.is_empty() {
         let _ = write!(text, "At {}: ", error.path);

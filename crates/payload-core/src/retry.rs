@@ -5,8 +5,8 @@
 //! no async runtime: the async driver takes the caller's sleep function.
 
 use crate::error::PayloadError;
-use crate::extract::ExtractResult;
 use crate::reprompt::reprompt_message;
+use crate::whole::extract::ExtractResult;
 use std::future::Future;
 use std::time::Duration;
 

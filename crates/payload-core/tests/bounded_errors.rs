@@ -5,8 +5,8 @@
 //! A counting global allocator records the peak of live bytes. It is process-wide, so
 //! this file holds a single test.
 
-use payload_core::parse::{ParseOptions, Parser};
 use payload_core::{LlmPayload, PayloadError, extract_as};
+use payload_core::{ParseOptions, Parser};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::alloc::{GlobalAlloc, Layout, System};

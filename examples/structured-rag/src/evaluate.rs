@@ -91,6 +91,20 @@ pub fn strict(response: &str, payload: &PayloadType) -> Outcome {
     }
 }
 
+/// One benchmark file's responses with their payload type, or `None` when the file is
+/// not a benchmark result this evaluation knows.
+pub fn responses_of(json: &str) -> Option<(PayloadType, Vec<String>)> {
+    let file: Value = serde_json::from_str(json).ok()?;
+    let payload = type_for_test(file.get("test_name")?.as_str()?)?;
+    let responses = file
+        .get("all_responses")?
+        .as_array()?
+        .iter()
+        .filter_map(|r| Some(r.get("response")?.as_str()?.to_string()))
+        .collect();
+    Some((payload, responses))
+}
+
 /// One benchmark file's responses: (model name, [(extracted, strict)]), or `None` when
 /// the file is not a benchmark result this evaluation knows.
 pub fn evaluate_file(json: &str) -> Option<(String, Vec<(Outcome, Outcome)>)> {

@@ -1,16 +1,16 @@
 //! Whole-response instructions in XML, delimited sections, tagged content and markdown
 //! (seed 002's `generateInstructions(example, {format})`): the same type, example,
 //! requirements and rules as the JSON instructions, with the structure and the example
-//! written in the asked format by [`crate::formats::render`], so what the prompt shows
+//! written in the asked format by [`crate::whole::formats::render`], so what the prompt shows
 //! is exactly what the reader of that format accepts.
 
 use super::InstructionOptions;
 use super::text::{finish, one_line, requirements, rules, section};
-use crate::formats::render::{render, xml_root};
-use crate::formats::{Format, format_hint};
 use crate::payload::PayloadType;
 use crate::schema::Dialect;
-use crate::schema_walk::{describe, enum_values, list_values, resolve, single_branch, types_of};
+use crate::schema::walk::{describe, enum_values, list_values, resolve, single_branch, types_of};
+use crate::whole::formats::render::{render, xml_root};
+use crate::whole::formats::{Format, format_hint};
 use serde_json::{Map, Value};
 use std::fmt::Write;
 
@@ -28,7 +28,7 @@ const PLACEHOLDER: &str = "...";
 /// required fields and bounds, the type's rules, and the format's common mistakes when
 /// `error_prevention`). [`Format::Json`] gives [`super::whole_response_instructions`].
 ///
-/// A type the format cannot write faithfully ([`crate::formats::expressible`] says
+/// A type the format cannot write faithfully ([`crate::whole::formats::expressible`] says
 /// why) still gets instructions, but its structure sketch is incomplete; callers that
 /// offer the choice should check first, as `payload instructions` does.
 pub fn whole_response_instructions_in(
@@ -279,8 +279,8 @@ fn mistakes(format: Format, schema: &Value) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{expressible, parse_as};
     use crate::payload::LlmPayload;
+    use crate::whole::formats::{expressible, parse_as};
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};
 

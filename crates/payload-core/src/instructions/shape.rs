@@ -66,7 +66,7 @@ pub struct TopLevel {
 /// enum) is required; the other members of the branches depend on the tag, so they are
 /// left to the shape.
 pub fn top_level(schema: &Value, options: &InstructionOptions) -> Option<TopLevel> {
-    let root = crate::schema_walk::resolve(schema, schema);
+    let root = crate::schema::walk::resolve(schema, schema);
     let own = root.get("properties").and_then(Value::as_object);
     let common = common_required(schema, root);
     if own.is_none() && common.is_empty() {
@@ -102,7 +102,7 @@ fn common_required(root: &Value, schema: &Value) -> Vec<String> {
     };
     let lists: Vec<Vec<&str>> = branches
         .iter()
-        .map(|branch| required_names(crate::schema_walk::resolve(root, branch)))
+        .map(|branch| required_names(crate::schema::walk::resolve(root, branch)))
         .collect();
     let Some((first, rest)) = lists.split_first() else {
         return Vec::new();
@@ -344,7 +344,7 @@ impl<'a> Renderer<'a> {
         let mut rendered = Vec::with_capacity(branches.len());
         let mut examples = Vec::with_capacity(branches.len());
         for branch in branches {
-            let resolved = crate::schema_walk::resolve(self.root, branch);
+            let resolved = crate::schema::walk::resolve(self.root, branch);
             if is_union && is_null_schema(resolved) {
                 has_null = true;
                 continue;

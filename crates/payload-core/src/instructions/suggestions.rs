@@ -2,7 +2,7 @@
 //! elements 2 and 3): the format, how many, when to include them and when not, and the
 //! only actions the page allows.
 
-use crate::suggestions::{ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
+use crate::marker::suggestions::{ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
 use std::fmt::Write;
 
 /// The format rules of SUGGESTED_VALUES and SUGGESTED_ACTIONS for a page whose

@@ -3,10 +3,10 @@
 
 use super::fixtures::*;
 use super::*;
-use crate::parse::{ParseOptions, parse};
+use crate::marker::parse::{ParseOptions, parse};
+use crate::marker::suggestions::ActionSpec;
 use crate::payload::{LlmPayload, PayloadType};
 use crate::schema::Dialect;
-use crate::suggestions::ActionSpec;
 use serde_json::{Value, json};
 
 fn schema_of(payload: PayloadType) -> Value {

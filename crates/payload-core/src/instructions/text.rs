@@ -153,7 +153,7 @@ pub(super) fn section(out: &mut String, title: &str, items: &[String]) {
 
 /// `{`, `}` and "object" for an object schema; `[`, `]` and "array" for an array.
 fn brackets(schema: &Value) -> (&'static str, &'static str, &'static str) {
-    let root = crate::schema_walk::resolve(schema, schema);
+    let root = crate::schema::walk::resolve(schema, schema);
     match root.get("type").and_then(Value::as_str) {
         Some("array") => ("[", "]", "array"),
         _ => ("{", "}", "object"),

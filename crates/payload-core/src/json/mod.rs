@@ -1,12 +1,14 @@
 //! Reading one extracted block as JSON: strict first, at serde_json speed; lenient
 //! (repairing what models get wrong) only when strict parsing fails.
 
+pub(crate) mod locate;
+pub(crate) mod repair;
 mod strict;
 
 use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError};
-use crate::repair::{self, Notes};
 use crate::warning::{Warning, WarningKind};
+use repair::Notes;
 use serde_json::Value;
 
 /// A value read from a block, with the repairs it needed and what it noted.
@@ -149,7 +151,7 @@ fn suggestion_for(error: &serde_json::Error) -> &'static str {
 }
 
 /// A location relative to a block, moved to the model's text.
-pub fn shift(relative: Location, origin: Location) -> Location {
+pub(crate) fn shift(relative: Location, origin: Location) -> Location {
     if relative.line == 1 {
         Location {
             line: origin.line,

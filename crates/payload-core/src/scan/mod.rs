@@ -14,6 +14,9 @@
 //! answers "is this marker one the model meant", and none can stop at the end of a
 //! chunk and resume.
 
+// Used by the invariant tests and benches only (the parsers call the scanner directly).
+#[cfg(any(test, feature = "internals"))]
+pub(crate) mod balanced;
 pub(crate) mod lines;
 pub(crate) mod quotes;
 pub(crate) mod segmenter;

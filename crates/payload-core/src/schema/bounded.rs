@@ -30,8 +30,8 @@
 use super::CompiledSchema;
 use crate::caps::{Capped, MAX_ERRORS};
 use crate::error::{PayloadError, escape_pointer_token};
-use crate::schema_errors;
-use crate::schema_walk::applies::{Choice, choose};
+use crate::schema::walk::applies::{Choice, choose};
+use crate::validate::schema_errors;
 use jsonschema::Validator;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -552,7 +552,9 @@ mod tests {
     }
 
     fn errors(value: &Value) -> Vec<PayloadError> {
-        compiled().validate(value)
+        let mut errors = Capped::errors();
+        compiled().validate_into(value, &mut errors);
+        errors.finish()
     }
 
     #[test]

@@ -41,20 +41,23 @@
 //! fence closes: until then the fence could turn out to be a code sample.
 
 #[cfg(feature = "stream")]
-pub mod adapter;
-pub mod partial;
+mod adapter;
+mod partial;
+pub mod sse;
 #[cfg(test)]
 mod tests;
 
 use crate::caps::Capped;
 use crate::limits::Limits;
-use crate::parse::{Assembly, ParseOptions, Parser, Role};
-use crate::response::ParsedResponse;
+use crate::marker::parse::{Assembly, ParseOptions, Parser, Role};
+use crate::marker::response::ParsedResponse;
+use crate::marker::suggestions;
 use crate::scan::segmenter::{Piece, Segmenter};
-use crate::suggestions;
 use serde::Serialize;
 use serde_json::Value;
 
+#[cfg(feature = "stream")]
+pub use adapter::events;
 pub use partial::partial_value;
 
 /// What the stream reports as the response arrives.
@@ -74,7 +77,7 @@ pub enum StreamEvent {
         /// The marker the model wrote (without emphasis or colon).
         marker: String,
     },
-    /// The value of the block being written, so far (rules in [`partial`]).
+    /// The value of the block being written, so far (rules in [`partial_value`]).
     PayloadProgress {
         /// The payload type's name, as in `PayloadStart`.
         #[serde(rename = "type")]
@@ -217,7 +220,7 @@ impl StreamParser {
                     if shown(&role) {
                         events.push(StreamEvent::PayloadStart {
                             kind: role.name().to_string(),
-                            marker: crate::parse::role_marker(&role).to_string(),
+                            marker: crate::marker::parse::role_marker(&role).to_string(),
                         });
                         self.preview = Some(Preview {
                             pattern: *pattern,

@@ -3,8 +3,8 @@
 //! parse, and the deltas add up to its message.
 
 use super::*;
+use crate::marker::suggestions::ActionSpec;
 use crate::payload::LlmPayload;
-use crate::suggestions::ActionSpec;
 use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::Deserialize;

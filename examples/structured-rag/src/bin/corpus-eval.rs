@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use structured_rag::{Tally, evaluate_file};
+use structured_rag::{Tally, evaluate_file, responses_of};
 
 fn main() -> ExitCode {
     let dir = std::env::args_os()
@@ -69,5 +69,50 @@ fn main() -> ExitCode {
         );
     }
     eprintln!("{} files in {:.2?}", files.len(), started.elapsed());
+    report_speed(&files);
     ExitCode::SUCCESS
+}
+
+/// Prints how long whole-response extraction of every response takes beside its floor,
+/// serde_json parsing the same responses into a `Value` (best of three rounds each).
+fn report_speed(files: &[PathBuf]) {
+    let mut all = Vec::new();
+    for path in files {
+        if let Some(file) = std::fs::read_to_string(path)
+            .ok()
+            .as_deref()
+            .and_then(responses_of)
+        {
+            all.push(file);
+        }
+    }
+    let best = |run: &dyn Fn()| {
+        (0..3)
+            .map(|_| {
+                let started = std::time::Instant::now();
+                run();
+                started.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    let extraction = best(&|| {
+        for (payload, responses) in &all {
+            for response in responses {
+                std::hint::black_box(payload_core::extract_json(response, payload));
+            }
+        }
+    });
+    let floor = best(&|| {
+        for (_, responses) in &all {
+            for response in responses {
+                let _ = std::hint::black_box(serde_json::from_str::<serde_json::Value>(response));
+            }
+        }
+    });
+    let count: usize = all.iter().map(|(_, r)| r.len()).sum();
+    eprintln!(
+        "speed: extraction of {count} responses {extraction:.2?}, serde_json floor {floor:.2?}, ratio {:.2}",
+        extraction.as_secs_f64() / floor.as_secs_f64().max(1e-9)
+    );
 }

@@ -1,0 +1,188 @@
+//! Where a JSON Pointer's value starts in the JSON text it was parsed from, so that
+//! validation errors carry a line and column in the model's text.
+//!
+//! One forward pass over the text locates every asked-for pointer at once, tracking the
+//! current path with an explicit stack; it reads strict JSON exactly and the repairable
+//! dialect (single quotes, unquoted keys, comments) well enough to find members.
+
+use std::collections::HashMap;
+
+enum Frame {
+    Object { key: Option<String> },
+    Array { index: usize },
+}
+
+/// Byte offsets (within `text`) of the values at each of `pointers` that occur.
+pub(crate) fn locate(text: &str, pointers: &[&str]) -> HashMap<String, usize> {
+    let mut wanted: Vec<&str> = pointers.to_vec();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut found = HashMap::new();
+    if wanted.is_empty() {
+        return found;
+    }
+    let bytes = text.as_bytes();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut path = String::new();
+    let mut lengths: Vec<usize> = Vec::new();
+    let mut expecting_key = false;
+    let mut i = 0;
+
+    let record = |path: &str, at: usize, found: &mut HashMap<String, usize>| {
+        if wanted.binary_search(&path).is_ok() && !found.contains_key(path) {
+            found.insert(path.to_string(), at);
+        }
+    };
+    record("", skip_ws(bytes, 0), &mut found);
+
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'{' | b'[' => {
+                if b == b'{' {
+                    stack.push(Frame::Object { key: None });
+                    expecting_key = true;
+                } else {
+                    stack.push(Frame::Array { index: 0 });
+                    expecting_key = false;
+                    lengths.push(path.len());
+                    path.push_str("/0");
+                    let at = skip_ws(bytes, i + 1);
+                    if bytes.get(at) != Some(&b']') {
+                        record(&path, at, &mut found);
+                    }
+                }
+                if b == b'{' {
+                    lengths.push(path.len());
+                }
+                i += 1;
+            }
+            b'}' | b']' => {
+                stack.pop();
+                if let Some(len) = lengths.pop() {
+                    path.truncate(len);
+                }
+                expecting_key = false;
+                i += 1;
+            }
+            b',' => {
+                match stack.last_mut() {
+                    Some(Frame::Array { index }) => {
+                        *index += 1;
+                        let len = *lengths.last().unwrap_or(&0);
+                        path.truncate(len);
+                        path.push_str(&format!("/{index}"));
+                        let at = skip_ws(bytes, i + 1);
+                        record(&path, at, &mut found);
+                    }
+                    Some(Frame::Object { key }) => {
+                        *key = None;
+                        expecting_key = true;
+                    }
+                    None => {}
+                }
+                i += 1;
+            }
+            b'"' | b'\'' => {
+                let end = string_end(bytes, i + 1, b);
+                if expecting_key {
+                    let raw = &text[i + 1..end.saturating_sub(1).max(i + 1)];
+                    set_key(&mut stack, &mut path, &lengths, unescape_key(raw));
+                    expecting_key = false;
+                }
+                i = end;
+            }
+            b':' => {
+                let at = skip_ws(bytes, i + 1);
+                record(&path, at, &mut found);
+                i += 1;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = memchr::memmem::find(&bytes[i + 2..], b"*/").map_or(bytes.len(), |n| i + n + 4);
+            }
+            _ if expecting_key && (b.is_ascii_alphabetic() || b == b'_' || b == b'$') => {
+                let start = i;
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'$' | b'-'))
+                {
+                    i += 1;
+                }
+                set_key(&mut stack, &mut path, &lengths, text[start..i].to_string());
+                expecting_key = false;
+            }
+            _ => i += 1,
+        }
+        if found.len() == wanted.len() {
+            break;
+        }
+    }
+    found
+}
+
+fn set_key(stack: &mut [Frame], path: &mut String, lengths: &[usize], key: String) {
+    if let Some(Frame::Object { key: slot }) = stack.last_mut() {
+        path.truncate(*lengths.last().unwrap_or(&0));
+        path.push('/');
+        path.push_str(&crate::error::escape_pointer_token(&key));
+        *slot = Some(key);
+    }
+}
+
+fn unescape_key(raw: &str) -> String {
+    if raw.contains('\\') {
+        serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.to_string())
+    } else {
+        raw.to_string()
+    }
+}
+
+fn string_end(bytes: &[u8], mut i: usize, quote: u8) -> usize {
+    while i < bytes.len() {
+        match memchr::memchr2(quote, b'\\', &bytes[i..]) {
+            Some(n) if bytes[i + n] == b'\\' => i += n + 2,
+            Some(n) => return i + n + 1,
+            None => return bytes.len(),
+        }
+    }
+    bytes.len()
+}
+
+fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+        i += 1;
+    }
+    i.min(bytes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_members_items_and_the_root() {
+        let text = "{\n  \"mode\": \"x\",\n  \"ops\": [ {\"a\": 1}, {\"a\": [true, 2]} ]\n}";
+        let found = locate(text, &["", "/mode", "/ops/1/a/1", "/ops/0", "/missing"]);
+        assert_eq!(found[""], 0);
+        assert_eq!(&text[found["/mode"]..found["/mode"] + 3], "\"x\"");
+        assert_eq!(&text[found["/ops/1/a/1"]..found["/ops/1/a/1"] + 1], "2");
+        assert_eq!(&text[found["/ops/0"]..found["/ops/0"] + 6], "{\"a\": ");
+        assert!(!found.contains_key("/missing"));
+    }
+
+    #[test]
+    fn keys_may_be_unquoted_or_single_quoted() {
+        let text = "{mode: 'x', 'b': {c: 3}}";
+        let found = locate(text, &["/b/c"]);
+        assert_eq!(&text[found["/b/c"]..found["/b/c"] + 1], "3");
+    }
+
+    #[test]
+    fn brackets_in_strings_and_comments_are_ignored() {
+        let text = "{\"a\": \"[}{\", // ] comment\n \"b\": 1}";
+        let found = locate(text, &["/b"]);
+        assert_eq!(&text[found["/b"]..found["/b"] + 1], "1");
+    }
+}

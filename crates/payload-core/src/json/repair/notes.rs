@@ -1,0 +1,62 @@
+//! What the lenient reader noticed in text it could read: things that are not repairs
+//! (the text said them), but that a caller must report because a value was lost or
+//! changed on the way (SPEC 7.9, 7.10).
+
+use crate::caps::{Capped, MAX_WARNINGS};
+
+/// A key written twice in one object. The last value won; the earlier one was dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DuplicateKey {
+    /// JSON Pointer of the object that holds the key (`""` for the top level).
+    pub object: String,
+    /// The key.
+    pub key: String,
+}
+
+impl DuplicateKey {
+    /// The warning's message: which key, where, and that the last value won.
+    pub fn message(&self) -> String {
+        let at = if self.object.is_empty() {
+            "the top-level object".to_string()
+        } else {
+            format!("the object at {}", self.object)
+        };
+        format!(
+            "the key `{}` appears more than once in {at}; the last value was kept",
+            self.key
+        )
+    }
+}
+
+/// The notes of one reading, each list capped at [`MAX_WARNINGS`] with the rest counted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notes {
+    /// Keys written twice in one object.
+    pub(crate) duplicates: Capped<DuplicateKey>,
+    /// JSON Pointers of integers written with more digits than a 64-bit integer holds:
+    /// the value read is the nearest float, not the number the text says.
+    pub(crate) inexact: Capped<String>,
+}
+
+impl Default for Notes {
+    fn default() -> Self {
+        Notes {
+            duplicates: Capped::new(MAX_WARNINGS),
+            inexact: Capped::new(MAX_WARNINGS),
+        }
+    }
+}
+
+// Only the invariant checks ask; the readers look at each list.
+#[cfg(feature = "internals")]
+impl Notes {
+    /// Whether nothing was noted.
+    pub fn is_empty(&self) -> bool {
+        self.duplicates.items().is_empty() && self.inexact.items().is_empty()
+    }
+
+    /// The paths of integer literals too long to read exactly.
+    pub fn inexact_paths(&self) -> &[String] {
+        self.inexact.items()
+    }
+}

@@ -1,0 +1,486 @@
+//! Marker-mode parsing of a whole response (SPEC section 1 and 7).
+//!
+//! The `crate::scan` segmenter cuts the response into prose and blocks in one pass
+//! (one Aho-Corasick automaton finds every marker the page knows, so cost does not grow
+//! with the number of types); each block is then decoded ([`crate::json`]), validated
+//! and accepted or rejected here. The streaming parser runs the same segmenter and the
+//! same `Assembly` chunk by chunk, so the two cannot disagree.
+//!
+//! **What counts as a marker** (SPEC 1.2, 1.3, 7.1-7.3): the marker's name, optionally
+//! in up to three `*` or `_`, optional spaces (any Unicode horizontal space), a colon
+//! (inside or outside the emphasis), then only whitespace and at most one code-fence
+//! opener before `{` or `[`; a heading or list prefix before it is removed with it. It
+//! is prose, and stays in the message, when it is glued to a word, inside an inline
+//! code span (an odd number of backticks before it on its line), inside a code fence
+//! that holds anything besides blocks, on a quoted line (`>` after optional list
+//! markers, the lazy continuation of a quote, or inside `<blockquote>`), or followed by
+//! anything else. A fence that holds nothing but blocks is removed with them. A text
+//! that ends after a marker before its value opens, or inside the value, is a
+//! `truncated` block.
+//!
+//! **Nothing removed is lost** (SPEC 7.5): every character taken out of the message is
+//! in the accepted payload or suggestions ([`ParsedResponse::accepted_blocks`] keeps
+//! their text), in a `rejected[].raw`, or in a warning that quotes it (a dropped
+//! suggestion item). The one exception is the caps of SPEC 7.14: past 100 warnings the
+//! rest are counted, not quoted.
+
+use crate::caps::Capped;
+use crate::error::{ErrorKind, Location, PayloadError};
+use crate::json;
+use crate::limits::Limits;
+use crate::marker::message::MessageBuilder;
+use crate::marker::response::{CustomPayload, ParsedResponse, Rejected};
+use crate::marker::suggestions::{
+    self, ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
+    SUGGESTED_VALUES_NAME,
+};
+use crate::payload::PayloadType;
+use crate::scan::segmenter::{Block, Piece, Segmenter};
+use crate::scan::table::MarkerTable;
+use crate::warning::{Warning, WarningKind};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// What a page offers, for one parser.
+#[derive(Debug, Clone, Default)]
+pub struct ParseOptions {
+    /// The custom payload types enabled on the page.
+    pub payloads: Vec<PayloadType>,
+    /// Registered types the page does not offer: their blocks are removed and rejected
+    /// as `not_on_page`, never accepted.
+    pub foreign: Vec<PayloadType>,
+    /// The actions the model may suggest (the page's and the global ones).
+    pub actions: Vec<ActionSpec>,
+    /// Whether SUGGESTED_VALUES / SUGGESTED_ACTIONS are recognised (on by default in
+    /// [`ParseOptions::new`]).
+    pub suggestions: bool,
+}
+
+impl ParseOptions {
+    /// Options with suggestions on and no payload types.
+    pub fn new() -> Self {
+        ParseOptions {
+            suggestions: true,
+            ..ParseOptions::default()
+        }
+    }
+
+    /// Enables a payload type.
+    pub fn payload(mut self, payload: PayloadType) -> Self {
+        self.payloads.push(payload);
+        self
+    }
+
+    /// Declares a registered type the page does not offer.
+    pub fn foreign(mut self, payload: PayloadType) -> Self {
+        self.foreign.push(payload);
+        self
+    }
+
+    /// Allows an action.
+    pub fn action(mut self, action: ActionSpec) -> Self {
+        self.actions.push(action);
+        self
+    }
+}
+
+/// What a marker found in the text stands for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Role {
+    Values,
+    Actions,
+    Custom(PayloadType),
+    Foreign(PayloadType),
+}
+
+impl Role {
+    /// The name rejected blocks and stream events carry.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Role::Values => SUGGESTED_VALUES_NAME,
+            Role::Actions => SUGGESTED_ACTIONS_NAME,
+            Role::Custom(t) | Role::Foreign(t) => t.name,
+        }
+    }
+}
+
+/// A compiled parser for one page: build it once, parse many responses. Cloning it is
+/// cheap (the marker table is shared).
+#[derive(Debug, Clone)]
+pub struct Parser {
+    table: Arc<MarkerTable>,
+    roles: Arc<[Role]>,
+    actions: Arc<[ActionSpec]>,
+    limits: Limits,
+}
+
+impl Parser {
+    /// Compiles the markers of `options` into one automaton.
+    ///
+    /// A marker that appears twice (two types, one marker) keeps its first role; the
+    /// registry rejects such registrations before they get here.
+    pub fn new(options: &ParseOptions) -> Parser {
+        let mut roles = Vec::new();
+        let mut markers: Vec<&'static str> = Vec::new();
+        let mut add = |marker: &'static str, role: Role| {
+            if !marker.is_empty() && !markers.contains(&marker) {
+                markers.push(marker);
+                roles.push(role);
+            }
+        };
+        if options.suggestions {
+            add(SUGGESTED_VALUES_MARKER, Role::Values);
+            add(SUGGESTED_ACTIONS_MARKER, Role::Actions);
+        }
+        for payload in &options.payloads {
+            add(payload.marker, Role::Custom(*payload));
+        }
+        for payload in &options.foreign {
+            add(payload.marker, Role::Foreign(*payload));
+        }
+        Parser {
+            table: Arc::new(MarkerTable::new(markers)),
+            roles: roles.into(),
+            actions: options.actions.clone().into(),
+            limits: Limits::DEFAULT,
+        }
+    }
+
+    /// The same parser with other limits (the default caps a response at 16 MiB).
+    pub fn with_limits(mut self, limits: Limits) -> Parser {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits this parser applies.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The parse of a response of `len` bytes that is over the size limit, if it is: no
+    /// message, and one rejected `response` block whose error says why.
+    pub(crate) fn refuse(&self, len: usize) -> Option<ParsedResponse> {
+        let error = self.limits.check_input(len).err()?;
+        Some(ParsedResponse {
+            rejected: vec![Rejected {
+                kind: "response".to_string(),
+                raw: String::new(),
+                errors: vec![error],
+            }],
+            ..ParsedResponse::default()
+        })
+    }
+
+    /// The markers this parser recognises, suggestion markers first.
+    pub fn markers(&self) -> &[&'static str] {
+        self.table.markers()
+    }
+
+    pub(crate) fn table(&self) -> &MarkerTable {
+        &self.table
+    }
+
+    /// What the marker with table index `pattern` stands for.
+    pub(crate) fn role(&self, pattern: usize) -> Role {
+        self.roles[pattern]
+    }
+
+    /// The actions the page allows.
+    pub(crate) fn actions(&self) -> &[ActionSpec] {
+        &self.actions
+    }
+
+    /// Parses a whole response.
+    ///
+    /// A response longer than the limit is not read: the result has an empty message
+    /// and one rejected block of kind `response` with a `parsing` error.
+    pub fn parse(&self, text: &str) -> ParsedResponse {
+        if let Some(refused) = self.refuse(text.len()) {
+            return refused;
+        }
+        let mut pieces = Vec::new();
+        Segmenter::default().advance(&self.table, text, true, &mut pieces);
+        let mut assembly = Assembly::new(self.clone());
+        for piece in &pieces {
+            assembly.piece(text, piece);
+        }
+        assembly.finish()
+    }
+}
+
+/// A response's result, built from the segmenter's pieces in order: the message from
+/// the prose, and each block decoded, validated and accepted or rejected.
+pub(crate) struct Assembly {
+    parser: Parser,
+    result: ParsedResponse,
+    message: MessageBuilder,
+    warnings: Capped<Warning>,
+    /// Where the next piece starts.
+    piece_start: usize,
+    /// A forward-only cursor for locations: each byte is counted once.
+    cursor: (usize, Location),
+}
+
+impl Assembly {
+    /// An empty result for a response parsed with `parser`.
+    pub(crate) fn new(parser: Parser) -> Self {
+        Assembly {
+            parser,
+            result: ParsedResponse::default(),
+            message: MessageBuilder::default(),
+            warnings: Capped::warnings(),
+            piece_start: 0,
+            cursor: (0, Location { line: 1, column: 1 }),
+        }
+    }
+
+    /// Takes in the next piece of `text`.
+    pub(crate) fn piece(&mut self, text: &str, piece: &Piece) {
+        match piece {
+            Piece::Prose(end) => {
+                self.message.kept(&text[self.piece_start..*end]);
+                self.piece_start = *end;
+            }
+            Piece::Opened { .. } => {}
+            Piece::Block(block) => {
+                self.message.removed();
+                self.block(text, block);
+                self.piece_start = block.end;
+            }
+        }
+    }
+
+    /// The message text that has become final since the last call.
+    pub(crate) fn take_text(&mut self) -> Option<String> {
+        let delta = self.message.take()?;
+        self.result.message.push_str(&delta);
+        Some(delta)
+    }
+
+    /// The result, once every piece is in.
+    pub(crate) fn finish(mut self) -> ParsedResponse {
+        let rest = std::mem::take(&mut self.message).finish();
+        self.result.message.push_str(&rest);
+        self.result.warnings = self.warnings.finish();
+        self.result
+    }
+
+    /// The location of `offset`; offsets arrive in increasing order.
+    fn location(&mut self, text: &str, offset: usize) -> Location {
+        let (from, at) = self.cursor;
+        if offset < from {
+            return Location::of_offset(text, offset);
+        }
+        let location = at.advance(&text[from..offset]);
+        self.cursor = (offset, location);
+        location
+    }
+
+    fn block(&mut self, text: &str, block: &Block) {
+        let role = self.parser.role(block.pattern);
+        let raw = text[block.start..block.end].trim().to_string();
+        let origin = self.location(text, block.value_start.unwrap_or(block.start));
+        let (Some(value_start), Some(value_end)) = (block.value_start, block.value_end) else {
+            let what = if block.value_start.is_none() {
+                "before its value opens"
+            } else {
+                "before its JSON closes"
+            };
+            let error = PayloadError::new(
+                ErrorKind::Truncated,
+                "",
+                format!("the {} block ends {what}", role_marker(&role)),
+            )
+            .with_suggestion("send the whole value, closing every string, object and array")
+            .with_location(origin);
+            return self.reject(role.name(), raw, vec![error]);
+        };
+        let json_text = &text[value_start..value_end];
+        match role {
+            Role::Foreign(payload) => {
+                let error = PayloadError::new(
+                    ErrorKind::NotOnPage,
+                    "",
+                    format!("{} is not available on this page", payload.marker),
+                )
+                .with_suggestion("use only the structured responses listed for this page, or none")
+                .with_location(origin);
+                self.reject(payload.name, raw, vec![error]);
+            }
+            Role::Custom(payload) => self.custom(payload, raw, json_text, origin),
+            Role::Values | Role::Actions => self.suggestions(role, raw, json_text, origin),
+        }
+    }
+
+    fn custom(&mut self, payload: PayloadType, raw: String, json_text: &str, origin: Location) {
+        let decoded = match json::decode(json_text, origin) {
+            Ok(decoded) => decoded,
+            Err(error) => return self.reject(payload.name, raw, vec![error]),
+        };
+        let mut decoded = decoded;
+        let mut value = std::mem::take(&mut decoded.value);
+        // Marker mode never coerces (SPEC 7.11); integer-valued floats are integers
+        // already (SPEC 7.9), so their rewrites are not reported.
+        let checked = payload.check(&mut value);
+        let errors = decoded.with_inexact_errors(checked.errors);
+        if !errors.is_empty() {
+            let errors = locate_in_block(json_text, origin, errors);
+            return self.reject(payload.name, raw, errors);
+        }
+        self.note_repairs(payload.marker, &decoded);
+        if self.result.custom_payload.is_some() {
+            let error = PayloadError::new(
+                ErrorKind::ExtraPayload,
+                "",
+                "only one structured payload is accepted per response; an earlier one was",
+            )
+            .with_suggestion("send one payload per response")
+            .with_location(origin);
+            return self.reject(payload.name, raw, vec![error]);
+        }
+        let (unknown, omitted) = checked.warnings.into_parts();
+        for warning in unknown {
+            self.warnings.push(Warning::new(
+                warning.kind,
+                format!("{} block: {}", payload.marker, warning.message),
+            ));
+        }
+        self.warnings.count_omitted(omitted);
+        self.result.custom_payload = Some(CustomPayload::new(payload.name, value));
+        self.result.accepted.push((payload.name, raw));
+    }
+
+    fn suggestions(&mut self, role: Role, raw: String, json_text: &str, origin: Location) {
+        let name = role.name();
+        let marker = role_marker(&role);
+        let decoded = match json::decode(json_text, origin) {
+            Ok(decoded) => decoded,
+            Err(error) => return self.reject(name, raw, vec![error]),
+        };
+        let mut decoded = decoded;
+        let items = match std::mem::take(&mut decoded.value) {
+            Value::Array(items) => items,
+            other => {
+                let error = PayloadError::new(
+                    ErrorKind::Validation,
+                    "",
+                    format!("{marker} must be a JSON array"),
+                )
+                .with_expected("array")
+                .with_received(other)
+                .with_suggestion(format!("write {marker}: [ ... ] with one object per item"))
+                .with_location(origin);
+                return self.reject(name, raw, vec![error]);
+            }
+        };
+        let taken = match role {
+            Role::Values => self.result.suggested_values.is_some(),
+            _ => self.result.suggested_actions.is_some(),
+        };
+        if taken {
+            self.warnings.push(Warning::new(
+                WarningKind::DuplicateBlock,
+                format!("a second {marker} block was removed; the first one is kept"),
+            ));
+            let error = PayloadError::new(
+                ErrorKind::ExtraPayload,
+                "",
+                format!("only the first {marker} block is used"),
+            )
+            .with_location(origin);
+            return self.reject(name, raw, vec![error]);
+        }
+        self.note_repairs(marker, &decoded);
+        match role {
+            Role::Values => {
+                let kept = suggestions::keep_values(items, &mut self.warnings);
+                if !kept.is_empty() {
+                    self.result.suggested_values = Some(kept);
+                }
+            }
+            _ => {
+                let kept =
+                    suggestions::keep_actions(items, self.parser.actions(), &mut self.warnings);
+                if !kept.is_empty() {
+                    self.result.suggested_actions = Some(kept);
+                }
+            }
+        }
+        self.result.accepted.push((name, raw));
+    }
+
+    fn reject(&mut self, kind: &str, raw: String, errors: Vec<PayloadError>) {
+        // A checked value's errors arrive capped already (100 and one that counts the
+        // rest): capping them again would count that count as one more problem.
+        let errors = if errors.len() > crate::caps::MAX_ERRORS + 1 {
+            let mut capped = Capped::errors();
+            capped.extend(errors);
+            capped.finish()
+        } else {
+            errors
+        };
+        self.result.rejected.push(Rejected {
+            kind: kind.to_string(),
+            raw,
+            errors,
+        });
+    }
+
+    /// The block's repairs and duplicate keys, as warnings.
+    fn note_repairs(&mut self, marker: &str, decoded: &json::Decoded) {
+        for repair in &decoded.repairs {
+            self.warnings.push(Warning::new(
+                WarningKind::Repaired,
+                format!("{marker} block: {repair}"),
+            ));
+        }
+        let prefix = format!("{marker} block: ");
+        self.warnings.extend(decoded.duplicate_warnings(&prefix));
+    }
+}
+
+/// Gives each error the location of the member at fault (SPEC 7.7): its path's value
+/// in the block, or for a missing member the object that lacks it; errors whose path
+/// cannot be found point at the block's value.
+fn locate_in_block(
+    json_text: &str,
+    origin: Location,
+    errors: Vec<PayloadError>,
+) -> Vec<PayloadError> {
+    let mut errors = crate::whole::extract::locate_errors(json_text, 0, json_text, errors);
+    for error in &mut errors {
+        error.location = Some(match error.location {
+            Some(relative) => json::shift(relative, origin),
+            None => origin,
+        });
+    }
+    errors
+}
+
+pub(crate) fn role_marker(role: &Role) -> &'static str {
+    match role {
+        Role::Values => SUGGESTED_VALUES_MARKER,
+        Role::Actions => SUGGESTED_ACTIONS_MARKER,
+        Role::Custom(t) | Role::Foreign(t) => t.marker,
+    }
+}
+
+/// Parses `text` with a parser built for `options` (build a [`Parser`] once instead
+/// when parsing many responses).
+pub fn parse(text: &str, options: &ParseOptions) -> ParsedResponse {
+    Parser::new(options).parse(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closing_fence_is_not_the_opener_of_the_next_block() {
+        // The fence after the first block closes it; it does not enclose the second.
+        let text = "SUGGESTED_VALUES:\n```json\n[{\"label\": \"a\", \"value\": \"b\"}]\n```\n\nSUGGESTED_ACTIONS: []\n```";
+        let parsed = Parser::new(&ParseOptions::new()).parse(text);
+        assert_eq!(parsed.suggested_values.unwrap().len(), 1);
+        assert_eq!(parsed.message, "```");
+    }
+}

@@ -1,0 +1,127 @@
+//! The result of parsing one response in marker mode (SPEC section 1), in exactly the
+//! serde form SPEC shows.
+
+use crate::LlmPayload;
+use crate::error::{ErrorKind, PayloadError};
+use crate::marker::suggestions::{SuggestedAction, SuggestedValue};
+use crate::warning::Warning;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The custom payload of a response: `{"type": name, "data": value}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CustomPayload {
+    /// The payload type's name (e.g. `schema_proposal`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The validated value.
+    pub data: Value,
+}
+
+impl CustomPayload {
+    /// A payload of type `kind` holding `data`.
+    pub fn new(kind: impl Into<String>, data: Value) -> Self {
+        CustomPayload {
+            kind: kind.into(),
+            data,
+        }
+    }
+
+    /// Wraps a typed payload.
+    pub fn of<T: LlmPayload>(payload: &T) -> Result<Self, serde_json::Error> {
+        Ok(CustomPayload::new(T::NAME, serde_json::to_value(payload)?))
+    }
+
+    /// The data as `T`, if this payload is of type `T`.
+    pub fn decode<T: LlmPayload>(&self) -> Option<T> {
+        if self.kind != T::NAME {
+            return None;
+        }
+        T::deserialize(&self.data).ok()
+    }
+}
+
+/// A block that was removed from the message but not accepted, with its text kept.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rejected {
+    /// The payload type's name, or `suggested_values` / `suggested_actions`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The block's text as the model wrote it (marker, fence and JSON).
+    pub raw: String,
+    /// Why it was rejected: every problem found.
+    pub errors: Vec<PayloadError>,
+}
+
+/// The parse of one response: the clean message and every structured element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct ParsedResponse {
+    /// The text shown to the user, with every recognised block removed.
+    pub message: String,
+    /// Suggestion chips, `null` when the response has none.
+    pub suggested_values: Option<Vec<SuggestedValue>>,
+    /// Action buttons, `null` when the response has none.
+    pub suggested_actions: Option<Vec<SuggestedAction>>,
+    /// The one custom payload, `null` when there is none.
+    pub custom_payload: Option<CustomPayload>,
+    /// Blocks removed from the message but not accepted.
+    pub rejected: Vec<Rejected>,
+    /// What was repaired or dropped.
+    pub warnings: Vec<Warning>,
+    /// The text of every accepted block (the custom payload's and the suggestions'),
+    /// with its type name, in order: what the model wrote, so that a payload superseded
+    /// by a tool is rejected with its text and nothing removed from the message is lost.
+    #[serde(skip)]
+    pub(crate) accepted: Vec<(&'static str, String)>,
+}
+
+impl ParsedResponse {
+    /// Applies tool-payload precedence (SPEC 1.10): when tools returned payloads during
+    /// the turn, the last one becomes the custom payload, and a payload parsed from the
+    /// text goes to `rejected` with kind `superseded_by_tool`.
+    pub fn apply_tool_payloads(&mut self, tool_payloads: &[CustomPayload]) {
+        let Some(last) = tool_payloads.last() else {
+            return;
+        };
+        if let Some(parsed) = self.custom_payload.take() {
+            let raw = match self
+                .accepted
+                .iter()
+                .position(|(kind, _)| *kind == parsed.kind)
+            {
+                Some(at) => self.accepted.remove(at).1,
+                None => serde_json::to_string(&parsed.data).unwrap_or_default(),
+            };
+            let error = PayloadError::new(
+                ErrorKind::SupersededByTool,
+                "",
+                format!(
+                    "a tool returned a '{}' payload this turn, which takes precedence",
+                    last.kind
+                ),
+            )
+            .with_suggestion("do not emit a structured payload when a tool already returned one");
+            self.rejected.push(Rejected {
+                kind: parsed.kind,
+                raw,
+                errors: vec![error],
+            });
+        }
+        self.custom_payload = Some(last.clone());
+    }
+
+    /// The accepted blocks as the model wrote them: `(type, text)` for the custom
+    /// payload and each suggestion block that was used, in the order of the response.
+    /// With the message, the rejected blocks' `raw` and the warnings, they account for
+    /// every character of the response (SPEC 7.5).
+    pub fn accepted_blocks(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.accepted
+            .iter()
+            .map(|(kind, raw)| (*kind, raw.as_str()))
+    }
+
+    /// The custom payload as `T`, if there is one of that type.
+    pub fn payload<T: LlmPayload>(&self) -> Option<T> {
+        self.custom_payload.as_ref().and_then(CustomPayload::decode)
+    }
+}

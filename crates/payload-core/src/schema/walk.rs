@@ -1,0 +1,280 @@
+//! Walking a JSON Schema alongside a value: `$ref` resolution and the sub-schema that
+//! governs a given JSON Pointer. Used to describe what was expected in errors, to
+//! coerce values to the schema's types, and to render instructions.
+
+use serde_json::Value;
+
+pub(crate) mod applies;
+
+/// How many `$ref` hops to follow before giving up (a cycle of refs would otherwise
+/// never end).
+const MAX_REF_HOPS: usize = 32;
+
+/// Follows `$ref`s from `schema` (local `#/...` references into `root` only).
+pub fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    let mut current = schema;
+    for _ in 0..MAX_REF_HOPS {
+        let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
+            return current;
+        };
+        let Some(pointer) = reference.strip_prefix('#') else {
+            return current;
+        };
+        match root.pointer(pointer) {
+            Some(target) => current = target,
+            None => return current,
+        }
+    }
+    current
+}
+
+/// The sub-schema for member `key` of an object governed by `schema`.
+pub(crate) fn property<'a>(root: &'a Value, schema: &'a Value, key: &str) -> Option<&'a Value> {
+    let schema = resolve(root, schema);
+    if let Some(found) = schema.get("properties").and_then(|p| p.get(key)) {
+        return Some(resolve(root, found));
+    }
+    match schema.get("additionalProperties") {
+        Some(extra @ Value::Object(_)) => Some(resolve(root, extra)),
+        _ => single_branch(root, schema).and_then(|branch| property(root, branch, key)),
+    }
+}
+
+/// The sub-schema for item `index` of an array governed by `schema`.
+pub(crate) fn item<'a>(root: &'a Value, schema: &'a Value, index: usize) -> Option<&'a Value> {
+    let schema = resolve(root, schema);
+    if let Some(prefix) = schema.get("prefixItems").and_then(Value::as_array) {
+        if let Some(found) = prefix.get(index) {
+            return Some(resolve(root, found));
+        }
+    }
+    match schema.get("items") {
+        Some(items @ Value::Object(_)) => Some(resolve(root, items)),
+        Some(Value::Array(tuple)) => tuple.get(index).map(|s| resolve(root, s)),
+        _ => single_branch(root, schema).and_then(|branch| item(root, branch, index)),
+    }
+}
+
+/// The one non-null branch of an `anyOf`/`oneOf` (how schemars writes `Option<T>`).
+pub(crate) fn single_branch<'a>(root: &'a Value, schema: &'a Value) -> Option<&'a Value> {
+    for keyword in ["anyOf", "oneOf"] {
+        if let Some(branches) = schema.get(keyword).and_then(Value::as_array) {
+            let mut non_null = branches
+                .iter()
+                .map(|b| resolve(root, b))
+                .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"));
+            let first = non_null.next();
+            if non_null.next().is_none() {
+                return first;
+            }
+        }
+    }
+    None
+}
+
+/// The sub-schema that governs the value at `pointer` (a JSON Pointer), if the schema
+/// says it unambiguously.
+pub(crate) fn at_pointer<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
+    let mut schema = resolve(root, root);
+    if pointer.is_empty() {
+        return Some(schema);
+    }
+    for raw in pointer.strip_prefix('/')?.split('/') {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        let by_key = property(root, schema, &token);
+        schema = match by_key {
+            Some(found) => found,
+            None => item(root, schema, token.parse().ok()?)?,
+        };
+    }
+    Some(schema)
+}
+
+/// The JSON types a schema allows, as written in its `type` keyword (empty if it does
+/// not say).
+pub(crate) fn types_of(schema: &Value) -> Vec<&str> {
+    match schema.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A short description of what a schema expects, for error messages and instructions:
+/// `one of create, update`, `integer between 0 and 5`, `array of object`, ...
+pub(crate) fn describe(root: &Value, schema: &Value) -> String {
+    describe_within(root, schema, MAX_DESCRIBE_DEPTH)
+}
+
+/// How many nested `items` / nullable branches [`describe`] follows: a recursive type
+/// (a tree whose items are trees) would otherwise describe itself forever.
+const MAX_DESCRIBE_DEPTH: usize = 16;
+
+fn describe_within(root: &Value, schema: &Value, depth: usize) -> String {
+    if depth == 0 {
+        return "any value".to_string();
+    }
+    let schema = resolve(root, schema);
+    if let Some(values) = enum_values(root, schema) {
+        return format!("one of {}", list_values(&values));
+    }
+    if let Some(value) = schema.get("const") {
+        return format!("exactly {value}");
+    }
+    if let Some(branch) = single_branch(root, schema) {
+        return format!("{} or null", describe_within(root, branch, depth - 1));
+    }
+    let types = types_of(schema);
+    let mut text = match types.as_slice() {
+        [] => "any value".to_string(),
+        [one] => (*one).to_string(),
+        many => many.join(" or "),
+    };
+    if types == ["object"] {
+        if let Some(members) = required_members(schema) {
+            text = format!("object with {members}");
+        }
+    }
+    if types.contains(&"array") {
+        if let Some(items) = schema.get("items").filter(|i| i.is_object()) {
+            text = format!("array of {}", describe_within(root, items, depth - 1));
+        }
+    }
+    let bounds = |low: &str, high: &str| -> Option<String> {
+        match (schema.get(low), schema.get(high)) {
+            (Some(l), Some(h)) => Some(format!("between {l} and {h}")),
+            (Some(l), None) => Some(format!("at least {l}")),
+            (None, Some(h)) => Some(format!("at most {h}")),
+            (None, None) => None,
+        }
+    };
+    if let Some(range) = bounds("minimum", "maximum") {
+        text = format!("{text} {range}");
+    }
+    if let Some(range) = bounds("minItems", "maxItems") {
+        text = format!("{text} with {range} items");
+    }
+    if let Some(range) = bounds("minLength", "maxLength") {
+        text = format!("{text} of {range} characters");
+    }
+    text
+}
+
+/// The allowed values of an enum schema: its `enum`, or a `oneOf`/`anyOf` whose
+/// branches are all constants (how schemars writes an enum with documented variants).
+pub(crate) fn enum_values(root: &Value, schema: &Value) -> Option<Vec<Value>> {
+    let schema = resolve(root, schema);
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return Some(values.clone());
+    }
+    let branches = schema
+        .get("oneOf")
+        .or_else(|| schema.get("anyOf"))
+        .and_then(Value::as_array)?;
+    let mut values = Vec::with_capacity(branches.len());
+    for branch in branches {
+        let branch = resolve(root, branch);
+        if let Some(constant) = branch.get("const") {
+            values.push(constant.clone());
+        } else if let Some(more) = branch.get("enum").and_then(Value::as_array) {
+            values.extend(more.iter().cloned());
+        } else {
+            return None;
+        }
+    }
+    (!values.is_empty()).then_some(values)
+}
+
+/// `"a", "b" and "c"` for the required members of an object schema (at most six named),
+/// or `None` when it requires none.
+fn required_members(schema: &Value) -> Option<String> {
+    const NAMED: usize = 6;
+    let required: Vec<&str> = schema
+        .get("required")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let quoted: Vec<String> = required
+        .iter()
+        .take(NAMED)
+        .map(|r| format!("\"{r}\""))
+        .collect();
+    match required.len() {
+        0 => None,
+        1 => Some(quoted[0].clone()),
+        n if n <= NAMED => {
+            let (last, rest) = quoted.split_last()?;
+            Some(format!("{} and {last}", rest.join(", ")))
+        }
+        n => Some(format!("{}, ... ({n} members)", quoted.join(", "))),
+    }
+}
+
+/// `a, b, c` for a list of JSON values (strings without their quotes).
+pub(crate) fn list_values(values: &[Value]) -> String {
+    values
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn root() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "mode": {"type": "string", "enum": ["create", "update"]},
+                "operations": {"type": "array", "items": {"$ref": "#/$defs/Op"}, "minItems": 1},
+                "note": {"anyOf": [{"type": "string"}, {"type": "null"}]}
+            },
+            "$defs": {"Op": {"type": "object", "properties": {"action": {"type": "string"}}}}
+        })
+    }
+
+    #[test]
+    fn walks_through_refs_and_items() {
+        let root = root();
+        let action = at_pointer(&root, "/operations/3/action").unwrap();
+        assert_eq!(action, &json!({"type": "string"}));
+        assert!(at_pointer(&root, "/operations/x/action").is_none());
+    }
+
+    #[test]
+    fn describes_enums_ranges_and_options() {
+        let root = root();
+        let mode = at_pointer(&root, "/mode").unwrap();
+        assert_eq!(describe(&root, mode), "one of create, update");
+        let ops = at_pointer(&root, "/operations").unwrap();
+        assert_eq!(
+            describe(&root, ops),
+            "array of object with at least 1 items"
+        );
+        let note = at_pointer(&root, "/note").unwrap();
+        assert_eq!(describe(&root, note), "string or null");
+    }
+
+    #[test]
+    fn a_recursive_type_is_described_to_a_bounded_depth() {
+        let root = json!({"$defs": {"Tree": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}},
+                          "$ref": "#/$defs/Tree"});
+        let text = describe(&root, &root);
+        assert_eq!(text.matches("array of").count(), MAX_DESCRIBE_DEPTH);
+        assert!(text.ends_with("any value"), "{text}");
+    }
+
+    #[test]
+    fn ref_cycles_end() {
+        let root = json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+                          "$ref": "#/$defs/A"});
+        let _ = resolve(&root, &root);
+    }
+}

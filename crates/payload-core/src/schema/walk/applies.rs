@@ -1,0 +1,425 @@
+//! The schemas that apply to one value, decided the way the validator and serde decide
+//! them: through `$ref`, every `allOf` part, the non-null branch of an `Option`, and the
+//! branch of a union the value's tag selects (or, for an untagged union, the one branch
+//! its shape fits).
+//!
+//! The value walks that follow validation (unknown members, integer normalization) use
+//! this one view, so they agree on which member a schema declares and which sub-schema
+//! governs it. Where the value does not decide a union, the view says so
+//! ([`Applies::undecided`]) instead of guessing: a walk then tolerates every member any
+//! branch declares and does not descend into the branches.
+
+use super::{resolve, types_of};
+use crate::validate::schema_errors::variants;
+use serde_json::Value;
+
+/// How many nested `allOf` / union levels are followed for one value: schemars nests
+/// one or two; a schema that nests deeper is not walked further, never looped.
+const MAX_PART_DEPTH: usize = 8;
+
+/// The schemas that apply to one value.
+#[derive(Debug, Clone)]
+pub(crate) struct Applies<'a> {
+    root: &'a Value,
+    /// Every schema the value must satisfy, resolved.
+    parts: Vec<&'a Value>,
+    /// The branches of a union the value did not decide between, resolved.
+    undecided: Vec<&'a Value>,
+    /// A tagged union here whose tag names no branch: the validator reports the tag.
+    unknown_tag: bool,
+}
+
+/// What an object's schema says about members it does not declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Members {
+    /// `additionalProperties: false` or `unevaluatedProperties: false`: the validator
+    /// reports every undeclared member.
+    Closed,
+    /// Declared members, and nothing said about others: serde ignores them.
+    Open,
+    /// A map, or members matched by pattern: every key is allowed.
+    Map,
+    /// The schema says nothing about objects here.
+    Unknown,
+}
+
+impl<'a> Applies<'a> {
+    /// The schemas that apply to `value` where `schema` governs it.
+    pub(crate) fn of(root: &'a Value, schema: &'a Value, value: &Value) -> Self {
+        let mut applies = Applies {
+            root,
+            parts: Vec::new(),
+            undecided: Vec::new(),
+            unknown_tag: false,
+        };
+        applies.collect(schema, value, 0);
+        applies
+    }
+
+    fn collect(&mut self, schema: &'a Value, value: &Value, depth: usize) {
+        let schema = resolve(self.root, schema);
+        if depth > MAX_PART_DEPTH || self.parts.iter().any(|p| std::ptr::eq(*p, schema)) {
+            return;
+        }
+        self.parts.push(schema);
+        for part in schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            self.collect(part, value, depth + 1);
+        }
+        for keyword in ["oneOf", "anyOf"] {
+            let Some(branches) = schema.get(keyword).and_then(Value::as_array) else {
+                continue;
+            };
+            match choose(self.root, branches, value) {
+                Choice::One(index) => self.collect(&branches[index], value, depth + 1),
+                Choice::UnknownTag => self.unknown_tag = true,
+                Choice::Undecided => self
+                    .undecided
+                    .extend(branches.iter().map(|b| resolve(self.root, b))),
+            }
+        }
+    }
+
+    /// Whether a union here was left undecided by the value: its members are tolerated,
+    /// but which of them is missing cannot be known.
+    pub(crate) fn undecided(&self) -> bool {
+        !self.undecided.is_empty()
+    }
+
+    /// The JSON types allowed here: those of the first applying schema that states
+    /// any, or, when none does, those any undecided branch allows.
+    pub(crate) fn types(&self) -> Vec<&'a str> {
+        if let Some(typed) = self.parts.iter().find(|p| !types_of(p).is_empty()) {
+            return types_of(typed);
+        }
+        let mut all: Vec<&'a str> = Vec::new();
+        for branch in &self.undecided {
+            for kind in types_of(branch) {
+                if !all.contains(&kind) {
+                    all.push(kind);
+                }
+            }
+        }
+        all
+    }
+
+    /// The allowed values, when an applying schema is an enum.
+    pub(crate) fn enum_values(&self) -> Option<Vec<Value>> {
+        self.parts
+            .iter()
+            .find_map(|part| super::enum_values(self.root, part))
+    }
+
+    /// The schema that makes a number here an integer, if one does: a part (or, when
+    /// no part says, every undecided branch that takes numbers) whose `type` says
+    /// `integer` and not `number`.
+    pub(crate) fn integer_schema(&self) -> Option<&'a Value> {
+        let says = |schema: &Value| {
+            let types = types_of(schema);
+            types.contains(&"integer") && !types.contains(&"number")
+        };
+        let typed: Vec<&'a Value> = self
+            .parts
+            .iter()
+            .copied()
+            .filter(|p| !types_of(p).is_empty())
+            .collect();
+        if !typed.is_empty() {
+            return typed.iter().copied().find(|s| says(s));
+        }
+        let numeric: Vec<&'a Value> = self
+            .undecided
+            .iter()
+            .copied()
+            .filter(|b| {
+                let types = types_of(b);
+                types.contains(&"integer") || types.contains(&"number")
+            })
+            .collect();
+        match numeric.as_slice() {
+            [] => None,
+            all if all.iter().all(|s| says(s)) => Some(all[0]),
+            _ => None,
+        }
+    }
+
+    /// The sub-schema that governs member `key`: a declared property of a part, or a
+    /// part's `additionalProperties` schema.
+    pub(crate) fn member(&self, key: &str) -> Option<&'a Value> {
+        self.parts
+            .iter()
+            .find_map(|p| p.get("properties").and_then(|props| props.get(key)))
+            .or_else(|| {
+                self.parts
+                    .iter()
+                    .find_map(|p| match p.get("additionalProperties") {
+                        Some(extra @ Value::Object(_)) => Some(extra),
+                        _ => None,
+                    })
+            })
+    }
+
+    /// Whether some applying schema, or some undecided branch, declares `key`.
+    pub(crate) fn declares(&self, key: &str) -> bool {
+        self.parts
+            .iter()
+            .chain(&self.undecided)
+            .any(|p| declared_in(self.root, p, key))
+    }
+
+    /// Every member name declared here, undecided branches' included, first
+    /// declaration first.
+    pub(crate) fn declared(&self) -> Vec<&'a str> {
+        let mut names: Vec<&'a str> = Vec::new();
+        for part in self.parts.iter().chain(&self.undecided) {
+            for part in with_all_of(self.root, part) {
+                let Some(properties) = part.get("properties").and_then(Value::as_object) else {
+                    continue;
+                };
+                for name in properties.keys() {
+                    if !names.contains(&name.as_str()) {
+                        names.push(name);
+                    }
+                }
+            }
+        }
+        names
+    }
+
+    /// What the applying schemas say about undeclared members. An object whose tag
+    /// names no variant is `Unknown`: the validator reports the tag, and which members
+    /// the meant variant declares cannot be known.
+    pub(crate) fn members(&self) -> Members {
+        if self.unknown_tag {
+            return Members::Unknown;
+        }
+        let parts = || self.parts.iter().chain(&self.undecided);
+        let closed = self.parts.iter().any(|p| {
+            p.get("additionalProperties") == Some(&Value::Bool(false))
+                || p.get("unevaluatedProperties") == Some(&Value::Bool(false))
+        });
+        if closed {
+            return Members::Closed;
+        }
+        let open_ended = parts().any(|p| {
+            p.get("patternProperties").is_some()
+                || matches!(
+                    p.get("additionalProperties"),
+                    Some(Value::Object(_) | Value::Bool(true))
+                )
+        });
+        if open_ended {
+            return Members::Map;
+        }
+        if parts().any(|p| with_all_of(self.root, p).any(|p| p.get("properties").is_some())) {
+            Members::Open
+        } else {
+            Members::Unknown
+        }
+    }
+
+    /// The sub-schema that governs item `index` of an array.
+    pub(crate) fn item(&self, index: usize) -> Option<&'a Value> {
+        self.parts.iter().find_map(|p| {
+            if let Some(found) = p
+                .get("prefixItems")
+                .and_then(Value::as_array)
+                .and_then(|prefix| prefix.get(index))
+            {
+                return Some(found);
+            }
+            match p.get("items") {
+                Some(items @ Value::Object(_)) => Some(items),
+                Some(Value::Array(tuple)) => tuple.get(index),
+                _ => None,
+            }
+        })
+    }
+}
+
+/// `schema` and its `allOf` parts (one level, resolved).
+fn with_all_of<'a>(root: &'a Value, schema: &'a Value) -> impl Iterator<Item = &'a Value> {
+    std::iter::once(schema).chain(
+        schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(move |part| resolve(root, part)),
+    )
+}
+
+fn declared_in(root: &Value, schema: &Value, key: &str) -> bool {
+    with_all_of(root, schema).any(|part| {
+        part.get("properties")
+            .and_then(|props| props.get(key))
+            .is_some()
+    })
+}
+
+/// Which branch of a union governs a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// The branch at this index.
+    One(usize),
+    /// The union is a tagged enum and the value's tag names none of its variants.
+    UnknownTag,
+    /// The value's shape fits several branches, or none.
+    Undecided,
+}
+
+/// The branch of a union that governs `value`: the only non-null one for a non-null
+/// value, the one its tag names in a tagged enum, or the only one whose type (and, for
+/// an object, required members) the value fits.
+pub(crate) fn choose(root: &Value, branches: &[Value], value: &Value) -> Choice {
+    let non_null: Vec<(usize, &Value)> = branches
+        .iter()
+        .map(|b| resolve(root, b))
+        .enumerate()
+        .filter(|(_, b)| value.is_null() || types_of(b) != ["null"])
+        .collect();
+    if let [(only, _)] = non_null.as_slice() {
+        return Choice::One(*only);
+    }
+    if let Some(tagged) = variants::discriminators(root, branches) {
+        return match tagged.iter().position(|(d, _)| d.matches(value)) {
+            Some(index) => Choice::One(index),
+            None => Choice::UnknownTag,
+        };
+    }
+    let mut fitting = non_null.iter().filter(|(_, b)| fits(b, value));
+    match (fitting.next(), fitting.next()) {
+        (Some((one, _)), None) => Choice::One(*one),
+        _ => Choice::Undecided,
+    }
+}
+
+/// Whether `value` has a type `schema` allows and, for an object, every member it
+/// requires: how an untagged union's branch is recognised without validating it.
+fn fits(schema: &Value, value: &Value) -> bool {
+    let types = types_of(schema);
+    let kind = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let typed = types.is_empty()
+        || types.contains(&kind)
+        || (kind == "integer" && types.contains(&"number"))
+        || (kind == "number" && types.contains(&"integer"));
+    if !typed {
+        return false;
+    }
+    match (value, schema.get("required").and_then(Value::as_array)) {
+        (Value::Object(map), Some(required)) => required
+            .iter()
+            .filter_map(Value::as_str)
+            .all(|name| map.contains_key(name)),
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn root() -> Value {
+        json!({
+            "type": "object",
+            "properties": {"confidence": {"type": ["number", "null"]}},
+            "oneOf": [
+                {"type": "object", "properties": {"intent": {"const": "search"},
+                  "parameters": {"$ref": "#/$defs/Search"}}, "required": ["intent", "parameters"]},
+                {"type": "object", "properties": {"intent": {"const": "export"},
+                  "count": {"type": "integer"}}, "required": ["intent"]}
+            ],
+            "$defs": {"Search": {"type": "object", "properties": {"query": {"type": "string"}}}}
+        })
+    }
+
+    #[test]
+    fn the_tag_selects_the_branch_beside_the_own_members() {
+        let root = root();
+        let value = json!({"intent": "export", "count": 3.0});
+        let applies = Applies::of(&root, &root, &value);
+        assert!(!applies.undecided());
+        assert_eq!(applies.declared(), ["confidence", "intent", "count"]);
+        assert!(applies.declares("count") && !applies.declares("parameters"));
+        assert_eq!(applies.members(), Members::Open);
+        let count = applies.member("count").unwrap();
+        assert!(
+            Applies::of(&root, count, &json!(3.0))
+                .integer_schema()
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn an_unknown_tag_or_an_untagged_union_is_not_guessed() {
+        let root = root();
+        let value = json!({"intent": "exprot"});
+        let applies = Applies::of(&root, &root, &value);
+        assert_eq!(
+            applies.members(),
+            Members::Unknown,
+            "the validator reports the tag"
+        );
+        assert!(applies.member("count").is_none(), "no descent into a guess");
+
+        let untagged = json!({"anyOf": [
+            {"type": "object", "properties": {"a": {"type": "integer"}}},
+            {"type": "object", "properties": {"b": {"type": "integer"}}}
+        ]});
+        let applies = Applies::of(&untagged, &untagged, &json!({"a": 1}));
+        assert!(applies.undecided());
+        assert!(applies.declares("a") && applies.declares("b") && !applies.declares("c"));
+        assert_eq!(applies.members(), Members::Open);
+    }
+
+    #[test]
+    fn maps_and_closed_objects_are_told_apart() {
+        let root = json!({"type": "object", "additionalProperties": {"type": "integer"}});
+        let applies = Applies::of(&root, &root, &json!({}));
+        assert_eq!(applies.members(), Members::Map);
+        assert_eq!(applies.member("any").unwrap(), &json!({"type": "integer"}));
+        let closed =
+            json!({"type": "object", "properties": {"a": {}}, "additionalProperties": false});
+        assert_eq!(
+            Applies::of(&closed, &closed, &json!({})).members(),
+            Members::Closed
+        );
+        let anything = json!({});
+        assert_eq!(
+            Applies::of(&anything, &anything, &json!({})).members(),
+            Members::Unknown
+        );
+    }
+
+    #[test]
+    fn an_untagged_union_is_decided_by_shape_only_when_one_branch_fits() {
+        let root = json!({"anyOf": [{"type": "integer"}, {"type": "string"}]});
+        assert!(
+            Applies::of(&root, &root, &json!(2.0))
+                .integer_schema()
+                .is_some()
+        );
+        let mixed = json!({"anyOf": [{"type": "integer"}, {"type": "number"}]});
+        assert!(
+            Applies::of(&mixed, &mixed, &json!(2.0))
+                .integer_schema()
+                .is_none()
+        );
+        let option = json!({"anyOf": [{"type": "integer", "format": "uint8"}, {"type": "null"}]});
+        let applies = Applies::of(&option, &option, &json!(2.0));
+        assert_eq!(applies.integer_schema().unwrap()["format"], "uint8");
+    }
+}

@@ -1,0 +1,293 @@
+//! Checking one value against a payload type: the steps marker mode and whole-response
+//! mode share, in order.
+//!
+//! 1. Integer-valued floats where the schema wants integers become integers, and
+//!    numbers no integer field can hold exactly are errors at their path
+//!    (`crate::validate::numbers`, SPEC 7.9).
+//! 2. The schema validator, its errors bounded (SPEC 7.14).
+//! 3. Members the type does not declare (`crate::validate::members`, SPEC 7.8): warnings, or
+//!    errors for near misses of absent members (whose `missing` errors they replace).
+//! 4. When the schema is satisfied, decoding into the type (a decode error names the
+//!    path of the member at fault) and the type's own rules. A near miss that serde
+//!    took in after all (an `alias`) is no error: the decoded value holds it.
+//!
+//! At most [`crate::caps::MAX_ERRORS`] errors are kept, the rest counted in
+//! one final error; warnings are capped the same way.
+
+use crate::caps::{Capped, MAX_ERRORS};
+use crate::error::{ErrorKind, PayloadError};
+use crate::schema::CompiledSchema;
+use crate::validate::members::{self, NearMiss};
+use crate::validate::numbers;
+use crate::warning::Warning;
+use serde_json::Value;
+
+/// What checking one value against a payload type found.
+#[derive(Debug, Clone)]
+pub(crate) struct Checked {
+    /// Every problem found (at most 100, then one error that counts the rest); empty
+    /// when the value is valid.
+    pub errors: Vec<PayloadError>,
+    /// `unknown_member` warnings: members the type does not declare, which decoding
+    /// ignores.
+    pub warnings: Capped<Warning>,
+    /// `coerced` warnings, one per integer-valued float rewritten as an integer.
+    /// Whole-response mode reports them (SPEC 7.11); marker mode does not, since
+    /// JSON Schema already calls such a number an integer.
+    pub rewrites: Capped<Warning>,
+}
+
+impl Checked {
+    /// Whether the value is valid.
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+/// What decoding a schema-valid value into its type found.
+#[derive(Debug, Clone, Default)]
+pub struct Decoded {
+    /// The decode error, or the type's own rule violations.
+    pub errors: Vec<PayloadError>,
+    /// The decoded value written back as JSON, when asked for and it decoded.
+    pub roundtrip: Option<Value>,
+}
+
+/// Runs the steps of the module docs on `value` (rewritten in place by step 1).
+/// `decode(value, roundtrip)` decodes into the type and applies its rules.
+pub(crate) fn check(
+    value: &mut Value,
+    compiled: &CompiledSchema,
+    decode: impl FnOnce(&Value, bool) -> Decoded,
+) -> Checked {
+    let root = compiled.schema();
+    let mut errors = Capped::errors();
+    let mut warnings = Capped::warnings();
+    let mut rewrites = Capped::warnings();
+    numbers::normalize(value, root, &mut errors, &mut rewrites);
+    let unknowns = members::walk(value, root, &mut warnings, MAX_ERRORS);
+    compiled.validate_into(value, &mut errors);
+    // Decoding a value the schema refuses only repeats what the schema said.
+    let decodable = errors.is_empty();
+    errors.retain(|error| {
+        error.kind != ErrorKind::Missing || !unknowns.superseded.contains(&error.path)
+    });
+    let mut near = unknowns.near;
+    let mut later = Vec::new();
+    if decodable {
+        let decoded = decode(value, !near.is_empty());
+        if let Some(roundtrip) = &decoded.roundtrip {
+            near.retain(|miss| !taken_in(miss, value, roundtrip));
+        }
+        later = decoded.errors;
+    }
+    for miss in &near {
+        if errors.is_full() {
+            errors.count_omitted(1);
+        } else {
+            errors.push(miss.error(value.pointer(&miss.path())));
+        }
+    }
+    errors.count_omitted(unknowns.omitted);
+    errors.extend(later);
+    Checked {
+        errors: errors.finish(),
+        warnings,
+        rewrites,
+    }
+}
+
+/// Whether the decoded value holds the near miss's value under the member it was
+/// meant for: serde took it in (through `#[serde(alias)]`), so nothing was lost.
+fn taken_in(miss: &NearMiss, value: &Value, roundtrip: &Value) -> bool {
+    let [meant] = miss.intended.as_slice() else {
+        return false;
+    };
+    let written = value.pointer(&miss.path());
+    let decoded = roundtrip
+        .pointer(&miss.object)
+        .and_then(|object| object.get(meant));
+    written.is_some() && written == decoded
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::error::ErrorKind;
+    use crate::payload::LlmPayload;
+    use crate::warning::WarningKind;
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+    use serde_json::{Value, json};
+
+    /// A row of a table, with the kinds of members models get wrong.
+    #[derive(Debug, Serialize, Deserialize, JsonSchema, payload_derive::LlmPayload)]
+    #[payload(crate = "crate")]
+    struct Row {
+        row_id: u32,
+        #[serde(default)]
+        total: u64,
+        #[serde(default)]
+        labels: Vec<String>,
+        #[serde(default)]
+        title: Option<String>,
+        #[serde(default, alias = "colour")]
+        color: Option<String>,
+        #[serde(default)]
+        cells: Vec<Cell>,
+    }
+
+    /// One cell; its tag picks the members.
+    #[derive(Debug, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "kind", rename_all = "lowercase")]
+    enum Cell {
+        Number { value: f64, even: Even },
+        Text { text: String },
+    }
+
+    /// An even number: the schema says integer, only decoding can say even.
+    #[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
+    #[serde(try_from = "u32", into = "u32")]
+    #[schemars(with = "u32")]
+    struct Even(u32);
+
+    impl TryFrom<u32> for Even {
+        type Error = String;
+        fn try_from(n: u32) -> Result<Self, String> {
+            if n % 2 == 0 {
+                Ok(Even(n))
+            } else {
+                Err(format!("{n} is odd"))
+            }
+        }
+    }
+
+    impl From<Even> for u32 {
+        fn from(even: Even) -> u32 {
+            even.0
+        }
+    }
+
+    /// A type that denies unknown fields.
+    #[derive(Debug, Serialize, Deserialize, JsonSchema, payload_derive::LlmPayload)]
+    #[payload(crate = "crate")]
+    #[serde(deny_unknown_fields)]
+    struct Strict {
+        labels: Vec<String>,
+        #[serde(default)]
+        note: Option<String>,
+    }
+
+    fn check<T: LlmPayload>(mut value: Value) -> (Value, super::Checked) {
+        let checked = T::TYPE.check(&mut value);
+        (value, checked)
+    }
+
+    #[test]
+    fn integer_valued_floats_decode_into_integer_fields() {
+        let (value, checked) = check::<Row>(json!({"row_id": 12.0, "total": 1e2}));
+        assert!(checked.is_valid(), "{:?}", checked.errors);
+        assert_eq!(value, json!({"row_id": 12, "total": 100}));
+        assert_eq!(checked.rewrites.items().len(), 2);
+        assert!(checked.warnings.is_empty());
+    }
+
+    #[test]
+    fn numbers_a_field_cannot_hold_are_errors_at_their_path() {
+        let huge = format!("1{}", "0".repeat(299));
+        let value: Value =
+            serde_json::from_str(&format!(r#"{{"row_id": 5000000000, "total": {huge}}}"#)).unwrap();
+        let (_, checked) = check::<Row>(value);
+        let paths: Vec<&str> = checked.errors.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["/row_id", "/total"], "{:#?}", checked.errors);
+        assert!(
+            checked
+                .errors
+                .iter()
+                .all(|e| e.kind == ErrorKind::Validation)
+        );
+    }
+
+    #[test]
+    fn a_decode_error_names_the_member_at_fault() {
+        let (_, checked) = check::<Row>(json!({"row_id": 1, "cells": [
+            {"kind": "text", "text": "a"},
+            {"kind": "number", "value": 1.5, "even": 3}
+        ]}));
+        assert_eq!(checked.errors.len(), 1, "{:#?}", checked.errors);
+        let error = &checked.errors[0];
+        assert!(error.path.starts_with("/cells/1"), "{}", error.path);
+        assert!(error.message.contains("3 is odd"), "{}", error.message);
+    }
+
+    #[test]
+    fn an_unknown_member_is_a_warning_and_a_near_miss_an_error() {
+        let (_, checked) = check::<Row>(json!({"row_id": 1, "mood": "calm"}));
+        assert!(checked.is_valid());
+        let warnings = checked.warnings.items();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].kind, WarningKind::UnknownMember);
+        assert!(warnings[0].message.contains("'mood' at /mood"));
+
+        let (_, checked) = check::<Row>(json!({"row_id": 1, "lables": ["a"], "Title": "x"}));
+        let found: Vec<(&str, &str)> = checked
+            .errors
+            .iter()
+            .map(|e| (e.path.as_str(), e.suggestion.as_deref().unwrap_or("")))
+            .collect();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].0, "/lables");
+        assert!(found[0].1.starts_with("did you mean 'labels'?"));
+        assert_eq!(found[1].0, "/Title");
+        assert!(found[1].1.starts_with("did you mean 'title'?"));
+        assert_eq!(checked.errors[0].received, Some(json!(["a"])));
+    }
+
+    #[test]
+    fn a_near_miss_replaces_the_missing_error_of_the_member_it_meant() {
+        let (_, checked) = check::<Row>(json!({"rowId": 7}));
+        assert_eq!(checked.errors.len(), 1, "{:#?}", checked.errors);
+        assert_eq!(checked.errors[0].path, "/rowId");
+        assert_eq!(checked.errors[0].kind, ErrorKind::Validation);
+    }
+
+    #[test]
+    fn a_member_serde_takes_in_by_alias_is_no_error() {
+        let (_, checked) = check::<Row>(json!({"row_id": 1, "colour": "red"}));
+        assert!(checked.is_valid(), "{:#?}", checked.errors);
+        assert!(checked.warnings.is_empty());
+    }
+
+    #[test]
+    fn members_of_the_tagged_variant_are_declared() {
+        let (_, checked) = check::<Row>(json!({"row_id": 1, "cells": [
+            {"kind": "text", "text": "a", "txt": "b"},
+            {"kind": "number", "value": 1, "even": 2.0}
+        ]}));
+        assert!(checked.is_valid(), "{:#?}", checked.errors);
+        let warnings = checked.warnings.items();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].message.contains("/cells/0/txt"));
+    }
+
+    #[test]
+    fn a_type_that_denies_unknown_fields_reports_each_once() {
+        let (_, checked) = check::<Strict>(json!({"lables": [], "extra": 1}));
+        let paths: Vec<&str> = checked.errors.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["/lables", "/extra"], "{:#?}", checked.errors);
+        assert!(
+            checked.errors[0]
+                .suggestion
+                .as_deref()
+                .unwrap()
+                .starts_with("did you mean 'labels'?")
+        );
+        assert!(
+            checked.errors[1]
+                .suggestion
+                .as_deref()
+                .unwrap()
+                .starts_with("remove 'extra'")
+        );
+        assert!(checked.warnings.is_empty());
+    }
+}

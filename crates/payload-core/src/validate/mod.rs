@@ -1,0 +1,16 @@
+//! Validation: checking one value against a payload type, the steps marker mode and
+//! whole-response mode share (SPEC 2, 7.8-7.11).
+//!
+//! - [`check`]: the steps in order: the schema, members the type does not declare,
+//!   integer-valued numbers, decoding into the type and its own rules;
+//! - [`schema_errors`]: `jsonschema` errors turned into errors a model can act on;
+//! - [`members`], [`numbers`]: the two walks serde alone would not report;
+//! - [`coerce`]: schema-aligned coercion, whole-response mode only;
+//! - [`variant`]: errors of a per-variant rule, placed where the variant sits.
+
+pub(crate) mod check;
+pub(crate) mod coerce;
+pub(crate) mod members;
+pub(crate) mod numbers;
+pub(crate) mod schema_errors;
+pub(crate) mod variant;

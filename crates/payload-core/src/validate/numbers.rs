@@ -1,0 +1,292 @@
+//! Integer-valued numbers (SPEC 7.9).
+//!
+//! JSON Schema calls `12.0` and `1e2` integers, but serde decodes neither into a `u32`:
+//! it sees a float. So before a value is decoded, every integer-valued float that sits
+//! where the schema wants an integer is rewritten as that integer (the schemas that
+//! apply are picked as the validator picks them, [`Applies`]). Whole-response mode
+//! reports each rewrite as a `coerced` warning (SPEC 7.11); marker mode keeps them
+//! silent, since the value did not change.
+//!
+//! A number is never rounded on the way. Where an integer is wanted:
+//!
+//! - a float larger than 2^53 in magnitude is a `validation` error at its path: beyond
+//!   that every float is integer-valued, and `9007199254740993.0` has already been
+//!   read as `...992`, so its digits cannot be trusted (a 300-digit integer and `1e20`
+//!   are such floats; the model is asked for plain digits within the field's range);
+//! - an integer outside the range of the field's format (`uint32`, `int64`, ...) is a
+//!   `validation` error at its path, where the schema does not state the bound itself
+//!   (schemars states it for 8- and 16-bit types, and the validator reports those).
+//!
+//! Floats with a fraction are left alone: the validator reports them as not integers.
+
+use crate::caps::Capped;
+use crate::error::{PayloadError, escape_pointer_token};
+use crate::schema::walk::applies::Applies;
+use crate::warning::{Warning, WarningKind};
+use serde_json::{Number, Value};
+
+use crate::limits::MAX_DEPTH;
+
+/// The largest magnitude up to which every integer is exactly a float (2^53).
+const EXACT_LIMIT: f64 = 9_007_199_254_740_992.0;
+
+/// Rewrites the integer-valued floats of `value` that `root` (its schema) wants as
+/// integers. Numbers no integer field can hold are pushed to `errors`; each rewrite is
+/// pushed to `rewrites` as a `coerced` warning.
+pub(crate) fn normalize(
+    value: &mut Value,
+    root: &Value,
+    errors: &mut Capped<PayloadError>,
+    rewrites: &mut Capped<Warning>,
+) {
+    let mut walker = Walker {
+        root,
+        errors,
+        rewrites,
+        path: String::new(),
+    };
+    walker.visit(value, root, 0);
+}
+
+struct Walker<'w, 'a> {
+    root: &'a Value,
+    errors: &'w mut Capped<PayloadError>,
+    rewrites: &'w mut Capped<Warning>,
+    /// The pointer of the value being visited (segments pushed and popped).
+    path: String,
+}
+
+impl<'a> Walker<'_, 'a> {
+    fn visit(&mut self, value: &mut Value, schema: &'a Value, depth: usize) {
+        if depth >= MAX_DEPTH {
+            return;
+        }
+        match value {
+            Value::Number(_) => {
+                if let Some(integer) = Applies::of(self.root, schema, value).integer_schema() {
+                    self.integer(value, integer);
+                }
+            }
+            Value::Object(_) => {
+                let applies = Applies::of(self.root, schema, value);
+                let Value::Object(map) = value else { return };
+                for (key, member) in map.iter_mut() {
+                    if let Some(sub) = applies.member(key) {
+                        let len = self.path.len();
+                        self.path.push('/');
+                        self.path.push_str(&escape_pointer_token(key));
+                        self.visit(member, sub, depth + 1);
+                        self.path.truncate(len);
+                    }
+                }
+            }
+            Value::Array(_) => {
+                let applies = Applies::of(self.root, schema, value);
+                let Value::Array(items) = value else { return };
+                for (index, item) in items.iter_mut().enumerate() {
+                    if let Some(sub) = applies.item(index) {
+                        let len = self.path.len();
+                        self.path.push('/');
+                        self.path.push_str(&index.to_string());
+                        self.visit(item, sub, depth + 1);
+                        self.path.truncate(len);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A number where `schema` wants an integer.
+    fn integer(&mut self, value: &mut Value, schema: &Value) {
+        let Value::Number(number) = value else { return };
+        let range = format_range(schema);
+        if number.is_f64() {
+            let Some(float) = number.as_f64() else { return };
+            if !float.is_finite() || float.fract() != 0.0 {
+                return;
+            }
+            if float.abs() > EXACT_LIMIT {
+                let outside = range.filter(|&(low, high)| {
+                    float < low as f64 || float > high as f64 || !within(schema, float)
+                });
+                self.report(|walker| match outside {
+                    Some((low, high)) => walker.out_of_range(number, low, high),
+                    None => walker.inexact(number, range),
+                });
+                return;
+            }
+            // Exact: |float| <= 2^53 and it has no fraction.
+            let integer = float as i64;
+            if self.rewrites.is_full() {
+                self.rewrites.count_omitted(1);
+            } else {
+                self.rewrites.push(Warning::new(
+                    WarningKind::Coerced,
+                    format!("{}: {number} is the integer {integer}", self.at()),
+                ));
+            }
+            *number = Number::from(integer);
+        }
+        let Some((low, high)) = range else { return };
+        let integer = number
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| number.as_u64().map(i128::from));
+        let Some(integer) = integer else { return };
+        // A bound the schema states is the validator's to report.
+        let checks_low =
+            schema.get("minimum").is_none() && schema.get("exclusiveMinimum").is_none();
+        let checks_high =
+            schema.get("maximum").is_none() && schema.get("exclusiveMaximum").is_none();
+        if (checks_low && integer < low) || (checks_high && integer > high) {
+            self.report(|walker| walker.out_of_range(number, low, high));
+        }
+    }
+
+    /// Keeps the error `build` makes, or only counts it once the report is full.
+    fn report(&mut self, build: impl FnOnce(&Self) -> PayloadError) {
+        if self.errors.is_full() {
+            self.errors.count_omitted(1);
+        } else {
+            let error = build(self);
+            self.errors.push(error);
+        }
+    }
+
+    fn at(&self) -> &str {
+        if self.path.is_empty() {
+            "the value"
+        } else {
+            &self.path
+        }
+    }
+
+    fn out_of_range(&self, number: &Number, low: i128, high: i128) -> PayloadError {
+        PayloadError::validation(
+            self.path.clone(),
+            format!("{number} is out of range for this field"),
+        )
+        .with_received(Value::Number(number.clone()))
+        .with_expected(format!("an integer between {low} and {high}"))
+        .with_suggestion(format!("write a whole number between {low} and {high}"))
+    }
+
+    fn inexact(&self, number: &Number, range: Option<(i128, i128)>) -> PayloadError {
+        let expected = match range {
+            Some((low, high)) => format!("an integer between {low} and {high}, in digits"),
+            None => "an integer in digits".to_string(),
+        };
+        PayloadError::validation(
+            self.path.clone(),
+            format!("{number} cannot be held exactly: past 2^53 a number with a decimal point or exponent may already be rounded"),
+        )
+        .with_received(Value::Number(number.clone()))
+        .with_expected(expected)
+        .with_suggestion("write the whole number in digits, without a decimal point or exponent")
+    }
+}
+
+/// Whether `float` satisfies the bounds the schema states (`minimum` / `maximum`).
+fn within(schema: &Value, float: f64) -> bool {
+    let low = schema.get("minimum").and_then(Value::as_f64);
+    let high = schema.get("maximum").and_then(Value::as_f64);
+    low.is_none_or(|low| float >= low) && high.is_none_or(|high| float <= high)
+}
+
+/// The range of the integer type a schemars `format` names.
+fn format_range(schema: &Value) -> Option<(i128, i128)> {
+    let range = match schema.get("format")?.as_str()? {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "int" => (isize::MIN as i128, isize::MAX as i128),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" => (0, u64::MAX.into()),
+        "uint" => (0, usize::MAX as i128),
+        _ => return None,
+    };
+    Some(range)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "row_id": {"type": "integer", "format": "uint32", "minimum": 0},
+                "big": {"type": "integer", "format": "uint64", "minimum": 0},
+                "small": {"type": "integer", "format": "int8", "minimum": -128, "maximum": 127},
+                "score": {"type": "number"},
+                "any": true,
+                "ids": {"type": "array", "items": {"type": "integer", "format": "int64"}}
+            }
+        })
+    }
+
+    fn run(mut value: Value) -> (Value, Vec<PayloadError>, Vec<Warning>) {
+        let mut errors = Capped::errors();
+        let mut rewrites = Capped::warnings();
+        normalize(&mut value, &schema(), &mut errors, &mut rewrites);
+        (value, errors.finish(), rewrites.finish())
+    }
+
+    #[test]
+    fn integer_valued_floats_become_integers_where_integers_are_wanted() {
+        let (value, errors, rewrites) = run(json!({"row_id": 12.0, "big": 1e2, "score": 3.0,
+                                                   "any": 4.0, "ids": [1.0, -2.0, 3]}));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            value,
+            json!({"row_id": 12, "big": 100, "score": 3.0, "any": 4.0, "ids": [1, -2, 3]})
+        );
+        assert!(value["row_id"].is_u64() && value["score"].is_f64() && value["any"].is_f64());
+        assert_eq!(rewrites.len(), 4);
+        assert_eq!(rewrites[0].message, "/row_id: 12.0 is the integer 12");
+        assert_eq!(rewrites[3].message, "/ids/1: -2.0 is the integer -2");
+    }
+
+    #[test]
+    fn fractions_are_left_to_the_validator() {
+        let (value, errors, rewrites) = run(json!({"row_id": 12.5}));
+        assert!(errors.is_empty() && rewrites.is_empty());
+        assert_eq!(value["row_id"], 12.5);
+    }
+
+    #[test]
+    fn numbers_a_field_cannot_hold_exactly_are_errors_at_their_path() {
+        let (_, errors, _) = run(json!({"big": 1e20, "row_id": 5_000_000_000u64,
+                                        "ids": [1e17, 1e300]}));
+        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["/big", "/row_id", "/ids/0", "/ids/1"],
+            "{errors:#?}"
+        );
+        assert!(
+            errors[0].message.contains("out of range"),
+            "{}",
+            errors[0].message
+        );
+        assert_eq!(
+            errors[1].expected.as_deref(),
+            Some("an integer between 0 and 4294967295")
+        );
+        assert!(errors[2].message.contains("cannot be held exactly"));
+        assert!(errors[3].message.contains("out of range"));
+    }
+
+    #[test]
+    fn stated_bounds_are_the_validators() {
+        let (value, errors, _) = run(json!({"small": 300.0}));
+        assert!(errors.is_empty(), "the schema's maximum reports it");
+        assert_eq!(value["small"], 300);
+    }
+}

@@ -1,0 +1,528 @@
+//! Whole-response mode (SPEC section 4): the model's whole answer is one value of a
+//! type, written as JSON, bare or in a code fence or with prose around it.
+//!
+//! The pipeline is strict first: locate the value, parse it with serde_json, validate.
+//! Only when that fails does it repair the JSON ([`crate::json::repair`]) and coerce it toward
+//! the schema ([`crate::validate::coerce`]), each fix reported as a warning. A value cut off
+//! before it closes is `truncated` and never accepted.
+
+mod candidates;
+
+use crate::caps::Capped;
+use crate::error::{ErrorKind, Location, PayloadError};
+use crate::json;
+use crate::json::locate;
+use crate::limits::Limits;
+use crate::payload::{LlmPayload, PayloadType, Shape};
+use crate::validate::coerce;
+use crate::warning::{Warning, WarningKind};
+use crate::whole::formats::{self, Format};
+use candidates::candidates;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+/// The standard result of whole-response parsing, serialized as SPEC section 4 shows:
+/// `{success: true, data, format, confidence, warnings}` or
+/// `{success: false, errors, partial_data, format, confidence}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtractResult {
+    /// Whether `data` holds a valid value.
+    pub success: bool,
+    /// The valid value (when `success`).
+    pub data: Option<Value>,
+    /// Every problem found (when not `success`).
+    pub errors: Vec<PayloadError>,
+    /// What could be read, valid or not (when not `success`).
+    pub partial_data: Option<Value>,
+    /// The format the response was read as.
+    pub format: String,
+    /// How sure the reader is of the format (0..1).
+    pub confidence: f64,
+    /// What was repaired or coerced.
+    pub warnings: Vec<Warning>,
+}
+
+impl Serialize for ExtractResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("success", &self.success)?;
+        if self.success {
+            map.serialize_entry("data", &self.data)?;
+        } else {
+            map.serialize_entry("errors", &self.errors)?;
+            map.serialize_entry("partial_data", &self.partial_data)?;
+        }
+        map.serialize_entry("format", &self.format)?;
+        map.serialize_entry("confidence", &self.confidence)?;
+        if self.success {
+            map.serialize_entry("warnings", &self.warnings)?;
+        }
+        map.end()
+    }
+}
+
+impl ExtractResult {
+    /// A failure with `errors` and nothing readable.
+    pub fn failure(format: &str, confidence: f64, errors: Vec<PayloadError>) -> Self {
+        ExtractResult {
+            success: false,
+            data: None,
+            errors,
+            partial_data: None,
+            format: format.to_string(),
+            confidence,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// A success: `data` is valid, `warnings` say what was repaired or coerced.
+    pub fn success(data: Value, format: &str, confidence: f64, warnings: Vec<Warning>) -> Self {
+        ExtractResult {
+            success: true,
+            data: Some(data),
+            errors: Vec::new(),
+            partial_data: None,
+            format: format.to_string(),
+            confidence,
+            warnings,
+        }
+    }
+
+    /// The data as `T` (when successful).
+    pub fn decode<T: LlmPayload>(&self) -> Option<T> {
+        self.data.as_ref().and_then(|d| T::deserialize(d).ok())
+    }
+}
+
+/// Reads the whole response `text` as one `T`, written as JSON.
+pub fn extract<T: LlmPayload>(text: &str) -> (Option<T>, ExtractResult) {
+    let result = extract_json(text, &T::TYPE);
+    (result.decode(), result)
+}
+
+/// Reads the whole response `text` as one value of `payload`, written in `format`, or
+/// in whichever format detection finds most likely when `format` is `None` (`auto`).
+///
+/// JSON takes the JSON path ([`extract_json`]: strict, then repaired, then coerced).
+/// The other formats are read into a value shaped by the schema
+/// ([`crate::whole::formats::read_as`], whose warnings are kept), then validated with the same
+/// errors as JSON; a missing member's suggestion shows it in the response's format.
+/// `confidence` is the detector's score for the format read. A response over the default size limit
+/// ([`Limits::DEFAULT`]) is refused; [`extract_as_with`] takes other limits.
+pub fn extract_as(text: &str, payload: &PayloadType, format: Option<Format>) -> ExtractResult {
+    extract_as_with(text, payload, format, Limits::DEFAULT)
+}
+
+/// [`extract_as`] with the given limits: a response longer than
+/// `limits.max_input_bytes` is not read, and the result is a failure with one
+/// `parsing` error that says so.
+pub fn extract_as_with(
+    text: &str,
+    payload: &PayloadType,
+    format: Option<Format>,
+    limits: Limits,
+) -> ExtractResult {
+    if let Err(error) = limits.check_input(text.len()) {
+        let name = format.map_or("json", Format::as_str);
+        return ExtractResult::failure(name, 0.0, vec![error]);
+    }
+    if format == Some(Format::Json) {
+        // The JSON reader scores its own confidence from where the value sits, so the
+        // other formats' detectors need not run.
+        return extract_json_unchecked(text, payload);
+    }
+    let schema = payload.compiled().schema();
+    let scores = formats::detect(text, schema);
+    let (format, confidence) = match format {
+        Some(format) => (
+            format,
+            scores
+                .iter()
+                .find(|(f, _)| *f == format)
+                .map_or(0.0, |(_, score)| *score),
+        ),
+        None => scores.first().copied().unwrap_or((Format::Json, 0.0)),
+    };
+    if format == Format::Json {
+        // The JSON reader scores its own confidence from where the value sits.
+        return extract_json_unchecked(text, payload);
+    }
+    let name = format.as_str();
+    let read = formats::read_as(format, text, schema);
+    let mut warnings = read.warnings;
+    let value = match read.result {
+        Ok(value) => value,
+        Err(failure) => {
+            let mut result = ExtractResult::failure(name, confidence, failure.errors);
+            result.partial_data = Some(failure.partial);
+            result.warnings = warnings;
+            return result;
+        }
+    };
+    let (value, errors) = validate_coercing(payload, value, &mut warnings);
+    if errors.is_empty() {
+        return ExtractResult::success(value, name, confidence, warnings);
+    }
+    let errors = errors
+        .into_iter()
+        .map(|mut error| {
+            if error.kind == ErrorKind::Missing {
+                let field = error
+                    .path
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
+                let hint = formats::format_hint(format, &field, schema);
+                error.suggestion = Some(match error.suggestion.take() {
+                    Some(fix) => format!("{fix}. {hint}"),
+                    None => hint,
+                });
+            }
+            error
+        })
+        .collect();
+    ExtractResult {
+        success: false,
+        data: None,
+        errors,
+        partial_data: Some(value),
+        format: name.to_string(),
+        confidence,
+        warnings,
+    }
+}
+
+/// Checks `value` ([`PayloadType::check`]); when that fails, coerces it toward the
+/// schema in place and checks it again, keeping the coercion warnings only if they made
+/// it valid. Returns the value (coerced when coercion changed it) and the errors that
+/// remain. `warnings` gains the `unknown_member` warnings and, since this is
+/// whole-response mode (SPEC 7.11), a `coerced` warning for every integer-valued float
+/// taken as an integer; it holds at most 100 warnings, then one that counts the rest.
+fn validate_coercing(
+    payload: &PayloadType,
+    mut value: Value,
+    warnings: &mut Vec<Warning>,
+) -> (Value, Vec<PayloadError>) {
+    let mut report = Capped::warnings();
+    report.extend(warnings.drain(..));
+    let first = payload.check(&mut value);
+    if first.is_valid() {
+        report.absorb(first.rewrites);
+        report.absorb(first.warnings);
+        *warnings = report.finish();
+        return (value, Vec::new());
+    }
+    let mut fixes = Capped::warnings();
+    coerce::coerce_into(&mut value, payload.compiled().schema(), &mut fixes);
+    if fixes.is_empty() {
+        *warnings = report.finish();
+        return (value, first.errors);
+    }
+    let second = payload.check(&mut value);
+    if second.is_valid() {
+        report.absorb(first.rewrites);
+        report.absorb(fixes);
+        report.absorb(second.rewrites);
+        report.absorb(second.warnings);
+        *warnings = report.finish();
+        return (value, Vec::new());
+    }
+    *warnings = report.finish();
+    (value, second.errors)
+}
+
+/// Reads the whole response `text` as one value of `payload`, written as JSON (refused
+/// when over the default size limit).
+pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
+    if let Err(error) = Limits::DEFAULT.check_input(text.len()) {
+        return ExtractResult::failure("json", 0.0, vec![error]);
+    }
+    extract_json_unchecked(text, payload)
+}
+
+fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
+    let (mut found, more) = candidates(text);
+    if found.is_empty() {
+        if let Some(result) = scalar_response(text, payload) {
+            return result;
+        }
+        let error = PayloadError::new(
+            ErrorKind::Parsing,
+            "",
+            "no JSON value found in the response",
+        )
+        .with_expected(match payload.shape() {
+            Shape::Array => "a JSON array",
+            _ => "a JSON object",
+        })
+        .with_suggestion("answer with the JSON value only, no other text");
+        return ExtractResult::failure("json", 0.0, vec![error]);
+    }
+    // The fenced value first: the fence says "this is it". Otherwise text order.
+    let mut order: Vec<usize> = (0..found.len()).collect();
+    order.sort_by_key(|&i| !found[i].fenced);
+    let mut winner: Option<(usize, ExtractResult)> = None;
+    let mut first_failure: Option<ExtractResult> = None;
+    // The values not taken, by offset: named in the `extra_value` warning.
+    let mut others: Vec<(usize, &'static str)> = Vec::new();
+    for i in order {
+        let candidate = &mut found[i];
+        if candidate.member {
+            first_failure.get_or_insert_with(|| fragment(text, candidate));
+            continue;
+        }
+        if winner.is_some() {
+            if let Some(what) = other_value(text, candidate) {
+                others.push((candidate.start, what));
+            }
+            continue;
+        }
+        let attempt = read_candidate(text, candidate, payload);
+        if attempt.success {
+            winner = Some((candidate.start, attempt));
+        } else {
+            if attempt.partial_data.is_some() {
+                others.push((candidate.start, "a value that does not fit the type"));
+            } else if candidate.end.is_none() {
+                others.push((candidate.start, "a value that is cut off"));
+            }
+            first_failure.get_or_insert(attempt);
+        }
+    }
+    let Some((_, mut result)) = winner else {
+        return first_failure.expect("at least one candidate was tried");
+    };
+    if !others.is_empty() || more.is_some() {
+        others.sort_by_key(|&(offset, _)| offset);
+        result
+            .warnings
+            .push(extra_value_warning(text, &others, more));
+    }
+    result
+}
+
+/// What a candidate after the chosen value is, for the `extra_value` warning: `None`
+/// when it is not a JSON value at all (braces in prose).
+fn other_value(text: &str, candidate: &candidates::Candidate) -> Option<&'static str> {
+    let Some(end) = candidate.end else {
+        return Some("a value that is cut off");
+    };
+    if candidate.decoded.is_some() {
+        return Some("another value");
+    }
+    if candidate.error.is_some() {
+        return None;
+    }
+    let origin = Location::of_offset(text, candidate.start);
+    json::decode(&text[candidate.start..end], origin)
+        .ok()
+        .map(|_| "another value")
+}
+
+/// The warning that names the values not read (SPEC 7.12).
+fn extra_value_warning(text: &str, others: &[(usize, &str)], more: Option<usize>) -> Warning {
+    let mut names: Vec<String> = others
+        .iter()
+        .map(|&(offset, what)| {
+            let at = Location::of_offset(text, offset);
+            format!("{what} at line {}, column {}", at.line, at.column)
+        })
+        .collect();
+    if let Some(offset) = more {
+        let at = Location::of_offset(text, offset);
+        names.push(format!(
+            "more brackets from line {} on were not searched",
+            at.line
+        ));
+    }
+    Warning::new(
+        WarningKind::ExtraValue,
+        format!(
+            "the response holds more than one JSON value; the first that fits the type was read and the others were not: {}",
+            names.join("; ")
+        ),
+    )
+}
+
+/// The error for a value that follows `"key":` with no object start before it: a piece
+/// of a broken object, never accepted as the answer.
+fn fragment(text: &str, candidate: &candidates::Candidate) -> ExtractResult {
+    let error = PayloadError::new(
+        ErrorKind::Parsing,
+        "",
+        "this value is a member of an object whose start could not be read",
+    )
+    .with_suggestion("send the whole object as strict JSON")
+    .with_location(Location::of_offset(text, candidate.start));
+    ExtractResult::failure("json", candidate.confidence, vec![error])
+}
+
+/// Whether a schema constrains nothing (`true`, or an object with only annotations):
+/// a scalar is then as good an answer as any value.
+fn accepts_anything(schema: &Value) -> bool {
+    const CONSTRAINTS: [&str; 9] = [
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "items",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$ref",
+    ];
+    match schema {
+        Value::Bool(accepts) => *accepts,
+        Value::Object(map) => !CONSTRAINTS.iter().any(|k| map.contains_key(*k)),
+        _ => false,
+    }
+}
+
+/// A whole response that is one scalar, for types whose schema is a string, number,
+/// boolean or enum at the top (a unit-only enum, say): `"formal"`, `formal`, `42`.
+/// Text that does not parse as JSON is taken as a string only where strings are
+/// allowed; the value is then validated and coerced like any other.
+fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
+    let schema = payload.compiled().schema();
+    let top = crate::schema::walk::resolve(schema, schema);
+    let types = crate::schema::walk::types_of(top);
+    let is_enum = crate::schema::walk::enum_values(schema, top).is_some();
+    let scalar = ["string", "number", "integer", "boolean"];
+    if !is_enum && !types.iter().any(|t| scalar.contains(t)) && !accepts_anything(top) {
+        return None;
+    }
+    let trimmed = text.trim().trim_matches('`').trim();
+    if trimmed.is_empty() || trimmed.contains('\n') {
+        return None;
+    }
+    let parsed = serde_json::from_str::<Value>(trimmed)
+        .ok()
+        .filter(|v| !v.is_object() && !v.is_array());
+    // Bare text is a string only where the schema names strings or values: a schema
+    // that constrains nothing takes JSON scalars, not any words at all.
+    let strings = is_enum || types.contains(&"string");
+    let value = match parsed {
+        Some(value) => value,
+        None if strings => Value::String(trimmed.to_string()),
+        None => return None,
+    };
+    let mut warnings = Vec::new();
+    let (value, errors) = validate_coercing(payload, value, &mut warnings);
+    Some(if errors.is_empty() {
+        ExtractResult {
+            success: true,
+            data: Some(value),
+            errors,
+            partial_data: None,
+            format: "json".into(),
+            confidence: 0.7,
+            warnings,
+        }
+    } else {
+        let mut failure = ExtractResult::failure("json", 0.5, errors);
+        failure.partial_data = Some(value);
+        failure
+    })
+}
+
+fn read_candidate(
+    text: &str,
+    candidate: &mut candidates::Candidate,
+    payload: &PayloadType,
+) -> ExtractResult {
+    let origin = Location::of_offset(text, candidate.start);
+    let Some(end) = candidate.end else {
+        let error = PayloadError::new(
+            ErrorKind::Truncated,
+            "",
+            "the response ends before the JSON value closes",
+        )
+        .with_suggestion("send the whole value, closing every string, object and array")
+        .with_location(origin);
+        return ExtractResult::failure("json", candidate.confidence, vec![error]);
+    };
+    if let Some(error) = candidate.error.take() {
+        return ExtractResult::failure("json", candidate.confidence, vec![error]);
+    }
+    let json_text = &text[candidate.start..end];
+    let mut warnings = Vec::new();
+    if candidate.fenced {
+        warnings.push(Warning::new(
+            WarningKind::Repaired,
+            "removed the code fence around the value",
+        ));
+    }
+    let decoded = match candidate.decoded.take() {
+        Some(decoded) => decoded,
+        None => match json::decode(json_text, origin) {
+            Ok(decoded) => decoded,
+            Err(error) => {
+                return ExtractResult::failure("json", candidate.confidence, vec![error]);
+            }
+        },
+    };
+    for repair in &decoded.repairs {
+        warnings.push(Warning::new(WarningKind::Repaired, repair.clone()));
+    }
+    warnings.extend(decoded.duplicate_warnings(""));
+    let mut decoded = decoded;
+    let value = std::mem::take(&mut decoded.value);
+    let (value, errors) = validate_coercing(payload, value, &mut warnings);
+    let errors = decoded.with_inexact_errors(errors);
+    let confidence = candidate.confidence;
+    if errors.is_empty() {
+        return ExtractResult::success(value, "json", confidence, warnings);
+    }
+    ExtractResult {
+        success: false,
+        data: None,
+        errors: locate_errors(text, candidate.start, json_text, errors),
+        partial_data: Some(value),
+        format: "json".into(),
+        confidence,
+        warnings,
+    }
+}
+
+/// Gives each error without a location the line and column of its path's value (for a
+/// missing member, of the object that lacks it).
+pub(crate) fn locate_errors(
+    text: &str,
+    json_start: usize,
+    json_text: &str,
+    mut errors: Vec<PayloadError>,
+) -> Vec<PayloadError> {
+    let lookups: Vec<String> = errors
+        .iter()
+        .map(|e| match e.kind {
+            ErrorKind::Missing => parent_pointer(&e.path).to_string(),
+            _ => e.path.clone(),
+        })
+        .collect();
+    let pointers: Vec<&str> = lookups.iter().map(String::as_str).collect();
+    let offsets = locate::locate(json_text, &pointers);
+    let mut cursor = (0usize, Location { line: 1, column: 1 });
+    let mut order: Vec<usize> = (0..errors.len()).collect();
+    order.sort_by_key(|&i| offsets.get(&lookups[i]).copied().unwrap_or(usize::MAX));
+    for i in order {
+        if errors[i].location.is_some() {
+            continue;
+        }
+        let Some(&offset) = offsets.get(&lookups[i]) else {
+            continue;
+        };
+        let absolute = json_start + offset;
+        // Offsets are visited in increasing order: count each byte once.
+        let (from, at) = cursor;
+        let location = at.advance(&text[from..absolute]);
+        cursor = (absolute, location);
+        errors[i].location = Some(location);
+    }
+    errors
+}
+
+fn parent_pointer(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}

@@ -1,0 +1,234 @@
+//! Where a whole response's JSON value might be: every place a value could start,
+//! found in one pass over the text.
+//!
+//! The pass reads the text as a person would. A value found at `{` or `[` is skipped
+//! whole (its end found by the balanced scanner, strings and all), so nothing inside a
+//! value is ever a candidate or a fence: a code fence written inside a JSON string is
+//! text. A fence counts only at the start of a line, and the value right after its
+//! opener line is the fenced candidate, tried first. A value written after `"key":` is
+//! a member of an object whose start is missing, never an answer on its own. A value
+//! that closes too early (`{"a": 1}, "b": 2}`) is read on by the lenient reader to its
+//! real end, so its last members are kept, not dropped.
+
+use crate::error::{ErrorKind, Location, PayloadError};
+use crate::json::repair;
+use crate::json::{self, Decoded};
+use crate::scan::value::value_end;
+
+/// How many candidates are collected before the search stops (and says that more
+/// were there). Candidates never overlap, so the search reads the text once.
+pub(super) const MAX_CANDIDATES: usize = 16;
+
+/// A place a value might be.
+#[derive(Debug)]
+pub(super) struct Candidate {
+    /// Offset of its `{` or `[`.
+    pub(super) start: usize,
+    /// Offset just past its end, or `None` when the text ends inside it.
+    pub(super) end: Option<usize>,
+    /// How sure its position makes us that it is the answer.
+    pub(super) confidence: f64,
+    /// Whether it is the first thing inside a code fence.
+    pub(super) fenced: bool,
+    /// Whether it follows `"key":`, as a member of an object whose start is missing.
+    pub(super) member: bool,
+    /// The value already read, when reading it was how its end was found.
+    pub(super) decoded: Option<Decoded>,
+    /// Why it cannot be read, when finding its end showed that: an object closed too
+    /// early whose remaining members do not read.
+    pub(super) error: Option<PayloadError>,
+}
+
+/// The candidates in `text`, in text order, and the offset of the first place a value
+/// could start that was not collected because [`MAX_CANDIDATES`] were found first.
+pub(super) fn candidates(text: &str) -> (Vec<Candidate>, Option<usize>) {
+    let bytes = text.as_bytes();
+    let first = text.len() - text.trim_start().len();
+    let mut found: Vec<Candidate> = Vec::new();
+    let mut in_fence = false;
+    let mut fenced_at = None;
+    let mut at = 0;
+    while let Some(rel) = memchr::memchr3(b'{', b'[', b'`', &bytes[at..]) {
+        let start = at + rel;
+        if bytes[start] == b'`' {
+            at = match fence_line(text, start) {
+                Some(line_end) => {
+                    in_fence = !in_fence;
+                    fenced_at = in_fence.then(|| skip_whitespace(text, line_end));
+                    line_end
+                }
+                None => start + run_of(bytes, start, b'`'),
+            };
+            continue;
+        }
+        if found.len() == MAX_CANDIDATES {
+            return (found, Some(start));
+        }
+        let fenced = fenced_at == Some(start);
+        let member = follows_key(bytes, start);
+        let Some(end) = value_end(text, start) else {
+            found.push(Candidate {
+                start,
+                end: None,
+                confidence: if start == first { 0.9 } else { 0.6 },
+                fenced,
+                member,
+                decoded: None,
+                error: None,
+            });
+            // Every later opener is inside the cut-off value: accepting one would
+            // accept part of a truncated answer, so the search ends here.
+            break;
+        };
+        let (end, decoded, error) = read_on(text, start, end);
+        let alone = start == first && text[end..].trim().is_empty();
+        found.push(Candidate {
+            start,
+            end: Some(end),
+            confidence: if fenced {
+                0.9
+            } else if alone {
+                0.95
+            } else {
+                0.8
+            },
+            fenced,
+            member,
+            decoded,
+            error,
+        });
+        at = end;
+    }
+    (found, None)
+}
+
+/// Where a value that the scanner says ends at `end` really ends: there, or, when
+/// members of the same object follow (`{"a": 1}, "b": 2}`), where the lenient reader,
+/// which keeps them, stops, with that reading, so it is not done twice. When those
+/// members do not read, the value is an error, never the smaller object before them.
+fn read_on(text: &str, start: usize, end: usize) -> (usize, Option<Decoded>, Option<PayloadError>) {
+    if text.as_bytes()[start] != b'{' || !repair::members_follow(text, end) {
+        return (end, None, None);
+    }
+    match repair::parse_lenient_prefix(&text[start..]) {
+        Ok((lenient, len)) => (start + len, Some(Decoded::from(lenient)), None),
+        Err(_) => {
+            // Reading the rest whole fails at the same place, with the error located.
+            let origin = Location::of_offset(text, start);
+            let error = json::decode(&text[start..], origin)
+                .err()
+                .unwrap_or_else(|| {
+                    PayloadError::new(
+                        ErrorKind::Parsing,
+                        "",
+                        "the object closes before its last members, and they do not read",
+                    )
+                    .with_location(origin)
+                });
+            (end, None, Some(error))
+        }
+    }
+}
+
+/// When a code fence (three or more backticks, then an info string or nothing) starts
+/// the line at `at`, the offset just past that line.
+fn fence_line(text: &str, at: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    // Indentation only before it: a list item's fence is still a fence. The scan back
+    // stops at the first other byte, so it is paid for by the blanks it passes.
+    let mut line_start = at;
+    while line_start > 0 && matches!(bytes[line_start - 1], b' ' | b'\t') {
+        line_start -= 1;
+    }
+    if line_start > 0 && bytes[line_start - 1] != b'\n' {
+        return None;
+    }
+    let run = run_of(bytes, at, b'`');
+    if run < 3 {
+        return None;
+    }
+    let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+    // A backtick fence's info string holds no backtick (CommonMark): ```` ```{"a": 1}``` ````
+    // is a value between backticks on one line, not a fence.
+    if memchr::memchr(b'`', &bytes[at + run..line_end]).is_some() {
+        return None;
+    }
+    Some(line_end)
+}
+
+/// How many `byte`s start at `at`.
+fn run_of(bytes: &[u8], at: usize, byte: u8) -> usize {
+    bytes[at..].iter().take_while(|&&b| b == byte).count()
+}
+
+fn skip_whitespace(text: &str, at: usize) -> usize {
+    at + (text[at..].len() - text[at..].trim_start().len())
+}
+
+/// Whether `"...":` (a quoted key and its colon) comes right before `at`.
+fn follows_key(bytes: &[u8], at: usize) -> bool {
+    let mut i = at;
+    while i > 0 && bytes[i - 1].is_ascii_whitespace() {
+        i -= 1;
+    }
+    if i == 0 || bytes[i - 1] != b':' {
+        return false;
+    }
+    i -= 1;
+    while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    i > 0 && bytes[i - 1] == b'"'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn starts(text: &str) -> Vec<(usize, bool, bool)> {
+        candidates(text)
+            .0
+            .iter()
+            .map(|c| (c.start, c.fenced, c.member))
+            .collect()
+    }
+
+    #[test]
+    fn a_fence_inside_a_string_is_text() {
+        let text = r#"{"tags": ["b"], "note": "example: ```{tags: ['z']}```"}"#;
+        assert_eq!(starts(text), [(0, false, false)]);
+    }
+
+    #[test]
+    fn the_value_after_a_fence_opener_is_fenced() {
+        let text = "Here:\n```json\n{\"a\": 1}\n```\nand {\"b\": 2}";
+        let found = starts(text);
+        assert_eq!(found.len(), 2);
+        assert!(found[0].1 && !found[1].1);
+    }
+
+    #[test]
+    fn a_value_after_a_key_is_a_member() {
+        let text = r#"broken {"a": 1 "b" ["x"]}} "c": {"d": 1}"#;
+        let found = candidates(text).0;
+        assert!(found.iter().any(|c| c.member), "{found:?}");
+    }
+
+    #[test]
+    fn members_after_an_early_close_are_read_on() {
+        let text = r#"{"key": "value"}, "key2": "value2"}"#;
+        let found = candidates(text).0;
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].end, Some(text.len()));
+        let decoded = found[0].decoded.as_ref().unwrap();
+        assert_eq!(decoded.value["key2"], "value2");
+    }
+
+    #[test]
+    fn the_search_stops_at_the_cap_and_says_where_more_start() {
+        let text = "[1] ".repeat(MAX_CANDIDATES + 3);
+        let (found, more) = candidates(&text);
+        assert_eq!(found.len(), MAX_CANDIDATES);
+        assert_eq!(more, Some(4 * MAX_CANDIDATES));
+    }
+}
