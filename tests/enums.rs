@@ -281,7 +281,7 @@ fn marker_mode_reads_an_enum_payload() {
     let parsed = parse(reply, &ParseOptions::new().payload(SheetIntent::TYPE));
     let payload = parsed.custom_payload.expect("the payload is accepted");
     assert_eq!(payload.kind, "sheet_intent");
-    assert_eq!(payload.data["parameters"]["column"], "Salary");
+    assert_eq!(payload.data()["parameters"]["column"], "Salary");
     assert_eq!(parsed.message, "I'll sort by salary, highest first.");
 
     let wrong = "Exporting now.\nSHEET_INTENT: {\"intent\": \"export\", \"parameters\": {\"format\": \"pdf\"}}";

@@ -181,7 +181,7 @@ proptest! {
         let text = format!("{before}\n\n{}\n\n{after}", render("SCHEMA_PROPOSAL", &json, style, pretty));
         let parsed = parse("table_view", &text);
         prop_assert!(parsed.rejected.is_empty(), "{:?}", parsed.rejected);
-        prop_assert_eq!(parsed.payload::<SchemaProposal>(), Some(proposal));
+        prop_assert_eq!(parsed.payload::<SchemaProposal>(), Some(&proposal));
         prop_assert_eq!(parsed.message, expected_message(&[&before, &after]));
     }
 
@@ -194,7 +194,7 @@ proptest! {
         let text = format!("{before}\n\n{}\n\n{after}", render("DATA_PROPOSAL", &json, style, pretty));
         let parsed = parse("table_view", &text);
         prop_assert!(parsed.rejected.is_empty(), "{:?}", parsed.rejected);
-        prop_assert_eq!(parsed.payload::<DataProposal>(), Some(proposal));
+        prop_assert_eq!(parsed.payload::<DataProposal>(), Some(&proposal));
         prop_assert_eq!(parsed.message, expected_message(&[&before, &after]));
     }
 

@@ -43,7 +43,7 @@ const ACTIONS_FORMAT: &str = r#"SUGGESTED_ACTIONS:
 #[test]
 fn the_schema_proposal_format_example_is_a_valid_create() {
     let parsed = parse("tables_list", SCHEMA_FORMAT);
-    let proposal: SchemaProposal = parsed.payload().unwrap();
+    let proposal: &SchemaProposal = parsed.payload().unwrap();
     assert_eq!(proposal.mode, SchemaMode::Create);
     assert_eq!(proposal.table_name.as_deref(), Some("My Table"));
     assert_eq!(parsed.message, "");
@@ -56,7 +56,7 @@ fn the_schema_proposal_format_example_is_a_valid_create() {
 #[test]
 fn the_data_proposal_format_example_is_valid_on_table_view_only() {
     let parsed = parse("table_view", DATA_FORMAT);
-    let proposal: DataProposal = parsed.payload().unwrap();
+    let proposal: &DataProposal = parsed.payload().unwrap();
     assert_eq!(proposal.operations.len(), 3);
     for page in ["tables_list", "table_edit"] {
         let parsed = parse(page, DATA_FORMAT);
@@ -139,7 +139,7 @@ fn update_mode_allows_every_operation_and_needs_no_name() {
   {"action": "reorder", "column_id": "col_5"}
 ]}"#;
     let parsed = parse("table_edit", text);
-    let proposal: SchemaProposal = parsed.payload().unwrap();
+    let proposal: &SchemaProposal = parsed.payload().unwrap();
     assert_eq!(proposal.operations.len(), 4);
 }
 

@@ -256,7 +256,7 @@ fn other_formats_report_undeclared_fields_too() {
 fn an_integer_valued_float_decodes_into_an_integer_field() {
     let json = r#"{"row_id": 12.0, "views": 1e2}"#;
     let parsed = marker("TASK_UPDATE", json);
-    let data = &parsed.custom_payload.as_ref().expect("accepted").data;
+    let data = &parsed.custom_payload.as_ref().expect("accepted").data();
     assert_eq!(data["row_id"], json!(12));
     assert!(data["row_id"].is_u64() && data["views"].is_u64());
     assert!(
@@ -554,7 +554,7 @@ proptest! {
         let parsed = marker("TASK_UPDATE", &json);
         match &parsed.custom_payload {
             Some(payload) => {
-                let decoded = serde_json::from_value::<TaskUpdate>(payload.data.clone())
+                let decoded = serde_json::from_value::<TaskUpdate>(payload.data().clone())
                     .ok()
                     .and_then(|t| serde_json::to_value(t).ok());
                 let notes: Vec<String> = parsed.warnings.iter().map(|w| w.message.clone()).collect();

@@ -52,6 +52,7 @@ mod retry;
 mod scan;
 mod schema;
 mod summary;
+mod typed;
 mod validate;
 mod warning;
 mod whole;

@@ -1,15 +1,18 @@
 //! The [`LlmPayload`] trait and its type-erased descriptor, [`PayloadType`].
 
 use crate::error::{PayloadError, escape_pointer_token};
+use crate::marker::response::CustomPayload;
 use crate::schema::{self, CompiledSchema, Dialect};
 use crate::summary;
-use crate::validate::check::{self, Checked, Decoded};
+use crate::typed::AnyPayload;
+use crate::validate::check::{self, Checked, Decoded, Probe};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::any::TypeId;
 use std::fmt;
+use std::sync::Arc;
 
 /// A type a model can emit inside (or as) its response.
 ///
@@ -17,7 +20,12 @@ use std::fmt;
 /// `#[payload(...)]` attribute and the doc comment. The JSON Schema comes from
 /// [`JsonSchema`], so what the prompt teaches and what the validator checks are one
 /// schema.
-pub trait LlmPayload: Serialize + DeserializeOwned + JsonSchema + Sized + 'static {
+///
+/// Payload types are plain data: `Send + Sync`, so that a parsed response, which keeps
+/// the decoded value, can cross threads.
+pub trait LlmPayload:
+    Serialize + DeserializeOwned + JsonSchema + Send + Sync + Sized + 'static
+{
     /// Snake_case identifier, e.g. `schema_proposal`; `custom_payload.type` in results.
     const NAME: &'static str;
     /// The marker the model writes before the JSON, without the colon, e.g.
@@ -72,7 +80,7 @@ pub struct PayloadType {
     compiled: fn() -> &'static CompiledSchema,
     decode: fn(&Value, bool) -> Decoded,
     example: fn() -> Option<Value>,
-    summarize: fn(&Value) -> Option<String>,
+    summarize: fn(&CustomPayload) -> Option<String>,
 }
 
 impl PayloadType {
@@ -88,7 +96,7 @@ impl PayloadType {
             compiled: schema::compiled::<T>,
             decode: decode_value::<T>,
             example: example_value::<T>,
-            summarize: summarize_value::<T>,
+            summarize: summarize_payload::<T>,
         }
     }
 
@@ -130,14 +138,21 @@ impl PayloadType {
         check::check(value, self.compiled(), self.decode)
     }
 
+    /// [`PayloadType::check`] that stops without building errors when the schema
+    /// refuses the value ([`check::probe`]).
+    pub(crate) fn probe(&self, value: &mut Value) -> Probe {
+        check::probe(value, self.compiled(), self.decode)
+    }
+
     /// The example instance as JSON, if the type has one.
     pub fn example(&self) -> Option<Value> {
         (self.example)()
     }
 
-    /// The one-line summary of a valid value (`None` if it does not decode).
-    pub fn summarize(&self, value: &Value) -> Option<String> {
-        (self.summarize)(value)
+    /// The one-line summary of a payload of this type ([`LlmPayload::summarize`] on the
+    /// value validation decoded; `None` when it is of another type or does not decode).
+    pub fn summarize(&self, payload: &CustomPayload) -> Option<String> {
+        (self.summarize)(payload)
     }
 
     /// Whether this descriptor is the one of `T`.
@@ -189,15 +204,20 @@ impl Shape {
 /// also writes the decoded value back as JSON (to see which members serde took in).
 fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> Decoded {
     match serde_path_to_error::deserialize::<_, T>(value) {
-        Ok(decoded) => Decoded {
-            errors: decoded.check(),
-            roundtrip: roundtrip
-                .then(|| serde_json::to_value(&decoded).ok())
-                .flatten(),
-        },
+        Ok(decoded) => {
+            let errors = decoded.check();
+            Decoded {
+                roundtrip: roundtrip
+                    .then(|| serde_json::to_value(&decoded).ok())
+                    .flatten(),
+                typed: errors.is_empty().then(|| Arc::new(decoded) as AnyPayload),
+                errors,
+            }
+        }
         Err(error) => Decoded {
             errors: vec![decode_error(error)],
             roundtrip: None,
+            typed: None,
         },
     }
 }
@@ -237,8 +257,6 @@ fn example_value<T: LlmPayload>() -> Option<Value> {
     T::example().and_then(|example| serde_json::to_value(example).ok())
 }
 
-fn summarize_value<T: LlmPayload>(value: &Value) -> Option<String> {
-    T::deserialize(value)
-        .ok()
-        .map(|decoded| decoded.summarize())
+fn summarize_payload<T: LlmPayload>(payload: &CustomPayload) -> Option<String> {
+    payload.get::<T>().map(T::summarize)
 }

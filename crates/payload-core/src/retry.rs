@@ -173,15 +173,7 @@ mod tests {
 
     fn check(response: &str) -> ExtractResult {
         if response == "good" {
-            ExtractResult {
-                success: true,
-                data: Some(serde_json::json!({"ok": true})),
-                errors: Vec::new(),
-                partial_data: None,
-                format: "json".into(),
-                confidence: 1.0,
-                warnings: Vec::new(),
-            }
+            ExtractResult::success(serde_json::json!({"ok": true}), "json", 1.0, Vec::new())
         } else {
             ExtractResult::failure(
                 "json",

@@ -75,9 +75,9 @@ impl ManifestEntry {
 pub fn summarize(registry: &Registry, payload: &CustomPayload) -> String {
     let summary = registry
         .payload_type(&payload.kind)
-        .and_then(|t| t.summarize(&payload.data))
+        .and_then(|t| t.summarize(payload))
         .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| default_summary(&payload.kind, &payload.data));
+        .unwrap_or_else(|| default_summary(&payload.kind, payload.data()));
     one_line(&summary, MAX_SUMMARY_CHARS)
 }
 

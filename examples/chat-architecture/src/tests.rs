@@ -77,7 +77,7 @@ fn a_turn_searches_then_answers_with_suggestions() {
     );
     let payload = parsed.custom_payload.as_ref().unwrap();
     assert_eq!(payload.kind, RESULTS_TYPE);
-    assert_eq!(payload.data["articles"].as_array().unwrap().len(), 3);
+    assert_eq!(payload.data()["articles"].as_array().unwrap().len(), 3);
     assert_eq!(
         parsed.suggested_values.as_ref().unwrap()[1].label,
         "Only trials"
@@ -130,7 +130,7 @@ fn without_a_tool_the_model_s_payload_is_the_custom_payload() {
     let (events, _) = turn(vec![vec![Step::Text(answer.into())]], 5);
     let parsed = complete(&events);
     assert_eq!(parsed.message, "That query is broad.");
-    let refinement: crate::SearchRefinement = parsed.payload().unwrap();
+    let refinement: &crate::SearchRefinement = parsed.payload().unwrap();
     assert_eq!(refinement.reason, "Narrower.");
     let last_progress = events.iter().rev().find_map(|e| match e {
         AgentEvent::PayloadProgress { partial, .. } => Some(partial),

@@ -11,5 +11,5 @@
 mod evaluate;
 mod types;
 
-pub use evaluate::{Outcome, Tally, evaluate_file, strict, type_for_test};
+pub use evaluate::{Outcome, Tally, evaluate_file, responses_of, strict, type_for_test};
 pub use types::*;

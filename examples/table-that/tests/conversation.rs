@@ -35,10 +35,10 @@ fn turn_1_asks_questions_with_chips() {
 #[test]
 fn turn_2_proposes_the_table() {
     let (_, parsed) = turn("02-tables_list.md");
-    let proposal: SchemaProposal = parsed.payload().unwrap();
+    let proposal: &SchemaProposal = parsed.payload().unwrap();
     assert_eq!(proposal.mode, SchemaMode::Create);
     assert_eq!(proposal.operations.len(), 4);
-    assert_eq!(proposal.sample_rows.unwrap().len(), 2);
+    assert_eq!(proposal.sample_rows.as_ref().unwrap().len(), 2);
     assert!(!parsed.message.contains("```"));
     assert!(parsed.message.ends_with("how it looks."));
 }
@@ -46,7 +46,7 @@ fn turn_2_proposes_the_table() {
 #[test]
 fn turn_3_adds_rows_after_a_repair() {
     let (_, parsed) = turn("03-table_view.md");
-    let proposal: DataProposal = parsed.payload().unwrap();
+    let proposal: &DataProposal = parsed.payload().unwrap();
     assert_eq!(proposal.operations.len(), 5);
     assert!(matches!(
         proposal.operations[4],
@@ -64,7 +64,7 @@ fn turn_3_adds_rows_after_a_repair() {
 #[test]
 fn turn_4_updates_columns_inside_a_fence() {
     let (_, parsed) = turn("04-table_view.md");
-    let proposal: SchemaProposal = parsed.payload().unwrap();
+    let proposal: &SchemaProposal = parsed.payload().unwrap();
     assert_eq!(proposal.mode, SchemaMode::Update);
     assert!(
         parsed.message.ends_with("going after:"),

@@ -429,7 +429,7 @@ fn the_example_in_the_instructions_is_what_the_parser_accepts() {
         assert!(parsed.rejected.is_empty(), "{:?}", parsed.rejected);
         let accepted = parsed.custom_payload.expect("example accepted");
         assert_eq!(accepted.kind, payload.name);
-        assert_eq!(Some(accepted.data), payload.example());
+        assert_eq!(Some(accepted.into_data()), payload.example());
         assert_eq!(parsed.message, "Here is my proposal.");
     }
 }

@@ -346,7 +346,8 @@ impl Assembly {
             ));
         }
         self.warnings.count_omitted(omitted);
-        self.result.custom_payload = Some(CustomPayload::new(payload.name, value));
+        self.result.custom_payload =
+            Some(CustomPayload::validated(payload.name, value, checked.typed));
         self.result.accepted.push((payload.name, raw));
     }
 

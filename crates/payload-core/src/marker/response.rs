@@ -4,18 +4,30 @@
 use crate::LlmPayload;
 use crate::error::{ErrorKind, PayloadError};
 use crate::marker::suggestions::{SuggestedAction, SuggestedValue};
+use crate::typed::{AnyPayload, Typed};
 use crate::warning::Warning;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The custom payload of a response: `{"type": name, "data": value}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// The value is kept twice, as what the model wrote (`data`, JSON) and as the Rust
+/// value validation decoded it into, so that [`CustomPayload::get`] is a lookup, not a
+/// second decode. `data` is reached through accessors so the two cannot drift apart.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CustomPayload {
     /// The payload type's name (e.g. `schema_proposal`).
     #[serde(rename = "type")]
     pub kind: String,
-    /// The validated value.
-    pub data: Value,
+    data: Value,
+    #[serde(skip)]
+    typed: Typed,
+}
+
+impl PartialEq for CustomPayload {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind && self.data == other.data
+    }
 }
 
 impl CustomPayload {
@@ -24,6 +36,16 @@ impl CustomPayload {
         CustomPayload {
             kind: kind.into(),
             data,
+            typed: Typed::default(),
+        }
+    }
+
+    /// A validated payload with the value it was decoded into.
+    pub(crate) fn validated(kind: &str, data: Value, decoded: Option<AnyPayload>) -> Self {
+        CustomPayload {
+            kind: kind.to_string(),
+            data,
+            typed: Typed::holding(decoded),
         }
     }
 
@@ -32,12 +54,38 @@ impl CustomPayload {
         Ok(CustomPayload::new(T::NAME, serde_json::to_value(payload)?))
     }
 
-    /// The data as `T`, if this payload is of type `T`.
-    pub fn decode<T: LlmPayload>(&self) -> Option<T> {
+    /// The validated value, as JSON.
+    pub fn data(&self) -> &Value {
+        &self.data
+    }
+
+    /// The value as JSON, for changing it; what was decoded from it is forgotten.
+    pub fn data_mut(&mut self) -> &mut Value {
+        self.typed = Typed::default();
+        &mut self.data
+    }
+
+    /// The value as JSON, taken out.
+    pub fn into_data(self) -> Value {
+        self.data
+    }
+
+    /// The data as `T`, if this payload is of type `T`: the value validation decoded,
+    /// without decoding again.
+    pub fn get<T: LlmPayload>(&self) -> Option<&T> {
         if self.kind != T::NAME {
             return None;
         }
-        T::deserialize(&self.data).ok()
+        self.typed.get::<T>(&self.data)
+    }
+
+    /// The data as an owned `T`, if this payload is of type `T` (decoded again only when
+    /// a clone of this payload still shares the decoded value).
+    pub fn into_typed<T: LlmPayload>(self) -> Option<T> {
+        if self.kind != T::NAME {
+            return None;
+        }
+        self.typed.take::<T>(&self.data)
     }
 }
 
@@ -90,7 +138,7 @@ impl ParsedResponse {
                 .position(|(kind, _)| *kind == parsed.kind)
             {
                 Some(at) => self.accepted.remove(at).1,
-                None => serde_json::to_string(&parsed.data).unwrap_or_default(),
+                None => serde_json::to_string(parsed.data()).unwrap_or_default(),
             };
             let error = PayloadError::new(
                 ErrorKind::SupersededByTool,
@@ -120,8 +168,14 @@ impl ParsedResponse {
             .map(|(kind, raw)| (*kind, raw.as_str()))
     }
 
-    /// The custom payload as `T`, if there is one of that type.
-    pub fn payload<T: LlmPayload>(&self) -> Option<T> {
-        self.custom_payload.as_ref().and_then(CustomPayload::decode)
+    /// The custom payload as `T`, if there is one of that type: the value validation
+    /// decoded, without decoding again.
+    pub fn payload<T: LlmPayload>(&self) -> Option<&T> {
+        self.custom_payload.as_ref().and_then(CustomPayload::get)
+    }
+
+    /// The custom payload as an owned `T`, if there is one of that type.
+    pub fn into_payload<T: LlmPayload>(self) -> Option<T> {
+        self.custom_payload.and_then(CustomPayload::into_typed)
     }
 }

@@ -15,7 +15,7 @@
 //! chunk and resume.
 
 // Used by the invariant tests and benches only (the parsers call the scanner directly).
-#[cfg(any(test, feature = "internals"))]
+#[cfg(feature = "internals")]
 pub(crate) mod balanced;
 pub(crate) mod lines;
 pub(crate) mod quotes;

@@ -227,6 +227,11 @@ impl CompiledSchema {
         self.shape
     }
 
+    /// Whether `value` satisfies the schema (no error is built).
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.validator.is_valid(value)
+    }
+
     /// Every way `value` fails the schema, pushed to `errors` (which keeps the first
     /// ones and counts the rest). The work and memory this takes are bounded by the
     /// value, not by how many problems it has (`bounded`).

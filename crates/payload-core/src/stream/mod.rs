@@ -55,6 +55,7 @@ use crate::marker::suggestions;
 use crate::scan::segmenter::{Piece, Segmenter};
 use serde::Serialize;
 use serde_json::Value;
+use std::hash::{Hash, Hasher};
 
 #[cfg(feature = "stream")]
 pub use adapter::events;
@@ -108,7 +109,10 @@ struct Preview {
     value_start: usize,
     /// Value size at which the next preview is taken.
     next_at: usize,
-    last: Option<Value>,
+    /// A fingerprint of the last preview sent, so that an unchanged one is not sent
+    /// again (kept instead of a copy of the value, which would cost an allocation per
+    /// node per preview).
+    last: Option<u64>,
 }
 
 /// Parses a response as it streams in. Build one per response.
@@ -277,10 +281,11 @@ impl StreamParser {
         else {
             return;
         };
-        if preview.last.as_ref() == Some(&value) {
+        let fingerprint = fingerprint(&value);
+        if preview.last == Some(fingerprint) {
             return;
         }
-        preview.last = Some(value.clone());
+        preview.last = Some(fingerprint);
         events.push(StreamEvent::PayloadProgress {
             kind: role.name().to_string(),
             partial: value,
@@ -322,6 +327,50 @@ impl StreamParser {
     fn flush(&mut self, events: &mut Vec<StreamEvent>) {
         if let Some(text) = self.assembly.take_text() {
             events.push(StreamEvent::TextDelta { text });
+        }
+    }
+}
+
+/// A structural hash of a preview. Two different previews with the same fingerprint
+/// (a 64-bit collision) would only skip one preview; the next one, or `complete`, still
+/// shows the value.
+fn fingerprint(value: &Value) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    hash_value(value, &mut hasher);
+    hasher.finish()
+}
+
+fn hash_value(value: &Value, hasher: &mut impl Hasher) {
+    // Previews nest no deeper than the parsers allow (`MAX_DEPTH`), so this recursion
+    // is bounded.
+    match value {
+        Value::Null => hasher.write_u8(0),
+        Value::Bool(b) => {
+            hasher.write_u8(1);
+            b.hash(hasher);
+        }
+        Value::Number(n) => {
+            hasher.write_u8(2);
+            n.hash(hasher);
+        }
+        Value::String(s) => {
+            hasher.write_u8(3);
+            s.hash(hasher);
+        }
+        Value::Array(items) => {
+            hasher.write_u8(4);
+            hasher.write_usize(items.len());
+            for item in items {
+                hash_value(item, hasher);
+            }
+        }
+        Value::Object(members) => {
+            hasher.write_u8(5);
+            hasher.write_usize(members.len());
+            for (key, member) in members {
+                key.hash(hasher);
+                hash_value(member, hasher);
+            }
         }
     }
 }

@@ -17,6 +17,7 @@
 use crate::caps::{Capped, MAX_ERRORS};
 use crate::error::{ErrorKind, PayloadError};
 use crate::schema::CompiledSchema;
+use crate::typed::AnyPayload;
 use crate::validate::members::{self, NearMiss};
 use crate::validate::numbers;
 use crate::warning::Warning;
@@ -35,6 +36,8 @@ pub(crate) struct Checked {
     /// Whole-response mode reports them (SPEC 7.11); marker mode does not, since
     /// JSON Schema already calls such a number an integer.
     pub rewrites: Capped<Warning>,
+    /// The value decoded into its type, when it is valid.
+    pub typed: Option<AnyPayload>,
 }
 
 impl Checked {
@@ -51,6 +54,18 @@ pub struct Decoded {
     pub errors: Vec<PayloadError>,
     /// The decoded value written back as JSON, when asked for and it decoded.
     pub roundtrip: Option<Value>,
+    /// The decoded value, when it decoded and its rules hold.
+    pub typed: Option<AnyPayload>,
+}
+
+/// What [`probe`] found: the value checked, or only that the schema refuses it.
+#[derive(Debug)]
+pub(crate) enum Probe {
+    /// The schema accepts the value (after step 1); every step ran.
+    Checked(Checked),
+    /// The schema refuses the value: no error was built. Step 1 ran, and these are its
+    /// rewrites.
+    Refused { rewrites: Capped<Warning> },
 }
 
 /// Runs the steps of the module docs on `value` (rewritten in place by step 1).
@@ -60,11 +75,39 @@ pub(crate) fn check(
     compiled: &CompiledSchema,
     decode: impl FnOnce(&Value, bool) -> Decoded,
 ) -> Checked {
-    let root = compiled.schema();
     let mut errors = Capped::errors();
-    let mut warnings = Capped::warnings();
     let mut rewrites = Capped::warnings();
-    numbers::normalize(value, root, &mut errors, &mut rewrites);
+    numbers::normalize(value, compiled.schema(), &mut errors, &mut rewrites);
+    finish(value, compiled, decode, errors, rewrites)
+}
+
+/// [`check`] for a caller that has something else to try when the schema refuses the
+/// value (whole-response mode coerces it): when step 1 leaves the value refused by the
+/// schema, stops there instead of building errors that would be thrown away.
+pub(crate) fn probe(
+    value: &mut Value,
+    compiled: &CompiledSchema,
+    decode: impl FnOnce(&Value, bool) -> Decoded,
+) -> Probe {
+    let mut errors = Capped::errors();
+    let mut rewrites = Capped::warnings();
+    numbers::normalize(value, compiled.schema(), &mut errors, &mut rewrites);
+    if !errors.is_empty() || !compiled.is_valid(value) {
+        return Probe::Refused { rewrites };
+    }
+    Probe::Checked(finish(value, compiled, decode, errors, rewrites))
+}
+
+/// Steps 2 to 4, after step 1 found `errors` and made `rewrites`.
+fn finish(
+    value: &mut Value,
+    compiled: &CompiledSchema,
+    decode: impl FnOnce(&Value, bool) -> Decoded,
+    mut errors: Capped<PayloadError>,
+    rewrites: Capped<Warning>,
+) -> Checked {
+    let root = compiled.schema();
+    let mut warnings = Capped::warnings();
     let unknowns = members::walk(value, root, &mut warnings, MAX_ERRORS);
     compiled.validate_into(value, &mut errors);
     // Decoding a value the schema refuses only repeats what the schema said.
@@ -74,12 +117,14 @@ pub(crate) fn check(
     });
     let mut near = unknowns.near;
     let mut later = Vec::new();
+    let mut typed = None;
     if decodable {
         let decoded = decode(value, !near.is_empty());
         if let Some(roundtrip) = &decoded.roundtrip {
             near.retain(|miss| !taken_in(miss, value, roundtrip));
         }
         later = decoded.errors;
+        typed = decoded.typed;
     }
     for miss in &near {
         if errors.is_full() {
@@ -90,8 +135,10 @@ pub(crate) fn check(
     }
     errors.count_omitted(unknowns.omitted);
     errors.extend(later);
+    let errors = errors.finish();
     Checked {
-        errors: errors.finish(),
+        typed: typed.filter(|_| errors.is_empty()),
+        errors,
         warnings,
         rewrites,
     }

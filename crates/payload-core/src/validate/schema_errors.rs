@@ -78,8 +78,8 @@ fn convert(
             let name = property.as_str().unwrap_or_default();
             let member = pointer_join(&path, name);
             let expected = owner
-                .and_then(|o| variants::object_properties(root, o).get(name).cloned())
-                .map(|s| describe(root, &s))
+                .and_then(|o| variants::property(&variants::object_properties(root, o), name))
+                .map(|s| describe(root, s))
                 .or_else(|| schema_walk::at_pointer(root, &member).map(|s| describe(root, s)));
             let mut e =
                 PayloadError::missing(member, format!("required member '{name}' is missing"))
@@ -94,8 +94,8 @@ fn convert(
             let allowed = owner
                 .map(|o| {
                     variants::object_properties(root, o)
-                        .keys()
-                        .cloned()
+                        .into_iter()
+                        .map(|(name, _)| name.to_string())
                         .collect()
                 })
                 .unwrap_or_else(|| allowed_members(root, &path));

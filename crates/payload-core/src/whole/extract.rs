@@ -14,6 +14,8 @@ use crate::json;
 use crate::json::locate;
 use crate::limits::Limits;
 use crate::payload::{LlmPayload, PayloadType, Shape};
+use crate::typed::AnyPayload;
+use crate::validate::check::Probe;
 use crate::validate::coerce;
 use crate::warning::{Warning, WarningKind};
 use crate::whole::formats::{self, Format};
@@ -21,11 +23,12 @@ use candidates::candidates;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// The standard result of whole-response parsing, serialized as SPEC section 4 shows:
 /// `{success: true, data, format, confidence, warnings}` or
 /// `{success: false, errors, partial_data, format, confidence}`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct ExtractResult {
     /// Whether `data` holds a valid value.
     pub success: bool,
@@ -41,6 +44,21 @@ pub struct ExtractResult {
     pub confidence: f64,
     /// What was repaired or coerced.
     pub warnings: Vec<Warning>,
+    /// The valid value as validation decoded it, for [`extract`] to hand over without
+    /// decoding again.
+    typed: Option<AnyPayload>,
+}
+
+impl PartialEq for ExtractResult {
+    fn eq(&self, other: &Self) -> bool {
+        self.success == other.success
+            && self.data == other.data
+            && self.errors == other.errors
+            && self.partial_data == other.partial_data
+            && self.format == other.format
+            && self.confidence == other.confidence
+            && self.warnings == other.warnings
+    }
 }
 
 impl Serialize for ExtractResult {
@@ -73,6 +91,7 @@ impl ExtractResult {
             format: format.to_string(),
             confidence,
             warnings: Vec::new(),
+            typed: None,
         }
     }
 
@@ -86,6 +105,7 @@ impl ExtractResult {
             format: format.to_string(),
             confidence,
             warnings,
+            typed: None,
         }
     }
 
@@ -95,10 +115,17 @@ impl ExtractResult {
     }
 }
 
-/// Reads the whole response `text` as one `T`, written as JSON.
+/// Reads the whole response `text` as one `T`, written as JSON. The `T` is the value
+/// validation decoded, not a second decode of `data`.
 pub fn extract<T: LlmPayload>(text: &str) -> (Option<T>, ExtractResult) {
-    let result = extract_json(text, &T::TYPE);
-    (result.decode(), result)
+    let mut result = extract_json(text, &T::TYPE);
+    let typed = result
+        .typed
+        .take()
+        .and_then(|typed| typed.downcast::<T>().ok())
+        .and_then(|typed| Arc::try_unwrap(typed).ok());
+    let typed = typed.or_else(|| result.decode());
+    (typed, result)
 }
 
 /// Reads the whole response `text` as one value of `payload`, written in `format`, or
@@ -160,9 +187,11 @@ pub fn extract_as_with(
             return result;
         }
     };
-    let (value, errors) = validate_coercing(payload, value, &mut warnings);
+    let (value, errors, typed) = validate_coercing(payload, value, &mut warnings);
     if errors.is_empty() {
-        return ExtractResult::success(value, name, confidence, warnings);
+        let mut result = ExtractResult::success(value, name, confidence, warnings);
+        result.typed = typed;
+        return result;
     }
     let errors = errors
         .into_iter()
@@ -191,6 +220,7 @@ pub fn extract_as_with(
         format: name.to_string(),
         confidence,
         warnings,
+        typed: None,
     }
 }
 
@@ -204,33 +234,40 @@ fn validate_coercing(
     payload: &PayloadType,
     mut value: Value,
     warnings: &mut Vec<Warning>,
-) -> (Value, Vec<PayloadError>) {
+) -> (Value, Vec<PayloadError>, Option<AnyPayload>) {
     let mut report = Capped::warnings();
     report.extend(warnings.drain(..));
-    let first = payload.check(&mut value);
-    if first.is_valid() {
-        report.absorb(first.rewrites);
-        report.absorb(first.warnings);
-        *warnings = report.finish();
-        return (value, Vec::new());
-    }
+    // The first check stops early when the schema refuses the value: its errors would
+    // be thrown away if coercion then makes the value valid, and are built below when
+    // it does not.
+    let (first_rewrites, first_errors) = match payload.probe(&mut value) {
+        Probe::Checked(first) if first.is_valid() => {
+            report.absorb(first.rewrites);
+            report.absorb(first.warnings);
+            *warnings = report.finish();
+            return (value, Vec::new(), first.typed);
+        }
+        Probe::Checked(first) => (first.rewrites, Some(first.errors)),
+        Probe::Refused { rewrites } => (rewrites, None),
+    };
     let mut fixes = Capped::warnings();
     coerce::coerce_into(&mut value, payload.compiled().schema(), &mut fixes);
     if fixes.is_empty() {
         *warnings = report.finish();
-        return (value, first.errors);
+        let errors = first_errors.unwrap_or_else(|| payload.check(&mut value).errors);
+        return (value, errors, None);
     }
     let second = payload.check(&mut value);
     if second.is_valid() {
-        report.absorb(first.rewrites);
+        report.absorb(first_rewrites);
         report.absorb(fixes);
         report.absorb(second.rewrites);
         report.absorb(second.warnings);
         *warnings = report.finish();
-        return (value, Vec::new());
+        return (value, Vec::new(), second.typed);
     }
     *warnings = report.finish();
-    (value, second.errors)
+    (value, second.errors, None)
 }
 
 /// Reads the whole response `text` as one value of `payload`, written as JSON (refused
@@ -409,17 +446,11 @@ fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
         None => return None,
     };
     let mut warnings = Vec::new();
-    let (value, errors) = validate_coercing(payload, value, &mut warnings);
+    let (value, errors, typed) = validate_coercing(payload, value, &mut warnings);
     Some(if errors.is_empty() {
-        ExtractResult {
-            success: true,
-            data: Some(value),
-            errors,
-            partial_data: None,
-            format: "json".into(),
-            confidence: 0.7,
-            warnings,
-        }
+        let mut result = ExtractResult::success(value, "json", 0.7, warnings);
+        result.typed = typed;
+        result
     } else {
         let mut failure = ExtractResult::failure("json", 0.5, errors);
         failure.partial_data = Some(value);
@@ -469,11 +500,13 @@ fn read_candidate(
     warnings.extend(decoded.duplicate_warnings(""));
     let mut decoded = decoded;
     let value = std::mem::take(&mut decoded.value);
-    let (value, errors) = validate_coercing(payload, value, &mut warnings);
+    let (value, errors, typed) = validate_coercing(payload, value, &mut warnings);
     let errors = decoded.with_inexact_errors(errors);
     let confidence = candidate.confidence;
     if errors.is_empty() {
-        return ExtractResult::success(value, "json", confidence, warnings);
+        let mut result = ExtractResult::success(value, "json", confidence, warnings);
+        result.typed = typed;
+        return result;
     }
     ExtractResult {
         success: false,
@@ -483,6 +516,7 @@ fn read_candidate(
         format: "json".into(),
         confidence,
         warnings,
+        typed: None,
     }
 }
 

@@ -74,7 +74,9 @@ fn main() -> ExitCode {
 }
 
 /// Prints how long whole-response extraction of every response takes beside its floor,
-/// serde_json parsing the same responses into a `Value` (best of three rounds each).
+/// serde_json parsing the JSON of the same responses into a `Value` (the response when
+/// it is JSON, else the span from its first bracket to its last: the JSON must be read
+/// once), best of three rounds each.
 fn report_speed(files: &[PathBuf]) {
     let mut all = Vec::new();
     for path in files {
@@ -106,7 +108,7 @@ fn report_speed(files: &[PathBuf]) {
     let floor = best(&|| {
         for (_, responses) in &all {
             for response in responses {
-                let _ = std::hint::black_box(serde_json::from_str::<serde_json::Value>(response));
+                std::hint::black_box(floor_parse(response));
             }
         }
     });
@@ -115,4 +117,14 @@ fn report_speed(files: &[PathBuf]) {
         "speed: extraction of {count} responses {extraction:.2?}, serde_json floor {floor:.2?}, ratio {:.2}",
         extraction.as_secs_f64() / floor.as_secs_f64().max(1e-9)
     );
+}
+
+/// serde_json reading the JSON of `response` (see [`report_speed`]).
+fn floor_parse(response: &str) -> Option<serde_json::Value> {
+    if let Ok(value) = serde_json::from_str(response) {
+        return Some(value);
+    }
+    let start = response.find(['{', '['])?;
+    let end = response.rfind(['}', ']'])?;
+    serde_json::from_str(response.get(start..=end)?).ok()
 }

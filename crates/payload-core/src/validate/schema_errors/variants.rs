@@ -12,7 +12,7 @@
 //! is checked against that variant only, however many errors that variant reports.
 
 use crate::schema::walk::{resolve, types_of};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// How one branch of a union is recognised in a value.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,13 +94,13 @@ fn discriminator(root: &Value, branch: &Value) -> Option<Discriminator> {
     }
     let properties = object_properties(root, branch);
     let required = required(branch);
-    for (key, member) in &properties {
-        if !required.contains(&key.as_str()) {
+    for &(key, member) in &properties {
+        if !required.contains(&key) {
             continue;
         }
         if let Some(value) = constant(resolve(root, member)) {
             return Some(Discriminator::Member {
-                key: key.clone(),
+                key: key.to_string(),
                 value: value.clone(),
             });
         }
@@ -108,7 +108,7 @@ fn discriminator(root: &Value, branch: &Value) -> Option<Discriminator> {
     let closed = branch.get("additionalProperties") == Some(&Value::Bool(false))
         || branch.get("unevaluatedProperties") == Some(&Value::Bool(false));
     match (properties.len(), required.as_slice()) {
-        (1, [only]) if closed && properties.contains_key(*only) => {
+        (1, [only]) if closed && property(&properties, only).is_some() => {
             Some(Discriminator::Key((*only).to_string()))
         }
         _ => None,
@@ -126,10 +126,15 @@ fn constant(schema: &Value) -> Option<&Value> {
     })
 }
 
-/// The members an object schema declares, its `allOf` parts' included (schemars puts a
-/// newtype variant's content there beside the tag).
-pub(super) fn object_properties(root: &Value, schema: &Value) -> Map<String, Value> {
-    let mut all = Map::new();
+/// The members an object schema declares, its own first, then those of its `allOf`
+/// parts (schemars puts a newtype variant's content there beside the tag); a name
+/// declared twice keeps its first schema. Borrowed from the schema: this runs for every
+/// tagged value a walk meets, so nothing is copied.
+pub(super) fn object_properties<'a>(
+    root: &'a Value,
+    schema: &'a Value,
+) -> Vec<(&'a str, &'a Value)> {
+    let mut all: Vec<(&'a str, &'a Value)> = Vec::new();
     let mut parts = vec![schema];
     if let Some(more) = schema.get("allOf").and_then(Value::as_array) {
         parts.extend(more.iter().map(|part| resolve(root, part)));
@@ -137,11 +142,21 @@ pub(super) fn object_properties(root: &Value, schema: &Value) -> Map<String, Val
     for part in parts {
         if let Some(properties) = part.get("properties").and_then(Value::as_object) {
             for (key, member) in properties {
-                all.entry(key.clone()).or_insert_with(|| member.clone());
+                if !all.iter().any(|(name, _)| *name == key.as_str()) {
+                    all.push((key.as_str(), member));
+                }
             }
         }
     }
     all
+}
+
+/// The schema of member `name` among `properties`.
+pub(super) fn property<'a>(properties: &[(&'a str, &'a Value)], name: &str) -> Option<&'a Value> {
+    properties
+        .iter()
+        .find(|(key, _)| *key == name)
+        .map(|(_, schema)| *schema)
 }
 
 fn required(schema: &Value) -> Vec<&str> {
@@ -154,7 +169,10 @@ fn required(schema: &Value) -> Vec<&str> {
 
 /// The members any branch of the union in `schema` declares, with the schema's own.
 pub(super) fn union_members(root: &Value, schema: &Value) -> Vec<String> {
-    let mut names: Vec<String> = object_properties(root, schema).keys().cloned().collect();
+    let mut names: Vec<String> = object_properties(root, schema)
+        .into_iter()
+        .map(|(name, _)| name.to_string())
+        .collect();
     for keyword in ["oneOf", "anyOf", "allOf"] {
         for branch in schema
             .get(keyword)
@@ -162,9 +180,9 @@ pub(super) fn union_members(root: &Value, schema: &Value) -> Vec<String> {
             .into_iter()
             .flatten()
         {
-            for name in object_properties(root, resolve(root, branch)).keys() {
-                if !names.contains(name) {
-                    names.push(name.clone());
+            for (name, _) in object_properties(root, resolve(root, branch)) {
+                if !names.iter().any(|known| known == name) {
+                    names.push(name.to_string());
                 }
             }
         }
