@@ -9,7 +9,8 @@ use payload_core::instructions::{
     InstructionOptions, payload_instructions, size_report, whole_response_instructions,
 };
 use payload_core::{Dialect, PayloadType};
-use payload_registry::{ManifestEntry, Registry, Role, cli, docs};
+use payload_prompt::{ManifestEntry, PromptBuilder, docs};
+use payload_registry::{Registry, Role};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -190,8 +191,7 @@ fn shape_is_smaller_than_the_schema() {
 fn page_prompt(page: &str, context: &str) -> String {
     let history: Vec<ManifestEntry> = read_json("history.json");
     let context: Value = read_json(context);
-    registry()
-        .prompt(page)
+    PromptBuilder::for_page(registry(), page)
         .expect("page exists")
         .context(&context)
         .history(&history)
@@ -262,8 +262,7 @@ fn prompt_sections_follow_seed_order_and_offer_what_the_matrix_says() {
 
 #[test]
 fn prompts_take_tools_and_app_sections() {
-    let prompt = registry()
-        .prompt("table_view")
+    let prompt = PromptBuilder::for_page(registry(), "table_view")
         .expect("page exists")
         .tools([
             ("create_row", "Add one row to the current table"),
@@ -377,7 +376,7 @@ fn run_cli(args: &[&str]) -> Result<String, String> {
     let mut out = Vec::new();
     let mut argv = vec!["payload"];
     argv.extend_from_slice(args);
-    cli::run(argv, registry(), &mut out).map_err(|e| e.to_string())?;
+    payload_cli::run(argv, registry(), &mut out).map_err(|e| e.to_string())?;
     Ok(String::from_utf8(out).expect("UTF-8 output"))
 }
 

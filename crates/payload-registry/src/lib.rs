@@ -2,10 +2,13 @@
 //!
 //! Link-time registration of payload types, pages and client actions, with `inventory`:
 //! a crate that declares them installs them just by being linked. [`Registry::global`]
-//! indexes everything linked into the program, checks it ([`Registry::check`]) and
-//! parses responses per page ([`parse_response`]). It also assembles each page's system
-//! prompt ([`Registry::prompt`], seed 000's eight sections, with the conversation's
-//! [`manifest`]) and documents everything registered ([`docs::render`]).
+//! indexes everything linked into the program, checks it ([`Registry::check`]) on first
+//! use and parses responses per page ([`parse_response`], [`parse_turn`]).
+//!
+//! It depends on `payload-core` (the parser each page compiles) and `inventory`, and on
+//! nothing that writes prompts, talks to a model or reads a command line: those build on
+//! it, in `payload-prompt` (system prompts, manifest, docs), `payload-agent` (agent turns
+//! and tools) and `payload-cli` (the `payload` command).
 //!
 //! ```ignore
 //! payload_registry::register_page!(
@@ -19,26 +22,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod agent;
-pub mod cli;
-mod cli_bench;
-mod cli_stream;
-pub mod docs;
 mod entry;
-pub mod manifest;
 mod page;
-pub mod prompt;
 mod registry;
-pub mod tools;
 
-pub use agent::{Agent, AgentEvent, Model, ModelChunk, ModelMessage, ModelRequest, Turn};
 pub use entry::{PayloadEntry, Role};
-pub use manifest::{ManifestEntry, PayloadStatus};
 pub use page::{ContextBuilder, GlobalAction, Page};
 pub use payload_core;
-pub use prompt::{DEFAULT_PREAMBLE, Position, PromptBuilder, Section, SectionKind};
 pub use registry::{PageInfo, Registry, RegistryError, UnknownPage};
-pub use tools::{Tool, ToolContext, ToolResult, ToolSpec, tool_schema};
 
 use payload_core::{CustomPayload, ParsedResponse};
 
@@ -77,18 +68,6 @@ macro_rules! register_page {
 macro_rules! register_action {
     ($action:expr $(,)?) => {
         $crate::__private::inventory::submit! { $crate::GlobalAction($action) }
-    };
-}
-
-/// Registers a [`Tool`] at link time (tools are offered on every page).
-///
-/// ```ignore
-/// payload_registry::register_tool!(Tool::new("search_pubmed", "Search PubMed", tool_schema::<SearchInput>, search));
-/// ```
-#[macro_export]
-macro_rules! register_tool {
-    ($tool:expr $(,)?) => {
-        $crate::__private::inventory::submit! { $tool }
     };
 }
 

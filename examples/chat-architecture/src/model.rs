@@ -2,7 +2,7 @@
 //! cut into small pieces the way a streaming API delivers tokens. Tests and demos run a
 //! whole agent turn with it, no network involved.
 
-use payload_registry::{Model, ModelChunk, ModelRequest};
+use payload_agent::{Model, ModelChunk, ModelRequest};
 use std::collections::VecDeque;
 
 /// One scripted answer.

@@ -3,7 +3,7 @@
 //! that the example works offline and its tests are deterministic; a real app calls the
 //! E-utilities API here.
 
-use payload_registry::{Tool, ToolContext, ToolResult, tool_schema};
+use payload_agent::{Tool, ToolContext, ToolResult, tool_schema};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -104,4 +104,4 @@ pub static SEARCH_PUBMED: Tool = Tool::new(
     search_pubmed,
 );
 
-payload_registry::register_tool!(SEARCH_PUBMED);
+payload_agent::register_tool!(SEARCH_PUBMED);

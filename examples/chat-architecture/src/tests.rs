@@ -3,9 +3,10 @@
 
 use crate::model::{ScriptedModel, Step};
 use crate::pubmed::RESULTS_TYPE;
+use payload_agent::{Agent, AgentEvent, ModelMessage};
 use payload_core::ErrorKind;
 use payload_core::ServerSentEvent;
-use payload_registry::{Agent, AgentEvent, ModelMessage, Registry};
+use payload_registry::Registry;
 use serde_json::{Value, json};
 
 const ANSWER: &str = "I found **3 articles** on statin myopathy. The 2019 review is the \

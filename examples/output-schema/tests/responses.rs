@@ -5,7 +5,7 @@
 use output_schema::{AnalysisResult, TaskPlan};
 use payload_core::formats::Format;
 use payload_core::{ErrorKind, ExtractResult, LlmPayload, PayloadType, extract_as};
-use payload_registry::{Registry, cli};
+use payload_registry::Registry;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -57,7 +57,7 @@ fn cli_extract(type_name: &str, file: &std::path::Path) -> (Value, bool) {
         "auto",
         file.to_str().unwrap(),
     ];
-    let code = cli::run(args, Registry::global(), &mut out).expect("command runs");
+    let code = payload_cli::run(args, Registry::global(), &mut out).expect("command runs");
     let printed: Value = serde_json::from_slice(&out).expect("JSON output");
     (printed, code == ExitCode::SUCCESS)
 }
@@ -327,7 +327,7 @@ fn the_instructions_ask_for_each_format_with_the_seed_names() {
     let instructions = |t: &PayloadType, format: &str| {
         let mut out = Vec::new();
         let args = ["payload", "instructions", t.name, "--format", format];
-        cli::run(args, Registry::global(), &mut out).expect("instructions");
+        payload_cli::run(args, Registry::global(), &mut out).expect("instructions");
         String::from_utf8(out).unwrap()
     };
     let xml = instructions(&AnalysisResult::TYPE, "xml");

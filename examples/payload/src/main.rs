@@ -14,5 +14,5 @@ use structured_rag as _;
 use table_that as _;
 
 fn main() -> ExitCode {
-    payload_registry::cli::main()
+    payload_cli::main()
 }

@@ -5,10 +5,10 @@
 //!
 //! ```ignore
 //! fn search_pubmed(input: &Value, ctx: &ToolContext) -> ToolResult { ... }
-//! payload_registry::register_tool!(Tool::new(
+//! payload_agent::register_tool!(Tool::new(
 //!     "search_pubmed",
 //!     "Search PubMed for articles",
-//!     payload_registry::tool_schema::<SearchInput>,
+//!     payload_agent::tool_schema::<SearchInput>,
 //!     search_pubmed,
 //! ));
 //! ```

@@ -1,234 +1,22 @@
-//! The agent loop (seed 001): one chat turn as a stream of events. The model is called
-//! with the conversation and the tools; its text goes through the page's streaming
-//! parser as it arrives; the tools it asks for run and their results go back to it;
-//! and so on until it answers without asking for a tool, or the call limit is reached.
-//!
-//! The turn is a plain [`Iterator`] of [`AgentEvent`]s, pulled by the caller (a web
-//! handler writes each one as SSE with [`ServerSentEvent::write_sse`]). The model is
-//! anything that turns a [`ModelRequest`] into an iterator of [`ModelChunk`]s: an HTTP
-//! client reading a streamed completion, or a script in tests. With the `stream`
-//! feature, [`Turn::into_stream`] gives a `futures::Stream` of the same events.
+//! One chat turn (seed 001) as an iterator of events: the model is called with the
+//! conversation and the tools; its text goes through the page's streaming parser as it
+//! arrives; the tools it asks for run and their results go back to it; and so on until
+//! it answers without asking for a tool, or the call limit is reached.
 //!
 //! The turn's text is every model call's text joined by a blank line; the `complete`
 //! event carries its parse with tool precedence applied (SPEC 1.10): the last payload a
 //! tool returned beats one the model wrote.
 
-use crate::registry::{Registry, UnknownPage};
-use crate::tools::{Tool, ToolContext, ToolResult, ToolSpec};
-use payload_core::ParseOptions;
-use payload_core::sse::{self, ServerSentEvent};
-use payload_core::{CustomPayload, ParsedResponse};
-use payload_core::{StreamEvent, StreamParser};
-use serde::Serialize;
+use crate::event::AgentEvent;
+use crate::model::{Model, ModelChunk, ModelMessage, ModelRequest, ToolCall};
+use crate::tools::{Tool, ToolContext, ToolResult};
+use payload_core::{CustomPayload, ParseOptions, StreamEvent, StreamParser};
+use payload_registry::{Registry, Role, UnknownPage};
 use serde_json::Value;
 use std::collections::VecDeque;
-use std::io::{self, Write};
 
 /// The default limit on model calls in one turn.
 pub const DEFAULT_MAX_ITERATIONS: usize = 5;
-
-/// A piece of a model's streamed answer.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ModelChunk {
-    /// Text, in whatever pieces the model API delivers.
-    Text(String),
-    /// The model asks for a tool to be run.
-    ToolCall {
-        /// The call's id, echoed back with its result.
-        id: String,
-        /// The tool's name.
-        name: String,
-        /// Its input.
-        input: Value,
-    },
-    /// The model API failed; the turn ends with an `error` event, then `complete`.
-    Error(String),
-    /// The answer is over (the iterator ending means the same).
-    End,
-}
-
-/// A tool call the model made, kept in the conversation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolCall {
-    /// The call's id.
-    pub id: String,
-    /// The tool's name.
-    pub name: String,
-    /// Its input.
-    pub input: Value,
-}
-
-/// A message of the conversation sent to the model.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "role", rename_all = "snake_case")]
-pub enum ModelMessage {
-    /// What the user wrote.
-    User {
-        /// The text.
-        text: String,
-    },
-    /// What the model answered, with the tools it called.
-    Assistant {
-        /// The text.
-        text: String,
-        /// The tool calls, in order.
-        tool_calls: Vec<ToolCall>,
-    },
-    /// A tool's result, for the model.
-    Tool {
-        /// The id of the call it answers.
-        id: String,
-        /// The tool's name.
-        name: String,
-        /// The result's text.
-        text: String,
-    },
-}
-
-impl ModelMessage {
-    /// A user message.
-    pub fn user(text: impl Into<String>) -> ModelMessage {
-        ModelMessage::User { text: text.into() }
-    }
-}
-
-/// One call to the model.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ModelRequest {
-    /// The page the chat is on.
-    pub page: String,
-    /// The conversation so far, this turn's tool calls and results included.
-    pub messages: Vec<ModelMessage>,
-    /// The tools the model may call.
-    pub tools: Vec<ToolSpec>,
-    /// Which call of the turn this is, from 1.
-    pub iteration: usize,
-}
-
-/// A model the agent can call: a streamed completion.
-pub trait Model {
-    /// The chunks of one answer.
-    type Chunks: Iterator<Item = ModelChunk>;
-    /// Starts an answer to `request`.
-    fn stream(&mut self, request: &ModelRequest) -> Self::Chunks;
-}
-
-impl<F, I> Model for F
-where
-    F: FnMut(&ModelRequest) -> I,
-    I: IntoIterator<Item = ModelChunk>,
-{
-    type Chunks = I::IntoIter;
-
-    fn stream(&mut self, request: &ModelRequest) -> Self::Chunks {
-        self(request).into_iter()
-    }
-}
-
-/// The events of a turn, with seed 001's SSE names.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum AgentEvent {
-    /// `status`: what the backend is doing ("Thinking...").
-    Status {
-        /// The status line.
-        message: String,
-    },
-    /// `text_delta`: text safe to show.
-    TextDelta {
-        /// The new text.
-        text: String,
-    },
-    /// `payload_start`: a block of the page's payload types began in the text.
-    PayloadStart {
-        /// The payload type's name.
-        #[serde(rename = "type")]
-        kind: String,
-        /// Its marker.
-        marker: String,
-    },
-    /// `payload_progress`: the block's value so far.
-    PayloadProgress {
-        /// The payload type's name.
-        #[serde(rename = "type")]
-        kind: String,
-        /// The partial value.
-        partial: Value,
-    },
-    /// `tool_start`: a tool begins.
-    ToolStart {
-        /// The call's id.
-        id: String,
-        /// The tool's name.
-        tool: String,
-        /// Its input.
-        input: Value,
-    },
-    /// `tool_progress`: what a running tool reported.
-    ToolProgress {
-        /// The call's id.
-        id: String,
-        /// The tool's name.
-        tool: String,
-        /// The progress message.
-        message: String,
-    },
-    /// `tool_complete`: a tool finished.
-    ToolComplete {
-        /// The call's id.
-        id: String,
-        /// The tool's name.
-        tool: String,
-        /// The tool call's index in the turn, from 0.
-        index: usize,
-        /// `[[tool:N]]`, N being `index`: where a client places the tool's card.
-        marker: String,
-        /// What the model was told.
-        text: String,
-        /// What the client shows, if anything.
-        payload: Option<CustomPayload>,
-    },
-    /// `complete`: the final response, tool precedence applied.
-    Complete(ParsedResponse),
-    /// `error`: the turn went wrong (the model failed, or kept calling tools).
-    Error {
-        /// What went wrong.
-        message: String,
-    },
-}
-
-impl ServerSentEvent for AgentEvent {
-    fn event_name(&self) -> &'static str {
-        match self {
-            AgentEvent::Status { .. } => "status",
-            AgentEvent::TextDelta { .. } => "text_delta",
-            AgentEvent::PayloadStart { .. } => "payload_start",
-            AgentEvent::PayloadProgress { .. } => "payload_progress",
-            AgentEvent::ToolStart { .. } => "tool_start",
-            AgentEvent::ToolProgress { .. } => "tool_progress",
-            AgentEvent::ToolComplete { .. } => "tool_complete",
-            AgentEvent::Complete(_) => "complete",
-            AgentEvent::Error { .. } => "error",
-        }
-    }
-
-    fn write_data(&self, out: &mut dyn Write) -> io::Result<()> {
-        sse::write_json(out, self)
-    }
-}
-
-impl From<StreamEvent> for AgentEvent {
-    fn from(event: StreamEvent) -> Self {
-        match event {
-            StreamEvent::TextDelta { text } => AgentEvent::TextDelta { text },
-            StreamEvent::PayloadStart { kind, marker } => AgentEvent::PayloadStart { kind, marker },
-            StreamEvent::PayloadProgress { kind, partial } => {
-                AgentEvent::PayloadProgress { kind, partial }
-            }
-            StreamEvent::Complete(parsed) => AgentEvent::Complete(parsed),
-        }
-    }
-}
 
 /// What a page's parser is built from, as the registry builds it: the page's payload
 /// types, the registered types it does not offer, its actions and the global ones.
@@ -237,9 +25,7 @@ pub fn page_options(registry: &Registry, page: &str) -> Result<ParseOptions, Unk
     let foreign = registry
         .entries()
         .iter()
-        .filter(|entry| {
-            entry.role == crate::Role::Custom && !info.payloads.contains(&entry.payload)
-        })
+        .filter(|entry| entry.role == Role::Custom && !info.payloads.contains(&entry.payload))
         .map(|entry| entry.payload)
         .collect();
     Ok(ParseOptions {
@@ -502,6 +288,7 @@ impl<M: Model> Iterator for Turn<'_, M> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use payload_core::ServerSentEvent;
     use serde_json::json;
 
     fn shout(input: &Value, ctx: &ToolContext) -> ToolResult {
@@ -641,23 +428,5 @@ mod tests {
         let turn = agent.turn(model, vec![], json!({}));
         let events: Vec<AgentEvent> = futures::executor::block_on(turn.into_stream().collect());
         assert_eq!(names(&events), ["status", "text_delta", "complete"]);
-    }
-
-    #[test]
-    fn events_encode_as_sse_with_the_seed_names() {
-        let event = AgentEvent::Status {
-            message: "Thinking...".into(),
-        };
-        assert_eq!(
-            event.to_sse(),
-            "event: status\ndata: {\"message\":\"Thinking...\"}\n\n"
-        );
-        let event = AgentEvent::TextDelta {
-            text: "a\nb".into(),
-        };
-        assert_eq!(
-            event.to_sse(),
-            "event: text_delta\ndata: {\"text\":\"a\\nb\"}\n\n"
-        );
     }
 }

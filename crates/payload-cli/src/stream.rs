@@ -2,11 +2,12 @@
 //! in chunks of N bytes (cut at char boundaries) through the page's streaming parser
 //! and prints each event as Server-Sent Events, the way a chat backend would send them.
 
-use crate::agent::page_options;
-use crate::cli::{CliError, read_input};
-use crate::registry::Registry;
+use crate::error::CliError;
+use crate::input::{limits, read_input};
+use payload_agent::page_options;
 use payload_core::ServerSentEvent;
 use payload_core::StreamParser;
+use payload_registry::Registry;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -27,7 +28,7 @@ pub fn run(
     }
     let options = page_options(registry, page)?;
     let text = read_input(file, limit)?;
-    let parser = payload_core::Parser::new(&options).with_limits(crate::cli::limits(limit));
+    let parser = payload_core::Parser::new(&options).with_limits(limits(limit));
     replay(parser, &text, chunk, out)
 }
 
@@ -75,13 +76,14 @@ mod tests {
 
     #[test]
     fn the_command_streams_a_file_on_a_page() {
-        let registry = Registry::from_parts(vec![], vec![crate::Page::new("chat")], vec![]);
+        let registry =
+            Registry::from_parts(vec![], vec![payload_registry::Page::new("chat")], vec![]);
         let path = std::env::temp_dir().join(format!("stream-cmd-{}.txt", std::process::id()));
         std::fs::write(&path, "Hello.\n\nSUGGESTED_VALUES: []").unwrap();
         let file = path.to_str().unwrap();
         let mut out = Vec::new();
         let args = ["payload", "stream", "--page", "chat", "--chunk", "3", file];
-        crate::cli::run(args, &registry, &mut out).unwrap();
+        crate::run(args, &registry, &mut out).unwrap();
         let sse = String::from_utf8(out).unwrap();
         assert!(
             sse.starts_with("event: text_delta\ndata: {\"text\":\"Hel"),
@@ -89,7 +91,7 @@ mod tests {
         );
         assert!(sse.ends_with("\n\n") && sse.contains("event: complete\n"));
         let mut out = Vec::new();
-        let unknown = crate::cli::run(
+        let unknown = crate::run(
             ["payload", "stream", "--page", "nope", file],
             &registry,
             &mut out,
@@ -100,7 +102,7 @@ mod tests {
                 .to_string()
                 .contains("unknown page 'nope'")
         );
-        let zero = crate::cli::run(
+        let zero = crate::run(
             ["payload", "stream", "--page", "chat", "--chunk", "0", file],
             &registry,
             &mut out,

@@ -3,7 +3,7 @@
 //! lowering it refuses a smaller one.
 
 use super::{limits, run};
-use crate::Registry;
+use payload_registry::{Page, Registry};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -22,7 +22,7 @@ fn run_on(response: &str, args: &[&str]) -> (Result<ExitCode, super::CliError>, 
     argv.extend(args.iter().map(|a| a.to_string()));
     argv.push(path.display().to_string());
     let mut out = Vec::new();
-    let registry = Registry::from_parts(vec![], vec![crate::Page::new("chat")], vec![]);
+    let registry = Registry::from_parts(vec![], vec![Page::new("chat")], vec![]);
     let code = run(argv, &registry, &mut out);
     let _ = std::fs::remove_file(&path);
     (code, String::from_utf8_lossy(&out).into_owned())

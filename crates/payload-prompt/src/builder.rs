@@ -5,7 +5,7 @@
 //! | # | Section | Filled from |
 //! |---|---------|-------------|
 //! | 1 | Global preamble | [`DEFAULT_PREAMBLE`], or [`PromptBuilder::preamble`] |
-//! | 2 | Page instructions | [`crate::Page::instructions`] |
+//! | 2 | Page instructions | [`payload_registry::Page::instructions`] |
 //! | 3 | Stream instructions | [`PromptBuilder::stream_instructions`] |
 //! | 4 | Current context | the page's context builder on [`PromptBuilder::context`] |
 //! | 5 | Payload manifest | [`PromptBuilder::history`], one summary line per payload |
@@ -18,169 +18,18 @@
 //! ([`PromptBuilder::replace`]) or add their own ([`PromptBuilder::section`]).
 
 use crate::manifest::{self, ManifestEntry};
-use crate::registry::{PageInfo, Registry, UnknownPage};
+use crate::sections::{DEFAULT_PREAMBLE, Position, Section, SectionKind};
 use payload_core::instructions::{
     InstructionOptions, payload_instructions, suggestion_format_rules,
 };
+use payload_registry::{PageInfo, Registry, UnknownPage};
 use serde_json::Value;
 use std::fmt::Write;
 
-/// The global preamble used unless the app gives its own: the assistant's role and how
-/// proposals work, in terms that hold for any app.
-pub const DEFAULT_PREAMBLE: &str = "\
-You are the assistant built into this application. You help the user get their work done \
-through conversation: find out what they want, answer their questions, and propose changes \
-that the application can apply for them.
-
-How to respond:
-- Write a short, friendly reply in plain text (markdown is fine). Be concrete; ask one short \
-question when a request is unclear instead of guessing.
-- To propose a change, add one of the structured payloads described under STRUCTURED \
-RESPONSES to your reply, written exactly as specified there. The application removes it from \
-your message and shows it to the user as an interactive proposal, which they review and then \
-apply or dismiss. Nothing changes until they apply it: say in your reply what you proposed and \
-why, and never claim it has already been done.
-- Give at most one structured payload per response.
-- Use only the payloads, tools and client actions this prompt lists; never invent others.
-- Take names and ids from the CURRENT CONTEXT; never guess an id.
-- The PAYLOAD MANIFEST, when present, lists what you already proposed in this conversation and \
-what the user did with it: build on it rather than repeating it.";
-
-/// One of the eight sections of seed 000, or a section the app adds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SectionKind {
-    /// 1: identity, role, style and proposal mechanics.
-    Preamble,
-    /// 2: page-specific persona and workflow guidance.
-    Page,
-    /// 3: domain-specific context the app adds per conversation.
-    Stream,
-    /// 4: the user's current state, from the page's context builder.
-    Context,
-    /// 5: summaries of the payloads in the conversation's history.
-    Manifest,
-    /// 6: tools, STRUCTURED RESPONSES and CLIENT ACTIONS.
-    Capabilities,
-    /// 7: the help system's contents.
-    Help,
-    /// 8: the SUGGESTED_VALUES and SUGGESTED_ACTIONS formats.
-    FormatRules,
-    /// A section the app adds ([`PromptBuilder::section`]).
-    Custom,
-}
-
-impl SectionKind {
-    /// The eight standard sections, in prompt order.
-    pub const STANDARD: [SectionKind; 8] = [
-        SectionKind::Preamble,
-        SectionKind::Page,
-        SectionKind::Stream,
-        SectionKind::Context,
-        SectionKind::Manifest,
-        SectionKind::Capabilities,
-        SectionKind::Help,
-        SectionKind::FormatRules,
-    ];
-
-    /// The section's header in the prompt (`None`: the preamble opens the prompt and
-    /// has none; custom sections carry their own).
-    pub const fn title(self) -> Option<&'static str> {
-        match self {
-            SectionKind::Preamble | SectionKind::Custom => None,
-            SectionKind::Page => Some("PAGE INSTRUCTIONS"),
-            SectionKind::Stream => Some("STREAM INSTRUCTIONS"),
-            SectionKind::Context => Some("CURRENT CONTEXT"),
-            SectionKind::Manifest => Some("PAYLOAD MANIFEST"),
-            SectionKind::Capabilities => Some("CAPABILITIES"),
-            SectionKind::Help => Some("HELP"),
-            SectionKind::FormatRules => Some("FORMAT RULES"),
-        }
-    }
-
-    /// The section's name as seed 000's table writes it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            SectionKind::Preamble => "Global preamble",
-            SectionKind::Page => "Page instructions",
-            SectionKind::Stream => "Stream instructions",
-            SectionKind::Context => "Current context",
-            SectionKind::Manifest => "Payload manifest",
-            SectionKind::Capabilities => "Capabilities",
-            SectionKind::Help => "Help",
-            SectionKind::FormatRules => "Format rules",
-            SectionKind::Custom => "Custom section",
-        }
-    }
-
-    /// What the section holds and where it comes from, for generated docs.
-    pub const fn contents(self) -> &'static str {
-        match self {
-            SectionKind::Preamble => {
-                "Identity, role, style and proposal mechanics: the default preamble, or the app's own"
-            }
-            SectionKind::Page => {
-                "Page-specific persona and workflow guidance: `Page::instructions`"
-            }
-            SectionKind::Stream => {
-                "Domain-specific context for this conversation: `PromptBuilder::stream_instructions` (empty by default)"
-            }
-            SectionKind::Context => {
-                "The user's current state: the page's context builder applied to the app's context JSON"
-            }
-            SectionKind::Manifest => {
-                "One line per payload from the conversation history: turn, type, status and the type's summary"
-            }
-            SectionKind::Capabilities => {
-                "Tools, then STRUCTURED RESPONSES (the instructions of each payload type the page offers), then CLIENT ACTIONS (page and global actions)"
-            }
-            SectionKind::Help => "Help system contents: `PromptBuilder::help` (empty by default)",
-            SectionKind::FormatRules => {
-                "The SUGGESTED_VALUES and SUGGESTED_ACTIONS formats, on pages with suggestions"
-            }
-            SectionKind::Custom => "Whatever the app adds",
-        }
-    }
-}
-
-/// Where an added section goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Position {
-    /// Before everything.
-    Start,
-    /// Right before a standard section (whether or not that one is empty).
-    Before(SectionKind),
-    /// Right after a standard section (whether or not that one is empty).
-    After(SectionKind),
-    /// After everything.
-    End,
-}
-
-/// One section of an assembled prompt.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Section {
-    /// Which section it is.
-    pub kind: SectionKind,
-    /// Its header, if it has one.
-    pub title: Option<String>,
-    /// Its text, without the header; never empty in [`PromptBuilder::sections`].
-    pub text: String,
-}
-
-impl Section {
-    /// The section as it appears in the prompt: `## TITLE`, then the text.
-    pub fn render(&self) -> String {
-        match &self.title {
-            Some(title) => format!("## {title}\n{}", self.text),
-            None => self.text.clone(),
-        }
-    }
-}
-
-/// Assembles the system prompt of one page. Get one with [`Registry::prompt`].
+/// Assembles the system prompt of one page. Get one with [`PromptBuilder::for_page`].
 ///
 /// ```ignore
-/// let prompt = Registry::global()
-///     .prompt("table_view")?
+/// let prompt = PromptBuilder::for_page(Registry::global(), "table_view")?
 ///     .context(&context_json)
 ///     .history(&manifest)
 ///     .tools([("create_row", "Add one row")])
@@ -211,14 +60,13 @@ impl std::fmt::Debug for PromptBuilder<'_> {
     }
 }
 
-impl Registry {
-    /// A prompt builder for `page`, with the default preamble and nothing else set.
-    pub fn prompt(&self, page: &str) -> Result<PromptBuilder<'_>, UnknownPage> {
-        Ok(PromptBuilder::new(self, self.page(page)?))
-    }
-}
-
 impl<'r> PromptBuilder<'r> {
+    /// A builder for the page named `page` of `registry`, with the default preamble and
+    /// nothing else set.
+    pub fn for_page(registry: &'r Registry, page: &str) -> Result<Self, UnknownPage> {
+        Ok(PromptBuilder::new(registry, registry.page(page)?))
+    }
+
     /// A builder for `page` of `registry`.
     pub fn new(registry: &'r Registry, page: &'r PageInfo) -> Self {
         PromptBuilder {
@@ -455,8 +303,8 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Page;
     use payload_core::ActionSpec;
+    use payload_registry::Page;
     use serde_json::json;
 
     fn notes(context: &Value) -> String {
@@ -484,8 +332,7 @@ mod tests {
                 .instructions("Help the user write notes.")
                 .context(notes),
         );
-        let builder = registry
-            .prompt("notes")
+        let builder = PromptBuilder::for_page(&registry, "notes")
             .unwrap()
             .context(&json!({"title": "Groceries"}))
             .help("Ask for help any time.")
@@ -519,7 +366,7 @@ mod tests {
     #[test]
     fn a_page_without_suggestions_has_no_format_rules_or_client_actions() {
         let registry = registry(Page::new("plain").without_suggestions());
-        let prompt = registry.prompt("plain").unwrap().build();
+        let prompt = PromptBuilder::for_page(&registry, "plain").unwrap().build();
         assert!(!prompt.contains("FORMAT RULES"));
         assert!(!prompt.contains("CLIENT ACTIONS"));
         assert!(!prompt.contains("CAPABILITIES"));
@@ -529,8 +376,7 @@ mod tests {
     #[test]
     fn apps_replace_and_add_sections() {
         let registry = registry(Page::new("notes").instructions("Help with notes."));
-        let builder = registry
-            .prompt("notes")
+        let builder = PromptBuilder::for_page(&registry, "notes")
             .unwrap()
             .preamble("You are Notebot.")
             .replace(SectionKind::Page, "")
@@ -554,8 +400,7 @@ mod tests {
     #[test]
     fn context_without_a_builder_is_shown_as_json() {
         let registry = registry(Page::new("notes"));
-        let prompt = registry
-            .prompt("notes")
+        let prompt = PromptBuilder::for_page(&registry, "notes")
             .unwrap()
             .context(&json!({"user": "Ada"}))
             .build();
@@ -571,7 +416,7 @@ mod tests {
     #[test]
     fn unknown_pages_are_reported() {
         let registry = registry(Page::new("notes"));
-        let error = registry.prompt("nope").unwrap_err();
+        let error = PromptBuilder::for_page(&registry, "nope").unwrap_err();
         assert_eq!(error.known, ["notes"]);
     }
 }

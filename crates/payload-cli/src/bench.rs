@@ -2,8 +2,9 @@
 //! times in process with the page's compiled parser and prints the throughput, so that
 //! a recorded response can be measured on the machine that will serve it.
 
-use crate::cli::{CliError, read_input};
-use crate::registry::Registry;
+use crate::error::CliError;
+use crate::input::read_input;
+use payload_registry::Registry;
 use serde_json::json;
 use std::hint::black_box;
 use std::io::Write;
@@ -58,7 +59,8 @@ mod tests {
 
     #[test]
     fn the_command_reports_bytes_iterations_and_throughput() {
-        let registry = Registry::from_parts(vec![], vec![crate::Page::new("chat")], vec![]);
+        let registry =
+            Registry::from_parts(vec![], vec![payload_registry::Page::new("chat")], vec![]);
         let path = std::env::temp_dir().join(format!("bench-cmd-{}.txt", std::process::id()));
         let text = "Pick one.\n\nSUGGESTED_VALUES: [{\"label\": \"Yes\", \"value\": \"Yes\"}]";
         std::fs::write(&path, text).unwrap();
@@ -73,7 +75,7 @@ mod tests {
             "3",
             file,
         ];
-        crate::cli::run(args, &registry, &mut out).unwrap();
+        crate::run(args, &registry, &mut out).unwrap();
         let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(report["bytes"], text.len());
         assert_eq!(report["iterations"], 3);
@@ -88,10 +90,10 @@ mod tests {
             "0",
             file,
         ];
-        let error = crate::cli::run(zero, &registry, &mut Vec::new()).unwrap_err();
+        let error = crate::run(zero, &registry, &mut Vec::new()).unwrap_err();
         assert!(error.to_string().contains("at least 1"), "{error}");
         let unknown = ["payload", "bench", "--page", "nope", file];
-        let error = crate::cli::run(unknown, &registry, &mut Vec::new()).unwrap_err();
+        let error = crate::run(unknown, &registry, &mut Vec::new()).unwrap_err();
         assert!(error.to_string().contains("unknown page 'nope'"), "{error}");
         std::fs::remove_file(&path).unwrap();
     }

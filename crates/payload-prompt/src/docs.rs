@@ -6,11 +6,10 @@
 //! All of it is derived from the registrations, so the page cannot drift from what the
 //! prompts say; apps check it in and test that it is current.
 
-use crate::entry::Role;
-use crate::prompt::SectionKind;
-use crate::registry::{PageInfo, Registry};
+use crate::sections::SectionKind;
 use payload_core::instructions::{InstructionOptions, render_shape, suggestion_format_rules};
 use payload_core::{ActionSpec, Dialect, PayloadType};
+use payload_registry::{PageInfo, Registry, Role};
 use std::fmt::Write;
 
 /// The documentation of everything registered in `registry`, as Markdown.
@@ -334,7 +333,7 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Page, PayloadEntry};
+    use payload_registry::{Page, PayloadEntry};
 
     #[test]
     fn an_empty_registry_documents_the_sections_only() {

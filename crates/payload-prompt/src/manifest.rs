@@ -6,9 +6,9 @@
 //! payload of a type this registry does not know (a tool's payload, say) or whose data
 //! no longer decodes gets core's [`default_summary`].
 
-use crate::registry::Registry;
 use payload_core::CustomPayload;
 use payload_core::default_summary;
+use payload_registry::Registry;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

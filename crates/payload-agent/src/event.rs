@@ -1,0 +1,136 @@
+//! The events of a turn (seed 001) and their Server-Sent Events encoding: a web handler
+//! writes each one with [`ServerSentEvent::write_sse`].
+
+use payload_core::sse::{self, ServerSentEvent};
+use payload_core::{CustomPayload, ParsedResponse, StreamEvent};
+use serde::Serialize;
+use serde_json::Value;
+use std::io::{self, Write};
+
+/// The events of a turn, with seed 001's SSE names.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AgentEvent {
+    /// `status`: what the backend is doing ("Thinking...").
+    Status {
+        /// The status line.
+        message: String,
+    },
+    /// `text_delta`: text safe to show.
+    TextDelta {
+        /// The new text.
+        text: String,
+    },
+    /// `payload_start`: a block of the page's payload types began in the text.
+    PayloadStart {
+        /// The payload type's name.
+        #[serde(rename = "type")]
+        kind: String,
+        /// Its marker.
+        marker: String,
+    },
+    /// `payload_progress`: the block's value so far.
+    PayloadProgress {
+        /// The payload type's name.
+        #[serde(rename = "type")]
+        kind: String,
+        /// The partial value.
+        partial: Value,
+    },
+    /// `tool_start`: a tool begins.
+    ToolStart {
+        /// The call's id.
+        id: String,
+        /// The tool's name.
+        tool: String,
+        /// Its input.
+        input: Value,
+    },
+    /// `tool_progress`: what a running tool reported.
+    ToolProgress {
+        /// The call's id.
+        id: String,
+        /// The tool's name.
+        tool: String,
+        /// The progress message.
+        message: String,
+    },
+    /// `tool_complete`: a tool finished.
+    ToolComplete {
+        /// The call's id.
+        id: String,
+        /// The tool's name.
+        tool: String,
+        /// The tool call's index in the turn, from 0.
+        index: usize,
+        /// `[[tool:N]]`, N being `index`: where a client places the tool's card.
+        marker: String,
+        /// What the model was told.
+        text: String,
+        /// What the client shows, if anything.
+        payload: Option<CustomPayload>,
+    },
+    /// `complete`: the final response, tool precedence applied.
+    Complete(ParsedResponse),
+    /// `error`: the turn went wrong (the model failed, or kept calling tools).
+    Error {
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl ServerSentEvent for AgentEvent {
+    fn event_name(&self) -> &'static str {
+        match self {
+            AgentEvent::Status { .. } => "status",
+            AgentEvent::TextDelta { .. } => "text_delta",
+            AgentEvent::PayloadStart { .. } => "payload_start",
+            AgentEvent::PayloadProgress { .. } => "payload_progress",
+            AgentEvent::ToolStart { .. } => "tool_start",
+            AgentEvent::ToolProgress { .. } => "tool_progress",
+            AgentEvent::ToolComplete { .. } => "tool_complete",
+            AgentEvent::Complete(_) => "complete",
+            AgentEvent::Error { .. } => "error",
+        }
+    }
+
+    fn write_data(&self, out: &mut dyn Write) -> io::Result<()> {
+        sse::write_json(out, self)
+    }
+}
+
+impl From<StreamEvent> for AgentEvent {
+    fn from(event: StreamEvent) -> Self {
+        match event {
+            StreamEvent::TextDelta { text } => AgentEvent::TextDelta { text },
+            StreamEvent::PayloadStart { kind, marker } => AgentEvent::PayloadStart { kind, marker },
+            StreamEvent::PayloadProgress { kind, partial } => {
+                AgentEvent::PayloadProgress { kind, partial }
+            }
+            StreamEvent::Complete(parsed) => AgentEvent::Complete(parsed),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_encode_as_sse_with_the_seed_names() {
+        let event = AgentEvent::Status {
+            message: "Thinking...".into(),
+        };
+        assert_eq!(
+            event.to_sse(),
+            "event: status\ndata: {\"message\":\"Thinking...\"}\n\n"
+        );
+        let event = AgentEvent::TextDelta {
+            text: "a\nb".into(),
+        };
+        assert_eq!(
+            event.to_sse(),
+            "event: text_delta\ndata: {\"text\":\"a\\nb\"}\n\n"
+        );
+    }
+}

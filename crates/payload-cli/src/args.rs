@@ -1,0 +1,107 @@
+//! The command line of `payload` (SPEC section 6), as clap reads it.
+
+use clap::{Parser, Subcommand};
+use payload_core::Dialect;
+use std::path::PathBuf;
+
+/// Inputs larger than this are refused with a clear error rather than read whole.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Command-line arguments of the `payload` command.
+#[derive(Debug, Parser)]
+#[command(
+    name = "payload",
+    version,
+    about = "Parse, validate and document LLM payloads"
+)]
+pub struct Cli {
+    /// Refuse inputs larger than this many bytes.
+    #[arg(long, global = true, default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    pub max_input_bytes: u64,
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parse a response in marker mode and print the ParsedResponse.
+    Parse {
+        /// The page the response was given on.
+        #[arg(long)]
+        page: String,
+        /// The response (default: standard input).
+        file: Option<PathBuf>,
+    },
+    /// Read a whole response as one value of a type (SPEC section 4); exits 1 when
+    /// `success` is false.
+    Extract {
+        /// The type's name.
+        #[arg(long = "type")]
+        type_name: String,
+        /// json, xml, delimited, tagged, markdown, or auto (detect).
+        #[arg(long, default_value = "auto")]
+        format: String,
+        /// The response (default: standard input).
+        file: Option<PathBuf>,
+    },
+    /// Replay a response in chunks through the streaming parser and print SSE.
+    Stream {
+        /// The page the response was given on.
+        #[arg(long)]
+        page: String,
+        /// Chunk size in bytes (cut at char boundaries).
+        #[arg(long, default_value_t = crate::stream::DEFAULT_CHUNK)]
+        chunk: usize,
+        /// The response (default: standard input).
+        file: Option<PathBuf>,
+    },
+    /// Print a payload type's JSON Schema.
+    Schema {
+        /// The type's name.
+        name: String,
+        /// 2020-12, draft-07 or openai-strict.
+        #[arg(long, default_value = "2020-12")]
+        dialect: Dialect,
+    },
+    /// List the registered pages.
+    Pages,
+    /// List the registered payload types.
+    Types,
+    /// Print the LLM instructions for a payload type.
+    Instructions {
+        /// The type's name.
+        name: String,
+        /// `marker` (inside a conversational reply, the default), or the format of a
+        /// response that is the value: json, xml, delimited, tagged or markdown.
+        #[arg(long, default_value = "marker")]
+        format: String,
+    },
+    /// Print the assembled system prompt of a page.
+    Prompt {
+        /// The page.
+        #[arg(long)]
+        page: String,
+        /// The app's context JSON, for the CURRENT CONTEXT section.
+        #[arg(long)]
+        context: Option<PathBuf>,
+        /// The conversation's payloads, for the PAYLOAD MANIFEST section: a JSON array of
+        /// `{"turn", "payload": {"type", "data"}, "status"}`.
+        #[arg(long)]
+        history: Option<PathBuf>,
+    },
+    /// Print the generated prompt documentation (Markdown) for every page and type.
+    Docs,
+    /// Parse FILE N times in process and print {"bytes","iterations","seconds","mb_per_s"}.
+    Bench {
+        /// The page the response was given on.
+        #[arg(long)]
+        page: String,
+        /// How many times to parse it.
+        #[arg(long, default_value_t = crate::bench::DEFAULT_ITERATIONS)]
+        iterations: u32,
+        /// The response.
+        file: PathBuf,
+    },
+}

@@ -1,0 +1,176 @@
+//! # payload-cli
+//!
+//! The `payload` command (SPEC section 6) as a library: any app can call [`main`] from
+//! its own `main` to get the same commands over its own registry, or [`run`] them over
+//! a registry it built, writing to any output.
+//!
+//! It sits on top of the other crates and nothing depends on it: `payload-registry`
+//! (pages and types to parse with), `payload-prompt` (`payload prompt`, `payload docs`),
+//! `payload-agent` (the page options `payload stream` replays with) and `payload-core`;
+//! clap reads the command line. An app that only needs a registry does not link it.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod args;
+mod bench;
+mod error;
+mod input;
+mod stream;
+mod text;
+
+pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES};
+pub use error::CliError;
+pub use input::{limits, read_input};
+pub use text::{instructions_text, prompt_text};
+
+use clap::Parser;
+use payload_core::formats::Format;
+use payload_registry::Registry;
+use serde_json::{Value, json};
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// Runs the `payload` command over the global registry with the process's arguments.
+pub fn main() -> ExitCode {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    match run(std::env::args_os(), Registry::global(), &mut out) {
+        Ok(code) => code,
+        Err(CliError::ClosedPipe) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("payload: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the command given by `args` (the first is the program name) over `registry`,
+/// writing its output to `out`.
+pub fn run(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+    registry: &Registry,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CliError> {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => {
+            write!(out, "{error}")?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(error) => return Err(CliError::Usage(error.to_string().trim_end().to_string())),
+    };
+    let limit = cli.max_input_bytes;
+    match cli.command {
+        Command::Parse { page, file } => {
+            let text = read_input(file.as_ref(), limit)?;
+            let parser = registry
+                .page(&page)
+                .map_err(CliError::UnknownPage)?
+                .parser()
+                .clone()
+                .with_limits(limits(limit));
+            print_json(out, &parser.parse(&text))?;
+        }
+        Command::Extract {
+            type_name,
+            format,
+            file,
+        } => {
+            let payload = find_type(registry, &type_name)?;
+            let format = match format.as_str() {
+                "auto" => None,
+                other => Some(other.parse::<Format>().map_err(CliError::Format)?),
+            };
+            let text = read_input(file.as_ref(), limit)?;
+            let result = payload_core::extract_as_with(&text, payload, format, limits(limit));
+            print_json(out, &result)?;
+            if !result.success {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Stream { page, chunk, file } => {
+            stream::run(registry, &page, chunk, file.as_ref(), limit, out)?
+        }
+        Command::Schema { name, dialect } => {
+            let payload = find_type(registry, &name)?;
+            print_json(out, &payload.schema(dialect))?;
+        }
+        Command::Pages => {
+            let pages: Vec<Value> = registry
+                .pages()
+                .map(|info| {
+                    json!({
+                        "name": info.page.name,
+                        "description": info.page.description,
+                        "payloads": info.payloads.iter().map(|t| t.name).collect::<Vec<_>>(),
+                        "actions": info.actions.iter().map(|a| a.action).collect::<Vec<_>>(),
+                        "suggestions": info.page.suggestions,
+                    })
+                })
+                .collect();
+            print_json(out, &pages)?;
+        }
+        Command::Types => {
+            let types: Vec<Value> = registry
+                .types()
+                .map(|t| {
+                    json!({
+                        "name": t.name,
+                        "marker": t.marker,
+                        "description": t.description,
+                        "pages": registry.pages_offering(t.name),
+                    })
+                })
+                .collect();
+            print_json(out, &types)?;
+        }
+        Command::Instructions { name, format } => {
+            let text = instructions_text(registry, &name, &format)?;
+            writeln!(out, "{text}")?;
+        }
+        Command::Prompt {
+            page,
+            context,
+            history,
+        } => {
+            let text = prompt_text(registry, &page, context.as_ref(), history.as_ref(), limit)?;
+            writeln!(out, "{text}")?;
+        }
+        Command::Docs => {
+            write!(out, "{}", payload_prompt::docs::render(registry))?;
+        }
+        Command::Bench {
+            page,
+            iterations,
+            file,
+        } => bench::run(registry, &page, iterations, &file, limit, out)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The registered type named `name`, or the error listing the registered ones.
+pub(crate) fn find_type<'r>(
+    registry: &'r Registry,
+    name: &str,
+) -> Result<&'r payload_core::PayloadType, CliError> {
+    registry
+        .payload_type(name)
+        .ok_or_else(|| CliError::UnknownType {
+            name: name.to_string(),
+            known: registry.types().map(|t| t.name).collect(),
+        })
+}
+
+fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), CliError> {
+    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| match e.io_error_kind() {
+        Some(kind) => CliError::from(io::Error::from(kind)),
+        None => CliError::Output(io::Error::other(e)),
+    })?;
+    writeln!(out)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod limits_tests;

@@ -1,0 +1,30 @@
+//! # payload-prompt
+//!
+//! What a model is told on a registered page: the page's system prompt
+//! ([`PromptBuilder`], seed 000's eight sections), the conversation's payload manifest
+//! that goes into it ([`manifest`]), and the Markdown reference of everything registered
+//! ([`docs::render`], what `payload docs` prints).
+//!
+//! It depends on `payload-registry` for the pages and types it describes and on
+//! `payload-core` for each type's instructions and the suggestion formats; it neither
+//! calls a model nor reads a command line (`payload-agent` and `payload-cli` do).
+//!
+//! ```ignore
+//! let prompt = PromptBuilder::for_page(Registry::global(), "table_view")?
+//!     .context(&context_json)
+//!     .history(&manifest)
+//!     .build();
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod builder;
+pub mod docs;
+pub mod manifest;
+mod sections;
+
+pub use builder::PromptBuilder;
+pub use manifest::{ManifestEntry, PayloadStatus};
+pub use payload_core;
+pub use sections::{DEFAULT_PREAMBLE, Position, Section, SectionKind};

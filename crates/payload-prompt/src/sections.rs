@@ -1,0 +1,153 @@
+//! The sections of a system prompt: seed 000's eight standard ones, in order, and the
+//! ones an app adds; with the default global preamble.
+
+/// The global preamble used unless the app gives its own: the assistant's role and how
+/// proposals work, in terms that hold for any app.
+pub const DEFAULT_PREAMBLE: &str = "\
+You are the assistant built into this application. You help the user get their work done \
+through conversation: find out what they want, answer their questions, and propose changes \
+that the application can apply for them.
+
+How to respond:
+- Write a short, friendly reply in plain text (markdown is fine). Be concrete; ask one short \
+question when a request is unclear instead of guessing.
+- To propose a change, add one of the structured payloads described under STRUCTURED \
+RESPONSES to your reply, written exactly as specified there. The application removes it from \
+your message and shows it to the user as an interactive proposal, which they review and then \
+apply or dismiss. Nothing changes until they apply it: say in your reply what you proposed and \
+why, and never claim it has already been done.
+- Give at most one structured payload per response.
+- Use only the payloads, tools and client actions this prompt lists; never invent others.
+- Take names and ids from the CURRENT CONTEXT; never guess an id.
+- The PAYLOAD MANIFEST, when present, lists what you already proposed in this conversation and \
+what the user did with it: build on it rather than repeating it.";
+
+/// One of the eight sections of seed 000, or a section the app adds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SectionKind {
+    /// 1: identity, role, style and proposal mechanics.
+    Preamble,
+    /// 2: page-specific persona and workflow guidance.
+    Page,
+    /// 3: domain-specific context the app adds per conversation.
+    Stream,
+    /// 4: the user's current state, from the page's context builder.
+    Context,
+    /// 5: summaries of the payloads in the conversation's history.
+    Manifest,
+    /// 6: tools, STRUCTURED RESPONSES and CLIENT ACTIONS.
+    Capabilities,
+    /// 7: the help system's contents.
+    Help,
+    /// 8: the SUGGESTED_VALUES and SUGGESTED_ACTIONS formats.
+    FormatRules,
+    /// A section the app adds ([`crate::PromptBuilder::section`]).
+    Custom,
+}
+
+impl SectionKind {
+    /// The eight standard sections, in prompt order.
+    pub const STANDARD: [SectionKind; 8] = [
+        SectionKind::Preamble,
+        SectionKind::Page,
+        SectionKind::Stream,
+        SectionKind::Context,
+        SectionKind::Manifest,
+        SectionKind::Capabilities,
+        SectionKind::Help,
+        SectionKind::FormatRules,
+    ];
+
+    /// The section's header in the prompt (`None`: the preamble opens the prompt and
+    /// has none; custom sections carry their own).
+    pub const fn title(self) -> Option<&'static str> {
+        match self {
+            SectionKind::Preamble | SectionKind::Custom => None,
+            SectionKind::Page => Some("PAGE INSTRUCTIONS"),
+            SectionKind::Stream => Some("STREAM INSTRUCTIONS"),
+            SectionKind::Context => Some("CURRENT CONTEXT"),
+            SectionKind::Manifest => Some("PAYLOAD MANIFEST"),
+            SectionKind::Capabilities => Some("CAPABILITIES"),
+            SectionKind::Help => Some("HELP"),
+            SectionKind::FormatRules => Some("FORMAT RULES"),
+        }
+    }
+
+    /// The section's name as seed 000's table writes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SectionKind::Preamble => "Global preamble",
+            SectionKind::Page => "Page instructions",
+            SectionKind::Stream => "Stream instructions",
+            SectionKind::Context => "Current context",
+            SectionKind::Manifest => "Payload manifest",
+            SectionKind::Capabilities => "Capabilities",
+            SectionKind::Help => "Help",
+            SectionKind::FormatRules => "Format rules",
+            SectionKind::Custom => "Custom section",
+        }
+    }
+
+    /// What the section holds and where it comes from, for generated docs.
+    pub const fn contents(self) -> &'static str {
+        match self {
+            SectionKind::Preamble => {
+                "Identity, role, style and proposal mechanics: the default preamble, or the app's own"
+            }
+            SectionKind::Page => {
+                "Page-specific persona and workflow guidance: `Page::instructions`"
+            }
+            SectionKind::Stream => {
+                "Domain-specific context for this conversation: `PromptBuilder::stream_instructions` (empty by default)"
+            }
+            SectionKind::Context => {
+                "The user's current state: the page's context builder applied to the app's context JSON"
+            }
+            SectionKind::Manifest => {
+                "One line per payload from the conversation history: turn, type, status and the type's summary"
+            }
+            SectionKind::Capabilities => {
+                "Tools, then STRUCTURED RESPONSES (the instructions of each payload type the page offers), then CLIENT ACTIONS (page and global actions)"
+            }
+            SectionKind::Help => "Help system contents: `PromptBuilder::help` (empty by default)",
+            SectionKind::FormatRules => {
+                "The SUGGESTED_VALUES and SUGGESTED_ACTIONS formats, on pages with suggestions"
+            }
+            SectionKind::Custom => "Whatever the app adds",
+        }
+    }
+}
+
+/// Where an added section goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// Before everything.
+    Start,
+    /// Right before a standard section (whether or not that one is empty).
+    Before(SectionKind),
+    /// Right after a standard section (whether or not that one is empty).
+    After(SectionKind),
+    /// After everything.
+    End,
+}
+
+/// One section of an assembled prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    /// Which section it is.
+    pub kind: SectionKind,
+    /// Its header, if it has one.
+    pub title: Option<String>,
+    /// Its text, without the header; never empty in [`crate::PromptBuilder::sections`].
+    pub text: String,
+}
+
+impl Section {
+    /// The section as it appears in the prompt: `## TITLE`, then the text.
+    pub fn render(&self) -> String {
+        match &self.title {
+            Some(title) => format!("## {title}\n{}", self.text),
+            None => self.text.clone(),
+        }
+    }
+}

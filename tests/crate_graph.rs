@@ -1,0 +1,185 @@
+//! The framework's crates depend on each other in one direction, core ← registry ←
+//! prompt ← agent ← cli, so that each can be used without the ones above it: an app that
+//! only needs a registry links no prompt text, no agent and no clap. Read from
+//! `cargo metadata` with every feature on, so an optional dependency cannot hide an edge.
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+/// The resolved dependency graph of the workspace, by package name.
+struct Graph {
+    /// Package name → (dependency name, whether the edge is a dev-dependency only).
+    edges: BTreeMap<String, Vec<(String, bool)>>,
+}
+
+impl Graph {
+    fn load() -> Graph {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+        let output = Command::new(cargo)
+            .args(["metadata", "--format-version", "1", "--all-features"])
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .output()
+            .expect("cargo metadata runs");
+        assert!(
+            output.status.success(),
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let metadata: Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
+        let names: BTreeMap<&str, &str> = metadata["packages"]
+            .as_array()
+            .expect("packages")
+            .iter()
+            .map(|p| (p["id"].as_str().unwrap(), p["name"].as_str().unwrap()))
+            .collect();
+        let mut edges = BTreeMap::new();
+        for node in metadata["resolve"]["nodes"].as_array().expect("resolve") {
+            let deps = node["deps"]
+                .as_array()
+                .expect("deps")
+                .iter()
+                .map(|dep| {
+                    let dev_only = dep["dep_kinds"]
+                        .as_array()
+                        .expect("dep_kinds")
+                        .iter()
+                        .all(|kind| kind["kind"] == "dev");
+                    (names[dep["pkg"].as_str().unwrap()].to_string(), dev_only)
+                })
+                .collect();
+            edges.insert(names[node["id"].as_str().unwrap()].to_string(), deps);
+        }
+        Graph { edges }
+    }
+
+    /// Everything `name` pulls in: what linking it brings (its dependencies, and
+    /// theirs, transitively), and what its own tests use (its dev-dependencies, with
+    /// what they bring).
+    fn dependencies(&self, name: &str) -> BTreeSet<String> {
+        let direct = self
+            .edges
+            .get(name)
+            .unwrap_or_else(|| panic!("{name} is in the graph"));
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<&str> = direct.iter().map(|(dep, _)| dep.as_str()).collect();
+        while let Some(next) = todo.pop() {
+            if seen.insert(next.to_string()) {
+                let deps = self.edges.get(next).map(Vec::as_slice).unwrap_or_default();
+                todo.extend(
+                    deps.iter()
+                        .filter(|(_, dev_only)| !dev_only)
+                        .map(|(dep, _)| dep.as_str()),
+                );
+            }
+        }
+        seen
+    }
+
+    /// What linking `name` brings into a program: its dependencies, transitively,
+    /// without anyone's dev-dependencies.
+    fn linked(&self, name: &str) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![name];
+        while let Some(next) = todo.pop() {
+            let deps = self.edges.get(next).map(Vec::as_slice).unwrap_or_default();
+            for (dep, dev_only) in deps {
+                if !dev_only && seen.insert(dep.clone()) {
+                    todo.push(dep);
+                }
+            }
+        }
+        seen
+    }
+}
+
+/// Asserts that `name` depends on none of `forbidden`.
+fn assert_free_of(graph: &Graph, name: &str, forbidden: &[&str]) {
+    let deps = graph.dependencies(name);
+    let found: Vec<&&str> = forbidden.iter().filter(|f| deps.contains(**f)).collect();
+    assert!(found.is_empty(), "{name} depends on {found:?}");
+}
+
+#[test]
+fn each_crate_depends_only_on_the_ones_below_it() {
+    let graph = Graph::load();
+    assert_free_of(
+        &graph,
+        "payload-core",
+        &[
+            "payload-registry",
+            "payload-prompt",
+            "payload-agent",
+            "payload-cli",
+        ],
+    );
+    assert_free_of(
+        &graph,
+        "payload-registry",
+        &["clap", "payload-prompt", "payload-agent", "payload-cli"],
+    );
+    assert_free_of(
+        &graph,
+        "payload-prompt",
+        &["clap", "payload-agent", "payload-cli"],
+    );
+    assert_free_of(&graph, "payload-agent", &["clap", "payload-cli"]);
+}
+
+#[test]
+fn the_layers_are_really_stacked() {
+    // The checks above pass trivially if the names or the graph are wrong: the edges
+    // that must exist are found the same way.
+    let graph = Graph::load();
+    let cli = graph.dependencies("payload-cli");
+    for layer in [
+        "clap",
+        "payload-core",
+        "payload-registry",
+        "payload-prompt",
+        "payload-agent",
+    ] {
+        assert!(
+            cli.contains(layer),
+            "payload-cli does not depend on {layer}"
+        );
+    }
+    assert!(
+        graph
+            .dependencies("payload-prompt")
+            .contains("payload-registry")
+    );
+    assert!(
+        graph
+            .dependencies("payload-agent")
+            .contains("payload-registry")
+    );
+    assert!(
+        graph
+            .dependencies("payload-registry")
+            .contains("payload-core")
+    );
+}
+
+#[test]
+fn apps_that_need_only_a_registry_do_not_link_the_command_line() {
+    let graph = Graph::load();
+    for app in [
+        "payload-builtin",
+        "table-that",
+        "selfhelp",
+        "structured-rag",
+        "contacts-bridge",
+        "output-schema",
+        "chat-architecture",
+    ] {
+        let linked = graph.linked(app);
+        assert!(linked.contains("payload-registry"), "{app} has a registry");
+        assert!(!linked.contains("clap"), "{app} links clap");
+        assert!(!linked.contains("payload-cli"), "{app} links payload-cli");
+    }
+    assert!(graph.linked("payload").contains("payload-cli"));
+}
