@@ -265,8 +265,10 @@ pub(crate) fn compiled<T: LlmPayload>() -> &'static CompiledSchema {
     let mut write = cache.write().unwrap_or_else(|e| e.into_inner());
     write.entry(id).or_insert_with(|| {
         // Leaked once per type: the set of payload types is fixed at link time.
-        Box::leak(Box::new(CompiledSchema::new(generate::<T>(
-            Dialect::Draft2020_12,
-        ))))
+        let compiled: &'static CompiledSchema = Box::leak(Box::new(CompiledSchema::new(
+            generate::<T>(Dialect::Draft2020_12),
+        )));
+        walk::applies::keep_unions_of(&compiled.schema);
+        compiled
     })
 }

@@ -1,12 +1,13 @@
 //! Checking one value against a payload type: the steps marker mode and whole-response
 //! mode share, in order.
 //!
-//! 1. Integer-valued floats where the schema wants integers become integers, and
-//!    numbers no integer field can hold exactly are errors at their path
-//!    (`crate::validate::numbers`, SPEC 7.9).
+//! 1. One walk over the value (`crate::validate::walk`): integer-valued floats where
+//!    the schema wants integers become integers, and numbers no integer field can hold
+//!    exactly are errors at their path (SPEC 7.9); members the type does not declare
+//!    are noted (SPEC 7.8).
 //! 2. The schema validator, its errors bounded (SPEC 7.14).
-//! 3. Members the type does not declare (`crate::validate::members`, SPEC 7.8): warnings, or
-//!    errors for near misses of absent members (whose `missing` errors they replace).
+//! 3. The undeclared members become warnings, or errors for near misses of absent
+//!    members (whose `missing` errors they replace).
 //! 4. When the schema is satisfied, decoding into the type (a decode error names the
 //!    path of the member at fault) and the type's own rules. A near miss that serde
 //!    took in after all (an `alias`) is no error: the decoded value holds it.
@@ -18,8 +19,8 @@ use crate::caps::{Capped, MAX_ERRORS};
 use crate::error::{ErrorKind, PayloadError};
 use crate::schema::CompiledSchema;
 use crate::typed::AnyPayload;
-use crate::validate::members::{self, NearMiss};
-use crate::validate::numbers;
+use crate::validate::members::{NearMiss, Unknowns};
+use crate::validate::walk;
 use crate::warning::Warning;
 use serde_json::Value;
 
@@ -75,10 +76,9 @@ pub(crate) fn check(
     compiled: &CompiledSchema,
     decode: impl FnOnce(&Value, bool) -> Decoded,
 ) -> Checked {
-    let mut errors = Capped::errors();
-    let mut rewrites = Capped::warnings();
-    numbers::normalize(value, compiled.schema(), &mut errors, &mut rewrites);
-    finish(value, compiled, decode, errors, rewrites)
+    let mut walked = Walked::new();
+    walked.walk(value, compiled);
+    finish(value, compiled, decode, walked)
 }
 
 /// [`check`] for a caller that has something else to try when the schema refuses the
@@ -89,26 +89,59 @@ pub(crate) fn probe(
     compiled: &CompiledSchema,
     decode: impl FnOnce(&Value, bool) -> Decoded,
 ) -> Probe {
-    let mut errors = Capped::errors();
-    let mut rewrites = Capped::warnings();
-    numbers::normalize(value, compiled.schema(), &mut errors, &mut rewrites);
-    if !errors.is_empty() || !compiled.is_valid(value) {
-        return Probe::Refused { rewrites };
+    let mut walked = Walked::new();
+    walked.walk(value, compiled);
+    if !walked.errors.is_empty() || !compiled.is_valid(value) {
+        return Probe::Refused {
+            rewrites: walked.rewrites,
+        };
     }
-    Probe::Checked(finish(value, compiled, decode, errors, rewrites))
+    Probe::Checked(finish(value, compiled, decode, walked))
 }
 
-/// Steps 2 to 4, after step 1 found `errors` and made `rewrites`.
+/// What the one walk of steps 1 and 3 found (`crate::validate::walk`).
+struct Walked {
+    errors: Capped<PayloadError>,
+    rewrites: Capped<Warning>,
+    warnings: Capped<Warning>,
+    unknowns: Unknowns,
+}
+
+impl Walked {
+    fn new() -> Self {
+        Walked {
+            errors: Capped::errors(),
+            rewrites: Capped::warnings(),
+            warnings: Capped::warnings(),
+            unknowns: Unknowns::default(),
+        }
+    }
+
+    fn walk(&mut self, value: &mut Value, compiled: &CompiledSchema) {
+        self.unknowns = walk::walk(
+            value,
+            compiled.schema(),
+            &mut self.errors,
+            &mut self.rewrites,
+            &mut self.warnings,
+            MAX_ERRORS,
+        );
+    }
+}
+
+/// Steps 2 and 4, after the walk of steps 1 and 3.
 fn finish(
     value: &mut Value,
     compiled: &CompiledSchema,
     decode: impl FnOnce(&Value, bool) -> Decoded,
-    mut errors: Capped<PayloadError>,
-    rewrites: Capped<Warning>,
+    walked: Walked,
 ) -> Checked {
-    let root = compiled.schema();
-    let mut warnings = Capped::warnings();
-    let unknowns = members::walk(value, root, &mut warnings, MAX_ERRORS);
+    let Walked {
+        mut errors,
+        rewrites,
+        warnings,
+        unknowns,
+    } = walked;
     compiled.validate_into(value, &mut errors);
     // Decoding a value the schema refuses only repeats what the schema said.
     let decodable = errors.is_empty();

@@ -40,8 +40,6 @@ use crate::warning::{Warning, WarningKind};
 use crate::whole::formats::fold_name as fold;
 use serde_json::{Map, Value};
 
-use crate::limits::MAX_DEPTH;
-
 /// How many undeclared members of one object are compared with the declared ones.
 pub(crate) const MAX_SEARCHED: usize = 1024;
 
@@ -115,76 +113,43 @@ pub(crate) struct Unknowns {
     pub superseded: Vec<String>,
 }
 
-/// Walks `value` beside `root` (its schema): every undeclared member of an open object
-/// is a near miss or a warning (pushed to `warnings`). At most `cap` near misses are
-/// kept, and at most `cap` superseded pointers.
-pub(crate) fn walk(
-    value: &Value,
-    root: &Value,
-    warnings: &mut Capped<Warning>,
-    cap: usize,
-) -> Unknowns {
-    let mut walker = Walker {
-        root,
-        warnings,
-        near: Capped::new(cap),
-        superseded: Capped::new(cap),
-        path: String::new(),
-    };
-    walker.visit(value, root, 0);
-    let (near, omitted) = walker.near.into_parts();
-    Unknowns {
-        near,
-        omitted,
-        superseded: walker.superseded.into_parts().0,
-    }
-}
-
-struct Walker<'w, 'a> {
-    root: &'a Value,
+/// The undeclared-member rule, applied to each object the walk
+/// (`crate::validate::walk`) meets: every undeclared member of an open object is a near
+/// miss or a warning (pushed to `warnings`). At most `cap` near misses are kept, and at
+/// most `cap` superseded pointers.
+pub(crate) struct Undeclared<'w> {
     warnings: &'w mut Capped<Warning>,
     near: Capped<NearMiss>,
     superseded: Capped<String>,
-    /// The pointer of the value being visited (segments pushed and popped).
-    path: String,
 }
 
-impl<'a> Walker<'_, 'a> {
-    fn visit(&mut self, value: &Value, schema: &'a Value, depth: usize) {
-        if depth >= MAX_DEPTH {
-            return;
-        }
-        match value {
-            Value::Object(map) => {
-                let applies = Applies::of(self.root, schema, value);
-                self.check_members(map, &applies);
-                for (key, member) in map {
-                    if let Some(sub) = applies.member(key) {
-                        let len = self.path.len();
-                        self.path.push('/');
-                        self.path.push_str(&crate::error::escape_pointer_token(key));
-                        self.visit(member, sub, depth + 1);
-                        self.path.truncate(len);
-                    }
-                }
-            }
-            Value::Array(items) => {
-                let applies = Applies::of(self.root, schema, value);
-                for (index, item) in items.iter().enumerate() {
-                    if let Some(sub) = applies.item(index) {
-                        let len = self.path.len();
-                        self.path.push('/');
-                        self.path.push_str(&index.to_string());
-                        self.visit(item, sub, depth + 1);
-                        self.path.truncate(len);
-                    }
-                }
-            }
-            _ => {}
+impl<'w> Undeclared<'w> {
+    /// The rule, reporting to `warnings`, keeping at most `cap` near misses.
+    pub(crate) fn new(warnings: &'w mut Capped<Warning>, cap: usize) -> Self {
+        Undeclared {
+            warnings,
+            near: Capped::new(cap),
+            superseded: Capped::new(cap),
         }
     }
 
-    fn check_members(&mut self, map: &Map<String, Value>, applies: &Applies<'a>) {
+    /// What the walk found besides warnings.
+    pub(crate) fn finish(self) -> Unknowns {
+        let (near, omitted) = self.near.into_parts();
+        Unknowns {
+            near,
+            omitted,
+            superseded: self.superseded.into_parts().0,
+        }
+    }
+
+    /// The members of the object at `path`, whose schemas are `applies`.
+    pub(crate) fn check_members(
+        &mut self,
+        map: &Map<String, Value>,
+        applies: &Applies<'_>,
+        path: &str,
+    ) {
         let kind = applies.members();
         if matches!(kind, Members::Map | Members::Unknown) {
             return;
@@ -192,7 +157,7 @@ impl<'a> Walker<'_, 'a> {
         let closed = kind == Members::Closed;
         // Which member is missing cannot be known in an undecided union: its unknown
         // members are warnings only.
-        let absent: Vec<Folded<'a>> = if applies.undecided() {
+        let absent: Vec<Folded<'_>> = if applies.undecided() {
             Vec::new()
         } else {
             applies
@@ -215,7 +180,7 @@ impl<'a> Walker<'_, 'a> {
             };
             if !intended.is_empty() {
                 let miss = NearMiss {
-                    object: self.path.clone(),
+                    object: path.to_string(),
                     name: key.clone(),
                     intended: intended.into_iter().map(str::to_owned).collect(),
                 };
@@ -226,17 +191,17 @@ impl<'a> Walker<'_, 'a> {
                     self.near.push(miss);
                 }
             } else if !closed {
-                self.warn(key);
+                self.warn(path, key);
             }
         }
     }
 
-    fn warn(&mut self, key: &str) {
+    fn warn(&mut self, path: &str, key: &str) {
         if self.warnings.is_full() {
             self.warnings.count_omitted(1);
             return;
         }
-        let at = pointer_join(&self.path, key);
+        let at = pointer_join(path, key);
         self.warnings.push(Warning::new(
             WarningKind::UnknownMember,
             format!("unknown member '{key}' at {at} was ignored: the type does not declare it"),
@@ -337,6 +302,14 @@ fn bounded_distance(a: &[char], b: &[char], max: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The walk's undeclared-member findings for `value`.
+    fn walk(value: &Value, root: &Value, warnings: &mut Capped<Warning>, cap: usize) -> Unknowns {
+        let mut value = value.clone();
+        let mut errors = Capped::errors();
+        let mut rewrites = Capped::warnings();
+        crate::validate::walk::walk(&mut value, root, &mut errors, &mut rewrites, warnings, cap)
+    }
 
     fn candidates<'a>(names: &[&'a str]) -> Vec<Folded<'a>> {
         names.iter().map(|n| Folded::new(n)).collect()

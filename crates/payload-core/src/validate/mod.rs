@@ -4,7 +4,8 @@
 //! - [`check`]: the steps in order: the schema, members the type does not declare,
 //!   integer-valued numbers, decoding into the type and its own rules;
 //! - [`schema_errors`]: `jsonschema` errors turned into errors a model can act on;
-//! - [`members`], [`numbers`]: the two walks serde alone would not report;
+//! - [`walk`]: one walk over the value for the two rules serde alone would not report,
+//!   [`numbers`] (integer-valued floats) and [`members`] (undeclared members);
 //! - [`coerce`]: schema-aligned coercion, whole-response mode only;
 //! - [`variant`]: errors of a per-variant rule, placed where the variant sits.
 
@@ -14,3 +15,4 @@ pub(crate) mod members;
 pub(crate) mod numbers;
 pub(crate) mod schema_errors;
 pub(crate) mod variant;
+pub(crate) mod walk;

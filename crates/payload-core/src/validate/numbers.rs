@@ -20,85 +20,24 @@
 //! Floats with a fraction are left alone: the validator reports them as not integers.
 
 use crate::caps::Capped;
-use crate::error::{PayloadError, escape_pointer_token};
-use crate::schema::walk::applies::Applies;
+use crate::error::PayloadError;
 use crate::warning::{Warning, WarningKind};
 use serde_json::{Number, Value};
-
-use crate::limits::MAX_DEPTH;
 
 /// The largest magnitude up to which every integer is exactly a float (2^53).
 const EXACT_LIMIT: f64 = 9_007_199_254_740_992.0;
 
-/// Rewrites the integer-valued floats of `value` that `root` (its schema) wants as
-/// integers. Numbers no integer field can hold are pushed to `errors`; each rewrite is
-/// pushed to `rewrites` as a `coerced` warning.
-pub(crate) fn normalize(
-    value: &mut Value,
-    root: &Value,
-    errors: &mut Capped<PayloadError>,
-    rewrites: &mut Capped<Warning>,
-) {
-    let mut walker = Walker {
-        root,
-        errors,
-        rewrites,
-        path: String::new(),
-    };
-    walker.visit(value, root, 0);
+/// The integer rule, applied to each number the walk (`crate::validate::walk`) meets:
+/// numbers no integer field can hold are pushed to `errors`; each rewrite is pushed to
+/// `rewrites` as a `coerced` warning.
+pub(crate) struct Integers<'w> {
+    pub(crate) errors: &'w mut Capped<PayloadError>,
+    pub(crate) rewrites: &'w mut Capped<Warning>,
 }
 
-struct Walker<'w, 'a> {
-    root: &'a Value,
-    errors: &'w mut Capped<PayloadError>,
-    rewrites: &'w mut Capped<Warning>,
-    /// The pointer of the value being visited (segments pushed and popped).
-    path: String,
-}
-
-impl<'a> Walker<'_, 'a> {
-    fn visit(&mut self, value: &mut Value, schema: &'a Value, depth: usize) {
-        if depth >= MAX_DEPTH {
-            return;
-        }
-        match value {
-            Value::Number(_) => {
-                if let Some(integer) = Applies::of(self.root, schema, value).integer_schema() {
-                    self.integer(value, integer);
-                }
-            }
-            Value::Object(_) => {
-                let applies = Applies::of(self.root, schema, value);
-                let Value::Object(map) = value else { return };
-                for (key, member) in map.iter_mut() {
-                    if let Some(sub) = applies.member(key) {
-                        let len = self.path.len();
-                        self.path.push('/');
-                        self.path.push_str(&escape_pointer_token(key));
-                        self.visit(member, sub, depth + 1);
-                        self.path.truncate(len);
-                    }
-                }
-            }
-            Value::Array(_) => {
-                let applies = Applies::of(self.root, schema, value);
-                let Value::Array(items) = value else { return };
-                for (index, item) in items.iter_mut().enumerate() {
-                    if let Some(sub) = applies.item(index) {
-                        let len = self.path.len();
-                        self.path.push('/');
-                        self.path.push_str(&index.to_string());
-                        self.visit(item, sub, depth + 1);
-                        self.path.truncate(len);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// A number where `schema` wants an integer.
-    fn integer(&mut self, value: &mut Value, schema: &Value) {
+impl Integers<'_> {
+    /// A number at `path` where `schema` wants an integer.
+    pub(crate) fn integer(&mut self, value: &mut Value, schema: &Value, path: &str) {
         let Value::Number(number) = value else { return };
         let range = format_range(schema);
         if number.is_f64() {
@@ -110,9 +49,9 @@ impl<'a> Walker<'_, 'a> {
                 let outside = range.filter(|&(low, high)| {
                     float < low as f64 || float > high as f64 || !within(schema, float)
                 });
-                self.report(|walker| match outside {
-                    Some((low, high)) => walker.out_of_range(number, low, high),
-                    None => walker.inexact(number, range),
+                self.report(|| match outside {
+                    Some((low, high)) => out_of_range(path, number, low, high),
+                    None => inexact(path, number, range),
                 });
                 return;
             }
@@ -123,7 +62,7 @@ impl<'a> Walker<'_, 'a> {
             } else {
                 self.rewrites.push(Warning::new(
                     WarningKind::Coerced,
-                    format!("{}: {number} is the integer {integer}", self.at()),
+                    format!("{}: {number} is the integer {integer}", at(path)),
                 ));
             }
             *number = Number::from(integer);
@@ -140,51 +79,46 @@ impl<'a> Walker<'_, 'a> {
         let checks_high =
             schema.get("maximum").is_none() && schema.get("exclusiveMaximum").is_none();
         if (checks_low && integer < low) || (checks_high && integer > high) {
-            self.report(|walker| walker.out_of_range(number, low, high));
+            self.report(|| out_of_range(path, number, low, high));
         }
     }
 
     /// Keeps the error `build` makes, or only counts it once the report is full.
-    fn report(&mut self, build: impl FnOnce(&Self) -> PayloadError) {
+    fn report(&mut self, build: impl FnOnce() -> PayloadError) {
         if self.errors.is_full() {
             self.errors.count_omitted(1);
         } else {
-            let error = build(self);
-            self.errors.push(error);
+            self.errors.push(build());
         }
     }
+}
 
-    fn at(&self) -> &str {
-        if self.path.is_empty() {
-            "the value"
-        } else {
-            &self.path
-        }
-    }
+fn at(path: &str) -> &str {
+    if path.is_empty() { "the value" } else { path }
+}
 
-    fn out_of_range(&self, number: &Number, low: i128, high: i128) -> PayloadError {
-        PayloadError::validation(
-            self.path.clone(),
-            format!("{number} is out of range for this field"),
-        )
-        .with_received(Value::Number(number.clone()))
-        .with_expected(format!("an integer between {low} and {high}"))
-        .with_suggestion(format!("write a whole number between {low} and {high}"))
-    }
+fn out_of_range(path: &str, number: &Number, low: i128, high: i128) -> PayloadError {
+    PayloadError::validation(
+        path.to_string(),
+        format!("{number} is out of range for this field"),
+    )
+    .with_received(Value::Number(number.clone()))
+    .with_expected(format!("an integer between {low} and {high}"))
+    .with_suggestion(format!("write a whole number between {low} and {high}"))
+}
 
-    fn inexact(&self, number: &Number, range: Option<(i128, i128)>) -> PayloadError {
-        let expected = match range {
-            Some((low, high)) => format!("an integer between {low} and {high}, in digits"),
-            None => "an integer in digits".to_string(),
-        };
-        PayloadError::validation(
-            self.path.clone(),
+fn inexact(path: &str, number: &Number, range: Option<(i128, i128)>) -> PayloadError {
+    let expected = match range {
+        Some((low, high)) => format!("an integer between {low} and {high}, in digits"),
+        None => "an integer in digits".to_string(),
+    };
+    PayloadError::validation(
+            path.to_string(),
             format!("{number} cannot be held exactly: past 2^53 a number with a decimal point or exponent may already be rounded"),
         )
         .with_received(Value::Number(number.clone()))
         .with_expected(expected)
         .with_suggestion("write the whole number in digits, without a decimal point or exponent")
-    }
 }
 
 /// Whether `float` satisfies the bounds the schema states (`minimum` / `maximum`).
@@ -234,7 +168,15 @@ mod tests {
     fn run(mut value: Value) -> (Value, Vec<PayloadError>, Vec<Warning>) {
         let mut errors = Capped::errors();
         let mut rewrites = Capped::warnings();
-        normalize(&mut value, &schema(), &mut errors, &mut rewrites);
+        let mut warnings = Capped::warnings();
+        crate::validate::walk::walk(
+            &mut value,
+            &schema(),
+            &mut errors,
+            &mut rewrites,
+            &mut warnings,
+            100,
+        );
         (value, errors.finish(), rewrites.finish())
     }
 

@@ -12,6 +12,8 @@
 use super::{resolve, types_of};
 use crate::validate::schema_errors::variants;
 use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
 
 /// How many nested `allOf` / union levels are followed for one value: schemars nests
 /// one or two; a schema that nests deeper is not walked further, never looped.
@@ -276,25 +278,90 @@ pub(crate) enum Choice {
 /// value, the one its tag names in a tagged enum, or the only one whose type (and, for
 /// an object, required members) the value fits.
 pub(crate) fn choose(root: &Value, branches: &[Value], value: &Value) -> Choice {
-    let non_null: Vec<(usize, &Value)> = branches
-        .iter()
-        .map(|b| resolve(root, b))
-        .enumerate()
-        .filter(|(_, b)| value.is_null() || types_of(b) != ["null"])
-        .collect();
-    if let [(only, _)] = non_null.as_slice() {
-        return Choice::One(*only);
+    let union = Union::of(root, branches);
+    if !value.is_null() {
+        if let [only] = union.non_null.as_slice() {
+            return Choice::One(*only);
+        }
+    } else if branches.len() == 1 {
+        return Choice::One(0);
     }
-    if let Some(tagged) = variants::discriminators(root, branches) {
-        return match tagged.iter().position(|(d, _)| d.matches(value)) {
+    if let Some(tags) = &union.tags {
+        return match tags.iter().position(|d| d.matches(value)) {
             Some(index) => Choice::One(index),
             None => Choice::UnknownTag,
         };
     }
-    let mut fitting = non_null.iter().filter(|(_, b)| fits(b, value));
+    let candidates: Vec<usize> = if value.is_null() {
+        (0..branches.len()).collect()
+    } else {
+        union.non_null.clone()
+    };
+    let mut fitting = candidates
+        .into_iter()
+        .filter(|&i| fits(resolve(root, &branches[i]), value));
     match (fitting.next(), fitting.next()) {
-        (Some((one, _)), None) => Choice::One(*one),
+        (Some(one), None) => Choice::One(one),
         _ => Choice::Undecided,
+    }
+}
+
+/// What a union's branches say regardless of the value: which take non-null values,
+/// and how each is recognised when the union is a tagged enum.
+#[derive(Debug)]
+struct Union {
+    /// The branches whose type is not only `null`.
+    non_null: Vec<usize>,
+    /// Each branch's discriminator, when every branch has one.
+    tags: Option<Vec<variants::Discriminator>>,
+}
+
+/// The roots that live as long as the program: each payload type's compiled schema,
+/// leaked once. Facts about their unions are kept by address, since the schema never
+/// moves, changes or goes away; any other schema is read afresh every time.
+static LASTING_ROOTS: RwLock<Vec<usize>> = RwLock::new(Vec::new());
+
+/// The facts about the unions of lasting roots, by the address of their branch list.
+static UNIONS: OnceLock<RwLock<HashMap<usize, Arc<Union>>>> = OnceLock::new();
+
+/// Marks `root` as a schema whose unions may be described once and kept: a schema the
+/// program never drops or changes.
+pub(crate) fn keep_unions_of(root: &'static Value) {
+    let mut roots = LASTING_ROOTS.write().unwrap_or_else(|e| e.into_inner());
+    roots.push(root as *const Value as usize);
+}
+
+impl Union {
+    /// The facts about `branches` (a union in `root`): kept ones for a lasting root.
+    fn of(root: &Value, branches: &[Value]) -> Arc<Union> {
+        let lasting = LASTING_ROOTS
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&(root as *const Value as usize));
+        if !lasting {
+            return Arc::new(Union::describe(root, branches));
+        }
+        let key = branches.as_ptr() as usize;
+        let unions = UNIONS.get_or_init(Default::default);
+        if let Some(found) = unions.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Arc::clone(found);
+        }
+        let described = Arc::new(Union::describe(root, branches));
+        let mut write = unions.write().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(write.entry(key).or_insert(described))
+    }
+
+    fn describe(root: &Value, branches: &[Value]) -> Union {
+        Union {
+            non_null: branches
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| types_of(resolve(root, b)) != ["null"])
+                .map(|(i, _)| i)
+                .collect(),
+            tags: variants::discriminators(root, branches)
+                .map(|found| found.into_iter().map(|(d, _)| d).collect()),
+        }
     }
 }
 
