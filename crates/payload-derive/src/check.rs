@@ -58,8 +58,8 @@ fn check_misplaced_attrs(cx: &Ctxt, cont: &Container) {
             cx.error_spanned_by(
                 field.original,
                 "`#[payload(format(...))]` on a `#[serde(flatten)]` field, which has no member \
-                 of its own: its members sit in the parent object; put the options on the \
-                 fields of the flattened type's declaration in this struct instead",
+                 of its own (its members sit in this object); give the options to the \
+                 flattened type's fields with `#[schemars(extend(\"x-format\" = ...))]`",
             );
         }
     }
