@@ -23,8 +23,8 @@ struct Finding {
     #[serde(rename(serialize = "a", deserialize = "b"))]
     #[payload(format(xml(cdata)))]
     body: String,
-    /// A colour, which models also spell `colour`.
-    #[serde(default, alias = "colour")]
+    /// A colour.
+    #[serde(default)]
     color: Option<String>,
 }
 
@@ -34,7 +34,10 @@ fn format_options_are_keyed_by_deserialize_names() {
     let fields = &options["xml"]["properties"];
     assert!(fields.get("rowId").is_some(), "{options}");
     assert!(fields.get("b").is_some(), "{options}");
-    assert!(fields.get("ROW_ID").is_none() && fields.get("a").is_none(), "{options}");
+    assert!(
+        fields.get("ROW_ID").is_none() && fields.get("a").is_none(),
+        "{options}"
+    );
 }
 
 #[test]
@@ -43,8 +46,14 @@ fn schema_and_instructions_name_what_serde_reads() {
     let names: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
     assert_eq!(names, ["rowId", "b", "color"], "{schema}");
     let text = payload_instructions(&Finding::TYPE, &InstructionOptions::default());
-    assert!(text.contains("\"b\"") && text.contains("\"rowId\""), "{text}");
-    assert!(!text.contains("\"a\"") && !text.contains("ROW_ID"), "{text}");
+    assert!(
+        text.contains("\"b\"") && text.contains("\"rowId\""),
+        "{text}"
+    );
+    assert!(
+        !text.contains("\"a\"") && !text.contains("ROW_ID"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -69,14 +78,29 @@ fn a_response_in_serialize_names_does_not() {
     assert_eq!(parsed.payload::<Finding>(), None, "{parsed:?}");
 }
 
+/// A note whose member models also spell another way.
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "NOTE")]
+struct Note {
+    /// The note.
+    text: String,
+    /// A colour, which models also spell `colour`.
+    #[serde(default, alias = "colour")]
+    color: Option<String>,
+}
+
 #[test]
 fn an_alias_is_taken_in() {
-    let reply = "FINDING: {\"rowId\": 7, \"b\": \"x\", \"colour\": \"red\"}";
-    let parsed = parse(reply, &ParseOptions::new().payload(Finding::TYPE));
-    let finding = parsed.payload::<Finding>().expect("the alias is accepted");
-    assert_eq!(finding.color.as_deref(), Some("red"));
-    let errors = Finding::TYPE.validate(&json!({"rowId": 7, "b": "x", "colour": "red"}));
-    assert!(errors.is_ok(), "{errors:?}");
+    let reply = "NOTE: {\"text\": \"x\", \"colour\": \"red\"}";
+    let parsed = parse(reply, &ParseOptions::new().payload(Note::TYPE));
+    let note = parsed.payload::<Note>();
+    assert_eq!(
+        note.and_then(|n| n.color).as_deref(),
+        Some("red"),
+        "{parsed:?}"
+    );
+    let checked = Note::TYPE.validate(&json!({"text": "x", "colour": "red"}));
+    assert!(checked.is_ok(), "{checked:?}");
 }
 
 /// A step of an export, its variant written one way and read another.

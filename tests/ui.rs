@@ -51,7 +51,10 @@ fn each_misuse_reports_only_itself() {
         );
         checked += 1;
     }
-    assert!(checked >= 30, "only {checked} .stderr files found in {dir:?}");
+    assert!(
+        checked >= 30,
+        "only {checked} .stderr files found in {dir:?}"
+    );
 }
 
 /// Proposes creating a new table or changing
