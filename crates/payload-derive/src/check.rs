@@ -186,7 +186,7 @@ fn check_struct_shape(cx: &Ctxt, cont: &Container) {
             ),
         ),
         Style::Tuple => cx.error_spanned_by(
-            &struct_fields(cont),
+            struct_fields(cont),
             format!(
                 "tuple struct `{ident}` has {} fields: serde writes it as a positional JSON \
                  array, which a model fills in the wrong order; name the fields \
