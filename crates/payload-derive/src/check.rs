@@ -39,8 +39,7 @@ fn check_misplaced_attrs(cx: &Ctxt, cont: &Container) {
         if field.attrs.format.is_empty() {
             continue;
         }
-        let ident = field.original.ident.as_ref();
-        if !named_struct || ident.is_none() {
+        if !named_struct || field.original.ident.is_none() {
             cx.error_spanned_by(
                 field.original,
                 "`#[payload(format(...))]` belongs on a named field of a struct payload",
