@@ -14,6 +14,49 @@ fn ui() {
     cases.pass("ui/pass/*.rs");
 }
 
+/// Compile-fail cases that make several mistakes on purpose, with how many each makes;
+/// every other case makes one.
+const SEVERAL_MISTAKES: &[(&str, usize)] = &[("several_errors_one_report.stderr", 3)];
+
+/// One misuse gives the errors that describe it and nothing else: ours, and serde's where
+/// serde refuses the same declaration (so at most two). An `E0277` means a stub or an
+/// impl failed on a missing trait, a follow-on error about nothing the user wrote.
+#[test]
+fn each_misuse_reports_only_itself() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ui");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/ui is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_none_or(|ext| ext != "stderr") {
+            continue;
+        }
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("a .stderr file is readable");
+        let headers: Vec<&str> = text
+            .lines()
+            .filter(|line| line.starts_with("error:") || line.starts_with("error["))
+            .collect();
+        assert!(
+            !text.contains("error[E0277]"),
+            "{file}: a follow-on `trait not implemented` error:\n{text}"
+        );
+        let allowed = SEVERAL_MISTAKES
+            .iter()
+            .find(|(name, _)| *name == file)
+            .map_or(2, |(_, count)| *count);
+        assert!(
+            (1..=allowed).contains(&headers.len()),
+            "{file}: {} errors for at most {allowed} mistakes:\n{text}",
+            headers.len()
+        );
+        checked += 1;
+    }
+    assert!(
+        checked >= 30,
+        "only {checked} .stderr files found in {dir:?}"
+    );
+}
+
 /// Proposes creating a new table or changing
 /// an existing table's schema.
 ///

@@ -94,6 +94,9 @@ pub use serde_json;
 pub mod __private {
     pub use crate::summary::fill_template;
     pub use crate::validate::variant::variant_errors;
+    pub use schemars::JsonSchema;
+    pub use serde::Serialize;
+    pub use serde::de::DeserializeOwned;
     pub use serde_json::to_value;
 }
 

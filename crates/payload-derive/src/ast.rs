@@ -1,13 +1,28 @@
 //! The derive input parsed into what this derive needs, keeping the syn nodes for spans.
 //!
-//! Shaped like serde_derive's `Container` / `Data::{Struct, Enum}` so that per-field and
-//! per-variant attributes can be added without reshaping the stages after it.
+//! serde's attributes are read by serde_derive_internals, the reader serde_derive and
+//! schemars_derive use, so every name and representation here is the one serde itself
+//! applies. It reads them for [`Derive::Deserialize`]: the model writes JSON that is
+//! *deserialized* into the type, so the names, aliases, skips and defaults that matter
+//! are the deserialize ones (`rename(deserialize = "...")`, `rename_all(deserialize =
+//! "...")`, `skip_deserializing`), the same contract schemars generates the schema for.
+//!
+//! serde's own errors about its attributes are not reported here: a `#[serde(...)]`
+//! attribute is only accepted on a type that derives `Serialize`, `Deserialize` or
+//! `JsonSchema` (this derive declares only `payload`), and each of those derives reports
+//! them already; a second copy from here would show every mistake twice. When serde
+//! found an error this derive only records it ([`Container::serde_failed`]) and emits
+//! the fallback, so the user sees serde's message and, where this derive has something
+//! of its own to say about the same declaration, this derive's.
 
 use crate::attr;
 use crate::ctxt::Ctxt;
 use crate::doc::Doc;
 use crate::serde_repr::Repr;
 use heck::{ToShoutySnakeCase, ToSnakeCase};
+use proc_macro2::Span;
+use serde_derive_internals::ast::{self as serde_ast, Style};
+use serde_derive_internals::{Derive, attr as serde_attr};
 use syn::ext::IdentExt;
 use syn::{DeriveInput, Ident};
 
@@ -17,11 +32,16 @@ pub struct Container<'a> {
     pub ident: &'a Ident,
     /// What `#[payload(...)]` said.
     pub attrs: attr::Container,
+    /// What `#[serde(...)]` said, as serde reads it.
+    pub serde: serde_attr::Container,
+    /// Whether serde found errors in its attributes: serde's derives report them, this
+    /// one steps aside (see the module docs).
+    pub serde_failed: bool,
     /// The doc comment.
     pub doc: Doc,
     /// Fields or variants.
     pub data: Data<'a>,
-    /// How serde writes it, if it is an enum.
+    /// How serde writes the variants, if it is an enum.
     pub repr: Repr,
     /// The input as written.
     pub original: &'a DeriveInput,
@@ -29,8 +49,8 @@ pub struct Container<'a> {
 
 /// The body of the type.
 pub enum Data<'a> {
-    /// A struct's fields (named, tuple or none).
-    Struct(Vec<Field<'a>>),
+    /// A struct: its style (named fields, tuple, newtype or unit) and its fields.
+    Struct(Style, Vec<Field<'a>>),
     /// An enum's variants.
     Enum(Vec<Variant<'a>>),
 }
@@ -39,6 +59,10 @@ pub enum Data<'a> {
 pub struct Variant<'a> {
     /// What `#[payload(...)]` on the variant said.
     pub attrs: attr::Variant,
+    /// What `#[serde(...)]` on the variant said, its name after the enum's `rename_all`.
+    pub serde: serde_attr::Variant,
+    /// Named fields, tuple, newtype or unit.
+    pub style: Style,
     /// Its fields.
     pub fields: Vec<Field<'a>>,
     /// The variant as written.
@@ -49,42 +73,56 @@ pub struct Variant<'a> {
 pub struct Field<'a> {
     /// What `#[payload(...)]` on the field said.
     pub attrs: attr::Field,
+    /// What `#[serde(...)]` on the field said, its name after the `rename_all` rules.
+    pub serde: serde_attr::Field,
+    /// The field's type.
+    pub ty: &'a syn::Type,
     /// The field as written.
     pub original: &'a syn::Field,
 }
 
 impl<'a> Container<'a> {
-    /// Parses `input`, recording every problem in `cx`. `None` when there is nothing an
-    /// impl could be generated for (a union).
+    /// Parses `input`, recording every problem of this derive's own in `cx`. `None` when
+    /// there is nothing an impl could be generated for (a union).
     pub fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Option<Container<'a>> {
-        let attrs = attr::Container::from_attrs(cx, &input.attrs);
-        let data = match &input.data {
-            syn::Data::Struct(data) => Data::Struct(fields(cx, &data.fields)),
-            syn::Data::Enum(data) => Data::Enum(
-                data.variants
-                    .iter()
+        if let syn::Data::Union(data) = &input.data {
+            cx.error_spanned_by(
+                data.union_token,
+                "`#[derive(LlmPayload)]` does not support unions; \
+                 it belongs on a struct or an enum",
+            );
+            return None;
+        }
+        let serde_cx = serde_derive_internals::Ctxt::new();
+        // Only used in the paths of generated code, which this derive does not take.
+        let private = Ident::new("__private", Span::call_site());
+        let serde = serde_ast::Container::from_ast(&serde_cx, input, Derive::Deserialize, &private);
+        // Discarded on purpose: serde's own derives report these (module docs).
+        let serde_failed = serde_cx.check().is_err();
+        let serde = serde?;
+        let data = match serde.data {
+            serde_ast::Data::Struct(style, fields) => Data::Struct(style, from_serde(cx, fields)),
+            serde_ast::Data::Enum(variants) => Data::Enum(
+                variants
+                    .into_iter()
                     .map(|variant| Variant {
-                        attrs: attr::Variant::from_attrs(cx, &variant.attrs),
-                        fields: fields(cx, &variant.fields),
-                        original: variant,
+                        attrs: attr::Variant::from_attrs(cx, &variant.original.attrs),
+                        serde: variant.attrs,
+                        style: variant.style,
+                        fields: from_serde(cx, variant.fields),
+                        original: variant.original,
                     })
                     .collect(),
             ),
-            syn::Data::Union(data) => {
-                cx.error_spanned_by(
-                    data.union_token,
-                    "`#[derive(LlmPayload)]` does not support unions; \
-                     it belongs on a struct or an enum",
-                );
-                return None;
-            }
         };
         Some(Container {
             ident: &input.ident,
-            attrs,
+            attrs: attr::Container::from_attrs(cx, &input.attrs),
+            repr: Repr::of(&serde.attrs),
+            serde: serde.attrs,
+            serde_failed,
             doc: Doc::from_attrs(&input.attrs),
             data,
-            repr: Repr::from_attrs(&input.attrs),
             original: input,
         })
     }
@@ -108,18 +146,35 @@ impl<'a> Container<'a> {
     /// Every field of the type, across variants.
     pub fn all_fields(&self) -> Box<dyn Iterator<Item = &Field<'a>> + '_> {
         match &self.data {
-            Data::Struct(fields) => Box::new(fields.iter()),
+            Data::Struct(_, fields) => Box::new(fields.iter()),
             Data::Enum(variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
         }
     }
 }
 
-fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields) -> Vec<Field<'a>> {
+impl Field<'_> {
+    /// The member name the model writes for this field: serde's deserialize name (its
+    /// `rename`, `rename(deserialize = ...)` or the container's `rename_all`).
+    pub fn name(&self) -> &str {
+        &self.serde.name().deserialize_name().value
+    }
+}
+
+impl Variant<'_> {
+    /// The variant name the model writes: serde's deserialize name.
+    pub fn name(&self) -> &str {
+        &self.serde.name().deserialize_name().value
+    }
+}
+
+fn from_serde<'a>(cx: &Ctxt, fields: Vec<serde_ast::Field<'a>>) -> Vec<Field<'a>> {
     fields
-        .iter()
-        .map(|original| Field {
-            attrs: attr::Field::from_attrs(cx, &original.attrs),
-            original,
+        .into_iter()
+        .map(|field| Field {
+            attrs: attr::Field::from_attrs(cx, &field.original.attrs),
+            serde: field.attrs,
+            ty: field.ty,
+            original: field.original,
         })
         .collect()
 }
@@ -137,10 +192,18 @@ pub fn default_marker(ident: &Ident) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proc_macro2::Span;
 
     fn ident(name: &str) -> Ident {
         syn::parse_str(name).unwrap_or_else(|_| Ident::new(name, Span::call_site()))
+    }
+
+    fn parse(item: &str, test: impl FnOnce(&Container)) {
+        let input: DeriveInput = syn::parse_str(item).unwrap();
+        let cx = Ctxt::new();
+        let container = Container::from_ast(&cx, &input).unwrap();
+        cx.check().unwrap();
+        assert!(!container.serde_failed, "serde refused {item}");
+        test(&container);
     }
 
     #[test]
@@ -162,16 +225,66 @@ mod tests {
     }
 
     #[test]
-    fn enums_keep_their_variants() {
+    fn enums_keep_their_variants_and_styles() {
+        parse(
+            "enum Tone { Warm, Cold { degrees: i32 }, Other(String), Pair(u8, u8) }",
+            |container| {
+                let Data::Enum(variants) = &container.data else {
+                    panic!("an enum parsed as a struct");
+                };
+                let styles: Vec<&str> = variants
+                    .iter()
+                    .map(|v| match v.style {
+                        Style::Unit => "unit",
+                        Style::Struct => "struct",
+                        Style::Newtype => "newtype",
+                        Style::Tuple => "tuple",
+                    })
+                    .collect();
+                assert_eq!(styles, ["unit", "struct", "newtype", "tuple"]);
+                assert_eq!(container.all_fields().count(), 4);
+            },
+        );
+    }
+
+    #[test]
+    fn names_are_the_ones_serde_deserializes() {
+        parse(
+            r#"#[serde(rename_all(serialize = "SCREAMING_SNAKE_CASE", deserialize = "camelCase"))]
+            struct Row {
+                row_id: u32,
+                #[serde(rename(serialize = "a", deserialize = "b"))]
+                both: u32,
+                #[serde(rename = "plain")]
+                renamed: u32,
+                #[serde(alias = "colour")]
+                color: String,
+            }"#,
+            |container| {
+                let names: Vec<&str> = container.all_fields().map(Field::name).collect();
+                assert_eq!(names, ["rowId", "b", "plain", "color"]);
+            },
+        );
+        parse(
+            r#"#[serde(tag = "t", rename_all(deserialize = "kebab-case"))]
+            enum Act { ViewDetails { x: u8 }, #[serde(rename(deserialize = "go"))] Run { y: u8 } }"#,
+            |container| {
+                let Data::Enum(variants) = &container.data else {
+                    panic!("an enum parsed as a struct");
+                };
+                let names: Vec<&str> = variants.iter().map(Variant::name).collect();
+                assert_eq!(names, ["view-details", "go"]);
+            },
+        );
+    }
+
+    #[test]
+    fn serde_errors_are_recorded_not_reported() {
         let input: DeriveInput =
-            syn::parse_str("enum Tone { Warm, Cold { degrees: i32 }, Other(String) }").unwrap();
+            syn::parse_str("#[serde(tag = \"t\")] enum A { Pair(u8, u8) }").unwrap();
         let cx = Ctxt::new();
         let container = Container::from_ast(&cx, &input).unwrap();
-        cx.check().unwrap();
-        match &container.data {
-            Data::Enum(variants) => assert_eq!(variants.len(), 3),
-            Data::Struct(_) => panic!("an enum parsed as a struct"),
-        }
-        assert_eq!(container.all_fields().count(), 2);
+        assert!(cx.check().is_ok(), "serde's error is serde's to report");
+        assert!(container.serde_failed);
     }
 }

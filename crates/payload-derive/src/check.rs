@@ -4,7 +4,8 @@ use crate::ast::{Container, Data, Variant};
 use crate::attr::{is_valid_marker, is_valid_name};
 use crate::ctxt::Ctxt;
 use crate::serde_repr::Repr;
-use syn::{Fields, Type};
+use serde_derive_internals::ast::Style;
+use syn::Type;
 
 /// Runs every check, recording problems in `cx`.
 pub fn check(cx: &Ctxt, cont: &Container) {
@@ -29,27 +30,43 @@ fn check_generics(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// Format options name a struct's members: on a variant's field (or a tuple field) there
-/// is no member of the payload for them to name.
+/// Format options name a member of the struct the model writes: on a variant's field,
+/// a tuple field, a field serde never deserializes or one flattened into its parent
+/// there is no such member for them to name.
 fn check_misplaced_attrs(cx: &Ctxt, cont: &Container) {
-    let struct_fields = match &cont.data {
-        Data::Struct(fields) => fields.iter().collect::<Vec<_>>(),
-        Data::Enum(_) => Vec::new(),
-    };
+    let named_struct = matches!(cont.data, Data::Struct(Style::Struct, _));
     for field in cont.all_fields() {
-        let allowed =
-            field.original.ident.is_some() && struct_fields.iter().any(|f| std::ptr::eq(*f, field));
-        if !allowed && !field.attrs.format.is_empty() {
+        if field.attrs.format.is_empty() {
+            continue;
+        }
+        if !named_struct || field.original.ident.is_none() {
             cx.error_spanned_by(
                 field.original,
                 "`#[payload(format(...))]` belongs on a named field of a struct payload",
+            );
+        } else if field.serde.skip_deserializing() {
+            cx.error_spanned_by(
+                field.original,
+                format!(
+                    "`#[payload(format(...))]` on `{}`, which serde skips when deserializing: \
+                     the model never writes it, so its format options would never be read",
+                    field.name()
+                ),
+            );
+        } else if field.serde.flatten() {
+            cx.error_spanned_by(
+                field.original,
+                "`#[payload(format(...))]` on a `#[serde(flatten)]` field, which has no member \
+                 of its own (its members sit in this object); give the options to the \
+                 flattened type's fields with `#[schemars(extend(\"x-format\" = ...))]`",
             );
         }
     }
 }
 
-/// What an enum may hold to be a payload a model can write: at least one variant, no
-/// positional arrays, and (internally tagged) only content serde can put beside the tag.
+/// What an enum may hold to be a payload a model can write: at least one variant it can
+/// write, no positional arrays, and (internally tagged) only content serde can put beside
+/// the tag.
 fn check_enum(cx: &Ctxt, cont: &Container) {
     let Data::Enum(variants) = &cont.data else {
         return;
@@ -60,27 +77,31 @@ fn check_enum(cx: &Ctxt, cont: &Container) {
             "an enum with no variants has no value a model could write; \
              add at least one variant",
         );
+    } else if variants.iter().all(|v| v.serde.skip_deserializing()) {
+        cx.error_spanned_by(
+            cont.ident,
+            "every variant is `#[serde(skip_deserializing)]`, so serde accepts no value a \
+             model could write; leave at least one variant deserializable",
+        );
     }
     for variant in variants {
-        check_variant(cx, &cont.repr, variant);
+        check_variant(cx, &cont.repr.of_variant(&variant.serde), variant);
     }
 }
 
 fn check_variant(cx: &Ctxt, repr: &Repr, variant: &Variant) {
     let ident = &variant.original.ident;
-    let unnamed = match &variant.original.fields {
-        Fields::Unnamed(fields) => Some(fields.unnamed.len()),
-        _ => None,
-    };
-    if let Some(count) = unnamed.filter(|n| *n >= 2) {
+    // A variant serde never deserializes is never written by the model either.
+    let written = !variant.serde.skip_deserializing();
+    if written && matches!(variant.style, Style::Tuple) {
+        let count = variant.fields.len();
         let place = match repr {
             Repr::Adjacent { content, .. } => {
-                format!("under `content = \"{}\"` its content", content.value())
+                format!("under `content = \"{content}\"` its content")
             }
-            Repr::Internal { tag } => format!(
-                "serde cannot write it beside `tag = \"{}\"`, and its content",
-                tag.value()
-            ),
+            Repr::Internal { tag } => {
+                format!("serde cannot write it beside `tag = \"{tag}\"`, and its content")
+            }
             Repr::External | Repr::Untagged => "its content".to_string(),
         };
         cx.error_spanned_by(
@@ -92,23 +113,21 @@ fn check_variant(cx: &Ctxt, repr: &Repr, variant: &Variant) {
             ),
         );
     }
-    if let (Repr::Internal { tag }, Some(1)) = (repr, unnamed) {
-        let ty = &variant.fields[0].original.ty;
+    if let (true, Repr::Internal { tag }, Style::Newtype) = (written, repr, variant.style) {
+        let ty = variant.fields[0].ty;
         if let Some(shown) = not_an_object(ty) {
             cx.error_spanned_by(
                 ty,
                 format!(
                     "newtype variant `{ident}` holds `{shown}`, which serde cannot write \
-                     beside `tag = \"{}\"` (it fails at run time); hold a struct, or use an \
-                     adjacent tag: `#[serde(tag = \"{}\", content = \"...\")]`",
-                    tag.value(),
-                    tag.value()
+                     beside `tag = \"{tag}\"` (it fails at run time); hold a struct, or use an \
+                     adjacent tag: `#[serde(tag = \"{tag}\", content = \"...\")]`"
                 ),
             );
         }
     }
     if let (Some(check), attr) = (&variant.attrs.check, &variant.attrs.span) {
-        if unnamed != Some(1) {
+        if !matches!(variant.style, Style::Newtype) {
             let span: &dyn quote::ToTokens = match attr {
                 Some(attr) => attr,
                 None => check,
@@ -127,34 +146,55 @@ fn check_variant(cx: &Ctxt, repr: &Repr, variant: &Variant) {
 
 /// A struct payload is written as an object, or, holding one list, as an array (the
 /// suggestion blocks). A unit struct is `null`, a tuple struct a positional array, and a
-/// newtype over a scalar a bare scalar: a marker block can carry none of them (it opens
-/// with `{` or `[`), and their instructions would contradict themselves. Refused here
-/// rather than failing every parse at run time.
+/// newtype over a scalar (or a `#[serde(transparent)]` struct around one) a bare scalar:
+/// a marker block can carry none of them (it opens with `{` or `[`), and their
+/// instructions would contradict themselves. Refused here rather than failing every
+/// parse at run time. A type deserialized `from`/`try_from` another is written as that
+/// type, which this derive cannot see, so it is left to the schema.
 fn check_struct_shape(cx: &Ctxt, cont: &Container) {
-    let syn::Data::Struct(data) = &cont.original.data else {
+    let Data::Struct(style, fields) = &cont.data else {
         return;
     };
+    if cont.serde.type_from().is_some() || cont.serde.type_try_from().is_some() {
+        return;
+    }
     let ident = cont.ident;
-    match &data.fields {
-        Fields::Named(_) => {}
-        Fields::Unit => cx.error_spanned_by(
+    match style {
+        Style::Struct if cont.serde.transparent() => {
+            let inner = fields.iter().find(|f| f.serde.transparent());
+            if let Some(field) = inner {
+                if let Some(shown) = scalar(field.ty) {
+                    cx.error_spanned_by(
+                        field.ty,
+                        format!(
+                            "`#[serde(transparent)]` struct `{ident}` is written as its field \
+                             `{}`, a bare `{shown}`, not the object a payload block holds; \
+                             remove `transparent` so the field is a member",
+                            field.name()
+                        ),
+                    );
+                }
+            }
+        }
+        Style::Struct => {}
+        Style::Unit => cx.error_spanned_by(
             ident,
             format!(
                 "unit struct `{ident}` is written as `null`, which no model can send as a \
                  payload; give it named fields (`struct {ident} {{ ... }}`)"
             ),
         ),
-        Fields::Unnamed(fields) if fields.unnamed.len() != 1 => cx.error_spanned_by(
-            &data.fields,
+        Style::Tuple => cx.error_spanned_by(
+            struct_fields(cont),
             format!(
                 "tuple struct `{ident}` has {} fields: serde writes it as a positional JSON \
                  array, which a model fills in the wrong order; name the fields \
                  (`struct {ident} {{ a: A, b: B }}`)",
-                fields.unnamed.len()
+                fields.len()
             ),
         ),
-        Fields::Unnamed(fields) => {
-            let ty = &fields.unnamed[0].ty;
+        Style::Newtype => {
+            let ty = fields[0].ty;
             if let Some(shown) = scalar(ty) {
                 cx.error_spanned_by(
                     ty,
@@ -166,6 +206,14 @@ fn check_struct_shape(cx: &Ctxt, cont: &Container) {
                 );
             }
         }
+    }
+}
+
+/// The fields of the struct as written, for spans.
+fn struct_fields<'a>(cont: &'a Container) -> Option<&'a syn::Fields> {
+    match &cont.original.data {
+        syn::Data::Struct(data) => Some(&data.fields),
+        _ => None,
     }
 }
 

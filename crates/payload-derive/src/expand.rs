@@ -14,6 +14,11 @@ use syn::{DeriveInput, Path, parse_quote};
 
 /// The whole expansion of `#[derive(LlmPayload)]` on `input`: the impl, or every error
 /// found plus a stub impl (so uses of the type do not each report a missing impl).
+///
+/// When serde refused its own attributes, serde's derives report that and this one adds
+/// only its own errors, if any, and the stub: a real impl would fail on the missing
+/// `Serialize`/`Deserialize`/`JsonSchema` impls and add errors about nothing the user
+/// wrote.
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, input);
@@ -21,14 +26,15 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         check::check(&cx, cont);
     }
     match (cx.check(), cont) {
-        (Ok(()), Some(cont)) => impl_payload(&cont),
-        (Err(errors), cont) => {
-            let mut out = errors.into_compile_error();
+        (Ok(()), Some(cont)) if !cont.serde_failed => impl_payload(&cont),
+        (result, cont) => {
+            let mut out = match result {
+                Ok(()) => TokenStream::new(),
+                Err(errors) => errors.into_compile_error(),
+            };
             out.extend(fallback::stub(input, cont.as_ref()));
             out
         }
-        // `from_ast` returns `None` only after recording an error.
-        (Ok(()), None) => TokenStream::new(),
     }
 }
 
@@ -67,18 +73,16 @@ fn impl_payload(cont: &Container) -> TokenStream {
     }
 }
 
-/// `FORMAT_OPTIONS`: the `x-format` object of `format(...)` on the type and its fields.
+/// `FORMAT_OPTIONS`: the `x-format` object of `format(...)` on the type and its fields,
+/// the fields keyed by the member names the model writes (serde's deserialize names).
 fn format_options(cont: &Container) -> TokenStream {
     let fields: Vec<(String, &crate::format_attr::Options)> = match &cont.data {
-        crate::ast::Data::Struct(fields) => fields
+        Data::Struct(_, fields) => fields
             .iter()
             .filter(|f| !f.attrs.format.is_empty())
-            .filter_map(|f| {
-                let name = crate::serde_repr::field_name(f.original, &cont.original.attrs)?;
-                Some((name, &f.attrs.format))
-            })
+            .map(|f| (f.name().to_string(), &f.attrs.format))
             .collect(),
-        crate::ast::Data::Enum(_) => Vec::new(),
+        Data::Enum(_) => Vec::new(),
     };
     let json = crate::format_attr::to_json(&cont.attrs.format, &fields);
     if json.is_empty() {
@@ -124,7 +128,9 @@ fn example(cont: &Container) -> TokenStream {
 }
 
 /// The type's `check`, then the `check` of the variant the value is, its errors moved
-/// under the variant's content and naming the variant.
+/// under the variant's content and naming the variant as the model writes it (serde's
+/// deserialize name and the variant's representation, known here rather than read back
+/// from the serialized value, whose names may differ).
 fn check_fn(cont: &Container, krate: &Path) -> TokenStream {
     let type_check = cont.attrs.check.as_ref().map(|path| {
         let binding = quote_spanned! {path.span()=>
@@ -140,40 +146,43 @@ fn check_fn(cont: &Container, krate: &Path) -> TokenStream {
             .iter()
             .filter_map(|variant| {
                 let path = variant.attrs.check.as_ref()?;
-                let ty = &variant.fields.first()?.original.ty;
+                let ty = variant.fields.first()?.ty;
                 let ident = &variant.original.ident;
+                let name = variant.name();
+                let (tag, content, untagged) = match cont.repr.of_variant(&variant.serde) {
+                    Repr::External => (quote!(None), quote!(None), false),
+                    Repr::Internal { tag } => (quote!(Some(#tag)), quote!(None), false),
+                    Repr::Adjacent { tag, content } => {
+                        (quote!(Some(#tag)), quote!(Some(#content)), false)
+                    }
+                    Repr::Untagged => (quote!(None), quote!(None), true),
+                };
                 let binding = quote_spanned! {path.span()=>
                     let check: fn(&#ty) -> ::std::vec::Vec<#krate::PayloadError> = #path;
                 };
                 Some(quote! {
                     Self::#ident(content) => {
                         #binding
-                        check(content)
+                        #krate::__private::variant_errors(
+                            #name, #tag, #content, #untagged, check(content),
+                        )
                     }
                 })
             })
             .collect(),
-        Data::Struct(_) => Vec::new(),
+        Data::Struct(..) => Vec::new(),
     };
     if type_check.is_none() && arms.is_empty() {
         return TokenStream::new();
     }
     let variant_check = (!arms.is_empty()).then(|| {
-        let (tag, content, untagged) = match &cont.repr {
-            Repr::External => (quote!(None), quote!(None), false),
-            Repr::Internal { tag } => (quote!(Some(#tag)), quote!(None), false),
-            Repr::Adjacent { tag, content } => (quote!(Some(#tag)), quote!(Some(#content)), false),
-            Repr::Untagged => (quote!(None), quote!(None), true),
-        };
         quote! {
             #[allow(unreachable_patterns)]
             let variant_errors = match self {
                 #(#arms)*
                 _ => ::std::vec::Vec::new(),
             };
-            errors.extend(#krate::__private::variant_errors(
-                self, #tag, #content, #untagged, variant_errors,
-            ));
+            errors.extend(variant_errors);
         }
     });
     quote! {

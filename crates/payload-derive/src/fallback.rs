@@ -1,5 +1,12 @@
-//! What is emitted next to the errors: a stub impl, so the user sees the one message
-//! about their attribute and not one "trait not implemented" per use of the type.
+//! What is emitted next to the errors: a stub impl, so the user sees the messages about
+//! their declaration and not one "trait not implemented" per use of the type.
+//!
+//! The stub is bounded the way thiserror bounds its own fallback: its `where` clause
+//! repeats the supertraits of `LlmPayload` under a `for<'workaround>` binder. When serde's
+//! or schemars' derive failed too (one misuse of `#[serde(...)]` makes all of them fail),
+//! those supertraits do not hold, and an unbounded stub would add one E0277 per missing
+//! supertrait to the one real error. With the bound, the impl simply does not apply; the
+//! higher-ranked form keeps rustc from rejecting the clause as a trivially false bound.
 
 use crate::ast::Container;
 use crate::expand::core_path;
@@ -17,7 +24,12 @@ pub fn stub(input: &DeriveInput, cont: Option<&Container>) -> TokenStream {
     let ident = &input.ident;
     quote! {
         #[automatically_derived]
-        impl #krate::LlmPayload for #ident {
+        impl #krate::LlmPayload for #ident
+        where
+            for<'workaround> #ident: #krate::__private::Serialize
+                + #krate::__private::DeserializeOwned
+                + #krate::__private::JsonSchema,
+        {
             const NAME: &'static str = "";
             const MARKER: &'static str = "";
             const DESCRIPTION: &'static str = "";

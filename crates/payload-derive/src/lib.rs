@@ -44,6 +44,36 @@
 //! (positional arrays) and newtypes over a scalar (a bare value) are refused: a marker
 //! block opens with `{` or `[`, so none of them could ever be parsed.
 //!
+//! ## serde attributes
+//!
+//! `#[serde(...)]` is read by `serde_derive_internals`, the reader serde_derive and
+//! schemars_derive use, so it means here exactly what it means to serde. It is read for
+//! *deserializing*: the model writes JSON that is deserialized into the type, so where
+//! serde tells the two apart the deserialize side is the one that counts, as it is for
+//! the schema schemars generates.
+//!
+//! - Names: a field's or variant's member name is serde's deserialize name, after
+//!   `rename`, `rename(deserialize = "...")`, `rename_all`, `rename_all(deserialize =
+//!   "...")` and `rename_all_fields`. It keys the fields' format options and names the
+//!   variant in the errors of a variant's `check`. `alias` adds names serde also takes
+//!   in; parsing accepts them because serde does.
+//! - Representation: `tag`, `content`, `untagged` (on the enum or on a variant) decide
+//!   where a variant's content sits, which the enum checks below and a variant's `check`
+//!   use.
+//! - Shape: the style of the struct and of each variant (named fields, tuple, newtype,
+//!   unit) and `transparent` decide what JSON the type is written as; `from`/`try_from`
+//!   types are written as the other type, so their shape is not checked.
+//! - `skip_deserializing`: a skipped variant is never written by the model, so it is not
+//!   held to the enum checks, but an enum must keep one variant that is not skipped;
+//!   format options on a skipped field are refused, as on a `flatten`ed one (which has
+//!   no member of its own).
+//!
+//! serde's own errors about its attributes are left to serde: a `#[serde]` attribute is
+//! only accepted on a type that also derives `Serialize`, `Deserialize` or `JsonSchema`
+//! (this derive declares only `payload`), and each of them reports those errors, so a
+//! copy from here would show every one twice. When serde refuses the attributes this
+//! derive adds only its own errors, if it has any, next to the bounded stub below.
+//!
 //! ## Format options (`format(...)`)
 //!
 //! On the type: `xml(root, namespace, pretty_print)`, `delimited(section, end,
@@ -72,10 +102,15 @@
 //! ## Structure
 //!
 //! One small module per stage, after serde_derive and thiserror: `attr` reads the
-//! attribute, `ast` the type, `check` looks at the declaration as a whole, `expand`
-//! writes the impl. Every stage records errors in a `Ctxt` so one build reports
-//! them all, and on error `fallback` adds a stub impl so the errors about the
-//! attribute are the only ones.
+//! attribute, `ast` the type (with serde's attributes as serde reads them), `check`
+//! looks at the declaration as a whole, `expand` writes the impl; `serde_repr` is
+//! serde's enum representation. Every stage records errors in a `Ctxt` so one build
+//! reports them all, and on error `fallback` adds a stub impl so the errors about the
+//! attribute are the only ones. The stub is bounded the way thiserror's is (`where
+//! for<'workaround> Self: Serialize + DeserializeOwned + JsonSchema`): when serde's or
+//! schemars' derive failed as well, the stub does not apply instead of adding one
+//! "trait not implemented" per missing supertrait, so one misuse gives one error (two
+//! where serde refuses the same declaration: its and ours).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -1,133 +1,66 @@
-//! How serde writes the enum: read from its `#[serde(...)]` attributes, because what an
-//! enum may hold and where a variant's content sits in the JSON depend on it.
-//!
-//! Only the representation keys are read (`tag`, `content`, `untagged`); every other
-//! serde key is skipped, and serde itself reports malformed ones.
+//! How serde writes the enum, as serde_derive_internals read it from `#[serde(...)]`:
+//! what an enum may hold and where a variant's content sits in the JSON depend on it.
 
-use syn::meta::ParseNestedMeta;
-use syn::{Attribute, Expr, LitStr, Token};
+use serde_derive_internals::attr::{self, TagType};
 
 /// serde's enum representations.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub enum Repr {
     /// `{"variant": content}`, unit variants as `"variant"` (serde's default).
-    #[default]
     External,
     /// `#[serde(tag = "t")]`: `{"t": "variant", ...content's members}`.
     Internal {
         /// The tag member.
-        tag: LitStr,
+        tag: String,
     },
     /// `#[serde(tag = "t", content = "c")]`: `{"t": "variant", "c": content}`.
     Adjacent {
         /// The tag member.
-        tag: LitStr,
+        tag: String,
         /// The content member.
-        content: LitStr,
+        content: String,
     },
-    /// `#[serde(untagged)]`: the content alone.
+    /// `#[serde(untagged)]` on the enum or on the variant: the content alone.
     Untagged,
 }
 
 impl Repr {
-    /// The representation the type's serde attributes ask for.
-    pub fn from_attrs(attrs: &[Attribute]) -> Repr {
-        let mut tag = None;
-        let mut content = None;
-        let mut untagged = false;
-        for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-            // A malformed serde attribute is serde's to report.
-            let _ = attr.parse_nested_meta(|meta| {
-                if meta.path.is_ident("tag") {
-                    tag = string(&meta)?;
-                } else if meta.path.is_ident("content") {
-                    content = string(&meta)?;
-                } else if meta.path.is_ident("untagged") {
-                    untagged = true;
-                } else {
-                    skip(&meta)?;
-                }
-                Ok(())
-            });
-        }
-        match (untagged, tag, content) {
-            (true, _, _) => Repr::Untagged,
-            (false, Some(tag), Some(content)) => Repr::Adjacent { tag, content },
-            (false, Some(tag), None) => Repr::Internal { tag },
-            (false, None, _) => Repr::External,
+    /// The representation of the enum's variants, from its container attributes.
+    pub fn of(container: &attr::Container) -> Repr {
+        match container.tag() {
+            TagType::External => Repr::External,
+            TagType::Internal { tag } => Repr::Internal { tag: tag.clone() },
+            TagType::Adjacent { tag, content } => Repr::Adjacent {
+                tag: tag.clone(),
+                content: content.clone(),
+            },
+            TagType::None => Repr::Untagged,
         }
     }
-}
 
-fn string(meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
-    let expr: Expr = meta.value()?.parse()?;
-    Ok(match expr {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(lit),
-            ..
-        }) => Some(lit),
-        _ => None,
-    })
-}
-
-/// The value of `#[serde(KEY = "...")]` among `attrs` (the plain form only; serde's
-/// `rename(serialize = ..., deserialize = ...)` form is not read).
-fn string_key(attrs: &[Attribute], key: &str) -> Option<String> {
-    let mut found = None;
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident(key) && meta.input.peek(Token![=]) {
-                found = string(&meta)?.map(|lit| lit.value());
-            } else {
-                skip(&meta)?;
-            }
-            Ok(())
-        });
+    /// The representation of one variant: the enum's, unless the variant itself is
+    /// `#[serde(untagged)]` (serde then tries its content alone, after the tagged ones).
+    pub fn of_variant(&self, variant: &attr::Variant) -> Repr {
+        if variant.untagged() {
+            Repr::Untagged
+        } else {
+            self.clone()
+        }
     }
-    found
-}
-
-/// The name serde writes a field under: its `rename`, or its identifier under the
-/// container's `rename_all`.
-pub fn field_name(field: &syn::Field, container_attrs: &[Attribute]) -> Option<String> {
-    use heck::{
-        ToKebabCase, ToLowerCamelCase, ToShoutyKebabCase, ToShoutySnakeCase, ToUpperCamelCase,
-    };
-    use syn::ext::IdentExt;
-    if let Some(renamed) = string_key(&field.attrs, "rename") {
-        return Some(renamed);
-    }
-    let ident = field.ident.as_ref()?.unraw().to_string();
-    Some(match string_key(container_attrs, "rename_all").as_deref() {
-        Some("lowercase") => ident.to_lowercase(),
-        Some("UPPERCASE") => ident.to_uppercase(),
-        Some("PascalCase") => ident.to_upper_camel_case(),
-        Some("camelCase") => ident.to_lower_camel_case(),
-        Some("SCREAMING_SNAKE_CASE") => ident.to_shouty_snake_case(),
-        Some("kebab-case") => ident.to_kebab_case(),
-        Some("SCREAMING-KEBAB-CASE") => ident.to_shouty_kebab_case(),
-        _ => ident,
-    })
-}
-
-/// Consumes `= value` or `(...)` after a key this module does not read.
-fn skip(meta: &ParseNestedMeta) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.value()?.parse::<Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let _content;
-        syn::parenthesized!(_content in meta.input);
-    }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_derive_internals::{Ctxt, Derive, ast};
 
     fn repr(item: &str) -> Repr {
         let input: syn::DeriveInput = syn::parse_str(item).unwrap();
-        Repr::from_attrs(&input.attrs)
+        let cx = Ctxt::new();
+        let private = proc_macro2::Ident::new("__private", proc_macro2::Span::call_site());
+        let cont = ast::Container::from_ast(&cx, &input, Derive::Deserialize, &private).unwrap();
+        cx.check().unwrap();
+        Repr::of(&cont.attrs)
     }
 
     #[test]
@@ -135,12 +68,11 @@ mod tests {
         assert!(matches!(repr("enum A { X }"), Repr::External));
         assert!(matches!(
             repr("#[serde(rename_all = \"snake_case\", tag = \"action\")] enum A { X }"),
-            Repr::Internal { tag } if tag.value() == "action"
+            Repr::Internal { tag } if tag == "action"
         ));
         assert!(matches!(
             repr("#[serde(tag = \"intent\", content = \"parameters\")] enum A { X }"),
-            Repr::Adjacent { tag, content }
-                if tag.value() == "intent" && content.value() == "parameters"
+            Repr::Adjacent { tag, content } if tag == "intent" && content == "parameters"
         ));
         assert!(matches!(
             repr("#[serde(untagged, bound(serialize = \"\"))] enum A { X }"),
