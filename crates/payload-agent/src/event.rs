@@ -10,6 +10,7 @@ use std::io::{self, Write};
 /// The events of a turn, with seed 001's SSE names.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum AgentEvent {
     /// `status`: what the backend is doing ("Thinking...").
     Status {

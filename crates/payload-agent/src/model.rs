@@ -8,6 +8,7 @@ use serde_json::Value;
 
 /// A piece of a model's streamed answer.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ModelChunk {
     /// Text, in whatever pieces the model API delivers.
     Text(String),

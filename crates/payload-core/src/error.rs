@@ -13,6 +13,7 @@ use std::fmt;
 /// What went wrong, as one of the kinds SPEC section 2 names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The text is not JSON (or not the expected format), even after repair.
     Parsing,
@@ -192,7 +193,22 @@ pub fn escape_pointer_token(token: &str) -> String {
 
 /// Joins a JSON Pointer and one more reference token.
 pub fn pointer_join(base: &str, token: &str) -> String {
-    format!("{base}/{}", escape_pointer_token(token))
+    let mut pointer = base.to_string();
+    push_pointer_token(&mut pointer, token);
+    pointer
+}
+
+/// Appends `/` and one escaped reference token to `pointer`, allocating nothing when
+/// `pointer` has room (the value walks keep one buffer and push and pop segments).
+pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -203,22 +203,33 @@ impl Shape {
 /// Decodes a schema-valid value into `T` and applies its rules; with `roundtrip`,
 /// also writes the decoded value back as JSON (to see which members serde took in).
 fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> Decoded {
-    match serde_path_to_error::deserialize::<_, T>(value) {
-        Ok(decoded) => {
-            let errors = decoded.check();
-            Decoded {
-                roundtrip: roundtrip
-                    .then(|| serde_json::to_value(&decoded).ok())
-                    .flatten(),
-                typed: errors.is_empty().then(|| Arc::new(decoded) as AnyPayload),
-                errors,
-            }
+    // Tracking the path costs a wrapper around every seed and visitor, and it is needed
+    // only for the message of a failure: decode plainly, and again with the path only
+    // when that fails.
+    let decoded = match T::deserialize(value) {
+        Ok(decoded) => decoded,
+        Err(_) => {
+            let error = match serde_path_to_error::deserialize::<_, T>(value) {
+                Err(error) => decode_error(error),
+                // Deserializing the same value twice gave two answers (a `Deserialize`
+                // with state of its own): report the first failure, at the root.
+                Ok(_) => PayloadError::validation("", "the value does not decode")
+                    .with_suggestion("follow the schema exactly"),
+            };
+            return Decoded {
+                errors: vec![error],
+                roundtrip: None,
+                typed: None,
+            };
         }
-        Err(error) => Decoded {
-            errors: vec![decode_error(error)],
-            roundtrip: None,
-            typed: None,
-        },
+    };
+    let errors = decoded.check();
+    Decoded {
+        roundtrip: roundtrip
+            .then(|| serde_json::to_value(&decoded).ok())
+            .flatten(),
+        typed: errors.is_empty().then(|| Arc::new(decoded) as AnyPayload),
+        errors,
     }
 }
 

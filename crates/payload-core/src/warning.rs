@@ -6,6 +6,7 @@ use std::fmt;
 /// What kind of thing a [`Warning`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum WarningKind {
     /// Malformed JSON was repaired (SPEC section 3); the message names the fix.
     Repaired,

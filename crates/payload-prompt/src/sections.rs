@@ -24,6 +24,7 @@ what the user did with it: build on it rather than repeating it.";
 
 /// One of the eight sections of seed 000, or a section the app adds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SectionKind {
     /// 1: identity, role, style and proposal mechanics.
     Preamble,

@@ -120,34 +120,21 @@ fn repair_error(
     origin: Location,
 ) -> PayloadError {
     let location = shift(Location::of_offset(text, lenient.offset), origin);
-    let (message, suggestion) = match lenient.kind {
-        ErrorKind::Truncated => (
-            format!("the JSON value is cut off: {}", lenient.message),
-            "send the whole value, closing every string, object and array",
-        ),
-        _ => (
-            format!("invalid JSON: {}", lenient.message),
-            suggestion_for(strict),
-        ),
+    let message = match lenient.kind {
+        ErrorKind::Truncated => format!("the JSON value is cut off: {}", lenient.message),
+        _ => format!("invalid JSON: {}", lenient.message),
+    };
+    // The strict reader's error says only where it gave up (it stops at the first
+    // trailing comma the lenient reader repairs); what to do comes from the lenient
+    // reader, which stopped at the real problem and says what it is.
+    let hint = if strict.is_eof() && lenient.kind == ErrorKind::Truncated {
+        repair::Hint::CloseEverything
+    } else {
+        lenient.hint
     };
     PayloadError::new(lenient.kind, "", message)
-        .with_suggestion(suggestion)
+        .with_suggestion(hint.suggestion())
         .with_location(location)
-}
-
-fn suggestion_for(error: &serde_json::Error) -> &'static str {
-    let text = error.to_string();
-    if error.is_eof() {
-        "close every string, object and array"
-    } else if text.contains("expected `,` or `}`") || text.contains("expected `,` or `]`") {
-        "check for a missing comma or an unclosed string before this point"
-    } else if text.contains("key must be a string") {
-        "put every key in double quotes"
-    } else if text.contains("trailing comma") {
-        "remove the comma before the closing bracket"
-    } else {
-        "write strict JSON: double-quoted keys and strings, no comments, no trailing commas"
-    }
 }
 
 /// A location relative to a block, moved to the model's text.
@@ -197,5 +184,27 @@ mod tests {
             "{}",
             error.message
         );
+    }
+
+    #[test]
+    fn the_suggestion_says_what_stopped_the_reader() {
+        let cases = [
+            ("{\"a\" 1}", repair::Hint::ColonAfterKey),
+            ("{\"a\": NaN}", repair::Hint::NumberOrNull),
+            ("{\"a\": 1} trailing words", repair::Hint::OneValue),
+            ("{\"a\": [1, 2", repair::Hint::CloseEverything),
+            (
+                &format!("{}{}", "[".repeat(200), "]".repeat(200)),
+                repair::Hint::LessNesting,
+            ),
+        ];
+        for (text, hint) in cases {
+            let error = decode(text, ORIGIN).unwrap_err();
+            assert_eq!(
+                error.suggestion.as_deref(),
+                Some(hint.suggestion()),
+                "{text}"
+            );
+        }
     }
 }

@@ -18,6 +18,7 @@ use std::sync::{OnceLock, RwLock};
 
 /// Which JSON Schema flavour to produce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Dialect {
     /// JSON Schema 2020-12 (the default, and what the validator uses).
     #[default]

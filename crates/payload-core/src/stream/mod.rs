@@ -64,6 +64,8 @@ pub use partial::partial_value;
 /// What the stream reports as the response arrives.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
+// Not `#[non_exhaustive]` on purpose: a relay (the agent's events, an SSE bridge) must
+// handle every event, and a new one must fail to compile there rather than be dropped.
 pub enum StreamEvent {
     /// Text that is safe to show: it is part of the final message.
     TextDelta {

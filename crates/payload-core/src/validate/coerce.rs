@@ -45,7 +45,7 @@ const EXACT_LIMIT: f64 = 9_007_199_254_740_992.0;
 pub(crate) fn coerce_into(value: &mut Value, root: &Value, warnings: &mut Capped<Warning>) {
     let mut fixes = Fixes { warnings };
     wrap_bare_array(value, root, &mut fixes);
-    walk(value, root, root, "", 0, &mut fixes);
+    walk(value, root, root, &mut String::new(), 0, &mut fixes);
 }
 
 /// The warnings of one coercion: built only while the report has room.
@@ -91,11 +91,13 @@ fn wrap_bare_array(value: &mut Value, root: &Value, fixes: &mut Fixes<'_>) {
     fixes.note(|| format!("wrapped the bare array as the object's only member \"{name}\""));
 }
 
+/// Coerces `value` where `schema` governs it. `path` is its pointer: one buffer for the
+/// whole walk, a segment pushed and popped per level, so that no member costs a string.
 fn walk(
     value: &mut Value,
     root: &Value,
     schema: &Value,
-    path: &str,
+    path: &mut String,
     depth: usize,
     fixes: &mut Fixes<'_>,
 ) {
@@ -124,16 +126,21 @@ fn walk(
             fix_key_styles(map, &applies, path, fixes);
             for (key, member) in map.iter_mut() {
                 if let Some(sub) = applies.member(key) {
-                    let sub_path = crate::error::pointer_join(path, key);
-                    walk(member, root, sub, &sub_path, depth + 1, fixes);
+                    let len = path.len();
+                    crate::error::push_pointer_token(path, key);
+                    walk(member, root, sub, path, depth + 1, fixes);
+                    path.truncate(len);
                 }
             }
         }
         Value::Array(items) => {
             for (index, item) in items.iter_mut().enumerate() {
                 if let Some(sub) = applies.item(index) {
-                    let sub_path = format!("{path}/{index}");
-                    walk(item, root, sub, &sub_path, depth + 1, fixes);
+                    let len = path.len();
+                    path.push('/');
+                    path.push_str(&index.to_string());
+                    walk(item, root, sub, path, depth + 1, fixes);
+                    path.truncate(len);
                 }
             }
         }

@@ -155,28 +155,32 @@ impl<'w> Undeclared<'w> {
             return;
         }
         let closed = kind == Members::Closed;
-        // Which member is missing cannot be known in an undecided union: its unknown
-        // members are warnings only.
-        let absent: Vec<Folded<'_>> = if applies.undecided() {
-            Vec::new()
-        } else {
-            applies
-                .declared()
-                .into_iter()
-                .filter(|name| !map.contains_key(*name))
-                .map(Folded::new)
-                .collect()
-        };
+        // The absent members are folded once, and only for an object that has an
+        // undeclared member (most have none).
+        let mut absent: Option<Vec<Folded<'_>>> = None;
         let mut searched = 0;
         for key in map.keys() {
             if applies.declares(key) {
                 continue;
             }
+            // Which member is missing cannot be known in an undecided union: its
+            // unknown members are warnings only.
+            let absent = absent.get_or_insert_with(|| {
+                if applies.undecided() {
+                    return Vec::new();
+                }
+                applies
+                    .declared()
+                    .into_iter()
+                    .filter(|name| !map.contains_key(*name))
+                    .map(Folded::new)
+                    .collect()
+            });
             let intended = if absent.is_empty() || searched >= MAX_SEARCHED {
                 Vec::new()
             } else {
                 searched += 1;
-                near_misses(key, &absent)
+                near_misses(key, absent)
             };
             if !intended.is_empty() {
                 let miss = NearMiss {

@@ -4,7 +4,7 @@
 //! ([`Applies`]); one walk decides them once per node instead of once per check.
 
 use crate::caps::Capped;
-use crate::error::{PayloadError, escape_pointer_token};
+use crate::error::{PayloadError, push_pointer_token};
 use crate::limits::MAX_DEPTH;
 use crate::schema::walk::applies::Applies;
 use crate::validate::members::{Undeclared, Unknowns};
@@ -60,8 +60,7 @@ impl<'a> Walker<'_, 'a> {
                 for (key, member) in map.iter_mut() {
                     if let Some(sub) = applies.member(key) {
                         let len = self.path.len();
-                        self.path.push('/');
-                        self.path.push_str(&escape_pointer_token(key));
+                        push_pointer_token(&mut self.path, key);
                         self.visit(member, sub, depth + 1);
                         self.path.truncate(len);
                     }

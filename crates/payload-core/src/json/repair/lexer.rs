@@ -5,7 +5,7 @@
 //! by appending runs of unchanged text, so reading is linear in the input size.
 
 use super::kinds::{Repair, RepairSet};
-use super::{ErrorKind, RepairError};
+use super::{ErrorKind, Hint, RepairError};
 use crate::scan::quotes::{self, Closing, Quote};
 use serde_json::Value;
 
@@ -170,7 +170,8 @@ impl<'a> Lexer<'a> {
                 ErrorKind::Parsing,
                 "expected a key in double quotes here",
                 at,
-            )),
+            )
+            .with_hint(Hint::QuoteKeys)),
             None => Err(error(
                 ErrorKind::Truncated,
                 "the text ends where a key was expected",
@@ -193,7 +194,8 @@ impl<'a> Lexer<'a> {
         self.after_word = false;
         let open = self.pos;
         let Some((quote, quote_len)) = self.quote() else {
-            return Err(error(ErrorKind::Parsing, "expected a string here", open));
+            return Err(error(ErrorKind::Parsing, "expected a string here", open)
+                .with_hint(Hint::QuoteStrings));
         };
         match quote {
             Quote::Double => {}
@@ -379,7 +381,9 @@ impl<'a> Lexer<'a> {
             .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'+' | b'-'))
         {
             // `01`, `1.2.3`, `12px`, `0x1F`: not a number JSON has, and not two values.
-            return Err(error(ErrorKind::Parsing, "invalid number", start));
+            return Err(
+                error(ErrorKind::Parsing, "invalid number", start).with_hint(Hint::PlainNumber)
+            );
         }
         let token = &self.text[start..self.pos];
         // Fast path for the common small integer (serde_json would give the same
@@ -389,8 +393,10 @@ impl<'a> Lexer<'a> {
                 return Ok(Value::from(n));
             }
         }
-        let value: Value = serde_json::from_str(token)
-            .map_err(|e| error(ErrorKind::Parsing, &format!("invalid number: {e}"), start))?;
+        let value: Value = serde_json::from_str(token).map_err(|e| {
+            error(ErrorKind::Parsing, &format!("invalid number: {e}"), start)
+                .with_hint(Hint::PlainNumber)
+        })?;
         // serde_json reads an integer beyond 64 bits as the nearest float: `1` followed
         // by 300 zeros becomes 1e300. The text said an exact integer; the caller is told.
         if value.is_f64() && !token.contains(['.', 'e', 'E']) {
@@ -410,7 +416,7 @@ impl<'a> Lexer<'a> {
         if self.at_end() {
             error(ErrorKind::Truncated, "the text ends inside a number", start)
         } else {
-            error(ErrorKind::Parsing, "invalid number", start)
+            error(ErrorKind::Parsing, "invalid number", start).with_hint(Hint::PlainNumber)
         }
     }
 
@@ -447,7 +453,8 @@ impl<'a> Lexer<'a> {
                     ErrorKind::Parsing,
                     &format!("`{word}` is not JSON: write a number or null"),
                     start,
-                ));
+                )
+                .with_hint(Hint::NumberOrNull));
             }
             _ => {
                 return Err(error(
@@ -457,7 +464,8 @@ impl<'a> Lexer<'a> {
                         excerpt(word)
                     ),
                     start,
-                ));
+                )
+                .with_hint(Hint::QuoteStrings));
             }
         };
         Ok(value)
@@ -498,6 +506,11 @@ pub(super) fn error(kind: ErrorKind, message: &str, offset: usize) -> RepairErro
     RepairError {
         message: message.to_string(),
         offset,
+        hint: if kind == ErrorKind::Truncated {
+            Hint::CloseEverything
+        } else {
+            Hint::StrictJson
+        },
         kind,
     }
 }

@@ -113,6 +113,64 @@ pub struct RepairError {
     /// [`ErrorKind::Truncated`] when the text ends before the value does, otherwise
     /// [`ErrorKind::Parsing`].
     pub kind: ErrorKind,
+    /// What the model should do about it.
+    pub hint: Hint,
+}
+
+/// What fixes a text the lenient reader cannot read: decided where the reader stops,
+/// so that the suggestion a model gets never depends on another parser's wording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hint {
+    /// The value is cut off.
+    CloseEverything,
+    /// A key is not a string.
+    QuoteKeys,
+    /// Text that should be a string is not quoted.
+    QuoteStrings,
+    /// `NaN`, `Infinity` or `undefined` where a value belongs.
+    NumberOrNull,
+    /// A number JSON cannot read.
+    PlainNumber,
+    /// A key without `:` after it.
+    ColonAfterKey,
+    /// Two members or items without a comma between them.
+    CommaBetween,
+    /// Text after the value.
+    OneValue,
+    /// Nesting past the depth limit.
+    LessNesting,
+    /// Anything else.
+    StrictJson,
+}
+
+impl Hint {
+    /// The suggestion a model gets.
+    pub fn suggestion(self) -> &'static str {
+        match self {
+            Hint::CloseEverything => "send the whole value, closing every string, object and array",
+            Hint::QuoteKeys => "put every key in double quotes",
+            Hint::QuoteStrings => "put every string in double quotes",
+            Hint::NumberOrNull => "write a number, or null when there is none",
+            Hint::PlainNumber => "write numbers in plain digits, like 42 or -3.5",
+            Hint::ColonAfterKey => "put a `:` between each key and its value",
+            Hint::CommaBetween => {
+                "check for a missing comma or an unclosed string before this point"
+            }
+            Hint::OneValue => "send one JSON value and nothing after it inside the block",
+            Hint::LessNesting => "nest the value less deeply",
+            Hint::StrictJson => {
+                "write strict JSON: double-quoted keys and strings, no comments, no trailing commas"
+            }
+        }
+    }
+}
+
+impl RepairError {
+    /// The same error with `hint` as its suggestion.
+    pub(crate) fn with_hint(mut self, hint: Hint) -> Self {
+        self.hint = hint;
+        self
+    }
 }
 
 impl fmt::Display for RepairError {

@@ -5,7 +5,7 @@
 use super::kinds::Repair;
 use super::lexer::{Lexer, error};
 use super::notes::{DuplicateKey, Notes};
-use super::{ErrorKind, Lenient, RepairError};
+use super::{ErrorKind, Hint, Lenient, RepairError};
 use crate::error::pointer_join;
 use crate::limits::MAX_DEPTH;
 use serde_json::{Map, Value};
@@ -67,7 +67,8 @@ pub(super) fn parse(text: &str) -> Result<Lenient, RepairError> {
             ErrorKind::Parsing,
             "unexpected text after the value",
             lexer.pos,
-        ));
+        )
+        .with_hint(Hint::OneValue));
     }
     Ok(Lenient {
         value,
@@ -132,7 +133,8 @@ fn parse_value(lexer: &mut Lexer<'_>, notes: &mut Notes) -> Result<Value, Repair
                             ErrorKind::Parsing,
                             &format!("the value nests deeper than {MAX_DEPTH} levels"),
                             at,
-                        ));
+                        )
+                        .with_hint(Hint::LessNesting));
                     }
                     lexer.pos += 1;
                     if open == b'[' {
@@ -185,7 +187,8 @@ fn parse_value(lexer: &mut Lexer<'_>, notes: &mut Notes) -> Result<Value, Repair
                             ErrorKind::Parsing,
                             "expected `:` after the key",
                             lexer.pos,
-                        ));
+                        )
+                        .with_hint(Hint::ColonAfterKey));
                     }
                     None => {
                         return Err(error(
@@ -261,7 +264,8 @@ fn parse_value(lexer: &mut Lexer<'_>, notes: &mut Notes) -> Result<Value, Repair
                                 "expected `,` or `}`"
                             },
                             at,
-                        ));
+                        )
+                        .with_hint(Hint::CommaBetween));
                     }
                 }
             }

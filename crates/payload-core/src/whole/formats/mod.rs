@@ -77,6 +77,7 @@ use std::str::FromStr;
 
 /// A text format a whole response can be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Format {
     /// A JSON value, possibly fenced or surrounded by prose.
     Json,
