@@ -103,6 +103,36 @@ fn an_alias_is_taken_in() {
     assert!(checked.is_ok(), "{checked:?}");
 }
 
+/// A card whose member is written under one name, read under another, and also under
+/// an alias models use.
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "CARD")]
+struct Card {
+    /// The title.
+    title: String,
+    /// A colour: written `paint`, read `color`, and `colour` too.
+    #[serde(
+        default,
+        rename(serialize = "paint", deserialize = "color"),
+        alias = "colour"
+    )]
+    color: Option<String>,
+}
+
+#[test]
+fn an_alias_beside_a_serialize_rename_is_taken_in() {
+    let reply = "CARD: {\"title\": \"x\", \"colour\": \"red\"}";
+    let parsed = parse(reply, &ParseOptions::new().payload(Card::TYPE));
+    assert!(parsed.rejected.is_empty(), "{parsed:?}");
+    assert_eq!(
+        parsed.payload::<Card>().and_then(|c| c.color.as_deref()),
+        Some("red")
+    );
+    // A real near miss is still an error: nothing reads `colr`.
+    let typo = Card::TYPE.validate(&json!({"title": "x", "colr": "red"}));
+    assert!(typo.is_err(), "{typo:?}");
+}
+
 /// A step of an export, its variant written one way and read another.
 #[derive(Debug, Serialize, Deserialize, JsonSchema, LlmPayload)]
 #[serde(tag = "intent", content = "parameters", rename_all = "snake_case")]

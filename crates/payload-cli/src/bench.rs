@@ -1,6 +1,10 @@
 //! `payload bench --page PAGE [--iterations N] FILE` (SPEC section 6): parses FILE N
 //! times in process with the page's compiled parser and prints the throughput, so that
 //! a recorded response can be measured on the machine that will serve it.
+//!
+//! Beside it, the floor: serde_json reading the JSON of the response's accepted blocks
+//! into a `Value` the same number of times (the JSON must be read once; everything the
+//! parser does beyond that is its cost), and the ratio of the two.
 
 use crate::error::CliError;
 use crate::input::read_input;
@@ -14,8 +18,9 @@ use std::time::Instant;
 /// The number of parses when none is given.
 pub const DEFAULT_ITERATIONS: u32 = 1000;
 
-/// Runs `payload bench`: prints `{"bytes", "iterations", "seconds", "mb_per_s"}`, with
-/// megabytes of 10^6 bytes.
+/// Runs `payload bench`: prints `{"bytes", "iterations", "seconds", "mb_per_s",
+/// "floor_seconds", "ratio"}`, with megabytes of 10^6 bytes (`ratio` is `null` when the
+/// response has no accepted block).
 pub fn run(
     registry: &Registry,
     page: &str,
@@ -36,6 +41,18 @@ pub fn run(
         black_box(parser.parse(black_box(&text)));
     }
     let seconds = start.elapsed().as_secs_f64();
+    let parsed = parser.parse(&text);
+    let blocks: Vec<&str> = parsed
+        .accepted_blocks()
+        .filter_map(|(_, raw)| block_json(raw))
+        .collect();
+    let start = Instant::now();
+    for _ in 0..iterations {
+        for block in &blocks {
+            let _ = black_box(serde_json::from_str::<serde_json::Value>(black_box(block)));
+        }
+    }
+    let floor_seconds = start.elapsed().as_secs_f64();
     let bytes = text.len();
     let total = bytes as f64 * f64::from(iterations);
     let mb_per_s = if seconds > 0.0 {
@@ -43,19 +60,43 @@ pub fn run(
     } else {
         0.0
     };
+    let ratio = (!blocks.is_empty() && floor_seconds > 0.0).then(|| seconds / floor_seconds);
     let report = json!({
         "bytes": bytes,
         "iterations": iterations,
         "seconds": seconds,
         "mb_per_s": mb_per_s,
+        "floor_seconds": floor_seconds,
+        "ratio": ratio,
     });
     writeln!(out, "{report}")?;
     Ok(())
 }
 
+/// The JSON of an accepted block: from its first bracket to its last (the marker, any
+/// emphasis and fence around it left out).
+fn block_json(raw: &str) -> Option<&str> {
+    let start = raw.find(['{', '['])?;
+    let end = raw.rfind(['}', ']'])?;
+    raw.get(start..=end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn block_json_is_the_value_without_marker_emphasis_or_fence() {
+        assert_eq!(
+            block_json("**DATA_PROPOSAL:**\n```json\n{\"a\": [1]}\n```"),
+            Some("{\"a\": [1]}")
+        );
+        assert_eq!(
+            block_json("SUGGESTED_VALUES: [{\"label\": \"x\"}]"),
+            Some("[{\"label\": \"x\"}]")
+        );
+        assert_eq!(block_json("NOTE: nothing"), None);
+    }
 
     #[test]
     fn the_command_reports_bytes_iterations_and_throughput() {
@@ -81,6 +122,9 @@ mod tests {
         assert_eq!(report["iterations"], 3);
         assert!(report["seconds"].as_f64().unwrap() >= 0.0);
         assert!(report["mb_per_s"].is_number());
+        // The suggestion block is accepted, so the floor was measured beside the parse.
+        assert!(report["floor_seconds"].as_f64().unwrap() > 0.0);
+        assert!(report["ratio"].as_f64().unwrap() > 0.0);
         let zero = [
             "payload",
             "bench",

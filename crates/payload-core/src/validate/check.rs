@@ -74,7 +74,7 @@ pub(crate) enum Probe {
 pub(crate) fn check(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl FnOnce(&Value, bool) -> Decoded,
+    decode: impl Fn(&Value, bool) -> Decoded,
 ) -> Checked {
     let mut walked = Walked::new();
     walked.walk(value, compiled);
@@ -87,7 +87,7 @@ pub(crate) fn check(
 pub(crate) fn probe(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl FnOnce(&Value, bool) -> Decoded,
+    decode: impl Fn(&Value, bool) -> Decoded,
 ) -> Probe {
     let mut walked = Walked::new();
     walked.walk(value, compiled);
@@ -133,7 +133,7 @@ impl Walked {
 fn finish(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl FnOnce(&Value, bool) -> Decoded,
+    decode: impl Fn(&Value, bool) -> Decoded,
     walked: Walked,
 ) -> Checked {
     let Walked {
@@ -155,6 +155,9 @@ fn finish(
         let decoded = decode(value, !near.is_empty());
         if let Some(roundtrip) = &decoded.roundtrip {
             near.retain(|miss| !taken_in(miss, value, roundtrip));
+            let taken = taken_by_removal(value, &near, roundtrip, &decode);
+            let mut taken = taken.into_iter();
+            near.retain(|_| !taken.next().unwrap_or(false));
         }
         later = decoded.errors;
         typed = decoded.typed;
@@ -188,6 +191,40 @@ fn taken_in(miss: &NearMiss, value: &Value, roundtrip: &Value) -> bool {
         .pointer(&miss.object)
         .and_then(|object| object.get(meant));
     written.is_some() && written == decoded
+}
+
+/// How many near misses are tested one by one for [`taken_by_removal`]: each test
+/// decodes a copy of the value, so the number is bounded; past it, a near miss is
+/// reported (an error where an alias was meant is the safe side).
+const MAX_REMOVAL_TESTS: usize = 8;
+
+/// Which near misses serde read after all under a name the roundtrip cannot show (an
+/// `alias` beside a `rename(serialize = ...)`, whose roundtrip writes the serialize
+/// name): taking the member out changes what the value decodes to. All are taken out
+/// at once first, which settles the common case (none was read) with one decode.
+fn taken_by_removal(
+    value: &Value,
+    near: &[NearMiss],
+    roundtrip: &Value,
+    decode: &impl Fn(&Value, bool) -> Decoded,
+) -> Vec<bool> {
+    let without = |misses: &[&NearMiss]| {
+        let mut copy = value.clone();
+        for miss in misses {
+            if let Some(Value::Object(object)) = copy.pointer_mut(&miss.object) {
+                object.remove(&miss.name);
+            }
+        }
+        decode(&copy, true).roundtrip
+    };
+    let all: Vec<&NearMiss> = near.iter().collect();
+    if all.is_empty() || without(&all).as_ref() == Some(roundtrip) {
+        return vec![false; near.len()];
+    }
+    near.iter()
+        .enumerate()
+        .map(|(i, miss)| i < MAX_REMOVAL_TESTS && without(&[miss]).as_ref() != Some(roundtrip))
+        .collect()
 }
 
 #[cfg(test)]
