@@ -23,6 +23,11 @@ pub struct Decoded {
 }
 
 impl Decoded {
+    /// Whether a key was written twice in one object.
+    pub fn has_duplicates(&self) -> bool {
+        !self.notes.duplicates.items().is_empty() || self.notes.duplicates.omitted() > 0
+    }
+
     /// One `duplicate_key` warning per key written twice (SPEC 7.10), `prefix` before
     /// each message (the block's marker, say), with a final count past the cap.
     pub fn duplicate_warnings(&self, prefix: &str) -> Vec<Warning> {

@@ -435,8 +435,10 @@ impl Assembly {
                 format!("{marker} block: {repair}"),
             ));
         }
-        let prefix = format!("{marker} block: ");
-        self.warnings.extend(decoded.duplicate_warnings(&prefix));
+        if decoded.has_duplicates() {
+            let prefix = format!("{marker} block: ");
+            self.warnings.extend(decoded.duplicate_warnings(&prefix));
+        }
     }
 }
 

@@ -217,46 +217,45 @@ fn close(stack: &mut Vec<Frame>, root: &mut Option<Value>) -> bool {
     attach(stack, root, value)
 }
 
-/// Reads a JSON string whose body starts at `from`.
+/// Reads a JSON string whose body starts at `from`. The plain runs between quotes and
+/// escapes are copied whole (found with `memchr`), not character by character: a
+/// preview re-reads the block so far, and most of a block is string text.
 fn read_string(text: &str, from: usize) -> Read {
+    let bytes = text.as_bytes();
     let mut out = String::new();
-    let mut chars = text[from..].char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return Read::Complete(out, from + i + 1),
-            '\\' => {
-                let Some((_, escape)) = chars.next() else {
-                    return Read::Partial(out);
-                };
-                let decoded = match escape {
-                    '"' => '"',
-                    '\\' => '\\',
-                    '/' => '/',
-                    'b' => '\u{8}',
-                    'f' => '\u{c}',
-                    'n' => '\n',
-                    'r' => '\r',
-                    't' => '\t',
-                    'u' => {
-                        let start = from + i + 2;
-                        match unicode_escape(text, start) {
-                            Some((c, len)) => {
-                                for _ in 0..len - 2 {
-                                    chars.next();
-                                }
-                                c
-                            }
-                            None => return Read::Partial(out),
-                        }
-                    }
-                    _ => return Read::Partial(out),
-                };
-                out.push(decoded);
-            }
-            c => out.push(c),
+    let mut at = from;
+    loop {
+        let Some(offset) = memchr::memchr2(b'"', b'\\', &bytes[at..]) else {
+            out.push_str(&text[at..]);
+            return Read::Partial(out);
+        };
+        let stop = at + offset;
+        out.push_str(&text[at..stop]);
+        if bytes[stop] == b'"' {
+            return Read::Complete(out, stop + 1);
         }
+        let Some(&escape) = bytes.get(stop + 1) else {
+            return Read::Partial(out);
+        };
+        let (decoded, length) = match escape {
+            b'"' => ('"', 2),
+            b'\\' => ('\\', 2),
+            b'/' => ('/', 2),
+            b'b' => ('\u{8}', 2),
+            b'f' => ('\u{c}', 2),
+            b'n' => ('\n', 2),
+            b'r' => ('\r', 2),
+            b't' => ('\t', 2),
+            // `length` counts from the backslash: 6 for `\u00e9`, 12 for a pair.
+            b'u' => match unicode_escape(text, stop + 2) {
+                Some(found) => found,
+                None => return Read::Partial(out),
+            },
+            _ => return Read::Partial(out),
+        };
+        out.push(decoded);
+        at = stop + length;
     }
-    Read::Partial(out)
 }
 
 /// The char of a `\uXXXX` escape (or surrogate pair) whose hex digits start at

@@ -250,11 +250,16 @@ fn fix_key_styles(
     if !matches!(applies.members(), Members::Open | Members::Closed) || applies.undecided() {
         return;
     }
+    // Most objects have no undeclared key: the declared names are folded only for one
+    // that does.
+    let undeclared: Vec<&String> = map.keys().filter(|key| !applies.declares(key)).collect();
+    if undeclared.is_empty() {
+        return;
+    }
     let declared = applies.declared();
     let folded: Vec<String> = declared.iter().map(|name| fold(name)).collect();
-    let renames: Vec<(String, String)> = map
-        .keys()
-        .filter(|key| !applies.declares(key))
+    let renames: Vec<(String, String)> = undeclared
+        .into_iter()
         .filter_map(|key| {
             let key_folded = fold(key);
             let mut candidates = declared

@@ -11,7 +11,7 @@
 
 use super::{resolve, types_of};
 use crate::validate::schema_errors::variants;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
@@ -29,6 +29,11 @@ pub(crate) struct Applies<'a> {
     undecided: Vec<&'a Value>,
     /// A tagged union here whose tag names no branch: the validator reports the tag.
     unknown_tag: bool,
+    /// The `properties` of every part, then of every undecided branch (with its
+    /// `allOf` parts), found once: each member a walk meets is looked up in them.
+    declaring: Vec<&'a Map<String, Value>>,
+    /// How many of `declaring` belong to `parts` (the rest are undecided branches').
+    own: usize,
 }
 
 /// What an object's schema says about members it does not declare.
@@ -53,8 +58,22 @@ impl<'a> Applies<'a> {
             parts: Vec::new(),
             undecided: Vec::new(),
             unknown_tag: false,
+            declaring: Vec::new(),
+            own: 0,
         };
         applies.collect(schema, value, 0);
+        let properties = |part: &'a Value| part.get("properties").and_then(Value::as_object);
+        // `parts` holds every `allOf` part already (`collect` follows them); undecided
+        // branches were not followed, so their `allOf` parts are added here.
+        applies.declaring = applies.parts.iter().filter_map(|p| properties(p)).collect();
+        applies.own = applies.declaring.len();
+        for branch in &applies.undecided {
+            for part in with_all_of(root, branch) {
+                if let Some(found) = properties(part) {
+                    applies.declaring.push(found);
+                }
+            }
+        }
         applies
     }
 
@@ -152,9 +171,9 @@ impl<'a> Applies<'a> {
     /// The sub-schema that governs member `key`: a declared property of a part, or a
     /// part's `additionalProperties` schema.
     pub(crate) fn member(&self, key: &str) -> Option<&'a Value> {
-        self.parts
+        self.declaring[..self.own]
             .iter()
-            .find_map(|p| p.get("properties").and_then(|props| props.get(key)))
+            .find_map(|properties| properties.get(key))
             .or_else(|| {
                 self.parts
                     .iter()
@@ -167,25 +186,19 @@ impl<'a> Applies<'a> {
 
     /// Whether some applying schema, or some undecided branch, declares `key`.
     pub(crate) fn declares(&self, key: &str) -> bool {
-        self.parts
+        self.declaring
             .iter()
-            .chain(&self.undecided)
-            .any(|p| declared_in(self.root, p, key))
+            .any(|properties| properties.contains_key(key))
     }
 
     /// Every member name declared here, undecided branches' included, first
     /// declaration first.
     pub(crate) fn declared(&self) -> Vec<&'a str> {
         let mut names: Vec<&'a str> = Vec::new();
-        for part in self.parts.iter().chain(&self.undecided) {
-            for part in with_all_of(self.root, part) {
-                let Some(properties) = part.get("properties").and_then(Value::as_object) else {
-                    continue;
-                };
-                for name in properties.keys() {
-                    if !names.contains(&name.as_str()) {
-                        names.push(name);
-                    }
+        for properties in &self.declaring {
+            for name in properties.keys() {
+                if !names.contains(&name.as_str()) {
+                    names.push(name);
                 }
             }
         }
@@ -217,7 +230,7 @@ impl<'a> Applies<'a> {
         if open_ended {
             return Members::Map;
         }
-        if parts().any(|p| with_all_of(self.root, p).any(|p| p.get("properties").is_some())) {
+        if !self.declaring.is_empty() {
             Members::Open
         } else {
             Members::Unknown
@@ -253,14 +266,6 @@ fn with_all_of<'a>(root: &'a Value, schema: &'a Value) -> impl Iterator<Item = &
             .flatten()
             .map(move |part| resolve(root, part)),
     )
-}
-
-fn declared_in(root: &Value, schema: &Value, key: &str) -> bool {
-    with_all_of(root, schema).any(|part| {
-        part.get("properties")
-            .and_then(|props| props.get(key))
-            .is_some()
-    })
 }
 
 /// Which branch of a union governs a value.
