@@ -76,8 +76,7 @@ pub(crate) fn check(
     compiled: &CompiledSchema,
     decode: impl Fn(&Value, bool) -> Decoded,
 ) -> Checked {
-    let mut walked = Walked::new();
-    walked.walk(value, compiled);
+    let walked = Walked::of(value, compiled);
     finish(value, compiled, decode, walked)
 }
 
@@ -89,8 +88,7 @@ pub(crate) fn probe(
     compiled: &CompiledSchema,
     decode: impl Fn(&Value, bool) -> Decoded,
 ) -> Probe {
-    let mut walked = Walked::new();
-    walked.walk(value, compiled);
+    let walked = Walked::of(value, compiled);
     if !walked.errors.is_empty() || !compiled.is_valid(value) {
         return Probe::Refused {
             rewrites: walked.rewrites,
@@ -108,24 +106,25 @@ struct Walked {
 }
 
 impl Walked {
-    fn new() -> Self {
-        Walked {
-            errors: Capped::errors(),
-            rewrites: Capped::warnings(),
-            warnings: Capped::warnings(),
-            unknowns: Unknowns::default(),
-        }
-    }
-
-    fn walk(&mut self, value: &mut Value, compiled: &CompiledSchema) {
-        self.unknowns = walk::walk(
+    /// Walks `value` beside the compiled schema.
+    fn of(value: &mut Value, compiled: &CompiledSchema) -> Self {
+        let mut errors = Capped::errors();
+        let mut rewrites = Capped::warnings();
+        let mut warnings = Capped::warnings();
+        let unknowns = walk::walk(
             value,
             compiled.schema(),
-            &mut self.errors,
-            &mut self.rewrites,
-            &mut self.warnings,
+            &mut errors,
+            &mut rewrites,
+            &mut warnings,
             MAX_ERRORS,
         );
+        Walked {
+            errors,
+            rewrites,
+            warnings,
+            unknowns,
+        }
     }
 }
 
