@@ -198,6 +198,13 @@ pub fn pointer_join(base: &str, token: &str) -> String {
     pointer
 }
 
+/// Appends `/` and an array index to `pointer`, with no allocation of its own.
+pub(crate) fn push_index_token(pointer: &mut String, index: usize) {
+    use std::fmt::Write;
+    // Writing to a `String` cannot fail.
+    let _ = write!(pointer, "/{index}");
+}
+
 /// Appends `/` and one escaped reference token to `pointer`, allocating nothing when
 /// `pointer` has room (the value walks keep one buffer and push and pop segments).
 pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {

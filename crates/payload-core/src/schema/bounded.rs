@@ -252,8 +252,7 @@ impl Pruner<'_> {
                 for (index, item) in items.iter().take(keep).enumerate() {
                     let child = item_location(schema, location, index);
                     let len = self.path.len();
-                    self.path.push('/');
-                    self.path.push_str(&index.to_string());
+                    crate::error::push_index_token(&mut self.path, index);
                     let built = self.walk(item, child.as_deref(), depth + 1, copy);
                     self.path.truncate(len);
                     kept.extend(built);

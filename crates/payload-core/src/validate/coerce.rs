@@ -137,8 +137,7 @@ fn walk(
             for (index, item) in items.iter_mut().enumerate() {
                 if let Some(sub) = applies.item(index) {
                     let len = path.len();
-                    path.push('/');
-                    path.push_str(&index.to_string());
+                    crate::error::push_index_token(path, index);
                     walk(item, root, sub, path, depth + 1, fixes);
                     path.truncate(len);
                 }

@@ -4,7 +4,7 @@
 //! ([`Applies`]); one walk decides them once per node instead of once per check.
 
 use crate::caps::Capped;
-use crate::error::{PayloadError, push_pointer_token};
+use crate::error::{PayloadError, push_index_token, push_pointer_token};
 use crate::limits::MAX_DEPTH;
 use crate::schema::walk::applies::Applies;
 use crate::validate::members::{Undeclared, Unknowns};
@@ -72,8 +72,7 @@ impl<'a> Walker<'_, 'a> {
                 for (index, item) in items.iter_mut().enumerate() {
                     if let Some(sub) = applies.item(index) {
                         let len = self.path.len();
-                        self.path.push('/');
-                        self.path.push_str(itoa(index, &mut [0; 20]));
+                        push_index_token(&mut self.path, index);
                         self.visit(item, sub, depth + 1);
                         self.path.truncate(len);
                     }
@@ -82,18 +81,4 @@ impl<'a> Walker<'_, 'a> {
             _ => {}
         }
     }
-}
-
-/// `index` in decimal, written into `buf` (no allocation per array item).
-fn itoa(mut index: usize, buf: &mut [u8; 20]) -> &str {
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (index % 10) as u8;
-        index /= 10;
-        if index == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(&buf[at..]).expect("ASCII digits")
 }
