@@ -270,6 +270,7 @@ pub(crate) fn compiled<T: LlmPayload>() -> &'static CompiledSchema {
             generate::<T>(Dialect::Draft2020_12),
         )));
         walk::applies::keep_unions_of(&compiled.schema);
+        walk::facts::learn(&compiled.schema);
         compiled
     })
 }

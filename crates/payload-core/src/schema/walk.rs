@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 pub(crate) mod applies;
+pub(crate) mod facts;
 
 /// How many `$ref` hops to follow before giving up (a cycle of refs would otherwise
 /// never end).

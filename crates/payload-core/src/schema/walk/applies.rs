@@ -9,7 +9,7 @@
 //! ([`Applies::undecided`]) instead of guessing: a walk then tolerates every member any
 //! branch declares and does not descend into the branches.
 
-use super::{resolve, types_of};
+use super::{facts, resolve, types_of};
 use crate::validate::schema_errors::variants;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -62,7 +62,10 @@ impl<'a> Applies<'a> {
             own: 0,
         };
         applies.collect(schema, value, 0);
-        let properties = |part: &'a Value| part.get("properties").and_then(Value::as_object);
+        let properties = |part: &'a Value| match facts::of(part) {
+            Some(known) => known.properties,
+            None => part.get("properties").and_then(Value::as_object),
+        };
         // `parts` holds every `allOf` part already (`collect` follows them); undecided
         // branches were not followed, so their `allOf` parts are added here.
         applies.declaring = applies.parts.iter().filter_map(|p| properties(p)).collect();
@@ -78,23 +81,26 @@ impl<'a> Applies<'a> {
     }
 
     fn collect(&mut self, schema: &'a Value, value: &Value, depth: usize) {
-        let schema = resolve(self.root, schema);
+        let known = facts::of(schema);
+        let schema = known.map_or_else(|| resolve(self.root, schema), |k| k.target);
         if depth > MAX_PART_DEPTH || self.parts.iter().any(|p| std::ptr::eq(*p, schema)) {
             return;
         }
         self.parts.push(schema);
-        for part in schema
-            .get("allOf")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        let list = |keyword: &str| {
+            schema
+                .get(keyword)
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+        };
+        let (all_of, unions): (&'a [Value], [Option<&'a [Value]>; 2]) = match known {
+            Some(k) => (k.all_of, k.unions),
+            None => (list("allOf").unwrap_or(&[]), [list("oneOf"), list("anyOf")]),
+        };
+        for part in all_of {
             self.collect(part, value, depth + 1);
         }
-        for keyword in ["oneOf", "anyOf"] {
-            let Some(branches) = schema.get(keyword).and_then(Value::as_array) else {
-                continue;
-            };
+        for branches in unions.into_iter().flatten() {
             match choose(self.root, branches, value) {
                 Choice::One(index) => self.collect(&branches[index], value, depth + 1),
                 Choice::UnknownTag => self.unknown_tag = true,
@@ -114,12 +120,12 @@ impl<'a> Applies<'a> {
     /// The JSON types allowed here: those of the first applying schema that states
     /// any, or, when none does, those any undecided branch allows.
     pub(crate) fn types(&self) -> Vec<&'a str> {
-        if let Some(typed) = self.parts.iter().find(|p| !types_of(p).is_empty()) {
-            return types_of(typed);
+        if let Some(typed) = self.parts.iter().find(|p| !types_here(p).is_empty()) {
+            return types_here(typed).into_owned();
         }
         let mut all: Vec<&'a str> = Vec::new();
         for branch in &self.undecided {
-            for kind in types_of(branch) {
+            for &kind in types_here(branch).iter() {
                 if !all.contains(&kind) {
                     all.push(kind);
                 }
@@ -140,14 +146,14 @@ impl<'a> Applies<'a> {
     /// `integer` and not `number`.
     pub(crate) fn integer_schema(&self) -> Option<&'a Value> {
         let says = |schema: &Value| {
-            let types = types_of(schema);
+            let types = types_here(schema);
             types.contains(&"integer") && !types.contains(&"number")
         };
         let typed: Vec<&'a Value> = self
             .parts
             .iter()
             .copied()
-            .filter(|p| !types_of(p).is_empty())
+            .filter(|p| !types_here(p).is_empty())
             .collect();
         if !typed.is_empty() {
             return typed.iter().copied().find(|s| says(s));
@@ -157,7 +163,7 @@ impl<'a> Applies<'a> {
             .iter()
             .copied()
             .filter(|b| {
-                let types = types_of(b);
+                let types = types_here(b);
                 types.contains(&"integer") || types.contains(&"number")
             })
             .collect();
@@ -213,19 +219,25 @@ impl<'a> Applies<'a> {
             return Members::Unknown;
         }
         let parts = || self.parts.iter().chain(&self.undecided);
-        let closed = self.parts.iter().any(|p| {
-            p.get("additionalProperties") == Some(&Value::Bool(false))
-                || p.get("unevaluatedProperties") == Some(&Value::Bool(false))
+        let closed = self.parts.iter().any(|p| match facts::of(p) {
+            Some(known) => known.closed,
+            None => {
+                p.get("additionalProperties") == Some(&Value::Bool(false))
+                    || p.get("unevaluatedProperties") == Some(&Value::Bool(false))
+            }
         });
         if closed {
             return Members::Closed;
         }
-        let open_ended = parts().any(|p| {
-            p.get("patternProperties").is_some()
-                || matches!(
-                    p.get("additionalProperties"),
-                    Some(Value::Object(_) | Value::Bool(true))
-                )
+        let open_ended = parts().any(|p| match facts::of(p) {
+            Some(known) => known.open_ended,
+            None => {
+                p.get("patternProperties").is_some()
+                    || matches!(
+                        p.get("additionalProperties"),
+                        Some(Value::Object(_) | Value::Bool(true))
+                    )
+            }
         });
         if open_ended {
             return Members::Map;
@@ -257,6 +269,15 @@ impl<'a> Applies<'a> {
 }
 
 /// `schema` and its `allOf` parts (one level, resolved).
+/// The JSON types `schema` allows (empty when it does not say): a payload type's
+/// schema answers from its facts, without a lookup or a copy.
+fn types_here<'a>(schema: &'a Value) -> std::borrow::Cow<'a, [&'a str]> {
+    match facts::of(schema) {
+        Some(known) => std::borrow::Cow::Borrowed(&known.types),
+        None => std::borrow::Cow::Owned(types_of(schema)),
+    }
+}
+
 fn with_all_of<'a>(root: &'a Value, schema: &'a Value) -> impl Iterator<Item = &'a Value> {
     std::iter::once(schema).chain(
         schema

@@ -1,0 +1,119 @@
+//! What each node of a payload type's schema says that the value walks ask about, read
+//! once per type instead of once per value.
+//!
+//! The walks (undeclared members, integer-valued numbers, coercion) decide at every
+//! node of a value which schemas apply. Reading that from a `serde_json::Value` schema
+//! costs a hashed map lookup per keyword (`$ref`, `allOf`, `oneOf`, `anyOf`,
+//! `properties`, `additionalProperties`, ...) per part per node. A payload type's
+//! compiled schema is leaked once and never changes, so its nodes' facts are read when
+//! it is compiled and found again by address. A schema that is not a payload type's
+//! (a test's, a temporary one) has no facts and is read directly, as before.
+
+use super::{resolve, types_of};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{OnceLock, RwLock};
+
+/// What one schema node says, after following its `$ref`s.
+#[derive(Debug)]
+pub(crate) struct Facts {
+    /// The node after `$ref`s.
+    pub(crate) target: &'static Value,
+    /// Its `allOf` parts (empty when it has none).
+    pub(crate) all_of: &'static [Value],
+    /// Its `oneOf` and `anyOf` branch lists.
+    pub(crate) unions: [Option<&'static [Value]>; 2],
+    /// Its `properties`.
+    pub(crate) properties: Option<&'static Map<String, Value>>,
+    /// `additionalProperties: false` or `unevaluatedProperties: false`.
+    pub(crate) closed: bool,
+    /// `patternProperties`, or `additionalProperties` that is a schema or `true`.
+    pub(crate) open_ended: bool,
+    /// Its `type`s (empty when it does not say).
+    pub(crate) types: Vec<&'static str>,
+}
+
+type Index = HashMap<usize, &'static Facts, BuildHasherDefault<AddressHasher>>;
+
+static INDEX: OnceLock<RwLock<Index>> = OnceLock::new();
+
+/// The facts of `node`, when it belongs to a payload type's schema.
+pub(crate) fn of(node: &Value) -> Option<&'static Facts> {
+    let index = INDEX.get()?.read().unwrap_or_else(|e| e.into_inner());
+    index.get(&address(node)).copied()
+}
+
+/// Reads the facts of every object node of `root`, a schema the program never drops or
+/// changes. Each node's facts are leaked once, as the schema itself is.
+pub(crate) fn learn(root: &'static Value) {
+    let mut found: Vec<(usize, &'static Facts)> = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        let Value::Object(members) = node else {
+            continue;
+        };
+        found.push((address(node), Box::leak(Box::new(facts(root, node)))));
+        for member in members.values() {
+            match member {
+                Value::Object(_) => stack.push(member),
+                Value::Array(items) => stack.extend(items.iter().filter(|i| i.is_object())),
+                _ => {}
+            }
+        }
+    }
+    let index = INDEX.get_or_init(Default::default);
+    index
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .extend(found);
+}
+
+fn facts(root: &'static Value, node: &'static Value) -> Facts {
+    let target = resolve(root, node);
+    let list = |keyword: &str| {
+        target
+            .get(keyword)
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+    };
+    let additional = target.get("additionalProperties");
+    Facts {
+        target,
+        all_of: list("allOf").unwrap_or(&[]),
+        unions: [list("oneOf"), list("anyOf")],
+        properties: target.get("properties").and_then(Value::as_object),
+        closed: additional == Some(&Value::Bool(false))
+            || target.get("unevaluatedProperties") == Some(&Value::Bool(false)),
+        open_ended: target.get("patternProperties").is_some()
+            || matches!(additional, Some(Value::Object(_) | Value::Bool(true))),
+        types: types_of(target),
+    }
+}
+
+fn address(node: &Value) -> usize {
+    node as *const Value as usize
+}
+
+/// A hasher for addresses: they are already unique, so one multiplication spreads them
+/// (SipHash would cost more than the lookups it replaces).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+}
