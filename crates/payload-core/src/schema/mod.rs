@@ -269,7 +269,6 @@ pub(crate) fn compiled<T: LlmPayload>() -> &'static CompiledSchema {
         let compiled: &'static CompiledSchema = Box::leak(Box::new(CompiledSchema::new(
             generate::<T>(Dialect::Draft2020_12),
         )));
-        walk::applies::keep_unions_of(&compiled.schema);
         walk::facts::learn(&compiled.schema);
         compiled
     })

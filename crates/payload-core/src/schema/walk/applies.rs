@@ -9,11 +9,9 @@
 //! ([`Applies::undecided`]) instead of guessing: a walk then tolerates every member any
 //! branch declares and does not descend into the branches.
 
-use super::{facts, resolve, types_of};
-use crate::validate::schema_errors::variants;
+use super::facts::{self, Union};
+use super::{resolve, types_of};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, RwLock};
 
 /// How many nested `allOf` / union levels are followed for one value: schemars nests
 /// one or two; a schema that nests deeper is not walked further, never looped.
@@ -304,7 +302,14 @@ pub(crate) enum Choice {
 /// value, the one its tag names in a tagged enum, or the only one whose type (and, for
 /// an object, required members) the value fits.
 pub(crate) fn choose(root: &Value, branches: &[Value], value: &Value) -> Choice {
-    let union = Union::of(root, branches);
+    let described;
+    let union: &Union = match facts::union(branches) {
+        Some(kept) => kept,
+        None => {
+            described = Union::describe(root, branches);
+            &described
+        }
+    };
     if !value.is_null() {
         if let [only] = union.non_null.as_slice() {
             return Choice::One(*only);
@@ -329,65 +334,6 @@ pub(crate) fn choose(root: &Value, branches: &[Value], value: &Value) -> Choice 
     match (fitting.next(), fitting.next()) {
         (Some(one), None) => Choice::One(one),
         _ => Choice::Undecided,
-    }
-}
-
-/// What a union's branches say regardless of the value: which take non-null values,
-/// and how each is recognised when the union is a tagged enum.
-#[derive(Debug)]
-struct Union {
-    /// The branches whose type is not only `null`.
-    non_null: Vec<usize>,
-    /// Each branch's discriminator, when every branch has one.
-    tags: Option<Vec<variants::Discriminator>>,
-}
-
-/// The roots that live as long as the program: each payload type's compiled schema,
-/// leaked once. Facts about their unions are kept by address, since the schema never
-/// moves, changes or goes away; any other schema is read afresh every time.
-static LASTING_ROOTS: RwLock<Vec<usize>> = RwLock::new(Vec::new());
-
-/// The facts about the unions of lasting roots, by the address of their branch list.
-static UNIONS: OnceLock<RwLock<HashMap<usize, Arc<Union>>>> = OnceLock::new();
-
-/// Marks `root` as a schema whose unions may be described once and kept: a schema the
-/// program never drops or changes.
-pub(crate) fn keep_unions_of(root: &'static Value) {
-    let mut roots = LASTING_ROOTS.write().unwrap_or_else(|e| e.into_inner());
-    roots.push(root as *const Value as usize);
-}
-
-impl Union {
-    /// The facts about `branches` (a union in `root`): kept ones for a lasting root.
-    fn of(root: &Value, branches: &[Value]) -> Arc<Union> {
-        let lasting = LASTING_ROOTS
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains(&(root as *const Value as usize));
-        if !lasting {
-            return Arc::new(Union::describe(root, branches));
-        }
-        let key = branches.as_ptr() as usize;
-        let unions = UNIONS.get_or_init(Default::default);
-        if let Some(found) = unions.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Arc::clone(found);
-        }
-        let described = Arc::new(Union::describe(root, branches));
-        let mut write = unions.write().unwrap_or_else(|e| e.into_inner());
-        Arc::clone(write.entry(key).or_insert(described))
-    }
-
-    fn describe(root: &Value, branches: &[Value]) -> Union {
-        Union {
-            non_null: branches
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| types_of(resolve(root, b)) != ["null"])
-                .map(|(i, _)| i)
-                .collect(),
-            tags: variants::discriminators(root, branches)
-                .map(|found| found.into_iter().map(|(d, _)| d).collect()),
-        }
     }
 }
 

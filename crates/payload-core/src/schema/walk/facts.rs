@@ -8,8 +8,13 @@
 //! compiled schema is leaked once and never changes, so its nodes' facts are read when
 //! it is compiled and found again by address. A schema that is not a payload type's
 //! (a test's, a temporary one) has no facts and is read directly, as before.
+//!
+//! The same goes for its unions ([`Union`]): which branches take non-null values and,
+//! for a tagged enum, how each branch is recognised, found by the address of the
+//! branch list.
 
 use super::{resolve, types_of};
+use crate::validate::schema_errors::variants;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -34,26 +39,78 @@ pub(crate) struct Facts {
     pub(crate) types: Vec<&'static str>,
 }
 
-type Index = HashMap<usize, &'static Facts, BuildHasherDefault<AddressHasher>>;
+/// What a union's branches say regardless of the value.
+#[derive(Debug)]
+pub(crate) struct Union {
+    /// The branches whose type is not only `null`.
+    pub(crate) non_null: Vec<usize>,
+    /// Each branch's discriminator, when every branch has one.
+    pub(crate) tags: Option<Vec<variants::Discriminator>>,
+}
+
+impl Union {
+    /// Reads what `branches` (a union in `root`) say.
+    pub(crate) fn describe(root: &Value, branches: &[Value]) -> Union {
+        Union {
+            non_null: branches
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| types_of(resolve(root, b)) != ["null"])
+                .map(|(i, _)| i)
+                .collect(),
+            tags: variants::discriminators(root, branches)
+                .map(|found| found.into_iter().map(|(d, _)| d).collect()),
+        }
+    }
+}
+
+type ByAddress<T> = HashMap<usize, &'static T, BuildHasherDefault<AddressHasher>>;
+
+/// The facts of every payload type's schema nodes and unions, by address.
+#[derive(Default)]
+struct Index {
+    nodes: ByAddress<Facts>,
+    unions: ByAddress<Union>,
+}
 
 static INDEX: OnceLock<RwLock<Index>> = OnceLock::new();
 
 /// The facts of `node`, when it belongs to a payload type's schema.
 pub(crate) fn of(node: &Value) -> Option<&'static Facts> {
     let index = INDEX.get()?.read().unwrap_or_else(|e| e.into_inner());
-    index.get(&address(node)).copied()
+    index.nodes.get(&address(node)).copied()
+}
+
+/// What the union `branches` says, when it belongs to a payload type's schema.
+pub(crate) fn union(branches: &[Value]) -> Option<&'static Union> {
+    // Every empty list has the same (dangling) address: none is kept.
+    if branches.is_empty() {
+        return None;
+    }
+    let index = INDEX.get()?.read().unwrap_or_else(|e| e.into_inner());
+    index.unions.get(&(branches.as_ptr() as usize)).copied()
 }
 
 /// Reads the facts of every object node of `root`, a schema the program never drops or
 /// changes. Each node's facts are leaked once, as the schema itself is.
 pub(crate) fn learn(root: &'static Value) {
     let mut found: Vec<(usize, &'static Facts)> = Vec::new();
+    let mut unions: Vec<(usize, &'static Union)> = Vec::new();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         let Value::Object(members) = node else {
             continue;
         };
         found.push((address(node), Box::leak(Box::new(facts(root, node)))));
+        for keyword in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(branches)) = members
+                .get(keyword)
+                .filter(|b| !b.as_array().is_some_and(Vec::is_empty))
+            {
+                let described = Box::leak(Box::new(Union::describe(root, branches)));
+                unions.push((branches.as_ptr() as usize, described));
+            }
+        }
         for member in members.values() {
             match member {
                 Value::Object(_) => stack.push(member),
@@ -63,10 +120,9 @@ pub(crate) fn learn(root: &'static Value) {
         }
     }
     let index = INDEX.get_or_init(Default::default);
-    index
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .extend(found);
+    let mut index = index.write().unwrap_or_else(|e| e.into_inner());
+    index.nodes.extend(found);
+    index.unions.extend(unions);
 }
 
 fn facts(root: &'static Value, node: &'static Value) -> Facts {
