@@ -103,10 +103,11 @@ pub(crate) fn learn(root: &'static Value) {
         };
         found.push((address(node), Box::leak(Box::new(facts(root, node)))));
         for keyword in ["oneOf", "anyOf"] {
-            if let Some(Value::Array(branches)) = members
-                .get(keyword)
-                .filter(|b| !b.as_array().is_some_and(Vec::is_empty))
-            {
+            let Some(Value::Array(branches)) = members.get(keyword) else {
+                continue;
+            };
+            // Every empty list has the same (dangling) address: none is kept.
+            if !branches.is_empty() {
                 let described = Box::leak(Box::new(Union::describe(root, branches)));
                 unions.push((branches.as_ptr() as usize, described));
             }
