@@ -461,4 +461,86 @@ mod tests {
         let applies = Applies::of(&option, &option, &json!(2.0));
         assert_eq!(applies.integer_schema().unwrap()["format"], "uint8");
     }
+
+    /// A payload type whose schema has a tagged union, an `Option`, a map, integers
+    /// and a nested object: every kind of node the facts describe.
+    #[derive(
+        serde::Serialize, serde::Deserialize, schemars::JsonSchema, payload_derive::LlmPayload,
+    )]
+    #[payload(crate = "crate")]
+    struct Sheet {
+        title: String,
+        rows: Vec<Row>,
+        labels: std::collections::BTreeMap<String, String>,
+        owner: Option<Owner>,
+    }
+
+    #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    enum Row {
+        Add { id: u32, cells: Vec<String> },
+        Drop { id: u32 },
+    }
+
+    #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+    struct Owner {
+        name: String,
+        age: Option<u8>,
+    }
+
+    /// What `Applies` says of every node of `value` under `schema`, walked in step.
+    fn describe_all(root: &Value, schema: &Value, value: &Value, out: &mut Vec<String>) {
+        let applies = Applies::of(root, schema, value);
+        out.push(format!(
+            "{:?} {:?} {:?} {:?} {:?}",
+            applies.members(),
+            applies.declared(),
+            applies.types(),
+            applies.undecided(),
+            applies.integer_schema(),
+        ));
+        match value {
+            Value::Object(map) => {
+                for (key, member) in map {
+                    if let Some(sub) = applies.member(key) {
+                        describe_all(root, sub, member, out);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    if let Some(sub) = applies.item(index) {
+                        describe_all(root, sub, item, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn kept_facts_say_what_reading_the_schema_says() {
+        use crate::payload::LlmPayload;
+        let kept = Sheet::TYPE.compiled().schema();
+        let fresh = kept.clone();
+        assert!(
+            facts::of(kept).is_some(),
+            "a payload type's schema has facts"
+        );
+        assert!(facts::of(&fresh).is_none(), "a copy is read directly");
+        let values = [
+            json!({"title": "t", "rows": [{"kind": "add", "id": 1.0, "cells": ["a"]},
+                                          {"kind": "drop", "id": 2, "extra": true},
+                                          {"kind": "nope"}],
+                   "labels": {"a": "b"}, "owner": {"name": "n", "age": 3}}),
+            json!({"title": 1, "rows": {}, "owner": null, "typo": 1}),
+            json!([1, 2]),
+        ];
+        for value in values {
+            let (mut with, mut without) = (Vec::new(), Vec::new());
+            describe_all(kept, kept, &value, &mut with);
+            describe_all(&fresh, &fresh, &value, &mut without);
+            assert_eq!(with, without, "{value}");
+        }
+    }
 }
