@@ -91,6 +91,20 @@ pub(crate) fn at_pointer<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value
     Some(schema)
 }
 
+/// The JSON Schema type name of `value` (`integer` for a number without a fraction
+/// or exponent, `number` otherwise).
+pub(crate) fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
 /// The JSON types a schema allows, as written in its `type` keyword (empty if it does
 /// not say).
 pub(crate) fn types_of(schema: &Value) -> Vec<&str> {

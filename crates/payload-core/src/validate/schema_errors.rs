@@ -5,7 +5,7 @@
 
 use crate::caps::Capped;
 use crate::error::{PayloadError, pointer_join};
-use crate::schema::walk::{self as schema_walk, describe, list_values};
+use crate::schema::walk::{self as schema_walk, describe, json_type, list_values};
 use crate::validate::members::{self, Folded};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ErrorIterator, ValidationError};
@@ -509,18 +509,6 @@ pub(crate) fn closest<'a>(
 }
 
 pub(crate) use crate::whole::formats::fold_name as fold;
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_f64() => "number",
-        Value::Number(_) => "integer",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
 
 /// A value, shortened for a message.
 fn short(value: &Value) -> String {

@@ -10,7 +10,7 @@
 //! branch declares and does not descend into the branches.
 
 use super::facts::{self, Union};
-use super::{resolve, types_of};
+use super::{json_type, resolve, types_of};
 use serde_json::{Map, Value};
 
 /// How many nested `allOf` / union levels are followed for one value: schemars nests
@@ -341,15 +341,7 @@ pub(crate) fn choose(root: &Value, branches: &[Value], value: &Value) -> Choice 
 /// requires: how an untagged union's branch is recognised without validating it.
 fn fits(schema: &Value, value: &Value) -> bool {
     let types = types_of(schema);
-    let kind = match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_f64() => "number",
-        Value::Number(_) => "integer",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    };
+    let kind = json_type(value);
     let typed = types.is_empty()
         || types.contains(&kind)
         || (kind == "integer" && types.contains(&"number"))
