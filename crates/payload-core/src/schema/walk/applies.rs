@@ -9,7 +9,7 @@
 //! ([`Applies::undecided`]) instead of guessing: a walk then tolerates every member any
 //! branch declares and does not descend into the branches.
 
-use super::facts::{self, Union};
+use super::facts::{self, Known, Union};
 use super::{json_type, resolve, types_of};
 use serde_json::{Map, Value};
 
@@ -21,10 +21,10 @@ const MAX_PART_DEPTH: usize = 8;
 #[derive(Debug, Clone)]
 pub(crate) struct Applies<'a> {
     root: &'a Value,
-    /// Every schema the value must satisfy, resolved.
-    parts: Vec<&'a Value>,
+    /// Every schema the value must satisfy, resolved, with what each says.
+    parts: Vec<Known<'a>>,
     /// The branches of a union the value did not decide between, resolved.
-    undecided: Vec<&'a Value>,
+    undecided: Vec<Known<'a>>,
     /// A tagged union here whose tag names no branch: the validator reports the tag.
     unknown_tag: bool,
     /// The `properties` of every part, then of every undecided branch (with its
@@ -60,41 +60,30 @@ impl<'a> Applies<'a> {
             own: 0,
         };
         applies.collect(schema, value, 0);
-        let properties = |part: &'a Value| match facts::of(part) {
-            Some(known) => known.properties,
-            None => part.get("properties").and_then(Value::as_object),
-        };
         // `parts` holds every `allOf` part already (`collect` follows them); undecided
         // branches were not followed, so their `allOf` parts are added here.
-        applies.declaring = applies.parts.iter().filter_map(|p| properties(p)).collect();
+        applies.declaring = applies.parts.iter().filter_map(|p| p.properties).collect();
         applies.own = applies.declaring.len();
         for branch in &applies.undecided {
-            for part in with_all_of(root, branch) {
-                if let Some(found) = properties(part) {
-                    applies.declaring.push(found);
-                }
-            }
+            let parts = branch
+                .all_of
+                .iter()
+                .map(|part| Known::of(root, part).properties);
+            applies
+                .declaring
+                .extend(std::iter::once(branch.properties).chain(parts).flatten());
         }
         applies
     }
 
     fn collect(&mut self, schema: &'a Value, value: &Value, depth: usize) {
-        let known = facts::of(schema);
-        let schema = known.map_or_else(|| resolve(self.root, schema), |k| k.target);
-        if depth > MAX_PART_DEPTH || self.parts.iter().any(|p| std::ptr::eq(*p, schema)) {
+        let known = Known::of(self.root, schema);
+        let target = known.target;
+        if depth > MAX_PART_DEPTH || self.parts.iter().any(|p| std::ptr::eq(p.target, target)) {
             return;
         }
-        self.parts.push(schema);
-        let list = |keyword: &str| {
-            schema
-                .get(keyword)
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-        };
-        let (all_of, unions): (&'a [Value], [Option<&'a [Value]>; 2]) = match known {
-            Some(k) => (k.all_of, k.unions),
-            None => (list("allOf").unwrap_or(&[]), [list("oneOf"), list("anyOf")]),
-        };
+        let (all_of, unions) = (known.all_of, known.unions);
+        self.parts.push(known);
         for part in all_of {
             self.collect(part, value, depth + 1);
         }
@@ -104,7 +93,7 @@ impl<'a> Applies<'a> {
                 Choice::UnknownTag => self.unknown_tag = true,
                 Choice::Undecided => self
                     .undecided
-                    .extend(branches.iter().map(|b| resolve(self.root, b))),
+                    .extend(branches.iter().map(|b| Known::of(self.root, b))),
             }
         }
     }
@@ -118,12 +107,12 @@ impl<'a> Applies<'a> {
     /// The JSON types allowed here: those of the first applying schema that states
     /// any, or, when none does, those any undecided branch allows.
     pub(crate) fn types(&self) -> Vec<&'a str> {
-        if let Some(typed) = self.parts.iter().find(|p| !types_here(p).is_empty()) {
-            return types_here(typed).into_owned();
+        if let Some(typed) = self.parts.iter().find(|p| !p.types.is_empty()) {
+            return typed.types.clone();
         }
         let mut all: Vec<&'a str> = Vec::new();
         for branch in &self.undecided {
-            for &kind in types_here(branch).iter() {
+            for &kind in &branch.types {
                 if !all.contains(&kind) {
                     all.push(kind);
                 }
@@ -136,40 +125,30 @@ impl<'a> Applies<'a> {
     pub(crate) fn enum_values(&self) -> Option<Vec<Value>> {
         self.parts
             .iter()
-            .find_map(|part| super::enum_values(self.root, part))
+            .find_map(|part| super::enum_values(self.root, part.target))
     }
 
     /// The schema that makes a number here an integer, if one does: a part (or, when
     /// no part says, every undecided branch that takes numbers) whose `type` says
     /// `integer` and not `number`.
     pub(crate) fn integer_schema(&self) -> Option<&'a Value> {
-        let says = |schema: &Value| {
-            let types = types_here(schema);
-            types.contains(&"integer") && !types.contains(&"number")
+        let says = |known: &Known<'a>| {
+            known.types.contains(&"integer") && !known.types.contains(&"number")
         };
-        let typed: Vec<&'a Value> = self
-            .parts
-            .iter()
-            .copied()
-            .filter(|p| !types_here(p).is_empty())
-            .collect();
-        if !typed.is_empty() {
-            return typed.iter().copied().find(|s| says(s));
+        if self.parts.iter().any(|p| !p.types.is_empty()) {
+            return self
+                .parts
+                .iter()
+                .filter(|p| !p.types.is_empty())
+                .find(|p| says(p))
+                .map(|p| p.target);
         }
-        let numeric: Vec<&'a Value> = self
+        let mut numeric = self
             .undecided
             .iter()
-            .copied()
-            .filter(|b| {
-                let types = types_here(b);
-                types.contains(&"integer") || types.contains(&"number")
-            })
-            .collect();
-        match numeric.as_slice() {
-            [] => None,
-            all if all.iter().all(|s| says(s)) => Some(all[0]),
-            _ => None,
-        }
+            .filter(|b| b.types.contains(&"integer") || b.types.contains(&"number"));
+        let first = numeric.next()?;
+        (says(first) && numeric.all(says)).then_some(first.target)
     }
 
     /// The sub-schema that governs member `key`: a declared property of a part, or a
@@ -178,14 +157,7 @@ impl<'a> Applies<'a> {
         self.declaring[..self.own]
             .iter()
             .find_map(|properties| properties.get(key))
-            .or_else(|| {
-                self.parts
-                    .iter()
-                    .find_map(|p| match p.get("additionalProperties") {
-                        Some(extra @ Value::Object(_)) => Some(extra),
-                        _ => None,
-                    })
-            })
+            .or_else(|| self.parts.iter().find_map(|p| p.extra))
     }
 
     /// Whether some applying schema, or some undecided branch, declares `key`.
@@ -214,33 +186,17 @@ impl<'a> Applies<'a> {
     /// the meant variant declares cannot be known.
     pub(crate) fn members(&self) -> Members {
         if self.unknown_tag {
-            return Members::Unknown;
-        }
-        let parts = || self.parts.iter().chain(&self.undecided);
-        let closed = self.parts.iter().any(|p| match facts::of(p) {
-            Some(known) => known.closed,
-            None => {
-                p.get("additionalProperties") == Some(&Value::Bool(false))
-                    || p.get("unevaluatedProperties") == Some(&Value::Bool(false))
-            }
-        });
-        if closed {
-            return Members::Closed;
-        }
-        let open_ended = parts().any(|p| match facts::of(p) {
-            Some(known) => known.open_ended,
-            None => {
-                p.get("patternProperties").is_some()
-                    || matches!(
-                        p.get("additionalProperties"),
-                        Some(Value::Object(_) | Value::Bool(true))
-                    )
-            }
-        });
-        if open_ended {
-            return Members::Map;
-        }
-        if !self.declaring.is_empty() {
+            Members::Unknown
+        } else if self.parts.iter().any(|p| p.closed) {
+            Members::Closed
+        } else if self
+            .parts
+            .iter()
+            .chain(&self.undecided)
+            .any(|p| p.open_ended)
+        {
+            Members::Map
+        } else if !self.declaring.is_empty() {
             Members::Open
         } else {
             Members::Unknown
@@ -249,7 +205,8 @@ impl<'a> Applies<'a> {
 
     /// The sub-schema that governs item `index` of an array.
     pub(crate) fn item(&self, index: usize) -> Option<&'a Value> {
-        self.parts.iter().find_map(|p| {
+        self.parts.iter().find_map(|part| {
+            let p = part.target;
             if let Some(found) = p
                 .get("prefixItems")
                 .and_then(Value::as_array)
@@ -264,27 +221,6 @@ impl<'a> Applies<'a> {
             }
         })
     }
-}
-
-/// `schema` and its `allOf` parts (one level, resolved).
-/// The JSON types `schema` allows (empty when it does not say): a payload type's
-/// schema answers from its facts, without a lookup or a copy.
-fn types_here<'a>(schema: &'a Value) -> std::borrow::Cow<'a, [&'a str]> {
-    match facts::of(schema) {
-        Some(known) => std::borrow::Cow::Borrowed(&known.types),
-        None => std::borrow::Cow::Owned(types_of(schema)),
-    }
-}
-
-fn with_all_of<'a>(root: &'a Value, schema: &'a Value) -> impl Iterator<Item = &'a Value> {
-    std::iter::once(schema).chain(
-        schema
-            .get("allOf")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .map(move |part| resolve(root, part)),
-    )
 }
 
 /// Which branch of a union governs a value.

@@ -21,22 +21,80 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{OnceLock, RwLock};
 
 /// What one schema node says, after following its `$ref`s.
-#[derive(Debug)]
-pub(crate) struct Facts {
+#[derive(Debug, Clone)]
+pub(crate) struct Facts<'a> {
     /// The node after `$ref`s.
-    pub(crate) target: &'static Value,
+    pub(crate) target: &'a Value,
     /// Its `allOf` parts (empty when it has none).
-    pub(crate) all_of: &'static [Value],
+    pub(crate) all_of: &'a [Value],
     /// Its `oneOf` and `anyOf` branch lists.
-    pub(crate) unions: [Option<&'static [Value]>; 2],
+    pub(crate) unions: [Option<&'a [Value]>; 2],
     /// Its `properties`.
-    pub(crate) properties: Option<&'static Map<String, Value>>,
+    pub(crate) properties: Option<&'a Map<String, Value>>,
     /// `additionalProperties: false` or `unevaluatedProperties: false`.
     pub(crate) closed: bool,
     /// `patternProperties`, or `additionalProperties` that is a schema or `true`.
     pub(crate) open_ended: bool,
+    /// `additionalProperties` when it is a schema: what governs undeclared members.
+    pub(crate) extra: Option<&'a Value>,
     /// Its `type`s (empty when it does not say).
-    pub(crate) types: Vec<&'static str>,
+    pub(crate) types: Vec<&'a str>,
+}
+
+impl<'a> Facts<'a> {
+    /// Reads what `node` (a schema in `root`) says.
+    pub(crate) fn read(root: &'a Value, node: &'a Value) -> Facts<'a> {
+        let target = resolve(root, node);
+        let list = |keyword: &str| {
+            target
+                .get(keyword)
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+        };
+        let additional = target.get("additionalProperties");
+        Facts {
+            target,
+            all_of: list("allOf").unwrap_or(&[]),
+            unions: [list("oneOf"), list("anyOf")],
+            properties: target.get("properties").and_then(Value::as_object),
+            closed: additional == Some(&Value::Bool(false))
+                || target.get("unevaluatedProperties") == Some(&Value::Bool(false)),
+            open_ended: target.get("patternProperties").is_some()
+                || matches!(additional, Some(Value::Object(_) | Value::Bool(true))),
+            extra: additional.filter(|extra| extra.is_object()),
+            types: types_of(target),
+        }
+    }
+}
+
+/// The facts of a node: kept for a payload type's schema, read now for any other.
+#[derive(Debug, Clone)]
+pub(crate) enum Known<'a> {
+    /// Read when the type was compiled.
+    Kept(&'a Facts<'a>),
+    /// Read now.
+    Read(Facts<'a>),
+}
+
+impl<'a> Known<'a> {
+    /// The facts of `node` (a schema in `root`).
+    pub(crate) fn of(root: &'a Value, node: &'a Value) -> Known<'a> {
+        match of(node) {
+            Some(kept) => Known::Kept(kept),
+            None => Known::Read(Facts::read(root, node)),
+        }
+    }
+}
+
+impl<'a> std::ops::Deref for Known<'a> {
+    type Target = Facts<'a>;
+
+    fn deref(&self) -> &Facts<'a> {
+        match self {
+            Known::Kept(kept) => kept,
+            Known::Read(read) => read,
+        }
+    }
 }
 
 /// What a union's branches say regardless of the value.
@@ -69,14 +127,14 @@ type ByAddress<T> = HashMap<usize, &'static T, BuildHasherDefault<AddressHasher>
 /// The facts of every payload type's schema nodes and unions, by address.
 #[derive(Default)]
 struct Index {
-    nodes: ByAddress<Facts>,
+    nodes: ByAddress<Facts<'static>>,
     unions: ByAddress<Union>,
 }
 
 static INDEX: OnceLock<RwLock<Index>> = OnceLock::new();
 
 /// The facts of `node`, when it belongs to a payload type's schema.
-pub(crate) fn of(node: &Value) -> Option<&'static Facts> {
+pub(crate) fn of(node: &Value) -> Option<&'static Facts<'static>> {
     let index = INDEX.get()?.read().unwrap_or_else(|e| e.into_inner());
     index.nodes.get(&address(node)).copied()
 }
@@ -94,14 +152,14 @@ pub(crate) fn union(branches: &[Value]) -> Option<&'static Union> {
 /// Reads the facts of every object node of `root`, a schema the program never drops or
 /// changes. Each node's facts are leaked once, as the schema itself is.
 pub(crate) fn learn(root: &'static Value) {
-    let mut found: Vec<(usize, &'static Facts)> = Vec::new();
+    let mut found: Vec<(usize, &'static Facts<'static>)> = Vec::new();
     let mut unions: Vec<(usize, &'static Union)> = Vec::new();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         let Value::Object(members) = node else {
             continue;
         };
-        found.push((address(node), Box::leak(Box::new(facts(root, node)))));
+        found.push((address(node), Box::leak(Box::new(Facts::read(root, node)))));
         for keyword in ["oneOf", "anyOf"] {
             let Some(Value::Array(branches)) = members.get(keyword) else {
                 continue;
@@ -124,28 +182,6 @@ pub(crate) fn learn(root: &'static Value) {
     let mut index = index.write().unwrap_or_else(|e| e.into_inner());
     index.nodes.extend(found);
     index.unions.extend(unions);
-}
-
-fn facts(root: &'static Value, node: &'static Value) -> Facts {
-    let target = resolve(root, node);
-    let list = |keyword: &str| {
-        target
-            .get(keyword)
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-    };
-    let additional = target.get("additionalProperties");
-    Facts {
-        target,
-        all_of: list("allOf").unwrap_or(&[]),
-        unions: [list("oneOf"), list("anyOf")],
-        properties: target.get("properties").and_then(Value::as_object),
-        closed: additional == Some(&Value::Bool(false))
-            || target.get("unevaluatedProperties") == Some(&Value::Bool(false)),
-        open_ended: target.get("patternProperties").is_some()
-            || matches!(additional, Some(Value::Object(_) | Value::Bool(true))),
-        types: types_of(target),
-    }
 }
 
 fn address(node: &Value) -> usize {
