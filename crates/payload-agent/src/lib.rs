@@ -6,13 +6,14 @@
 //! their results go back to it; and so on until it answers without asking for a tool,
 //! or the call limit is reached.
 //!
-//! The turn ([`Turn`]) is a plain [`Iterator`] of [`AgentEvent`]s, pulled by the caller
+//! The turn ([`Turn`]) is a `futures::Stream` of [`AgentEvent`]s, polled by the caller
 //! (a web handler writes each one as SSE with
-//! [`ServerSentEvent::write_sse`](payload_core::ServerSentEvent::write_sse)). The model
-//! is anything that turns a [`ModelRequest`] into an iterator of [`ModelChunk`]s: an
-//! HTTP client reading a streamed completion, or a script in tests. Tools ([`Tool`]) are
-//! registered at link time with [`register_tool!`] and offered on every page. With the
-//! `stream` feature, [`Turn::into_stream`] gives a `futures::Stream` of the same events.
+//! [`ServerSentEvent::write_sse`](payload_core::ServerSentEvent::write_sse));
+//! [`Turn::blocking`] iterates it for models that need no runtime. The model is
+//! anything that turns a [`ModelRequest`] into a stream of [`ModelChunk`]s: an HTTP
+//! client reading a provider's streamed completion, or a script in tests. Tools
+//! ([`Tool`], [`TypedTool`]) are registered at link time with [`register_tool!`]; each
+//! page names the ones it offers, and their input is checked before they run.
 //!
 //! It depends on `payload-registry` (the page a turn runs on, and how its parser is
 //! built) and on `payload-core` (the streaming parser and the SSE encoding); it reads no
@@ -20,7 +21,8 @@
 //!
 //! ```ignore
 //! let agent = Agent::for_page(Registry::global(), "reports")?;
-//! for event in agent.turn(model, vec![ModelMessage::user("Find trials")], context) {
+//! let mut turn = agent.turn(model, vec![ModelMessage::user("Find trials")], context);
+//! while let Some(event) = turn.next().await {
 //!     event.write_sse(&mut response)?;
 //! }
 //! ```
@@ -28,18 +30,24 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod agent;
+mod calls;
 mod event;
 mod model;
 mod tools;
 mod turn;
 
+pub use agent::{Agent, AgentError, DEFAULT_MAX_ITERATIONS, DEFAULT_REASKS, page_options};
 pub use event::AgentEvent;
-pub use model::{Model, ModelChunk, ModelMessage, ModelRequest, ToolCall};
+pub use model::{
+    FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
+    ModelStream, StructuredOutput, ToolCall, Usage,
+};
 pub use payload_core;
-pub use tools::{Tool, ToolContext, ToolResult, ToolSpec, tool_schema};
-pub use turn::{Agent, DEFAULT_MAX_ITERATIONS, Turn, page_options};
+pub use tools::{Tool, ToolContext, ToolResult, ToolSpec, TypedTool, tool_schema};
+pub use turn::Turn;
 
-/// Registers a [`Tool`] at link time (tools are offered on every page).
+/// Registers a [`Tool`] at link time (a page offers it by naming it in `Page::tools`).
 ///
 /// ```ignore
 /// payload_agent::register_tool!(Tool::new("search_pubmed", "Search PubMed", tool_schema::<SearchInput>, search));

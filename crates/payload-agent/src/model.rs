@@ -1,10 +1,19 @@
 //! What passes between the agent and a model: the request for one call, the messages
-//! of the conversation, and the chunks of a streamed answer. A model is anything that
-//! turns a [`ModelRequest`] into an iterator of [`ModelChunk`]s.
+//! of the conversation, and the chunks of a streamed answer.
+//!
+//! A model is anything that turns a [`ModelRequest`] into a [`ModelStream`], an
+//! asynchronous stream of [`ModelChunk`]s: an HTTP client reading a provider's
+//! server-sent events (see [`crate::providers`] with the `http` feature), or a script
+//! in tests (any `FnMut(&ModelRequest) -> Vec<ModelChunk>` is a model). Failures are
+//! chunks too ([`ModelChunk::Error`]), so a stream never ends without saying why.
 
 use crate::tools::ToolSpec;
+use futures::Stream;
 use serde::Serialize;
 use serde_json::Value;
+use std::fmt;
+use std::pin::Pin;
+use std::time::Duration;
 
 /// A piece of a model's streamed answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -12,7 +21,21 @@ use serde_json::Value;
 pub enum ModelChunk {
     /// Text, in whatever pieces the model API delivers.
     Text(String),
-    /// The model asks for a tool to be run.
+    /// A piece of a tool call whose arguments arrive in fragments (as both OpenAI's and
+    /// Anthropic's streams deliver them). The first piece of call `index` carries its id
+    /// and name; every piece may carry more of the arguments' JSON text. The agent joins
+    /// the pieces and reads the arguments when the answer ends.
+    ToolCallDelta {
+        /// Which call of the answer this piece belongs to (0 for the first call).
+        index: usize,
+        /// The call's id, on the first piece.
+        id: Option<String>,
+        /// The tool's name, on the first piece.
+        name: Option<String>,
+        /// More of the arguments' JSON text.
+        arguments: String,
+    },
+    /// A whole tool call, for models that deliver calls in one piece.
     ToolCall {
         /// The call's id, echoed back with its result.
         id: String,
@@ -21,11 +44,126 @@ pub enum ModelChunk {
         /// Its input.
         input: Value,
     },
-    /// The model API failed; the turn ends with an `error` event, then `complete`.
-    Error(String),
-    /// The answer is over (the iterator ending means the same).
-    End,
+    /// Why the model stopped. [`FinishReason::Length`] means the answer was cut by the
+    /// token limit: a payload still open there is reported `truncated`.
+    Finish(FinishReason),
+    /// Tokens used by the call (providers send it at the end; it may come more than
+    /// once, and the agent keeps the last).
+    Usage(Usage),
+    /// The model API failed; the turn ends with an `error` event, then `complete`
+    /// carrying what arrived before the failure.
+    Error(ModelError),
 }
+
+/// Why a model stopped answering.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum FinishReason {
+    /// It finished its answer.
+    Stop,
+    /// It hit the token limit (OpenAI `length`, Anthropic `max_tokens`).
+    Length,
+    /// It stopped to have tools run.
+    ToolCalls,
+    /// The provider's content filter stopped it.
+    ContentFilter,
+    /// A reason this crate does not know, as the provider spelled it.
+    Other(String),
+}
+
+/// Tokens one model call used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    /// Tokens of the request (prompt, conversation, tools).
+    pub input_tokens: u64,
+    /// Tokens of the answer.
+    pub output_tokens: u64,
+}
+
+/// What kind of failure a [`ModelError`] is; decides whether a retry can help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ModelErrorKind {
+    /// The provider refused for rate or quota (HTTP 429); retried after `retry_after`.
+    RateLimited,
+    /// The provider failed (HTTP 5xx, or an `overloaded`/`server` error event); retried.
+    Server,
+    /// The connection failed or dropped; retried when nothing had arrived yet.
+    Connection,
+    /// No answer, or no next piece of it, within the time allowed; retried when nothing
+    /// had arrived yet.
+    Timeout,
+    /// The request was refused as wrong (HTTP 4xx other than 429: a bad key, an unknown
+    /// model, a schema the provider rejects); a retry would fail the same way.
+    Rejected,
+    /// The stream did not follow the provider's wire format.
+    Protocol,
+    /// The model code panicked.
+    Panicked,
+}
+
+/// A failed model call, as a value the turn reports and a retry loop reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModelError {
+    /// What kind of failure it is.
+    pub kind: ModelErrorKind,
+    /// What happened, in words (the provider's own message when it sent one).
+    pub message: String,
+    /// The HTTP status, when there was a response.
+    pub status: Option<u16>,
+    /// How long the provider asked us to wait (`Retry-After`), if it did.
+    #[serde(skip)]
+    pub retry_after: Option<Duration>,
+}
+
+impl ModelError {
+    /// An error of `kind` saying `message`.
+    pub fn new(kind: ModelErrorKind, message: impl Into<String>) -> ModelError {
+        ModelError {
+            kind,
+            message: message.into(),
+            status: None,
+            retry_after: None,
+        }
+    }
+
+    /// Sets the HTTP status.
+    pub fn with_status(mut self, status: u16) -> ModelError {
+        self.status = Some(status);
+        self
+    }
+
+    /// Sets how long the provider asked us to wait.
+    pub fn with_retry_after(mut self, wait: Option<Duration>) -> ModelError {
+        self.retry_after = wait;
+        self
+    }
+
+    /// Whether sending the same request again may succeed (rate limits, server
+    /// failures, dropped connections and timeouts; not a rejected request).
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self.kind,
+            ModelErrorKind::RateLimited
+                | ModelErrorKind::Server
+                | ModelErrorKind::Connection
+                | ModelErrorKind::Timeout
+        )
+    }
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.status {
+            Some(status) => write!(f, "{} (HTTP {status})", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
 
 /// A tool call the model made, kept in the conversation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -70,6 +208,30 @@ impl ModelMessage {
     pub fn user(text: impl Into<String>) -> ModelMessage {
         ModelMessage::User { text: text.into() }
     }
+
+    /// An assistant message without tool calls.
+    pub fn assistant(text: impl Into<String>) -> ModelMessage {
+        ModelMessage::Assistant {
+            text: text.into(),
+            tool_calls: Vec::new(),
+        }
+    }
+}
+
+/// The answer must be one JSON value of a schema (whole-response mode): clients ask the
+/// provider for it natively (OpenAI `response_format`, an Anthropic forced tool).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StructuredOutput {
+    /// The payload type's name (providers want a name for the schema).
+    pub name: String,
+    /// What the value is, for the provider.
+    pub description: String,
+    /// The JSON Schema the provider enforces: OpenAI's strict subset when `strict`,
+    /// otherwise the type's ordinary schema.
+    pub schema: Value,
+    /// Whether `schema` is in OpenAI's strict subset; when it is not, OpenAI-compatible
+    /// clients ask for JSON mode and rely on the instructions in the prompt.
+    pub strict: bool,
 }
 
 /// One call to the model.
@@ -77,30 +239,54 @@ impl ModelMessage {
 pub struct ModelRequest {
     /// The page the chat is on.
     pub page: String,
+    /// The system prompt (empty for none).
+    pub system: String,
     /// The conversation so far, this turn's tool calls and results included.
     pub messages: Vec<ModelMessage>,
     /// The tools the model may call.
     pub tools: Vec<ToolSpec>,
+    /// Set in whole-response mode: the answer must be one value of this schema.
+    pub output: Option<StructuredOutput>,
     /// Which call of the turn this is, from 1.
     pub iteration: usize,
 }
 
+impl ModelRequest {
+    /// A request with the conversation `messages` and nothing else.
+    pub fn new(messages: Vec<ModelMessage>) -> ModelRequest {
+        ModelRequest {
+            page: String::new(),
+            system: String::new(),
+            messages,
+            tools: Vec::new(),
+            output: None,
+            iteration: 1,
+        }
+    }
+}
+
+/// A streamed answer: its chunks, as they arrive.
+pub type ModelStream = Pin<Box<dyn Stream<Item = ModelChunk> + Send + 'static>>;
+
 /// A model the agent can call: a streamed completion.
-pub trait Model {
-    /// The chunks of one answer.
-    type Chunks: Iterator<Item = ModelChunk>;
+pub trait Model: Send {
     /// Starts an answer to `request`.
-    fn stream(&mut self, request: &ModelRequest) -> Self::Chunks;
+    fn stream(&mut self, request: &ModelRequest) -> ModelStream;
 }
 
 impl<F, I> Model for F
 where
-    F: FnMut(&ModelRequest) -> I,
+    F: FnMut(&ModelRequest) -> I + Send,
     I: IntoIterator<Item = ModelChunk>,
+    I::IntoIter: Send + 'static,
 {
-    type Chunks = I::IntoIter;
+    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
+        Box::pin(futures::stream::iter(self(request)))
+    }
+}
 
-    fn stream(&mut self, request: &ModelRequest) -> Self::Chunks {
-        self(request).into_iter()
+impl Model for Box<dyn Model> {
+    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
+        (**self).stream(request)
     }
 }

@@ -1,22 +1,32 @@
 //! Tools (seed 001): functions the model may call during a turn, registered at link
-//! time and available on every page. A tool returns text for the model and, if it has
-//! something to show, a payload for the client; a tool payload takes precedence over
-//! one the model writes (SPEC 1.10).
+//! time and offered on the pages that name them. A tool returns text for the model
+//! and, if it has something to show, a payload for the client; a tool payload takes
+//! precedence over one the model writes (SPEC 1.10).
+//!
+//! The model's input is checked against the tool's input schema before the tool runs:
+//! input that does not match goes back to the model as the tool's result, naming each
+//! problem, and the tool is not run. A typed tool ([`TypedTool`], [`Tool::of`]) also
+//! gets its input decoded into its input type.
 //!
 //! ```ignore
-//! fn search_pubmed(input: &Value, ctx: &ToolContext) -> ToolResult { ... }
-//! payload_agent::register_tool!(Tool::new(
-//!     "search_pubmed",
-//!     "Search PubMed for articles",
-//!     payload_agent::tool_schema::<SearchInput>,
-//!     search_pubmed,
-//! ));
+//! struct SearchPubmed;
+//! impl TypedTool for SearchPubmed {
+//!     type Input = SearchInput; // Deserialize + JsonSchema
+//!     const NAME: &'static str = "search_pubmed";
+//!     const DESCRIPTION: &'static str = "Search PubMed for articles";
+//!     fn run(input: SearchInput, ctx: &ToolContext) -> ToolResult { ... }
+//! }
+//! payload_agent::register_tool!(Tool::of::<SearchPubmed>());
 //! ```
 
 use payload_core::CustomPayload;
-use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize as _, Serialize};
 use serde_json::Value;
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A tool the model can call.
 #[derive(Debug, Clone, Copy)]
@@ -27,8 +37,22 @@ pub struct Tool {
     pub description: &'static str,
     /// The JSON Schema of its input (write [`tool_schema::<Input>`](tool_schema)).
     pub input_schema: fn() -> Value,
-    /// Runs the tool.
+    /// Runs the tool on input that matched the schema.
     pub execute: fn(&Value, &ToolContext) -> ToolResult,
+}
+
+/// A tool with a typed input: the input's schema comes from its `JsonSchema`
+/// implementation and the tool receives it decoded. Register it with
+/// [`Tool::of`].
+pub trait TypedTool: 'static {
+    /// The input the model sends.
+    type Input: DeserializeOwned + schemars::JsonSchema;
+    /// The name the model calls it by.
+    const NAME: &'static str;
+    /// What it does, for the model.
+    const DESCRIPTION: &'static str;
+    /// Runs the tool.
+    fn run(input: Self::Input, ctx: &ToolContext) -> ToolResult;
 }
 
 impl Tool {
@@ -45,6 +69,16 @@ impl Tool {
             input_schema,
             execute,
         }
+    }
+
+    /// The tool of a [`TypedTool`].
+    pub const fn of<T: TypedTool>() -> Tool {
+        Tool::new(
+            T::NAME,
+            T::DESCRIPTION,
+            tool_schema::<T::Input>,
+            run_typed::<T>,
+        )
     }
 
     /// The registered tool named `name`.
@@ -66,6 +100,74 @@ impl Tool {
             description: self.description.to_string(),
             input_schema: (self.input_schema)(),
         }
+    }
+
+    /// Checks `input` against the input schema, then runs the tool. Input that does not
+    /// match is not run: the result is an error naming every problem, for the model.
+    pub fn call(&self, input: &Value, ctx: &ToolContext) -> ToolResult {
+        match self.check(input) {
+            Ok(()) => (self.execute)(input, ctx),
+            Err(problems) => ToolResult::error(format_args!(
+                "the input of '{}' does not match its schema: {problems}. \
+                 Call it again with input that does.",
+                self.name
+            )),
+        }
+    }
+
+    /// Every way `input` fails the input schema, in one line; `Ok` when it matches.
+    /// A schema that does not compile checks nothing (the tool then sees all input).
+    pub fn check(&self, input: &Value) -> Result<(), String> {
+        let Some(validator) = self.validator() else {
+            return Ok(());
+        };
+        let mut problems = String::new();
+        for error in validator.iter_errors(input).take(10) {
+            if !problems.is_empty() {
+                problems.push_str("; ");
+            }
+            let at = error.instance_path().as_str();
+            let at = if at.is_empty() { "the input" } else { at };
+            let _ = write!(problems, "{at}: {error}");
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// The compiled input schema, built once per schema function.
+    fn validator(&self) -> Option<Arc<jsonschema::Validator>> {
+        type Cache = Mutex<HashMap<usize, Option<Arc<jsonschema::Validator>>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        // Keyed by the schema function's address: tools sharing one share its schema.
+        let key = self.input_schema as usize;
+        let cache = CACHE.get_or_init(Default::default);
+        if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return found.clone();
+        }
+        let compiled = jsonschema::validator_for(&(self.input_schema)())
+            .ok()
+            .map(Arc::new);
+        cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, compiled.clone());
+        compiled
+    }
+}
+
+/// Decodes the checked input and runs a typed tool. The schema check came first, so a
+/// decoding failure here is a rule serde enforces beyond the schema; it is reported to
+/// the model the same way.
+fn run_typed<T: TypedTool>(input: &Value, ctx: &ToolContext) -> ToolResult {
+    match T::Input::deserialize(input) {
+        Ok(input) => T::run(input, ctx),
+        Err(error) => ToolResult::error(format_args!(
+            "the input of '{}' could not be read: {error}",
+            T::NAME
+        )),
     }
 }
 

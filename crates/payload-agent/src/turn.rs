@@ -1,104 +1,42 @@
-//! One chat turn (seed 001) as an iterator of events: the model is called with the
-//! conversation and the tools; its text goes through the page's streaming parser as it
-//! arrives; the tools it asks for run and their results go back to it; and so on until
-//! it answers without asking for a tool, or the call limit is reached.
+//! One chat turn (seed 001) as an asynchronous stream of events: the model is called
+//! with the conversation and the tools; its text goes through the page's streaming
+//! parser as it arrives; the tools it asks for run and their results go back to it; and
+//! so on until it answers without asking for a tool, or the call limit is reached.
 //!
 //! The turn's text is every model call's text joined by a blank line; the `complete`
 //! event carries its parse with tool precedence applied (SPEC 1.10): the last payload a
 //! tool returned beats one the model wrote.
+//!
+//! When the final answer's custom payload is rejected, the turn re-asks (once by
+//! default): the re-prompt message naming every error goes back to the model as a user
+//! message, a `status` event says so, and the corrected answer streams in. Its parse
+//! replaces the rejected answer's in `complete` (the text of earlier calls in the turn
+//! is kept); a client that shows `text_delta`s as they come should take `complete` as
+//! the final word.
+//!
+//! Nothing the model does ends the turn without `complete`: an error chunk, a stream
+//! that panics, or a call that panics when started becomes an `error` event, then
+//! `complete` with what arrived before it.
 
+use crate::agent::Agent;
+use crate::calls::PendingCalls;
 use crate::event::AgentEvent;
-use crate::model::{Model, ModelChunk, ModelMessage, ModelRequest, ToolCall};
-use crate::tools::{Tool, ToolContext, ToolResult};
-use payload_core::{CustomPayload, ParseOptions, StreamEvent, StreamParser};
-use payload_registry::{Registry, Role, UnknownPage};
+use crate::model::{
+    FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
+    ModelStream, ToolCall, Usage,
+};
+use crate::tools::{ToolContext, ToolResult};
+use futures::Stream;
+use payload_core::{CustomPayload, ParsedResponse, StreamEvent, StreamParser, reprompt_message};
 use serde_json::Value;
 use std::collections::VecDeque;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
-/// The default limit on model calls in one turn.
-pub const DEFAULT_MAX_ITERATIONS: usize = 5;
-
-/// What a page's parser is built from, as the registry builds it: the page's payload
-/// types, the registered types it does not offer, its actions and the global ones.
-pub fn page_options(registry: &Registry, page: &str) -> Result<ParseOptions, UnknownPage> {
-    let info = registry.page(page)?;
-    let foreign = registry
-        .entries()
-        .iter()
-        .filter(|entry| entry.role == Role::Custom && !info.payloads.contains(&entry.payload))
-        .map(|entry| entry.payload)
-        .collect();
-    Ok(ParseOptions {
-        payloads: info.payloads.clone(),
-        foreign,
-        actions: info.actions.clone(),
-        suggestions: info.page.suggestions,
-    })
-}
-
-/// Runs turns on one page with one set of tools.
-#[derive(Debug, Clone)]
-pub struct Agent {
-    page: String,
-    options: ParseOptions,
-    tools: Vec<&'static Tool>,
-    max_iterations: usize,
-}
-
-impl Agent {
-    /// An agent on `page` whose text is parsed with `options`, with no tools yet.
-    pub fn new(page: impl Into<String>, options: ParseOptions) -> Agent {
-        Agent {
-            page: page.into(),
-            options,
-            tools: Vec::new(),
-            max_iterations: DEFAULT_MAX_ITERATIONS,
-        }
-    }
-
-    /// An agent on a registered page with every registered tool (tools are global).
-    pub fn for_page(registry: &Registry, page: &str) -> Result<Agent, UnknownPage> {
-        Ok(Agent::new(page, page_options(registry, page)?).tools(Tool::all()))
-    }
-
-    /// Sets the tools the model may call.
-    pub fn tools(mut self, tools: impl IntoIterator<Item = &'static Tool>) -> Agent {
-        self.tools = tools.into_iter().collect();
-        self
-    }
-
-    /// Sets the limit on model calls per turn (at least 1).
-    pub fn max_iterations(mut self, max: usize) -> Agent {
-        self.max_iterations = max.max(1);
-        self
-    }
-
-    /// Starts a turn: `messages` is the conversation ending with the user's message.
-    pub fn turn<M: Model>(
-        &self,
-        model: M,
-        messages: Vec<ModelMessage>,
-        context: Value,
-    ) -> Turn<'_, M> {
-        Turn {
-            agent: self,
-            model,
-            context: ToolContext::new(self.page.clone(), context),
-            messages,
-            parser: Some(StreamParser::new(&self.options)),
-            chunks: None,
-            queue: VecDeque::new(),
-            iteration: 0,
-            call_text: String::new(),
-            calls: Vec::new(),
-            tool_payloads: Vec::new(),
-            tool_index: 0,
-            started: false,
-        }
-    }
-}
-
-/// One turn in progress: an iterator of its events, ending with `complete`.
+/// One turn in progress: a `futures::Stream` of its events, ending with `complete`.
+/// [`Turn::blocking`] iterates it on the current thread, for models that need no
+/// async runtime.
 pub struct Turn<'a, M: Model> {
     agent: &'a Agent,
     model: M,
@@ -106,34 +44,112 @@ pub struct Turn<'a, M: Model> {
     messages: Vec<ModelMessage>,
     /// `None` once the turn is complete.
     parser: Option<StreamParser>,
-    chunks: Option<M::Chunks>,
+    chunks: Option<ModelStream>,
     queue: VecDeque<AgentEvent>,
     iteration: usize,
+    /// This call's text, and the length of the turn's text before it (before the
+    /// blank line joining it to the previous call's).
     call_text: String,
-    calls: Vec<ToolCall>,
+    call_start: usize,
+    calls: PendingCalls,
+    finish: Option<FinishReason>,
+    usage: Usage,
     tool_payloads: Vec<CustomPayload>,
     tool_index: usize,
+    reasks_left: usize,
     started: bool,
+    /// The turn's `tracing` span: each model call and its outcome are events in it.
+    span: tracing::Span,
 }
 
 impl<'a, M: Model> Turn<'a, M> {
+    pub(crate) fn new(
+        agent: &'a Agent,
+        model: M,
+        messages: Vec<ModelMessage>,
+        context: Value,
+    ) -> Turn<'a, M> {
+        Turn {
+            agent,
+            model,
+            context: ToolContext::new(agent.page.clone(), context),
+            messages,
+            parser: Some(StreamParser::new(&agent.options)),
+            chunks: None,
+            queue: VecDeque::new(),
+            iteration: 0,
+            call_text: String::new(),
+            call_start: 0,
+            calls: PendingCalls::default(),
+            finish: None,
+            usage: Usage::default(),
+            tool_payloads: Vec::new(),
+            tool_index: 0,
+            reasks_left: agent.reasks,
+            started: false,
+            span: tracing::info_span!("turn", page = %agent.page),
+        }
+    }
+
     /// The conversation as it stands (after the turn: with its assistant messages and
     /// tool results, ready for the next turn).
     pub fn messages(&self) -> &[ModelMessage] {
         &self.messages
     }
 
+    /// The tokens every model call of the turn used so far, added up.
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+
+    /// The turn as an iterator that waits for each event on the current thread. Only
+    /// for models that need no async runtime (scripts, or a model that blocks); an HTTP
+    /// client needs the runtime it was built for.
+    pub fn blocking(self) -> futures::executor::BlockingStream<Self>
+    where
+        M: Unpin,
+    {
+        futures::executor::block_on_stream(self)
+    }
+
     fn call_model(&mut self) {
         self.iteration += 1;
         self.call_text.clear();
-        self.calls.clear();
+        self.finish = None;
+        self.call_start = self.parser.as_ref().map_or(0, |p| p.text().len());
+        tracing::debug!(iteration = self.iteration, "calling the model");
         let request = ModelRequest {
             page: self.agent.page.clone(),
+            system: self.agent.system.clone(),
             messages: self.messages.clone(),
             tools: self.agent.tools.iter().map(|t| t.spec()).collect(),
+            output: self.agent.output.clone(),
             iteration: self.iteration,
         };
-        self.chunks = Some(self.model.stream(&request));
+        let model = &mut self.model;
+        match catch_unwind(AssertUnwindSafe(|| model.stream(&request))) {
+            Ok(chunks) => self.chunks = Some(chunks),
+            Err(panic) => self.failed(panicked(panic)),
+        }
+    }
+
+    fn chunk(&mut self, chunk: ModelChunk) {
+        match chunk {
+            ModelChunk::Text(text) => self.text(&text),
+            ModelChunk::ToolCallDelta {
+                index,
+                id,
+                name,
+                arguments,
+            } => self.calls.piece(index, id, name, &arguments),
+            ModelChunk::ToolCall { id, name, input } => self.calls.whole(id, name, input),
+            ModelChunk::Finish(reason) => self.finish = Some(reason),
+            ModelChunk::Usage(usage) => {
+                self.usage.input_tokens += usage.input_tokens;
+                self.usage.output_tokens += usage.output_tokens;
+            }
+            ModelChunk::Error(error) => self.failed(error),
+        }
     }
 
     fn text(&mut self, text: &str) {
@@ -150,23 +166,45 @@ impl<'a, M: Model> Turn<'a, M> {
                 .extend(separator.into_iter().map(AgentEvent::from));
         }
         self.call_text.push_str(text);
-        let events = self
-            .parser
-            .as_mut()
-            .map(|p| p.push(text))
-            .unwrap_or_default();
+        let events = parser.push(text);
         self.queue.extend(events.into_iter().map(AgentEvent::from));
+    }
+
+    /// The model failed: report it and complete with what arrived.
+    fn failed(&mut self, error: ModelError) {
+        self.chunks = None;
+        tracing::warn!(iteration = self.iteration, kind = ?error.kind, %error, "the model failed");
+        self.queue.push_back(AgentEvent::Error {
+            message: error.to_string(),
+        });
+        self.complete();
     }
 
     /// The model's answer ended: run its tools and call it again, or complete.
     fn answer_ended(&mut self) {
         self.chunks = None;
-        let calls = std::mem::take(&mut self.calls);
+        let calls = self.calls.finish();
+        tracing::info!(
+            iteration = self.iteration,
+            finish = ?self.finish,
+            tool_calls = calls.len(),
+            input_tokens = self.usage.input_tokens,
+            output_tokens = self.usage.output_tokens,
+            "the model answered"
+        );
         self.messages.push(ModelMessage::Assistant {
-            text: std::mem::take(&mut self.call_text),
+            text: self.call_text.clone(),
             tool_calls: calls.clone(),
         });
         if calls.is_empty() {
+            return self.complete();
+        }
+        if self.finish == Some(FinishReason::Length) {
+            // A call cut by the token limit has arguments that are cut too.
+            self.queue.push_back(AgentEvent::Error {
+                message: "the model hit its token limit while asking for a tool; stopping"
+                    .to_string(),
+            });
             return self.complete();
         }
         if self.iteration >= self.agent.max_iterations {
@@ -193,8 +231,13 @@ impl<'a, M: Model> Turn<'a, M> {
             tool: call.name.clone(),
             input: call.input.clone(),
         });
-        let result = match self.agent.tools.iter().find(|t| t.name == call.name) {
-            Some(tool) => (tool.execute)(&call.input, &self.context),
+        let tool = self.agent.tools.iter().find(|t| t.name == call.name);
+        let context = &self.context;
+        let result = match tool {
+            Some(tool) => catch_unwind(AssertUnwindSafe(|| tool.call(&call.input, context)))
+                .unwrap_or_else(|_| {
+                    ToolResult::error(format_args!("the tool '{}' failed", call.name))
+                }),
             None => ToolResult::error(format_args!("there is no tool named '{}'", call.name)),
         };
         for message in self.context.take_progress() {
@@ -229,204 +272,104 @@ impl<'a, M: Model> Turn<'a, M> {
         let Some(parser) = self.parser.take() else {
             return;
         };
+        // What a re-ask keeps: the turn's text before this answer.
+        let before = parser.text()[..self.call_start.min(parser.text().len())].to_string();
         let (events, mut parsed) = parser.finish();
         let before_complete = events
             .into_iter()
             .filter(|e| !matches!(e, StreamEvent::Complete(_)));
         self.queue.extend(before_complete.map(AgentEvent::from));
+        if self.reask(&parsed, &before) {
+            return;
+        }
         parsed.apply_tool_payloads(&self.tool_payloads);
         self.queue.push_back(AgentEvent::Complete(parsed));
     }
 
-    /// Advances the turn by one model chunk (or one step of bookkeeping).
-    fn advance(&mut self) {
-        if !self.started {
-            self.started = true;
-            self.queue.push_back(AgentEvent::Status {
-                message: "Thinking...".to_string(),
-            });
-            self.call_model();
-            return;
+    /// Sends a rejected custom payload back to the model to be corrected, if re-asks
+    /// are left, no tool returned a payload (it would supersede the model's anyway) and
+    /// the answer was not cut by the token limit (a longer answer would be cut again).
+    /// The new parser holds the turn's text before the rejected answer (read again
+    /// without events: they were sent), so the corrected answer's parse continues it.
+    fn reask(&mut self, parsed: &ParsedResponse, before: &str) -> bool {
+        if self.reasks_left == 0
+            || !self.tool_payloads.is_empty()
+            || self.finish == Some(FinishReason::Length)
+        {
+            return false;
         }
-        let next = self.chunks.as_mut().and_then(Iterator::next);
-        match next {
-            Some(ModelChunk::Text(text)) => self.text(&text),
-            Some(ModelChunk::ToolCall { id, name, input }) => {
-                self.calls.push(ToolCall { id, name, input })
-            }
-            Some(ModelChunk::Error(message)) => {
-                self.queue.push_back(AgentEvent::Error { message });
-                self.complete();
-            }
-            Some(ModelChunk::End) | None => self.answer_ended(),
+        let errors: Vec<_> = parsed
+            .rejected
+            .iter()
+            .filter(|r| self.agent.options.payloads.iter().any(|p| p.name == r.kind))
+            .flat_map(|r| r.errors.iter().cloned())
+            .collect();
+        if errors.is_empty() {
+            return false;
         }
-    }
-
-    /// The turn as a `futures::Stream` (the model is still pulled synchronously: run it
-    /// on a blocking thread when the model blocks on I/O).
-    #[cfg(feature = "stream")]
-    pub fn into_stream(self) -> impl futures::Stream<Item = AgentEvent> + use<'a, M> {
-        futures::stream::iter(self)
+        self.reasks_left -= 1;
+        let mut parser = StreamParser::new(&self.agent.options);
+        parser.push(before);
+        self.parser = Some(parser);
+        self.messages
+            .push(ModelMessage::user(reprompt_message(&errors)));
+        self.queue.push_back(AgentEvent::Status {
+            message: "The payload was not valid; asking the model to correct it".to_string(),
+        });
+        self.call_model();
+        true
     }
 }
 
-impl<M: Model> Iterator for Turn<'_, M> {
+impl<M: Model + Unpin> Stream for Turn<'_, M> {
     type Item = AgentEvent;
 
-    fn next(&mut self) -> Option<AgentEvent> {
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<AgentEvent>> {
+        let this = self.get_mut();
+        let span = this.span.clone();
+        let _entered = span.enter();
         loop {
-            if let Some(event) = self.queue.pop_front() {
-                return Some(event);
+            if let Some(event) = this.queue.pop_front() {
+                return Poll::Ready(Some(event));
             }
             // The parser is gone once `complete` is queued: nothing follows it.
-            self.parser.as_ref()?;
-            self.advance();
+            if this.parser.is_none() {
+                return Poll::Ready(None);
+            }
+            if !this.started {
+                this.started = true;
+                this.queue.push_back(AgentEvent::Status {
+                    message: "Thinking...".to_string(),
+                });
+                this.call_model();
+                continue;
+            }
+            let Some(chunks) = this.chunks.as_mut() else {
+                this.answer_ended();
+                continue;
+            };
+            match catch_unwind(AssertUnwindSafe(|| chunks.as_mut().poll_next(cx))) {
+                Ok(Poll::Pending) => return Poll::Pending,
+                Ok(Poll::Ready(Some(chunk))) => this.chunk(chunk),
+                Ok(Poll::Ready(None)) => this.answer_ended(),
+                Err(panic) => this.failed(panicked(panic)),
+            }
         }
     }
+}
+
+/// A panic's message as a model error.
+fn panicked(panic: Box<dyn std::any::Any + Send>) -> ModelError {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string());
+    ModelError::new(
+        ModelErrorKind::Panicked,
+        format!("the model panicked: {what}"),
+    )
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use payload_core::ServerSentEvent;
-    use serde_json::json;
-
-    fn shout(input: &Value, ctx: &ToolContext) -> ToolResult {
-        ctx.progress("shouting");
-        let text = input["text"].as_str().unwrap_or_default().to_uppercase();
-        ToolResult::text(text.clone()).with_payload("shout", json!({"text": text}))
-    }
-
-    static SHOUT: Tool = Tool::new(
-        "shout",
-        "Upper-cases text",
-        || json!({"type": "object"}),
-        shout,
-    );
-
-    fn names(events: &[AgentEvent]) -> Vec<&'static str> {
-        events.iter().map(|e| e.event_name()).collect()
-    }
-
-    #[test]
-    fn a_turn_calls_the_tool_feeds_it_back_and_completes() {
-        let agent = Agent::new("chat", ParseOptions::new()).tools([&SHOUT]);
-        let model = |request: &ModelRequest| -> Vec<ModelChunk> {
-            if request.iteration == 1 {
-                assert_eq!(request.tools[0].name, "shout");
-                vec![
-                    ModelChunk::Text("Let me shout.".into()),
-                    ModelChunk::ToolCall {
-                        id: "c1".into(),
-                        name: "shout".into(),
-                        input: json!({"text": "hi"}),
-                    },
-                    ModelChunk::End,
-                ]
-            } else {
-                let last = request.messages.last().unwrap();
-                assert_eq!(
-                    last,
-                    &ModelMessage::Tool {
-                        id: "c1".into(),
-                        name: "shout".into(),
-                        text: "HI".into()
-                    }
-                );
-                vec![ModelChunk::Text("Done: HI.".into())]
-            }
-        };
-        let events: Vec<AgentEvent> = agent
-            .turn(model, vec![ModelMessage::user("shout hi")], json!({}))
-            .collect();
-        assert_eq!(
-            names(&events),
-            [
-                "status",
-                "text_delta",
-                "tool_start",
-                "tool_progress",
-                "tool_complete",
-                "status",
-                "text_delta",
-                "complete"
-            ]
-        );
-        let AgentEvent::ToolComplete {
-            marker, payload, ..
-        } = &events[4]
-        else {
-            unreachable!()
-        };
-        assert_eq!(marker, "[[tool:0]]");
-        assert_eq!(payload.as_ref().unwrap().kind, "shout");
-        let AgentEvent::Complete(parsed) = events.last().unwrap() else {
-            unreachable!()
-        };
-        assert_eq!(parsed.message, "Let me shout.\n\nDone: HI.");
-        assert_eq!(parsed.custom_payload.as_ref().unwrap().kind, "shout");
-    }
-
-    #[test]
-    fn a_model_that_keeps_calling_tools_is_stopped() {
-        let agent = Agent::new("chat", ParseOptions::new())
-            .tools([&SHOUT])
-            .max_iterations(2);
-        let mut calls = 0;
-        let model = |_: &ModelRequest| {
-            calls += 1;
-            vec![ModelChunk::ToolCall {
-                id: format!("c{calls}"),
-                name: "shout".into(),
-                input: json!({}),
-            }]
-        };
-        let events: Vec<AgentEvent> = agent.turn(model, vec![], json!({})).collect();
-        let names = names(&events);
-        assert_eq!(names.iter().filter(|n| **n == "tool_complete").count(), 1);
-        assert_eq!(&names[names.len() - 2..], ["error", "complete"]);
-    }
-
-    #[test]
-    fn unknown_tools_and_model_errors_are_reported() {
-        let agent = Agent::new("chat", ParseOptions::new());
-        let model = |request: &ModelRequest| {
-            if request.iteration == 1 {
-                vec![ModelChunk::ToolCall {
-                    id: "x".into(),
-                    name: "nope".into(),
-                    input: json!({}),
-                }]
-            } else {
-                vec![
-                    ModelChunk::Text("Partial".into()),
-                    ModelChunk::Error("overloaded".into()),
-                ]
-            }
-        };
-        let events: Vec<AgentEvent> = agent.turn(model, vec![], json!({})).collect();
-        let AgentEvent::ToolComplete { text, .. } = &events[2] else {
-            panic!("{events:?}")
-        };
-        assert!(text.contains("no tool named 'nope'"));
-        assert_eq!(
-            names(&events)[names(&events).len() - 2..],
-            ["error", "complete"]
-        );
-        let AgentEvent::Complete(parsed) = events.last().unwrap() else {
-            unreachable!()
-        };
-        assert_eq!(parsed.message, "Partial");
-    }
-
-    #[cfg(feature = "stream")]
-    #[test]
-    fn a_turn_is_also_a_futures_stream() {
-        use futures::StreamExt;
-        let agent = Agent::new("chat", ParseOptions::new());
-        let model = |_: &ModelRequest| vec![ModelChunk::Text("Hello.".into())];
-        let turn = agent.turn(model, vec![], json!({}));
-        let events: Vec<AgentEvent> = futures::executor::block_on(turn.into_stream().collect());
-        assert_eq!(names(&events), ["status", "text_delta", "complete"]);
-    }
-}
+mod tests;

@@ -25,6 +25,9 @@ pub struct Page {
     pub context: Option<ContextBuilder>,
     /// Whether SUGGESTED_VALUES / SUGGESTED_ACTIONS are offered (default true).
     pub suggestions: bool,
+    /// The names of the registered tools the model may call on this page (tools are
+    /// registered globally; each page chooses; none by default).
+    pub tools: &'static [&'static str],
 }
 
 impl Page {
@@ -38,6 +41,7 @@ impl Page {
             actions: &[],
             context: None,
             suggestions: true,
+            tools: &[],
         }
     }
 
@@ -68,6 +72,12 @@ impl Page {
     /// Sets the context builder.
     pub const fn context(mut self, builder: ContextBuilder) -> Page {
         self.context = Some(builder);
+        self
+    }
+
+    /// Names the registered tools the model may call on this page.
+    pub const fn tools(mut self, tools: &'static [&'static str]) -> Page {
+        self.tools = tools;
         self
     }
 

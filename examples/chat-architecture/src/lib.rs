@@ -32,6 +32,7 @@ pub const REPORTS: Page = Page::new("reports")
          better query with SEARCH_REFINEMENT when theirs is too broad.",
     )
     .payloads(&[<SearchRefinement as LlmPayload>::TYPE])
+    .tools(&["search_pubmed"])
     .actions(&[ActionSpec::client(
         "open_article",
         "Open the article the user is asking about",

@@ -2,7 +2,7 @@
 //! cut into small pieces the way a streaming API delivers tokens. Tests and demos run a
 //! whole agent turn with it, no network involved.
 
-use payload_agent::{Model, ModelChunk, ModelRequest};
+use payload_agent::{FinishReason, Model, ModelChunk, ModelRequest, ModelStream};
 use std::collections::VecDeque;
 
 /// One scripted answer.
@@ -37,9 +37,7 @@ impl ScriptedModel {
 }
 
 impl Model for &mut ScriptedModel {
-    type Chunks = std::vec::IntoIter<ModelChunk>;
-
-    fn stream(&mut self, request: &ModelRequest) -> Self::Chunks {
+    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
         self.requests.push(request.clone());
         let mut chunks = Vec::new();
         for step in self.answers.pop_front().unwrap_or_default() {
@@ -60,7 +58,7 @@ impl Model for &mut ScriptedModel {
                 }
             }
         }
-        chunks.push(ModelChunk::End);
-        chunks.into_iter()
+        chunks.push(ModelChunk::Finish(FinishReason::Stop));
+        Box::pin(futures::stream::iter(chunks))
     }
 }

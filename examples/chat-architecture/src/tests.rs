@@ -25,6 +25,7 @@ fn turn(answers: Vec<Vec<Step>>, piece: usize) -> (Vec<AgentEvent>, ScriptedMode
             vec![ModelMessage::user("Find papers on statin myopathy")],
             json!({"current_page": "reports", "report_id": 123}),
         )
+        .blocking()
         .collect();
     (events, model)
 }

@@ -1,0 +1,162 @@
+//! The agent of one page: what its turns are built from (the page's parser options,
+//! its tools, the system prompt, whole-response output, limits).
+
+use crate::model::{Model, ModelMessage, StructuredOutput};
+use crate::tools::Tool;
+use crate::turn::Turn;
+use payload_core::ParseOptions;
+use payload_registry::{Registry, Role, UnknownPage};
+use serde_json::Value;
+use std::fmt;
+
+/// The default limit on model calls in one turn.
+pub const DEFAULT_MAX_ITERATIONS: usize = 5;
+
+/// How many times, by default, a turn sends a rejected custom payload back to the model
+/// to be corrected.
+pub const DEFAULT_REASKS: usize = 1;
+
+/// What a page's parser is built from, as the registry builds it: the page's payload
+/// types, the registered types it does not offer, its actions and the global ones.
+pub fn page_options(registry: &Registry, page: &str) -> Result<ParseOptions, UnknownPage> {
+    let info = registry.page(page)?;
+    let foreign = registry
+        .entries()
+        .iter()
+        .filter(|entry| entry.role == Role::Custom && !info.payloads.contains(&entry.payload))
+        .map(|entry| entry.payload)
+        .collect();
+    Ok(ParseOptions {
+        payloads: info.payloads.clone(),
+        foreign,
+        actions: info.actions.clone(),
+        suggestions: info.page.suggestions,
+    })
+}
+
+/// Why an agent could not be built for a page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AgentError {
+    /// The page is not registered.
+    UnknownPage(UnknownPage),
+    /// The page names a tool that is not registered.
+    UnknownTool {
+        /// The page.
+        page: String,
+        /// The tool it names.
+        tool: String,
+    },
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentError::UnknownPage(e) => e.fmt(f),
+            AgentError::UnknownTool { page, tool } => write!(
+                f,
+                "page '{page}' offers the tool '{tool}', but no tool of that name is \
+                 registered: register it with register_tool! or correct the name"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+impl From<UnknownPage> for AgentError {
+    fn from(e: UnknownPage) -> Self {
+        AgentError::UnknownPage(e)
+    }
+}
+
+/// Runs turns on one page with one set of tools.
+#[derive(Debug, Clone)]
+pub struct Agent {
+    pub(crate) page: String,
+    pub(crate) options: ParseOptions,
+    pub(crate) tools: Vec<&'static Tool>,
+    pub(crate) system: String,
+    pub(crate) output: Option<StructuredOutput>,
+    pub(crate) max_iterations: usize,
+    pub(crate) reasks: usize,
+}
+
+impl Agent {
+    /// An agent on `page` whose text is parsed with `options`, with no tools yet.
+    pub fn new(page: impl Into<String>, options: ParseOptions) -> Agent {
+        Agent {
+            page: page.into(),
+            options,
+            tools: Vec::new(),
+            system: String::new(),
+            output: None,
+            max_iterations: DEFAULT_MAX_ITERATIONS,
+            reasks: DEFAULT_REASKS,
+        }
+    }
+
+    /// An agent on a registered page with the tools the page names.
+    pub fn for_page(registry: &Registry, page: &str) -> Result<Agent, AgentError> {
+        let info = registry.page(page)?;
+        let tools = info
+            .page
+            .tools
+            .iter()
+            .map(|name| {
+                Tool::find(name).ok_or_else(|| AgentError::UnknownTool {
+                    page: page.to_string(),
+                    tool: name.to_string(),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Agent::new(page, page_options(registry, page)?).tools(tools))
+    }
+
+    /// Sets the tools the model may call.
+    pub fn tools(mut self, tools: impl IntoIterator<Item = &'static Tool>) -> Agent {
+        self.tools = tools.into_iter().collect();
+        self
+    }
+
+    /// Sets the system prompt sent with every call (build it with `payload-prompt`).
+    pub fn system(mut self, prompt: impl Into<String>) -> Agent {
+        self.system = prompt.into();
+        self
+    }
+
+    /// Asks for whole-response output: every answer is one value of this schema, and
+    /// clients request it natively from the provider.
+    pub fn output(mut self, output: StructuredOutput) -> Agent {
+        self.output = Some(output);
+        self
+    }
+
+    /// Sets the limit on model calls per turn (at least 1).
+    pub fn max_iterations(mut self, max: usize) -> Agent {
+        self.max_iterations = max.max(1);
+        self
+    }
+
+    /// Sets how many times a rejected custom payload is sent back to the model with
+    /// the re-prompt message naming its errors (0 turns re-asking off).
+    pub fn reasks(mut self, reasks: usize) -> Agent {
+        self.reasks = reasks;
+        self
+    }
+
+    /// The page's name.
+    pub fn page(&self) -> &str {
+        &self.page
+    }
+
+    /// Starts a turn: `messages` is the conversation ending with the user's message.
+    pub fn turn<M: Model>(
+        &self,
+        model: M,
+        messages: Vec<ModelMessage>,
+        context: Value,
+    ) -> Turn<'_, M> {
+        Turn::new(self, model, messages, context)
+    }
+}

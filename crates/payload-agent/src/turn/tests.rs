@@ -1,0 +1,378 @@
+use super::*;
+use crate::model::StructuredOutput;
+use crate::tools::{Tool, TypedTool, tool_schema};
+use payload_core::{LlmPayload, ParseOptions, ServerSentEvent};
+use serde_json::json;
+
+fn shout(input: &Value, ctx: &ToolContext) -> ToolResult {
+    ctx.progress("shouting");
+    let text = input["text"].as_str().unwrap_or_default().to_uppercase();
+    ToolResult::text(text.clone()).with_payload("shout", json!({"text": text}))
+}
+
+static SHOUT: Tool = Tool::new(
+    "shout",
+    "Upper-cases text",
+    || json!({"type": "object"}),
+    shout,
+);
+
+fn names(events: &[AgentEvent]) -> Vec<&'static str> {
+    events.iter().map(|e| e.event_name()).collect()
+}
+
+fn run<M: Model + Unpin>(agent: &Agent, model: M, messages: Vec<ModelMessage>) -> Vec<AgentEvent> {
+    agent.turn(model, messages, json!({})).blocking().collect()
+}
+
+fn completed(events: &[AgentEvent]) -> &ParsedResponse {
+    match events.last() {
+        Some(AgentEvent::Complete(parsed)) => parsed,
+        other => panic!("the turn did not end with complete: {other:?}"),
+    }
+}
+
+#[test]
+fn a_turn_calls_the_tool_feeds_it_back_and_completes() {
+    let agent = Agent::new("chat", ParseOptions::new())
+        .tools([&SHOUT])
+        .system("Be loud.");
+    let model = |request: &ModelRequest| -> Vec<ModelChunk> {
+        assert_eq!(request.system, "Be loud.");
+        if request.iteration == 1 {
+            assert_eq!(request.tools[0].name, "shout");
+            vec![
+                ModelChunk::Text("Let me shout.".into()),
+                ModelChunk::ToolCall {
+                    id: "c1".into(),
+                    name: "shout".into(),
+                    input: json!({"text": "hi"}),
+                },
+                ModelChunk::Finish(FinishReason::ToolCalls),
+            ]
+        } else {
+            let last = request.messages.last().unwrap();
+            assert_eq!(
+                last,
+                &ModelMessage::Tool {
+                    id: "c1".into(),
+                    name: "shout".into(),
+                    text: "HI".into()
+                }
+            );
+            vec![ModelChunk::Text("Done: HI.".into())]
+        }
+    };
+    let events = run(&agent, model, vec![ModelMessage::user("shout hi")]);
+    assert_eq!(
+        names(&events),
+        [
+            "status",
+            "text_delta",
+            "tool_start",
+            "tool_progress",
+            "tool_complete",
+            "status",
+            "text_delta",
+            "complete"
+        ]
+    );
+    let AgentEvent::ToolComplete {
+        marker, payload, ..
+    } = &events[4]
+    else {
+        unreachable!()
+    };
+    assert_eq!(marker, "[[tool:0]]");
+    assert_eq!(payload.as_ref().unwrap().kind, "shout");
+    let parsed = completed(&events);
+    assert_eq!(parsed.message, "Let me shout.\n\nDone: HI.");
+    assert_eq!(parsed.custom_payload.as_ref().unwrap().kind, "shout");
+}
+
+#[test]
+fn tool_calls_in_pieces_are_joined_before_the_tool_runs() {
+    let agent = Agent::new("chat", ParseOptions::new()).tools([&SHOUT]);
+    let model = |request: &ModelRequest| -> Vec<ModelChunk> {
+        if request.iteration > 1 {
+            return vec![ModelChunk::Text("ok".into())];
+        }
+        let piece =
+            |id: Option<&str>, name: Option<&str>, arguments: &str| ModelChunk::ToolCallDelta {
+                index: 0,
+                id: id.map(str::to_string),
+                name: name.map(str::to_string),
+                arguments: arguments.to_string(),
+            };
+        vec![
+            piece(Some("c9"), Some("shout"), ""),
+            piece(None, None, "{\"te"),
+            piece(None, None, "xt\": \"split\"}"),
+            ModelChunk::Finish(FinishReason::ToolCalls),
+        ]
+    };
+    let events = run(&agent, model, vec![]);
+    let started = events
+        .iter()
+        .find_map(|e| match e {
+            AgentEvent::ToolStart { id, input, .. } => Some((id.clone(), input.clone())),
+            _ => None,
+        })
+        .expect("the tool ran");
+    assert_eq!(started, ("c9".to_string(), json!({"text": "split"})));
+    assert_eq!(
+        completed(&events).custom_payload.as_ref().unwrap().kind,
+        "shout"
+    );
+}
+
+#[test]
+fn a_model_that_keeps_calling_tools_is_stopped() {
+    let agent = Agent::new("chat", ParseOptions::new())
+        .tools([&SHOUT])
+        .max_iterations(2);
+    let mut calls = 0;
+    let model = move |_: &ModelRequest| {
+        calls += 1;
+        vec![ModelChunk::ToolCall {
+            id: format!("c{calls}"),
+            name: "shout".into(),
+            input: json!({}),
+        }]
+    };
+    let events = run(&agent, model, vec![]);
+    let names = names(&events);
+    assert_eq!(names.iter().filter(|n| **n == "tool_complete").count(), 1);
+    assert_eq!(&names[names.len() - 2..], ["error", "complete"]);
+}
+
+#[test]
+fn unknown_tools_and_model_errors_are_reported() {
+    let agent = Agent::new("chat", ParseOptions::new());
+    let model = |request: &ModelRequest| {
+        if request.iteration == 1 {
+            vec![ModelChunk::ToolCall {
+                id: "x".into(),
+                name: "nope".into(),
+                input: json!({}),
+            }]
+        } else {
+            vec![
+                ModelChunk::Text("Partial".into()),
+                ModelChunk::Error(ModelError::new(ModelErrorKind::Server, "overloaded")),
+            ]
+        }
+    };
+    let events = run(&agent, model, vec![]);
+    let AgentEvent::ToolComplete { text, .. } = &events[2] else {
+        panic!("{events:?}")
+    };
+    assert!(text.contains("no tool named 'nope'"));
+    assert_eq!(
+        names(&events)[names(&events).len() - 2..],
+        ["error", "complete"]
+    );
+    assert_eq!(completed(&events).message, "Partial");
+}
+
+/// A model whose stream panics after its first chunk.
+struct Panicking;
+
+impl Model for Panicking {
+    fn stream(&mut self, _: &ModelRequest) -> ModelStream {
+        let mut sent = false;
+        Box::pin(futures::stream::poll_fn(move |_| {
+            if sent {
+                panic!("boom");
+            }
+            sent = true;
+            Poll::Ready(Some(ModelChunk::Text("Before the panic.".into())))
+        }))
+    }
+}
+
+#[test]
+fn a_panicking_model_ends_the_turn_with_error_and_what_arrived() {
+    let agent = Agent::new("chat", ParseOptions::new());
+    let events = run(&agent, Panicking, vec![]);
+    let AgentEvent::Error { message } = &events[events.len() - 2] else {
+        panic!("{events:?}")
+    };
+    assert!(message.contains("panicked: boom"), "{message}");
+    assert_eq!(completed(&events).message, "Before the panic.");
+}
+
+#[test]
+fn a_model_that_panics_when_called_still_completes() {
+    let agent = Agent::new("chat", ParseOptions::new());
+    let model = |_: &ModelRequest| -> Vec<ModelChunk> { panic!("no answer") };
+    let events = run(&agent, model, vec![]);
+    assert_eq!(names(&events), ["status", "error", "complete"]);
+}
+
+/// A payload the re-ask tests reject when `count` is negative.
+#[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, LlmPayload)]
+#[payload(name = "tally", marker = "TALLY")]
+struct Tally {
+    /// How many.
+    count: u32,
+}
+
+fn tally_agent() -> Agent {
+    let options = ParseOptions {
+        payloads: vec![Tally::TYPE],
+        ..ParseOptions::new()
+    };
+    Agent::new("chat", options)
+}
+
+#[test]
+fn a_rejected_payload_is_sent_back_once_and_the_correction_completes_the_turn() {
+    let agent = tally_agent();
+    let mut requests: Vec<ModelRequest> = Vec::new();
+    let model = |request: &ModelRequest| {
+        requests.push(request.clone());
+        let text = if request.iteration == 1 {
+            "Counting.\nTALLY: {\"count\": -3}"
+        } else {
+            "Counted.\nTALLY: {\"count\": 3}"
+        };
+        vec![ModelChunk::Text(text.into())]
+    };
+    let events = run(&agent, model, vec![ModelMessage::user("count")]);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, AgentEvent::Status { message } if message.contains("correct")))
+    );
+    let parsed = completed(&events);
+    assert_eq!(parsed.message, "Counted.");
+    assert!(parsed.rejected.is_empty(), "{:?}", parsed.rejected);
+    assert_eq!(parsed.payload::<Tally>().map(|t| t.count), Some(3));
+    assert_eq!(requests.len(), 2);
+    let ModelMessage::User { text } = requests[1].messages.last().unwrap() else {
+        panic!("the re-ask is a user message")
+    };
+    assert!(text.contains("count"), "{text}");
+}
+
+#[test]
+fn re_asking_stops_after_the_limit_and_keeps_the_rejection() {
+    let agent = tally_agent();
+    let mut calls = 0;
+    let model = |_: &ModelRequest| {
+        calls += 1;
+        vec![ModelChunk::Text("TALLY: {\"count\": -1}".into())]
+    };
+    let events = run(&agent, model, vec![]);
+    assert_eq!(calls, 2);
+    assert_eq!(completed(&events).rejected.len(), 1);
+
+    let mut calls = 0;
+    let model = |_: &ModelRequest| {
+        calls += 1;
+        vec![ModelChunk::Text("TALLY: {\"count\": -1}".into())]
+    };
+    let events = run(&agent.clone().reasks(0), model, vec![]);
+    assert_eq!(calls, 1);
+    assert_eq!(completed(&events).rejected.len(), 1);
+}
+
+#[test]
+fn an_answer_cut_by_the_token_limit_is_truncated_and_not_re_asked() {
+    let agent = tally_agent();
+    let mut calls = 0;
+    let model = |_: &ModelRequest| {
+        calls += 1;
+        vec![
+            ModelChunk::Text("Here:\nTALLY: {\"count\": 1".into()),
+            ModelChunk::Finish(FinishReason::Length),
+        ]
+    };
+    let events = run(&agent, model, vec![]);
+    assert_eq!(calls, 1);
+    let parsed = completed(&events);
+    let kinds: Vec<_> = parsed
+        .rejected
+        .iter()
+        .flat_map(|r| &r.errors)
+        .map(|e| e.kind)
+        .collect();
+    assert!(
+        kinds.contains(&payload_core::ErrorKind::Truncated),
+        "{:?}",
+        parsed.rejected
+    );
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Greeting {
+    /// Who to greet.
+    name: String,
+    /// How many times, at least 1.
+    #[schemars(range(min = 1))]
+    times: u8,
+}
+
+struct Greet;
+
+impl TypedTool for Greet {
+    type Input = Greeting;
+    const NAME: &'static str = "greet";
+    const DESCRIPTION: &'static str = "Greets someone";
+    fn run(input: Greeting, _: &ToolContext) -> ToolResult {
+        ToolResult::text(vec![format!("Hello, {}!", input.name); input.times.into()].join(" "))
+    }
+}
+
+static GREET: Tool = Tool::of::<Greet>();
+
+#[test]
+fn typed_tools_get_decoded_input_and_bad_input_never_reaches_them() {
+    let ctx = ToolContext::new("chat", json!({}));
+    assert_eq!(
+        GREET.call(&json!({"name": "Ada", "times": 2}), &ctx).text,
+        "Hello, Ada! Hello, Ada!"
+    );
+    let refused = GREET.call(&json!({"name": 7, "times": 0}), &ctx).text;
+    assert!(
+        refused.starts_with("Error: the input of 'greet'"),
+        "{refused}"
+    );
+    assert!(
+        refused.contains("/name") && refused.contains("/times"),
+        "{refused}"
+    );
+    assert_eq!(GREET.spec().input_schema, tool_schema::<Greeting>());
+    let not_json = GREET.call(&json!("{\"name\": "), &ctx).text;
+    assert!(not_json.starts_with("Error:"), "{not_json}");
+}
+
+#[test]
+fn whole_response_output_is_in_every_request() {
+    let output = StructuredOutput {
+        name: "tally".into(),
+        description: "A count".into(),
+        schema: json!({"type": "object"}),
+        strict: false,
+    };
+    let agent = Agent::new("chat", ParseOptions::new()).output(output.clone());
+    let model = move |request: &ModelRequest| {
+        assert_eq!(request.output.as_ref(), Some(&output));
+        vec![ModelChunk::Text("{}".into())]
+    };
+    assert_eq!(
+        names(&run(&agent, model, vec![])),
+        ["status", "text_delta", "complete"]
+    );
+}
+
+#[test]
+fn a_turn_is_a_futures_stream() {
+    use futures::StreamExt;
+    let agent = Agent::new("chat", ParseOptions::new());
+    let model = |_: &ModelRequest| vec![ModelChunk::Text("Hello.".into())];
+    let turn = agent.turn(model, vec![], json!({}));
+    let events: Vec<AgentEvent> = futures::executor::block_on(turn.collect());
+    assert_eq!(names(&events), ["status", "text_delta", "complete"]);
+}
