@@ -76,7 +76,9 @@ pub use payload::{LlmPayload, PayloadType, Shape};
 #[cfg(feature = "derive")]
 pub use payload_derive::LlmPayload;
 pub use reprompt::reprompt_message;
-pub use retry::{Attempt, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async};
+pub use retry::{
+    Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async,
+};
 pub use schema::Dialect;
 pub use stream::sse::{self, ServerSentEvent};
 pub use stream::{StreamEvent, StreamParser};

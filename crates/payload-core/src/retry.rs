@@ -2,12 +2,22 @@
 //! naming every error, up to a number of attempts.
 //!
 //! Generic over the caller's model function, sync or async; no HTTP client here, and
-//! no async runtime: the async driver takes the caller's sleep function.
+//! no async runtime: the async driver takes the caller's sleep function, which also
+//! times each attempt out.
+//!
+//! Nothing the model function does loses the attempts before it: a panic ends the loop
+//! with an attempt marked [`AttemptOutcome::Panicked`], an attempt that outlives
+//! [`RetryPolicy::attempt_timeout`] is marked [`AttemptOutcome::TimedOut`] and the loop
+//! goes on, and an error ends the loop with the error kept in
+//! [`RetryOutcome::model_error`].
 
 use crate::error::PayloadError;
 use crate::reprompt::reprompt_message;
 use crate::whole::extract::ExtractResult;
 use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::pin;
+use std::task::Poll;
 use std::time::Duration;
 
 /// How many attempts, and how long to wait between them.
@@ -17,6 +27,10 @@ pub struct RetryPolicy {
     pub max_attempts: usize,
     /// Wait before each retry (default 0.5 s; zero for none).
     pub delay: Duration,
+    /// How long one attempt of the async driver may take before it is given up and the
+    /// next one starts (default 120 s; `None` waits for ever). The sync driver cannot
+    /// interrupt a call and ignores it.
+    pub attempt_timeout: Option<Duration>,
 }
 
 impl Default for RetryPolicy {
@@ -24,6 +38,18 @@ impl Default for RetryPolicy {
         RetryPolicy {
             max_attempts: 3,
             delay: Duration::from_millis(500),
+            attempt_timeout: Some(Duration::from_secs(120)),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// `max_attempts` attempts with no wait between them and the default timeout.
+    pub fn attempts(max_attempts: usize) -> RetryPolicy {
+        RetryPolicy {
+            max_attempts,
+            delay: Duration::ZERO,
+            ..RetryPolicy::default()
         }
     }
 }
@@ -38,13 +64,29 @@ pub struct RetryRequest {
     pub feedback: Option<String>,
 }
 
+/// How one attempt ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AttemptOutcome {
+    /// The response was valid.
+    Accepted,
+    /// The response had errors (in [`Attempt::errors`]); the next attempt is told them.
+    Rejected,
+    /// The model function panicked (with this message); the loop stopped.
+    Panicked(String),
+    /// The attempt outlived [`RetryPolicy::attempt_timeout`]; the next one started.
+    TimedOut,
+}
+
 /// One attempt: what the model said and what was wrong with it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attempt {
-    /// The model's response (empty if the model function failed).
+    /// The model's response (empty when it panicked or timed out).
     pub response: String,
     /// Every error of that response (empty for the accepted one).
     pub errors: Vec<PayloadError>,
+    /// How the attempt ended.
+    pub outcome: AttemptOutcome,
 }
 
 /// The outcome of a retry loop.
@@ -91,6 +133,19 @@ impl<E> Attempts<E> {
         }
     }
 
+    /// Records an attempt that gave no answer; returns whether the loop is over. A timed
+    /// out attempt leaves the feedback for the next one.
+    fn interrupted(&mut self, outcome: AttemptOutcome, feedback: Option<String>) -> bool {
+        let over = matches!(outcome, AttemptOutcome::Panicked(_));
+        self.feedback = feedback;
+        self.outcome.attempts.push(Attempt {
+            response: String::new(),
+            errors: Vec::new(),
+            outcome,
+        });
+        over
+    }
+
     /// Records the model's answer or failure; returns whether the loop is over.
     fn record(
         &mut self,
@@ -110,6 +165,11 @@ impl<E> Attempts<E> {
         self.outcome.attempts.push(Attempt {
             response,
             errors: result.errors.clone(),
+            outcome: if done {
+                AttemptOutcome::Accepted
+            } else {
+                AttemptOutcome::Rejected
+            },
         });
         self.outcome.result = Some(result);
         done
@@ -129,7 +189,13 @@ pub fn retry<E>(
             std::thread::sleep(policy.delay);
         }
         let request = attempts.request(attempt);
-        let response = model(&request);
+        let response = match catch_unwind(AssertUnwindSafe(|| model(&request))) {
+            Ok(response) => response,
+            Err(panic) => {
+                attempts.interrupted(AttemptOutcome::Panicked(panic_message(panic)), None);
+                break;
+            }
+        };
         if attempts.record(response, &mut check) {
             break;
         }
@@ -155,7 +221,20 @@ where
             sleep(policy.delay).await;
         }
         let request = attempts.request(attempt);
-        let response = model(request).await;
+        let feedback = request.feedback.clone();
+        let answer = model(request);
+        let timer = policy.attempt_timeout.map(&sleep);
+        let response = match race(answer, timer).await {
+            Raced::Answer(response) => response,
+            Raced::Panicked(message) => {
+                attempts.interrupted(AttemptOutcome::Panicked(message), None);
+                break;
+            }
+            Raced::TimedOut => {
+                attempts.interrupted(AttemptOutcome::TimedOut, feedback);
+                continue;
+            }
+        };
         if attempts.record(response, &mut check) {
             break;
         }
@@ -163,13 +242,49 @@ where
     attempts.outcome
 }
 
+/// How a model call raced against its timer.
+enum Raced<T> {
+    Answer(T),
+    Panicked(String),
+    TimedOut,
+}
+
+/// Polls the model's answer and the timer together (the answer first, so an answer
+/// ready at the deadline still counts); a panic while polling the answer is caught.
+async fn race<T>(
+    answer: impl Future<Output = T>,
+    timer: Option<impl Future<Output = ()>>,
+) -> Raced<T> {
+    let mut answer = pin!(answer);
+    let mut timer = pin!(timer);
+    std::future::poll_fn(|cx| {
+        match catch_unwind(AssertUnwindSafe(|| answer.as_mut().poll(cx))) {
+            Ok(Poll::Ready(value)) => return Poll::Ready(Raced::Answer(value)),
+            Ok(Poll::Pending) => {}
+            Err(panic) => return Poll::Ready(Raced::Panicked(panic_message(panic))),
+        }
+        match timer.as_mut().as_pin_mut().map(|t| t.poll(cx)) {
+            Some(Poll::Ready(())) => Poll::Ready(Raced::TimedOut),
+            _ => Poll::Pending,
+        }
+    })
+    .await
+}
+
+/// The message a panic carried.
+fn panic_message(panic: Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "the model function panicked".to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use std::future::Future;
-    use std::pin::pin;
-    use std::task::{Context, Poll, Waker};
+    use std::task::{Context, Waker};
 
     fn check(response: &str) -> ExtractResult {
         if response == "good" {
@@ -184,10 +299,7 @@ mod tests {
     }
 
     fn no_delay(max_attempts: usize) -> RetryPolicy {
-        RetryPolicy {
-            max_attempts,
-            delay: Duration::ZERO,
-        }
+        RetryPolicy::attempts(max_attempts)
     }
 
     /// Runs a future whose every await is ready at once.
@@ -255,6 +367,7 @@ mod tests {
         let policy = RetryPolicy {
             max_attempts: 3,
             delay: Duration::from_millis(500),
+            attempt_timeout: None,
         };
         let outcome = ready(retry_async(
             policy,
@@ -271,5 +384,84 @@ mod tests {
         assert!(outcome.succeeded());
         assert_eq!(outcome.attempts.len(), 3);
         assert_eq!(slept.get(), 2);
+    }
+
+    #[test]
+    fn a_panicking_model_keeps_the_attempts_before_it() {
+        let outcome = retry(
+            no_delay(3),
+            |request: &RetryRequest| {
+                if request.attempt == 2 {
+                    panic!("model bug");
+                }
+                Ok::<_, ()>("bad".to_string())
+            },
+            check,
+        );
+        assert_eq!(outcome.attempts.len(), 2);
+        assert_eq!(outcome.attempts[0].outcome, AttemptOutcome::Rejected);
+        assert_eq!(outcome.attempts[0].errors.len(), 1);
+        assert_eq!(
+            outcome.attempts[1].outcome,
+            AttemptOutcome::Panicked("model bug".into())
+        );
+
+        let outcome = ready(retry_async(
+            no_delay(3),
+            |request: RetryRequest| async move {
+                if request.attempt == 2 {
+                    panic!("async bug");
+                }
+                Ok::<_, ()>("bad".to_string())
+            },
+            check,
+            |_| async {},
+        ));
+        assert_eq!(outcome.attempts.len(), 2);
+        assert_eq!(
+            outcome.attempts[1].outcome,
+            AttemptOutcome::Panicked("async bug".into())
+        );
+    }
+
+    #[test]
+    fn a_hanging_attempt_times_out_and_the_next_keeps_its_feedback() {
+        let mut requests = Vec::new();
+        let outcome = ready(retry_async(
+            no_delay(3),
+            |request: RetryRequest| {
+                requests.push(request.clone());
+                let attempt = request.attempt;
+                async move {
+                    match attempt {
+                        1 => Ok::<_, ()>("bad".to_string()),
+                        // Never answers: only the timer ends it.
+                        2 => std::future::pending().await,
+                        _ => Ok("good".to_string()),
+                    }
+                }
+            },
+            check,
+            // A timer that has already run out.
+            |_| async {},
+        ));
+        assert!(outcome.succeeded());
+        let ends: Vec<_> = outcome.attempts.iter().map(|a| a.outcome.clone()).collect();
+        assert_eq!(
+            ends,
+            [
+                AttemptOutcome::Rejected,
+                AttemptOutcome::TimedOut,
+                AttemptOutcome::Accepted
+            ]
+        );
+        assert_eq!(requests[1].feedback, requests[2].feedback);
+        assert!(
+            requests[2]
+                .feedback
+                .as_deref()
+                .unwrap()
+                .contains("not JSON")
+        );
     }
 }
