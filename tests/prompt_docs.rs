@@ -350,7 +350,7 @@ fn docs_carry_every_fact_of_seed_000() {
         // Suggestions.
         "- Give 2-4 items.",
         "2-6 words",
-        "Do not include them in a response that contains a proposal",
+        "holds neither SUGGESTED_VALUES nor SUGGESTED_ACTIONS: the user must apply or dismiss the proposal first",
         "never invent one",
         // Prompt sections.
         "| 1 | Global preamble |",
@@ -453,5 +453,62 @@ fn every_example_reads_back_in_whole_response_mode() {
             t.name,
             result.warnings
         );
+    }
+}
+
+/// The section titles a prompt may refer to, with the header that shows it holds them.
+const SECTION_REFERENCES: [(&str, &str); 9] = [
+    ("PAGE INSTRUCTIONS", "## PAGE INSTRUCTIONS\n"),
+    ("STREAM INSTRUCTIONS", "## STREAM INSTRUCTIONS\n"),
+    ("CURRENT CONTEXT", "## CURRENT CONTEXT\n"),
+    ("PAYLOAD MANIFEST", "## PAYLOAD MANIFEST\n"),
+    ("STRUCTURED RESPONSES", "### STRUCTURED RESPONSES\n"),
+    ("CLIENT ACTIONS", "### CLIENT ACTIONS\n"),
+    ("TOOLS", "### TOOLS\n"),
+    ("HELP", "## HELP\n"),
+    ("FORMAT RULES", "## FORMAT RULES\n"),
+];
+
+#[test]
+fn no_prompt_mentions_a_section_it_does_not_contain() {
+    let history = [ManifestEntry::new(
+        1,
+        payload_core::CustomPayload::new("search_refinement", serde_json::json!({"query": "x"})),
+        payload_prompt::PayloadStatus::Accepted,
+    )];
+    for info in registry().pages() {
+        let page = info.page.name;
+        let base = || PromptBuilder::for_page(registry(), page).unwrap();
+        let variants = [
+            ("bare", base()),
+            (
+                "with context",
+                base().context(&serde_json::json!({"table_id": 7})),
+            ),
+            ("with history", base().history(&history)),
+            ("with tools", base().tools([("search", "Search things")])),
+            (
+                "with everything",
+                base()
+                    .context(&serde_json::json!({"table_id": 7}))
+                    .history(&history)
+                    .tools([("search", "Search things")])
+                    .help("Ask.")
+                    .stream_instructions("Be brief."),
+            ),
+        ];
+        for (what, builder) in variants {
+            let prompt = builder.build();
+            for (title, header) in SECTION_REFERENCES {
+                // Mentions outside the section's own header.
+                let mentions = prompt.matches(title).count();
+                let headers = prompt.matches(header).count();
+                assert!(
+                    mentions == 0 || headers > 0,
+                    "the prompt of page '{page}' ({what}) mentions {title} but has no such \
+                     section:\n{prompt}"
+                );
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! | # | Section | Filled from |
 //! |---|---------|-------------|
-//! | 1 | Global preamble | [`DEFAULT_PREAMBLE`], or [`PromptBuilder::preamble`] |
+//! | 1 | Global preamble | [`DEFAULT_PREAMBLE`] and the rules of the sections the prompt holds, or [`PromptBuilder::preamble`] |
 //! | 2 | Page instructions | [`payload_registry::Page::instructions`] |
 //! | 3 | Stream instructions | [`PromptBuilder::stream_instructions`] |
 //! | 4 | Current context | the page's context builder on [`PromptBuilder::context`] |
@@ -18,7 +18,7 @@
 //! ([`PromptBuilder::replace`]) or add their own ([`PromptBuilder::section`]).
 
 use crate::manifest::{self, ManifestEntry};
-use crate::sections::{DEFAULT_PREAMBLE, Position, Section, SectionKind};
+use crate::sections::{DEFAULT_PREAMBLE, Holds, Position, Section, SectionKind, preamble_rules};
 use payload_core::instructions::{
     InstructionOptions, payload_instructions, suggestion_format_rules,
 };
@@ -39,7 +39,8 @@ use std::fmt::Write;
 pub struct PromptBuilder<'r> {
     registry: &'r Registry,
     page: &'r PageInfo,
-    preamble: String,
+    /// The app's own preamble; `None` for the default one.
+    preamble: Option<String>,
     stream: String,
     help: String,
     context: Option<Value>,
@@ -72,7 +73,7 @@ impl<'r> PromptBuilder<'r> {
         PromptBuilder {
             registry,
             page,
-            preamble: DEFAULT_PREAMBLE.to_string(),
+            preamble: None,
             stream: String::new(),
             help: String::new(),
             context: None,
@@ -84,9 +85,10 @@ impl<'r> PromptBuilder<'r> {
         }
     }
 
-    /// Replaces the default global preamble (section 1).
+    /// Replaces the default global preamble (section 1), rules included: the app's
+    /// text is used as it is.
     pub fn preamble(mut self, text: impl Into<String>) -> Self {
-        self.preamble = text.into();
+        self.preamble = Some(text.into());
         self
     }
 
@@ -165,13 +167,29 @@ impl<'r> PromptBuilder<'r> {
 
     /// The prompt's non-empty sections, in order.
     pub fn sections(&self) -> Vec<Section> {
+        // Every section but the preamble first, so the default preamble's rules can
+        // name exactly the sections that are there.
+        let texts: Vec<(SectionKind, String)> = SectionKind::STANDARD
+            .into_iter()
+            .map(|kind| {
+                let text = match self.replaced.iter().find(|(k, _)| *k == kind) {
+                    Some((_, text)) => text.clone(),
+                    None if kind == SectionKind::Preamble => String::new(),
+                    None => self.standard_text(kind),
+                };
+                (kind, text)
+            })
+            .collect();
         let mut out = Vec::new();
         self.push_added(Position::Start, &mut out);
-        for kind in SectionKind::STANDARD {
+        for (kind, text) in &texts {
+            let kind = *kind;
             self.push_added(Position::Before(kind), &mut out);
-            let text = match self.replaced.iter().find(|(k, _)| *k == kind) {
-                Some((_, text)) => text.clone(),
-                None => self.standard_text(kind),
+            let text = match kind {
+                SectionKind::Preamble if !self.replaced.iter().any(|(k, _)| *k == kind) => {
+                    self.preamble_text(&texts)
+                }
+                _ => text.clone(),
             };
             push(
                 &mut out,
@@ -204,7 +222,7 @@ impl<'r> PromptBuilder<'r> {
     fn standard_text(&self, kind: SectionKind) -> String {
         let page = &self.page.page;
         match kind {
-            SectionKind::Preamble => self.preamble.clone(),
+            SectionKind::Preamble => String::new(),
             SectionKind::Page => page.instructions.to_string(),
             SectionKind::Stream => self.stream.clone(),
             SectionKind::Context => match (&self.context, page.context) {
@@ -216,10 +234,35 @@ impl<'r> PromptBuilder<'r> {
             SectionKind::Capabilities => self.capabilities(),
             SectionKind::Help => self.help.clone(),
             SectionKind::FormatRules if page.suggestions => {
-                suggestion_format_rules(&self.page.actions)
+                suggestion_format_rules(&self.page.actions, !self.page.payloads.is_empty())
             }
             SectionKind::FormatRules | SectionKind::Custom => String::new(),
         }
+    }
+
+    /// The app's preamble, or the default one with the rules of the sections `texts`
+    /// shows the prompt holds.
+    fn preamble_text(&self, texts: &[(SectionKind, String)]) -> String {
+        if let Some(own) = &self.preamble {
+            return own.clone();
+        }
+        let held = |kind: SectionKind| {
+            texts
+                .iter()
+                .any(|(k, text)| *k == kind && !text.trim().is_empty())
+        };
+        let capabilities = texts
+            .iter()
+            .find(|(k, _)| *k == SectionKind::Capabilities)
+            .map_or("", |(_, text)| text.as_str());
+        let holds = Holds {
+            payloads: capabilities.contains("### STRUCTURED RESPONSES"),
+            tools: capabilities.contains("### TOOLS"),
+            actions: capabilities.contains("### CLIENT ACTIONS"),
+            context: held(SectionKind::Context),
+            manifest: held(SectionKind::Manifest),
+        };
+        format!("{DEFAULT_PREAMBLE}\n{}", preamble_rules(holds))
     }
 
     /// Tools, then STRUCTURED RESPONSES, then CLIENT ACTIONS, each left out when empty.

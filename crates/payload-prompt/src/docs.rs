@@ -221,13 +221,13 @@ fn suggestion_formats(registry: &Registry, out: &mut String) {
         return;
     }
     out.push_str(
-        "\n## Suggestion formats\n\nThe FORMAT RULES section, as given on a page whose only \
-         actions are the global ones (each page's prompt lists its own actions):\n\n",
+        "\n## Suggestion formats\n\nThe FORMAT RULES section, as given on a page that offers \
+         proposals and whose only actions are the global ones (each page's prompt lists its own actions):\n\n",
     );
     fenced(
         out,
         "text",
-        &suggestion_format_rules(registry.global_actions()),
+        &suggestion_format_rules(registry.global_actions(), true),
     );
 }
 

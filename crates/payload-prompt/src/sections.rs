@@ -1,8 +1,10 @@
 //! The sections of a system prompt: seed 000's eight standard ones, in order, and the
 //! ones an app adds; with the default global preamble.
 
-/// The global preamble used unless the app gives its own: the assistant's role and how
-/// proposals work, in terms that hold for any app.
+/// The global preamble's fixed part, used unless the app gives its own: the assistant's
+/// role and how to reply, in terms that hold for any app. The builder adds the rules
+/// that depend on what the prompt holds ([`preamble_rules`]), so that no rule names a
+/// section the prompt does not contain.
 pub const DEFAULT_PREAMBLE: &str = "\
 You are the assistant built into this application. You help the user get their work done \
 through conversation: find out what they want, answer their questions, and propose changes \
@@ -10,17 +12,74 @@ that the application can apply for them.
 
 How to respond:
 - Write a short, friendly reply in plain text (markdown is fine). Be concrete; ask one short \
-question when a request is unclear instead of guessing.
-- To propose a change, add one of the structured payloads described under STRUCTURED \
-RESPONSES to your reply, written exactly as specified there. The application removes it from \
-your message and shows it to the user as an interactive proposal, which they review and then \
-apply or dismiss. Nothing changes until they apply it: say in your reply what you proposed and \
-why, and never claim it has already been done.
-- Give at most one structured payload per response.
-- Use only the payloads, tools and client actions this prompt lists; never invent others.
-- Take names and ids from the CURRENT CONTEXT; never guess an id.
-- The PAYLOAD MANIFEST, when present, lists what you already proposed in this conversation and \
-what the user did with it: build on it rather than repeating it.";
+question when a request is unclear instead of guessing.";
+
+/// What a prompt holds, for the preamble's rules that depend on it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Holds {
+    /// STRUCTURED RESPONSES (the page offers payload types).
+    pub payloads: bool,
+    /// TOOLS.
+    pub tools: bool,
+    /// CLIENT ACTIONS.
+    pub actions: bool,
+    /// CURRENT CONTEXT.
+    pub context: bool,
+    /// PAYLOAD MANIFEST.
+    pub manifest: bool,
+}
+
+/// The default preamble's rules about the sections the prompt holds, one bullet each,
+/// each only when its section is there.
+pub fn preamble_rules(holds: Holds) -> String {
+    let mut rules: Vec<String> = Vec::new();
+    if holds.payloads {
+        rules.push(
+            "To propose a change, add one of the structured payloads described under \
+             STRUCTURED RESPONSES to your reply, written exactly as specified there. The \
+             application removes it from your message and shows it to the user as an \
+             interactive proposal, which they review and then apply or dismiss. Nothing \
+             changes until they apply it: say in your reply what you proposed and why, and \
+             never claim it has already been done."
+                .to_string(),
+        );
+        rules.push("Give at most one structured payload per response.".to_string());
+    }
+    let listed: Vec<&str> = [
+        (holds.payloads, "payloads"),
+        (holds.tools, "tools"),
+        (holds.actions, "client actions"),
+    ]
+    .into_iter()
+    .filter_map(|(held, name)| held.then_some(name))
+    .collect();
+    if !listed.is_empty() {
+        rules.push(format!(
+            "Use only the {} this prompt lists; never invent others.",
+            join_names(&listed)
+        ));
+    }
+    if holds.context {
+        rules.push("Take names and ids from the CURRENT CONTEXT; never guess an id.".to_string());
+    }
+    if holds.manifest {
+        rules.push(
+            "The PAYLOAD MANIFEST lists what you already proposed in this conversation and \
+             what the user did with it: build on it rather than repeating it."
+                .to_string(),
+        );
+    }
+    rules.iter().map(|rule| format!("- {rule}\n")).collect()
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_names(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
 
 /// One of the eight sections of seed 000, or a section the app adds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,18 +1,25 @@
 //! The FORMAT RULES section for suggestion chips and action buttons (seed 000,
 //! elements 2 and 3): the format, how many, when to include them and when not, and the
 //! only actions the page allows.
+//!
+//! Which blocks a response may combine is said once, exactly, as seed 000 has it: at
+//! most one block of each kind; chips and buttons may go together; on a page that
+//! offers proposals (custom payload types), a response with a proposal has neither,
+//! since the user must apply or dismiss the proposal first. The wording names no app's
+//! domain, so it holds on every page (an app with its own replaces the section).
 
 use crate::marker::suggestions::{ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
 use std::fmt::Write;
 
 /// The format rules of SUGGESTED_VALUES and SUGGESTED_ACTIONS for a page whose
-/// registered actions are `actions` (page actions and global ones together).
+/// registered actions are `actions` (page actions and global ones together), and which
+/// offers custom payload types (proposals) when `proposals` is true.
 ///
 /// The actions are listed by name, handler and description, and the text says that no
 /// other action may be used; with no actions it says SUGGESTED_ACTIONS must not be
 /// used at all. The parser drops unregistered actions anyway (SPEC 1.8): this is what
 /// keeps the model from writing them in the first place.
-pub fn suggestion_format_rules(actions: &[ActionSpec]) -> String {
+pub fn suggestion_format_rules(actions: &[ActionSpec], proposals: bool) -> String {
     let values = SUGGESTED_VALUES_MARKER;
     let buttons = SUGGESTED_ACTIONS_MARKER;
     let mut out = String::new();
@@ -35,15 +42,7 @@ pub fn suggestion_format_rules(actions: &[ActionSpec]) -> String {
     let _ = writeln!(out, "- Give 2-4 items.");
     let _ = writeln!(
         out,
-        "- Include them after completing a change (creating something, changing a schema, adding data), after answering a question, or when the user seems unsure what to do next."
-    );
-    let _ = writeln!(
-        out,
-        "- Do not include them in a response that contains a proposal or any other marked payload: the user must act on the proposal first."
-    );
-    let _ = writeln!(
-        out,
-        "- Do not include them when the conversation is clearly finished."
+        "- Include them after you answered a question or did what the user asked, or when the user seems unsure what to do next; not when the conversation is clearly finished."
     );
     out.push('\n');
     match actions.first() {
@@ -88,13 +87,38 @@ pub fn suggestion_format_rules(actions: &[ActionSpec]) -> String {
                         .join(" ")
                 );
             }
-            let _ = writeln!(
-                out,
-                "- Like {values}, never in a response that contains a proposal or any other marked payload."
-            );
         }
     }
+    out.push('\n');
+    let _ = writeln!(out, "{}", combinations(actions.is_empty(), proposals));
     let trimmed = out.trim_end().len();
     out.truncate(trimmed);
     out
+}
+
+/// The one rule on which blocks a response may hold together.
+fn combinations(no_actions: bool, proposals: bool) -> String {
+    let values = SUGGESTED_VALUES_MARKER;
+    let buttons = SUGGESTED_ACTIONS_MARKER;
+    let blocks = if no_actions {
+        format!("at most one {values} block")
+    } else {
+        format!(
+            "at most one {values} block and at most one {buttons} block; the two may go together"
+        )
+    };
+    let suggestions = if no_actions {
+        format!("no {values}")
+    } else {
+        format!("neither {values} nor {buttons}")
+    };
+    if proposals {
+        format!(
+            "Combining blocks: a response holds {blocks}. A response with a payload from \
+             STRUCTURED RESPONSES (a proposal) holds {suggestions}: the user must \
+             apply or dismiss the proposal first."
+        )
+    } else {
+        format!("Combining blocks: a response holds {blocks}.")
+    }
 }

@@ -498,27 +498,52 @@ fn format_rules_list_only_the_registered_actions() {
         ActionSpec::client("close_chat", "Close the chat panel"),
         ActionSpec::server("export_csv", "Export the table as CSV"),
     ];
-    let text = suggestion_format_rules(&actions);
+    let text = suggestion_format_rules(&actions, true);
     assert!(text.contains("- Give 2-4 items."));
     assert!(text.contains("  - close_chat (handler \"client\"): Close the chat panel\n"));
     assert!(text.contains("  - export_csv (handler \"server\"): Export the table as CSV\n"));
     assert!(text.contains("Use only these actions; never invent one"));
-    assert!(text.contains("response that contains a proposal"));
 }
 
 #[test]
 fn format_rules_forbid_actions_when_there_are_none() {
-    let text = suggestion_format_rules(&[]);
-    assert!(text.ends_with(
-        "SUGGESTED_ACTIONS: no actions are available here, so never write SUGGESTED_ACTIONS."
+    let text = suggestion_format_rules(&[], false);
+    assert!(text.contains(
+        "SUGGESTED_ACTIONS: no actions are available here, so never write SUGGESTED_ACTIONS.\n"
     ));
     assert!(!text.contains("\"handler\""));
+    assert!(
+        text.ends_with("Combining blocks: a response holds at most one SUGGESTED_VALUES block.")
+    );
+}
+
+#[test]
+fn format_rules_say_exactly_which_blocks_go_together() {
+    let actions = [ActionSpec::client("close_chat", "Close the chat panel")];
+    let with_proposals = suggestion_format_rules(&actions, true);
+    assert!(with_proposals.ends_with(
+        "Combining blocks: a response holds at most one SUGGESTED_VALUES block and at most one \
+         SUGGESTED_ACTIONS block; the two may go together. A response with a payload from \
+         STRUCTURED RESPONSES (a proposal) holds neither SUGGESTED_VALUES nor \
+         SUGGESTED_ACTIONS: the user must apply or dismiss the proposal first."
+    ));
+    // The ambiguous wording is gone: chips and buttons are marked payloads too.
+    assert!(!with_proposals.contains("any other marked payload"));
+    let without = suggestion_format_rules(&actions, false);
+    assert!(!without.contains("proposal") && !without.contains("STRUCTURED RESPONSES"));
+    // No domain of one app in the generic text.
+    for text in [&with_proposals, &without] {
+        assert!(
+            !text.contains("schema") && !text.contains("adding data"),
+            "{text}"
+        );
+    }
 }
 
 #[test]
 fn the_format_examples_parse_as_suggestions() {
     let actions = [ActionSpec::client("close_chat", "Close the chat panel")];
-    let text = suggestion_format_rules(&actions);
+    let text = suggestion_format_rules(&actions, true);
     // The two example blocks, as a model copying them would write them.
     let values = &text[text.find("SUGGESTED_VALUES: [").unwrap()..];
     let values = &values[..values.find("\n]").unwrap() + 2];
