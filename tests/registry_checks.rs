@@ -7,6 +7,9 @@ use payload_registry::{Page, PayloadEntry, Registry};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+// Links every example app, so the global registry holds all of their types.
+use payload_tests as _;
+
 /// A second type that reuses SCHEMA_PROPOSAL's marker.
 #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
 #[payload(name = "table_proposal", marker = "SCHEMA_PROPOSAL")]
@@ -124,4 +127,16 @@ fn pages_and_global_actions_registered_twice() {
             "the global action 'close_chat' is registered twice"
         ]
     );
+}
+
+#[test]
+fn every_registered_type_has_a_description_and_an_example() {
+    // The built-in types and every example app's: each gets a "When to use" line and an
+    // example in its instructions (see payload_registry::RegistryWarning for why).
+    let warnings: Vec<String> = Registry::global()
+        .warnings()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:#?}");
 }

@@ -113,14 +113,21 @@ pub fn run(
             print_json(out, &pages)?;
         }
         Command::Types => {
+            let warnings = registry.warnings();
             let types: Vec<Value> = registry
                 .types()
                 .map(|t| {
+                    let lacks: Vec<String> = warnings
+                        .iter()
+                        .filter(|w| w.type_name() == t.name)
+                        .map(ToString::to_string)
+                        .collect();
                     json!({
                         "name": t.name,
                         "marker": t.marker,
                         "description": t.description,
                         "pages": registry.pages_offering(t.name),
+                        "warnings": lacks,
                     })
                 })
                 .collect();

@@ -25,11 +25,13 @@
 mod entry;
 mod page;
 mod registry;
+mod warnings;
 
 pub use entry::{PayloadEntry, Role};
 pub use page::{ContextBuilder, GlobalAction, Page};
 pub use payload_core;
 pub use registry::{PageInfo, Registry, RegistryError, UnknownPage};
+pub use warnings::RegistryWarning;
 
 use payload_core::{CustomPayload, ParsedResponse};
 
