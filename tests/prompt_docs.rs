@@ -512,3 +512,75 @@ fn no_prompt_mentions_a_section_it_does_not_contain() {
         }
     }
 }
+
+/// Every member of every registered type, with its description, as the schema has them
+/// (walked independently of the renderer): `(name, description)`.
+fn members_of(schema: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![schema];
+    let mut seen = Vec::new();
+    while let Some(node) = stack.pop() {
+        let Some(map) = node.as_object() else {
+            continue;
+        };
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            if !seen.contains(&reference) {
+                seen.push(reference);
+                stack.extend(schema.pointer(&reference[1..]));
+            }
+        }
+        if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+            for (name, member) in properties {
+                let description = member
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .unwrap_or_default();
+                out.push((name.clone(), description));
+                stack.push(member);
+            }
+        }
+        for keyword in ["items", "additionalProperties"] {
+            stack.extend(map.get(keyword));
+        }
+        for keyword in ["anyOf", "oneOf", "allOf", "prefixItems"] {
+            stack.extend(
+                map.get(keyword)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten(),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn every_member_of_every_type_is_in_the_structure_with_its_description() {
+    for t in registry().types() {
+        let schema = t.schema(Dialect::Draft2020_12);
+        let shape =
+            payload_core::instructions::render_shape(&schema, &InstructionOptions::default());
+        for (name, description) in members_of(&schema) {
+            let line = shape
+                .lines()
+                .find(|line| {
+                    line.contains(&format!("\"{name}\":"))
+                        || line.contains(&format!("\"{name}\"?:"))
+                })
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{}: member {name} is not in the structure:\n{shape}",
+                        t.name
+                    )
+                });
+            if !description.is_empty() {
+                assert!(
+                    shape.contains(&description),
+                    "{}: the description of {name} ({description}) is not in the structure; its line: {line}",
+                    t.name
+                );
+            }
+        }
+    }
+}

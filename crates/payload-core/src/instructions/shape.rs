@@ -59,6 +59,11 @@ pub struct TopLevel {
     pub optional: Vec<String>,
     /// `(member, bounds)` for each member the schema bounds, in schema order.
     pub bounds: Vec<(String, String)>,
+    /// For a root union: each variant's tag (`intent "search"`) and the members it
+    /// requires beyond the common ones, nested ones as dotted paths
+    /// (`parameters.entity_type`). Variants without a tag or without more to require
+    /// are left out.
+    pub variants: Vec<(String, Vec<String>)>,
 }
 
 /// The top-level members of `schema`, if its root is an object. A member every branch
@@ -74,8 +79,10 @@ pub fn top_level(schema: &Value, options: &InstructionOptions) -> Option<TopLeve
     }
     let required = required_names(root);
     let mut renderer = Renderer::new(schema, options);
+    let variants = variant_requirements(schema, root, &common);
     let mut top = TopLevel {
         required: common,
+        variants,
         ..TopLevel::default()
     };
     for (name, member) in own.into_iter().flatten() {
@@ -90,6 +97,80 @@ pub fn top_level(schema: &Value, options: &InstructionOptions) -> Option<TopLeve
         }
     }
     Some(top)
+}
+
+/// How deep variant requirements follow required objects (`parameters.filters.kind`).
+const VARIANT_PATH_DEPTH: usize = 3;
+
+/// Each tagged branch of `schema`'s union with the members it requires beyond
+/// `common`, see [`TopLevel::variants`].
+fn variant_requirements(
+    root: &Value,
+    schema: &Value,
+    common: &[String],
+) -> Vec<(String, Vec<String>)> {
+    let Some(branches) = ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|keyword| schema.get(*keyword).and_then(Value::as_array))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for branch in branches {
+        let branch = crate::schema::walk::resolve(root, branch);
+        let Some(tag) = variant_tag(branch) else {
+            continue;
+        };
+        let mut paths = Vec::new();
+        required_paths(root, branch, "", VARIANT_PATH_DEPTH, &mut paths);
+        paths.retain(|path| !common.contains(path) && !tag.starts_with(&format!("{path} ")));
+        if !paths.is_empty() {
+            out.push((tag, paths));
+        }
+    }
+    out
+}
+
+/// `intent "search"`: the member whose value names the variant (a `const`, or an
+/// `enum` of one value).
+fn variant_tag(branch: &Value) -> Option<String> {
+    let properties = branch.get("properties")?.as_object()?;
+    properties.iter().find_map(|(name, member)| {
+        let value = member.get("const").or_else(|| {
+            member
+                .get("enum")
+                .and_then(Value::as_array)
+                .filter(|values| values.len() == 1)
+                .and_then(|values| values.first())
+        })?;
+        Some(format!("{name} {}", literal(value)))
+    })
+}
+
+/// The required members of `schema` as paths under `prefix`; a required member that is
+/// itself an object is replaced by its own required members, down to `depth` levels.
+fn required_paths(root: &Value, schema: &Value, prefix: &str, depth: usize, out: &mut Vec<String>) {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    for name in required_names(schema) {
+        let path = if prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{prefix}.{name}")
+        };
+        let member = properties
+            .and_then(|p| p.get(name))
+            .map(|member| crate::schema::walk::resolve(root, member));
+        let nested = member.filter(|m| depth > 1 && !required_names(m).is_empty());
+        match nested {
+            Some(member) => {
+                if prefix.is_empty() {
+                    out.push(path.clone());
+                }
+                required_paths(root, member, &path, depth - 1, out);
+            }
+            None => out.push(path),
+        }
+    }
 }
 
 /// The members every branch of `schema`'s union requires, in the first branch's order.
@@ -300,7 +381,16 @@ impl<'a> Renderer<'a> {
         }
         for keyword in ["oneOf", "anyOf"] {
             if let Some(branches) = map.get(keyword).and_then(Value::as_array) {
-                return self.render_alternatives(branches, " | ", depth);
+                let alternatives = self.render_alternatives(branches, " | ", depth);
+                // Members beside the union (a flattened enum's shared fields) belong to
+                // every variant: say so once after the variants, with their types.
+                return match map.get("properties") {
+                    Some(Value::Object(shared)) if !shared.is_empty() => {
+                        let shared = self.render_object(map, depth);
+                        with_shared_members(alternatives, shared)
+                    }
+                    _ => alternatives,
+                };
             }
         }
         if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
@@ -611,7 +701,18 @@ impl<'a> Renderer<'a> {
 /// Every bound a schema node states, in words.
 fn bounds_of(map: &Map<String, Value>) -> Vec<String> {
     let mut bounds = Vec::new();
-    let get = |key: &str| map.get(key).filter(|v| v.is_number());
+    // A bound that only restates the Rust integer type's width (0 for unsigned, 255
+    // for a u8) tells a model nothing it needs; a bound the type's author chose does.
+    let natural = natural_range(map);
+    let get = |key: &str| {
+        map.get(key)
+            .filter(|v| v.is_number())
+            .filter(|v| match key {
+                "minimum" => natural.0.is_none_or(|low| v.as_f64() != Some(low)),
+                "maximum" => natural.1.is_none_or(|high| v.as_f64() != Some(high)),
+                _ => true,
+            })
+    };
     match (get("minimum"), get("maximum")) {
         (Some(low), Some(high)) if low == high => bounds.push(format!("exactly {low}")),
         (Some(low), Some(high)) => bounds.push(format!("from {low} to {high}")),
@@ -653,10 +754,28 @@ fn bounds_of(map: &Map<String, Value>) -> Vec<String> {
     {
         bounds.push("no other fields".into());
     }
-    if let Some(default) = map.get("default") {
-        bounds.push(format!("default {}", literal(default)));
-    }
+    // Defaults are not written: what the app does when a member is left out is not the
+    // model's business (the `?` already says it may be), and a default beside a bound
+    // ("at least 1 item, default []") reads as a contradiction.
     bounds
+}
+
+/// The range of the Rust integer type a schemars `format` names (`uint8`: 0 to 255;
+/// `uint64`: from 0), as the minimum and maximum schemars writes for it.
+pub(crate) fn natural_range(map: &Map<String, Value>) -> (Option<f64>, Option<f64>) {
+    let Some(format) = map.get("format").and_then(Value::as_str) else {
+        return (None, None);
+    };
+    match format {
+        "uint8" => (Some(0.0), Some(u8::MAX as f64)),
+        "uint16" => (Some(0.0), Some(u16::MAX as f64)),
+        "uint32" => (Some(0.0), Some(u32::MAX as f64)),
+        "uint" | "uint64" | "uint128" => (Some(0.0), None),
+        "int8" => (Some(i8::MIN as f64), Some(i8::MAX as f64)),
+        "int16" => (Some(i16::MIN as f64), Some(i16::MAX as f64)),
+        "int32" => (Some(i32::MIN as f64), Some(i32::MAX as f64)),
+        _ => (None, None),
+    }
 }
 
 /// `1 to 5 items`, `at least 1 item`, `exactly 3 characters`.
@@ -689,6 +808,24 @@ fn format_hint(format: &str) -> String {
         _ => "",
     };
     format!("format {format}{looks}")
+}
+
+/// A union's variants followed by the members every variant also has:
+/// `& { ... }  // every variant also has these`.
+fn with_shared_members(alternatives: Rendered, shared: Rendered) -> Rendered {
+    let mut lines = alternatives.lines;
+    for (index, mut line) in shared.lines.into_iter().enumerate() {
+        if index == 0 {
+            line.text = format!("& {}", line.text);
+            line.comment = join_comments("every variant also has these", &line.comment);
+        }
+        lines.push(line);
+    }
+    Rendered {
+        lines,
+        notes: alternatives.notes,
+        stacked: true,
+    }
 }
 
 fn is_null_schema(schema: &Value) -> bool {

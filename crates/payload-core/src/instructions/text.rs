@@ -114,6 +114,7 @@ pub(super) fn requirements(schema: &Value, options: &InstructionOptions) -> Vec<
         required,
         optional,
         bounds,
+        variants,
     }) = top_level(schema, options)
     else {
         return Vec::new();
@@ -126,6 +127,12 @@ pub(super) fn requirements(schema: &Value, options: &InstructionOptions) -> Vec<
     }
     fields.push('.');
     list.push(fields);
+    for (tag, members) in variants {
+        list.push(format!(
+            "With {tag}, also required: {}.",
+            members.join(", ")
+        ));
+    }
     for (name, text) in bounds {
         list.push(format!("{name}: {text}."));
     }
