@@ -134,7 +134,13 @@ pub(super) fn requirements(schema: &Value, options: &InstructionOptions) -> Vec<
         ));
     }
     for (name, text) in bounds {
-        list.push(format!("{name}: {text}."));
+        // An optional member's bounds hold when it is there: "at least 1 item" on a
+        // member that may be left out would read as a contradiction.
+        if optional.contains(&name) {
+            list.push(format!("{name}, when given: {text}."));
+        } else {
+            list.push(format!("{name}: {text}."));
+        }
     }
     list
 }
