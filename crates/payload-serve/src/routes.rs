@@ -1,0 +1,126 @@
+//! The JSON API beside the chat: the user's tables and rows, a conversation as stored,
+//! and the user's decision on a proposed payload.
+
+use crate::apply::{self, Applied};
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::tables;
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use payload_builtin::{DataProposal, SchemaProposal};
+use payload_core::LlmPayload;
+use payload_prompt::PayloadStatus;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// How many rows a table view shows.
+const MAX_ROWS: usize = 1000;
+
+/// `GET /api/tables`: every table with its row count.
+pub async fn list_tables(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiError> {
+    let tables = tables::list(&state.db.conn())?;
+    Ok(Json(json!({ "tables": tables })))
+}
+
+/// `GET /api/tables/{id}`: a table, its columns and its rows.
+pub async fn table(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, ApiError> {
+    let conn = state.db.conn();
+    let summary =
+        tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
+    Ok(Json(json!({
+        "table": summary,
+        "columns": tables::columns(&conn, id)?,
+        "rows": tables::rows(&conn, id, MAX_ROWS)?,
+    })))
+}
+
+/// `GET /api/conversations/{id}`: the messages and payloads, to show it again.
+pub async fn conversation(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let payloads: Vec<Value> = state
+        .db
+        .payloads(&id)?
+        .into_iter()
+        .map(|p| json!({ "turn": p.turn, "payload": p.payload, "status": p.status }))
+        .collect();
+    Ok(Json(json!({
+        "conversation_id": id,
+        "messages": state.db.messages(&id)?,
+        "payloads": payloads,
+    })))
+}
+
+/// What the user sends with a decision.
+#[derive(Debug, Default, Deserialize)]
+struct Decision {
+    /// For a data proposal: the indices of the operations left ticked (all when absent).
+    #[serde(default)]
+    rows: Option<Vec<usize>>,
+}
+
+/// `POST /api/payloads/{conversation}/{turn}/{accept|dismiss}`: applies or dismisses
+/// the payload proposed in that turn, and records the decision. A payload is decided
+/// once; the payload applied is the one stored, not one the client sends.
+pub async fn decide(
+    State(state): State<Arc<AppState>>,
+    Path((conversation, turn, decision)): Path<(String, usize, String)>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let request: Decision = if body.iter().all(u8::is_ascii_whitespace) {
+        Decision::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| ApiError::bad_request(e.to_string()))?
+    };
+    let stored = state
+        .db
+        .payload(&conversation, turn)?
+        .ok_or_else(|| ApiError::not_found("no payload was proposed in that turn"))?;
+    if stored.status != PayloadStatus::Proposed {
+        return Err(ApiError::conflict(format!(
+            "the payload was already {}",
+            stored.status
+        )));
+    }
+    let (status, applied) = match decision.as_str() {
+        "dismiss" => (PayloadStatus::Dismissed, None),
+        "accept" => {
+            let applied = accept(&state, &stored, request.rows.as_deref())?;
+            (PayloadStatus::Accepted, applied)
+        }
+        other => return Err(ApiError::not_found(format!("no decision '{other}'"))),
+    };
+    state.db.set_status(&conversation, turn, status)?;
+    Ok(Json(json!({ "status": status, "applied": applied })))
+}
+
+/// Applies the payload if it is one the app applies; others are only recorded.
+fn accept(
+    state: &AppState,
+    stored: &crate::db::StoredPayload,
+    rows: Option<&[usize]>,
+) -> Result<Option<Applied>, ApiError> {
+    let data = stored.payload.data().clone();
+    let decode_error = |e: serde_json::Error| ApiError::internal(e.to_string());
+    let mut conn = state.db.conn();
+    Ok(Some(match stored.payload.kind.as_str() {
+        SchemaProposal::NAME => {
+            let proposal: SchemaProposal = serde_json::from_value(data).map_err(decode_error)?;
+            apply::schema(&mut conn, &proposal, stored.table_id)?
+        }
+        DataProposal::NAME => {
+            let proposal: DataProposal = serde_json::from_value(data).map_err(decode_error)?;
+            let table = stored
+                .table_id
+                .ok_or_else(|| ApiError::conflict("the proposal names no table"))?;
+            apply::data(&mut conn, &proposal, table, rows)?
+        }
+        _ => return Ok(None),
+    }))
+}
