@@ -46,6 +46,7 @@ mod json;
 mod limits;
 mod marker;
 mod nullable;
+mod partial;
 mod payload;
 mod reprompt;
 mod retry;
@@ -70,11 +71,18 @@ pub use marker::suggestions::{
     SUGGESTED_VALUES_NAME, SuggestedAction, SuggestedValue,
 };
 pub use nullable::Nullable;
+#[doc(hidden)]
+pub use partial::__private as __partial;
+pub use partial::{Cursor, Growing, PartialType};
 pub use payload::{LlmPayload, PayloadType, Shape};
 /// `#[derive(LlmPayload)]`: the marker, schema, instructions and summarizer of a type
 /// from one declaration (see the `payload-derive` crate).
 #[cfg(feature = "derive")]
 pub use payload_derive::LlmPayload;
+/// `#[derive(Partial)]`: the partial form ([`PartialType`]) of a type a partial payload
+/// holds (see the `payload-derive` crate).
+#[cfg(feature = "derive")]
+pub use payload_derive::Partial;
 pub use reprompt::reprompt_message;
 pub use retry::{
     Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async,
