@@ -363,3 +363,52 @@ proptest! {
         complete_equals(last, &card);
     }
 }
+
+#[test]
+fn a_data_proposal_card_gets_its_rows_while_they_arrive() {
+    use payload_builtin::{DataOperationPartial, DataProposal};
+    let proposal = DataProposal::example().expect("the built-in type has an example");
+    let text = format!(
+        "Here are the rows.\nDATA_PROPOSAL: {}",
+        serde_json::to_string_pretty(&proposal).unwrap()
+    );
+    let options = ParseOptions {
+        payloads: vec![DataProposal::TYPE],
+        ..ParseOptions::new()
+    };
+    let mut parser = StreamParser::new(&options);
+    let mut counts = Vec::new();
+    let mut last_complete = false;
+    for (at, c) in text.char_indices() {
+        for event in parser.push(&text[at..at + c.len_utf8()]) {
+            if let Some(partial) = event.partial::<DataProposal>() {
+                last_complete = partial.complete;
+                let operations = partial
+                    .value
+                    .operations
+                    .map(|o| o.value)
+                    .unwrap_or_default();
+                // Every operation shown has its variant: the tag came first.
+                assert!(operations.iter().all(|op| matches!(
+                    op.value,
+                    DataOperationPartial::Add { .. }
+                        | DataOperationPartial::Update { .. }
+                        | DataOperationPartial::Delete { .. }
+                )));
+                counts.push(operations.len());
+            }
+        }
+    }
+    let (_, parsed) = parser.finish();
+    assert_eq!(parsed.payload::<DataProposal>(), Some(&proposal));
+    assert!(
+        counts.windows(2).all(|w| w[0] <= w[1]),
+        "rows only arrive: {counts:?}"
+    );
+    assert!(last_complete, "the closed block's preview is complete");
+    assert_eq!(counts.last().copied(), Some(proposal.operations.len()));
+    assert!(
+        counts.iter().any(|&n| n < proposal.operations.len()),
+        "{counts:?}"
+    );
+}
