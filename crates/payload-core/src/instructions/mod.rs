@@ -22,7 +22,7 @@ mod text;
 pub use formats::whole_response_instructions_in;
 pub use shape::{MAX_NODES, MAX_SCHEMA_DEPTH, TopLevel, render_shape, top_level};
 pub use suggestions::suggestion_format_rules;
-pub use text::{payload_instructions, whole_response_instructions};
+pub use text::{payload_instructions, section_sizes, whole_response_instructions};
 
 use serde_json::Value;
 
