@@ -11,9 +11,7 @@ mod strict_form;
 
 use output_schema::AnalysisResult;
 use payload_core::formats::Format;
-use payload_core::{
-    Dialect, Limits, LlmPayload, PayloadType, StrictRefusalKind, extract_as_with,
-};
+use payload_core::{Dialect, Limits, LlmPayload, PayloadType, StrictRefusalKind, extract_as_with};
 use payload_registry::Registry;
 use proptest::prelude::*;
 use schemars::JsonSchema;
@@ -38,13 +36,41 @@ const STRICT: [&str; 10] = [
 
 /// The registered types that have none, why, and a word the reason must say.
 const REFUSED: [(&str, StrictRefusalKind, &str); 7] = [
-    ("contacts_command", StrictRefusalKind::UnionBesideMembers, "flattened enum"),
-    ("data_proposal", StrictRefusalKind::FreeFormMap, "free-form map"),
-    ("schema_proposal", StrictRefusalKind::FreeFormMap, "free-form map"),
-    ("selfhelp_response", StrictRefusalKind::UnsupportedKeyword, "minLength"),
-    ("suggested_actions", StrictRefusalKind::NotAnObjectRoot, "array"),
-    ("suggested_values", StrictRefusalKind::NotAnObjectRoot, "array"),
-    ("task_plan", StrictRefusalKind::UnsupportedKeyword, "minLength"),
+    (
+        "contacts_command",
+        StrictRefusalKind::UnionBesideMembers,
+        "flattened enum",
+    ),
+    (
+        "data_proposal",
+        StrictRefusalKind::FreeFormMap,
+        "free-form map",
+    ),
+    (
+        "schema_proposal",
+        StrictRefusalKind::FreeFormMap,
+        "free-form map",
+    ),
+    (
+        "selfhelp_response",
+        StrictRefusalKind::UnsupportedKeyword,
+        "minLength",
+    ),
+    (
+        "suggested_actions",
+        StrictRefusalKind::NotAnObjectRoot,
+        "array",
+    ),
+    (
+        "suggested_values",
+        StrictRefusalKind::NotAnObjectRoot,
+        "array",
+    ),
+    (
+        "task_plan",
+        StrictRefusalKind::UnsupportedKeyword,
+        "minLength",
+    ),
 ];
 
 fn registered() -> Vec<&'static PayloadType> {
@@ -61,7 +87,11 @@ fn strict_validator(schema: &Value) -> jsonschema::Validator {
 #[test]
 fn every_registered_type_is_strict_or_says_why() {
     let types = registered();
-    assert_eq!(types.len(), STRICT.len() + REFUSED.len(), "every type is expected");
+    assert_eq!(
+        types.len(),
+        STRICT.len() + REFUSED.len(),
+        "every type is expected"
+    );
     let mut strict = Vec::new();
     for payload in &types {
         let best_effort = payload.schema(Dialect::OpenAiStrict);
@@ -120,7 +150,10 @@ fn check_strict_form(payload: &PayloadType, value: &Value) -> bool {
     let form = strict_form::of(value, &payload.schema(Dialect::Draft2020_12));
     if let Ok(schema) = payload.strict_schema() {
         let validator = strict_validator(&schema);
-        let errors: Vec<String> = validator.iter_errors(&form).map(|e| e.to_string()).collect();
+        let errors: Vec<String> = validator
+            .iter_errors(&form)
+            .map(|e| e.to_string())
+            .collect();
         assert!(errors.is_empty(), "{}: {form}\n{errors:#?}", payload.name);
     }
     let reading = payload.strict_nulls();
@@ -152,24 +185,42 @@ fn examples_written_the_strict_way_validate_strictly_and_here() {
             }
         }
     }
-    println!("{examples} examples, {sparse_ones} sparse ones, {need_opt_in} strict forms need the opt-in");
-    assert_eq!(examples, registered().len(), "every registered type has an example");
-    assert!(sparse_ones > 0 && need_opt_in > 0, "the opt-in is exercised");
+    println!(
+        "{examples} examples, {sparse_ones} sparse ones, {need_opt_in} strict forms need the opt-in"
+    );
+    assert_eq!(
+        examples,
+        registered().len(),
+        "every registered type has an example"
+    );
+    assert!(
+        sparse_ones > 0 && need_opt_in > 0,
+        "the opt-in is exercised"
+    );
 }
 
 #[test]
 fn without_the_opt_in_a_null_for_an_optional_list_is_refused() {
     let form = json!({"analysis": "a", "confidence": null, "recommendations": null});
     let plain = AnalysisResult::TYPE;
-    assert!(plain.validate(&form).is_err(), "behaviour without the opt-in is unchanged");
-    plain.strict_nulls().validate(&form).expect("valid with the opt-in");
+    assert!(
+        plain.validate(&form).is_err(),
+        "behaviour without the opt-in is unchanged"
+    );
+    plain
+        .strict_nulls()
+        .validate(&form)
+        .expect("valid with the opt-in");
     let result = extract_as_with(
         &form.to_string(),
         &plain.strict_nulls(),
         None,
         Limits::DEFAULT,
     );
-    assert_eq!(result.data, Some(json!({"analysis": "a", "confidence": null})));
+    assert_eq!(
+        result.data,
+        Some(json!({"analysis": "a", "confidence": null}))
+    );
     let decoded: AnalysisResult = result.decode().expect("decodes");
     assert!(decoded.recommendations.is_empty());
     // A required member's null is never taken as absent.
@@ -180,7 +231,13 @@ fn without_the_opt_in_a_null_for_an_optional_list_is_refused() {
 #[test]
 fn the_cli_prints_the_reason_a_type_is_not_strict() {
     let mut out = Vec::new();
-    let args = ["payload", "schema", "task_plan", "--dialect", "openai-strict"];
+    let args = [
+        "payload",
+        "schema",
+        "task_plan",
+        "--dialect",
+        "openai-strict",
+    ];
     let error = payload_cli::run(args, Registry::global(), &mut out).expect_err("refused");
     assert_eq!(
         error.to_string(),
@@ -188,7 +245,13 @@ fn the_cli_prints_the_reason_a_type_is_not_strict() {
          and dropping it would change what is accepted (at /properties/task/minLength)"
     );
     assert!(out.is_empty(), "nothing printed on stdout");
-    let args = ["payload", "schema", "rate_context", "--dialect", "openai-strict"];
+    let args = [
+        "payload",
+        "schema",
+        "rate_context",
+        "--dialect",
+        "openai-strict",
+    ];
     payload_cli::run(args, Registry::global(), &mut out).expect("strict");
     let printed: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(printed["properties"]["context_score"]["maximum"], 5);
@@ -308,7 +371,8 @@ fn the_ticket_schema_is_strict_with_every_member_required() {
                "description": "Priority, 0 to 255."})
     );
     // A null the type's schema also takes is kept as written.
-    let form = json!({"title": "t", "priority": null, "labels": null, "owner": null, "status": null});
+    let form =
+        json!({"title": "t", "priority": null, "labels": null, "owner": null, "status": null});
     let reading = Ticket::TYPE.strict_nulls();
     assert!(reading.validate(&form).is_ok());
     assert!(Ticket::TYPE.validate(&form).is_err());

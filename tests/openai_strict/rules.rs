@@ -10,17 +10,54 @@ const TYPES: [&str; 7] = [
 ];
 /// The string formats strict mode supports.
 const FORMATS: [&str; 9] = [
-    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
 ];
 /// Keywords any schema may carry.
-const ANY: [&str; 7] = ["type", "description", "title", "enum", "const", "anyOf", "$ref"];
+const ANY: [&str; 7] = [
+    "type",
+    "description",
+    "title",
+    "enum",
+    "const",
+    "anyOf",
+    "$ref",
+];
 /// Keywords by the type they belong to.
 const BY_TYPE: [(&str, &[&str]); 5] = [
-    ("object", &["properties", "required", "additionalProperties"]),
+    (
+        "object",
+        &["properties", "required", "additionalProperties"],
+    ),
     ("array", &["items", "minItems", "maxItems"]),
     ("string", &["pattern", "format"]),
-    ("number", &["multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"]),
-    ("integer", &["multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"]),
+    (
+        "number",
+        &[
+            "multipleOf",
+            "maximum",
+            "exclusiveMaximum",
+            "minimum",
+            "exclusiveMinimum",
+        ],
+    ),
+    (
+        "integer",
+        &[
+            "multipleOf",
+            "maximum",
+            "exclusiveMaximum",
+            "minimum",
+            "exclusiveMinimum",
+        ],
+    ),
 ];
 
 /// Every rule `schema` breaks, each as "what (at path)"; empty when it is strict.
@@ -33,7 +70,9 @@ pub fn violations(schema: &Value) -> Vec<String> {
         text: 0,
     };
     if schema.get("type") != Some(&Value::String("object".into())) {
-        check.found.push("the root is not `type: \"object\"`".into());
+        check
+            .found
+            .push("the root is not `type: \"object\"`".into());
     }
     if schema.get("anyOf").is_some() {
         check.found.push("the root is an `anyOf`".into());
@@ -76,14 +115,16 @@ struct Check<'a> {
 impl Check<'_> {
     fn node(&mut self, node: &Value, path: &str, root: bool) {
         let Some(map) = node.as_object() else {
-            self.found.push(format!("a schema that is not an object (at {path})"));
+            self.found
+                .push(format!("a schema that is not an object (at {path})"));
             return;
         };
         let types: Vec<&str> = match map.get("type") {
             Some(Value::String(t)) => vec![t.as_str()],
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
             Some(_) => {
-                self.found.push(format!("a `type` that is not a name or list (at {path})"));
+                self.found
+                    .push(format!("a `type` that is not a name or list (at {path})"));
                 Vec::new()
             }
             None => Vec::new(),
@@ -97,7 +138,8 @@ impl Check<'_> {
             .iter()
             .all(|k| !map.contains_key(*k))
         {
-            self.found.push(format!("a schema that accepts any value (at {path})"));
+            self.found
+                .push(format!("a schema that accepts any value (at {path})"));
         }
         for key in map.keys() {
             let allowed = ANY.contains(&key.as_str())
@@ -106,12 +148,14 @@ impl Check<'_> {
                     .iter()
                     .any(|(t, keys)| types.contains(t) && keys.contains(&key.as_str()));
             if !allowed {
-                self.found.push(format!("unsupported keyword `{key}` (at {path})"));
+                self.found
+                    .push(format!("unsupported keyword `{key}` (at {path})"));
             }
         }
         if let Some(reference) = map.get("$ref") {
             if map.len() > 1 {
-                self.found.push(format!("keywords beside `$ref` (at {path})"));
+                self.found
+                    .push(format!("keywords beside `$ref` (at {path})"));
             }
             let target = reference.as_str().and_then(|r| {
                 if r == "#" {
@@ -121,7 +165,8 @@ impl Check<'_> {
                 self.root.get("$defs")?.get(name).map(|_| ())
             });
             if target.is_none() {
-                self.found.push(format!("a `$ref` to {reference} (at {path})"));
+                self.found
+                    .push(format!("a `$ref` to {reference} (at {path})"));
             }
         }
         if let Some(format) = map.get("format") {
@@ -151,17 +196,22 @@ impl Check<'_> {
                         self.node(branch, &format!("{path}/anyOf/{i}"), false);
                     }
                 }
-                _ => self.found.push(format!("an empty or malformed `anyOf` (at {path})")),
+                _ => self
+                    .found
+                    .push(format!("an empty or malformed `anyOf` (at {path})")),
             }
         }
     }
 
     fn object(&mut self, map: &serde_json::Map<String, Value>, path: &str) {
         if map.get("additionalProperties") != Some(&Value::Bool(false)) {
-            self.found.push(format!("an object without `additionalProperties: false` (at {path})"));
+            self.found.push(format!(
+                "an object without `additionalProperties: false` (at {path})"
+            ));
         }
         let Some(properties) = map.get("properties").and_then(Value::as_object) else {
-            self.found.push(format!("an object without `properties` (at {path})"));
+            self.found
+                .push(format!("an object without `properties` (at {path})"));
             return;
         };
         let required: Vec<&str> = map
@@ -174,7 +224,8 @@ impl Check<'_> {
         names.sort_unstable();
         listed.sort_unstable();
         if names != listed {
-            self.found.push(format!("`required` is not every property (at {path})"));
+            self.found
+                .push(format!("`required` is not every property (at {path})"));
         }
         self.properties += properties.len();
         for (name, member) in properties {
@@ -216,7 +267,12 @@ fn object_levels<'a>(root: &'a Value, node: &'a Value, following: &mut Vec<&'a s
         .into_iter()
         .flat_map(|p| p.values())
         .chain(node.get("items"))
-        .chain(node.get("anyOf").and_then(Value::as_array).into_iter().flatten());
+        .chain(
+            node.get("anyOf")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten(),
+        );
     for child in children {
         below = below.max(object_levels(root, child, following));
     }
@@ -230,20 +286,41 @@ fn the_rules_catch_what_they_name() {
                       "required": ["a"], "additionalProperties": false});
     assert!(violations(&good).is_empty());
     let cases = [
-        (json!({"type": "array", "items": {"type": "string"}}), "root"),
-        (json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": []}), "additionalProperties"),
-        (json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 1}},
-                "required": ["a"], "additionalProperties": false}), "minLength"),
-        (json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A", "description": "x"}},
+        (
+            json!({"type": "array", "items": {"type": "string"}}),
+            "root",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": []}),
+            "additionalProperties",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 1}},
+                "required": ["a"], "additionalProperties": false}),
+            "minLength",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A", "description": "x"}},
                 "required": ["a"], "additionalProperties": false,
-                "$defs": {"A": {"type": "string"}}}), "beside `$ref`"),
-        (json!({"type": "object", "properties": {"a": {"type": "integer", "format": "uint8"}},
-                "required": ["a"], "additionalProperties": false}), "format"),
-        (json!({"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}]}},
-                "required": ["a"], "additionalProperties": false}), "oneOf"),
+                "$defs": {"A": {"type": "string"}}}),
+            "beside `$ref`",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"type": "integer", "format": "uint8"}},
+                "required": ["a"], "additionalProperties": false}),
+            "format",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}]}},
+                "required": ["a"], "additionalProperties": false}),
+            "oneOf",
+        ),
     ];
     for (schema, named) in cases {
         let found = violations(&schema);
-        assert!(found.iter().any(|v| v.contains(named)), "{named}: {found:?}");
+        assert!(
+            found.iter().any(|v| v.contains(named)),
+            "{named}: {found:?}"
+        );
     }
 }

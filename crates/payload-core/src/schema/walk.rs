@@ -330,7 +330,8 @@ mod tests {
 
     #[test]
     fn which_schemas_accept_null() {
-        let root = json!({"$defs": {"Kind": {"enum": ["a", "b"]}, "Maybe": {"type": ["string", "null"]}}});
+        let root =
+            json!({"$defs": {"Kind": {"enum": ["a", "b"]}, "Maybe": {"type": ["string", "null"]}}});
         let yes = [
             json!({}),
             json!({"type": ["integer", "null"]}),

@@ -77,7 +77,11 @@ pub struct StrictRefusal {
 
 impl StrictRefusal {
     /// A refusal of `kind` at `path`.
-    pub fn new(kind: StrictRefusalKind, path: impl Into<String>, reason: impl Into<String>) -> Self {
+    pub fn new(
+        kind: StrictRefusalKind,
+        path: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
         StrictRefusal {
             kind,
             path: path.into(),

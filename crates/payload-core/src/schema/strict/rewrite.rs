@@ -139,8 +139,7 @@ impl<'a> Rewrite<'a> {
         }
         let what = if types.contains(&"array") {
             "the top level is an array".to_string()
-        } else if types.is_empty() && (top.get("oneOf").is_some() || top.get("anyOf").is_some())
-        {
+        } else if types.is_empty() && (top.get("oneOf").is_some() || top.get("anyOf").is_some()) {
             "the top level is a union of variants (an enum payload)".to_string()
         } else if types.is_empty() {
             "the top level does not say it is an object".to_string()
@@ -167,7 +166,11 @@ impl<'a> Rewrite<'a> {
         let map = match schema {
             Value::Object(map) => map,
             Value::Bool(true) => {
-                self.refuse(Kind::AnyValue, path, "a member that accepts any value cannot be strict");
+                self.refuse(
+                    Kind::AnyValue,
+                    path,
+                    "a member that accepts any value cannot be strict",
+                );
                 return schema.clone();
             }
             Value::Bool(false) => {
@@ -179,7 +182,11 @@ impl<'a> Rewrite<'a> {
                 return schema.clone();
             }
             _ => {
-                self.refuse(Kind::UnsupportedKeyword, path, "a schema that is not an object cannot be strict");
+                self.refuse(
+                    Kind::UnsupportedKeyword,
+                    path,
+                    "a schema that is not an object cannot be strict",
+                );
                 return schema.clone();
             }
         };
@@ -206,7 +213,11 @@ impl<'a> Rewrite<'a> {
                 k if dropped(k) => {}
                 "type" => {
                     if !types_of(schema).iter().all(|t| TYPES.contains(t)) || types.is_empty() {
-                        self.refuse(Kind::UnsupportedKeyword, &here, "a `type` that names no JSON type cannot be strict");
+                        self.refuse(
+                            Kind::UnsupportedKeyword,
+                            &here,
+                            "a `type` that names no JSON type cannot be strict",
+                        );
                     }
                     out.insert(key.clone(), value.clone());
                 }
@@ -260,7 +271,9 @@ impl<'a> Rewrite<'a> {
                 other => {
                     let reason = match other {
                         "items" => "a tuple (`items` as a list) cannot be strict".to_string(),
-                        _ => format!("`{other}` cannot be strict, and dropping it would change what is accepted"),
+                        _ => format!(
+                            "`{other}` cannot be strict, and dropping it would change what is accepted"
+                        ),
                     };
                     self.refuse(Kind::UnsupportedKeyword, &here, reason);
                     out.insert(key.clone(), value.clone());
@@ -281,7 +294,11 @@ impl<'a> Rewrite<'a> {
     /// Each branch of a union, rewritten.
     fn branches(&mut self, value: &Value, path: &str, depth: usize) -> Value {
         let Some(branches) = value.as_array() else {
-            self.refuse(Kind::UnsupportedKeyword, path, "a union that is not a list cannot be strict");
+            self.refuse(
+                Kind::UnsupportedKeyword,
+                path,
+                "a union that is not a list cannot be strict",
+            );
             return value.clone();
         };
         let rewritten = branches
@@ -306,7 +323,11 @@ impl<'a> Rewrite<'a> {
         let mut here = path.to_string();
         push_pointer_token(&mut here, "properties");
         let Some(properties) = map.get("properties").and_then(Value::as_object) else {
-            self.refuse(Kind::UnsupportedKeyword, &here, "`properties` that is not an object cannot be strict");
+            self.refuse(
+                Kind::UnsupportedKeyword,
+                &here,
+                "`properties` that is not an object cannot be strict",
+            );
             return;
         };
         if !types.iter().any(|t| t == "object") {
@@ -364,7 +385,12 @@ impl<'a> Rewrite<'a> {
 
     /// An object schema that declares no members: a map (refused), unless it allows
     /// none at all.
-    fn memberless_object(&mut self, map: &Map<String, Value>, out: &mut Map<String, Value>, path: &str) {
+    fn memberless_object(
+        &mut self,
+        map: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+        path: &str,
+    ) {
         match map.get("additionalProperties") {
             Some(Value::Bool(false)) => {
                 out.insert("properties".into(), Value::Object(Map::new()));
@@ -372,11 +398,7 @@ impl<'a> Rewrite<'a> {
                 out.insert("additionalProperties".into(), Value::Bool(false));
             }
             Some(extra) => {
-                self.refuse(
-                    Kind::FreeFormMap,
-                    path,
-                    "a free-form map cannot be strict",
-                );
+                self.refuse(Kind::FreeFormMap, path, "a free-form map cannot be strict");
                 out.insert("additionalProperties".into(), extra.clone());
             }
             None => self.refuse(
@@ -396,7 +418,9 @@ impl<'a> Rewrite<'a> {
         out: &mut Map<String, Value>,
         path: &str,
     ) {
-        let union = ["anyOf", "oneOf"].into_iter().find(|k| map.contains_key(*k));
+        let union = ["anyOf", "oneOf"]
+            .into_iter()
+            .find(|k| map.contains_key(*k));
         let Some(union) = union else { return };
         if map.contains_key("properties") {
             self.refuse(
@@ -406,7 +430,11 @@ impl<'a> Rewrite<'a> {
             );
             return;
         }
-        let written = if out.contains_key("anyOf") { "anyOf" } else { "oneOf" };
+        let written = if out.contains_key("anyOf") {
+            "anyOf"
+        } else {
+            "oneOf"
+        };
         let others: Vec<String> = out
             .keys()
             .filter(|k| *k != written && !kept_annotation(k))
@@ -443,7 +471,13 @@ impl<'a> Rewrite<'a> {
     /// `description` and `title` win over the definition's). A recursive one cannot be
     /// inlined: its `$ref` is kept, with the annotations beside it dropped (they never
     /// change what is accepted), and any constraint beside it refused.
-    fn reference(&mut self, map: &Map<String, Value>, reference: &Value, path: &str, depth: usize) -> Value {
+    fn reference(
+        &mut self,
+        map: &Map<String, Value>,
+        reference: &Value,
+        path: &str,
+        depth: usize,
+    ) -> Value {
         let target = reference.as_str().and_then(|r| self.target(r));
         let Some(target) = target else {
             self.refuse(
@@ -530,7 +564,11 @@ impl<'a> Rewrite<'a> {
     /// What becomes of a `format`: `None` when it is refused (the reason recorded).
     fn format(&mut self, types: &[String], value: &Value, path: &str) -> Option<Format> {
         let Some(name) = value.as_str() else {
-            self.refuse(Kind::UnsupportedFormat, path, "a `format` that is not a string cannot be strict");
+            self.refuse(
+                Kind::UnsupportedFormat,
+                path,
+                "a `format` that is not a string cannot be strict",
+            );
             return None;
         };
         let has = |t: &str| types.iter().any(|x| x == t);
@@ -633,7 +671,10 @@ pub(super) fn nullable(schema: Value) -> Value {
         .iter()
         .filter_map(|k| map.remove(*k).map(|v| (k.to_string(), v)))
         .collect();
-    outer.insert("anyOf".into(), json!([Value::Object(map), {"type": "null"}]));
+    outer.insert(
+        "anyOf".into(),
+        json!([Value::Object(map), {"type": "null"}]),
+    );
     outer.extend(annotations);
     Value::Object(outer)
 }
@@ -643,12 +684,8 @@ fn recursive_definitions(root: &Value) -> Vec<String> {
     let Some(definitions) = root.get("$defs").and_then(Value::as_object) else {
         return Vec::new();
     };
-    let refs_of = |name: &str| -> Vec<String> {
-        definitions
-            .get(name)
-            .map(references)
-            .unwrap_or_default()
-    };
+    let refs_of =
+        |name: &str| -> Vec<String> { definitions.get(name).map(references).unwrap_or_default() };
     definitions
         .keys()
         .filter(|name| {

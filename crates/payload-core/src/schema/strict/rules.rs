@@ -65,7 +65,11 @@ pub(crate) fn check(schema: &Value) -> Vec<StrictRefusal> {
     let mut stack: Vec<(&Value, String)> = vec![(schema, String::new())];
     while let Some((node, path)) = stack.pop() {
         let Value::Object(map) = node else {
-            refusals.push(StrictRefusal::new(Kind::AnyValue, &path, "a boolean schema cannot be strict"));
+            refusals.push(StrictRefusal::new(
+                Kind::AnyValue,
+                &path,
+                "a boolean schema cannot be strict",
+            ));
             continue;
         };
         for (key, value) in map {
@@ -204,7 +208,11 @@ fn nesting(schema: &Value) -> Option<StrictRefusal> {
                 "the schema has too many paths through its definitions to measure its nesting",
             ));
         }
-        let level = if node.get("properties").is_some() { level + 1 } else { level };
+        let level = if node.get("properties").is_some() {
+            level + 1
+        } else {
+            level
+        };
         if level > MAX_OBJECT_NESTING {
             return Some(StrictRefusal::new(
                 Kind::Limit,
@@ -231,7 +239,12 @@ fn nesting(schema: &Value) -> Option<StrictRefusal> {
             .into_iter()
             .flat_map(|p| p.values())
             .chain(node.get("items"))
-            .chain(node.get("anyOf").and_then(Value::as_array).into_iter().flatten());
+            .chain(
+                node.get("anyOf")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten(),
+            );
         for child in children {
             stack.push((child, level, entered.clone()));
         }

@@ -101,7 +101,10 @@ fn integer_formats_become_bounds() {
         out["properties"]["m"],
         json!({"type": ["integer", "null"], "minimum": -128, "maximum": 127})
     );
-    let wide = object(json!({"n": {"type": "integer", "format": "int128"}}), &["n"]);
+    let wide = object(
+        json!({"n": {"type": "integer", "format": "int128"}}),
+        &["n"],
+    );
     assert_eq!(refused(wide).0, Kind::UnsupportedFormat);
 }
 
@@ -111,7 +114,10 @@ fn string_formats_outside_the_list_are_refused() {
     assert_eq!(strict(kept)["properties"]["d"]["format"], "date");
     let uri = object(json!({"u": {"type": "string", "format": "uri"}}), &["u"]);
     let (kind, path, reason) = refused(uri);
-    assert_eq!((kind, path.as_str()), (Kind::UnsupportedFormat, "/properties/u/format"));
+    assert_eq!(
+        (kind, path.as_str()),
+        (Kind::UnsupportedFormat, "/properties/u/format")
+    );
     assert!(reason.contains("`uri`"), "{reason}");
 }
 
@@ -245,13 +251,22 @@ fn maps_and_any_values_are_refused() {
         &["meta"],
     );
     let (kind, path, reason) = refused(map);
-    assert_eq!((kind, path.as_str()), (Kind::FreeFormMap, "/properties/meta"));
+    assert_eq!(
+        (kind, path.as_str()),
+        (Kind::FreeFormMap, "/properties/meta")
+    );
     assert_eq!(reason, "a free-form map cannot be strict");
     let flattened = json!({"type": "object", "properties": {"a": {"type": "string"}},
                            "required": ["a"], "additionalProperties": true});
     assert_eq!(refused(flattened).0, Kind::FreeFormMap);
-    let any = object(json!({"v": {"description": "Anything.", "default": null}}), &["v"]);
-    assert_eq!(kind_and_path(any), (Kind::AnyValue, "/properties/v".to_string()));
+    let any = object(
+        json!({"v": {"description": "Anything.", "default": null}}),
+        &["v"],
+    );
+    assert_eq!(
+        kind_and_path(any),
+        (Kind::AnyValue, "/properties/v".to_string())
+    );
     let empty = json!({"type": "object", "additionalProperties": false});
     assert_eq!(
         strict(empty),
@@ -279,7 +294,10 @@ fn a_flattened_enum_is_refused_at_its_own_node() {
             {"type": "object", "properties": {"k": {"const": "b"}}, "required": ["k"]}
         ]
     });
-    assert_eq!(kind_and_path(schema), (Kind::UnionBesideMembers, String::new()));
+    assert_eq!(
+        kind_and_path(schema),
+        (Kind::UnionBesideMembers, String::new())
+    );
 }
 
 #[test]

@@ -12,22 +12,21 @@ use serde_json::Value;
 /// Whether every pair of `branches` (resolved against `root`) is provably exclusive.
 pub(super) fn exclusive(root: &Value, branches: &[Value]) -> bool {
     let resolved: Vec<&Value> = branches.iter().map(|b| resolve(root, b)).collect();
-    resolved.iter().enumerate().all(|(i, a)| {
-        resolved[i + 1..]
-            .iter()
-            .all(|b| exclusive_pair(root, a, b))
-    })
+    resolved
+        .iter()
+        .enumerate()
+        .all(|(i, a)| resolved[i + 1..].iter().all(|b| exclusive_pair(root, a, b)))
 }
 
 fn exclusive_pair(root: &Value, a: &Value, b: &Value) -> bool {
     disjoint_types(a, b)
         || disjoint_constants(a, b)
-        || required_in_both(a, b).any(|name| {
-            match (member(root, a, name), member(root, b, name)) {
+        || required_in_both(a, b).any(
+            |name| match (member(root, a, name), member(root, b, name)) {
                 (Some(x), Some(y)) => disjoint_constants(x, y),
                 _ => false,
-            }
-        })
+            },
+        )
 }
 
 /// The schema of member `name` of an object schema, resolved.
@@ -111,7 +110,10 @@ mod tests {
         ));
         assert!(exclusive(
             &root,
-            &[json!({"type": "string"}), json!({"type": ["integer", "null"]})]
+            &[
+                json!({"type": "string"}),
+                json!({"type": ["integer", "null"]})
+            ]
         ));
     }
 
@@ -122,7 +124,10 @@ mod tests {
             &root,
             &[json!({"type": "integer"}), json!({"type": "number"})]
         ));
-        assert!(!exclusive(&root, &[json!({"const": 1}), json!({"const": 1.0})]));
+        assert!(!exclusive(
+            &root,
+            &[json!({"const": 1}), json!({"const": 1.0})]
+        ));
         // A tag that one branch only allows (not requires) does not tell them apart.
         let untagged = [
             json!({"type": "object", "properties": {"kind": {"const": "a"}}}),
