@@ -32,8 +32,10 @@ pub enum Dialect {
     ///
     /// For a type that has no strict form, [`crate::PayloadType::schema`] in this
     /// dialect is the best effort: every node that has a strict form is rewritten, the
-    /// others are left as they were, and OpenAI will reject the schema in strict mode.
-    /// [`crate::PayloadType::strict_schema`] says why instead.
+    /// others are left as they were. OpenAI will reject it in strict mode, and it is not
+    /// promised to accept the same values as the type's schema (closing the branches of
+    /// a flattened enum, say, refuses the members beside them);
+    /// [`crate::PayloadType::strict_schema`] says why there is no strict form instead.
     OpenAiStrict,
 }
 

@@ -226,8 +226,10 @@ impl<'a> Rewrite<'a> {
                     out.insert(key.clone(), value.clone());
                 }
                 "properties" => self.object(map, &types, &mut out, path, depth),
-                // Written by `object`, beside the properties.
-                "required" | "additionalProperties" => {}
+                // Written by `object` (or `memberless_object`), beside the properties.
+                "required" | "additionalProperties" if map.contains_key("properties") => {}
+                "additionalProperties" if types.iter().any(|t| t == "object") => {}
+                "required" if value.as_array().is_some_and(Vec::is_empty) => {}
                 "items" if !value.is_array() => {
                     let items = self.node(value, &here, depth + 1);
                     out.insert(key.clone(), items);

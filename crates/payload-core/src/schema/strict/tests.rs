@@ -235,6 +235,15 @@ fn keywords_that_would_widen_are_refused() {
         assert_eq!(path, format!("/properties/v/{keyword}"));
         assert!(reason.contains(keyword), "{reason}");
     }
+    // Object keywords without members to go with them.
+    let stray = object(json!({"v": {"required": ["a"]}}), &["v"]);
+    assert_eq!(
+        kind_and_path(stray),
+        (
+            Kind::UnsupportedKeyword,
+            "/properties/v/required".to_string()
+        )
+    );
     // The no-op forms are dropped instead.
     let noop = object(
         json!({"v": {"type": "string", "minLength": 0},
