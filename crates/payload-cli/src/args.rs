@@ -61,7 +61,8 @@ pub enum Command {
     Schema {
         /// The type's name.
         name: String,
-        /// 2020-12, draft-07 or openai-strict.
+        /// 2020-12, draft-07 or openai-strict (OpenAI's Structured Outputs subset; a
+        /// type that has none is an error that says why).
         #[arg(long, default_value = "2020-12")]
         dialect: Dialect,
     },

@@ -20,6 +20,14 @@ pub enum CliError {
         /// The registered type names.
         known: Vec<&'static str>,
     },
+    /// The type has no OpenAI strict schema (`payload schema NAME --dialect
+    /// openai-strict`).
+    NotStrict {
+        /// The type's name.
+        name: String,
+        /// Why.
+        refusal: payload_core::StrictRefusal,
+    },
     /// The format is unknown, or the type cannot be written in it.
     Format(String),
     /// An input file could not be opened or read.
@@ -66,6 +74,10 @@ impl std::fmt::Display for CliError {
                     known.join(", ")
                 }
             ),
+            CliError::NotStrict { name, refusal } => write!(
+                f,
+                "payload type '{name}' has no OpenAI strict schema: {refusal}"
+            ),
             CliError::Read { path, source } => {
                 write!(f, "cannot read {}: {source}", path.display())
             }
@@ -90,6 +102,7 @@ impl std::error::Error for CliError {
         match self {
             CliError::Read { source, .. } | CliError::Output(source) => Some(source),
             CliError::UnknownPage(error) => Some(error),
+            CliError::NotStrict { refusal, .. } => Some(refusal),
             _ => None,
         }
     }

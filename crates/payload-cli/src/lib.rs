@@ -25,6 +25,7 @@ pub use input::{limits, read_input};
 pub use text::{instructions_text, prompt_text};
 
 use clap::Parser;
+use payload_core::Dialect;
 use payload_core::formats::Format;
 use payload_registry::Registry;
 use serde_json::{Value, json};
@@ -95,7 +96,20 @@ pub fn run(
         }
         Command::Schema { name, dialect } => {
             let payload = find_type(registry, &name)?;
-            print_json(out, &payload.schema(dialect))?;
+            let schema = match dialect {
+                // The best-effort schema of a type that has no strict form would be
+                // refused by the API: say why instead.
+                Dialect::OpenAiStrict => {
+                    payload
+                        .strict_schema()
+                        .map_err(|refusal| CliError::NotStrict {
+                            name: name.clone(),
+                            refusal,
+                        })?
+                }
+                _ => payload.schema(dialect),
+            };
+            print_json(out, &schema)?;
         }
         Command::Pages => {
             let pages: Vec<Value> = registry

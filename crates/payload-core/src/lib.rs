@@ -30,7 +30,8 @@
 //! - `marker`: marker mode, the [`Parser`] and what it returns;
 //! - `whole`: whole-response mode, [`extract`] and the [`formats`];
 //! - `stream`: the [`StreamParser`] over the same segmenter, and SSE encoding;
-//! - `schema`: schemas in each [`Dialect`] and the compiled validator.
+//! - `schema`: schemas in each [`Dialect`] (with OpenAI's strict subset,
+//!   [`PayloadType::strict_schema`] and [`StrictRefusal`]) and the compiled validator.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -88,6 +89,7 @@ pub use retry::{
     Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async,
 };
 pub use schema::Dialect;
+pub use schema::strict::{StrictRefusal, StrictRefusalKind};
 pub use stream::sse::{self, ServerSentEvent};
 pub use stream::{StreamEvent, StreamParser};
 pub use summary::default_summary;
