@@ -292,7 +292,7 @@ async fn a_server_that_stops_mid_stream_times_out_instead_of_hanging() {
     // The stream up to its second text delta: some text came, then nothing.
     let recorded = String::from_utf8(fixture("anthropic/cut_after_content.sse")).unwrap();
     let second = recorded.rfind("event: content_block_delta").unwrap();
-    let server = Server::start(vec![Reply::Hang(recorded[..second].as_bytes().to_vec())]).await;
+    let server = Server::start(vec![Reply::Hang(recorded.as_bytes()[..second].to_vec())]).await;
     let mut model = client(&server);
     let started = Instant::now();
     let events = turn(&mut model).await;
