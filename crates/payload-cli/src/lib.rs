@@ -6,20 +6,22 @@
 //!
 //! It sits on top of the other crates and nothing depends on it: `payload-registry`
 //! (pages and types to parse with), `payload-prompt` (`payload prompt`, `payload docs`),
-//! `payload-agent` (the page options `payload stream` replays with) and `payload-core`;
-//! clap reads the command line. An app that only needs a registry does not link it.
+//! `payload-agent` (the page options `payload stream` replays with, the turn `payload
+//! chat` runs), `payload-providers` (the model clients of `payload chat`) and
+//! `payload-core`; clap reads the command line. An app that only needs a registry does not link it.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod args;
 mod bench;
+mod chat;
 mod error;
 mod input;
 mod stream;
 mod text;
 
-pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES};
+pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES, Provider};
 pub use error::CliError;
 pub use input::{limits, read_input};
 pub use text::{instructions_text, prompt_text};
@@ -93,6 +95,26 @@ pub fn run(
         }
         Command::Stream { page, chunk, file } => {
             stream::run(registry, &page, chunk, file.as_ref(), limit, out)?
+        }
+        Command::Chat {
+            page,
+            provider,
+            base_url,
+            model,
+            message,
+            max_tokens,
+        } => {
+            let request = chat::ChatRequest {
+                page,
+                provider,
+                base_url,
+                model,
+                message,
+                max_tokens,
+            };
+            if !chat::run(registry, request, out)? {
+                return Ok(ExitCode::from(1));
+            }
         }
         Command::Schema { name, dialect } => {
             let payload = find_type(registry, &name)?;
