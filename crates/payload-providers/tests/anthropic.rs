@@ -3,12 +3,10 @@
 
 mod support;
 
-use futures::StreamExt;
-use payload_agent::{Agent, AgentEvent, ModelErrorKind, ModelMessage};
+use payload_agent::{AgentEvent, ModelErrorKind, ModelMessage};
 use payload_builtin::SchemaProposal;
 use payload_core::{ErrorKind, RetryPolicy};
 use payload_providers::Anthropic;
-use payload_registry::Registry;
 use serde_json::json;
 use std::time::{Duration, Instant};
 use support::*;
@@ -22,40 +20,12 @@ fn client(server: &Server) -> Anthropic {
         .idle_timeout(Duration::from_millis(300))
 }
 
-async fn turn(model: &mut Anthropic) -> Vec<AgentEvent> {
-    let agent = Agent::for_page(Registry::global(), "provider_tables")
-        .unwrap()
-        .system(SYSTEM);
-    agent
-        .turn(
-            model,
-            vec![ModelMessage::user("Drop column two")],
-            json!({}),
-        )
-        .collect()
-        .await
-}
-
 #[tokio::test]
 async fn a_marker_split_across_deltas_becomes_the_turns_payload() {
     let server = Server::start(vec![stream("anthropic/schema_proposal.sse")]).await;
     let mut model = client(&server);
     let events = turn(&mut model).await;
-    assert_eq!(
-        names(&events),
-        [
-            "status",
-            "text_delta",
-            "payload_start",
-            "payload_progress",
-            "complete"
-        ]
-    );
-    let parsed = completed(&events);
-    assert_eq!(parsed.message, "I'll drop the unused column.");
-    let payload = parsed.custom_payload.as_ref().expect("a payload");
-    assert_eq!(payload.kind, "schema_proposal");
-    assert_eq!(payload.data()["operations"][0]["column_id"], "col_2");
+    assert_schema_proposal_turn(&events);
 
     let [request] = server.received().try_into().unwrap();
     assert_eq!(request.line, "POST /v1/messages HTTP/1.1");
@@ -169,14 +139,8 @@ async fn a_stream_cut_by_max_tokens_leaves_the_payload_truncated() {
     let events = turn(&mut model).await;
     let parsed = completed(&events);
     assert!(parsed.custom_payload.is_none());
-    let kinds: Vec<ErrorKind> = parsed
-        .rejected
-        .iter()
-        .flat_map(|r| &r.errors)
-        .map(|e| e.kind)
-        .collect();
     assert!(
-        kinds.contains(&ErrorKind::Truncated),
+        rejected_kinds(&events).contains(&ErrorKind::Truncated),
         "{:?}",
         parsed.rejected
     );

@@ -241,3 +241,51 @@ pub fn errors(events: &[AgentEvent]) -> Vec<&str> {
         })
         .collect()
 }
+
+/// One turn on the test page, the user asking to drop a column.
+pub async fn turn<M: payload_agent::Model + Unpin>(model: M) -> Vec<AgentEvent> {
+    use futures::StreamExt;
+    let agent =
+        payload_agent::Agent::for_page(payload_registry::Registry::global(), "provider_tables")
+            .unwrap()
+            .system(SYSTEM);
+    agent
+        .turn(
+            model,
+            vec![payload_agent::ModelMessage::user("Drop column two")],
+            json!({}),
+        )
+        .collect()
+        .await
+}
+
+/// What both providers' `schema_proposal.sse` turn must give: the marker split across
+/// deltas read as the turn's payload, with the message around it.
+pub fn assert_schema_proposal_turn(events: &[AgentEvent]) {
+    assert_eq!(
+        names(events),
+        [
+            "status",
+            "text_delta",
+            "payload_start",
+            "payload_progress",
+            "complete"
+        ]
+    );
+    let parsed = completed(events);
+    assert_eq!(parsed.message, "I'll drop the unused column.");
+    let payload = parsed.custom_payload.as_ref().expect("a payload");
+    assert_eq!(payload.kind, "schema_proposal");
+    assert_eq!(payload.data()["operations"][0]["column_id"], "col_2");
+    assert!(errors(events).is_empty(), "{:?}", errors(events));
+}
+
+/// The kinds of every error of the turn's rejected blocks.
+pub fn rejected_kinds(events: &[AgentEvent]) -> Vec<payload_core::ErrorKind> {
+    completed(events)
+        .rejected
+        .iter()
+        .flat_map(|r| &r.errors)
+        .map(|e| e.kind)
+        .collect()
+}
