@@ -1,6 +1,7 @@
 //! The framework's crates depend on each other in one direction, core ← registry ←
-//! prompt ← agent ← cli, so that each can be used without the ones above it: an app that
-//! only needs a registry links no prompt text, no agent and no clap. Read from
+//! prompt ← agent ← cli, with providers (the HTTP model clients) beside prompt, above
+//! agent and below cli, so that each can be used without the ones above it: an app that
+//! only needs a registry links no prompt text, no agent, no HTTP stack and no clap. Read from
 //! `cargo metadata` with every feature on, so an optional dependency cannot hide an edge.
 
 use serde_json::Value;
@@ -126,7 +127,22 @@ fn each_crate_depends_only_on_the_ones_below_it() {
         "payload-prompt",
         &["clap", "payload-agent", "payload-cli"],
     );
-    assert_free_of(&graph, "payload-agent", &["clap", "payload-cli"]);
+    assert_free_of(
+        &graph,
+        "payload-agent",
+        &[
+            "clap",
+            "payload-cli",
+            "payload-providers",
+            "reqwest",
+            "tokio",
+        ],
+    );
+    assert_free_of(
+        &graph,
+        "payload-providers",
+        &["clap", "payload-cli", "payload-prompt"],
+    );
 }
 
 #[test]
@@ -141,6 +157,7 @@ fn the_layers_are_really_stacked() {
         "payload-registry",
         "payload-prompt",
         "payload-agent",
+        "payload-providers",
     ] {
         assert!(
             cli.contains(layer),
@@ -162,6 +179,13 @@ fn the_layers_are_really_stacked() {
             .dependencies("payload-registry")
             .contains("payload-core")
     );
+    let providers = graph.dependencies("payload-providers");
+    for dependency in ["payload-agent", "payload-core", "reqwest"] {
+        assert!(
+            providers.contains(dependency),
+            "payload-providers does not depend on {dependency}"
+        );
+    }
 }
 
 #[test]
@@ -180,6 +204,7 @@ fn apps_that_need_only_a_registry_do_not_link_the_command_line() {
         assert!(linked.contains("payload-registry"), "{app} has a registry");
         assert!(!linked.contains("clap"), "{app} links clap");
         assert!(!linked.contains("payload-cli"), "{app} links payload-cli");
+        assert!(!linked.contains("reqwest"), "{app} links an HTTP client");
     }
     assert!(graph.linked("payload").contains("payload-cli"));
 }

@@ -222,7 +222,7 @@ fn previews_never_show_what_the_result_drops() {
         events.extend(last);
         let mut previews = 0;
         for event in &events {
-            if let StreamEvent::PayloadProgress { kind, partial } = event {
+            if let StreamEvent::PayloadProgress { kind, partial, .. } = event {
                 if kind == "suggested_actions" {
                     previews += 1;
                     let shown = partial.to_string();

@@ -27,7 +27,7 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
             match event {
                 StreamEvent::TextDelta { text } => shown.push_str(&text),
                 StreamEvent::PayloadStart { kind, .. } => assert_offered(options, &kind),
-                StreamEvent::PayloadProgress { kind, partial } => {
+                StreamEvent::PayloadProgress { kind, partial, .. } => {
                     assert_offered(options, &kind);
                     if kind == "suggested_actions" {
                         let items = partial.as_array().expect("an actions preview is an array");

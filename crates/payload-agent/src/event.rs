@@ -2,7 +2,7 @@
 //! writes each one with [`ServerSentEvent::write_sse`].
 
 use payload_core::sse::{self, ServerSentEvent};
-use payload_core::{CustomPayload, ParsedResponse, StreamEvent};
+use payload_core::{Cursor, CustomPayload, LlmPayload, ParsedResponse, PartialType, StreamEvent};
 use serde::Serialize;
 use serde_json::Value;
 use std::io::{self, Write};
@@ -30,13 +30,16 @@ pub enum AgentEvent {
         /// Its marker.
         marker: String,
     },
-    /// `payload_progress`: the block's value so far.
+    /// `payload_progress`: the block's value so far (typed: [`AgentEvent::partial`]).
     PayloadProgress {
         /// The payload type's name.
         #[serde(rename = "type")]
         kind: String,
         /// The partial value.
         partial: Value,
+        /// The JSON pointer of what is still arriving, `None` once the value closed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        open: Option<String>,
     },
     /// `tool_start`: a tool begins.
     ToolStart {
@@ -100,14 +103,35 @@ impl ServerSentEvent for AgentEvent {
     }
 }
 
+impl AgentEvent {
+    /// The partial value of a `payload_progress` event for `T`, typed (see
+    /// [`payload_core::PartialType`]); `None` for any other event or type.
+    pub fn partial<T: LlmPayload + PartialType>(&self) -> Option<T::Partial> {
+        match self {
+            AgentEvent::PayloadProgress {
+                kind,
+                partial,
+                open,
+            } if kind == T::NAME => T::read_partial(partial, Cursor::root(open.as_deref())),
+            _ => None,
+        }
+    }
+}
+
 impl From<StreamEvent> for AgentEvent {
     fn from(event: StreamEvent) -> Self {
         match event {
             StreamEvent::TextDelta { text } => AgentEvent::TextDelta { text },
             StreamEvent::PayloadStart { kind, marker } => AgentEvent::PayloadStart { kind, marker },
-            StreamEvent::PayloadProgress { kind, partial } => {
-                AgentEvent::PayloadProgress { kind, partial }
-            }
+            StreamEvent::PayloadProgress {
+                kind,
+                partial,
+                open,
+            } => AgentEvent::PayloadProgress {
+                kind,
+                partial,
+                open,
+            },
             StreamEvent::Complete(parsed) => AgentEvent::Complete(parsed),
         }
     }

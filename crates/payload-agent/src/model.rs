@@ -3,7 +3,7 @@
 //!
 //! A model is anything that turns a [`ModelRequest`] into a [`ModelStream`], an
 //! asynchronous stream of [`ModelChunk`]s: an HTTP client reading a provider's
-//! server-sent events (see [`crate::providers`] with the `http` feature), or a script
+//! server-sent events (the `payload-providers` crate has OpenAI and Anthropic), or a script
 //! in tests (any `FnMut(&ModelRequest) -> Vec<ModelChunk>` is a model). Failures are
 //! chunks too ([`ModelChunk::Error`]), so a stream never ends without saying why.
 

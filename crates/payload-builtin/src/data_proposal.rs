@@ -1,7 +1,7 @@
 //! DATA_PROPOSAL: add, update or delete rows in bulk (seed 000, section 4b).
 
-use payload_core::LlmPayload;
 use payload_core::PayloadError;
+use payload_core::{LlmPayload, Partial};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -15,6 +15,7 @@ use std::collections::HashMap;
     name = "data_proposal",
     marker = "DATA_PROPOSAL",
     register,
+    partial,
     example = crate::examples::add_and_update_rows,
     check = DataProposal::check_rows,
     rule = "add: data keyed by column names (not ids) with values for all relevant columns",
@@ -34,7 +35,7 @@ pub struct DataProposal {
 }
 
 /// One change to the table's rows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Partial)]
 #[serde(tag = "action", rename_all = "lowercase")]
 pub enum DataOperation {
     /// Add a row.

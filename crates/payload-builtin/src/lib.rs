@@ -8,6 +8,10 @@
 //!   every page with suggestions; registered so their schema and format are documented).
 //! - [`SchemaProposal`]: create a table or change its columns, with seed 000's mode rules.
 //! - [`DataProposal`]: add, update or delete rows in bulk.
+//!
+//! Both proposals have partial forms ([`SchemaProposalPartial`], [`DataProposalPartial`]):
+//! a client renders the card from `event.partial::<DataProposal>()` while the rows
+//! arrive.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -17,10 +21,10 @@ mod examples;
 mod schema_proposal;
 mod suggestions;
 
-pub use data_proposal::{DataOperation, DataProposal};
+pub use data_proposal::{DataOperation, DataOperationPartial, DataProposal, DataProposalPartial};
 pub use schema_proposal::{
-    ColumnChanges, ColumnSpec, ColumnType, FilterDisplay, SchemaMode, SchemaOperation,
-    SchemaProposal,
+    ColumnChanges, ColumnChangesPartial, ColumnSpec, ColumnSpecPartial, ColumnType, FilterDisplay,
+    SchemaMode, SchemaOperation, SchemaOperationPartial, SchemaProposal, SchemaProposalPartial,
 };
 pub use suggestions::{SuggestedActions, SuggestedValues};
 

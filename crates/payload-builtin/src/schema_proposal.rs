@@ -1,8 +1,8 @@
 //! SCHEMA_PROPOSAL: create a table, or change an existing table's columns (seed 000,
 //! section 4a), with the mode rules the schema cannot state.
 
-use payload_core::LlmPayload;
 use payload_core::PayloadError;
+use payload_core::{LlmPayload, Partial};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -15,6 +15,7 @@ use std::collections::HashSet;
     name = "schema_proposal",
     marker = "SCHEMA_PROPOSAL",
     register,
+    partial,
     example = crate::examples::create_jobs_table,
     check = SchemaProposal::check_mode_rules,
     rule = "create mode: only \"add\" operations; table_name, table_description and sample_rows (2-3 realistic rows, at most 5) are required; columns are referenced by name",
@@ -46,7 +47,7 @@ pub struct SchemaProposal {
 }
 
 /// Whether a proposal creates a table or updates one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Partial)]
 #[serde(rename_all = "lowercase")]
 pub enum SchemaMode {
     /// A new table.
@@ -56,7 +57,7 @@ pub enum SchemaMode {
 }
 
 /// One change to the table's columns.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Partial)]
 #[serde(tag = "action", rename_all = "lowercase")]
 pub enum SchemaOperation {
     /// Add a column.
@@ -90,7 +91,7 @@ pub enum SchemaOperation {
 }
 
 /// A column to add.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Partial)]
 pub struct ColumnSpec {
     /// Column name.
     #[schemars(length(min = 1))]
@@ -114,7 +115,7 @@ pub struct ColumnSpec {
 }
 
 /// The changed fields of a column; absent fields stay as they are.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Partial)]
 pub struct ColumnChanges {
     /// New name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -138,7 +139,7 @@ pub struct ColumnChanges {
 }
 
 /// The type of a column's values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Partial)]
 #[serde(rename_all = "lowercase")]
 pub enum ColumnType {
     /// Free text.
@@ -154,7 +155,7 @@ pub enum ColumnType {
 }
 
 /// How a select column's filter is shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Partial)]
 #[serde(rename_all = "lowercase")]
 pub enum FilterDisplay {
     /// Inline filter buttons.

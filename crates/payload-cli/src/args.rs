@@ -23,6 +23,16 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The model APIs `payload chat` speaks. The key is read from `OPENAI_API_KEY` or
+/// `ANTHROPIC_API_KEY`; without one no key is sent (local servers need none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Provider {
+    /// OpenAI's chat completions API, and the servers that speak it.
+    Openai,
+    /// Anthropic's messages API.
+    Anthropic,
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -57,11 +67,35 @@ pub enum Command {
         /// The response (default: standard input).
         file: Option<PathBuf>,
     },
+    /// Run one agent turn on a page against a model server and print its events as SSE
+    /// (ending with `complete`); exits 1 when the turn reported an error.
+    Chat {
+        /// The page the chat is on.
+        #[arg(long)]
+        page: String,
+        /// Which API the server speaks.
+        #[arg(long, value_enum)]
+        provider: Provider,
+        /// The API's base URL (default: the provider's own; e.g.
+        /// `http://localhost:11434/v1` for a local OpenAI-compatible server).
+        #[arg(long)]
+        base_url: Option<String>,
+        /// The model's name.
+        #[arg(long)]
+        model: String,
+        /// The user's message.
+        #[arg(long)]
+        message: String,
+        /// The answer's token limit.
+        #[arg(long)]
+        max_tokens: Option<u32>,
+    },
     /// Print a payload type's JSON Schema.
     Schema {
         /// The type's name.
         name: String,
-        /// 2020-12, draft-07 or openai-strict.
+        /// 2020-12, draft-07 or openai-strict (OpenAI's Structured Outputs subset; a
+        /// type that has none is an error that says why).
         #[arg(long, default_value = "2020-12")]
         dialect: Dialect,
     },

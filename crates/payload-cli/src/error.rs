@@ -1,5 +1,6 @@
 //! Why a command failed, and how each failure reads on stderr.
 
+use payload_agent::AgentError;
 use payload_registry::UnknownPage;
 use std::io;
 use std::path::PathBuf;
@@ -19,6 +20,14 @@ pub enum CliError {
         name: String,
         /// The registered type names.
         known: Vec<&'static str>,
+    },
+    /// The type has no OpenAI strict schema (`payload schema NAME --dialect
+    /// openai-strict`).
+    NotStrict {
+        /// The type's name.
+        name: String,
+        /// Why.
+        refusal: payload_core::StrictRefusal,
     },
     /// The format is unknown, or the type cannot be written in it.
     Format(String),
@@ -46,6 +55,10 @@ pub enum CliError {
         /// serde_json's message.
         message: String,
     },
+    /// The page's agent cannot be built (it names a tool that is not registered).
+    Agent(AgentError),
+    /// The async runtime for the model call could not be started.
+    Runtime(io::Error),
     /// Writing the output failed.
     Output(io::Error),
     /// The output was closed (`payload ... | head`): not a failure of the command.
@@ -66,6 +79,10 @@ impl std::fmt::Display for CliError {
                     known.join(", ")
                 }
             ),
+            CliError::NotStrict { name, refusal } => write!(
+                f,
+                "payload type '{name}' has no OpenAI strict schema: {refusal}"
+            ),
             CliError::Read { path, source } => {
                 write!(f, "cannot read {}: {source}", path.display())
             }
@@ -79,6 +96,8 @@ impl std::fmt::Display for CliError {
             CliError::InvalidJson { path, message } => {
                 write!(f, "{} is not valid here: {message}", path.display())
             }
+            CliError::Agent(error) => write!(f, "{error}"),
+            CliError::Runtime(error) => write!(f, "cannot start the async runtime: {error}"),
             CliError::Output(error) => write!(f, "{error}"),
             CliError::ClosedPipe => f.write_str("the output was closed"),
         }
@@ -88,8 +107,12 @@ impl std::fmt::Display for CliError {
 impl std::error::Error for CliError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            CliError::Read { source, .. } | CliError::Output(source) => Some(source),
+            CliError::Read { source, .. }
+            | CliError::Output(source)
+            | CliError::Runtime(source) => Some(source),
+            CliError::Agent(error) => Some(error),
             CliError::UnknownPage(error) => Some(error),
+            CliError::NotStrict { refusal, .. } => Some(refusal),
             _ => None,
         }
     }
@@ -108,5 +131,14 @@ impl From<io::Error> for CliError {
 impl From<UnknownPage> for CliError {
     fn from(error: UnknownPage) -> Self {
         CliError::UnknownPage(error)
+    }
+}
+
+impl From<AgentError> for CliError {
+    fn from(error: AgentError) -> Self {
+        match error {
+            AgentError::UnknownPage(error) => CliError::UnknownPage(error),
+            other => CliError::Agent(other),
+        }
     }
 }

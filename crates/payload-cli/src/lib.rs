@@ -6,25 +6,28 @@
 //!
 //! It sits on top of the other crates and nothing depends on it: `payload-registry`
 //! (pages and types to parse with), `payload-prompt` (`payload prompt`, `payload docs`),
-//! `payload-agent` (the page options `payload stream` replays with) and `payload-core`;
-//! clap reads the command line. An app that only needs a registry does not link it.
+//! `payload-agent` (the page options `payload stream` replays with, the turn `payload
+//! chat` runs), `payload-providers` (the model clients of `payload chat`) and
+//! `payload-core`; clap reads the command line. An app that only needs a registry does not link it.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod args;
 mod bench;
+mod chat;
 mod error;
 mod input;
 mod stream;
 mod text;
 
-pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES};
+pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES, Provider};
 pub use error::CliError;
 pub use input::{limits, read_input};
 pub use text::{instructions_text, prompt_text};
 
 use clap::Parser;
+use payload_core::Dialect;
 use payload_core::formats::Format;
 use payload_registry::Registry;
 use serde_json::{Value, json};
@@ -93,9 +96,42 @@ pub fn run(
         Command::Stream { page, chunk, file } => {
             stream::run(registry, &page, chunk, file.as_ref(), limit, out)?
         }
+        Command::Chat {
+            page,
+            provider,
+            base_url,
+            model,
+            message,
+            max_tokens,
+        } => {
+            let request = chat::ChatRequest {
+                page,
+                provider,
+                base_url,
+                model,
+                message,
+                max_tokens,
+            };
+            if !chat::run(registry, request, out)? {
+                return Ok(ExitCode::from(1));
+            }
+        }
         Command::Schema { name, dialect } => {
             let payload = find_type(registry, &name)?;
-            print_json(out, &payload.schema(dialect))?;
+            let schema = match dialect {
+                // The best-effort schema of a type that has no strict form would be
+                // refused by the API: say why instead.
+                Dialect::OpenAiStrict => {
+                    payload
+                        .strict_schema()
+                        .map_err(|refusal| CliError::NotStrict {
+                            name: name.clone(),
+                            refusal,
+                        })?
+                }
+                _ => payload.schema(dialect),
+            };
+            print_json(out, &schema)?;
         }
         Command::Pages => {
             let pages: Vec<Value> = registry

@@ -30,7 +30,8 @@
 //! - `marker`: marker mode, the [`Parser`] and what it returns;
 //! - `whole`: whole-response mode, [`extract`] and the [`formats`];
 //! - `stream`: the [`StreamParser`] over the same segmenter, and SSE encoding;
-//! - `schema`: schemas in each [`Dialect`] and the compiled validator.
+//! - `schema`: schemas in each [`Dialect`] (with OpenAI's strict subset,
+//!   [`PayloadType::strict_schema`] and [`StrictRefusal`]) and the compiled validator.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -46,6 +47,7 @@ mod json;
 mod limits;
 mod marker;
 mod nullable;
+mod partial;
 mod payload;
 mod reprompt;
 mod retry;
@@ -70,16 +72,24 @@ pub use marker::suggestions::{
     SUGGESTED_VALUES_NAME, SuggestedAction, SuggestedValue,
 };
 pub use nullable::Nullable;
+#[doc(hidden)]
+pub use partial::__private as __partial;
+pub use partial::{Cursor, Growing, PartialType};
 pub use payload::{LlmPayload, PayloadType, Shape};
 /// `#[derive(LlmPayload)]`: the marker, schema, instructions and summarizer of a type
 /// from one declaration (see the `payload-derive` crate).
 #[cfg(feature = "derive")]
 pub use payload_derive::LlmPayload;
+/// `#[derive(Partial)]`: the partial form ([`PartialType`]) of a type a partial payload
+/// holds (see the `payload-derive` crate).
+#[cfg(feature = "derive")]
+pub use payload_derive::Partial;
 pub use reprompt::reprompt_message;
 pub use retry::{
     Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async,
 };
 pub use schema::Dialect;
+pub use schema::strict::{StrictRefusal, StrictRefusalKind};
 pub use stream::sse::{self, ServerSentEvent};
 pub use stream::{StreamEvent, StreamParser};
 pub use summary::default_summary;

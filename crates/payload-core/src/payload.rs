@@ -2,6 +2,7 @@
 
 use crate::error::{PayloadError, escape_pointer_token};
 use crate::marker::response::CustomPayload;
+use crate::schema::strict::StrictRefusal;
 use crate::schema::{self, CompiledSchema, Dialect};
 use crate::summary;
 use crate::typed::AnyPayload;
@@ -77,6 +78,10 @@ pub struct PayloadType {
     pub rules: &'static [&'static str],
     type_id: fn() -> TypeId,
     schema: fn(Dialect) -> Value,
+    strict: fn() -> Result<Value, StrictRefusal>,
+    /// Whether a `null` for an optional member that does not accept `null` reads as
+    /// the member left out ([`PayloadType::strict_nulls`]).
+    strict_nulls: bool,
     compiled: fn() -> &'static CompiledSchema,
     decode: fn(&Value, bool) -> Decoded,
     example: fn() -> Option<Value>,
@@ -93,6 +98,8 @@ impl PayloadType {
             rules: T::RULES,
             type_id: TypeId::of::<T>,
             schema: schema::generate::<T>,
+            strict: schema::generate_strict::<T>,
+            strict_nulls: false,
             compiled: schema::compiled::<T>,
             decode: decode_value::<T>,
             example: example_value::<T>,
@@ -103,6 +110,56 @@ impl PayloadType {
     /// The type's JSON Schema in `dialect`.
     pub fn schema(&self, dialect: Dialect) -> Value {
         (self.schema)(dialect)
+    }
+
+    /// The type's schema in OpenAI's strict subset (Structured Outputs with
+    /// `strict: true`), accepting exactly the values the type's 2020-12 schema accepts;
+    /// or, when no strict schema can say that, the first reason why.
+    ///
+    /// The subset: an object at the top; every object closed and every member required
+    /// (an optional member accepts `null` instead, which [`PayloadType::strict_nulls`]
+    /// reads back as absent); the keywords `type`, `properties`, `required`,
+    /// `additionalProperties: false`, `items`, `enum`, `const`, `anyOf`, `$ref` into
+    /// `$defs` or `#`, `description`, `title`, `pattern`, the formats `date-time`,
+    /// `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid`, the
+    /// number bounds and `multipleOf`, `minItems` and `maxItems`; at most 10 levels of
+    /// object nesting, 5000 properties, 1000 enum values and 120,000 characters of names
+    /// and values.
+    ///
+    /// Rewrites that keep the accepted values are made: an integer `format` becomes
+    /// `minimum`/`maximum`; a `oneOf` whose branches are provably exclusive (distinct
+    /// types, constants or required tags) becomes an `anyOf`; a `$ref` with keywords
+    /// beside it is inlined with them when its definition is not recursive (the
+    /// member's `description` is kept that way; beside a recursive `$ref` it is
+    /// dropped); `default`, `examples`, `$schema`, `x-...` extension keys and a float's
+    /// `format` only annotate and are dropped. Anything else the subset lacks
+    /// (`minLength`, `uniqueItems`, a free-form map, an overlapping `oneOf`, an array or
+    /// enum at the top) is refused. [`PayloadType::schema`] with
+    /// [`Dialect::OpenAiStrict`] is this schema when there is one, the best effort
+    /// otherwise.
+    pub fn strict_schema(&self) -> Result<Value, StrictRefusal> {
+        (self.strict)()
+    }
+
+    /// This descriptor, reading strict output: a `null` written for a member that the
+    /// type's schema leaves optional (not in `required`) and whose own schema does not
+    /// accept `null` counts as the member left out, everywhere this descriptor
+    /// validates (marker mode, whole-response extraction, [`PayloadType::validate`]).
+    ///
+    /// A model answering with [`PayloadType::strict_schema`] must write every member,
+    /// and writes `null` for those it has no value for; without this, such a `null` is
+    /// refused where the type's schema does not allow it. The member is removed from
+    /// the value before it is checked, so `data` holds it absent. Where the value does
+    /// not decide which branch of a union applies, the members of the branches are left
+    /// as they are. Off by default; the descriptor is still equal to the plain one.
+    pub const fn strict_nulls(mut self) -> PayloadType {
+        self.strict_nulls = true;
+        self
+    }
+
+    /// Whether [`PayloadType::strict_nulls`] is on.
+    pub fn reads_strict_nulls(&self) -> bool {
+        self.strict_nulls
     }
 
     /// The compiled 2020-12 schema the validator uses (built once per type).
@@ -135,13 +192,22 @@ impl PayloadType {
     /// type's rules are checked, and members the type does not declare are warned about
     /// (or, when they are near misses of absent members, reported as errors).
     pub(crate) fn check(&self, value: &mut Value) -> Checked {
+        self.absent_nulls(value);
         check::check(value, self.compiled(), self.decode)
     }
 
     /// [`PayloadType::check`] that stops without building errors when the schema
     /// refuses the value ([`check::probe`]).
     pub(crate) fn probe(&self, value: &mut Value) -> Probe {
+        self.absent_nulls(value);
         check::probe(value, self.compiled(), self.decode)
+    }
+
+    /// Removes the `null`s [`PayloadType::strict_nulls`] reads as absent (when on).
+    fn absent_nulls(&self, value: &mut Value) {
+        if self.strict_nulls {
+            crate::validate::strict_nulls::remove(value, self.compiled().schema());
+        }
     }
 
     /// The example instance as JSON, if the type has one.
@@ -174,6 +240,7 @@ impl fmt::Debug for PayloadType {
         f.debug_struct("PayloadType")
             .field("name", &self.name)
             .field("marker", &self.marker)
+            .field("strict_nulls", &self.strict_nulls)
             .finish_non_exhaustive()
     }
 }

@@ -18,6 +18,7 @@ pub const KEYS: &[&str] = &[
     "marker",
     "pages",
     "register",
+    "partial",
     "example",
     "check",
     "rule",
@@ -78,6 +79,8 @@ pub struct Container {
     pub pages: Option<Pages>,
     /// The `register` flag (kept as its path for spans).
     pub register: Option<Path>,
+    /// The `partial` flag: also write the type's partial form.
+    pub partial: Option<Path>,
     /// `example = path`.
     pub example: Option<ExprPath>,
     /// `check = path`.
@@ -145,6 +148,17 @@ impl Container {
                     cx.error_spanned_by(
                         path,
                         "`register` is a flag and takes no value: write `#[payload(register)]`",
+                    );
+                    skip_value(meta)?;
+                }
+            }
+            "partial" => {
+                if meta.input.is_empty() || meta.input.peek(Token![,]) {
+                    set(cx, &mut self.partial, path, path.clone());
+                } else {
+                    cx.error_spanned_by(
+                        path,
+                        "`partial` is a flag and takes no value: write `#[payload(partial)]`",
                     );
                     skip_value(meta)?;
                 }

@@ -22,11 +22,19 @@ use syn::{DeriveInput, Path, parse_quote};
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, input);
+    let mut partial = TokenStream::new();
     if let Some(cont) = &cont {
         check::check(&cx, cont);
+        if cont.attrs.partial.is_some() {
+            partial = crate::partial::expand(&cx, cont, &core_path(Some(cont)));
+        }
     }
     match (cx.check(), cont) {
-        (Ok(()), Some(cont)) if !cont.serde_failed => impl_payload(&cont),
+        (Ok(()), Some(cont)) if !cont.serde_failed => {
+            let mut out = impl_payload(&cont);
+            out.extend(partial);
+            out
+        }
         (result, cont) => {
             let mut out = match result {
                 Ok(()) => TokenStream::new(),
@@ -35,6 +43,25 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             out.extend(fallback::stub(input, cont.as_ref()));
             out
         }
+    }
+}
+
+/// The expansion of `#[derive(Partial)]`: the partial form of a type a partial payload
+/// holds, or the errors that prevent it (serde's own are left to serde's derives).
+pub fn derive_partial(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let Some(cont) = Container::from_ast(&cx, input) else {
+        return cx
+            .check()
+            .err()
+            .map(|e| e.into_compile_error())
+            .unwrap_or_default();
+    };
+    let tokens = crate::partial::expand(&cx, &cont, &core_path(Some(&cont)));
+    match cx.check() {
+        Ok(()) if !cont.serde_failed => tokens,
+        Ok(()) => TokenStream::new(),
+        Err(errors) => errors.into_compile_error(),
     }
 }
 

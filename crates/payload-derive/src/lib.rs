@@ -21,6 +21,7 @@
 //! | `marker = "..."` | `[A-Z][A-Z0-9_]*` | the type name in SCREAMING_SNAKE_CASE |
 //! | `pages("a", ...)` | one or more page names; registers the type | not registered |
 //! | `register` | flag: register with no pages of its own | not registered |
+//! | `partial` | flag: also write `NamePartial`, the type's form while it streams (`PartialType`); the types its members hold derive `Partial` | no partial form |
 //! | `example = path` | a `fn() -> Self` | `example()` is `None` |
 //! | `check = path` | a `fn(&Self) -> Vec<PayloadError>` | no rules beyond the schema |
 //! | `rule = "..."` | repeatable; each is one entry of `RULES`, in order | no rules |
@@ -123,6 +124,7 @@ mod doc;
 mod expand;
 mod fallback;
 mod format_attr;
+mod partial;
 mod serde_repr;
 
 use proc_macro::TokenStream;
@@ -133,4 +135,14 @@ use syn::{DeriveInput, parse_macro_input};
 pub fn derive_llm_payload(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input).into()
+}
+
+/// Implements `payload_core::PartialType` for a type held by a `#[payload(partial)]`
+/// payload: writes `NamePartial`, its form while it streams (see `payload_core`'s
+/// `PartialType`). `#[payload(crate = "...")]` names the core crate as for
+/// `LlmPayload`.
+#[proc_macro_derive(Partial, attributes(payload))]
+pub fn derive_partial(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive_partial(&input).into()
 }

@@ -7,7 +7,9 @@
 //! prompts say; apps check it in and test that it is current.
 
 use crate::sections::SectionKind;
-use payload_core::instructions::{InstructionOptions, render_shape, suggestion_format_rules};
+use payload_core::instructions::{
+    InstructionOptions, render_shape, section_sizes, suggestion_format_rules,
+};
 use payload_core::{ActionSpec, Dialect, PayloadType};
 use payload_registry::{PageInfo, Registry, Role};
 use std::fmt::Write;
@@ -29,6 +31,7 @@ pub fn render(registry: &Registry) -> String {
     pages(registry, &mut out);
     global_actions(registry, &mut out);
     suggestion_formats(registry, &mut out);
+    instruction_sizes(registry, &mut out);
     type_reference(registry, &mut out);
     out.truncate(out.trim_end().len());
     out.push('\n');
@@ -229,6 +232,48 @@ fn suggestion_formats(registry: &Registry, out: &mut String) {
         "text",
         &suggestion_format_rules(registry.global_actions(), true),
     );
+}
+
+/// How long each part of every custom type's marker-mode instructions is, in
+/// characters, with the default options: what each part costs a prompt.
+fn instruction_sizes(registry: &Registry, out: &mut String) {
+    const PARTS: [&str; 7] = [
+        "when to use",
+        "marker",
+        "shape",
+        "requirements",
+        "rules",
+        "mistakes",
+        "example",
+    ];
+    out.push_str(
+        "\n## Instruction sizes\n\nCharacters of each part of a type's STRUCTURED RESPONSES \
+         entry, default options (`-`: the part is left out). The shape states every member \
+         with its type, enum value, bound and description; the example and the common \
+         mistakes are the parts an app can drop (`InstructionOptions`) when prompt size \
+         matters more.\n\n| Type |",
+    );
+    for part in PARTS {
+        let _ = write!(out, " {part} |");
+    }
+    out.push_str(" total |\n|---|");
+    out.push_str(&"---:|".repeat(PARTS.len() + 1));
+    out.push('\n');
+    let options = InstructionOptions::default();
+    for entry in registry.entries().iter().filter(|e| e.role == Role::Custom) {
+        let sizes = section_sizes(&entry.payload, &options);
+        let _ = write!(out, "| `{}` |", entry.payload.name);
+        for part in PARTS {
+            match sizes.iter().find(|(name, _)| *name == part) {
+                Some((_, size)) => {
+                    let _ = write!(out, " {size} |");
+                }
+                None => out.push_str(" - |"),
+            }
+        }
+        let total: usize = sizes.iter().map(|(_, size)| size).sum();
+        let _ = writeln!(out, " {total} |");
+    }
 }
 
 fn type_reference(registry: &Registry, out: &mut String) {

@@ -3,7 +3,7 @@
 
 /// The global preamble's fixed part, used unless the app gives its own: the assistant's
 /// role and how to reply, in terms that hold for any app. The builder adds the rules
-/// that depend on what the prompt holds ([`preamble_rules`]), so that no rule names a
+/// that depend on what the prompt holds, so that no rule names a
 /// section the prompt does not contain.
 pub const DEFAULT_PREAMBLE: &str = "\
 You are the assistant built into this application. You help the user get their work done \

@@ -17,7 +17,7 @@ pub mod pubmed;
 #[cfg(test)]
 mod tests;
 
-pub use payloads::SearchRefinement;
+pub use payloads::{SearchRefinement, SearchRefinementPartial};
 
 use payload_core::{ActionSpec, LlmPayload};
 use payload_registry::Page;

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
     name = "search_refinement",
     marker = "SEARCH_REFINEMENT",
     register,
+    partial,
     example = SearchRefinement::example_query,
     check = SearchRefinement::check_query,
     rule = "query must not be empty",

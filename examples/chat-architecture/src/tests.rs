@@ -145,6 +145,35 @@ fn without_a_tool_the_model_s_payload_is_the_custom_payload() {
 }
 
 #[test]
+fn the_card_is_filled_from_typed_partials_while_the_payload_streams() {
+    let reason = "It keeps the statin trials, limits them to muscle disease as a MeSH \
+                  heading, and leaves out the case reports and letters that make up most of \
+                  the current results, so the list is short enough to read.";
+    let answer = format!(
+        "That query is broad.\n\nSEARCH_REFINEMENT: {{\"query\": \"statins[tiab] AND \
+         myopathy[mh]\", \"reason\": \"{reason}\"}}"
+    );
+    let (events, _) = turn(vec![vec![Step::Text(answer)]], 3);
+    // What a client renders: each member as soon as it begins, marked as still being
+    // written until its closing quote.
+    let cards: Vec<crate::SearchRefinementPartial> = events
+        .iter()
+        .filter_map(|e| e.partial::<crate::SearchRefinement>())
+        .map(|partial| partial.value)
+        .collect();
+    let growing = cards
+        .iter()
+        .find_map(|card| card.reason.as_ref().filter(|r| !r.complete))
+        .expect("the reason was seen while it was being written");
+    assert!(reason.starts_with(&growing.value) && growing.value.len() < reason.len());
+    let last = cards.last().unwrap();
+    let query = last.query.as_ref().unwrap();
+    assert!(query.complete && query.value == "statins[tiab] AND myopathy[mh]");
+    let done = last.reason.as_ref().unwrap();
+    assert!(done.complete && done.value == reason);
+}
+
+#[test]
 fn the_turn_as_sse_text() {
     let (events, _) = turn(search_then_answer(ANSWER), 6);
     let sse: String = events.iter().map(ServerSentEvent::to_sse).collect();

@@ -9,6 +9,15 @@
 //! as the value's shape ([`render_shape`]), which a model follows more reliably and
 //! which costs a fraction of the tokens ([`size_report`] measures it).
 //!
+//! The shape is kept as short as the most compact peer's rendering while stating more:
+//! against BAML's `ctx.output_format` for the same schemas (`benches/peers/baml`), the
+//! structure of `schema_proposal` is 1.01 times BAML's, `selfhelp_response` 0.98 and
+//! `contacts_command` 1.10, and unlike BAML's it also states every bound, each
+//! variant's meaning and the members a flattened enum shares. Comments follow the text
+//! after two spaces (aligning them in a column costs as many tokens as they hold), an
+//! optional member is `?` without `| null`, "no other fields" is said once in the
+//! legend, and a shared enum's value meanings are written at its first use.
+//!
 //! Hand-written because no crate does this: schema-to-TypeScript generators write type
 //! declarations (names, `interface`s) rather than the value itself with its bounds, and
 //! the marker conventions are ours. Output is deterministic (schemas keep their member
@@ -22,7 +31,7 @@ mod text;
 pub use formats::whole_response_instructions_in;
 pub use shape::{MAX_NODES, MAX_SCHEMA_DEPTH, TopLevel, render_shape, top_level};
 pub use suggestions::suggestion_format_rules;
-pub use text::{payload_instructions, whole_response_instructions};
+pub use text::{payload_instructions, section_sizes, whole_response_instructions};
 
 use serde_json::Value;
 

@@ -22,8 +22,6 @@ pub const MAX_SCHEMA_DEPTH: usize = 32;
 pub const MAX_NODES: usize = 4_000;
 /// The widest an object or union may be to be written on one line.
 const INLINE_WIDTH: usize = 64;
-/// Comments start in one column; lines longer than this keep theirs two spaces after.
-const COMMENT_COLUMN_CAP: usize = 44;
 /// Numeric `format`s schemars writes for Rust integer and float widths: they say
 /// nothing a model needs beyond the bounds, which are stated anyway.
 const NUMERIC_FORMATS: &[&str] = &[
@@ -294,6 +292,21 @@ impl Rendered {
     }
 
     /// Appends `| null` (how `Option<T>` reads).
+    /// The same without a trailing `| null`: an optional member may be left out, which
+    /// says what `null` would (its `?` already tells the model), in fewer tokens.
+    fn without_null(mut self) -> Self {
+        if self.stacked {
+            if self.lines.last().is_some_and(|line| line.text == "| null") {
+                self.lines.pop();
+            }
+        } else if let Some(last) = self.lines.last_mut() {
+            if let Some(kept) = last.text.strip_suffix(" | null") {
+                last.text = kept.to_string();
+            }
+        }
+        self
+    }
+
     fn or_null(mut self) -> Self {
         if self.stacked {
             self.lines.push(Line::new(0, "| null"));
@@ -311,6 +324,9 @@ struct Renderer<'a> {
     expanding: Vec<&'a str>,
     /// `$ref`s met inside their own expansion, whose first expansion gets a label.
     recursive: Vec<&'a str>,
+    /// `$ref`s whose enum value meanings are written already: a shared enum's values
+    /// are stated at every use, their meanings at the first.
+    explained: Vec<&'a str>,
     nodes_left: usize,
 }
 
@@ -321,6 +337,7 @@ impl<'a> Renderer<'a> {
             options,
             expanding: Vec::new(),
             recursive: Vec::new(),
+            explained: Vec::new(),
             nodes_left: MAX_NODES,
         }
     }
@@ -367,6 +384,13 @@ impl<'a> Renderer<'a> {
         self.expanding.pop();
         if self.recursive.contains(&reference) {
             rendered.notes.label = Some(name.to_string());
+        }
+        if !rendered.notes.values.is_empty() {
+            if self.explained.contains(&reference) {
+                rendered.notes.values.clear();
+            } else {
+                self.explained.push(reference);
+            }
         }
         rendered
     }
@@ -535,7 +559,13 @@ impl<'a> Renderer<'a> {
                     "?"
                 };
                 let key = format!("{}{optional}:", literal(&Value::String(name.clone())));
-                members.push((key, self.render(member, depth + 1)));
+                let value = self.render(member, depth + 1);
+                let value = if optional.is_empty() {
+                    value
+                } else {
+                    value.without_null()
+                };
+                members.push((key, value));
             }
         }
         let open_map = match map.get("additionalProperties") {
@@ -749,11 +779,6 @@ fn bounds_of(map: &Map<String, Value>) -> Vec<String> {
             bounds.push(format_hint(format));
         }
     }
-    if map.get("additionalProperties") == Some(&Value::Bool(false))
-        && map.contains_key("properties")
-    {
-        bounds.push("no other fields".into());
-    }
     // Defaults are not written: what the app does when a member is left out is not the
     // model's business (the `?` already says it may be), and a default beside a bound
     // ("at least 1 item, default []") reads as a contradiction.
@@ -790,6 +815,9 @@ fn count_bound(low: Option<&Value>, high: Option<&Value>, unit: &str) -> Option<
     Some(match (low, high) {
         (Some(low), Some(high)) if low == high => format!("exactly {low} {}", plural(low)),
         (Some(low), Some(high)) => format!("{low} to {high} {}", plural(high)),
+        // The most common bound of all (`min_length = 1`, a non-empty list), in the
+        // fewest words.
+        (Some(low), None) if low.as_u64() == Some(1) => "non-empty".to_string(),
         (Some(low), None) => format!("at least {low} {}", plural(low)),
         (None, Some(high)) => format!("at most {high} {}", plural(high)),
         (None, None) => return None,
@@ -894,27 +922,16 @@ fn join_comments(first: &str, second: &str) -> String {
 
 /// Indents the lines and starts every comment in one column.
 fn layout(lines: &[Line]) -> String {
-    let texts: Vec<String> = lines
-        .iter()
-        .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
-        .collect();
-    let column = texts
-        .iter()
-        .zip(lines)
-        .filter(|(_, line)| !line.comment.is_empty())
-        .map(|(text, _)| text.chars().count())
-        .filter(|width| *width <= COMMENT_COLUMN_CAP)
-        .max()
-        .unwrap_or(0)
-        + 2;
     let mut out = String::new();
-    for (text, line) in texts.iter().zip(lines) {
-        out.push_str(text);
+    for line in lines {
+        for _ in 0..line.depth {
+            out.push_str("  ");
+        }
+        out.push_str(&line.text);
         if !line.comment.is_empty() {
-            let width = text.chars().count();
-            let pad = if width < column { column - width } else { 2 };
-            out.push_str(&" ".repeat(pad));
-            out.push_str("// ");
+            // Two spaces, not a shared column: padding every line to align comments
+            // costs a model as many tokens as the comments themselves.
+            out.push_str("  // ");
             out.push_str(&line.comment);
         }
         out.push('\n');

@@ -53,10 +53,10 @@ fn keyword_zoo() -> Value {
 #[test]
 fn analysis_shape_reads_like_annotated_json() {
     let expected = r#"{
-  "summary": string,          // Brief summary of the analysis
-  "confidence": number,       // from 0 to 1. Confidence level in the analysis
-  "tags"?: [string],          // at most 5 items. Relevant category tags
-  "contact"?: string | null,  // format email. Contact for follow-up
+  "summary": string,  // Brief summary of the analysis
+  "confidence": number,  // from 0 to 1. Confidence level in the analysis
+  "tags"?: [string],  // at most 5 items. Relevant category tags
+  "contact"?: string,  // format email. Contact for follow-up
   "priority": integer
 }"#;
     assert_eq!(shape(&schema_of(Analysis::TYPE)), expected);
@@ -73,14 +73,14 @@ fn recursive_type_is_expanded_once_then_named() {
 
 #[test]
 fn tagged_enum_is_one_variant_per_line_with_its_tag() {
-    let expected = r#"| {                           // Search the catalogue.
+    let expected = r#"| {  // Search the catalogue.
     "intent": "search",
-    "query": string,          // at least 1 character
-    "limit"?: integer | null  // from 1 to 100
+    "query": string,  // non-empty
+    "limit"?: integer  // from 1 to 100
   }
-| {                           // Select result rows by position.
+| {  // Select result rows by position.
     "intent": "select",
-    "positions": [integer]    // at least 1 item, each item: at least 1
+    "positions": [integer]  // non-empty, each item: at least 1
   }
 | { "intent": "export", "format": "csv" | "json" }  // Export the results."#;
     assert_eq!(shape(&schema_of(Command::TYPE)), expected);
@@ -92,38 +92,38 @@ fn schema_proposal_shape_has_enums_options_and_variants() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "{");
     assert!(lines[1].starts_with(r#"  "mode": "create" | "update","#));
-    assert!(lines[2].starts_with(r#"  "reasoning"?: string | null,"#));
+    assert!(lines[2].starts_with(r#"  "reasoning"?: string,"#));
     assert!(lines[2].ends_with("// Brief explanation"));
     assert!(lines[4].starts_with(r#"  "operations": ["#));
-    assert!(lines[4].ends_with("// at least 1 item. One change to the table's columns."));
+    assert!(lines[4].ends_with("// non-empty. One change to the table's columns."));
     assert!(text.contains(r#"    | { "action": "remove", "column_id": string }"#));
     assert!(text.contains(
-        r#""filterDisplay"?: "tab" | "dropdown" | null  // "tab": Inline filter buttons. "dropdown": A dropdown chip."#
+        r#""filterDisplay"?: "tab" | "dropdown"  // "tab": Inline filter buttons. "dropdown": A dropdown chip."#
     ));
-    assert!(text.contains(r#""column_id": string,               // matching ^col_[a-z0-9]+$"#));
+    assert!(text.contains(r#""column_id": string,  // matching ^col_[a-z0-9]+$"#));
     assert!(text.ends_with(
-        "\"sample_rows\"?: [object] | null          // at most 5 items. Required for create mode. 2-3 realistic example rows.\n}"
+        "\"sample_rows\"?: [object]  // at most 5 items. Required for create mode. 2-3 realistic example rows.\n}"
     ));
 }
 
 #[test]
 fn keyword_zoo_shape() {
     let expected = r#"{
-  "score": number,                     // greater than 0, less than 10, a multiple of 0.5
-  "labels": [string],                  // exactly 2 items, no duplicates, each item: at most 12 characters
+  "score": number,  // greater than 0, less than 10, a multiple of 0.5
+  "labels": [string],  // exactly 2 items, no duplicates, each item: at most 12 characters
   "point"?: [
     number,
-    number                             // at least -90
+    number  // at least -90
   ],
-  "meta"?: { "<key>": integer, ... },  // at least 1 field
-  "when"?: string,                     // format date-time (RFC 3339, e.g. 2024-03-15T09:30:00Z)
-  "code"?: string,                     // exactly 3 characters, matching ^[A-Z]{3}$
-  "strict"?: {                         // no other fields
-    "id": integer                      // at least 1
+  "meta"?: { "<key>": integer, ... },  // non-empty
+  "when"?: string,  // format date-time (RFC 3339, e.g. 2024-03-15T09:30:00Z)
+  "code"?: string,  // exactly 3 characters, matching ^[A-Z]{3}$
+  "strict"?: {
+    "id": integer  // at least 1
   },
   "either"?:
-    | string                           // at least 1 character
-    | integer,                         // at most 9
+    | string  // non-empty
+    | integer,  // at most 9
   "level": 1 | 2 | 3
 }"#;
     assert_eq!(shape(&keyword_zoo()), expected);
@@ -214,7 +214,14 @@ fn collect(root: &Value) -> Expected {
             ("maxProperties", "field"),
         ] {
             if let Some(number) = map.get(keyword) {
-                if !is_integer_width(map, keyword, number) {
+                let max = keyword.replace("min", "max");
+                let non_empty = keyword.starts_with("min")
+                    && !unit.is_empty()
+                    && number.as_u64() == Some(1)
+                    && !map.contains_key(&max);
+                if non_empty {
+                    expected.phrases.push("non-empty".into());
+                } else if !is_integer_width(map, keyword, number) {
                     expected.numbers.push((number.to_string(), unit));
                 }
             }
@@ -423,14 +430,14 @@ fn options_leave_out_bounds_and_descriptions_but_never_values() {
     let text = render_shape(&schema, &bare);
     assert!(!text.contains("//"), "{text}");
     assert!(text.contains(r#""type": "text" | "number" | "date" | "boolean" | "select""#));
-    assert!(text.contains(r#""reasoning"?: string | null,"#));
+    assert!(text.contains(r#""reasoning"?: string,"#));
     let no_bounds = InstructionOptions {
         include_constraints: false,
         ..InstructionOptions::default()
     };
     let text = render_shape(&schema, &no_bounds);
     assert!(text.contains("// Brief explanation"));
-    assert!(!text.contains("at least 1 item"));
+    assert!(!text.contains("non-empty") && !text.contains("at most 5 items"));
 }
 
 // ---- guards ----
@@ -479,7 +486,7 @@ fn mutual_recursion_is_named() {
             "B": {"type": "object", "properties": {"a": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}}}
         }
     });
-    assert_eq!(shape(&schema), r#"{ "b"?: { "a"?: A | null } }  // A"#);
+    assert_eq!(shape(&schema), r#"{ "b"?: { "a"?: A } }  // A"#);
 }
 
 // ---- marker-mode and whole-response text ----

@@ -17,24 +17,59 @@ use std::fmt::Write;
 /// type's rules; the common mistakes (`error_prevention`); and the example written after
 /// its marker (`include_example`). Concise keeps the first three and the rules.
 pub fn payload_instructions(payload: &PayloadType, options: &InstructionOptions) -> String {
+    let mut out = String::new();
+    for (_, text) in marker_sections(payload, options) {
+        out.push_str(&text);
+    }
+    finish(out)
+}
+
+/// The parts of [`payload_instructions`], in order, each named (`when to use`,
+/// `marker`, `shape`, `requirements`, `rules`, `mistakes`, `example`), so their sizes
+/// can be reported ([`section_sizes`]) from the very text the model gets. A part with
+/// nothing to say is left out.
+pub(super) fn marker_sections(
+    payload: &PayloadType,
+    options: &InstructionOptions,
+) -> Vec<(&'static str, String)> {
     let schema = payload.schema(Dialect::Draft2020_12);
     let marker = payload.marker;
     let (open, close, kind) = brackets(&schema);
-    let mut out = String::new();
-    let _ = writeln!(out, "{marker}");
+    let mut parts = Vec::new();
+    let mut head = format!("{marker}\n");
     if !payload.description.trim().is_empty() {
-        let _ = writeln!(out, "When to use: {}", one_line(payload.description));
+        let _ = writeln!(head, "When to use: {}", one_line(payload.description));
     }
-    let _ = writeln!(
-        out,
-        "\nWrite the marker {marker}: (capitals, with the colon), then one JSON {kind} on the same line or the next:\n{marker}: {open} ... {close}"
-    );
-    let _ = writeln!(out, "\nShape ({}):", shape_legend(options));
-    let _ = writeln!(out, "{}", render_shape(&schema, options));
+    parts.push(("when to use", head));
+    parts.push((
+        "marker",
+        format!(
+            "\nWrite the marker {marker}: (capitals, with the colon), then one JSON {kind} on the same line or the next:\n{marker}: {open} ... {close}\n"
+        ),
+    ));
+    parts.push((
+        "shape",
+        format!(
+            "\nShape ({}):\n{}\n",
+            shape_legend(options),
+            render_shape(&schema, options)
+        ),
+    ));
+    let mut push = |name: &'static str, title: &str, items: &[String]| {
+        let mut text = String::new();
+        section(&mut text, title, items);
+        if !text.is_empty() {
+            parts.push((name, text));
+        }
+    };
     if options.detailed() && options.include_constraints {
-        section(&mut out, "Requirements:", &requirements(&schema, options));
+        push(
+            "requirements",
+            "Requirements:",
+            &requirements(&schema, options),
+        );
     }
-    section(&mut out, "Rules:", &rules(payload));
+    push("rules", "Rules:", &rules(payload));
     if options.detailed() && options.error_prevention {
         let mistakes = vec![
             format!(
@@ -47,14 +82,27 @@ pub fn payload_instructions(payload: &PayloadType, options: &InstructionOptions)
                 .into(),
             format!("Send at most one {marker} per response."),
         ];
-        section(&mut out, "Avoid these mistakes:", &mistakes);
+        push("mistakes", "Avoid these mistakes:", &mistakes);
     }
     if options.detailed() && options.include_example {
         if let Some(example) = pretty_example(payload) {
-            let _ = write!(out, "\nExample:\n{marker}: {example}\n");
+            parts.push(("example", format!("\nExample:\n{marker}: {example}\n")));
         }
     }
-    finish(out)
+    parts
+}
+
+/// The size in characters of each part of `payload`'s marker-mode instructions with
+/// `options`, in order (see [`payload_instructions`]): what the docs report so an app
+/// knows what each part costs.
+pub fn section_sizes(
+    payload: &PayloadType,
+    options: &InstructionOptions,
+) -> Vec<(&'static str, usize)> {
+    marker_sections(payload, options)
+        .into_iter()
+        .map(|(name, text)| (name, text.trim().chars().count()))
+        .collect()
 }
 
 /// Instructions for a response that is the payload's JSON and nothing else (seed 002's
@@ -102,9 +150,9 @@ pub fn whole_response_instructions(payload: &PayloadType, options: &InstructionO
 /// What the shape's notation means, said once before it.
 pub(super) fn shape_legend(options: &InstructionOptions) -> &'static str {
     if options.include_constraints || options.include_descriptions {
-        "fields marked ? are optional; // comments are notes, not part of the JSON"
+        "only the fields shown; those marked ? are optional; // comments are notes, not part of the JSON"
     } else {
-        "fields marked ? are optional"
+        "only the fields shown; those marked ? are optional"
     }
 }
 

@@ -25,9 +25,17 @@ pub enum Dialect {
     Draft2020_12,
     /// JSON Schema draft-07 (`definitions` instead of `$defs`).
     Draft07,
-    /// The subset OpenAI's structured outputs accept in strict mode: every object closed
-    /// (`additionalProperties: false`), every property listed in `required`, optional
-    /// properties made nullable instead.
+    /// The subset OpenAI's Structured Outputs accept with `strict: true`: an object at
+    /// the top, every object closed (`additionalProperties: false`), every member listed
+    /// in `required` (an optional one accepts `null` instead), only the keywords and
+    /// formats the subset knows (see [`crate::PayloadType::strict_schema`]).
+    ///
+    /// For a type that has no strict form, [`crate::PayloadType::schema`] in this
+    /// dialect is the best effort: every node that has a strict form is rewritten, the
+    /// others are left as they were. OpenAI will reject it in strict mode, and it is not
+    /// promised to accept the same values as the type's schema (closing the branches of
+    /// a flattened enum, say, refuses the members beside them);
+    /// [`crate::PayloadType::strict_schema`] says why there is no strict form instead.
     OpenAiStrict,
 }
 
@@ -76,9 +84,14 @@ pub(crate) fn generate<T: LlmPayload>(dialect: Dialect) -> Value {
         .to_value();
     let schema = with_format_options(schema, T::FORMAT_OPTIONS);
     match dialect {
-        Dialect::OpenAiStrict => openai_strict(schema),
+        Dialect::OpenAiStrict => strict::rewrite(&schema).schema,
         _ => schema,
     }
+}
+
+/// The OpenAI strict schema of `T`, or the first reason it has none.
+pub(crate) fn generate_strict<T: LlmPayload>() -> Result<Value, strict::StrictRefusal> {
+    strict::rewrite(&generate::<T>(Dialect::Draft2020_12)).into_result()
 }
 
 /// Merges the type's declared `x-format` options into the schema's root `x-format`
@@ -118,75 +131,8 @@ fn merge(into: &mut Value, from: Value) {
     }
 }
 
-/// Applies OpenAI's strict-mode rules to a 2020-12 schema.
-fn openai_strict(mut schema: Value) -> Value {
-    // An explicit stack instead of recursion: schemas are ours, but the rule of the
-    // house is that nothing recurses on nesting depth.
-    let mut stack: Vec<&mut Value> = vec![&mut schema];
-    while let Some(node) = stack.pop() {
-        match node {
-            Value::Object(map) => {
-                close_object_schema(map);
-                stack.extend(map.values_mut());
-            }
-            Value::Array(items) => stack.extend(items.iter_mut()),
-            _ => {}
-        }
-    }
-    schema
-}
-
-fn close_object_schema(map: &mut Map<String, Value>) {
-    if !map.get("properties").is_some_and(Value::is_object) {
-        return;
-    }
-    let required: Vec<String> = match map.get("required") {
-        Some(Value::Array(names)) => names
-            .iter()
-            .filter_map(|n| n.as_str().map(str::to_owned))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let Some(Value::Object(properties)) = map.get_mut("properties") else {
-        return;
-    };
-    let mut all = Vec::with_capacity(properties.len());
-    for (name, property) in properties.iter_mut() {
-        if !required.contains(name) {
-            make_nullable(property);
-        }
-        all.push(Value::String(name.clone()));
-    }
-    map.insert("required".into(), Value::Array(all));
-    map.insert("additionalProperties".into(), Value::Bool(false));
-    map.remove("default");
-}
-
-fn make_nullable(property: &mut Value) {
-    let Value::Object(map) = property else { return };
-    map.remove("default");
-    match map.get_mut("type") {
-        Some(Value::String(t)) if t != "null" => {
-            let t = std::mem::take(t);
-            map.insert("type".into(), Value::Array(vec![t.into(), "null".into()]));
-        }
-        Some(Value::Array(types)) => {
-            if !types.iter().any(|t| t == "null") {
-                types.push("null".into());
-            }
-        }
-        Some(_) => {}
-        None => {
-            let inner = Value::Object(std::mem::take(map));
-            map.insert(
-                "anyOf".into(),
-                Value::Array(vec![inner, serde_json::json!({"type": "null"})]),
-            );
-        }
-    }
-}
-
 mod bounded;
+pub(crate) mod strict;
 pub(crate) mod walk;
 
 /// A payload type's schema, compiled once and kept for the life of the process.

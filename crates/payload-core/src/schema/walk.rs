@@ -91,6 +91,48 @@ pub(crate) fn at_pointer<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value
     Some(schema)
 }
 
+/// Whether `schema` accepts `null`, as far as its `type`, `enum`, `const`, unions,
+/// `allOf` parts and `$ref`s say (a schema that says nothing accepts it).
+pub(crate) fn accepts_null(root: &Value, schema: &Value) -> bool {
+    accepts_null_within(root, schema, MAX_REF_HOPS)
+}
+
+fn accepts_null_within(root: &Value, schema: &Value, depth: usize) -> bool {
+    let map = match schema {
+        Value::Bool(accepts) => return *accepts,
+        Value::Object(map) => map,
+        _ => return false,
+    };
+    if depth == 0 {
+        return false;
+    }
+    let within = |s: &Value| accepts_null_within(root, s, depth - 1);
+    let types = types_of(schema);
+    let typed = types.is_empty() || types.contains(&"null");
+    let listed = match map.get("enum") {
+        Some(Value::Array(values)) => values.contains(&Value::Null),
+        Some(_) => false,
+        None => true,
+    };
+    let constant = map.get("const").is_none_or(Value::is_null);
+    let branches = |keyword: &str| match map.get(keyword) {
+        Some(Value::Array(branches)) => Some(branches),
+        _ => None,
+    };
+    let unions = ["anyOf", "oneOf"]
+        .iter()
+        .all(|k| branches(k).is_none_or(|b| b.iter().any(within)));
+    let parts = branches("allOf").is_none_or(|parts| parts.iter().all(within));
+    let referenced = match map.get("$ref").and_then(Value::as_str) {
+        Some(reference) => match reference.strip_prefix('#').and_then(|p| root.pointer(p)) {
+            Some(target) => within(target),
+            None => false,
+        },
+        None => true,
+    };
+    typed && listed && constant && unions && parts && referenced && !map.contains_key("not")
+}
+
 /// The JSON Schema type name of `value` (`integer` for a number without a fraction
 /// or exponent, `number` otherwise).
 pub(crate) fn json_type(value: &Value) -> &'static str {
@@ -284,6 +326,34 @@ mod tests {
         let text = describe(&root, &root);
         assert_eq!(text.matches("array of").count(), MAX_DESCRIBE_DEPTH);
         assert!(text.ends_with("any value"), "{text}");
+    }
+
+    #[test]
+    fn which_schemas_accept_null() {
+        let root =
+            json!({"$defs": {"Kind": {"enum": ["a", "b"]}, "Maybe": {"type": ["string", "null"]}}});
+        let yes = [
+            json!({}),
+            json!({"type": ["integer", "null"]}),
+            json!({"anyOf": [{"$ref": "#/$defs/Kind"}, {"type": "null"}]}),
+            json!({"$ref": "#/$defs/Maybe", "description": "d"}),
+            json!({"enum": ["a", null]}),
+        ];
+        for schema in yes {
+            assert!(accepts_null(&root, &schema), "{schema}");
+        }
+        let no = [
+            json!({"type": "string"}),
+            json!({"$ref": "#/$defs/Kind"}),
+            json!({"type": ["string", "null"], "enum": ["a"]}),
+            json!({"const": 1}),
+            json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}),
+            json!({"$ref": "#/$defs/Maybe", "type": "string"}),
+            json!(false),
+        ];
+        for schema in no {
+            assert!(!accepts_null(&root, &schema), "{schema}");
+        }
     }
 
     #[test]

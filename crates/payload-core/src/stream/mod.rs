@@ -52,6 +52,8 @@ use crate::limits::Limits;
 use crate::marker::parse::{Assembly, ParseOptions, Parser, Role};
 use crate::marker::response::ParsedResponse;
 use crate::marker::suggestions;
+use crate::partial::{Cursor, PartialType};
+use crate::payload::LlmPayload;
 use crate::scan::segmenter::{Piece, Segmenter};
 use serde::Serialize;
 use serde_json::Value;
@@ -59,7 +61,7 @@ use std::hash::{Hash, Hasher};
 
 #[cfg(feature = "stream")]
 pub use adapter::events;
-pub use partial::partial_value;
+pub use partial::{partial_value, partial_with_open};
 
 /// What the stream reports as the response arrives.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -81,18 +83,36 @@ pub enum StreamEvent {
         marker: String,
     },
     /// The value of the block being written, so far (rules in [`partial_value`]).
+    /// Read it typed with [`StreamEvent::partial`].
     PayloadProgress {
         /// The payload type's name, as in `PayloadStart`.
         #[serde(rename = "type")]
         kind: String,
         /// The partial value.
         partial: Value,
+        /// The JSON pointer of what is still arriving (`""`: the value itself), `None`
+        /// once the value has closed; everything else in `partial` is complete.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        open: Option<String>,
     },
     /// The whole response has arrived: its parse.
     Complete(ParsedResponse),
 }
 
 impl StreamEvent {
+    /// The partial value of a `payload_progress` event for `T`, typed: `None` for any
+    /// other event or type. See [`crate::PartialType`].
+    pub fn partial<T: LlmPayload + PartialType>(&self) -> Option<T::Partial> {
+        match self {
+            StreamEvent::PayloadProgress {
+                kind,
+                partial,
+                open,
+            } if kind == T::NAME => T::read_partial(partial, Cursor::root(open.as_deref())),
+            _ => None,
+        }
+    }
+
     /// The event's Server-Sent Events name.
     pub fn name(&self) -> &'static str {
         match self {
@@ -279,11 +299,14 @@ impl StreamParser {
         // a preview every 64 bytes.
         preview.next_at = size + size.max(64);
         let role = self.parser.role(preview.pattern);
-        let Some(value) = self.allowed_preview(role, &self.buf[preview.value_start..to], closed)
+        let Some((value, open)) =
+            self.allowed_preview(role, &self.buf[preview.value_start..to], closed)
         else {
             return;
         };
-        let fingerprint = fingerprint(&value);
+        // What is still open counts too: a string that closed without growing makes a
+        // new preview, so a typed reader learns it is complete.
+        let fingerprint = fingerprint(&value, open.as_deref());
         if preview.last == Some(fingerprint) {
             return;
         }
@@ -291,17 +314,24 @@ impl StreamParser {
         events.push(StreamEvent::PayloadProgress {
             kind: role.name().to_string(),
             partial: value,
+            open,
         });
     }
 
     /// The preview of a block's value so far, showing nothing the final result would
     /// drop: a suggestion block shows only its complete items that the page's rules
     /// keep.
-    fn allowed_preview(&self, role: Role, json: &str, closed: bool) -> Option<Value> {
-        let value = partial_value(json)?;
+    fn allowed_preview(
+        &self,
+        role: Role,
+        json: &str,
+        closed: bool,
+    ) -> Option<(Value, Option<String>)> {
+        let (value, open) = partial_with_open(json)?;
+        let open = if closed { None } else { open };
         let mut ignored = Capped::warnings();
         match role {
-            Role::Custom(_) => Some(value),
+            Role::Custom(_) => Some((value, open)),
             Role::Foreign(_) => None,
             Role::Values | Role::Actions => {
                 let Value::Array(mut items) = value else {
@@ -320,7 +350,8 @@ impl StreamParser {
                         &mut ignored,
                     ))
                 };
-                kept.ok()
+                // Only complete items are shown: the array is what is open.
+                kept.ok().map(|kept| (kept, open.map(|_| String::new())))
             }
         }
     }
@@ -336,9 +367,10 @@ impl StreamParser {
 /// A structural hash of a preview. Two different previews with the same fingerprint
 /// (a 64-bit collision) would only skip one preview; the next one, or `complete`, still
 /// shows the value.
-fn fingerprint(value: &Value) -> u64 {
+fn fingerprint(value: &Value, open: Option<&str>) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     hash_value(value, &mut hasher);
+    open.hash(&mut hasher);
     hasher.finish()
 }
 

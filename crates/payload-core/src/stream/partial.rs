@@ -16,6 +16,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::error::escape_pointer_token;
 use crate::limits::MAX_DEPTH;
 
 enum Frame {
@@ -44,6 +45,14 @@ enum Read {
 /// The partial value of `text`, a JSON value that may be cut anywhere; `None` when
 /// nothing of it can be shown yet.
 pub fn partial_value(text: &str) -> Option<Value> {
+    partial_with_open(text).map(|(value, _)| value)
+}
+
+/// [`partial_value`] and where the value is still open: the JSON pointer of the
+/// innermost container or string still arriving (`""` for the root), or `None` when
+/// the value is complete. Everything not on the way to that point is complete: JSON
+/// arrives in order, so only the last member of each open container can still grow.
+pub fn partial_with_open(text: &str) -> Option<(Value, Option<String>)> {
     let bytes = text.as_bytes();
     let mut stack: Vec<Frame> = Vec::new();
     let mut root: Option<Value> = None;
@@ -177,13 +186,35 @@ pub fn partial_value(text: &str) -> Option<Value> {
             },
         }
     }
+    let open = (!stack.is_empty() || tail.is_some()).then(|| open_pointer(&stack, tail.is_some()));
     if let Some(value) = tail {
         attach(&mut stack, &mut root, value);
     }
     while !stack.is_empty() {
         close(&mut stack, &mut root);
     }
-    root
+    root.map(|value| (value, open))
+}
+
+/// The JSON pointer of the innermost open thing: each open container's next member or
+/// item leads to the one inside it; the last container is itself the open thing, or,
+/// with a string still arriving (`growing`), that string is.
+fn open_pointer(stack: &[Frame], growing: bool) -> String {
+    let mut pointer = String::new();
+    for (depth, frame) in stack.iter().enumerate() {
+        let last = depth + 1 == stack.len();
+        if last && !growing {
+            break;
+        }
+        pointer.push('/');
+        match frame {
+            Frame::Object(_, key) => {
+                pointer.push_str(&escape_pointer_token(key.as_deref().unwrap_or_default()));
+            }
+            Frame::Array(items) => pointer.push_str(&items.len().to_string()),
+        }
+    }
+    pointer
 }
 
 /// Adds a finished value to the innermost container (or makes it the root); true when
@@ -313,6 +344,22 @@ mod tests {
         let value = json!({"a": [1, {"b": null, "c": "\u{e9}\n"}], "d": false});
         assert_eq!(partial_value(&value.to_string()), Some(value));
         assert_eq!(partial_value(r#"["\ud83d\ude00"]"#), Some(json!(["😀"])));
+    }
+
+    #[test]
+    fn the_open_pointer_leads_to_what_is_still_arriving() {
+        let open = |text: &str| partial_with_open(text).and_then(|(_, open)| open);
+        assert_eq!(open(r#"{"a": [1, {"b": "gro"#), Some("/a/1/b".into()));
+        assert_eq!(open(r#"{"a": [1, {"b": "done", "#), Some("/a/1".into()));
+        assert_eq!(open(r#"{"a": [1, 2"#), Some("/a".into()));
+        assert_eq!(open(r#"{"a/b~": "x"#), Some("/a~1b~0".into()));
+        assert_eq!(open(r#""root str"#), Some("".into()));
+        assert_eq!(open(r#"{"a": 1"#), Some("".into()));
+        assert_eq!(
+            partial_with_open(r#"{"a": [1]}"#),
+            Some((json!({"a": [1]}), None))
+        );
+        assert_eq!(partial_with_open(""), None);
     }
 
     #[test]

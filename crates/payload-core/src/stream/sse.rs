@@ -108,10 +108,12 @@ mod tests {
         let progress = StreamEvent::PayloadProgress {
             kind: "schema_proposal".to_string(),
             partial: json!({"mode": "create"}),
+            open: Some("".to_string()),
         };
         let (name, data) = parts(&progress.to_sse());
         assert_eq!(name, "payload_progress");
         assert_eq!(data["partial"], json!({"mode": "create"}));
+        assert_eq!(data["open"], json!(""));
         assert_eq!(
             encode("status", &json!({"message": "Thinking..."})),
             "event: status\ndata: {\"message\":\"Thinking...\"}\n\n"

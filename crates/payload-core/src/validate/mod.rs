@@ -7,12 +7,15 @@
 //! - [`walk`]: one walk over the value for the two rules serde alone would not report,
 //!   [`numbers`] (integer-valued floats) and [`members`] (undeclared members);
 //! - [`coerce`]: schema-aligned coercion, whole-response mode only;
-//! - [`variant`]: errors of a per-variant rule, placed where the variant sits.
+//! - [`variant`]: errors of a per-variant rule, placed where the variant sits;
+//! - [`strict_nulls`]: the `null`s of strict output read as absent members, when a
+//!   descriptor opts in.
 
 pub(crate) mod check;
 pub(crate) mod coerce;
 pub(crate) mod members;
 pub(crate) mod numbers;
 pub(crate) mod schema_errors;
+pub(crate) mod strict_nulls;
 pub(crate) mod variant;
 pub(crate) mod walk;

@@ -160,6 +160,23 @@ impl<'a> Applies<'a> {
             .or_else(|| self.parts.iter().find_map(|p| p.extra))
     }
 
+    /// The sub-schema of member `key` when an applying schema declares it in its
+    /// `properties` and none lists it in `required`.
+    pub(crate) fn optional_member(&self, key: &str) -> Option<&'a Value> {
+        let required = self.parts.iter().any(|part| {
+            part.target
+                .get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|names| names.iter().any(|n| n == key))
+        });
+        if required {
+            return None;
+        }
+        self.declaring[..self.own]
+            .iter()
+            .find_map(|properties| properties.get(key))
+    }
+
     /// Whether some applying schema, or some undecided branch, declares `key`.
     pub(crate) fn declares(&self, key: &str) -> bool {
         self.declaring

@@ -1,0 +1,340 @@
+//! The partial form of a type (`payload_core::PartialType`): `#[payload(partial)]` on a
+//! payload type and `#[derive(Partial)]` on the types its members hold.
+//!
+//! A struct `Foo` gets `FooPartial`, every member an `Option` of the member type's
+//! partial form, read under serde's deserialize name and aliases; `Foo`'s partial form
+//! is `Growing<FooPartial>`. An enum gets `FooPartial` with the same variants, chosen
+//! once the tag is complete (internally, adjacently or externally tagged); an enum of
+//! unit variants is its own partial form (shown once its string is complete), and an
+//! untagged enum's is its raw JSON (which variant it is cannot be known before it
+//! ends). A newtype or `transparent` struct is its content's partial form.
+//!
+//! Members serde skips when deserializing are left out; a `flatten`ed member reads the
+//! same object. What cannot have a partial form (a tuple of two or more fields, a unit
+//! struct, a generic type) is an error at the declaration.
+
+use crate::ast::{Container, Data, Field, Variant};
+use crate::ctxt::Ctxt;
+use crate::serde_repr::Repr;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use serde_derive_internals::ast::Style;
+use syn::{Ident, Path};
+
+/// The partial type and the `PartialType` impl of `cont`, or the errors that prevent
+/// them (recorded in `cx`, nothing returned).
+pub fn expand(cx: &Ctxt, cont: &Container, krate: &Path) -> TokenStream {
+    if !cont.original.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &cont.original.generics,
+            "a partial form is not generated for a generic type: implement \
+             `PartialType` by hand, or make the type concrete",
+        );
+        return TokenStream::new();
+    }
+    let generator = Generator {
+        cont,
+        krate,
+        partial: format_ident!("{}Partial", cont.ident),
+    };
+    match &cont.data {
+        Data::Struct(Style::Struct, fields) if !cont.serde.transparent() => {
+            generator.named_struct(fields)
+        }
+        Data::Struct(Style::Newtype, fields) | Data::Struct(Style::Struct, fields) => {
+            match fields.iter().find(|f| !f.serde.skip_deserializing()) {
+                Some(inner) => generator.delegate(inner.ty),
+                None => generator.refuse(cx, "a struct with no field serde reads"),
+            }
+        }
+        Data::Struct(Style::Tuple, _) => generator.refuse(cx, "a tuple struct"),
+        Data::Struct(Style::Unit, _) => generator.refuse(cx, "a unit struct"),
+        Data::Enum(variants) => generator.enumeration(cx, variants),
+    }
+}
+
+struct Generator<'c, 'a> {
+    cont: &'c Container<'a>,
+    krate: &'c Path,
+    partial: Ident,
+}
+
+impl Generator<'_, '_> {
+    fn refuse(&self, cx: &Ctxt, what: &str) -> TokenStream {
+        cx.error_spanned_by(
+            self.cont.ident,
+            format!("a partial form cannot be generated for {what}"),
+        );
+        TokenStream::new()
+    }
+
+    /// `impl PartialType for Type { type Partial = ...; fn read_partial ... }`.
+    fn impl_block(&self, partial: TokenStream, body: TokenStream) -> TokenStream {
+        let krate = self.krate;
+        let ident = self.cont.ident;
+        quote! {
+            #[automatically_derived]
+            impl #krate::PartialType for #ident {
+                type Partial = #partial;
+
+                #[allow(unused_variables)]
+                fn read_partial(
+                    value: &#krate::__partial::serde_json::Value,
+                    at: #krate::Cursor<'_>,
+                ) -> ::core::option::Option<Self::Partial> {
+                    #body
+                }
+            }
+        }
+    }
+
+    /// A newtype or `transparent` struct: its content's partial form.
+    fn delegate(&self, inner: &syn::Type) -> TokenStream {
+        let krate = self.krate;
+        self.impl_block(
+            quote!(<#inner as #krate::PartialType>::Partial),
+            quote!(<#inner as #krate::PartialType>::read_partial(value, at)),
+        )
+    }
+
+    fn named_struct(&self, fields: &[Field]) -> TokenStream {
+        let krate = self.krate;
+        let vis = &self.cont.original.vis;
+        let ident = self.cont.ident;
+        let partial = &self.partial;
+        let kept = read_fields(fields);
+        let declarations = kept.iter().map(|f| field_declaration(krate, f, true));
+        let reads = kept
+            .iter()
+            .map(|f| field_read(krate, f, quote!(object), quote!(at)));
+        let doc = format!(
+            "The partial form of [`{ident}`] while it streams: every member `None` until \
+             the model begins it."
+        );
+        let definition = quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, PartialEq)]
+            #vis struct #partial {
+                #(#declarations)*
+            }
+        };
+        let body = quote! {
+            let object = value.as_object()?;
+            ::core::option::Option::Some(#krate::Growing {
+                value: #partial { #(#reads)* },
+                complete: at.complete(),
+            })
+        };
+        let implementation = self.impl_block(quote!(#krate::Growing<#partial>), body);
+        quote!(#definition #implementation)
+    }
+
+    fn enumeration(&self, cx: &Ctxt, variants: &[Variant]) -> TokenStream {
+        let krate = self.krate;
+        let variants: Vec<&Variant> = variants
+            .iter()
+            .filter(|v| !v.serde.skip_deserializing())
+            .collect();
+        if variants.iter().all(|v| matches!(v.style, Style::Unit))
+            && matches!(self.cont.repr, Repr::External)
+        {
+            return self.impl_block(quote!(Self), quote!(#krate::__partial::unit(value, &at)));
+        }
+        if matches!(self.cont.repr, Repr::Untagged) {
+            return self.impl_block(
+                quote!(#krate::Growing<#krate::__partial::serde_json::Value>),
+                quote!(<#krate::__partial::serde_json::Value as #krate::PartialType>::read_partial(value, at)),
+            );
+        }
+        if let Some(tuple) = variants.iter().find(|v| matches!(v.style, Style::Tuple)) {
+            cx.error_spanned_by(
+                tuple.original,
+                "a partial form cannot be generated for a tuple variant of two or more fields",
+            );
+            return TokenStream::new();
+        }
+        // Variants serde only tries untagged (`#[serde(untagged)]` on the variant) are
+        // never chosen by a tag, so a partial value never shows them.
+        let variants: Vec<&Variant> = variants
+            .into_iter()
+            .filter(|v| !v.serde.untagged())
+            .collect();
+        let vis = &self.cont.original.vis;
+        let ident = self.cont.ident;
+        let partial = &self.partial;
+        let declarations = variants.iter().map(|v| self.variant_declaration(v));
+        let doc = format!(
+            "The partial form of [`{ident}`] while it streams: the variant, once its tag is \
+             complete, with every member `None` until the model begins it."
+        );
+        let definition = quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, PartialEq)]
+            #vis enum #partial {
+                #(#declarations)*
+            }
+        };
+        let arms = variants.iter().map(|v| self.variant_arm(v));
+        let choose = match &self.cont.repr {
+            Repr::Internal { tag } => quote! {
+                let object = value.as_object()?;
+                let name = #krate::__partial::tag(object, #tag, &at)?;
+                let (content, inner) = (value, at.clone());
+            },
+            Repr::Adjacent { tag, content } => quote! {
+                let object = value.as_object()?;
+                let name = #krate::__partial::tag(object, #tag, &at)?;
+                let inner = at.member(#content);
+                let content = object.get(#content);
+            },
+            // External: `"unit"` or `{"variant": content}`.
+            _ => quote! {
+                let (name, content, inner) = match value {
+                    #krate::__partial::serde_json::Value::String(name) if at.complete() => {
+                        (name.as_str(), ::core::option::Option::None, at.clone())
+                    }
+                    #krate::__partial::serde_json::Value::Object(object) => {
+                        let (name, content) = object.iter().next()?;
+                        (name.as_str(), ::core::option::Option::Some(content), at.member(name))
+                    }
+                    _ => return ::core::option::Option::None,
+                };
+            },
+        };
+        let content_is_option = !matches!(self.cont.repr, Repr::Internal { .. });
+        let arms = arms.map(|(names, build)| {
+            let build = if content_is_option {
+                quote!({
+                    #[allow(unused_variables)]
+                    let content = content;
+                    #build
+                })
+            } else {
+                quote!({
+                    #[allow(unused_variables)]
+                    let content = ::core::option::Option::Some(content);
+                    #build
+                })
+            };
+            quote!(#(#names)|* => #build,)
+        });
+        let body = quote! {
+            #choose
+            let chosen = match name {
+                #(#arms)*
+                _ => return ::core::option::Option::None,
+            };
+            ::core::option::Option::Some(#krate::Growing { value: chosen, complete: at.complete() })
+        };
+        let implementation = self.impl_block(quote!(#krate::Growing<#partial>), body);
+        quote!(#definition #implementation)
+    }
+
+    fn variant_declaration(&self, variant: &Variant) -> TokenStream {
+        let krate = self.krate;
+        let ident = &variant.original.ident;
+        let doc = format!("The `{}` variant.", variant.name());
+        match variant.style {
+            Style::Unit => quote!(#[doc = #doc] #ident,),
+            Style::Newtype | Style::Tuple => {
+                let ty = variant.fields[0].ty;
+                quote!(#[doc = #doc] #ident(::core::option::Option<<#ty as #krate::PartialType>::Partial>),)
+            }
+            Style::Struct => {
+                let kept = read_fields(&variant.fields);
+                let fields = kept.iter().map(|f| field_declaration(krate, f, false));
+                quote!(#[doc = #doc] #ident { #(#fields)* },)
+            }
+        }
+    }
+
+    /// The names a variant is chosen by, and how its partial form is built from
+    /// `content` (an `Option<&Value>`) read at the cursor `inner`.
+    fn variant_arm(&self, variant: &Variant) -> (Vec<String>, TokenStream) {
+        let krate = self.krate;
+        let partial = &self.partial;
+        let ident = &variant.original.ident;
+        let names = names(variant.name(), variant.serde.aliases());
+        let build = match variant.style {
+            Style::Unit => quote!(#partial::#ident),
+            Style::Newtype | Style::Tuple => {
+                let ty = variant.fields[0].ty;
+                quote!(#partial::#ident(content.and_then(|content| {
+                    <#ty as #krate::PartialType>::read_partial(content, inner.clone())
+                })))
+            }
+            Style::Struct => {
+                let kept = read_fields(&variant.fields);
+                let reads = kept
+                    .iter()
+                    .map(|f| field_read(krate, f, quote!(object), quote!(inner)));
+                quote!({
+                    let empty = #krate::__partial::serde_json::Map::new();
+                    let object = content.and_then(#krate::__partial::serde_json::Value::as_object).unwrap_or(&empty);
+                    #partial::#ident { #(#reads)* }
+                })
+            }
+        };
+        (names, build)
+    }
+}
+
+/// The fields serde reads.
+fn read_fields<'f, 'a>(fields: &'f [Field<'a>]) -> Vec<&'f Field<'a>> {
+    fields
+        .iter()
+        .filter(|f| !f.serde.skip_deserializing())
+        .collect()
+}
+
+/// `pub name: Option<<Ty as PartialType>::Partial>,` with a doc line.
+fn field_declaration(krate: &Path, field: &Field, with_visibility: bool) -> TokenStream {
+    let ident = &field.original.ident;
+    let ty = field.ty;
+    let vis = with_visibility.then_some(&field.original.vis);
+    let doc = if field.serde.flatten() {
+        "The flattened members, read from the same object.".to_string()
+    } else {
+        format!(
+            "The `{}` member, `None` until the model begins it.",
+            field.name()
+        )
+    };
+    quote! {
+        #[doc = #doc]
+        #vis #ident: ::core::option::Option<<#ty as #krate::PartialType>::Partial>,
+    }
+}
+
+/// `name: <read of the member>,`: under serde's name and aliases, or, flattened, from
+/// the same object.
+fn field_read(krate: &Path, field: &Field, object: TokenStream, at: TokenStream) -> TokenStream {
+    let ident = &field.original.ident;
+    let ty = field.ty;
+    if field.serde.flatten() {
+        return quote! {
+            #ident: <#ty as #krate::PartialType>::read_partial(
+                &#krate::__partial::serde_json::Value::Object(#object.clone()),
+                #at.clone(),
+            ),
+        };
+    }
+    let names = names(field.name(), field.serde.aliases());
+    quote! {
+        #ident: #krate::__partial::member::<#ty>(#object, &[#(#names),*], &#at),
+    }
+}
+
+/// serde's deserialize name, then its other aliases.
+fn names(
+    primary: &str,
+    aliases: &std::collections::BTreeSet<serde_derive_internals::name::Name>,
+) -> Vec<String> {
+    let mut names = vec![primary.to_string()];
+    for alias in aliases {
+        if alias.value != primary {
+            names.push(alias.value.clone());
+        }
+    }
+    names
+}

@@ -1,0 +1,108 @@
+//! The Anthropic client: `POST {base}/v1/messages`, streamed, with `x-api-key` and
+//! `anthropic-version` headers.
+
+mod body;
+mod decode;
+
+pub use body::DEFAULT_MAX_TOKENS;
+
+use crate::attempts::AttemptLog;
+use crate::config::{ClientConfig, config_builder};
+use crate::output_name;
+use crate::transport::{self, HttpRequest};
+use decode::AnthropicDecoder;
+use payload_agent::{Model, ModelRequest, ModelStream};
+use reqwest::header::{CONTENT_TYPE, HeaderName, HeaderValue};
+use serde_json::Value;
+
+/// Anthropic's API.
+pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
+
+/// The environment variable the key is read from by default.
+pub const ANTHROPIC_API_KEY: &str = "ANTHROPIC_API_KEY";
+
+/// The API version this client speaks.
+pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+
+/// A streaming client of Anthropic's messages API. Call it from a tokio runtime.
+/// `&mut Anthropic` is a model too, so the caller keeps the client and can read
+/// [`Anthropic::attempts`] after a turn.
+#[derive(Debug, Clone)]
+pub struct Anthropic {
+    config: ClientConfig,
+    client: Option<reqwest::Client>,
+    attempts: AttemptLog,
+}
+
+impl Anthropic {
+    /// A client of Anthropic's API for `model`, with the key from `ANTHROPIC_API_KEY`
+    /// (none when it is unset or empty) and a token limit of [`DEFAULT_MAX_TOKENS`].
+    pub fn new(model: impl Into<String>) -> Anthropic {
+        let mut config = ClientConfig::new(ANTHROPIC_BASE_URL, model);
+        config.api_key = std::env::var(ANTHROPIC_API_KEY)
+            .ok()
+            .filter(|k| !k.is_empty());
+        config.max_tokens = Some(DEFAULT_MAX_TOKENS);
+        Anthropic::with_config(config)
+    }
+
+    /// A client with exactly `config` (without `max_tokens`, [`DEFAULT_MAX_TOKENS`] is
+    /// sent).
+    pub fn with_config(config: ClientConfig) -> Anthropic {
+        Anthropic {
+            config,
+            client: None,
+            attempts: AttemptLog::fresh(),
+        }
+    }
+
+    /// The JSON body sent for `request`.
+    pub fn body(&self, request: &ModelRequest) -> Value {
+        body::body(&self.config, request)
+    }
+
+    fn request(&mut self, request: &ModelRequest) -> HttpRequest {
+        let client = self
+            .client
+            .get_or_insert_with(|| transport::http_client(&self.config))
+            .clone();
+        let mut headers = transport::headers(&self.config.headers);
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(
+            HeaderName::from_static("anthropic-version"),
+            HeaderValue::from_static(ANTHROPIC_VERSION),
+        );
+        if let Some(key) = &self.config.api_key {
+            if let Ok(mut value) = HeaderValue::from_str(key) {
+                value.set_sensitive(true);
+                headers.insert(HeaderName::from_static("x-api-key"), value);
+            }
+        }
+        self.attempts = AttemptLog::fresh();
+        HttpRequest {
+            client,
+            url: self.config.url("v1/messages"),
+            headers,
+            body: self.body(request).to_string().into_bytes(),
+            config: self.config.clone(),
+            log: self.attempts.clone(),
+            span: crate::request_span("anthropic", &self.config.model, request.iteration),
+        }
+    }
+}
+
+config_builder!(Anthropic);
+
+impl Model for Anthropic {
+    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
+        let output = request.output.as_ref().map(|o| output_name(&o.name));
+        let http = self.request(request);
+        transport::stream(http, move || AnthropicDecoder::new(output.clone()))
+    }
+}
+
+impl Model for &mut Anthropic {
+    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
+        (**self).stream(request)
+    }
+}

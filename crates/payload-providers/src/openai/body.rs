@@ -1,0 +1,103 @@
+//! The body of an OpenAI-compatible `POST /chat/completions`: the conversation as
+//! chat messages (the system prompt first), the tools as functions, and whole-response
+//! output as a `response_format`.
+
+use crate::config::ClientConfig;
+use crate::output_name;
+use payload_agent::{ModelMessage, ModelRequest, StructuredOutput, ToolSpec};
+use serde_json::{Map, Value, json};
+
+/// The JSON body for `request`, streamed with usage at the end.
+pub(crate) fn body(config: &ClientConfig, request: &ModelRequest) -> Value {
+    let mut body = Map::new();
+    body.insert("model".into(), json!(config.model));
+    body.insert("messages".into(), Value::Array(messages(request)));
+    body.insert("stream".into(), json!(true));
+    body.insert("stream_options".into(), json!({"include_usage": true}));
+    if !request.tools.is_empty() {
+        body.insert(
+            "tools".into(),
+            request.tools.iter().map(tool).collect::<Vec<_>>().into(),
+        );
+    }
+    if let Some(output) = &request.output {
+        body.insert("response_format".into(), response_format(output));
+    }
+    if let Some(max) = config.max_tokens {
+        // `max_tokens`, not `max_completion_tokens`: every compatible server reads it.
+        body.insert("max_tokens".into(), json!(max));
+    }
+    if let Some(temperature) = config.temperature {
+        body.insert("temperature".into(), json!(temperature));
+    }
+    Value::Object(body)
+}
+
+fn messages(request: &ModelRequest) -> Vec<Value> {
+    let system =
+        (!request.system.is_empty()).then(|| json!({"role": "system", "content": request.system}));
+    system
+        .into_iter()
+        .chain(request.messages.iter().map(message))
+        .collect()
+}
+
+fn message(message: &ModelMessage) -> Value {
+    match message {
+        ModelMessage::User { text } => json!({"role": "user", "content": text}),
+        ModelMessage::Assistant { text, tool_calls } if tool_calls.is_empty() => {
+            json!({"role": "assistant", "content": text})
+        }
+        ModelMessage::Assistant { text, tool_calls } => {
+            let calls: Vec<Value> = tool_calls
+                .iter()
+                .map(|call| {
+                    json!({
+                        "id": call.id,
+                        "type": "function",
+                        // The API takes the arguments as JSON text, not as a value.
+                        "function": {"name": call.name, "arguments": call.input.to_string()},
+                    })
+                })
+                .collect();
+            let content = if text.is_empty() {
+                Value::Null
+            } else {
+                json!(text)
+            };
+            json!({"role": "assistant", "content": content, "tool_calls": calls})
+        }
+        ModelMessage::Tool { id, text, .. } => {
+            json!({"role": "tool", "tool_call_id": id, "content": text})
+        }
+    }
+}
+
+fn tool(spec: &ToolSpec) -> Value {
+    json!({
+        "type": "function",
+        "function": {
+            "name": spec.name,
+            "description": spec.description,
+            "parameters": spec.input_schema,
+        },
+    })
+}
+
+/// A strict schema is enforced by the API (`json_schema`); any other schema only gets
+/// JSON mode, and the prompt's instructions describe the shape.
+fn response_format(output: &StructuredOutput) -> Value {
+    if output.strict {
+        json!({
+            "type": "json_schema",
+            "json_schema": {
+                "name": output_name(&output.name),
+                "description": output.description,
+                "schema": output.schema,
+                "strict": true,
+            },
+        })
+    } else {
+        json!({"type": "json_object"})
+    }
+}

@@ -1,0 +1,187 @@
+//! Reading an OpenAI-compatible chat completion stream: `data:` lines holding
+//! `chat.completion.chunk` objects (`choices[0].delta.content`, `delta.tool_calls[]`
+//! fragments, `finish_reason`), a last chunk with `usage` and no choices, then
+//! `data: [DONE]`. An object with an `error` member is the server failing mid-stream.
+
+use crate::http_error::error_message;
+use crate::transport::Decoder;
+use eventsource_stream::Event;
+use payload_agent::{FinishReason, ModelChunk, ModelError, ModelErrorKind, Usage};
+use serde_json::Value;
+
+/// The decoder of one attempt's stream.
+#[derive(Debug, Default)]
+pub(crate) struct OpenAiDecoder {
+    finished: bool,
+    done: bool,
+}
+
+impl Decoder for OpenAiDecoder {
+    fn event(&mut self, event: &Event) -> Result<Vec<ModelChunk>, ModelError> {
+        let data = event.data.trim();
+        if data == "[DONE]" {
+            self.done = true;
+            return Ok(Vec::new());
+        }
+        if data.is_empty() {
+            return Ok(Vec::new());
+        }
+        let chunk: Value = serde_json::from_str(data).map_err(|e| {
+            ModelError::new(
+                ModelErrorKind::Protocol,
+                format!("the stream sent an event that is not JSON ({e}): {data}"),
+            )
+        })?;
+        if chunk.get("error").is_some_and(|e| !e.is_null()) {
+            return Err(stream_error(&chunk));
+        }
+        let mut chunks = Vec::new();
+        if let Some(choice) = chunk.pointer("/choices/0") {
+            self.choice(choice, &mut chunks);
+        }
+        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+            chunks.push(ModelChunk::Usage(Usage {
+                input_tokens: count(usage, "prompt_tokens"),
+                output_tokens: count(usage, "completion_tokens"),
+            }));
+        }
+        Ok(chunks)
+    }
+
+    fn done(&self) -> bool {
+        self.done
+    }
+
+    fn may_end(&self) -> bool {
+        // Some compatible servers close after the finish reason without `[DONE]`.
+        self.done || self.finished
+    }
+}
+
+impl OpenAiDecoder {
+    fn choice(&mut self, choice: &Value, chunks: &mut Vec<ModelChunk>) {
+        let delta = &choice["delta"];
+        if let Some(text) = delta["content"].as_str().filter(|t| !t.is_empty()) {
+            chunks.push(ModelChunk::Text(text.to_string()));
+        }
+        for (n, call) in delta["tool_calls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let function = &call["function"];
+            chunks.push(ModelChunk::ToolCallDelta {
+                index: call["index"].as_u64().map_or(n, |i| i as usize),
+                id: text(&call["id"]),
+                name: text(&function["name"]),
+                arguments: function["arguments"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            });
+        }
+        if let Some(reason) = choice["finish_reason"].as_str() {
+            self.finished = true;
+            chunks.push(ModelChunk::Finish(finish_reason(reason)));
+        }
+    }
+}
+
+fn text(value: &Value) -> Option<String> {
+    value.as_str().filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+fn count(usage: &Value, name: &str) -> u64 {
+    usage[name].as_u64().unwrap_or(0)
+}
+
+fn finish_reason(reason: &str) -> FinishReason {
+    match reason {
+        "stop" => FinishReason::Stop,
+        "length" => FinishReason::Length,
+        "tool_calls" | "function_call" => FinishReason::ToolCalls,
+        "content_filter" => FinishReason::ContentFilter,
+        other => FinishReason::Other(other.to_string()),
+    }
+}
+
+/// An error object sent inside the stream, by its `type` or `code`.
+fn stream_error(chunk: &Value) -> ModelError {
+    let error = &chunk["error"];
+    let label = error["type"]
+        .as_str()
+        .or_else(|| error["code"].as_str())
+        .unwrap_or_default();
+    let kind = if label.contains("rate_limit") {
+        ModelErrorKind::RateLimited
+    } else if label.contains("invalid_request") {
+        ModelErrorKind::Rejected
+    } else {
+        ModelErrorKind::Server
+    };
+    let message = error_message(chunk).unwrap_or_else(|| "the provider failed".to_string());
+    ModelError::new(kind, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(data: &str) -> Event {
+        Event {
+            event: "message".to_string(),
+            data: data.to_string(),
+            id: String::new(),
+            retry: None,
+        }
+    }
+
+    #[test]
+    fn deltas_calls_finish_usage_and_done() {
+        let mut decoder = OpenAiDecoder::default();
+        let text = r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}"#;
+        assert_eq!(
+            decoder.event(&event(text)).unwrap(),
+            [ModelChunk::Text("Hi".into())]
+        );
+        let call = r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_9","type":"function","function":{"name":"f","arguments":"{\"a"}}]},"finish_reason":null}]}"#;
+        assert_eq!(
+            decoder.event(&event(call)).unwrap(),
+            [ModelChunk::ToolCallDelta {
+                index: 1,
+                id: Some("call_9".into()),
+                name: Some("f".into()),
+                arguments: "{\"a".into()
+            }]
+        );
+        assert!(!decoder.may_end());
+        let finish = r#"{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}"#;
+        assert_eq!(
+            decoder.event(&event(finish)).unwrap(),
+            [ModelChunk::Finish(FinishReason::Length)]
+        );
+        let usage = r#"{"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3}}"#;
+        assert_eq!(
+            decoder.event(&event(usage)).unwrap(),
+            [ModelChunk::Usage(Usage {
+                input_tokens: 7,
+                output_tokens: 3
+            })]
+        );
+        assert!(decoder.may_end() && !decoder.done());
+        decoder.event(&event("[DONE]")).unwrap();
+        assert!(decoder.done());
+    }
+
+    #[test]
+    fn errors_in_the_stream_and_bad_json() {
+        let mut decoder = OpenAiDecoder::default();
+        let error = r#"{"error":{"message":"The server had an error","type":"server_error"}}"#;
+        let failed = decoder.event(&event(error)).unwrap_err();
+        assert_eq!(failed.kind, ModelErrorKind::Server);
+        assert_eq!(failed.message, "The server had an error");
+        let bad = decoder.event(&event("{nope")).unwrap_err();
+        assert_eq!(bad.kind, ModelErrorKind::Protocol);
+    }
+}

@@ -1,0 +1,94 @@
+//! The OpenAI-compatible client: `POST {base}/chat/completions`, streamed. Works with
+//! OpenAI and with servers that speak its API (vLLM, Ollama, llama.cpp, LM Studio);
+//! without a key no `Authorization` header is sent.
+
+mod body;
+mod decode;
+
+use crate::attempts::AttemptLog;
+use crate::config::{ClientConfig, config_builder};
+use crate::transport::{self, HttpRequest};
+use decode::OpenAiDecoder;
+use payload_agent::{Model, ModelRequest, ModelStream};
+use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use serde_json::Value;
+
+/// OpenAI's API.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+
+/// The environment variable the key is read from by default.
+pub const OPENAI_API_KEY: &str = "OPENAI_API_KEY";
+
+/// A streaming client of an OpenAI-compatible chat completions API. Call it from a
+/// tokio runtime. `&mut OpenAi` is a model too, so the caller keeps the client and can
+/// read [`OpenAi::attempts`] after a turn.
+#[derive(Debug, Clone)]
+pub struct OpenAi {
+    config: ClientConfig,
+    client: Option<reqwest::Client>,
+    attempts: AttemptLog,
+}
+
+impl OpenAi {
+    /// A client of OpenAI's API for `model`, with the key from `OPENAI_API_KEY` (none
+    /// when it is unset or empty).
+    pub fn new(model: impl Into<String>) -> OpenAi {
+        let mut config = ClientConfig::new(OPENAI_BASE_URL, model);
+        config.api_key = std::env::var(OPENAI_API_KEY).ok().filter(|k| !k.is_empty());
+        OpenAi::with_config(config)
+    }
+
+    /// A client with exactly `config`.
+    pub fn with_config(config: ClientConfig) -> OpenAi {
+        OpenAi {
+            config,
+            client: None,
+            attempts: AttemptLog::fresh(),
+        }
+    }
+
+    /// The JSON body sent for `request`.
+    pub fn body(&self, request: &ModelRequest) -> Value {
+        body::body(&self.config, request)
+    }
+
+    fn request(&mut self, request: &ModelRequest) -> HttpRequest {
+        let client = self
+            .client
+            .get_or_insert_with(|| transport::http_client(&self.config))
+            .clone();
+        let mut headers = transport::headers(&self.config.headers);
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if let Some(key) = &self.config.api_key {
+            if let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {key}")) {
+                value.set_sensitive(true);
+                headers.insert(AUTHORIZATION, value);
+            }
+        }
+        self.attempts = AttemptLog::fresh();
+        HttpRequest {
+            client,
+            url: self.config.url("chat/completions"),
+            headers,
+            body: self.body(request).to_string().into_bytes(),
+            config: self.config.clone(),
+            log: self.attempts.clone(),
+            span: crate::request_span("openai", &self.config.model, request.iteration),
+        }
+    }
+}
+
+config_builder!(OpenAi);
+
+impl Model for OpenAi {
+    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
+        let request = self.request(request);
+        transport::stream(request, OpenAiDecoder::default)
+    }
+}
+
+impl Model for &mut OpenAi {
+    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
+        (**self).stream(request)
+    }
+}
