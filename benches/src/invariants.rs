@@ -27,8 +27,13 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
             match event {
                 StreamEvent::TextDelta { text } => shown.push_str(&text),
                 StreamEvent::PayloadStart { kind, .. } => assert_offered(options, &kind),
-                StreamEvent::PayloadProgress { kind, partial, .. } => {
+                StreamEvent::PayloadProgress {
+                    kind,
+                    partial,
+                    open,
+                } => {
                     assert_offered(options, &kind);
+                    assert_open_point_is_inside(&partial, open.as_deref());
                     if kind == "suggested_actions" {
                         let items = partial.as_array().expect("an actions preview is an array");
                         for item in items {
@@ -63,6 +68,24 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
     take(events);
     assert_eq!(shown, parsed.message, "the deltas are the message");
     parsed
+}
+
+/// A progress event's open point leads into its partial value: every container on the
+/// way exists (the last step may be a member not shown yet, such as a number still
+/// being typed), so a typed reader's "complete" marks are about members it can see.
+pub fn assert_open_point_is_inside(partial: &serde_json::Value, open: Option<&str>) {
+    let Some(open) = open else {
+        return;
+    };
+    assert!(
+        open.is_empty() || open.starts_with('/'),
+        "not a JSON pointer: {open:?}"
+    );
+    let parent = open.rfind('/').map_or("", |at| &open[..at]);
+    assert!(
+        partial.pointer(parent).is_some(),
+        "the open point {open:?} is outside the preview {partial}"
+    );
 }
 
 /// Every marker-mode guarantee on `text`: the one-shot parse, the stream under

@@ -24,13 +24,30 @@ pub(crate) fn body(config: &ClientConfig, request: &ModelRequest) -> Value {
         body.insert("response_format".into(), response_format(output));
     }
     if let Some(max) = config.max_tokens {
-        // `max_tokens`, not `max_completion_tokens`: every compatible server reads it.
-        body.insert("max_tokens".into(), json!(max));
+        body.insert(token_limit_key(&config.base_url).into(), json!(max));
     }
     if let Some(temperature) = config.temperature {
         body.insert("temperature".into(), json!(temperature));
     }
     Value::Object(body)
+}
+
+/// OpenAI's own API names the limit `max_completion_tokens` (its reasoning models
+/// refuse `max_tokens`); compatible servers (vLLM, Ollama, llama.cpp, LM Studio) read
+/// `max_tokens`, and not all of them read the newer name.
+fn token_limit_key(base_url: &str) -> &'static str {
+    let host = base_url
+        .split("://")
+        .nth(1)
+        .unwrap_or(base_url)
+        .split(['/', ':'])
+        .next()
+        .unwrap_or_default();
+    if host.eq_ignore_ascii_case("api.openai.com") {
+        "max_completion_tokens"
+    } else {
+        "max_tokens"
+    }
 }
 
 fn messages(request: &ModelRequest) -> Vec<Value> {
@@ -99,5 +116,24 @@ fn response_format(output: &StructuredOutput) -> Value {
         })
     } else {
         json!({"type": "json_object"})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::token_limit_key;
+
+    #[test]
+    fn openai_itself_gets_the_new_name_and_compatible_servers_the_old() {
+        assert_eq!(
+            token_limit_key("https://api.openai.com/v1"),
+            "max_completion_tokens"
+        );
+        assert_eq!(token_limit_key("http://127.0.0.1:8000/v1"), "max_tokens");
+        assert_eq!(token_limit_key("http://localhost:11434/v1"), "max_tokens");
+        assert_eq!(
+            token_limit_key("https://api.openai.com.evil.test/v1"),
+            "max_tokens"
+        );
     }
 }
