@@ -64,10 +64,18 @@ pub async fn chat(
         .page(&page)
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let conversation_id = match &request.conversation_id {
-        Some(Value::String(id)) if !id.is_empty() => id.clone(),
+        None | Some(Value::Null) => state.new_conversation_id(),
+        Some(Value::String(id)) if is_conversation_id(id) => id.clone(),
         Some(Value::Number(n)) => n.to_string(),
-        _ => state.new_conversation_id(),
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "conversation_id must be 1 to 64 letters, digits, '-' or '_'",
+            ));
+        }
     };
+    let live = LiveTurn::start(state.clone(), &conversation_id).ok_or_else(|| {
+        ApiError::conflict("this conversation is still answering the previous message")
+    })?;
     let db = &state.db;
     db.ensure_conversation(&conversation_id)?;
     let mut messages = history(&state, &conversation_id, &request.conversation_history)?;
@@ -99,9 +107,18 @@ pub async fn chat(
         turn,
         table_id: request.context.get("table_id").and_then(Value::as_i64),
         earlier: messages.len(),
+        _live: live,
     };
     tokio::spawn(task.run(agent, model, messages, context, events));
     Ok(sse::response(received, &conversation_id, turn))
+}
+
+/// An id the server takes from a client: short, and safe in a header and a URL.
+fn is_conversation_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// The conversation so far: the stored messages, or the client's when the server has
@@ -136,6 +153,8 @@ struct TurnTask {
     table_id: Option<i64>,
     /// How many messages came before this turn's answers.
     earlier: usize,
+    /// Holds the conversation until the task ends.
+    _live: LiveTurn,
 }
 
 impl TurnTask {
@@ -148,7 +167,6 @@ impl TurnTask {
         context: Value,
         events: mpsc::Sender<Bytes>,
     ) {
-        let _live = LiveTurn::start(self.state.clone());
         let mut turn = agent.turn(model, messages, context);
         loop {
             let event = tokio::select! {

@@ -8,7 +8,8 @@
 //! - `POST /api/chat` runs one agent turn ([`payload_agent`]) with the page's system
 //!   prompt ([`payload_prompt`]), carrying the conversation's payload manifest, and
 //!   streams its events (`status`, `text_delta`, `payload_start`, ..., `complete`).
-//! - `GET /api/tables`, `GET /api/tables/{id}`, `GET /api/conversations/{id}` read.
+//! - `GET /api/tables`, `GET /api/tables/{id}`, `GET /api/tables/{id}/csv` (the
+//!   `export_csv` action's download) and `GET /api/conversations/{id}` read.
 //! - `POST /api/payloads/{conversation}/{turn}/accept` applies a proposal for real:
 //!   a SCHEMA_PROPOSAL creates or alters a table, a DATA_PROPOSAL changes rows (only
 //!   the ones the user left ticked); `.../dismiss` records the refusal.
@@ -102,6 +103,7 @@ impl App {
             .route("/api/chat", post(chat::chat))
             .route("/api/tables", get(routes::list_tables))
             .route("/api/tables/{id}", get(routes::table))
+            .route("/api/tables/{id}/csv", get(routes::table_csv))
             .route("/api/conversations/{id}", get(routes::conversation))
             .route(
                 "/api/payloads/{conversation}/{turn}/{decision}",
@@ -124,11 +126,7 @@ impl App {
 
 /// Runs the server on `127.0.0.1:port` (0 picks a free port) until Ctrl-C, printing the
 /// URL to open.
-pub fn run(port: u16, db: Option<PathBuf>) -> std::io::Result<()> {
-    let options = ServeOptions {
-        db,
-        ..ServeOptions::default()
-    };
+pub fn run(port: u16, options: ServeOptions) -> std::io::Result<()> {
     let app = App::new(options).map_err(std::io::Error::other)?;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {

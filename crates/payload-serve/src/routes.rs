@@ -8,6 +8,8 @@ use crate::tables;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_core::LlmPayload;
 use payload_prompt::PayloadStatus;
@@ -37,6 +39,73 @@ pub async fn table(
         "columns": tables::columns(&conn, id)?,
         "rows": tables::rows(&conn, id, MAX_ROWS)?,
     })))
+}
+
+/// `GET /api/tables/{id}/csv`: the table as CSV, for `export_csv`. A cell that a
+/// spreadsheet would read as a formula (`=`, `+`, `-`, `@`, tab, carriage return first)
+/// gets a leading `'`: the values came from a model and must not run in the user's
+/// spreadsheet.
+pub async fn table_csv(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let conn = state.db.conn();
+    let summary =
+        tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
+    let columns = tables::columns(&conn, id)?;
+    let rows = tables::rows(&conn, id, usize::MAX)?;
+    drop(conn);
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let write_error = |e: csv::Error| ApiError::internal(e.to_string());
+    writer
+        .write_record(columns.iter().map(|c| defuse(&c.name)))
+        .map_err(write_error)?;
+    for row in &rows {
+        writer
+            .write_record(columns.iter().map(|c| match &row.values[&c.id] {
+                Value::Null => String::new(),
+                Value::String(s) => defuse(s),
+                other => defuse(&other.to_string()),
+            }))
+            .map_err(write_error)?;
+    }
+    let body = writer
+        .into_inner()
+        .map_err(|e| ApiError::internal(e.to_string()))?;
+    let file = format!("{}.csv", file_name(&summary.name));
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// The cell as a spreadsheet will show it, never as a formula.
+fn defuse(cell: &str) -> String {
+    match cell.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{cell}"),
+        _ => cell.to_string(),
+    }
+}
+
+/// A table name as a file name: letters, digits, spaces, `-` and `_` kept, the rest
+/// dropped (a name from a model must not smuggle a path or a quote into the header).
+fn file_name(name: &str) -> String {
+    let kept: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .take(80)
+        .collect();
+    match kept.trim() {
+        "" => "table".to_string(),
+        trimmed => trimmed.to_string(),
+    }
 }
 
 /// `GET /api/conversations/{id}`: the messages and payloads, to show it again.

@@ -3,8 +3,9 @@
 
 use crate::db::Db;
 use payload_agent::Model;
-use std::sync::Arc;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// What a model is chosen by: the turn it answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +32,9 @@ pub struct AppState {
     pub live_turns: AtomicUsize,
     /// Numbers new conversation ids.
     next_conversation: AtomicU64,
+    /// The conversations with a turn running: a second message to one of them waits
+    /// its turn (409), as two answers at once would both be turn N.
+    answering: Mutex<HashSet<String>>,
 }
 
 impl AppState {
@@ -41,6 +45,7 @@ impl AppState {
             models,
             live_turns: AtomicUsize::new(0),
             next_conversation: AtomicU64::new(1),
+            answering: Mutex::new(HashSet::new()),
         }
     }
 
@@ -55,20 +60,37 @@ impl AppState {
     }
 }
 
-/// Counts a turn's task as live until it is dropped, however the task ends (finished,
-/// client gone, panicked).
-pub struct LiveTurn(Arc<AppState>);
+/// A conversation's running turn: counted as live, and the conversation held, until
+/// it is dropped, however the task ends (finished, client gone, panicked).
+pub struct LiveTurn {
+    state: Arc<AppState>,
+    conversation_id: String,
+}
 
 impl LiveTurn {
-    /// Counts one more live turn.
-    pub fn start(state: Arc<AppState>) -> LiveTurn {
+    /// Holds the conversation for a turn; `None` when it already has one running.
+    pub fn start(state: Arc<AppState>, conversation_id: &str) -> Option<LiveTurn> {
+        let fresh = lock(&state.answering).insert(conversation_id.to_string());
+        if !fresh {
+            return None;
+        }
         state.live_turns.fetch_add(1, Ordering::SeqCst);
-        LiveTurn(state)
+        Some(LiveTurn {
+            state,
+            conversation_id: conversation_id.to_string(),
+        })
     }
 }
 
 impl Drop for LiveTurn {
     fn drop(&mut self) {
-        self.0.live_turns.fetch_sub(1, Ordering::SeqCst);
+        lock(&self.state.answering).remove(&self.conversation_id);
+        self.state.live_turns.fetch_sub(1, Ordering::SeqCst);
     }
+}
+
+/// The set, even after a panic elsewhere while it was held (a set of ids cannot be left
+/// half-changed).
+fn lock(set: &Mutex<HashSet<String>>) -> std::sync::MutexGuard<'_, HashSet<String>> {
+    set.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -136,8 +136,10 @@ pub fn rows(conn: &Connection, table_id: i64, limit: usize) -> rusqlite::Result<
         selected.join(", "),
         data_table(table_id)
     ))?;
+    // SQLite reads a negative limit as none.
+    let limit = i64::try_from(limit).unwrap_or(-1);
     statement
-        .query_map(params![limit as i64], |row| {
+        .query_map(params![limit], |row| {
             let mut values = Map::new();
             for (index, column) in columns.iter().enumerate() {
                 values.insert(column.id.clone(), to_json(row.get_ref(index + 1)?));
