@@ -102,9 +102,11 @@ fn file_name(name: &str) -> String {
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_'))
         .take(80)
         .collect();
-    match kept.trim() {
-        "" => "table".to_string(),
-        trimmed => trimmed.to_string(),
+    let words: Vec<&str> = kept.split_whitespace().collect();
+    if words.is_empty() {
+        "table".to_string()
+    } else {
+        words.join(" ")
     }
 }
 
