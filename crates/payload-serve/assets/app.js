@@ -181,6 +181,24 @@
     if (!selects.length) panel.appendChild(el("span", "note", "No select columns to filter by."));
     selects.forEach((column) => {
       panel.appendChild(el("strong", null, column.name + ":"));
+      if (column.filterDisplay === "dropdown") {
+        const select = el("select");
+        select.dataset.column = column.id;
+        select.setAttribute("aria-label", "Filter by " + column.name);
+        [null, ...column.options].forEach((option) => {
+          const choice = el("option", null, option === null ? "All" : option);
+          choice.value = option === null ? "" : option;
+          choice.selected = (state.filters[column.id] || "") === choice.value;
+          select.appendChild(choice);
+        });
+        select.addEventListener("change", () => {
+          if (select.value === "") delete state.filters[column.id];
+          else state.filters[column.id] = select.value;
+          renderTable();
+        });
+        panel.appendChild(select);
+        return;
+      }
       [null, ...column.options].forEach((option) => {
         const b = el("button", state.filters[column.id] === option || (option === null && !(column.id in state.filters)) ? "on" : "", option === null ? "All" : option);
         b.type = "button";
@@ -357,6 +375,14 @@
       const why = r.errors && r.errors[0] ? r.errors[0].message : "it was not valid";
       extras.appendChild(el("p", "note warn", "Left out a " + r.type + " block: " + why));
     });
+    // Items the page cannot use (an invented action, a chip without a label) were
+    // dropped by the parser; say so briefly, with the details on hover.
+    const dropped = (parsed.warnings || []).filter((w) => w.kind === "dropped_item" || w.kind === "unknown_action");
+    if (dropped.length) {
+      const note = el("p", "note dropped", dropped.length === 1 ? "1 suggestion was left out." : dropped.length + " suggestions were left out.");
+      note.title = dropped.map((w) => w.message).join("\n");
+      extras.appendChild(note);
+    }
     if (parsed.suggested_values && parsed.suggested_values.length) {
       const chips = el("div", "chips");
       parsed.suggested_values.forEach((s) => {

@@ -36,6 +36,7 @@
 
   function show(value) {
     if (value === null || value === undefined) return "";
+    if (Array.isArray(value)) return value.map(show).join(", ");
     if (typeof value === "object") return JSON.stringify(value);
     return String(value);
   }
@@ -184,7 +185,9 @@
     const bodyCtx = Object.assign({}, ctx);
     const body = el("div", "card-body");
     node.appendChild(body);
-    const interactive = !!ctx.decide && handler !== JSON_HANDLER;
+    // Only a payload still proposed can be decided; a restored, decided one shows its state.
+    const interactive = !!ctx.decide && handler !== JSON_HANDLER && (ctx.state || "proposed") === "proposed";
+    let actions = null;
     let accept = null;
     const label = () => {
       if (!accept) return;
@@ -199,10 +202,14 @@
       state.textContent = STATE_TEXT[value] || "";
       node.classList.toggle("decided", value !== "proposed");
       body.querySelectorAll("input").forEach((input) => (input.disabled = value !== "proposed"));
+      if (value !== "proposed" && actions) {
+        actions.remove();
+        actions = null;
+      }
       if (note) body.appendChild(el("p", "note", note));
     };
     if (interactive) {
-      const actions = el("div", "card-actions");
+      actions = el("div", "card-actions");
       accept = el("button", "primary accept");
       accept.type = "button";
       const dismiss = el("button", "dismiss", "Dismiss");
