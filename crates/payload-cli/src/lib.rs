@@ -147,9 +147,9 @@ pub fn run_with_server(
             max_tokens,
         } => {
             let server = server.ok_or(CliError::NoServer)?;
-            let model = provider.zip(model).map(|(provider, model)| {
-                serve::factory(provider, model, base_url, max_tokens)
-            });
+            let model = provider
+                .zip(model)
+                .map(|(provider, model)| serve::factory(provider, model, base_url, max_tokens));
             server(ServeRequest { port, db, model }).map_err(CliError::Serve)?;
         }
         Command::Schema { name, dialect } => {

@@ -422,8 +422,11 @@
     });
     let note = null;
     if (result.applied) {
-      const skipped = result.applied.skipped || [];
-      note = result.applied.applied + " change" + (result.applied.applied === 1 ? "" : "s") + " applied" + (skipped.length ? "; skipped: " + skipped.join("; ") : ".");
+      const skipped = (result.applied.skipped || []).map((s) => s.reason);
+      const ignored = result.applied.ignored || [];
+      note = result.applied.applied + " change" + (result.applied.applied === 1 ? "" : "s") + " applied" +
+        (skipped.length ? "; skipped: " + skipped.join("; ") : "") +
+        (ignored.length ? "; left out: " + ignored.join("; ") : "") + ".";
       if (payload.type === "schema_proposal" && payload.data.mode === "create") {
         location.hash = "#/tables/" + result.applied.table_id;
       } else {

@@ -13,15 +13,51 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// What accepting a proposal did.
+/// What accepting a proposal did. Every operation considered is counted once: either
+/// in `applied` or in `skipped` (`applied + skipped.len()` is the number of operations,
+/// or of ticked rows), so nothing the model proposed is lost without a word.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Applied {
     /// The table it applied to (the new one, for a create).
     pub table_id: i64,
     /// How many operations took effect.
     pub applied: usize,
-    /// The operations that could not, and why.
-    pub skipped: Vec<String>,
+    /// The operations that did not, and why.
+    pub skipped: Vec<Skipped>,
+    /// Parts of applied operations that were left out (a value for a column that does
+    /// not exist, a sample row that matched no column).
+    pub ignored: Vec<String>,
+}
+
+/// An operation that was not applied.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Skipped {
+    /// Its index in the proposal's `operations`, from 0.
+    pub operation: usize,
+    /// Why.
+    pub reason: String,
+}
+
+impl Applied {
+    fn new(table_id: i64) -> Applied {
+        Applied {
+            table_id,
+            applied: 0,
+            skipped: Vec::new(),
+            ignored: Vec::new(),
+        }
+    }
+
+    /// Counts operation `index`: applied, or skipped for `reason`.
+    fn count(&mut self, index: usize, outcome: Result<(), String>) {
+        match outcome {
+            Ok(()) => self.applied += 1,
+            Err(reason) => self.skipped.push(Skipped {
+                operation: index,
+                reason,
+            }),
+        }
+    }
 }
 
 /// Why a proposal could not be applied at all.
@@ -80,7 +116,10 @@ pub fn schema(
                 return Err(ApplyError::NoTable);
             }
             if let Some(name) = &proposal.table_name {
-                tx.execute("UPDATE app_tables SET name = ?2 WHERE id = ?1", params![id, name])?;
+                tx.execute(
+                    "UPDATE app_tables SET name = ?2 WHERE id = ?1",
+                    params![id, name],
+                )?;
             }
             if let Some(description) = &proposal.table_description {
                 tx.execute(
@@ -91,20 +130,18 @@ pub fn schema(
             id
         }
     };
-    let mut applied = Applied {
-        table_id,
-        applied: 0,
-        skipped: Vec::new(),
-    };
-    for operation in &proposal.operations {
-        match column_operation(&tx, table_id, operation)? {
-            Ok(()) => applied.applied += 1,
-            Err(why) => applied.skipped.push(why),
-        }
+    let mut applied = Applied::new(table_id);
+    for (index, operation) in proposal.operations.iter().enumerate() {
+        let outcome = column_operation(&tx, table_id, operation)?;
+        applied.count(index, outcome);
     }
     if proposal.mode == SchemaMode::Create {
-        for row in proposal.sample_rows.iter().flatten() {
-            insert_row(&tx, table_id, row, &mut applied.skipped)?;
+        for (index, row) in proposal.sample_rows.iter().flatten().enumerate() {
+            if let Err(why) = insert_row(&tx, table_id, row, &mut applied.ignored)? {
+                applied
+                    .ignored
+                    .push(format!("sample row {}: {why}", index + 1));
+            }
         }
     }
     tx.commit()?;
@@ -162,7 +199,12 @@ fn column_operation(
                 return Ok(missing(column_id));
             }
             order.retain(|id| id != column_id);
-            place(&mut order, column_id.clone(), after_column_id.as_deref(), true);
+            place(
+                &mut order,
+                column_id.clone(),
+                after_column_id.as_deref(),
+                true,
+            );
         }
     }
     for (position, id) in order.iter().enumerate() {
@@ -213,7 +255,10 @@ fn add_column(
             column.name,
             enum_text(&column.column_type),
             column.required.unwrap_or(false),
-            column.options.as_ref().map(|o| Value::from(o.clone()).to_string()),
+            column
+                .options
+                .as_ref()
+                .map(|o| Value::from(o.clone()).to_string()),
             column.filter_display.as_ref().map(enum_text),
             taken.len() as i64
         ],
@@ -241,7 +286,10 @@ fn modify_column(
         set("type", Sql::Text(enum_text(kind)))?;
     }
     if let Some(options) = &changes.options {
-        set("options", Sql::Text(Value::from(options.clone()).to_string()))?;
+        set(
+            "options",
+            Sql::Text(Value::from(options.clone()).to_string()),
+        )?;
     }
     if let Some(required) = changes.required {
         set("required", Sql::Integer(i64::from(required)))?;
@@ -291,44 +339,44 @@ pub fn data(
     if tables::summary(&tx, table_id)?.is_none() {
         return Err(ApplyError::NoTable);
     }
-    let mut applied = Applied {
-        table_id,
-        applied: 0,
-        skipped: Vec::new(),
-    };
+    let mut applied = Applied::new(table_id);
     for (index, operation) in proposal.operations.iter().enumerate() {
         if keep.is_some_and(|keep| !keep.contains(&index)) {
             continue;
         }
-        let done = match operation {
-            DataOperation::Add { data } => insert_row(&tx, table_id, data, &mut applied.skipped)?,
+        let outcome = match operation {
+            DataOperation::Add { data } => insert_row(&tx, table_id, data, &mut applied.ignored)?,
             DataOperation::Update { row_id, changes } => {
-                update_row(&tx, table_id, *row_id, changes, &mut applied.skipped)?
+                update_row(&tx, table_id, *row_id, changes, &mut applied.ignored)?
             }
             DataOperation::Delete { row_id } => {
-                let deleted = tx.execute(
-                    &format!("DELETE FROM {} WHERE row_id = ?1", data_table(table_id)),
-                    params![*row_id as i64],
-                )?;
+                let deleted = match i64::try_from(*row_id) {
+                    Ok(row) => tx.execute(
+                        &format!("DELETE FROM {} WHERE row_id = ?1", data_table(table_id)),
+                        params![row],
+                    )?,
+                    Err(_) => 0,
+                };
                 if deleted == 0 {
-                    applied.skipped.push(format!("row {row_id} does not exist"));
+                    Err(format!("row {row_id} does not exist"))
+                } else {
+                    Ok(())
                 }
-                deleted > 0
             }
         };
-        applied.applied += usize::from(done);
+        applied.count(index, outcome);
     }
     tx.commit()?;
     Ok(applied)
 }
 
 /// The values of `data` by SQLite column, for the columns that exist (matched by name,
-/// ignoring case, or by id); the others are noted in `skipped`.
+/// ignoring case, or by id); the others are noted in `ignored`.
 fn sql_values(
     tx: &Transaction<'_>,
     table_id: i64,
     data: &Map<String, Value>,
-    skipped: &mut Vec<String>,
+    ignored: &mut Vec<String>,
 ) -> rusqlite::Result<Vec<(String, rusqlite::types::Value)>> {
     let columns = tables::columns(tx, table_id)?;
     let mut values = Vec::new();
@@ -337,11 +385,10 @@ fn sql_values(
             .iter()
             .find(|c| c.name.eq_ignore_ascii_case(key) || &c.id == key)
         {
-            Some(column) => values.push((
-                column.sql_name.clone(),
-                to_sql(value, &column.column_type),
-            )),
-            None => skipped.push(format!("there is no column '{key}'")),
+            Some(column) => {
+                values.push((column.sql_name.clone(), to_sql(value, &column.column_type)))
+            }
+            None => ignored.push(format!("there is no column '{key}'")),
         }
     }
     Ok(values)
@@ -351,22 +398,22 @@ fn insert_row(
     tx: &Transaction<'_>,
     table_id: i64,
     data: &Map<String, Value>,
-    skipped: &mut Vec<String>,
-) -> rusqlite::Result<bool> {
-    let values = sql_values(tx, table_id, data, skipped)?;
-    let sql = if values.is_empty() {
-        format!("INSERT INTO {} DEFAULT VALUES", data_table(table_id))
-    } else {
-        let names: Vec<&str> = values.iter().map(|(n, _)| n.as_str()).collect();
-        let marks = vec!["?"; names.len()].join(", ");
-        format!(
-            "INSERT INTO {} ({}) VALUES ({marks})",
-            data_table(table_id),
-            names.join(", ")
-        )
-    };
+    ignored: &mut Vec<String>,
+) -> rusqlite::Result<Result<(), String>> {
+    let values = sql_values(tx, table_id, data, ignored)?;
+    if values.is_empty() {
+        // A row of nothing but unknown columns is not what the model meant to add.
+        return Ok(Err("the row names none of the table's columns".to_string()));
+    }
+    let names: Vec<&str> = values.iter().map(|(n, _)| n.as_str()).collect();
+    let marks = vec!["?"; names.len()].join(", ");
+    let sql = format!(
+        "INSERT INTO {} ({}) VALUES ({marks})",
+        data_table(table_id),
+        names.join(", ")
+    );
     tx.execute(&sql, params_from_iter(values.into_iter().map(|(_, v)| v)))?;
-    Ok(true)
+    Ok(Ok(()))
 }
 
 fn update_row(
@@ -374,12 +421,17 @@ fn update_row(
     table_id: i64,
     row_id: u64,
     changes: &Map<String, Value>,
-    skipped: &mut Vec<String>,
-) -> rusqlite::Result<bool> {
-    let values = sql_values(tx, table_id, changes, skipped)?;
+    ignored: &mut Vec<String>,
+) -> rusqlite::Result<Result<(), String>> {
+    let values = sql_values(tx, table_id, changes, ignored)?;
     if values.is_empty() {
-        return Ok(false);
+        return Ok(Err(format!(
+            "row {row_id}: the changes name none of the table's columns"
+        )));
     }
+    let Ok(row) = i64::try_from(row_id) else {
+        return Ok(Err(format!("row {row_id} does not exist")));
+    };
     let sets: Vec<String> = values
         .iter()
         .enumerate()
@@ -390,11 +442,64 @@ fn update_row(
         data_table(table_id),
         sets.join(", ")
     );
-    let params = std::iter::once(rusqlite::types::Value::Integer(row_id as i64))
+    let params = std::iter::once(rusqlite::types::Value::Integer(row))
         .chain(values.into_iter().map(|(_, v)| v));
-    let updated = tx.execute(&sql, params_from_iter(params))?;
-    if updated == 0 {
-        skipped.push(format!("row {row_id} does not exist"));
+    if tx.execute(&sql, params_from_iter(params))? == 0 {
+        return Ok(Err(format!("row {row_id} does not exist")));
     }
-    Ok(updated > 0)
+    Ok(Ok(()))
+}
+
+impl crate::Db {
+    /// Applies a schema proposal (see [`Applied`]): a new table in create mode, changes
+    /// to `table_id`'s columns in update mode, in one transaction.
+    pub fn apply_schema(
+        &self,
+        proposal: &SchemaProposal,
+        table_id: Option<i64>,
+    ) -> Result<Applied, ApplyError> {
+        schema(&mut self.conn(), proposal, table_id)
+    }
+
+    /// Applies a data proposal's operations to `table_id` (only those at the indices in
+    /// `keep`, when given), in one transaction.
+    pub fn apply_data(
+        &self,
+        proposal: &DataProposal,
+        table_id: i64,
+        keep: Option<&[usize]>,
+    ) -> Result<Applied, ApplyError> {
+        data(&mut self.conn(), proposal, table_id, keep)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn order(ids: &[&str]) -> Vec<String> {
+        ids.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn an_added_column_goes_after_its_anchor_or_last_and_a_moved_one_first() {
+        let mut columns = order(&["a", "b"]);
+        place(&mut columns, "x".into(), Some("a"), false);
+        assert_eq!(columns, ["a", "x", "b"]);
+        place(&mut columns, "y".into(), None, false);
+        assert_eq!(columns, ["a", "x", "b", "y"]);
+        place(&mut columns, "z".into(), None, true);
+        assert_eq!(columns, ["z", "a", "x", "b", "y"]);
+        // An anchor that is not there: last, for both (never silently first).
+        place(&mut columns, "w".into(), Some("gone"), true);
+        assert_eq!(columns.last().unwrap(), "w");
+    }
+
+    #[test]
+    fn column_ids_are_slugs_numbered_when_taken() {
+        assert_eq!(unique_id("Applied on", &[]), "col_applied_on");
+        assert_eq!(unique_id("Role", &order(&["col_role"])), "col_role_2");
+        assert_eq!(unique_id("\"; DROP TABLE x; --", &[]), "col_drop_table_x");
+        assert_eq!(unique_id("✓", &[]), "col_column");
+    }
 }

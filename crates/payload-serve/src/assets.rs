@@ -9,10 +9,26 @@ use axum::response::{IntoResponse, Response};
 
 /// The files, by the name the page asks for, with their content types.
 const FILES: &[(&str, &str, &str)] = &[
-    ("app.css", "text/css; charset=utf-8", include_str!("../assets/app.css")),
-    ("markdown.js", "text/javascript; charset=utf-8", include_str!("../assets/markdown.js")),
-    ("payloads.js", "text/javascript; charset=utf-8", include_str!("../assets/payloads.js")),
-    ("app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
+    (
+        "app.css",
+        "text/css; charset=utf-8",
+        include_str!("../assets/app.css"),
+    ),
+    (
+        "markdown.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/markdown.js"),
+    ),
+    (
+        "payloads.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/payloads.js"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/app.js"),
+    ),
 ];
 
 const INDEX: &str = include_str!("../assets/index.html");
@@ -22,9 +38,7 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
 
 /// `GET /`: the page.
 pub async fn index() -> Response {
-    with_headers(
-        ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX).into_response(),
-    )
+    with_headers(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX).into_response())
 }
 
 /// `GET /assets/{name}`: a script or style sheet.

@@ -194,11 +194,7 @@ impl TurnTask {
         }
     }
 
-    fn record(
-        &self,
-        answer: &str,
-        parsed: &payload_core::ParsedResponse,
-    ) -> rusqlite::Result<()> {
+    fn record(&self, answer: &str, parsed: &payload_core::ParsedResponse) -> rusqlite::Result<()> {
         let db = &self.state.db;
         let response = serde_json::to_value(parsed).unwrap_or_default();
         db.add_message(

@@ -107,7 +107,9 @@ impl Db {
     /// The connection. A panic while it was held leaves nothing half-written that
     /// SQLite would not have rolled back, so a poisoned lock is taken anyway.
     pub fn conn(&self) -> MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.conn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Records the conversation if it is new.
@@ -223,6 +225,19 @@ impl Db {
             "UPDATE payloads SET status = ?3 WHERE conversation_id = ?1 AND turn = ?2",
             params![conversation, turn as i64, status.as_str()],
         )?;
+        Ok(())
+    }
+
+    /// Checks that the app's column metadata and SQLite's tables agree, for every
+    /// table: each table's columns hold positions 0..n once, distinct ids and SQLite
+    /// names, and its data table has exactly `row_id` and those columns. Every change
+    /// the app makes keeps this true; a database file edited by hand may not.
+    pub fn check(&self) -> Result<(), String> {
+        let conn = self.conn();
+        let tables = crate::tables::list(&conn).map_err(|e| e.to_string())?;
+        for table in tables {
+            crate::tables::check(&conn, table.id)?;
+        }
         Ok(())
     }
 

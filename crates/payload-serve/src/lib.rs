@@ -33,7 +33,7 @@ mod sse;
 mod state;
 mod tables;
 
-pub use apply::{Applied, ApplyError};
+pub use apply::{Applied, ApplyError, Skipped};
 pub use db::Db;
 pub use replay::{DEFAULT_CHUNK_CHARS, DEFAULT_DELAY, ReplayModel};
 pub use state::{ModelSource, TurnInfo};

@@ -1,7 +1,7 @@
 //! The JSON API beside the chat: the user's tables and rows, a conversation as stored,
 //! and the user's decision on a proposed payload.
 
-use crate::apply::{self, Applied};
+use crate::apply::Applied;
 use crate::error::ApiError;
 use crate::state::AppState;
 use crate::tables;
@@ -179,19 +179,39 @@ fn accept(
 ) -> Result<Option<Applied>, ApiError> {
     let data = stored.payload.data().clone();
     let decode_error = |e: serde_json::Error| ApiError::internal(e.to_string());
-    let mut conn = state.db.conn();
     Ok(Some(match stored.payload.kind.as_str() {
         SchemaProposal::NAME => {
             let proposal: SchemaProposal = serde_json::from_value(data).map_err(decode_error)?;
-            apply::schema(&mut conn, &proposal, stored.table_id)?
+            state.db.apply_schema(&proposal, stored.table_id)?
         }
         DataProposal::NAME => {
             let proposal: DataProposal = serde_json::from_value(data).map_err(decode_error)?;
             let table = stored
                 .table_id
                 .ok_or_else(|| ApiError::conflict("the proposal names no table"))?;
-            apply::data(&mut conn, &proposal, table, rows)?
+            state.db.apply_data(&proposal, table, rows)?
         }
         _ => return Ok(None),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{defuse, file_name};
+
+    #[test]
+    fn cells_a_spreadsheet_would_run_are_defused() {
+        for formula in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"] {
+            assert_eq!(defuse(formula), format!("'{formula}"));
+        }
+        assert_eq!(defuse("plain = text"), "plain = text");
+        assert_eq!(defuse(""), "");
+    }
+
+    #[test]
+    fn file_names_keep_only_plain_characters() {
+        assert_eq!(file_name("Job Applications"), "Job Applications");
+        assert_eq!(file_name("../../etc/passwd\""), "etcpasswd");
+        assert_eq!(file_name("\"\r\n"), "table");
+    }
 }

@@ -152,6 +152,61 @@ pub fn rows(conn: &Connection, table_id: i64, limit: usize) -> rusqlite::Result<
         .collect()
 }
 
+/// Checks one table's metadata against its SQLite table (see [`crate::Db::check`]).
+pub fn check(conn: &Connection, table_id: i64) -> Result<(), String> {
+    let fail = |e: rusqlite::Error| format!("table {table_id}: {e}");
+    let mut statement = conn
+        .prepare("SELECT column_id, sql_name, position FROM app_columns WHERE table_id = ?1")
+        .map_err(fail)?;
+    let meta: Vec<(String, String, i64)> = statement
+        .query_map(params![table_id], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })
+        .map_err(fail)?
+        .collect::<Result<_, _>>()
+        .map_err(fail)?;
+    let mut positions: Vec<i64> = meta.iter().map(|m| m.2).collect();
+    positions.sort_unstable();
+    if positions != (0..meta.len() as i64).collect::<Vec<_>>() {
+        return Err(format!("table {table_id}: column positions {positions:?}"));
+    }
+    let distinct = |values: Vec<&String>| {
+        let n = values.len();
+        values
+            .into_iter()
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+            == n
+    };
+    if !distinct(meta.iter().map(|m| &m.0).collect())
+        || !distinct(meta.iter().map(|m| &m.1).collect())
+    {
+        return Err(format!("table {table_id}: repeated column ids or names"));
+    }
+    let mut statement = conn
+        .prepare(&format!(
+            "SELECT name FROM pragma_table_info('{}')",
+            data_table(table_id)
+        ))
+        .map_err(fail)?;
+    let mut actual: Vec<String> = statement
+        .query_map([], |row| row.get(0))
+        .map_err(fail)?
+        .collect::<Result<_, _>>()
+        .map_err(fail)?;
+    let mut expected: Vec<String> = std::iter::once("row_id".to_string())
+        .chain(meta.into_iter().map(|m| m.1))
+        .collect();
+    actual.sort();
+    expected.sort();
+    if actual != expected {
+        return Err(format!(
+            "table {table_id}: SQLite has columns {actual:?}, the app {expected:?}"
+        ));
+    }
+    Ok(())
+}
+
 /// A stored value as JSON.
 fn to_json(value: ValueRef<'_>) -> Value {
     match value {
@@ -198,7 +253,10 @@ pub fn page_context(conn: &Connection, page: &str, client: &Value) -> rusqlite::
     let mut context = client.as_object().cloned().unwrap_or_default();
     if page == "tables_list" {
         let tables = list(conn)?;
-        context.insert("tables".into(), serde_json::to_value(tables).unwrap_or_default());
+        context.insert(
+            "tables".into(),
+            serde_json::to_value(tables).unwrap_or_default(),
+        );
         return Ok(Value::Object(context));
     }
     let table_id = client.get("table_id").and_then(Value::as_i64);

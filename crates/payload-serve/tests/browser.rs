@@ -39,7 +39,11 @@ mod tempdir {
 
     impl Dir {
         pub fn new(name: &str) -> Dir {
-            let path = std::env::temp_dir().join(format!("{name}-{}-{:?}", std::process::id(), std::thread::current().id()));
+            let path = std::env::temp_dir().join(format!(
+                "{name}-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
             let _ = std::fs::remove_dir_all(&path);
             std::fs::create_dir_all(&path).unwrap();
             Dir(path)
@@ -71,7 +75,11 @@ async fn browser() -> Option<(Client, Driver)> {
         eprintln!("skipped: chromium and chromedriver are not installed");
         return None;
     };
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let child = Command::new(driver)
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
@@ -123,7 +131,10 @@ async fn until(client: &Client, what: &str, script: &str, ready: impl Fn(&Value)
         if ready(&value) {
             return value;
         }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}; last: {value}");
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}; last: {value}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -131,35 +142,66 @@ async fn until(client: &Client, what: &str, script: &str, ready: impl Fn(&Value)
 async fn send(client: &Client, text: &str) {
     let input = client.find(Locator::Id("chat-input")).await.unwrap();
     input.send_keys(text).await.unwrap();
-    client.find(Locator::Id("chat-send")).await.unwrap().click().await.unwrap();
+    client
+        .find(Locator::Id("chat-send"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 /// Waits for the `n`th answer (from 1) to complete.
 async fn answered(client: &Client, n: usize) {
-    let script = "return document.querySelectorAll('.message.assistant[data-state=complete]').length";
-    until(client, &format!("answer {n}"), script, |v| v.as_u64() >= Some(n as u64)).await;
+    let script =
+        "return document.querySelectorAll('.message.assistant[data-state=complete]').length";
+    until(client, &format!("answer {n}"), script, |v| {
+        v.as_u64() >= Some(n as u64)
+    })
+    .await;
 }
 
 async fn click(client: &Client, css: &str) {
-    client.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 async fn count(client: &Client, css: &str) -> u64 {
     let script = format!("return document.querySelectorAll({}).length", json!(css));
-    client.execute(&script, vec![]).await.unwrap().as_u64().unwrap()
+    client
+        .execute(&script, vec![])
+        .await
+        .unwrap()
+        .as_u64()
+        .unwrap()
 }
 
 /// The replay model, slowed so streaming can be seen.
 fn slow_replay() -> ModelSource {
-    Arc::new(|turn: &TurnInfo| Box::new(ReplayModel::for_turn(turn.turn).delay(Duration::from_millis(8))))
+    Arc::new(|turn: &TurnInfo| {
+        Box::new(ReplayModel::for_turn(turn.turn).delay(Duration::from_millis(8)))
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_recorded_conversation_in_a_browser() {
-    let Some((client, _driver)) = browser().await else { return };
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
     let server = start(slow_replay()).await;
     client.goto(&server.url).await.unwrap();
-    until(&client, "the tables list", "return document.querySelector('main .empty') !== null", |v| v == true).await;
+    until(
+        &client,
+        "the tables list",
+        "return document.querySelector('main .empty') !== null",
+        |v| v == true,
+    )
+    .await;
 
     // The text streams in: seen part-written before the answer completes.
     send(&client, "I'm job hunting").await;
@@ -173,14 +215,20 @@ async fn the_recorded_conversation_in_a_browser() {
     .await;
     answered(&client, 1).await;
     let whole: String = client
-        .execute("return document.querySelector('.message.assistant .text').textContent", vec![])
+        .execute(
+            "return document.querySelector('.message.assistant .text').textContent",
+            vec![],
+        )
         .await
         .unwrap()
         .as_str()
         .unwrap()
         .to_string();
     assert!(whole.len() > partial.as_str().unwrap().len());
-    assert!(whole.contains("interview stages"), "Markdown bold rendered as text: {whole}");
+    assert!(
+        whole.contains("interview stages"),
+        "Markdown bold rendered as text: {whole}"
+    );
     assert_eq!(count(&client, ".message.assistant strong").await, 1);
     assert_eq!(count(&client, ".message.assistant ol li").await, 3);
 
@@ -189,22 +237,43 @@ async fn the_recorded_conversation_in_a_browser() {
     click(&client, ".chips .chip:nth-child(2)").await;
     answered(&client, 2).await;
     let users = client
-        .execute("return Array.from(document.querySelectorAll('.message.user')).map(m => m.textContent)", vec![])
+        .execute(
+            "return Array.from(document.querySelectorAll('.message.user')).map(m => m.textContent)",
+            vec![],
+        )
         .await
         .unwrap();
     assert_eq!(users[1], "I want to track each interview stage");
 
     // The schema proposal's card, accepted: the table exists and is shown.
-    assert_eq!(count(&client, ".card[data-type=schema_proposal] tr.add").await, 4);
+    assert_eq!(
+        count(&client, ".card[data-type=schema_proposal] tr.add").await,
+        4
+    );
     click(&client, ".card[data-type=schema_proposal] .accept").await;
-    until(&client, "the new table", "return document.querySelectorAll('table.grid tr[data-row-id]').length", |v| v == 2).await;
+    until(
+        &client,
+        "the new table",
+        "return document.querySelectorAll('table.grid tr[data-row-id]').length",
+        |v| v == 2,
+    )
+    .await;
     let headers = client
-        .execute("return Array.from(document.querySelectorAll('table.grid th')).map(h => h.textContent)", vec![])
+        .execute(
+            "return Array.from(document.querySelectorAll('table.grid th')).map(h => h.textContent)",
+            vec![],
+        )
         .await
         .unwrap();
-    assert_eq!(headers, json!(["#", "Company", "Role", "Stage", "Applied on"]));
     assert_eq!(
-        client.execute("return location.hash", vec![]).await.unwrap(),
+        headers,
+        json!(["#", "Company", "Role", "Stage", "Applied on"])
+    );
+    assert_eq!(
+        client
+            .execute("return location.hash", vec![])
+            .await
+            .unwrap(),
         "#/tables/1"
     );
 
@@ -213,18 +282,50 @@ async fn the_recorded_conversation_in_a_browser() {
     answered(&client, 3).await;
     let boxes = ".card[data-type=data_proposal] input[type=checkbox]";
     assert_eq!(count(&client, boxes).await, 5);
-    click(&client, ".card[data-type=data_proposal] tr:nth-child(3) input").await;
-    click(&client, ".card[data-type=data_proposal] tr:nth-child(6) input").await;
-    let label = client.find(Locator::Css(".card[data-type=data_proposal] .accept")).await.unwrap().text().await.unwrap();
+    click(
+        &client,
+        ".card[data-type=data_proposal] tr:nth-child(3) input",
+    )
+    .await;
+    click(
+        &client,
+        ".card[data-type=data_proposal] tr:nth-child(6) input",
+    )
+    .await;
+    let label = client
+        .find(Locator::Css(".card[data-type=data_proposal] .accept"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert_eq!(label, "Apply 3 changes");
     click(&client, ".card[data-type=data_proposal] .accept").await;
-    until(&client, "four rows", "return document.querySelectorAll('table.grid tr[data-row-id]').length", |v| v == 4).await;
-    until(&client, "the card's state", "return document.querySelector('.card[data-type=data_proposal]').dataset.state", |v| v == "accepted").await;
+    until(
+        &client,
+        "four rows",
+        "return document.querySelectorAll('table.grid tr[data-row-id]').length",
+        |v| v == 4,
+    )
+    .await;
+    until(
+        &client,
+        "the card's state",
+        "return document.querySelector('.card[data-type=data_proposal]').dataset.state",
+        |v| v == "accepted",
+    )
+    .await;
 
     // A column change, shown as a diff against the current columns, then applied.
     send(&client, "Add a salary column").await;
     answered(&client, 4).await;
-    let diff = client.find(Locator::Css(".message:last-child .card tr.modify")).await.unwrap().text().await.unwrap();
+    let diff = client
+        .find(Locator::Css(".message:last-child .card tr.modify"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(diff.contains("type: text → select"), "{diff}");
     click(&client, ".message:last-child .card .accept").await;
     until(&client, "the salary column", "return Array.from(document.querySelectorAll('table.grid th')).map(h => h.textContent).includes('Salary range')", |v| v == true).await;
@@ -237,28 +338,75 @@ async fn the_recorded_conversation_in_a_browser() {
         .await
         .unwrap();
     assert_eq!(actions, json!(["open_filters", "close_chat"]));
-    let note = client.find(Locator::Css(".message:last-child .note.dropped")).await.unwrap();
+    let note = client
+        .find(Locator::Css(".message:last-child .note.dropped"))
+        .await
+        .unwrap();
     assert_eq!(note.text().await.unwrap(), "2 suggestions were left out.");
-    assert!(note.attr("title").await.unwrap().unwrap().contains("send_email"));
-    click(&client, ".message:last-child .actions button[data-action=open_filters]").await;
-    until(&client, "the filters", "return !document.getElementById('filters').hidden", |v| v == true).await;
+    assert!(
+        note.attr("title")
+            .await
+            .unwrap()
+            .unwrap()
+            .contains("send_email")
+    );
+    click(
+        &client,
+        ".message:last-child .actions button[data-action=open_filters]",
+    )
+    .await;
+    until(
+        &client,
+        "the filters",
+        "return !document.getElementById('filters').hidden",
+        |v| v == true,
+    )
+    .await;
     if let Some(path) = std::env::var_os("PAYLOAD_SCREENSHOT") {
         std::fs::write(path, client.screenshot().await.unwrap()).unwrap();
     }
     // The filter panel filters: Role is a dropdown and Stage tabs, as the columns say.
-    assert_eq!(count(&client, "#filters select[data-column=col_role] option").await, 5);
+    assert_eq!(
+        count(&client, "#filters select[data-column=col_role] option").await,
+        5
+    );
     click(&client, "#filters button:nth-of-type(5)").await; // Stage: All, Applied, Phone screen, Onsite, Offer
     until(&client, "filtered rows", "return Array.from(document.querySelectorAll('table.grid tr[data-row-id]')).map(r => r.dataset.rowId)", |v| v == &json!(["4"])).await;
     click(&client, ".toolbar .export-csv").await;
-    until(&client, "the download note", "return document.getElementById('toast').textContent", |v| v == "Downloading Job Applications as CSV").await;
-    click(&client, ".message:last-child .actions button[data-action=close_chat]").await;
-    until(&client, "the tray closed", "return document.getElementById('chat').hidden", |v| v == true).await;
+    until(
+        &client,
+        "the download note",
+        "return document.getElementById('toast').textContent",
+        |v| v == "Downloading Job Applications as CSV",
+    )
+    .await;
+    click(
+        &client,
+        ".message:last-child .actions button[data-action=close_chat]",
+    )
+    .await;
+    until(
+        &client,
+        "the tray closed",
+        "return document.getElementById('chat').hidden",
+        |v| v == true,
+    )
+    .await;
 
     // Reloaded, the conversation comes back with each card's decision.
     client.refresh().await.unwrap();
-    until(&client, "the restored conversation", "return document.querySelectorAll('.message.assistant[data-state=complete]').length", |v| v == 5).await;
+    until(
+        &client,
+        "the restored conversation",
+        "return document.querySelectorAll('.message.assistant[data-state=complete]').length",
+        |v| v == 5,
+    )
+    .await;
     let states = client
-        .execute("return Array.from(document.querySelectorAll('.card')).map(c => c.dataset.state)", vec![])
+        .execute(
+            "return Array.from(document.querySelectorAll('.card')).map(c => c.dataset.state)",
+            vec![],
+        )
         .await
         .unwrap();
     assert_eq!(states, json!(["accepted", "accepted", "accepted"]));
@@ -270,24 +418,54 @@ async fn the_recorded_conversation_in_a_browser() {
 async fn hostile_model_text_is_shown_as_text() {
     const HOSTILE: &str = "<script>window.ran = 1</script>\n\n<img src=x onerror=\"window.ran = 2\"> \
         [click](javascript:window.ran=3) **bold <b>not bold</b>**\n\n```\n<iframe src=\"/\"></iframe>\n```";
-    let Some((client, _driver)) = browser().await else { return };
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
     let server = start(saying(HOSTILE)).await;
     client.goto(&server.url).await.unwrap();
-    until(&client, "the page", "return document.getElementById('chat-input') !== null", |v| v == true).await;
+    until(
+        &client,
+        "the page",
+        "return document.getElementById('chat-input') !== null",
+        |v| v == true,
+    )
+    .await;
     send(&client, "say something nasty").await;
     answered(&client, 1).await;
     tokio::time::sleep(Duration::from_millis(200)).await; // an onerror would have fired
     let text = client
-        .execute("return document.querySelector('.message.assistant .text').textContent", vec![])
+        .execute(
+            "return document.querySelector('.message.assistant .text').textContent",
+            vec![],
+        )
         .await
         .unwrap();
     let text = text.as_str().unwrap();
-    for shown in ["<script>window.ran = 1</script>", "<img src=x onerror=", "[click](javascript:", "<b>not bold</b>", "<iframe"] {
-        assert!(text.contains(shown), "{shown:?} is not shown as text in {text:?}");
+    for shown in [
+        "<script>window.ran = 1</script>",
+        "<img src=x onerror=",
+        "[click](javascript:",
+        "<b>not bold</b>",
+        "<iframe",
+    ] {
+        assert!(
+            text.contains(shown),
+            "{shown:?} is not shown as text in {text:?}"
+        );
     }
     for element in ["script", "img", "iframe", "a", "b"] {
-        assert_eq!(count(&client, &format!("#messages {element}")).await, 0, "a <{element}> was made");
+        assert_eq!(
+            count(&client, &format!("#messages {element}")).await,
+            0,
+            "a <{element}> was made"
+        );
     }
-    assert_eq!(client.execute("return window.ran === undefined", vec![]).await.unwrap(), true);
+    assert_eq!(
+        client
+            .execute("return window.ran === undefined", vec![])
+            .await
+            .unwrap(),
+        true
+    );
     client.close().await.unwrap();
 }

@@ -24,12 +24,25 @@ async fn a_hundred_concurrent_chats_complete_and_stay_apart() {
             let (id, turn, events) =
                 chat(&client, &server, message(&first, "tables_list", None, None)).await;
             assert_eq!(turn, 0);
-            assert_eq!(complete(&events)["suggested_values"].as_array().unwrap().len(), 3);
+            assert_eq!(
+                complete(&events)["suggested_values"]
+                    .as_array()
+                    .unwrap()
+                    .len(),
+                3
+            );
             let second = format!("chat {i} again");
-            let (same, turn, events) =
-                chat(&client, &server, message(&second, "tables_list", None, Some(&id))).await;
+            let (same, turn, events) = chat(
+                &client,
+                &server,
+                message(&second, "tables_list", None, Some(&id)),
+            )
+            .await;
             assert_eq!((same.as_str(), turn), (id.as_str(), 1));
-            assert_eq!(complete(&events)["custom_payload"]["type"], "schema_proposal");
+            assert_eq!(
+                complete(&events)["custom_payload"]["type"],
+                "schema_proposal"
+            );
             let stored = get(&client, &server, &format!("/api/conversations/{id}")).await;
             let users: Vec<&str> = stored["messages"]
                 .as_array()
@@ -38,7 +51,11 @@ async fn a_hundred_concurrent_chats_complete_and_stay_apart() {
                 .filter(|m| m["role"] == "user")
                 .map(|m| m["text"].as_str().unwrap())
                 .collect();
-            assert_eq!(users, [first.as_str(), second.as_str()], "only its own messages");
+            assert_eq!(
+                users,
+                [first.as_str(), second.as_str()],
+                "only its own messages"
+            );
             id
         })
     });
@@ -65,7 +82,11 @@ fn endless() -> ModelSource {
 async fn wait_until_idle(server: &Server) {
     let deadline = Instant::now() + Duration::from_secs(10);
     while server.app.live_turns() > 0 {
-        assert!(Instant::now() < deadline, "{} turns still running", server.app.live_turns());
+        assert!(
+            Instant::now() < deadline,
+            "{} turns still running",
+            server.app.live_turns()
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
@@ -84,7 +105,9 @@ async fn a_client_that_goes_away_frees_its_task_and_its_conversation() {
     let mut stream = response.bytes_stream();
     let mut seen = String::new();
     while !seen.contains("and so on") {
-        seen.push_str(&String::from_utf8_lossy(&stream.next().await.unwrap().unwrap()));
+        seen.push_str(&String::from_utf8_lossy(
+            &stream.next().await.unwrap().unwrap(),
+        ));
     }
     assert_eq!(server.app.live_turns(), 1);
 
@@ -105,7 +128,11 @@ async fn a_client_that_goes_away_frees_its_task_and_its_conversation() {
         .send()
         .await
         .unwrap();
-    assert_eq!(again.status().as_u16(), 200, "the conversation was released");
+    assert_eq!(
+        again.status().as_u16(),
+        200,
+        "the conversation was released"
+    );
 }
 
 #[tokio::test]
@@ -122,7 +149,12 @@ async fn a_model_that_panics_ends_its_turn_and_the_server_goes_on() {
     let (id, _, events) = chat(&client, &server, message("hi", "tables_list", None, None)).await;
     let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(&names[names.len() - 2..], ["error", "complete"]);
-    let (_, _, events) = chat(&client, &server, message("again", "tables_list", None, Some(&id))).await;
+    let (_, _, events) = chat(
+        &client,
+        &server,
+        message("again", "tables_list", None, Some(&id)),
+    )
+    .await;
     assert_eq!(complete(&events)["message"], "fine");
     wait_until_idle(&server).await;
 }

@@ -81,7 +81,15 @@ async fn serve_talks_to_the_model_named_on_the_command_line() {
     let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
     let model = tokio::spawn(model_server(listener));
     let mut child = Command::new(env!("CARGO_BIN_EXE_payload"))
-        .args(["serve", "--port", "0", "--provider", "openai", "--model", "gpt-4o-mini"])
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--provider",
+            "openai",
+            "--model",
+            "gpt-4o-mini",
+        ])
         .args(["--base-url", &base_url])
         .env_remove("OPENAI_API_KEY")
         .stdout(Stdio::piped())
@@ -89,7 +97,9 @@ async fn serve_talks_to_the_model_named_on_the_command_line() {
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
     let _served = Served(child);
     let url = line
         .split_whitespace()
@@ -116,13 +126,25 @@ async fn serve_talks_to_the_model_named_on_the_command_line() {
     let shown: String = events
         .split("\n\n")
         .filter_map(|block| block.strip_prefix("event: text_delta\ndata: "))
-        .map(|data| serde_json::from_str::<Value>(data).unwrap()["text"].as_str().unwrap().to_string())
+        .map(|data| {
+            serde_json::from_str::<Value>(data).unwrap()["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
-    assert_eq!(shown.trim_end(), "Which do you want to track?", "no part of the block was shown");
+    assert_eq!(
+        shown.trim_end(),
+        "Which do you want to track?",
+        "no part of the block was shown"
+    );
 
     let request = model.await.unwrap();
     assert_eq!(request["model"], "gpt-4o-mini");
     let system = request["messages"][0]["content"].as_str().unwrap();
-    assert!(system.contains("SCHEMA_PROPOSAL"), "the page's prompt was sent: {system}");
+    assert!(
+        system.contains("SCHEMA_PROPOSAL"),
+        "the page's prompt was sent: {system}"
+    );
     assert_eq!(request["messages"][1]["content"], "help me track something");
 }

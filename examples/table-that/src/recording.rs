@@ -15,17 +15,41 @@ pub struct RecordedTurn {
 
 /// The turns in the order they were given.
 pub const CONVERSATION: [RecordedTurn; 8] = [
-    turn("tables_list", include_str!("../conversation/01-tables_list.md")),
-    turn("tables_list", include_str!("../conversation/02-tables_list.md")),
-    turn("table_view", include_str!("../conversation/03-table_view.md")),
-    turn("table_view", include_str!("../conversation/04-table_view.md")),
-    turn("table_view", include_str!("../conversation/05-table_view.md")),
-    turn("table_edit", include_str!("../conversation/06-table_edit.md")),
+    turn(
+        "tables_list",
+        include_str!("../conversation/01-tables_list.md"),
+    ),
+    turn(
+        "tables_list",
+        include_str!("../conversation/02-tables_list.md"),
+    ),
+    turn(
+        "table_view",
+        include_str!("../conversation/03-table_view.md"),
+    ),
+    turn(
+        "table_view",
+        include_str!("../conversation/04-table_view.md"),
+    ),
+    turn(
+        "table_view",
+        include_str!("../conversation/05-table_view.md"),
+    ),
+    turn(
+        "table_edit",
+        include_str!("../conversation/06-table_edit.md"),
+    ),
     RecordedTurn {
         cut: true,
-        ..turn("tables_list", include_str!("../conversation/07-tables_list.md"))
+        ..turn(
+            "tables_list",
+            include_str!("../conversation/07-tables_list.md"),
+        )
     },
-    turn("table_view", include_str!("../conversation/08-table_view.md")),
+    turn(
+        "table_view",
+        include_str!("../conversation/08-table_view.md"),
+    ),
 ];
 
 const fn turn(page: &'static str, text: &'static str) -> RecordedTurn {

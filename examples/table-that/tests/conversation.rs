@@ -137,10 +137,11 @@ fn turn_8_offers_to_close_the_chat() {
 
 #[test]
 fn the_recording_lists_every_file_on_its_page() {
-    let mut files: Vec<_> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("conversation"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("conversation"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
     files.sort();
     assert_eq!(files.len(), table_that::CONVERSATION.len());
     for (file, recorded) in files.iter().zip(table_that::CONVERSATION) {

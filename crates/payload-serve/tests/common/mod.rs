@@ -94,7 +94,10 @@ pub fn events(body: &str) -> Vec<Event> {
                     data.push_str(rest);
                 }
             }
-            (name, serde_json::from_str(&data).expect("event data is JSON"))
+            (
+                name,
+                serde_json::from_str(&data).expect("event data is JSON"),
+            )
         })
         .collect()
 }
@@ -113,7 +116,11 @@ pub async fn get(client: &reqwest::Client, server: &Server, path: &str) -> Value
         .send()
         .await
         .unwrap();
-    assert!(response.status().is_success(), "{path}: {}", response.status());
+    assert!(
+        response.status().is_success(),
+        "{path}: {}",
+        response.status()
+    );
     response.json().await.unwrap()
 }
 
