@@ -208,3 +208,31 @@ fn apps_that_need_only_a_registry_do_not_link_the_command_line() {
     }
     assert!(graph.linked("payload").contains("payload-cli"));
 }
+
+#[test]
+fn only_the_web_app_links_a_web_server_and_a_database() {
+    let graph = Graph::load();
+    for name in [
+        "payload-core",
+        "payload-registry",
+        "payload-prompt",
+        "payload-agent",
+        "payload-providers",
+        "payload-cli",
+        "payload-builtin",
+        "table-that",
+    ] {
+        let linked = graph.linked(name);
+        for heavy in ["axum", "rusqlite", "payload-serve"] {
+            assert!(!linked.contains(heavy), "{name} links {heavy}");
+        }
+    }
+    let serve = graph.dependencies("payload-serve");
+    for dependency in ["axum", "rusqlite", "payload-agent", "payload-prompt"] {
+        assert!(
+            serve.contains(dependency),
+            "payload-serve does not depend on {dependency}"
+        );
+    }
+    assert!(graph.linked("payload").contains("payload-serve"));
+}

@@ -90,6 +90,29 @@ pub enum Command {
         #[arg(long)]
         max_tokens: Option<u32>,
     },
+    /// Serve the table.that chat app in a browser (seed 000 and 001): tables in SQLite,
+    /// the chat streamed over SSE, payload cards to accept or dismiss. Without
+    /// `--provider` the model replays a recorded conversation, offline.
+    Serve {
+        /// The port on 127.0.0.1 (0 picks a free one).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The SQLite database file (created when missing); in memory when absent.
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// Talk to a real model through this API instead of replaying.
+        #[arg(long, value_enum, requires = "model")]
+        provider: Option<Provider>,
+        /// The API's base URL (default: the provider's own).
+        #[arg(long, requires = "provider")]
+        base_url: Option<String>,
+        /// The model's name.
+        #[arg(long, requires = "provider")]
+        model: Option<String>,
+        /// The answer's token limit.
+        #[arg(long, requires = "provider")]
+        max_tokens: Option<u32>,
+    },
     /// Print a payload type's JSON Schema.
     Schema {
         /// The type's name.

@@ -58,23 +58,38 @@ pub(crate) fn run(
 
 /// The client for the request's provider, with its key from the environment.
 fn model(request: &ChatRequest) -> Box<dyn Model> {
-    match request.provider {
+    client(
+        request.provider,
+        &request.model,
+        request.base_url.as_deref(),
+        request.max_tokens,
+    )
+}
+
+/// A provider's client for `model`, with its key from the environment.
+pub(crate) fn client(
+    provider: Provider,
+    model: &str,
+    base_url: Option<&str>,
+    max_tokens: Option<u32>,
+) -> Box<dyn Model> {
+    match provider {
         Provider::Openai => {
-            let mut client = OpenAi::new(&request.model);
-            if let Some(url) = &request.base_url {
+            let mut client = OpenAi::new(model);
+            if let Some(url) = base_url {
                 client = client.base_url(url);
             }
-            if let Some(max) = request.max_tokens {
+            if let Some(max) = max_tokens {
                 client = client.max_tokens(max);
             }
             Box::new(client)
         }
         Provider::Anthropic => {
-            let mut client = Anthropic::new(&request.model);
-            if let Some(url) = &request.base_url {
+            let mut client = Anthropic::new(model);
+            if let Some(url) = base_url {
                 client = client.base_url(url);
             }
-            if let Some(max) = request.max_tokens {
+            if let Some(max) = max_tokens {
                 client = client.max_tokens(max);
             }
             Box::new(client)

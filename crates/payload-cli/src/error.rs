@@ -59,6 +59,10 @@ pub enum CliError {
     Agent(AgentError),
     /// The async runtime for the model call could not be started.
     Runtime(io::Error),
+    /// `payload serve` in a build that has no app to serve.
+    NoServer,
+    /// The server could not start or stopped with an error.
+    Serve(io::Error),
     /// Writing the output failed.
     Output(io::Error),
     /// The output was closed (`payload ... | head`): not a failure of the command.
@@ -98,6 +102,10 @@ impl std::fmt::Display for CliError {
             }
             CliError::Agent(error) => write!(f, "{error}"),
             CliError::Runtime(error) => write!(f, "cannot start the async runtime: {error}"),
+            CliError::NoServer => f.write_str(
+                "this build of payload has no app to serve (the workspace's payload binary has)",
+            ),
+            CliError::Serve(error) => write!(f, "the server failed: {error}"),
             CliError::Output(error) => write!(f, "{error}"),
             CliError::ClosedPipe => f.write_str("the output was closed"),
         }
@@ -109,7 +117,8 @@ impl std::error::Error for CliError {
         match self {
             CliError::Read { source, .. }
             | CliError::Output(source)
-            | CliError::Runtime(source) => Some(source),
+            | CliError::Runtime(source)
+            | CliError::Serve(source) => Some(source),
             CliError::Agent(error) => Some(error),
             CliError::UnknownPage(error) => Some(error),
             CliError::NotStrict { refusal, .. } => Some(refusal),

@@ -18,12 +18,14 @@ mod bench;
 mod chat;
 mod error;
 mod input;
+mod serve;
 mod stream;
 mod text;
 
 pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES, Provider};
 pub use error::CliError;
 pub use input::{limits, read_input};
+pub use serve::{ModelFactory, ServeRequest, Server};
 pub use text::{instructions_text, prompt_text};
 
 use clap::Parser;
@@ -36,10 +38,20 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// Runs the `payload` command over the global registry with the process's arguments.
+/// `payload serve` says this build has no app to serve: see [`main_with_server`].
 pub fn main() -> ExitCode {
+    main_inner(None)
+}
+
+/// [`main`], with the app `payload serve` runs.
+pub fn main_with_server(server: Server) -> ExitCode {
+    main_inner(Some(server))
+}
+
+fn main_inner(server: Option<Server>) -> ExitCode {
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    match run(std::env::args_os(), Registry::global(), &mut out) {
+    match run_with_server(std::env::args_os(), Registry::global(), &mut out, server) {
         Ok(code) => code,
         Err(CliError::ClosedPipe) => ExitCode::SUCCESS,
         Err(error) => {
@@ -55,6 +67,16 @@ pub fn run(
     args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
     registry: &Registry,
     out: &mut dyn Write,
+) -> Result<ExitCode, CliError> {
+    run_with_server(args, registry, out, None)
+}
+
+/// [`run`], with the app `payload serve` runs (`None`: the command says there is none).
+pub fn run_with_server(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+    registry: &Registry,
+    out: &mut dyn Write,
+    server: Option<Server>,
 ) -> Result<ExitCode, CliError> {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
@@ -115,6 +137,20 @@ pub fn run(
             if !chat::run(registry, request, out)? {
                 return Ok(ExitCode::from(1));
             }
+        }
+        Command::Serve {
+            port,
+            db,
+            provider,
+            base_url,
+            model,
+            max_tokens,
+        } => {
+            let server = server.ok_or(CliError::NoServer)?;
+            let model = provider
+                .zip(model)
+                .map(|(provider, model)| serve::factory(provider, model, base_url, max_tokens));
+            server(ServeRequest { port, db, model }).map_err(CliError::Serve)?;
         }
         Command::Schema { name, dialect } => {
             let payload = find_type(registry, &name)?;

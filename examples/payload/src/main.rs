@@ -3,6 +3,7 @@
 //! each one once.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 // Referenced so the linker keeps each crate, and with it its registrations.
 use chat_architecture as _;
@@ -14,5 +15,18 @@ use structured_rag as _;
 use table_that as _;
 
 fn main() -> ExitCode {
-    payload_cli::main()
+    payload_cli::main_with_server(serve)
+}
+
+/// `payload serve`: the table.that app, with the replay model unless a provider was
+/// named.
+fn serve(request: payload_cli::ServeRequest) -> std::io::Result<()> {
+    let mut options = payload_serve::ServeOptions {
+        db: request.db,
+        ..payload_serve::ServeOptions::default()
+    };
+    if let Some(make) = request.model {
+        options.models = Arc::new(move |_: &payload_serve::TurnInfo| make());
+    }
+    payload_serve::run(request.port, options)
 }

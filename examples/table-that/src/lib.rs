@@ -16,6 +16,9 @@
 #![warn(missing_docs)]
 
 mod context;
+mod recording;
+
+pub use recording::{CONVERSATION, RecordedTurn};
 
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_core::{ActionSpec, LlmPayload};

@@ -134,3 +134,24 @@ fn turn_8_offers_to_close_the_chat() {
     assert_eq!(parsed.suggested_actions.unwrap()[0].action, "close_chat");
     assert!(parsed.suggested_values.is_none());
 }
+
+#[test]
+fn the_recording_lists_every_file_on_its_page() {
+    let mut files: Vec<_> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("conversation"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+    files.sort();
+    assert_eq!(files.len(), table_that::CONVERSATION.len());
+    for (file, recorded) in files.iter().zip(table_that::CONVERSATION) {
+        let (text, parsed) = turn(file);
+        assert_eq!(recorded.text, text, "{file}");
+        assert!(file.ends_with(&format!("-{}.md", recorded.page)), "{file}");
+        let truncated = parsed
+            .rejected
+            .iter()
+            .any(|r| r.errors.iter().any(|e| e.kind == ErrorKind::Truncated));
+        assert_eq!(recorded.cut, truncated, "{file}");
+    }
+}

@@ -1,0 +1,271 @@
+//! The database: one SQLite connection behind a mutex, the app's own tables (column
+//! metadata, conversations, messages, payload decisions) and the user's tables beside
+//! them.
+//!
+//! SQLite cannot change a column's type or order, so the user's tables hold only the
+//! values, in columns named by the app (`c1`, `c2`, ...); each column's name, type,
+//! options and position live in `app_columns`, and renaming, retyping or reordering a
+//! column changes only that metadata.
+
+use payload_core::CustomPayload;
+use payload_prompt::{ManifestEntry, PayloadStatus};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+/// The app's own tables; the user's tables are `data_<id>`.
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS app_tables (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    next_column INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS app_columns (
+    table_id INTEGER NOT NULL REFERENCES app_tables(id),
+    column_id TEXT NOT NULL,
+    sql_name TEXT NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    required INTEGER NOT NULL DEFAULT 0,
+    options TEXT,
+    filter_display TEXT,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (table_id, column_id)
+);
+CREATE TABLE IF NOT EXISTS conversations (
+    id TEXT PRIMARY KEY,
+    created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+    turn INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    text TEXT NOT NULL,
+    response TEXT
+);
+CREATE TABLE IF NOT EXISTS payloads (
+    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+    turn INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    status TEXT NOT NULL,
+    table_id INTEGER,
+    PRIMARY KEY (conversation_id, turn)
+);
+";
+
+/// The database of one server.
+#[derive(Debug)]
+pub struct Db {
+    conn: Mutex<Connection>,
+}
+
+/// A stored message of a conversation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StoredMessage {
+    /// The turn it belongs to, from 0.
+    pub turn: usize,
+    /// `user` or `assistant`.
+    pub role: String,
+    /// What the user wrote, or the model's whole answer (blocks included, as the model
+    /// needs to see it next time).
+    pub text: String,
+    /// For an answer: its parse (`complete`'s data), for showing it again.
+    pub response: Option<Value>,
+}
+
+/// A payload the model proposed, with what the user did with it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StoredPayload {
+    /// The turn it was proposed in.
+    pub turn: usize,
+    /// Its type and data.
+    pub payload: CustomPayload,
+    /// Proposed, accepted or dismissed.
+    pub status: PayloadStatus,
+    /// The table the page showed when it was proposed (what an update applies to).
+    pub table_id: Option<i64>,
+}
+
+impl Db {
+    /// Opens (or creates) the database in `path`, or an in-memory one.
+    pub fn open(path: Option<&Path>) -> rusqlite::Result<Db> {
+        let conn = match path {
+            Some(path) => Connection::open(path)?,
+            None => Connection::open_in_memory()?,
+        };
+        conn.execute_batch(SCHEMA)?;
+        Ok(Db {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    /// The connection. A panic while it was held leaves nothing half-written that
+    /// SQLite would not have rolled back, so a poisoned lock is taken anyway.
+    pub fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.conn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records the conversation if it is new.
+    pub fn ensure_conversation(&self, id: &str) -> rusqlite::Result<()> {
+        self.conn().execute(
+            "INSERT OR IGNORE INTO conversations (id) VALUES (?1)",
+            params![id],
+        )?;
+        Ok(())
+    }
+
+    /// The conversation's messages, oldest first.
+    pub fn messages(&self, conversation: &str) -> rusqlite::Result<Vec<StoredMessage>> {
+        let conn = self.conn();
+        let mut statement = conn.prepare(
+            "SELECT turn, role, text, response FROM messages
+             WHERE conversation_id = ?1 ORDER BY seq",
+        )?;
+        statement
+            .query_map(params![conversation], |row| {
+                let response: Option<String> = row.get(3)?;
+                Ok(StoredMessage {
+                    turn: row.get::<_, i64>(0)? as usize,
+                    role: row.get(1)?,
+                    text: row.get(2)?,
+                    response: response.and_then(|r| serde_json::from_str(&r).ok()),
+                })
+            })?
+            .collect()
+    }
+
+    /// Adds a message to the conversation.
+    pub fn add_message(
+        &self,
+        conversation: &str,
+        turn: usize,
+        role: &str,
+        text: &str,
+        response: Option<&Value>,
+    ) -> rusqlite::Result<()> {
+        self.conn().execute(
+            "INSERT INTO messages (conversation_id, turn, role, text, response)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                conversation,
+                turn as i64,
+                role,
+                text,
+                response.map(Value::to_string)
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Records a proposed payload.
+    pub fn add_payload(
+        &self,
+        conversation: &str,
+        turn: usize,
+        payload: &CustomPayload,
+        table_id: Option<i64>,
+    ) -> rusqlite::Result<()> {
+        self.conn().execute(
+            "INSERT OR REPLACE INTO payloads (conversation_id, turn, type, data, status, table_id)
+             VALUES (?1, ?2, ?3, ?4, 'proposed', ?5)",
+            params![
+                conversation,
+                turn as i64,
+                payload.kind,
+                payload.data().to_string(),
+                table_id
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The conversation's payloads, oldest first.
+    pub fn payloads(&self, conversation: &str) -> rusqlite::Result<Vec<StoredPayload>> {
+        let conn = self.conn();
+        let mut statement = conn.prepare(
+            "SELECT turn, type, data, status, table_id FROM payloads
+             WHERE conversation_id = ?1 ORDER BY turn",
+        )?;
+        statement
+            .query_map(params![conversation], stored_payload)?
+            .collect()
+    }
+
+    /// One payload of the conversation.
+    pub fn payload(
+        &self,
+        conversation: &str,
+        turn: usize,
+    ) -> rusqlite::Result<Option<StoredPayload>> {
+        self.conn()
+            .query_row(
+                "SELECT turn, type, data, status, table_id FROM payloads
+                 WHERE conversation_id = ?1 AND turn = ?2",
+                params![conversation, turn as i64],
+                stored_payload,
+            )
+            .optional()
+    }
+
+    /// Records what the user did with a payload.
+    pub fn set_status(
+        &self,
+        conversation: &str,
+        turn: usize,
+        status: PayloadStatus,
+    ) -> rusqlite::Result<()> {
+        self.conn().execute(
+            "UPDATE payloads SET status = ?3 WHERE conversation_id = ?1 AND turn = ?2",
+            params![conversation, turn as i64, status.as_str()],
+        )?;
+        Ok(())
+    }
+
+    /// Checks that the app's column metadata and SQLite's tables agree, for every
+    /// table: each table's columns hold positions 0..n once, distinct ids and SQLite
+    /// names, and its data table has exactly `row_id` and those columns. Every change
+    /// the app makes keeps this true; a database file edited by hand may not.
+    pub fn check(&self) -> Result<(), String> {
+        let conn = self.conn();
+        let tables = crate::tables::list(&conn).map_err(|e| e.to_string())?;
+        for table in tables {
+            crate::tables::check(&conn, table.id)?;
+        }
+        Ok(())
+    }
+
+    /// The conversation's payload manifest, for the next system prompt.
+    pub fn manifest(&self, conversation: &str) -> rusqlite::Result<Vec<ManifestEntry>> {
+        Ok(self
+            .payloads(conversation)?
+            .into_iter()
+            // Turns are counted from 1 for the model, as people count them.
+            .map(|p| ManifestEntry::new(p.turn + 1, p.payload, p.status))
+            .collect())
+    }
+}
+
+fn stored_payload(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPayload> {
+    let data: String = row.get(2)?;
+    let status: String = row.get(3)?;
+    Ok(StoredPayload {
+        turn: row.get::<_, i64>(0)? as usize,
+        payload: CustomPayload::new(
+            row.get::<_, String>(1)?,
+            serde_json::from_str(&data).unwrap_or(Value::Null),
+        ),
+        status: match status.as_str() {
+            "accepted" => PayloadStatus::Accepted,
+            "dismissed" => PayloadStatus::Dismissed,
+            _ => PayloadStatus::Proposed,
+        },
+        table_id: row.get(4)?,
+    })
+}

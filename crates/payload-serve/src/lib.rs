@@ -1,0 +1,141 @@
+//! # payload-serve
+//!
+//! The table.that chat app (seed 000) in a browser, over seed 001's HTTP contract: a
+//! tables list and a table view backed by a real SQLite database, and a chat tray
+//! whose answers stream in as Server-Sent Events, with payload cards the user accepts
+//! or dismisses, suggestion chips and the page's action buttons.
+//!
+//! - `POST /api/chat` runs one agent turn ([`payload_agent`]) with the page's system
+//!   prompt ([`payload_prompt`]), carrying the conversation's payload manifest, and
+//!   streams its events (`status`, `text_delta`, `payload_start`, ..., `complete`).
+//! - `GET /api/tables`, `GET /api/tables/{id}`, `GET /api/tables/{id}/csv` (the
+//!   `export_csv` action's download) and `GET /api/conversations/{id}` read.
+//! - `POST /api/payloads/{conversation}/{turn}/accept` applies a proposal for real:
+//!   a SCHEMA_PROPOSAL creates or alters a table, a DATA_PROPOSAL changes rows (only
+//!   the ones the user left ticked); `.../dismiss` records the refusal.
+//! - `GET /` is the page, compiled into the binary ([`assets`]).
+//!
+//! Without a key the model is [`ReplayModel`], which plays table.that's recorded
+//! conversation; any [`payload_agent::Model`] can be put in its place through
+//! [`ServeOptions::models`].
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod apply;
+pub mod assets;
+mod chat;
+mod db;
+mod error;
+mod replay;
+mod routes;
+mod sse;
+mod state;
+mod tables;
+
+pub use apply::{Applied, ApplyError, Skipped};
+pub use db::Db;
+pub use replay::{DEFAULT_CHUNK_CHARS, DEFAULT_DELAY, ReplayModel};
+pub use state::{ModelSource, TurnInfo};
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use state::AppState;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use tokio::net::TcpListener;
+
+/// The largest request body accepted, by default; larger ones get 413.
+pub const DEFAULT_BODY_LIMIT: usize = 256 * 1024;
+
+/// How the server is set up.
+#[derive(Clone)]
+pub struct ServeOptions {
+    /// The database file; in memory when `None`.
+    pub db: Option<PathBuf>,
+    /// Where each turn's model comes from.
+    pub models: ModelSource,
+    /// The largest request body accepted.
+    pub body_limit: usize,
+}
+
+impl Default for ServeOptions {
+    /// In memory, with the replay model.
+    fn default() -> Self {
+        ServeOptions {
+            db: None,
+            models: replay_models(),
+            body_limit: DEFAULT_BODY_LIMIT,
+        }
+    }
+}
+
+/// The replay model for every turn.
+pub fn replay_models() -> ModelSource {
+    Arc::new(|turn: &TurnInfo| Box::new(ReplayModel::for_turn(turn.turn)))
+}
+
+/// The app: its state and its routes.
+#[derive(Clone)]
+pub struct App {
+    state: Arc<AppState>,
+    body_limit: usize,
+}
+
+impl App {
+    /// Opens the database and sets the app up.
+    pub fn new(options: ServeOptions) -> rusqlite::Result<App> {
+        let db = Db::open(options.db.as_deref())?;
+        Ok(App {
+            state: Arc::new(AppState::new(db, options.models)),
+            body_limit: options.body_limit,
+        })
+    }
+
+    /// The routes.
+    pub fn router(&self) -> Router {
+        Router::new()
+            .route("/", get(assets::index))
+            .route("/assets/{name}", get(assets::asset))
+            .route("/api/chat", post(chat::chat))
+            .route("/api/tables", get(routes::list_tables))
+            .route("/api/tables/{id}", get(routes::table))
+            .route("/api/tables/{id}/csv", get(routes::table_csv))
+            .route("/api/conversations/{id}", get(routes::conversation))
+            .route(
+                "/api/payloads/{conversation}/{turn}/{decision}",
+                post(routes::decide),
+            )
+            .layer(DefaultBodyLimit::max(self.body_limit))
+            .with_state(self.state.clone())
+    }
+
+    /// How many turns' tasks are still running (a turn whose client went away ends).
+    pub fn live_turns(&self) -> usize {
+        self.state.live_turns.load(Ordering::SeqCst)
+    }
+
+    /// Serves on `listener` until the future is dropped or the process stops.
+    pub async fn serve(self, listener: TcpListener) -> std::io::Result<()> {
+        axum::serve(listener, self.router()).await
+    }
+}
+
+/// Runs the server on `127.0.0.1:port` (0 picks a free port) until Ctrl-C, printing the
+/// URL to open.
+pub fn run(port: u16, options: ServeOptions) -> std::io::Result<()> {
+    let app = App::new(options).map_err(std::io::Error::other)?;
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async move {
+        let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port))).await?;
+        let address = listener.local_addr()?;
+        println!("payload serve: open http://{address}/ (Ctrl-C stops it)");
+        tokio::select! {
+            served = app.serve(listener) => served,
+            _ = tokio::signal::ctrl_c() => Ok(()),
+        }
+    })
+}

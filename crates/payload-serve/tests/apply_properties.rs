@@ -1,0 +1,139 @@
+//! Invariants of applying proposals, over random sequences of them (names hostile to
+//! SQL included): applying never fails on a table that exists, every operation is
+//! counted once (applied or skipped with a reason), and the app's column metadata
+//! always agrees with SQLite's tables.
+
+use payload_builtin::{DataProposal, SchemaProposal};
+use payload_serve::Db;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+const NAMES: &[&str] = &[
+    "Name",
+    "name",
+    "Stage",
+    "c1",
+    "row_id",
+    "\"; DROP TABLE app_tables; --",
+    "Ünïcode ✓",
+    "a'b",
+    "",
+];
+
+fn name() -> impl Strategy<Value = String> {
+    prop::sample::select(NAMES).prop_map(str::to_string)
+}
+
+/// Ids of columns that may or may not exist.
+fn column_id() -> impl Strategy<Value = String> {
+    prop_oneof![
+        name().prop_map(|n| format!("col_{}", n.to_lowercase())),
+        Just("col_name_2".to_string()),
+        Just("nope".to_string()),
+    ]
+}
+
+fn column() -> impl Strategy<Value = Value> {
+    (
+        name(),
+        prop::sample::select(&["text", "number", "date", "boolean", "select"][..]),
+    )
+        .prop_map(|(name, kind)| json!({"name": name, "type": kind, "options": ["A", "B"]}))
+}
+
+fn schema_operation() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (column(), prop::option::of(column_id())).prop_map(|(column, after)| json!({"action": "add", "column": column, "after_column_id": after})),
+        (column_id(), name()).prop_map(|(id, name)| json!({"action": "modify", "column_id": id, "changes": {"name": name, "type": "select", "options": ["x"]}})),
+        column_id().prop_map(|id| json!({"action": "remove", "column_id": id})),
+        (column_id(), prop::option::of(column_id())).prop_map(|(id, after)| json!({"action": "reorder", "column_id": id, "after_column_id": after})),
+    ]
+}
+
+fn cell() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<i64>().prop_map(Value::from),
+        any::<bool>().prop_map(Value::from),
+        ".{0,12}".prop_map(Value::from),
+        Just(Value::Null),
+        Just(json!({"nested": [1, 2]})),
+    ]
+}
+
+fn row() -> impl Strategy<Value = Value> {
+    prop::collection::btree_map(name(), cell(), 0..4).prop_map(|m| json!(m))
+}
+
+fn data_operation() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        row().prop_map(|data| json!({"action": "add", "data": data})),
+        (0u64..8, row()).prop_map(
+            |(id, changes)| json!({"action": "update", "row_id": id, "changes": changes})
+        ),
+        prop_oneof![0u64..8, Just(u64::MAX)]
+            .prop_map(|id| json!({"action": "delete", "row_id": id})),
+    ]
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Schema(Value),
+    Data(Value, Option<Vec<usize>>),
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        prop::collection::vec(schema_operation(), 0..5)
+            .prop_map(|ops| Step::Schema(json!({"mode": "update", "operations": ops}))),
+        (
+            prop::collection::vec(data_operation(), 0..6),
+            prop::option::of(prop::collection::vec(0usize..6, 0..4))
+        )
+            .prop_map(|(ops, keep)| Step::Data(json!({"operations": ops}), keep)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn every_operation_is_counted_and_the_metadata_agrees_with_sqlite(
+        columns in prop::collection::vec(column(), 0..4),
+        samples in prop::collection::vec(row(), 0..3),
+        steps in prop::collection::vec(step(), 0..8),
+    ) {
+        let db = Db::open(None).unwrap();
+        let create = json!({
+            "mode": "create", "table_name": "\"t\"; --", "table_description": "d",
+            "operations": columns.iter().map(|c| json!({"action": "add", "column": c})).collect::<Vec<_>>(),
+            "sample_rows": samples,
+        });
+        let create: SchemaProposal = serde_json::from_value(create).unwrap();
+        let applied = db.apply_schema(&create, None).unwrap();
+        prop_assert_eq!(applied.applied + applied.skipped.len(), columns.len());
+        let table = applied.table_id;
+        prop_assert_eq!(db.check(), Ok(()));
+        for step in steps {
+            match step {
+                Step::Schema(proposal) => {
+                    let proposal: SchemaProposal = serde_json::from_value(proposal).unwrap();
+                    let applied = db.apply_schema(&proposal, Some(table)).unwrap();
+                    prop_assert_eq!(applied.applied + applied.skipped.len(), proposal.operations.len());
+                }
+                Step::Data(proposal, keep) => {
+                    let proposal: DataProposal = serde_json::from_value(proposal).unwrap();
+                    let applied = db.apply_data(&proposal, table, keep.as_deref()).unwrap();
+                    let considered = (0..proposal.operations.len())
+                        .filter(|i| keep.as_ref().is_none_or(|k| k.contains(i)))
+                        .count();
+                    prop_assert_eq!(applied.applied + applied.skipped.len(), considered);
+                    for skipped in &applied.skipped {
+                        prop_assert!(!skipped.reason.is_empty());
+                    }
+                }
+            }
+            prop_assert_eq!(db.check(), Ok(()));
+        }
+        prop_assert!(db.apply_data(&DataProposal { reasoning: None, operations: vec![] }, table + 1, None).is_err(), "no such table");
+    }
+}

@@ -1,0 +1,471 @@
+//! The page in a real headless Chromium, driven over WebDriver: text streams in, a
+//! schema proposal accepted becomes a table, rows are unticked before applying, chips
+//! send their value, action buttons act, and hostile model text stays text.
+//!
+//! Needs `chromium` and `chromedriver` (Debian's packages; `.ci/run` installs them).
+//! Without them the tests say so and pass, so `cargo test` works on a machine with only
+//! the Rust toolchain; with `PAYLOAD_REQUIRE_BROWSER=1` (set by `.ci/run`) a missing
+//! browser is a failure. `PAYLOAD_SCREENSHOT=FILE` saves the finished conversation.
+
+mod common;
+
+use common::*;
+use fantoccini::{Client, ClientBuilder, Locator};
+use payload_serve::{ModelSource, ReplayModel, TurnInfo};
+use serde_json::{Value, json};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A chromedriver process, killed when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+    _profile: tempdir::Dir,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+mod tempdir {
+    //! A fresh browser profile directory, removed when dropped.
+    pub struct Dir(pub std::path::PathBuf);
+
+    impl Dir {
+        pub fn new(name: &str) -> Dir {
+            let path = std::env::temp_dir().join(format!(
+                "{name}-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            let _ = std::fs::remove_dir_all(&path);
+            std::fs::create_dir_all(&path).unwrap();
+            Dir(path)
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn program(env: &str, default: &str) -> Option<PathBuf> {
+    let path = std::env::var_os(env).map_or_else(|| PathBuf::from(default), PathBuf::from);
+    path.exists().then_some(path)
+}
+
+/// Starts chromedriver and a headless Chromium session; `None` (with a note) when they
+/// are not installed and not required.
+async fn browser() -> Option<(Client, Driver)> {
+    let (Some(driver), Some(chromium)) = (
+        program("CHROMEDRIVER", "/usr/bin/chromedriver"),
+        program("CHROMIUM", "/usr/bin/chromium"),
+    ) else {
+        if std::env::var_os("PAYLOAD_REQUIRE_BROWSER").is_some() {
+            panic!("PAYLOAD_REQUIRE_BROWSER is set but chromium or chromedriver is missing");
+        }
+        eprintln!("skipped: chromium and chromedriver are not installed");
+        return None;
+    };
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let profile = tempdir::Dir::new("payload-serve-browser");
+    let driver = Driver {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+        _profile: profile,
+    };
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1280,860",
+                format!("--user-data-dir={}", driver._profile.0.display()),
+            ],
+        }),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector)
+            .capabilities(capabilities.clone())
+            .connect(&driver.url)
+            .await
+        {
+            Ok(client) => return Some((client, driver)),
+            Err(e) if Instant::now() < deadline => {
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("no WebDriver session: {e}"),
+        }
+    }
+}
+
+/// Runs `script` (which returns a value) until `ready` holds for its result.
+async fn until(client: &Client, what: &str, script: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let value = client.execute(script, vec![]).await.unwrap();
+        if ready(&value) {
+            return value;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}; last: {value}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn send(client: &Client, text: &str) {
+    let input = client.find(Locator::Id("chat-input")).await.unwrap();
+    input.send_keys(text).await.unwrap();
+    client
+        .find(Locator::Id("chat-send"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Waits for the `n`th answer (from 1) to complete.
+async fn answered(client: &Client, n: usize) {
+    let script =
+        "return document.querySelectorAll('.message.assistant[data-state=complete]').length";
+    until(client, &format!("answer {n}"), script, |v| {
+        v.as_u64() >= Some(n as u64)
+    })
+    .await;
+}
+
+async fn click(client: &Client, css: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+async fn count(client: &Client, css: &str) -> u64 {
+    let script = format!("return document.querySelectorAll({}).length", json!(css));
+    client
+        .execute(&script, vec![])
+        .await
+        .unwrap()
+        .as_u64()
+        .unwrap()
+}
+
+/// The replay model, slowed so streaming can be seen.
+fn slow_replay() -> ModelSource {
+    Arc::new(|turn: &TurnInfo| {
+        Box::new(ReplayModel::for_turn(turn.turn).delay(Duration::from_millis(8)))
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_recorded_conversation_in_a_browser() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let server = start(slow_replay()).await;
+    client.goto(&server.url).await.unwrap();
+    until(
+        &client,
+        "the tables list",
+        "return document.querySelector('main .empty') !== null",
+        |v| v == true,
+    )
+    .await;
+
+    // The text streams in: seen part-written before the answer completes.
+    send(&client, "I'm job hunting").await;
+    let partial = until(
+        &client,
+        "streamed text",
+        "const m = document.querySelector('.message.assistant'); \
+         return m && m.dataset.state === 'streaming' ? m.querySelector('.text').textContent : ''",
+        |v| v.as_str().is_some_and(|t| t.len() > 5),
+    )
+    .await;
+    answered(&client, 1).await;
+    let whole: String = client
+        .execute(
+            "return document.querySelector('.message.assistant .text').textContent",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(whole.len() > partial.as_str().unwrap().len());
+    assert!(
+        whole.contains("interview stages"),
+        "Markdown bold rendered as text: {whole}"
+    );
+    assert_eq!(count(&client, ".message.assistant strong").await, 1);
+    assert_eq!(count(&client, ".message.assistant ol li").await, 3);
+
+    // A chip sends its value.
+    assert_eq!(count(&client, ".chips .chip").await, 3);
+    click(&client, ".chips .chip:nth-child(2)").await;
+    answered(&client, 2).await;
+    let users = client
+        .execute(
+            "return Array.from(document.querySelectorAll('.message.user')).map(m => m.textContent)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(users[1], "I want to track each interview stage");
+
+    // The schema proposal's card, accepted: the table exists and is shown.
+    assert_eq!(
+        count(&client, ".card[data-type=schema_proposal] tr.add").await,
+        4
+    );
+    click(&client, ".card[data-type=schema_proposal] .accept").await;
+    until(
+        &client,
+        "the new table",
+        "return document.querySelectorAll('table.grid tr[data-row-id]').length",
+        |v| v == 2,
+    )
+    .await;
+    let headers = client
+        .execute(
+            "return Array.from(document.querySelectorAll('table.grid th')).map(h => h.textContent)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        headers,
+        json!(["#", "Company", "Role", "Stage", "Applied on"])
+    );
+    assert_eq!(
+        client
+            .execute("return location.hash", vec![])
+            .await
+            .unwrap(),
+        "#/tables/1"
+    );
+
+    // Row changes: untick Umbrella and the delete, apply the other three.
+    send(&client, "Add a few examples").await;
+    answered(&client, 3).await;
+    let boxes = ".card[data-type=data_proposal] input[type=checkbox]";
+    assert_eq!(count(&client, boxes).await, 5);
+    click(
+        &client,
+        ".card[data-type=data_proposal] tr:nth-child(3) input",
+    )
+    .await;
+    click(
+        &client,
+        ".card[data-type=data_proposal] tr:nth-child(6) input",
+    )
+    .await;
+    let label = client
+        .find(Locator::Css(".card[data-type=data_proposal] .accept"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(label, "Apply 3 changes");
+    click(&client, ".card[data-type=data_proposal] .accept").await;
+    until(
+        &client,
+        "four rows",
+        "return document.querySelectorAll('table.grid tr[data-row-id]').length",
+        |v| v == 4,
+    )
+    .await;
+    until(
+        &client,
+        "the card's state",
+        "return document.querySelector('.card[data-type=data_proposal]').dataset.state",
+        |v| v == "accepted",
+    )
+    .await;
+
+    // A column change, shown as a diff against the current columns, then applied.
+    send(&client, "Add a salary column").await;
+    answered(&client, 4).await;
+    let diff = client
+        .find(Locator::Css(".message:last-child .card tr.modify"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(diff.contains("type: text → select"), "{diff}");
+    click(&client, ".message:last-child .card .accept").await;
+    until(&client, "the salary column", "return Array.from(document.querySelectorAll('table.grid th')).map(h => h.textContent).includes('Salary range')", |v| v == true).await;
+
+    // Action buttons: only the page's; open_filters opens them, close_chat closes the tray.
+    send(&client, "How am I doing?").await;
+    answered(&client, 5).await;
+    let actions = client
+        .execute("return Array.from(document.querySelectorAll('.message:last-child .actions button')).map(b => b.dataset.action)", vec![])
+        .await
+        .unwrap();
+    assert_eq!(actions, json!(["open_filters", "close_chat"]));
+    let note = client
+        .find(Locator::Css(".message:last-child .note.dropped"))
+        .await
+        .unwrap();
+    assert_eq!(note.text().await.unwrap(), "2 suggestions were left out.");
+    assert!(
+        note.attr("title")
+            .await
+            .unwrap()
+            .unwrap()
+            .contains("send_email")
+    );
+    click(
+        &client,
+        ".message:last-child .actions button[data-action=open_filters]",
+    )
+    .await;
+    until(
+        &client,
+        "the filters",
+        "return !document.getElementById('filters').hidden",
+        |v| v == true,
+    )
+    .await;
+    if let Some(path) = std::env::var_os("PAYLOAD_SCREENSHOT") {
+        std::fs::write(path, client.screenshot().await.unwrap()).unwrap();
+    }
+    // The filter panel filters: Role is a dropdown and Stage tabs, as the columns say.
+    assert_eq!(
+        count(&client, "#filters select[data-column=col_role] option").await,
+        5
+    );
+    click(&client, "#filters button:nth-of-type(5)").await; // Stage: All, Applied, Phone screen, Onsite, Offer
+    until(&client, "filtered rows", "return Array.from(document.querySelectorAll('table.grid tr[data-row-id]')).map(r => r.dataset.rowId)", |v| v == &json!(["4"])).await;
+    click(&client, ".toolbar .export-csv").await;
+    until(
+        &client,
+        "the download note",
+        "return document.getElementById('toast').textContent",
+        |v| v == "Downloading Job Applications as CSV",
+    )
+    .await;
+    click(
+        &client,
+        ".message:last-child .actions button[data-action=close_chat]",
+    )
+    .await;
+    until(
+        &client,
+        "the tray closed",
+        "return document.getElementById('chat').hidden",
+        |v| v == true,
+    )
+    .await;
+
+    // Reloaded, the conversation comes back with each card's decision.
+    client.refresh().await.unwrap();
+    until(
+        &client,
+        "the restored conversation",
+        "return document.querySelectorAll('.message.assistant[data-state=complete]').length",
+        |v| v == 5,
+    )
+    .await;
+    let states = client
+        .execute(
+            "return Array.from(document.querySelectorAll('.card')).map(c => c.dataset.state)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(states, json!(["accepted", "accepted", "accepted"]));
+    assert_eq!(count(&client, ".card .accept:not([disabled])").await, 0);
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_model_text_is_shown_as_text() {
+    const HOSTILE: &str = "<script>window.ran = 1</script>\n\n<img src=x onerror=\"window.ran = 2\"> \
+        [click](javascript:window.ran=3) **bold <b>not bold</b>**\n\n```\n<iframe src=\"/\"></iframe>\n```";
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let server = start(saying(HOSTILE)).await;
+    client.goto(&server.url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.getElementById('chat-input') !== null",
+        |v| v == true,
+    )
+    .await;
+    send(&client, "say something nasty").await;
+    answered(&client, 1).await;
+    tokio::time::sleep(Duration::from_millis(200)).await; // an onerror would have fired
+    let text = client
+        .execute(
+            "return document.querySelector('.message.assistant .text').textContent",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let text = text.as_str().unwrap();
+    for shown in [
+        "<script>window.ran = 1</script>",
+        "<img src=x onerror=",
+        "[click](javascript:",
+        "<b>not bold</b>",
+        "<iframe",
+    ] {
+        assert!(
+            text.contains(shown),
+            "{shown:?} is not shown as text in {text:?}"
+        );
+    }
+    for element in ["script", "img", "iframe", "a", "b"] {
+        assert_eq!(
+            count(&client, &format!("#messages {element}")).await,
+            0,
+            "a <{element}> was made"
+        );
+    }
+    assert_eq!(
+        client
+            .execute("return window.ran === undefined", vec![])
+            .await
+            .unwrap(),
+        true
+    );
+    client.close().await.unwrap();
+}

@@ -1,0 +1,147 @@
+//! What the server's tests share: an app on 127.0.0.1 with a chosen model, and a reader
+//! of its Server-Sent Events.
+
+#![allow(dead_code)] // each test file uses part of it
+
+use payload_agent::{Model, ModelChunk, ModelRequest};
+use payload_serve::{App, ModelSource, ReplayModel, ServeOptions, TurnInfo};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+
+/// A running server.
+pub struct Server {
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    /// The app, to read how many turns are live.
+    pub app: App,
+}
+
+/// Starts the app with `models` on a free port of 127.0.0.1.
+pub async fn start(models: ModelSource) -> Server {
+    start_with(ServeOptions {
+        models,
+        ..ServeOptions::default()
+    })
+    .await
+}
+
+/// Starts the app with `options`.
+pub async fn start_with(options: ServeOptions) -> Server {
+    let app = App::new(options).expect("the in-memory database opens");
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(app.clone().serve(listener));
+    Server { url, app }
+}
+
+/// The replay model, as fast as the client reads.
+pub fn replay() -> ModelSource {
+    Arc::new(|turn: &TurnInfo| Box::new(ReplayModel::for_turn(turn.turn).delay(Duration::ZERO)))
+}
+
+/// A model that answers every call with `text`.
+pub fn saying(text: &'static str) -> ModelSource {
+    Arc::new(move |_: &TurnInfo| -> Box<dyn Model> {
+        Box::new(move |_: &ModelRequest| vec![ModelChunk::Text(text.to_string())])
+    })
+}
+
+/// One event of a response: its name and its data.
+pub type Event = (String, Value);
+
+/// Posts a chat message; returns the response's conversation id, turn and events.
+pub async fn chat(
+    client: &reqwest::Client,
+    server: &Server,
+    body: Value,
+) -> (String, usize, Vec<Event>) {
+    let response = client
+        .post(format!("{}/api/chat", server.url))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200, "{:?}", response.text().await);
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    let id = headers["x-conversation-id"].to_str().unwrap().to_string();
+    let turn = headers["x-turn"].to_str().unwrap().parse().unwrap();
+    (id, turn, events(&text))
+}
+
+/// A chat message on `page` in conversation `id` (a new one when `None`).
+pub fn message(text: &str, page: &str, table: Option<i64>, id: Option<&str>) -> Value {
+    let mut context = json!({ "current_page": page });
+    if let Some(table) = table {
+        context["table_id"] = table.into();
+    }
+    json!({ "message": text, "context": context, "conversation_id": id })
+}
+
+/// The events of an SSE body.
+pub fn events(body: &str) -> Vec<Event> {
+    body.split("\n\n")
+        .filter(|block| !block.trim().is_empty())
+        .map(|block| {
+            let mut name = String::new();
+            let mut data = String::new();
+            for line in block.lines() {
+                if let Some(rest) = line.strip_prefix("event: ") {
+                    name = rest.to_string();
+                } else if let Some(rest) = line.strip_prefix("data: ") {
+                    data.push_str(rest);
+                }
+            }
+            (
+                name,
+                serde_json::from_str(&data).expect("event data is JSON"),
+            )
+        })
+        .collect()
+}
+
+/// The `complete` event's data.
+pub fn complete(events: &[Event]) -> &Value {
+    let (name, data) = events.last().expect("events");
+    assert_eq!(name, "complete");
+    data
+}
+
+/// GETs `path` as JSON.
+pub async fn get(client: &reqwest::Client, server: &Server, path: &str) -> Value {
+    let response = client
+        .get(format!("{}{path}", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        response.status().is_success(),
+        "{path}: {}",
+        response.status()
+    );
+    response.json().await.unwrap()
+}
+
+/// POSTs a decision; returns the status and the body.
+pub async fn decide(
+    client: &reqwest::Client,
+    server: &Server,
+    id: &str,
+    turn: usize,
+    decision: &str,
+    body: Value,
+) -> (u16, Value) {
+    let response = client
+        .post(format!(
+            "{}/api/payloads/{id}/{turn}/{decision}",
+            server.url
+        ))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
