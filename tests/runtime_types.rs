@@ -123,6 +123,44 @@ fn a_runtime_type_works_in_marker_mode_streamed_or_not() {
 }
 
 #[test]
+fn a_page_offers_runtime_types_next_to_derived_ones() {
+    use payload_builtin::SchemaProposal;
+    use payload_registry::{Page, PayloadEntry, Registry};
+    let schema = json!({
+        "title": "Meeting",
+        "type": "object",
+        "properties": {"when": {"type": "string", "format": "date"}},
+        "required": ["when"]
+    });
+    let meeting = *PayloadType::from_schema(&schema, RuntimeOptions::default()).unwrap();
+    let offered: &'static [PayloadType] = Box::leak(Box::new([SchemaProposal::TYPE, meeting]));
+    let registry = Registry::from_parts(
+        vec![
+            PayloadEntry::new(meeting, &[]),
+            PayloadEntry::new(SchemaProposal::TYPE, &[]),
+        ],
+        vec![Page::new("calendar").payloads(offered)],
+        vec![],
+    );
+    assert_eq!(registry.check(), Ok(()));
+    let parsed = registry
+        .parse_response("calendar", "Booked.\n\nMEETING: {\"when\": \"2024-05-01\"}")
+        .unwrap();
+    assert_eq!(
+        parsed.custom_payload.unwrap().data(),
+        &json!({"when": "2024-05-01"})
+    );
+    let refused = registry
+        .parse_response("calendar", "Booked.\n\nMEETING: {\"when\": \"next week\"}")
+        .unwrap();
+    assert_eq!(refused.rejected[0].errors[0].path, "/when");
+    let prompt = payload_prompt::PromptBuilder::for_page(&registry, "calendar")
+        .unwrap()
+        .build();
+    assert!(prompt.contains("MEETING:"), "{prompt}");
+}
+
+#[test]
 fn a_draft_07_schema_with_definitions_is_read() {
     let schema = json!({
         "$schema": "http://json-schema.org/draft-07/schema#",

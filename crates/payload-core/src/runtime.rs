@@ -146,7 +146,7 @@ impl PayloadType {
         }
         let schema = match dialects::declared(schema) {
             Ok(Dialect::Draft07) => dialects::to_2020_12(schema),
-            Ok(_) => schema.clone(),
+            Ok(_) => dialects::as_2020_12(schema),
             Err(message) => {
                 return Err(SchemaError {
                     problems: vec![problem("/$schema", message)],
@@ -160,6 +160,7 @@ impl PayloadType {
             ));
         }
         crate::runtime_check::x_format(&schema, "", &mut problems);
+        crate::runtime_check::x_parsing(&schema, &mut problems);
         crate::runtime_check::references(&schema, &schema, "", &mut problems, 0);
         let compiled = if problems.is_empty() {
             match CompiledSchema::try_new(schema.clone()) {

@@ -294,3 +294,75 @@ fn distinct_names(
         }
     }
 }
+
+/// Seed 002's `x-parsing` at the root, checked for the values the seed defines.
+pub(crate) fn x_parsing(schema: &Value, problems: &mut Vec<SchemaProblem>) {
+    let Some(parsing) = schema.get("x-parsing") else {
+        return;
+    };
+    let at = "/x-parsing";
+    let Value::Object(parsing) = parsing else {
+        return push(problems, at, "x-parsing must be an object".into());
+    };
+    let choice = |section: &str, key: &str, allowed: &[&str], problems: &mut Vec<SchemaProblem>| {
+        if let Some(value) = parsing.get(section).and_then(|s| s.get(key)) {
+            if value.as_str().is_none_or(|v| !allowed.contains(&v)) {
+                push(
+                    problems,
+                    &format!("{at}/{section}/{key}"),
+                    format!("must be one of {}", allowed.join(", ")),
+                );
+            }
+        }
+    };
+    choice(
+        "error-recovery",
+        "mode",
+        &["strict", "lenient", "aggressive"],
+        problems,
+    );
+    choice(
+        "validation",
+        "required-enforcement",
+        &["error", "warn", "ignore"],
+        problems,
+    );
+    choice(
+        "validation",
+        "additional-properties",
+        &["allow", "warn", "error"],
+        problems,
+    );
+    for key in ["strategies", "fallback-order"] {
+        let Some(list) = parsing.get("format-detection").and_then(|d| d.get(key)) else {
+            continue;
+        };
+        let pointer = format!("{at}/format-detection/{key}");
+        match list.as_array() {
+            Some(list) => {
+                for (index, format) in list.iter().enumerate() {
+                    if format.as_str().is_none_or(|f| !FORMATS.contains(&f)) {
+                        push(
+                            problems,
+                            &format!("{pointer}/{index}"),
+                            format!("not a format (use {})", FORMATS.join(", ")),
+                        );
+                    }
+                }
+            }
+            None => push(problems, &pointer, "must be a list of format names".into()),
+        }
+    }
+    if let Some(threshold) = parsing
+        .get("format-detection")
+        .and_then(|d| d.get("confidence-threshold"))
+    {
+        if threshold.as_f64().is_none_or(|t| !(0.0..=1.0).contains(&t)) {
+            push(
+                problems,
+                &format!("{at}/format-detection/confidence-threshold"),
+                "must be a number from 0 to 1".into(),
+            );
+        }
+    }
+}

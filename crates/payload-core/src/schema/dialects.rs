@@ -32,16 +32,30 @@ const MAP: &[&str] = &[
 /// Keywords whose value is a list of schemas.
 const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 
-/// Which dialect a document declares with `$schema`: 2020-12 when it declares none.
+/// Which dialect a document declares with `$schema`: draft-07 or 2020-12 by their
+/// json-schema.org URIs; 2020-12 when it declares none, or an extension vocabulary of
+/// its own (seed 002's `https://legion.dev/output-schema/v1` is 2020-12 with `x-format`
+/// and `x-parsing`). Another json-schema.org draft is refused: its keywords mean other
+/// things, and reading it as 2020-12 would check something else than was written.
 pub(crate) fn declared(schema: &Value) -> Result<super::Dialect, String> {
     match schema.get("$schema") {
         None => Ok(super::Dialect::Draft2020_12),
-        Some(Value::String(uri)) if uri.contains("2020-12") => Ok(super::Dialect::Draft2020_12),
         Some(Value::String(uri)) if uri.contains("draft-07") => Ok(super::Dialect::Draft07),
-        Some(other) => Err(format!(
-            "$schema {other} is not a dialect this library reads: use draft-07 or 2020-12"
+        Some(Value::String(uri)) if uri.contains("2020-12") => Ok(super::Dialect::Draft2020_12),
+        Some(Value::String(uri)) if uri.contains("json-schema.org") => Err(format!(
+            "$schema '{uri}' is not a dialect this library reads: use draft-07 or 2020-12"
         )),
+        Some(Value::String(_)) => Ok(super::Dialect::Draft2020_12),
+        Some(other) => Err(format!("$schema must be a URI, not {other}")),
     }
+}
+
+/// The document with `$schema` naming 2020-12 (an extension vocabulary's URI would send
+/// the validator looking for a meta-schema it cannot fetch).
+pub(crate) fn as_2020_12(schema: &Value) -> Value {
+    let mut out = schema.clone();
+    set_dialect(&mut out, DRAFT_2020_12);
+    out
 }
 
 /// A draft-07 document as 2020-12.
@@ -211,5 +225,9 @@ mod tests {
             Ok(super::super::Dialect::Draft07)
         );
         assert!(declared(&json!({"$schema": "http://json-schema.org/draft-04/schema#"})).is_err());
+        assert_eq!(
+            declared(&json!({"$schema": "https://legion.dev/output-schema/v1"})),
+            Ok(super::super::Dialect::Draft2020_12)
+        );
     }
 }
