@@ -395,3 +395,104 @@ proptest! {
         }
     }
 }
+
+/// A small type with `x-parsing` set to `parsing`.
+fn with_parsing(parsing: Value) -> &'static PayloadType {
+    let schema = json!({
+        "title": "Count",
+        "type": "object",
+        "properties": {"label": {"type": "string"}, "n": {"type": "integer"}},
+        "required": ["label", "n"],
+        "x-parsing": parsing
+    });
+    PayloadType::from_schema(&schema, RuntimeOptions::default()).unwrap()
+}
+
+fn kinds(result: &payload_core::ExtractResult) -> Vec<String> {
+    result
+        .warnings
+        .iter()
+        .map(|w| w.kind.as_str().to_string())
+        .collect()
+}
+
+#[test]
+fn x_parsing_says_how_strictly_whole_responses_are_read() {
+    let plain = with_parsing(json!({}));
+    let repaired = "{'label': 'a', 'n': 5,}";
+    assert!(extract_as(repaired, plain, None).success);
+    let strict = with_parsing(json!({"error-recovery": {"mode": "strict"}}));
+    let refused = extract_as(repaired, strict, None);
+    assert!(!refused.success);
+    assert!(
+        refused.errors[0].message.contains("read strictly"),
+        "{:?}",
+        refused.errors
+    );
+    assert!(extract_as("{\"label\": \"a\", \"n\": 5}", strict, None).success);
+
+    let quoted = "{\"label\": \"a\", \"n\": \"5\"}";
+    assert!(kinds(&extract_as(quoted, plain, None)).contains(&"coerced".to_string()));
+    let exact = with_parsing(json!({"error-recovery": {"type-coercion": false}}));
+    assert!(!extract_as(quoted, exact, None).success);
+
+    let no_partial = with_parsing(json!({"error-recovery": {"partial-results": false}}));
+    let failed = extract_as("{\"label\": 1, \"n\": 2}", no_partial, None);
+    assert!(!failed.success && failed.partial_data.is_none());
+    assert!(
+        extract_as("{\"label\": 1, \"n\": 2}", plain, None)
+            .partial_data
+            .is_some()
+    );
+
+    let extra = "{\"label\": \"a\", \"n\": 5, \"colour\": \"red\"}";
+    assert!(kinds(&extract_as(extra, plain, None)).contains(&"unknown_member".to_string()));
+    let allow = with_parsing(json!({"validation": {"additional-properties": "allow"}}));
+    let allowed = extract_as(extra, allow, None);
+    assert!(allowed.success && !kinds(&allowed).contains(&"unknown_member".to_string()));
+    let deny = with_parsing(json!({"validation": {"additional-properties": "error"}}));
+    let denied = extract_as(extra, deny, None);
+    assert!(
+        !denied.success && denied.errors[0].message.contains("colour"),
+        "{denied:?}"
+    );
+
+    let missing = "{\"label\": \"a\"}";
+    assert!(!extract_as(missing, plain, None).success);
+    let warn = with_parsing(json!({"validation": {"required-enforcement": "warn"}}));
+    let warned = extract_as(missing, warn, None);
+    assert!(
+        warned.success && kinds(&warned).contains(&"missing_member".to_string()),
+        "{warned:?}"
+    );
+    let ignore = with_parsing(json!({"validation": {"required-enforcement": "ignore"}}));
+    let ignored = extract_as(missing, ignore, None);
+    assert!(
+        ignored.success && ignored.warnings.is_empty(),
+        "{ignored:?}"
+    );
+    assert!(
+        !extract_as("{\"label\": 3}", warn, None).success,
+        "other errors still fail"
+    );
+}
+
+#[test]
+fn x_parsing_limits_format_detection_unless_the_caller_names_a_format() {
+    let tagged = "<LABEL>a</LABEL>\n<N>5</N>";
+    let plain = with_parsing(json!({}));
+    let read = extract_as(tagged, plain, None);
+    assert_eq!((read.success, read.format.as_str()), (true, "tagged"));
+    let json_only = with_parsing(json!({"format-detection": {"enabled": false}}));
+    let refused = extract_as(tagged, json_only, None);
+    assert_eq!((refused.success, refused.format.as_str()), (false, "json"));
+    assert!(extract_as(tagged, json_only, Some(Format::Tagged)).success);
+    let some = with_parsing(json!({"format-detection": {"strategies": ["json", "xml"]}}));
+    assert_ne!(extract_as(tagged, some, None).format, "tagged");
+    let bad = PayloadType::from_schema(
+        &json!({"type": "object", "x-parsing": {"format-detection": {"strategies": ["yaml"]}, "validation": {"required-enforcement": "maybe"}}}),
+        RuntimeOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(bad.problems.len(), 2, "{bad}");
+}

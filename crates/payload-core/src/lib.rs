@@ -91,7 +91,7 @@ pub use reprompt::reprompt_message;
 pub use retry::{
     Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async,
 };
-pub use runtime::{RuntimeOptions, SchemaError, SchemaProblem};
+pub use runtime::{Rules, RuntimeOptions, SchemaError, SchemaProblem};
 pub use schema::Dialect;
 pub use schema::strict::{StrictRefusal, StrictRefusalKind};
 pub use stream::sse::{self, ServerSentEvent};

@@ -97,7 +97,7 @@ pub(crate) trait Source: Send + Sync {
     /// The compiled 2020-12 schema.
     fn compiled(&self) -> &'static CompiledSchema;
     /// Decodes a schema-valid value and applies the type's own rules.
-    fn decoder(&self) -> fn(&Value, bool) -> Decoded;
+    fn decode(&self, value: &Value, roundtrip: bool) -> Decoded;
     /// The example, as JSON.
     fn example(&self) -> Option<Value>;
     /// The manifest line of a payload of this type.
@@ -129,8 +129,8 @@ impl<T: LlmPayload> Source for Derived<T> {
         schema::compiled::<T>()
     }
 
-    fn decoder(&self) -> fn(&Value, bool) -> Decoded {
-        decode_value::<T>
+    fn decode(&self, value: &Value, roundtrip: bool) -> Decoded {
+        decode_value::<T>(value, roundtrip)
     }
 
     fn example(&self) -> Option<Value> {
@@ -258,14 +258,14 @@ impl PayloadType {
     /// (or, when they are near misses of absent members, reported as errors).
     pub(crate) fn check(&self, value: &mut Value) -> Checked {
         self.absent_nulls(value);
-        check::check(value, self.compiled(), self.source.decoder())
+        check::check(value, self.compiled(), |v, r| self.source.decode(v, r))
     }
 
     /// [`PayloadType::check`] that stops without building errors when the schema
     /// refuses the value ([`check::probe`]).
     pub(crate) fn probe(&self, value: &mut Value) -> Probe {
         self.absent_nulls(value);
-        check::probe(value, self.compiled(), self.source.decoder())
+        check::probe(value, self.compiled(), |v, r| self.source.decode(v, r))
     }
 
     /// Removes the `null`s [`PayloadType::strict_nulls`] reads as absent (when on).

@@ -34,9 +34,20 @@ pub struct RuntimeOptions {
     pub marker: Option<String>,
     /// When to use it; default: the schema's `description`.
     pub description: Option<String>,
-    /// An example value, shown in the instructions (checked against the schema).
+    /// An example value, shown in the instructions (checked against the schema, and
+    /// against `rules`).
     pub example: Option<Value>,
+    /// The app's own rules beyond the schema (cross-field rules, uniqueness), run on a
+    /// value the schema accepts, as a derived type's [`crate::LlmPayload::check`] is:
+    /// every problem returned is an error of the value.
+    pub rules: Option<Rules>,
+    /// Rules the schema says badly, in words, for the instructions (what a derived
+    /// type's `rules(...)` attribute gives); say there what `rules` checks.
+    pub rule_text: Vec<String>,
 }
+
+/// Rules beyond a runtime type's schema: every problem with a schema-valid value.
+pub type Rules = fn(&Value) -> Vec<crate::PayloadError>;
 
 /// One problem with a schema document, at a JSON Pointer into it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +88,7 @@ struct RuntimeSource {
     schema: Value,
     compiled: &'static CompiledSchema,
     example: Option<Value>,
+    rules: Option<Rules>,
 }
 
 impl Source for RuntimeSource {
@@ -100,8 +112,14 @@ impl Source for RuntimeSource {
         self.compiled
     }
 
-    fn decoder(&self) -> fn(&Value, bool) -> Decoded {
-        decode_untyped
+    fn decode(&self, value: &Value, _roundtrip: bool) -> Decoded {
+        // No Rust value to decode into: a value the schema accepts is the payload, as
+        // JSON, and only the app's rules remain.
+        Decoded {
+            errors: self.rules.map(|rules| rules(value)).unwrap_or_default(),
+            roundtrip: None,
+            typed: None,
+        }
     }
 
     fn example(&self) -> Option<Value> {
@@ -110,16 +128,6 @@ impl Source for RuntimeSource {
 
     fn summarize(&self, payload: &CustomPayload) -> Option<String> {
         Some(summary::default_summary(&payload.kind, payload.data()))
-    }
-}
-
-/// A runtime type has no Rust value to decode into: a value the schema accepts is the
-/// payload, as JSON, and has no rules beyond the schema.
-fn decode_untyped(_value: &Value, _roundtrip: bool) -> Decoded {
-    Decoded {
-        errors: Vec::new(),
-        roundtrip: None,
-        typed: None,
     }
 }
 
@@ -222,6 +230,19 @@ impl PayloadType {
                 ));
             }
         }
+        if let (Some(rules), Some(example)) = (options.rules, &options.example) {
+            if compiled.as_ref().is_some_and(|c| c.is_valid(example)) {
+                for error in rules(example) {
+                    problems.push(problem(
+                        "",
+                        format!(
+                            "the example breaks a rule at '{}': {}",
+                            error.path, error.message
+                        ),
+                    ));
+                }
+            }
+        }
         let Some(compiled) = compiled.filter(|_| problems.is_empty()) else {
             return Err(SchemaError { problems });
         };
@@ -238,8 +259,11 @@ impl PayloadType {
             schema,
             compiled,
             example: options.example,
+            rules: options.rules,
         }));
-        let payload = PayloadType::runtime(leak(name), leak(marker), leak(description), source);
+        let rule_text: Vec<&'static str> = options.rule_text.into_iter().map(leak).collect();
+        let mut payload = PayloadType::runtime(leak(name), leak(marker), leak(description), source);
+        payload.rules = Box::leak(rule_text.into_boxed_slice());
         Ok(Box::leak(Box::new(payload)))
     }
 }

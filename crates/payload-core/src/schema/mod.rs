@@ -143,6 +143,8 @@ pub(crate) struct CompiledSchema {
     shape: Shape,
     /// Validators entering the schema at item schemas, for bounded validation.
     entries: bounded::Entries,
+    /// Its `x-parsing`, read once.
+    policy: crate::whole::policy::ParsingPolicy,
 }
 
 impl CompiledSchema {
@@ -164,17 +166,24 @@ impl CompiledSchema {
             .build(&schema)
             .map_err(|error| error.to_string())?;
         let shape = shape_of(&schema);
+        let policy = crate::whole::policy::ParsingPolicy::from_schema(&schema);
         Ok(CompiledSchema {
             schema,
             validator,
             shape,
             entries: bounded::Entries::default(),
+            policy,
         })
     }
 
     /// The schema itself.
     pub fn schema(&self) -> &Value {
         &self.schema
+    }
+
+    /// How whole responses of this type are read (its `x-parsing`).
+    pub(crate) fn policy(&self) -> &crate::whole::policy::ParsingPolicy {
+        &self.policy
     }
 
     /// The top-level JSON kind the schema requires.
