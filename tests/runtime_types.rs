@@ -24,6 +24,8 @@ fn twin(payload: &PayloadType) -> &'static PayloadType {
             marker: Some(payload.marker.to_string()),
             description: Some(payload.description.to_string()),
             example: payload.example(),
+            rules: None,
+            rule_text: payload.rules.iter().map(|r| r.to_string()).collect(),
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e}", payload.name))
