@@ -1,6 +1,15 @@
 //! The command line of `payload` (SPEC section 6), as clap reads it.
 
 use clap::{Parser, Subcommand};
+
+/// How much `payload instructions` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Verbosity {
+    /// The marker line, the shape and the rules.
+    Concise,
+    /// Also the constraints in words, common mistakes and the example.
+    Detailed,
+}
 use payload_core::Dialect;
 use std::path::PathBuf;
 
@@ -47,9 +56,20 @@ pub enum Command {
     /// Read a whole response as one value of a type (SPEC section 4); exits 1 when
     /// `success` is false.
     Extract {
-        /// The type's name.
-        #[arg(long = "type")]
-        type_name: String,
+        /// The registered type's name.
+        #[arg(
+            long = "type",
+            required_unless_present = "schema",
+            conflicts_with = "schema"
+        )]
+        type_name: Option<String>,
+        /// A JSON Schema file (2020-12 or draft-07) to read the value as, instead of a
+        /// registered type.
+        #[arg(long)]
+        schema: Option<PathBuf>,
+        /// With `--schema`: an example value (JSON file) for the type.
+        #[arg(long, requires = "schema")]
+        example: Option<PathBuf>,
         /// json, xml, delimited, tagged, markdown, or auto (detect).
         #[arg(long, default_value = "auto")]
         format: String,
@@ -128,12 +148,23 @@ pub enum Command {
     Types,
     /// Print the LLM instructions for a payload type.
     Instructions {
-        /// The type's name.
-        name: String,
+        /// The registered type's name.
+        #[arg(required_unless_present = "schema", conflicts_with = "schema")]
+        name: Option<String>,
+        /// A JSON Schema file (2020-12 or draft-07) to teach, instead of a registered type.
+        #[arg(long)]
+        schema: Option<PathBuf>,
+        /// With `--schema`: an example value (JSON file), shown in detailed instructions.
+        #[arg(long, requires = "schema")]
+        example: Option<PathBuf>,
         /// `marker` (inside a conversational reply, the default), or the format of a
         /// response that is the value: json, xml, delimited, tagged or markdown.
         #[arg(long, default_value = "marker")]
         format: String,
+        /// concise (the marker line, the shape and the rules) or detailed (also the
+        /// constraints in words, common mistakes and the example).
+        #[arg(long, default_value = "detailed")]
+        verbosity: Verbosity,
     },
     /// Print the assembled system prompt of a page.
     Prompt {

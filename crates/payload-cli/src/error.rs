@@ -59,6 +59,13 @@ pub enum CliError {
     Agent(AgentError),
     /// The async runtime for the model call could not be started.
     Runtime(io::Error),
+    /// A schema file cannot be a payload type.
+    Schema {
+        /// The file.
+        path: PathBuf,
+        /// Every problem with it.
+        error: payload_core::SchemaError,
+    },
     /// `payload serve` in a build that has no app to serve.
     NoServer,
     /// The server could not start or stopped with an error.
@@ -102,6 +109,7 @@ impl std::fmt::Display for CliError {
             }
             CliError::Agent(error) => write!(f, "{error}"),
             CliError::Runtime(error) => write!(f, "cannot start the async runtime: {error}"),
+            CliError::Schema { path, error } => write!(f, "{}: {error}", path.display()),
             CliError::NoServer => f.write_str(
                 "this build of payload has no app to serve (the workspace's payload binary has)",
             ),
@@ -122,6 +130,7 @@ impl std::error::Error for CliError {
             CliError::Agent(error) => Some(error),
             CliError::UnknownPage(error) => Some(error),
             CliError::NotStrict { refusal, .. } => Some(refusal),
+            CliError::Schema { error, .. } => Some(error),
             _ => None,
         }
     }

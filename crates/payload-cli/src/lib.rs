@@ -22,11 +22,11 @@ mod serve;
 mod stream;
 mod text;
 
-pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES, Provider};
+pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES, Provider, Verbosity};
 pub use error::CliError;
 pub use input::{limits, read_input};
 pub use serve::{ModelFactory, ServeRequest, Server};
-pub use text::{instructions_text, prompt_text};
+pub use text::{instructions_for, instructions_text, prompt_text, schema_type};
 
 use clap::Parser;
 use payload_core::Dialect;
@@ -100,10 +100,16 @@ pub fn run_with_server(
         }
         Command::Extract {
             type_name,
+            schema,
+            example,
             format,
             file,
         } => {
-            let payload = find_type(registry, &type_name)?;
+            let payload = match (&type_name, &schema) {
+                (Some(name), _) => find_type(registry, name)?,
+                (None, Some(schema)) => schema_type(schema, example.as_ref(), limit)?,
+                (None, None) => unreachable!("clap requires --type or --schema"),
+            };
             let format = match format.as_str() {
                 "auto" => None,
                 other => Some(other.parse::<Format>().map_err(CliError::Format)?),
@@ -205,8 +211,23 @@ pub fn run_with_server(
                 .collect();
             print_json(out, &types)?;
         }
-        Command::Instructions { name, format } => {
-            let text = instructions_text(registry, &name, &format)?;
+        Command::Instructions {
+            name,
+            schema,
+            example,
+            format,
+            verbosity,
+        } => {
+            let payload = match (&name, &schema) {
+                (Some(name), _) => find_type(registry, name)?,
+                (None, Some(schema)) => schema_type(schema, example.as_ref(), limit)?,
+                (None, None) => unreachable!("clap requires a name or --schema"),
+            };
+            let options = match verbosity {
+                Verbosity::Concise => payload_core::instructions::InstructionOptions::concise(),
+                Verbosity::Detailed => payload_core::instructions::InstructionOptions::default(),
+            };
+            let text = instructions_for(payload, &format, &options)?;
             writeln!(out, "{text}")?;
         }
         Command::Prompt {

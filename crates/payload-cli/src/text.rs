@@ -4,29 +4,38 @@
 use crate::error::CliError;
 use crate::find_type;
 use crate::input::read_json;
-use payload_core::Dialect;
 use payload_core::formats::Format;
+use payload_core::instructions::{
+    InstructionOptions, payload_instructions, whole_response_instructions_in,
+};
+use payload_core::{Dialect, PayloadType, RuntimeOptions};
 use payload_prompt::{ManifestEntry, PromptBuilder};
 use payload_registry::Registry;
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// The instructions of the type `name` in `format`: `marker` (inside a conversational
-/// reply) or a whole-response format: `json`, `xml`, `delimited`, `tagged` or
-/// `markdown`. A type the format cannot write faithfully (a map, an array of objects in
-/// markdown) is refused with the reason.
+/// The instructions of the registered type `name` in `format`: `marker` (inside a
+/// conversational reply) or a whole-response format: `json`, `xml`, `delimited`,
+/// `tagged` or `markdown`. A type the format cannot write faithfully (a map, an array
+/// of objects in markdown) is refused with the reason.
 pub fn instructions_text(
     registry: &Registry,
     name: &str,
     format: &str,
 ) -> Result<String, CliError> {
-    use payload_core::instructions::{
-        InstructionOptions, payload_instructions, whole_response_instructions_in,
-    };
     let payload = find_type(registry, name)?;
-    let options = InstructionOptions::default();
+    instructions_for(payload, format, &InstructionOptions::default())
+}
+
+/// [`instructions_text`] for any type, registered or read from a schema file, with
+/// the options given.
+pub fn instructions_for(
+    payload: &PayloadType,
+    format: &str,
+    options: &InstructionOptions,
+) -> Result<String, CliError> {
     if format == "marker" {
-        return Ok(payload_instructions(payload, &options));
+        return Ok(payload_instructions(payload, options));
     }
     let parsed: Format = format.parse().map_err(|_| {
         CliError::Format(format!(
@@ -36,11 +45,31 @@ pub fn instructions_text(
     payload_core::formats::expressible(parsed, &payload.schema(Dialect::Draft2020_12)).map_err(
         |reason| {
             CliError::Format(format!(
-                "{name} cannot be written as {parsed}: {reason}; use json or marker"
+                "{} cannot be written as {parsed}: {reason}; use json or marker",
+                payload.name
             ))
         },
     )?;
-    Ok(whole_response_instructions_in(payload, parsed, &options))
+    Ok(whole_response_instructions_in(payload, parsed, options))
+}
+
+/// The payload type a JSON Schema file describes (with the example in `example`, if
+/// given), checked first: a schema that cannot be a type is an error listing why.
+pub fn schema_type(
+    schema: &PathBuf,
+    example: Option<&PathBuf>,
+    limit: u64,
+) -> Result<&'static PayloadType, CliError> {
+    let document: Value = read_json(schema, limit)?;
+    let example: Option<Value> = example.map(|path| read_json(path, limit)).transpose()?;
+    let options = RuntimeOptions {
+        example,
+        ..RuntimeOptions::default()
+    };
+    PayloadType::from_schema(&document, options).map_err(|error| CliError::Schema {
+        path: schema.clone(),
+        error,
+    })
 }
 
 /// The system prompt of `page`, with the context and history read from their files.

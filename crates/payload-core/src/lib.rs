@@ -4,7 +4,8 @@
 //! typed, validated values, with no link-time registration and no knowledge of pages.
 //!
 //! - [`LlmPayload`] is what `#[derive(LlmPayload)]` implements; [`PayloadType`] is its
-//!   type-erased descriptor.
+//!   type-erased descriptor, and also the descriptor of a type known only at run time,
+//!   from a JSON Schema document ([`PayloadType::from_schema`], the [`runtime`] module).
 //! - [`parse()`] finds marker blocks (`SCHEMA_PROPOSAL: {...}`) in a response, extracts,
 //!   repairs and validates them, and returns a [`ParsedResponse`] (SPEC section 1).
 //! - [`PayloadError`] and [`Warning`] are the data an application (or a model, after a
@@ -19,7 +20,7 @@
 //! ## Layout
 //!
 //! The public API is this page: the items re-exported here, and the [`formats`],
-//! [`instructions`], [`stream`] and [`sse`] modules. The folders inside follow the
+//! [`instructions`], [`runtime`], [`stream`] and [`sse`] modules. The folders inside follow the
 //! pipeline, and everything in them is crate-private:
 //!
 //! - `scan`: cutting a response into prose and blocks (marker table, recogniser, the one
@@ -51,6 +52,8 @@ mod partial;
 mod payload;
 mod reprompt;
 mod retry;
+pub mod runtime;
+mod runtime_check;
 mod scan;
 mod schema;
 mod summary;
@@ -88,6 +91,7 @@ pub use reprompt::reprompt_message;
 pub use retry::{
     Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async,
 };
+pub use runtime::{Rules, RuntimeOptions, SchemaError, SchemaProblem};
 pub use schema::Dialect;
 pub use schema::strict::{StrictRefusal, StrictRefusalKind};
 pub use stream::sse::{self, ServerSentEvent};

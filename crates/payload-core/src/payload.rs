@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::any::TypeId;
 use std::fmt;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 /// A type a model can emit inside (or as) its response.
@@ -61,11 +62,12 @@ pub trait LlmPayload:
     }
 }
 
-/// The type-erased face of an [`LlmPayload`] type: what registries, the marker parser
-/// and the prompt builder need, as plain data and function pointers.
-///
-/// Built in a `const` context by [`PayloadType::of`], so it can live in a `static`
-/// (which is what link-time registration needs).
+/// The type-erased face of a payload type: what registries, the marker parser and the
+/// prompt builder need. One descriptor for both kinds of type: a Rust type's
+/// ([`PayloadType::of`], built in a `const` context so it can live in a `static`, which
+/// is what link-time registration needs) and one known only at run time, from a JSON
+/// Schema document ([`PayloadType::from_schema`]). Which kind it is is decided once,
+/// when the descriptor is made; every use then calls through one reference.
 #[derive(Clone, Copy)]
 pub struct PayloadType {
     /// See [`LlmPayload::NAME`].
@@ -76,16 +78,68 @@ pub struct PayloadType {
     pub description: &'static str,
     /// See [`LlmPayload::RULES`].
     pub rules: &'static [&'static str],
-    type_id: fn() -> TypeId,
-    schema: fn(Dialect) -> Value,
-    strict: fn() -> Result<Value, StrictRefusal>,
     /// Whether a `null` for an optional member that does not accept `null` reads as
     /// the member left out ([`PayloadType::strict_nulls`]).
     strict_nulls: bool,
-    compiled: fn() -> &'static CompiledSchema,
-    decode: fn(&Value, bool) -> Decoded,
-    example: fn() -> Option<Value>,
-    summarize: fn(&CustomPayload) -> Option<String>,
+    source: &'static dyn Source,
+}
+
+/// Where a descriptor's schema, decoding, example and summary come from: a Rust type
+/// ([`Derived`]) or a schema document read at run time
+/// ([`crate::runtime::RuntimeSource`]).
+pub(crate) trait Source: Send + Sync {
+    /// The Rust type's id; `None` for a runtime type.
+    fn type_id(&self) -> Option<TypeId>;
+    /// The schema in `dialect`.
+    fn schema(&self, dialect: Dialect) -> Value;
+    /// The OpenAI strict schema, or why there is none.
+    fn strict(&self) -> Result<Value, StrictRefusal>;
+    /// The compiled 2020-12 schema.
+    fn compiled(&self) -> &'static CompiledSchema;
+    /// Decodes a schema-valid value and applies the type's own rules.
+    fn decode(&self, value: &Value, roundtrip: bool) -> Decoded;
+    /// The example, as JSON.
+    fn example(&self) -> Option<Value>;
+    /// The manifest line of a payload of this type.
+    fn summarize(&self, payload: &CustomPayload) -> Option<String>;
+}
+
+/// The source of a Rust type's descriptor: everything comes from `T`.
+struct Derived<T>(PhantomData<fn() -> T>);
+
+impl<T: LlmPayload> Derived<T> {
+    /// A `'static` reference a `const fn` can put in a descriptor.
+    const SOURCE: &'static dyn Source = &Derived::<T>(PhantomData);
+}
+
+impl<T: LlmPayload> Source for Derived<T> {
+    fn type_id(&self) -> Option<TypeId> {
+        Some(TypeId::of::<T>())
+    }
+
+    fn schema(&self, dialect: Dialect) -> Value {
+        schema::generate::<T>(dialect)
+    }
+
+    fn strict(&self) -> Result<Value, StrictRefusal> {
+        schema::generate_strict::<T>()
+    }
+
+    fn compiled(&self) -> &'static CompiledSchema {
+        schema::compiled::<T>()
+    }
+
+    fn decode(&self, value: &Value, roundtrip: bool) -> Decoded {
+        decode_value::<T>(value, roundtrip)
+    }
+
+    fn example(&self) -> Option<Value> {
+        T::example().and_then(|example| serde_json::to_value(example).ok())
+    }
+
+    fn summarize(&self, payload: &CustomPayload) -> Option<String> {
+        payload.get::<T>().map(T::summarize)
+    }
 }
 
 impl PayloadType {
@@ -96,20 +150,31 @@ impl PayloadType {
             marker: T::MARKER,
             description: T::DESCRIPTION,
             rules: T::RULES,
-            type_id: TypeId::of::<T>,
-            schema: schema::generate::<T>,
-            strict: schema::generate_strict::<T>,
             strict_nulls: false,
-            compiled: schema::compiled::<T>,
-            decode: decode_value::<T>,
-            example: example_value::<T>,
-            summarize: summarize_payload::<T>,
+            source: Derived::<T>::SOURCE,
+        }
+    }
+
+    /// The descriptor of a runtime type (leaked strings, a leaked source).
+    pub(crate) fn runtime(
+        name: &'static str,
+        marker: &'static str,
+        description: &'static str,
+        source: &'static dyn Source,
+    ) -> PayloadType {
+        PayloadType {
+            name,
+            marker,
+            description,
+            rules: &[],
+            strict_nulls: false,
+            source,
         }
     }
 
     /// The type's JSON Schema in `dialect`.
     pub fn schema(&self, dialect: Dialect) -> Value {
-        (self.schema)(dialect)
+        self.source.schema(dialect)
     }
 
     /// The type's schema in OpenAI's strict subset (Structured Outputs with
@@ -138,7 +203,7 @@ impl PayloadType {
     /// [`Dialect::OpenAiStrict`] is this schema when there is one, the best effort
     /// otherwise.
     pub fn strict_schema(&self) -> Result<Value, StrictRefusal> {
-        (self.strict)()
+        self.source.strict()
     }
 
     /// This descriptor, reading strict output: a `null` written for a member that the
@@ -164,7 +229,7 @@ impl PayloadType {
 
     /// The compiled 2020-12 schema the validator uses (built once per type).
     pub(crate) fn compiled(&self) -> &'static CompiledSchema {
-        (self.compiled)()
+        self.source.compiled()
     }
 
     /// Whether the value's top level is a JSON object, array, or either.
@@ -193,14 +258,14 @@ impl PayloadType {
     /// (or, when they are near misses of absent members, reported as errors).
     pub(crate) fn check(&self, value: &mut Value) -> Checked {
         self.absent_nulls(value);
-        check::check(value, self.compiled(), self.decode)
+        check::check(value, self.compiled(), |v, r| self.source.decode(v, r))
     }
 
     /// [`PayloadType::check`] that stops without building errors when the schema
     /// refuses the value ([`check::probe`]).
     pub(crate) fn probe(&self, value: &mut Value) -> Probe {
         self.absent_nulls(value);
-        check::probe(value, self.compiled(), self.decode)
+        check::probe(value, self.compiled(), |v, r| self.source.decode(v, r))
     }
 
     /// Removes the `null`s [`PayloadType::strict_nulls`] reads as absent (when on).
@@ -212,24 +277,35 @@ impl PayloadType {
 
     /// The example instance as JSON, if the type has one.
     pub fn example(&self) -> Option<Value> {
-        (self.example)()
+        self.source.example()
     }
 
     /// The one-line summary of a payload of this type ([`LlmPayload::summarize`] on the
     /// value validation decoded; `None` when it is of another type or does not decode).
     pub fn summarize(&self, payload: &CustomPayload) -> Option<String> {
-        (self.summarize)(payload)
+        self.source.summarize(payload)
     }
 
-    /// Whether this descriptor is the one of `T`.
+    /// Whether this descriptor is the one of `T` (never, for a runtime type).
     pub fn is<T: 'static>(&self) -> bool {
-        (self.type_id)() == TypeId::of::<T>()
+        self.source.type_id() == Some(TypeId::of::<T>())
+    }
+
+    /// Whether the type is known only at run time ([`PayloadType::from_schema`]).
+    pub fn is_runtime(&self) -> bool {
+        self.source.type_id().is_none()
     }
 }
 
 impl PartialEq for PayloadType {
+    /// The same Rust type, or the same runtime type (the one made by one
+    /// [`PayloadType::from_schema`] call).
     fn eq(&self, other: &Self) -> bool {
-        (self.type_id)() == (other.type_id)()
+        match (self.source.type_id(), other.source.type_id()) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => std::ptr::addr_eq(self.source, other.source),
+            _ => false,
+        }
     }
 }
 
@@ -329,12 +405,4 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
         pointer.push_str(&token);
     }
     pointer
-}
-
-fn example_value<T: LlmPayload>() -> Option<Value> {
-    T::example().and_then(|example| serde_json::to_value(example).ok())
-}
-
-fn summarize_payload<T: LlmPayload>(payload: &CustomPayload) -> Option<String> {
-    payload.get::<T>().map(T::summarize)
 }

@@ -22,6 +22,9 @@ pub enum WarningKind {
     UnknownMember,
     /// A key appeared twice in one object; the last value won (SPEC 7.10).
     DuplicateKey,
+    /// A required member is missing, and the type's `x-parsing` says to warn, not fail
+    /// (`validation.required-enforcement: "warn"`).
+    MissingMember,
     /// The response held more than one top-level value; the message names the others
     /// (SPEC 7.12).
     ExtraValue,
@@ -42,6 +45,7 @@ impl WarningKind {
             WarningKind::UnknownAction => "unknown_action",
             WarningKind::DuplicateBlock => "duplicate_block",
             WarningKind::UnknownMember => "unknown_member",
+            WarningKind::MissingMember => "missing_member",
             WarningKind::DuplicateKey => "duplicate_key",
             WarningKind::ExtraValue => "extra_value",
             WarningKind::PossiblyTruncated => "possibly_truncated",

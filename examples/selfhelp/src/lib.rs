@@ -5,6 +5,10 @@
 //! three attempts and specific feedback ([`payload_core::retry()`]). Its schema is
 //! published as draft-07 (`payload schema selfhelp_response --dialect draft-07`).
 //!
+//! The plugin can also start as seed 003 does, loading its schema from
+//! `schemas/llm-response.schema.json` ([`schema_file`]); it then reads every response
+//! exactly as the compiled-in type does (the tests run both ways).
+//!
 //! Rules beyond the schema (from the seed's text, written down as checks):
 //! - at least one text block (also in the schema);
 //! - form field ids are unique; radio/checkbox/select fields have non-empty options;
@@ -20,6 +24,7 @@
 pub mod demo;
 pub mod examples;
 mod rules;
+pub mod schema_file;
 mod types;
 
 pub use types::*;

@@ -6,8 +6,21 @@ use selfhelp::examples::{EMERGENCY_JSON, FORM_JSON, WELCOME_JSON};
 use selfhelp::{DangerLevel, SelfHelpResponse};
 use serde_json::{Value, json};
 
+/// Reads `value` both ways, with the compiled-in type and with the type loaded from
+/// the schema file, asserts the two results are equal, and returns it.
 fn check(value: &Value) -> payload_core::ExtractResult {
-    extract_json(&value.to_string(), &SelfHelpResponse::TYPE)
+    both(&value.to_string())
+}
+
+fn both(text: &str) -> payload_core::ExtractResult {
+    let derived = extract_json(text, &SelfHelpResponse::TYPE);
+    let loaded = extract_json(text, selfhelp::schema_file::from_file());
+    assert_eq!(
+        serde_json::to_value(&derived).unwrap(),
+        serde_json::to_value(&loaded).unwrap(),
+        "the schema file reads {text} differently"
+    );
+    derived
 }
 
 fn paths(result: &payload_core::ExtractResult) -> Vec<String> {
@@ -21,7 +34,7 @@ fn welcome() -> Value {
 #[test]
 fn the_seeds_complete_examples_are_valid() {
     for text in [WELCOME_JSON, FORM_JSON, EMERGENCY_JSON] {
-        let result = extract_json(text, &SelfHelpResponse::TYPE);
+        let result = both(text);
         assert!(result.success, "{:#?}", result.errors);
         assert!(result.warnings.is_empty());
     }
@@ -197,4 +210,44 @@ fn the_scripted_model_is_corrected_on_the_third_attempt() {
     assert!(feedback.contains("/content/suggestions/0"), "{feedback}");
     assert!(feedback.contains("/metadata/confidence"), "{feedback}");
     assert!(outcome.attempts[2].errors.is_empty());
+}
+
+#[test]
+fn the_schema_file_is_the_compiled_in_types_schema() {
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(selfhelp::schema_file::path()).unwrap())
+            .unwrap();
+    assert_eq!(
+        file,
+        SelfHelpResponse::TYPE.schema(Dialect::Draft07),
+        "regenerate it: payload schema selfhelp_response --dialect draft-07"
+    );
+    let loaded = selfhelp::schema_file::from_file();
+    assert!(loaded.is_runtime());
+    assert_eq!(loaded.schema(Dialect::Draft07), file);
+}
+
+#[test]
+fn a_broken_schema_file_is_a_clear_error() {
+    let path = std::env::temp_dir().join(format!("selfhelp-{}.json", std::process::id()));
+    std::fs::write(&path, r##"{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"safety": {"$ref": "#/definitions/Safety"}}}"##).unwrap();
+    let error = selfhelp::schema_file::load(&path).unwrap_err();
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        error.to_string().contains("/properties/safety/$ref"),
+        "{error}"
+    );
+}
+
+#[test]
+fn the_schema_file_teaches_what_the_compiled_in_type_teaches() {
+    use payload_core::instructions::{InstructionOptions, whole_response_instructions};
+    let options = InstructionOptions {
+        include_example: false,
+        ..InstructionOptions::default()
+    };
+    assert_eq!(
+        whole_response_instructions(selfhelp::schema_file::from_file(), &options),
+        whole_response_instructions(&SelfHelpResponse::TYPE, &options)
+    );
 }

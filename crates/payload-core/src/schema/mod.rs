@@ -132,6 +132,7 @@ fn merge(into: &mut Value, from: Value) {
 }
 
 mod bounded;
+pub(crate) mod dialects;
 pub(crate) mod strict;
 pub(crate) mod walk;
 
@@ -142,6 +143,8 @@ pub(crate) struct CompiledSchema {
     shape: Shape,
     /// Validators entering the schema at item schemas, for bounded validation.
     entries: bounded::Entries,
+    /// Its `x-parsing`, read once.
+    policy: crate::whole::policy::ParsingPolicy,
 }
 
 impl CompiledSchema {
@@ -151,22 +154,36 @@ impl CompiledSchema {
     /// If the schema is not a valid JSON Schema. Schemas come from schemars, so that
     /// is a bug in a type's `JsonSchema` impl, never a property of the model's text.
     pub fn new(schema: Value) -> Self {
+        Self::try_new(schema)
+            .unwrap_or_else(|error| panic!("generated schema does not compile: {error}"))
+    }
+
+    /// Compiles `schema` (2020-12), or says why it does not compile (a schema written
+    /// by hand, [`crate::PayloadType::from_schema`]).
+    pub fn try_new(schema: Value) -> Result<Self, String> {
         let validator = jsonschema::options()
             .should_validate_formats(true)
             .build(&schema)
-            .unwrap_or_else(|error| panic!("generated schema does not compile: {error}"));
+            .map_err(|error| error.to_string())?;
         let shape = shape_of(&schema);
-        CompiledSchema {
+        let policy = crate::whole::policy::ParsingPolicy::from_schema(&schema);
+        Ok(CompiledSchema {
             schema,
             validator,
             shape,
             entries: bounded::Entries::default(),
-        }
+            policy,
+        })
     }
 
     /// The schema itself.
     pub fn schema(&self) -> &Value {
         &self.schema
+    }
+
+    /// How whole responses of this type are read (its `x-parsing`).
+    pub(crate) fn policy(&self) -> &crate::whole::policy::ParsingPolicy {
+        &self.policy
     }
 
     /// The top-level JSON kind the schema requires.

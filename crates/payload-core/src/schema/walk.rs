@@ -11,10 +11,17 @@ pub(crate) mod facts;
 /// never end).
 const MAX_REF_HOPS: usize = 32;
 
-/// Follows `$ref`s from `schema` (local `#/...` references into `root` only).
+/// Follows `$ref`s from `schema` (local `#/...` references into `root` only), and the
+/// `allOf` of one schema that draft-07 documents wrap a `$ref` in to describe it
+/// (`{"description": ..., "allOf": [{"$ref": ...}]}`): a wrapper that adds nothing but
+/// annotations is the schema it wraps.
 pub fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
     let mut current = schema;
     for _ in 0..MAX_REF_HOPS {
+        if let Some(wrapped) = annotated_wrapper(current) {
+            current = wrapped;
+            continue;
+        }
         let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
             return current;
         };
@@ -27,6 +34,28 @@ pub fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
         }
     }
     current
+}
+
+/// The one schema of an `allOf` whose other members are only annotations.
+fn annotated_wrapper(schema: &Value) -> Option<&Value> {
+    const ANNOTATIONS: [&str; 8] = [
+        "description",
+        "title",
+        "default",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$comment",
+    ];
+    let map = schema.as_object()?;
+    let [only] = map.get("allOf")?.as_array()?.as_slice() else {
+        return None;
+    };
+    let annotations_only = map
+        .keys()
+        .all(|key| key == "allOf" || ANNOTATIONS.contains(&key.as_str()) || key.starts_with("x-"));
+    annotations_only.then_some(only)
 }
 
 /// The sub-schema for member `key` of an object governed by `schema`.

@@ -109,6 +109,11 @@ impl ExtractResult {
         }
     }
 
+    /// Forgets the decoded value (the result no longer holds a valid one).
+    pub(crate) fn clear_typed(&mut self) {
+        self.typed = None;
+    }
+
     /// The data as `T` (when successful).
     pub fn decode<T: LlmPayload>(&self) -> Option<T> {
         self.data.as_ref().and_then(|d| T::deserialize(d).ok())
@@ -150,6 +155,16 @@ pub fn extract_as_with(
     format: Option<Format>,
     limits: Limits,
 ) -> ExtractResult {
+    let result = read_as(text, payload, format, limits);
+    payload.compiled().policy().finish(result)
+}
+
+fn read_as(
+    text: &str,
+    payload: &PayloadType,
+    format: Option<Format>,
+    limits: Limits,
+) -> ExtractResult {
     if let Err(error) = limits.check_input(text.len()) {
         let name = format.map_or("json", Format::as_str);
         return ExtractResult::failure(name, 0.0, vec![error]);
@@ -159,8 +174,12 @@ pub fn extract_as_with(
         // other formats' detectors need not run.
         return extract_json_unchecked(text, payload);
     }
-    let schema = payload.compiled().schema();
-    let scores = formats::detect(text, schema);
+    let compiled = payload.compiled();
+    let schema = compiled.schema();
+    let mut scores = formats::detect(text, schema);
+    // The schema's x-parsing may limit what detection chooses; a format the caller
+    // names is read whatever it says.
+    scores.retain(|(f, _)| format == Some(*f) || compiled.policy().allows(*f));
     let (format, confidence) = match format {
         Some(format) => (
             format,
@@ -251,7 +270,9 @@ fn validate_coercing(
         Probe::Refused { rewrites } => (rewrites, None),
     };
     let mut fixes = Capped::warnings();
-    coerce::coerce_into(&mut value, payload.compiled().schema(), &mut fixes);
+    if payload.compiled().policy().coerce {
+        coerce::coerce_into(&mut value, payload.compiled().schema(), &mut fixes);
+    }
     if fixes.is_empty() {
         *warnings = report.finish();
         let errors = first_errors.unwrap_or_else(|| payload.check(&mut value).errors);
@@ -276,7 +297,10 @@ pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
     if let Err(error) = Limits::DEFAULT.check_input(text.len()) {
         return ExtractResult::failure("json", 0.0, vec![error]);
     }
-    extract_json_unchecked(text, payload)
+    payload
+        .compiled()
+        .policy()
+        .finish(extract_json_unchecked(text, payload))
 }
 
 fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
@@ -494,6 +518,19 @@ fn read_candidate(
             }
         },
     };
+    if !decoded.repairs.is_empty() && !payload.compiled().policy().repair {
+        let error = PayloadError::new(
+            ErrorKind::Parsing,
+            "",
+            format!(
+                "the JSON is not strict and this type is read strictly (x-parsing error-recovery mode \"strict\"): {}",
+                decoded.repairs.join("; ")
+            ),
+        )
+        .with_suggestion("write strict JSON: double-quoted keys and strings, no comments, no trailing commas")
+        .with_location(origin);
+        return ExtractResult::failure("json", candidate.confidence, vec![error]);
+    }
     for repair in &decoded.repairs {
         warnings.push(Warning::new(WarningKind::Repaired, repair.clone()));
     }

@@ -8,3 +8,4 @@
 
 pub(crate) mod extract;
 pub mod formats;
+pub(crate) mod policy;

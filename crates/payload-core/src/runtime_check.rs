@@ -1,0 +1,368 @@
+//! The checks a schema written by hand gets before it becomes a payload type, beyond
+//! the meta-schema: every `$ref` leads somewhere in the document, and `x-format` (seed
+//! 002) is consistent — format blocks under known format names, option values of the
+//! right kind, per-property options only for properties that exist, and no two
+//! properties given the same element, tag or header.
+
+use crate::runtime::SchemaProblem;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// The formats `x-format` may configure.
+const FORMATS: &[&str] = &["json", "xml", "delimited", "tagged", "markdown"];
+/// Options whose value names something the model writes: non-empty strings.
+const NAMES: &[&str] = &[
+    "root-element",
+    "element",
+    "item-element",
+    "tag",
+    "header",
+    "section-pattern",
+    "end-pattern",
+];
+/// Options that are switches.
+const SWITCHES: &[&str] = &["attribute", "cdata"];
+/// How deep the reference walk goes (a document nested deeper is refused by the
+/// meta-schema's own depth long before).
+const MAX_DEPTH: usize = 256;
+
+/// Whether `name` is a payload type name: snake_case ASCII, starting with a letter.
+pub(crate) fn is_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Whether `marker` is a marker: SHOUTY_SNAKE_CASE ASCII, starting with a letter.
+pub(crate) fn is_marker(marker: &str) -> bool {
+    marker.starts_with(|c: char| c.is_ascii_uppercase())
+        && marker
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+fn push(problems: &mut Vec<SchemaProblem>, pointer: &str, message: String) {
+    problems.push(SchemaProblem {
+        pointer: pointer.to_string(),
+        message,
+    });
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Every `$ref` of the document: a local pointer (`#`, `#/...`) that resolves.
+pub(crate) fn references(
+    root: &Value,
+    node: &Value,
+    pointer: &str,
+    problems: &mut Vec<SchemaProblem>,
+    depth: usize,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match node {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                let at = format!("{pointer}/$ref");
+                match reference.strip_prefix('#') {
+                    Some(target) if root.pointer(&unescape_fragment(target)).is_some() => {}
+                    Some(_) => push(
+                        problems,
+                        &at,
+                        format!("'{reference}' leads nowhere in the document"),
+                    ),
+                    None => push(
+                        problems,
+                        &at,
+                        format!(
+                            "'{reference}' points outside the document; put what it names under $defs"
+                        ),
+                    ),
+                }
+            }
+            for (key, value) in map {
+                references(
+                    root,
+                    value,
+                    &format!("{pointer}/{}", escape(key)),
+                    problems,
+                    depth + 1,
+                );
+            }
+        }
+        Value::Array(items) => {
+            for (index, value) in items.iter().enumerate() {
+                references(
+                    root,
+                    value,
+                    &format!("{pointer}/{index}"),
+                    problems,
+                    depth + 1,
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A URI fragment as a JSON Pointer (percent-escapes decoded).
+fn unescape_fragment(fragment: &str) -> String {
+    fn hex(byte: u8) -> Option<u8> {
+        (byte as char).to_digit(16).map(|d| d as u8)
+    }
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(high), Some(low)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push(high * 16 + low);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Checks the `x-format` blocks of the object schema at `pointer` and of its
+/// properties, recursively through `properties`, `items` and `$defs`.
+pub(crate) fn x_format(schema: &Value, pointer: &str, problems: &mut Vec<SchemaProblem>) {
+    let Value::Object(map) = schema else { return };
+    let properties = map.get("properties").and_then(Value::as_object);
+    if let Some(block) = map.get("x-format") {
+        format_blocks(block, properties, &format!("{pointer}/x-format"), problems);
+    }
+    if let Some(properties) = properties {
+        for format in FORMATS {
+            distinct_names(map, properties, format, pointer, problems);
+        }
+        for (name, child) in properties {
+            x_format(
+                child,
+                &format!("{pointer}/properties/{}", escape(name)),
+                problems,
+            );
+        }
+    }
+    for keyword in ["items", "additionalProperties"] {
+        if let Some(child) = map.get(keyword) {
+            x_format(child, &format!("{pointer}/{keyword}"), problems);
+        }
+    }
+    for keyword in ["$defs", "definitions"] {
+        if let Some(Value::Object(defs)) = map.get(keyword) {
+            for (name, child) in defs {
+                x_format(
+                    child,
+                    &format!("{pointer}/{keyword}/{}", escape(name)),
+                    problems,
+                );
+            }
+        }
+    }
+    for keyword in ["allOf", "anyOf", "oneOf", "prefixItems"] {
+        if let Some(Value::Array(list)) = map.get(keyword) {
+            for (index, child) in list.iter().enumerate() {
+                x_format(child, &format!("{pointer}/{keyword}/{index}"), problems);
+            }
+        }
+    }
+}
+
+fn format_blocks(
+    block: &Value,
+    properties: Option<&Map<String, Value>>,
+    pointer: &str,
+    problems: &mut Vec<SchemaProblem>,
+) {
+    let Value::Object(formats) = block else {
+        return push(
+            problems,
+            pointer,
+            "x-format must be an object of format names".into(),
+        );
+    };
+    for (format, options) in formats {
+        let at = format!("{pointer}/{}", escape(format));
+        if !FORMATS.contains(&format.as_str()) {
+            push(
+                problems,
+                &at,
+                format!("'{format}' is not a format (use {})", FORMATS.join(", ")),
+            );
+            continue;
+        }
+        let Value::Object(options) = options else {
+            push(
+                problems,
+                &at,
+                format!("the {format} options must be an object"),
+            );
+            continue;
+        };
+        option_values(options, &at, problems);
+        if let Some(per_property) = options.get("properties") {
+            let Value::Object(per_property) = per_property else {
+                push(
+                    problems,
+                    &format!("{at}/properties"),
+                    "must be an object of property names".into(),
+                );
+                continue;
+            };
+            for (name, options) in per_property {
+                let at = format!("{at}/properties/{}", escape(name));
+                if properties.is_none_or(|p| !p.contains_key(name)) {
+                    push(
+                        problems,
+                        &at,
+                        format!("'{name}' is not a property of this object"),
+                    );
+                }
+                match options {
+                    Value::Object(options) => option_values(options, &at, problems),
+                    _ => push(problems, &at, "the options must be an object".into()),
+                }
+            }
+        }
+    }
+}
+
+fn option_values(options: &Map<String, Value>, pointer: &str, problems: &mut Vec<SchemaProblem>) {
+    for (key, value) in options {
+        let at = format!("{pointer}/{}", escape(key));
+        if NAMES.contains(&key.as_str()) && value.as_str().is_none_or(|s| s.trim().is_empty()) {
+            push(problems, &at, format!("'{key}' must be a non-empty string"));
+        } else if SWITCHES.contains(&key.as_str()) && !value.is_boolean() {
+            push(problems, &at, format!("'{key}' must be true or false"));
+        } else if key == "level" && !value.as_u64().is_some_and(|l| (1..=6).contains(&l)) {
+            push(
+                problems,
+                &at,
+                "'level' must be a heading level from 1 to 6".into(),
+            );
+        }
+    }
+}
+
+/// No two properties of one object given the same explicit element, tag or header in
+/// `format`: the reader could not tell them apart.
+fn distinct_names(
+    object: &Map<String, Value>,
+    properties: &Map<String, Value>,
+    format: &str,
+    pointer: &str,
+    problems: &mut Vec<SchemaProblem>,
+) {
+    let key = match format {
+        "xml" => "element",
+        "tagged" => "tag",
+        "markdown" => "header",
+        _ => return,
+    };
+    let from_parent = object
+        .get("x-format")
+        .and_then(|x| x.get(format))
+        .and_then(|f| f.get("properties"));
+    let mut seen: HashMap<String, &str> = HashMap::new();
+    for (name, schema) in properties {
+        let explicit = schema
+            .get("x-format")
+            .and_then(|x| x.get(format))
+            .and_then(|f| f.get(key))
+            .or_else(|| {
+                from_parent
+                    .and_then(|p| p.get(name))
+                    .and_then(|o| o.get(key))
+            })
+            .and_then(Value::as_str);
+        let Some(explicit) = explicit else { continue };
+        let folded = explicit.trim().to_lowercase();
+        if let Some(other) = seen.insert(folded, name) {
+            push(
+                problems,
+                &format!("{pointer}/properties/{}", escape(name)),
+                format!("its {format} {key} '{explicit}' is also the {key} of '{other}'"),
+            );
+        }
+    }
+}
+
+/// Seed 002's `x-parsing` at the root, checked for the values the seed defines.
+pub(crate) fn x_parsing(schema: &Value, problems: &mut Vec<SchemaProblem>) {
+    let Some(parsing) = schema.get("x-parsing") else {
+        return;
+    };
+    let at = "/x-parsing";
+    let Value::Object(parsing) = parsing else {
+        return push(problems, at, "x-parsing must be an object".into());
+    };
+    let choice = |section: &str, key: &str, allowed: &[&str], problems: &mut Vec<SchemaProblem>| {
+        if let Some(value) = parsing.get(section).and_then(|s| s.get(key)) {
+            if value.as_str().is_none_or(|v| !allowed.contains(&v)) {
+                push(
+                    problems,
+                    &format!("{at}/{section}/{key}"),
+                    format!("must be one of {}", allowed.join(", ")),
+                );
+            }
+        }
+    };
+    choice(
+        "error-recovery",
+        "mode",
+        &["strict", "lenient", "aggressive"],
+        problems,
+    );
+    choice(
+        "validation",
+        "required-enforcement",
+        &["error", "warn", "ignore"],
+        problems,
+    );
+    choice(
+        "validation",
+        "additional-properties",
+        &["allow", "warn", "error"],
+        problems,
+    );
+    for key in ["strategies", "fallback-order"] {
+        let Some(list) = parsing.get("format-detection").and_then(|d| d.get(key)) else {
+            continue;
+        };
+        let pointer = format!("{at}/format-detection/{key}");
+        match list.as_array() {
+            Some(list) => {
+                for (index, format) in list.iter().enumerate() {
+                    if format.as_str().is_none_or(|f| !FORMATS.contains(&f)) {
+                        push(
+                            problems,
+                            &format!("{pointer}/{index}"),
+                            format!("not a format (use {})", FORMATS.join(", ")),
+                        );
+                    }
+                }
+            }
+            None => push(problems, &pointer, "must be a list of format names".into()),
+        }
+    }
+    if let Some(threshold) = parsing
+        .get("format-detection")
+        .and_then(|d| d.get("confidence-threshold"))
+    {
+        if threshold.as_f64().is_none_or(|t| !(0.0..=1.0).contains(&t)) {
+            push(
+                problems,
+                &format!("{at}/format-detection/confidence-threshold"),
+                "must be a number from 0 to 1".into(),
+            );
+        }
+    }
+}
