@@ -143,6 +143,18 @@ fn each_crate_depends_only_on_the_ones_below_it() {
         "payload-providers",
         &["clap", "payload-cli", "payload-prompt"],
     );
+    assert_free_of(
+        &graph,
+        "payload-grammar",
+        &[
+            "clap",
+            "payload-cli",
+            "payload-prompt",
+            "payload-agent",
+            "payload-providers",
+            "reqwest",
+        ],
+    );
 }
 
 #[test]
@@ -158,6 +170,7 @@ fn the_layers_are_really_stacked() {
         "payload-prompt",
         "payload-agent",
         "payload-providers",
+        "payload-grammar",
     ] {
         assert!(
             cli.contains(layer),

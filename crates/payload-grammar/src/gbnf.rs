@@ -1,5 +1,5 @@
 //! llama.cpp's GBNF, with JSON Schemas converted to rules here: objects (members in the
-//! schema's order, required ones first, optional ones each optional), maps, arrays with
+//! schema's order, optional ones each optional), maps, arrays with
 //! item bounds, strings with length bounds, numbers, integers, booleans, null, enums
 //! and constants, `anyOf`/`oneOf`, a one-schema `allOf` and local `$ref`s. GBNF has no
 //! negation, so free text cannot be kept free of markers; that, and every schema
@@ -53,7 +53,13 @@ fn literal(text: &str) -> String {
 
 fn rule_name(text: &str) -> String {
     text.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect()
 }
 
@@ -71,7 +77,11 @@ impl<'a> Converter<'a> {
     fn add(&mut self, name: &str, body: String) -> String {
         let mut unique = format!("{}-{}", self.prefix, rule_name(name));
         let mut n = 2;
-        while self.rules.get(&unique).is_some_and(|existing| existing != &body) {
+        while self
+            .rules
+            .get(&unique)
+            .is_some_and(|existing| existing != &body)
+        {
             unique = format!("{}-{}{n}", self.prefix, rule_name(name));
             n += 1;
         }
@@ -85,7 +95,11 @@ impl<'a> Converter<'a> {
             return "value".into();
         }
         let Value::Object(map) = schema else {
-            return if schema == &Value::Bool(false) { "[^\\x00-\\U0010FFFF]".into() } else { "value".into() };
+            return if schema == &Value::Bool(false) {
+                "[^\\x00-\\U0010FFFF]".into()
+            } else {
+                "value".into()
+            };
         };
         if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
             return self.reference(reference, depth);
@@ -134,13 +148,25 @@ impl<'a> Converter<'a> {
             return unique;
         }
         self.defined.push(unique.clone());
-        let target = self.root.pointer(pointer).cloned().unwrap_or(Value::Bool(true));
-        let body = self.expr(&target, &name, depth + 1);
+        let target = self
+            .root
+            .pointer(pointer)
+            .cloned()
+            .unwrap_or(Value::Bool(true));
+        // The definition's own rules are named apart from the reference's rule, which
+        // only points at them (the same name would make the rule refer to itself).
+        let body = self.expr(&target, &format!("{name}-is"), depth + 1);
         self.rules.insert(unique.clone(), body);
         unique
     }
 
-    fn typed(&mut self, kind: &str, map: &serde_json::Map<String, Value>, name: &str, depth: usize) -> String {
+    fn typed(
+        &mut self,
+        kind: &str,
+        map: &serde_json::Map<String, Value>,
+        name: &str,
+        depth: usize,
+    ) -> String {
         match kind {
             "string" => {
                 let min = map.get("minLength").and_then(Value::as_u64);
@@ -196,35 +222,48 @@ impl<'a> Converter<'a> {
             // A map: any keys, values of `additionalProperties` (or anything).
             let value = match map.get("additionalProperties") {
                 Some(Value::Bool(false)) => return self.add(name, "\"{\" ws \"}\"".into()),
-                Some(schema @ Value::Object(_)) => self.expr(schema, &format!("{name}-value"), depth + 1),
+                Some(schema @ Value::Object(_)) => {
+                    self.expr(schema, &format!("{name}-value"), depth + 1)
+                }
                 _ => "value".into(),
             };
-            let body = format!("\"{{\" ws ( string \":\" ws {value} (\",\" ws string \":\" ws {value})* )? ws \"}}\"");
+            let body = format!(
+                "\"{{\" ws ( string \":\" ws {value} (\",\" ws string \":\" ws {value})* )? ws \"}}\""
+            );
             return self.add(name, body);
         };
+        // Members in the schema's order, each optional one optional.
         let mut members: Vec<(bool, String)> = Vec::new();
-        for pass_required in [true, false] {
-            for (key, schema) in properties {
-                if required.contains(&key.as_str()) != pass_required {
-                    continue;
-                }
-                let value = self.expr(schema, &format!("{name}-{key}"), depth + 1);
-                members.push((pass_required, format!("{} ws \":\" ws {value}", literal(&format!("\"{key}\"")))));
-            }
+        for (key, schema) in properties {
+            let value = self.expr(schema, &format!("{name}-{key}"), depth + 1);
+            let member = format!("{} ws \":\" ws {value}", literal(&format!("\"{key}\"")));
+            members.push((required.contains(&key.as_str()), member));
         }
         // first_i: member i and what may follow it, or (if i is optional) what starts later.
         let mut first = String::new();
         let mut rest = String::new();
         for (index, (is_required, member)) in members.iter().enumerate().rev() {
-            let follow = if rest.is_empty() { String::new() } else { format!(" {rest}") };
+            let follow = if rest.is_empty() {
+                String::new()
+            } else {
+                format!(" {rest}")
+            };
             let this_first = format!("{member}{follow}");
             first = if *is_required || first.is_empty() {
-                if *is_required { this_first } else { format!("({this_first})?") }
+                if *is_required {
+                    this_first
+                } else {
+                    format!("({this_first})?")
+                }
             } else {
                 format!("({this_first} | {first})")
             };
             let step = format!("\",\" ws {member}");
-            let step = if *is_required { step } else { format!("({step})?") };
+            let step = if *is_required {
+                step
+            } else {
+                format!("({step})?")
+            };
             let rule = self.add(&format!("{name}-after{index}"), format!("{step}{follow}"));
             rest = rule;
         }
@@ -259,7 +298,13 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
     for block in plan.payloads.iter().chain(plan.suggestions()) {
         let value = value_rules(&block.schema, &block.name, &mut rules);
         let rule = format!("blk-{}", rule_name(&block.name));
-        rules.insert(rule.clone(), format!("{} ws ({value} | \"```json\\n\" {value} \"\\n```\")", literal(&format!("{}: ", block.marker))));
+        rules.insert(
+            rule.clone(),
+            format!(
+                "{} ws ({value} | \"```json\\n\" {value} \"\\n```\")",
+                literal(&format!("{}: ", block.marker))
+            ),
+        );
         unsupported.extend(scan(Target::Gbnf, &block.name, &block.schema));
         unsupported.extend(support::rules(&block.name, &block.rules));
         if plan.payloads.contains(block) {
@@ -275,7 +320,10 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
         kinds.push("values");
     }
     if let Some(actions) = &plan.actions {
-        rules.insert("actions".into(), format!("blk-{}", rule_name(&actions.name)));
+        rules.insert(
+            "actions".into(),
+            format!("blk-{}", rule_name(&actions.name)),
+        );
         kinds.push("actions");
     }
     let alternatives: Vec<String> = sequences(&kinds)
@@ -298,9 +346,13 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
     unsupported.push(Unsupported {
         location: "page".into(),
         feature: "other spellings of a marker".into(),
-        effect: "blocks are written `MARKER: ` then the value (optionally in a ```json fence)".into(),
+        effect: "blocks are written `MARKER: ` then the value (optionally in a ```json fence)"
+            .into(),
     });
-    let header = format!("Marker-mode responses on page \"{}\" (llama.cpp GBNF)", plan.page);
+    let header = format!(
+        "Marker-mode responses on page \"{}\" (llama.cpp GBNF)",
+        plan.page
+    );
     Grammar {
         target: Target::Gbnf,
         text: render(&header, &format!("({})", alternatives.join(" | ")), &rules),
@@ -314,7 +366,11 @@ pub(crate) fn whole_json(name: &str, schema: &Value) -> Grammar {
     let value = value_rules(schema, name, &mut rules);
     Grammar {
         target: Target::Gbnf,
-        text: render(&format!("A whole response: one {name} as JSON (llama.cpp GBNF)"), &format!("ws {value} ws"), &rules),
+        text: render(
+            &format!("A whole response: one {name} as JSON (llama.cpp GBNF)"),
+            &format!("ws {value} ws"),
+            &rules,
+        ),
         unsupported: scan(Target::Gbnf, name, schema),
     }
 }

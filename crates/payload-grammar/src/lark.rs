@@ -24,10 +24,16 @@ pub(crate) fn embeddable(schema: &Value) -> Value {
                 .filter(|(key, _)| !key.starts_with("x-") && key.as_str() != "$schema")
                 .map(|(key, value)| {
                     // Member names are data, not keywords: keep them all.
-                    let value = if matches!(key.as_str(), "properties" | "$defs" | "definitions" | "patternProperties") {
+                    let value = if matches!(
+                        key.as_str(),
+                        "properties" | "$defs" | "definitions" | "patternProperties"
+                    ) {
                         match value {
                             Value::Object(members) => Value::Object(
-                                members.iter().map(|(k, v)| (k.clone(), embeddable(v))).collect(),
+                                members
+                                    .iter()
+                                    .map(|(k, v)| (k.clone(), embeddable(v)))
+                                    .collect(),
                             ),
                             other => other.clone(),
                         }
@@ -46,7 +52,13 @@ pub(crate) fn embeddable(schema: &Value) -> Value {
 /// A rule name for a type name.
 fn rule(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -54,7 +66,11 @@ fn rule(name: &str) -> String {
 pub(crate) fn page(plan: &PagePlan) -> Grammar {
     let mut unsupported: Vec<Unsupported> = Vec::new();
     let mut out = String::new();
-    let _ = writeln!(out, "// Marker-mode responses on page \"{}\" (llguidance Lark).", plan.page);
+    let _ = writeln!(
+        out,
+        "// Marker-mode responses on page \"{}\" (llguidance Lark).",
+        plan.page
+    );
     let mut kinds: Vec<&str> = Vec::new();
     if !plan.payloads.is_empty() {
         kinds.push("custom");
@@ -75,7 +91,11 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
         .collect();
     let _ = writeln!(out, "start: {}", alternatives.join("\n     | "));
     if !plan.payloads.is_empty() {
-        let blocks: Vec<String> = plan.payloads.iter().map(|b| format!("blk_{}", rule(&b.name))).collect();
+        let blocks: Vec<String> = plan
+            .payloads
+            .iter()
+            .map(|b| format!("blk_{}", rule(&b.name)))
+            .collect();
         let _ = writeln!(out, "custom: {}", blocks.join(" | "));
     }
     if let Some(values) = &plan.values {
@@ -119,7 +139,9 @@ pub(crate) fn whole_json(name: &str, schema: &Value) -> Grammar {
     let embedded = serde_json::to_string(&embeddable(schema)).unwrap_or_default();
     Grammar {
         target: Target::Lark,
-        text: format!("// A whole response: one {name} as JSON (llguidance Lark).\nstart: %json {embedded}\n"),
+        text: format!(
+            "// A whole response: one {name} as JSON (llguidance Lark).\nstart: %json {embedded}\n"
+        ),
         unsupported: scan(Target::Lark, name, schema),
     }
 }

@@ -125,7 +125,11 @@ impl fmt::Display for GrammarError {
 impl std::error::Error for GrammarError {}
 
 /// The grammar of marker-mode responses on `page`.
-pub fn page_grammar(registry: &Registry, page: &str, target: Target) -> Result<Grammar, GrammarError> {
+pub fn page_grammar(
+    registry: &Registry,
+    page: &str,
+    target: Target,
+) -> Result<Grammar, GrammarError> {
     let plan = PagePlan::of(registry, page).map_err(GrammarError::UnknownPage)?;
     Ok(match target {
         Target::Lark => lark::page(&plan),
@@ -137,7 +141,11 @@ pub fn page_grammar(registry: &Registry, page: &str, target: Target) -> Result<G
 /// The grammar of a whole response that is one value of `payload`, written as JSON
 /// (`format` must be `json`: the other formats' readers are lenient by design, and a
 /// grammar for them is not made here).
-pub fn type_grammar(payload: &PayloadType, target: Target, format: &str) -> Result<Grammar, GrammarError> {
+pub fn type_grammar(
+    payload: &PayloadType,
+    target: Target,
+    format: &str,
+) -> Result<Grammar, GrammarError> {
     if format != "json" {
         return Err(GrammarError::Format(format!(
             "grammars are made for whole responses written as json, not {format}"
@@ -150,6 +158,8 @@ pub fn type_grammar(payload: &PayloadType, target: Target, format: &str) -> Resu
         Target::Gbnf => gbnf::whole_json(payload.name, &schema),
     };
     let rules: Vec<String> = payload.rules.iter().map(|r| r.to_string()).collect();
-    grammar.unsupported.extend(support::rules(payload.name, &rules));
+    grammar
+        .unsupported
+        .extend(support::rules(payload.name, &rules));
     Ok(grammar)
 }

@@ -29,7 +29,11 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
         feature: feature.into(),
         effect: effect.into(),
     };
-    if plan.payloads.len() + usize::from(plan.values.is_some()) + usize::from(plan.actions.is_some()) > 1 {
+    if plan.payloads.len()
+        + usize::from(plan.values.is_some())
+        + usize::from(plan.actions.is_some())
+        > 1
+    {
         unsupported.push(page(
             "at most one custom payload and one block of each suggestion kind",
             "any number of blocks may be written; the parser keeps the first valid custom payload and rejects the others (extra_payload)",
@@ -42,14 +46,24 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
     let foreign: Vec<&String> = plan
         .markers
         .iter()
-        .filter(|m| !plan.payloads.iter().chain(plan.suggestions()).any(|b| &b.marker == *m))
+        .filter(|m| {
+            !plan
+                .payloads
+                .iter()
+                .chain(plan.suggestions())
+                .any(|b| &b.marker == *m)
+        })
         .collect();
     if !foreign.is_empty() {
         unsupported.push(page(
             "free text without the markers of types the page does not offer",
             &format!(
                 "the text may hold {}; the parser rejects such blocks (not_on_page)",
-                foreign.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", ")
+                foreign
+                    .iter()
+                    .map(|m| m.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         ));
     }

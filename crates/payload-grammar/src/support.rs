@@ -7,13 +7,32 @@ use serde_json::Value;
 /// Keywords with no meaning for what the model may write (annotations), or handled by
 /// every target.
 const ANNOTATIONS: &[&str] = &[
-    "$schema", "$id", "$comment", "title", "description", "default", "examples", "deprecated",
-    "readOnly", "writeOnly", "$defs", "definitions",
+    "$schema",
+    "$id",
+    "$comment",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$defs",
+    "definitions",
 ];
 
 /// The formats llguidance enforces.
 const LLGUIDANCE_FORMATS: &[&str] = &[
-    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri",
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+    "uri",
 ];
 
 /// What `target` supports of `keyword` (with its value), or why not and what it does.
@@ -36,35 +55,47 @@ fn verdict(target: Target, keyword: &str, value: &Value, node: &Value) -> Option
         "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf"
             if target == Target::Gbnf =>
         {
-            all(keyword, "any number is allowed; the parser still refuses one out of range")
+            all(
+                keyword,
+                "any number is allowed; the parser still refuses one out of range",
+            )
         }
         "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => None,
         "minLength" | "maxLength" => None,
-        "pattern" if target == Target::Gbnf => {
-            all("pattern", "any string is allowed; the parser still refuses one that does not match")
-        }
+        "pattern" if target == Target::Gbnf => all(
+            "pattern",
+            "any string is allowed; the parser still refuses one that does not match",
+        ),
         "pattern" => None,
         "format" => match value.as_str() {
             Some(f) if target == Target::Lark && LLGUIDANCE_FORMATS.contains(&f) => None,
             Some(f) if target == Target::StructuralTag && LLGUIDANCE_FORMATS.contains(&f) => None,
-            Some(f) => all(&format!("format \"{f}\""), "any string is allowed; the parser still checks the format"),
+            Some(f) => all(
+                &format!("format \"{f}\""),
+                "any string is allowed; the parser still checks the format",
+            ),
             None => None,
         },
         "patternProperties" if target == Target::Lark => None,
         "uniqueItems" if value == &Value::Bool(false) => None,
-        "minProperties" | "maxProperties"
-            if target == Target::Lark && all_required(node) =>
-        {
-            None
-        }
-        _ => all(keyword, "not enforced while writing; the parser still refuses a value that breaks it"),
+        "minProperties" | "maxProperties" if target == Target::Lark && all_required(node) => None,
+        _ => all(
+            keyword,
+            "not enforced while writing; the parser still refuses a value that breaks it",
+        ),
     }
 }
 
 /// Whether every declared property of `node` is required.
 fn all_required(node: &Value) -> bool {
-    let declared = node.get("properties").and_then(Value::as_object).map_or(0, |p| p.len());
-    let required = node.get("required").and_then(Value::as_array).map_or(0, |r| r.len());
+    let declared = node
+        .get("properties")
+        .and_then(Value::as_object)
+        .map_or(0, |p| p.len());
+    let required = node
+        .get("required")
+        .and_then(Value::as_array)
+        .map_or(0, |r| r.len());
     declared == required
 }
 
@@ -72,7 +103,7 @@ fn all_required(node: &Value) -> bool {
 pub(crate) fn scan(target: Target, name: &str, schema: &Value) -> Vec<Unsupported> {
     let mut out = Vec::new();
     walk(target, name, schema, "", &mut out, 0);
-    if target == Target::Lark && has_object_with_many_members(schema) {
+    if target != Target::StructuralTag && has_object_with_many_members(schema) {
         out.push(Unsupported {
             location: format!("{name}#"),
             feature: "members in any order".into(),
@@ -82,7 +113,14 @@ pub(crate) fn scan(target: Target, name: &str, schema: &Value) -> Vec<Unsupporte
     out
 }
 
-fn walk(target: Target, name: &str, node: &Value, pointer: &str, out: &mut Vec<Unsupported>, depth: usize) {
+fn walk(
+    target: Target,
+    name: &str,
+    node: &Value,
+    pointer: &str,
+    out: &mut Vec<Unsupported>,
+    depth: usize,
+) {
     let Value::Object(map) = node else { return };
     if depth > 64 {
         return;
@@ -90,24 +128,47 @@ fn walk(target: Target, name: &str, node: &Value, pointer: &str, out: &mut Vec<U
     for (key, value) in map {
         if let Some((feature, effect)) = verdict(target, key, value, node) {
             out.push(Unsupported {
-                location: format!("{name}#{pointer}/{}", key.replace('~', "~0").replace('/', "~1")),
+                location: format!(
+                    "{name}#{pointer}/{}",
+                    key.replace('~', "~0").replace('/', "~1")
+                ),
                 feature,
                 effect,
             });
         }
         let child = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
         match (key.as_str(), value) {
-            ("properties" | "$defs" | "definitions" | "patternProperties", Value::Object(members)) => {
+            (
+                "properties" | "$defs" | "definitions" | "patternProperties",
+                Value::Object(members),
+            ) => {
                 for (member, schema) in members {
-                    walk(target, name, schema, &format!("{child}/{member}"), out, depth + 1);
+                    walk(
+                        target,
+                        name,
+                        schema,
+                        &format!("{child}/{member}"),
+                        out,
+                        depth + 1,
+                    );
                 }
             }
             ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
                 for (index, schema) in list.iter().enumerate() {
-                    walk(target, name, schema, &format!("{child}/{index}"), out, depth + 1);
+                    walk(
+                        target,
+                        name,
+                        schema,
+                        &format!("{child}/{index}"),
+                        out,
+                        depth + 1,
+                    );
                 }
             }
-            ("items" | "additionalProperties" | "not" | "if" | "then" | "else" | "contains", schema) => {
+            (
+                "items" | "additionalProperties" | "not" | "if" | "then" | "else" | "contains",
+                schema,
+            ) => {
                 walk(target, name, schema, &child, out, depth + 1);
             }
             _ => {}
@@ -118,7 +179,9 @@ fn walk(target: Target, name: &str, node: &Value, pointer: &str, out: &mut Vec<U
 fn has_object_with_many_members(node: &Value) -> bool {
     match node {
         Value::Object(map) => {
-            map.get("properties").and_then(Value::as_object).is_some_and(|p| p.len() > 1)
+            map.get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.len() > 1)
                 || map.values().any(has_object_with_many_members)
         }
         Value::Array(list) => list.iter().any(has_object_with_many_members),

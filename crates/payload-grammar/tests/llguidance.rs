@@ -42,7 +42,10 @@ fn accepts(grammar: &str, text: &str) -> Result<(), String> {
     for (index, token) in tokens.iter().enumerate() {
         if let Err(error) = matcher.consume_token(*token) {
             let at = text.get(..index.min(text.len())).unwrap_or_default();
-            return Err(format!("refused after {:?}: {error}", &at[at.len().saturating_sub(60)..]));
+            return Err(format!(
+                "refused after {:?}: {error}",
+                &at[at.len().saturating_sub(60)..]
+            ));
         }
     }
     match matcher.is_accepting() {
@@ -60,7 +63,11 @@ fn lark(page: &str) -> String {
         .lock()
         .unwrap()
         .entry(page.to_string())
-        .or_insert_with(|| page_grammar(Registry::global(), page, Target::Lark).unwrap().text)
+        .or_insert_with(|| {
+            page_grammar(Registry::global(), page, Target::Lark)
+                .unwrap()
+                .text
+        })
         .clone()
 }
 
@@ -71,12 +78,24 @@ fn every_registered_example_is_accepted_after_its_marker_on_every_page_offering_
     for info in registry.pages() {
         let grammar = lark(info.page.name);
         for payload in &info.payloads {
-            let Some(example) = payload.example() else { continue };
-            for json in [serde_json::to_string(&example).unwrap(), serde_json::to_string_pretty(&example).unwrap()] {
-                let text = format!("Here is my proposal.\n\n{}: {json}\n\nShall I go on?", payload.marker);
-                accepts(&grammar, &text).unwrap_or_else(|e| panic!("{} on {}: {e}\n{text}", payload.name, info.page.name));
+            let Some(example) = payload.example() else {
+                continue;
+            };
+            for json in [
+                serde_json::to_string(&example).unwrap(),
+                serde_json::to_string_pretty(&example).unwrap(),
+            ] {
+                let text = format!(
+                    "Here is my proposal.\n\n{}: {json}\n\nShall I go on?",
+                    payload.marker
+                );
+                accepts(&grammar, &text).unwrap_or_else(|e| {
+                    panic!("{} on {}: {e}\n{text}", payload.name, info.page.name)
+                });
                 let fenced = format!("Here:\n\n{}:\n```json\n{json}\n```\n", payload.marker);
-                accepts(&grammar, &fenced).unwrap_or_else(|e| panic!("{} fenced on {}: {e}", payload.name, info.page.name));
+                accepts(&grammar, &fenced).unwrap_or_else(|e| {
+                    panic!("{} fenced on {}: {e}", payload.name, info.page.name)
+                });
                 checked += 1;
             }
         }
@@ -88,10 +107,15 @@ fn every_registered_example_is_accepted_after_its_marker_on_every_page_offering_
                     "Done.\n\nSUGGESTED_ACTIONS: [{{\"label\": \"Go\", \"action\": \"{}\", \"handler\": \"{}\"}}]",
                     action.action, action.handler
                 );
-                accepts(&grammar, &buttons).unwrap_or_else(|e| panic!("buttons on {}: {e}", info.page.name));
+                accepts(&grammar, &buttons)
+                    .unwrap_or_else(|e| panic!("buttons on {}: {e}", info.page.name));
             }
         }
-        accepts(&grammar, "Just prose, mentioning SCHEMA_PROPOSAL without a colon.").unwrap();
+        accepts(
+            &grammar,
+            "Just prose, mentioning SCHEMA_PROPOSAL without a colon.",
+        )
+        .unwrap();
     }
     assert!(checked >= 4, "only {checked} examples were checked");
 }
@@ -110,7 +134,11 @@ fn every_recorded_answer_the_parser_reads_cleanly_is_accepted() {
             result.unwrap_or_else(|e| panic!("{}: {e}\n{}", turn.page, turn.text));
             accepted += 1;
         } else if !parsed.rejected.is_empty() {
-            assert!(result.is_err(), "an answer with a rejected block was accepted:\n{}", turn.text);
+            assert!(
+                result.is_err(),
+                "an answer with a rejected block was accepted:\n{}",
+                turn.text
+            );
         }
     }
     assert!(accepted >= 3, "only {accepted} recorded answers are clean");
@@ -139,11 +167,15 @@ fn the_four_ways_a_block_goes_wrong_are_refused() {
         ("JSON that needs repair", proposal(&GOOD.replace("}]}", "},]}"))),
     ];
     for (what, text) in cases {
-        assert!(accepts(&grammar, &text).is_err(), "{what} was accepted:\n{text}");
+        assert!(
+            accepts(&grammar, &text).is_err(),
+            "{what} was accepted:\n{text}"
+        );
     }
     // A type the page does not offer is not written on it either.
     let list = lark("tables_list");
-    let foreign = "Done.\n\nDATA_PROPOSAL: {\"operations\": [{\"action\": \"delete\", \"row_id\": 3}]}";
+    let foreign =
+        "Done.\n\nDATA_PROPOSAL: {\"operations\": [{\"action\": \"delete\", \"row_id\": 3}]}";
     assert!(accepts(&list, foreign).is_err());
     assert!(accepts(&lark("table_view"), foreign).is_ok());
 }
@@ -151,7 +183,9 @@ fn the_four_ways_a_block_goes_wrong_are_refused() {
 #[test]
 fn whole_response_grammars_accept_each_types_example() {
     for payload in Registry::global().types() {
-        let Some(example) = payload.example() else { continue };
+        let Some(example) = payload.example() else {
+            continue;
+        };
         let grammar = type_grammar(payload, Target::Lark, "json").unwrap();
         accepts(&grammar.text, &serde_json::to_string(&example).unwrap())
             .unwrap_or_else(|e| panic!("{}: {e}\n{}", payload.name, grammar.text));
@@ -164,21 +198,44 @@ fn whole_response_grammars_accept_each_types_example() {
 
 /// Texts near an accepted answer: bytes replaced, removed or repeated.
 fn mutated() -> impl Strategy<Value = String> {
-    let base = proposal(&GOOD.replace("}]}", "}], \"sample_rows\": [{\"Title\": \"Dune\"}, {\"Title\": \"Emma\"}]}")) + "SUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\"}]\n";
+    let base = proposal(&GOOD.replace(
+        "}]}",
+        "}], \"sample_rows\": [{\"Title\": \"Dune\"}, {\"Title\": \"Emma\"}]}",
+    )) + "SUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\"}]\n";
     let len = base.len();
-    prop::collection::vec((0..len, prop::sample::select(&["", "\"", "}", ",", "x", "1", ":", "SCHEMA_PROPOSAL: ", "**", "\n", "]"][..])), 1..4)
-        .prop_map(move |edits| {
-            let mut text = base.clone().into_bytes();
-            for (at, insert) in edits {
-                let at = at.min(text.len());
-                if insert.is_empty() && at < text.len() {
-                    text.remove(at);
-                } else {
-                    text.splice(at..at, insert.bytes());
-                }
+    prop::collection::vec(
+        (
+            0..len,
+            prop::sample::select(
+                &[
+                    "",
+                    "\"",
+                    "}",
+                    ",",
+                    "x",
+                    "1",
+                    ":",
+                    "SCHEMA_PROPOSAL: ",
+                    "**",
+                    "\n",
+                    "]",
+                ][..],
+            ),
+        ),
+        1..4,
+    )
+    .prop_map(move |edits| {
+        let mut text = base.clone().into_bytes();
+        for (at, insert) in edits {
+            let at = at.min(text.len());
+            if insert.is_empty() && at < text.len() {
+                text.remove(at);
+            } else {
+                text.splice(at..at, insert.bytes());
             }
-            String::from_utf8_lossy(&text).into_owned()
-        })
+        }
+        String::from_utf8_lossy(&text).into_owned()
+    })
 }
 
 /// Whether a rejected block's value satisfies its type's schema (so only the type's
@@ -187,12 +244,18 @@ fn schema_valid(rejected: &payload_core::Rejected) -> bool {
     let Some(payload) = Registry::global().payload_type(&rejected.kind) else {
         return false;
     };
-    let Some(start) = rejected.raw.find(['{', '[']) else { return false };
-    let body = rejected.raw[start..].trim_end().trim_end_matches('`').trim_end();
+    let Some(start) = rejected.raw.find(['{', '[']) else {
+        return false;
+    };
+    let body = rejected.raw[start..]
+        .trim_end()
+        .trim_end_matches('`')
+        .trim_end();
     let Ok(value) = serde_json::from_str::<serde_json::Value>(body) else {
         return false;
     };
-    !payload.rules.is_empty() && jsonschema::is_valid(&payload.schema(Dialect::Draft2020_12), &value)
+    !payload.rules.is_empty()
+        && jsonschema::is_valid(&payload.schema(Dialect::Draft2020_12), &value)
 }
 
 proptest! {
@@ -216,7 +279,11 @@ proptest! {
 fn the_types_own_rules_are_listed_as_unsupported() {
     let grammar = page_grammar(Registry::global(), "table_view", Target::Lark).unwrap();
     assert!(
-        grammar.unsupported.iter().any(|u| u.location.starts_with("schema_proposal") && u.feature.starts_with("the type's own rule")),
+        grammar
+            .unsupported
+            .iter()
+            .any(|u| u.location.starts_with("schema_proposal")
+                && u.feature.starts_with("the type's own rule")),
         "{:#?}",
         grammar.unsupported
     );
