@@ -498,3 +498,25 @@ fn x_parsing_limits_format_detection_unless_the_caller_names_a_format() {
     .unwrap_err();
     assert_eq!(bad.problems.len(), 2, "{bad}");
 }
+
+#[test]
+fn an_example_the_schemas_x_parsing_would_refuse_is_a_schema_error() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "x-parsing": {"validation": {"additional-properties": "error"}}
+    });
+    let options = |example: Value| RuntimeOptions {
+        example: Some(example),
+        ..RuntimeOptions::default()
+    };
+    let error =
+        PayloadType::from_schema(&schema, options(json!({"a": "x", "extra": 1}))).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("refused under the schema's x-parsing"),
+        "{error}"
+    );
+    assert!(PayloadType::from_schema(&schema, options(json!({"a": "x"}))).is_ok());
+}

@@ -230,6 +230,16 @@ impl PayloadType {
                 ));
             }
         }
+        if let (Some(compiled), Some(example)) = (&compiled, &options.example) {
+            if compiled.is_valid(example) {
+                if let Some(refused) = refused_by_policy(compiled, example) {
+                    problems.push(problem(
+                        "",
+                        format!("the example is refused under the schema's x-parsing: {refused}"),
+                    ));
+                }
+            }
+        }
         if let (Some(rules), Some(example)) = (options.rules, &options.example) {
             if compiled.as_ref().is_some_and(|c| c.is_valid(example)) {
                 for error in rules(example) {
@@ -270,4 +280,31 @@ impl PayloadType {
 
 fn leak(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())
+}
+
+/// Why the schema's `x-parsing` refuses a schema-valid example (an undeclared member
+/// when `additional-properties` is `error`), if it does: the example is what the
+/// instructions show, so it must read as a success.
+fn refused_by_policy(compiled: &CompiledSchema, example: &Value) -> Option<String> {
+    let mut value = example.clone();
+    let untyped = |_: &Value, _: bool| Decoded {
+        errors: Vec::new(),
+        roundtrip: None,
+        typed: None,
+    };
+    let checked = crate::validate::check::check(&mut value, compiled, untyped);
+    let result = if checked.errors.is_empty() {
+        crate::ExtractResult::success(value, "json", 1.0, checked.warnings.finish())
+    } else {
+        crate::ExtractResult::failure("json", 1.0, checked.errors)
+    };
+    let result = compiled.policy().finish(result);
+    (!result.success).then(|| {
+        result
+            .errors
+            .iter()
+            .map(|e| e.message.clone())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
 }
