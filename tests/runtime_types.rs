@@ -520,3 +520,19 @@ fn an_example_the_schemas_x_parsing_would_refuse_is_a_schema_error() {
     );
     assert!(PayloadType::from_schema(&schema, options(json!({"a": "x"}))).is_ok());
 }
+
+#[test]
+fn a_response_that_is_one_json_string_holding_brackets_is_that_string() {
+    // Found by the schema fuzz target: the brackets inside the string were read as the
+    // start of a value, cut off.
+    let anything = PayloadType::from_schema(&json!({}), RuntimeOptions::default()).unwrap();
+    let strings =
+        PayloadType::from_schema(&json!({"type": "string"}), RuntimeOptions::default()).unwrap();
+    for payload in [anything, strings] {
+        let read = extract_as("\",[\"", payload, Some(Format::Json));
+        assert!(read.success, "{:?}", read.errors);
+        assert_eq!(read.data, Some(json!(",[")));
+    }
+    let object = with_parsing(json!({}));
+    assert!(!extract_as("\"[1]\"", object, None).success);
+}

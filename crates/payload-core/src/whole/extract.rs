@@ -304,6 +304,13 @@ pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
 }
 
 fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
+    // A response that is exactly one JSON scalar is that scalar, for a type that takes
+    // one: a string may hold brackets, which are not values of their own.
+    if is_json_scalar(text) {
+        if let Some(result) = scalar_response(text, payload) {
+            return result;
+        }
+    }
     let (mut found, more) = candidates(text);
     if found.is_empty() {
         if let Some(result) = scalar_response(text, payload) {
@@ -445,6 +452,12 @@ fn accepts_anything(schema: &Value) -> bool {
 /// boolean or enum at the top (a unit-only enum, say): `"formal"`, `formal`, `42`.
 /// Text that does not parse as JSON is taken as a string only where strings are
 /// allowed; the value is then validated and coerced like any other.
+/// Whether the whole response (trimmed) is one strict JSON scalar.
+fn is_json_scalar(text: &str) -> bool {
+    serde_json::from_str::<Value>(text.trim())
+        .is_ok_and(|value| !value.is_object() && !value.is_array())
+}
+
 fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
     let schema = payload.compiled().schema();
     let top = crate::schema::walk::resolve(schema, schema);
