@@ -535,4 +535,14 @@ fn a_response_that_is_one_json_string_holding_brackets_is_that_string() {
     }
     let object = with_parsing(json!({}));
     assert!(!extract_as("\"[1]\"", object, None).success);
+    // A schema with properties but no type accepts scalars: one is an answer.
+    let untyped = PayloadType::from_schema(
+        &json!({"properties": {"a": {"type": "string"}}, "required": ["a"]}),
+        RuntimeOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        extract_as("\"confix\"", untyped, Some(Format::Json)).data,
+        Some(json!("confix"))
+    );
 }

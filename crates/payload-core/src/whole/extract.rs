@@ -464,16 +464,22 @@ fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
     let types = crate::schema::walk::types_of(top);
     let is_enum = crate::schema::walk::enum_values(schema, top).is_some();
     let scalar = ["string", "number", "integer", "boolean"];
-    if !is_enum && !types.iter().any(|t| scalar.contains(t)) && !accepts_anything(top) {
-        return None;
-    }
     let trimmed = text.trim().trim_matches('`').trim();
-    if trimmed.is_empty() || trimmed.contains('\n') {
-        return None;
-    }
     let parsed = serde_json::from_str::<Value>(trimmed)
         .ok()
         .filter(|v| !v.is_object() && !v.is_array());
+    // A strict JSON scalar the schema accepts is an answer whatever the schema looks
+    // like (one with `properties` but no `type` takes scalars too).
+    let accepted = parsed
+        .as_ref()
+        .is_some_and(|value| payload.compiled().is_valid(value));
+    if !accepted && !is_enum && !types.iter().any(|t| scalar.contains(t)) && !accepts_anything(top)
+    {
+        return None;
+    }
+    if trimmed.is_empty() || (!accepted && trimmed.contains('\n')) {
+        return None;
+    }
     // Bare text is a string only where the schema names strings or values: a schema
     // that constrains nothing takes JSON scalars, not any words at all.
     let strings = is_enum || types.contains(&"string");
