@@ -546,3 +546,18 @@ fn a_response_that_is_one_json_string_holding_brackets_is_that_string() {
         Some(json!("confix"))
     );
 }
+
+#[test]
+fn the_same_document_twice_is_the_same_type() {
+    let schema =
+        json!({"title": "Twice", "type": "object", "properties": {"a": {"type": "integer"}}});
+    let first = PayloadType::from_schema(&schema, RuntimeOptions::default()).unwrap();
+    let again = PayloadType::from_schema(&schema, RuntimeOptions::default()).unwrap();
+    assert!(std::ptr::eq(first, again));
+    let renamed = RuntimeOptions {
+        name: Some("other".into()),
+        ..RuntimeOptions::default()
+    };
+    let other = PayloadType::from_schema(&schema, renamed).unwrap();
+    assert!(!std::ptr::eq(first, other) && first != other);
+}
