@@ -143,6 +143,22 @@ fn each_crate_depends_only_on_the_ones_below_it() {
         "payload-providers",
         &["clap", "payload-cli", "payload-prompt"],
     );
+    // What the grammar crate links (its tests use example apps, which bring the agent).
+    let grammar = graph.linked("payload-grammar");
+    for forbidden in [
+        "clap",
+        "payload-cli",
+        "payload-prompt",
+        "payload-agent",
+        "payload-providers",
+        "reqwest",
+        "llguidance",
+    ] {
+        assert!(
+            !grammar.contains(forbidden),
+            "payload-grammar links {forbidden}"
+        );
+    }
 }
 
 #[test]
@@ -158,6 +174,7 @@ fn the_layers_are_really_stacked() {
         "payload-prompt",
         "payload-agent",
         "payload-providers",
+        "payload-grammar",
     ] {
         assert!(
             cli.contains(layer),

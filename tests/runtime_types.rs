@@ -498,3 +498,66 @@ fn x_parsing_limits_format_detection_unless_the_caller_names_a_format() {
     .unwrap_err();
     assert_eq!(bad.problems.len(), 2, "{bad}");
 }
+
+#[test]
+fn an_example_the_schemas_x_parsing_would_refuse_is_a_schema_error() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "x-parsing": {"validation": {"additional-properties": "error"}}
+    });
+    let options = |example: Value| RuntimeOptions {
+        example: Some(example),
+        ..RuntimeOptions::default()
+    };
+    let error =
+        PayloadType::from_schema(&schema, options(json!({"a": "x", "extra": 1}))).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("refused under the schema's x-parsing"),
+        "{error}"
+    );
+    assert!(PayloadType::from_schema(&schema, options(json!({"a": "x"}))).is_ok());
+}
+
+#[test]
+fn a_response_that_is_one_json_string_holding_brackets_is_that_string() {
+    // Found by the schema fuzz target: the brackets inside the string were read as the
+    // start of a value, cut off.
+    let anything = PayloadType::from_schema(&json!({}), RuntimeOptions::default()).unwrap();
+    let strings =
+        PayloadType::from_schema(&json!({"type": "string"}), RuntimeOptions::default()).unwrap();
+    for payload in [anything, strings] {
+        let read = extract_as("\",[\"", payload, Some(Format::Json));
+        assert!(read.success, "{:?}", read.errors);
+        assert_eq!(read.data, Some(json!(",[")));
+    }
+    let object = with_parsing(json!({}));
+    assert!(!extract_as("\"[1]\"", object, None).success);
+    // A schema with properties but no type accepts scalars: one is an answer.
+    let untyped = PayloadType::from_schema(
+        &json!({"properties": {"a": {"type": "string"}}, "required": ["a"]}),
+        RuntimeOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        extract_as("\"confix\"", untyped, Some(Format::Json)).data,
+        Some(json!("confix"))
+    );
+}
+
+#[test]
+fn the_same_document_twice_is_the_same_type() {
+    let schema =
+        json!({"title": "Twice", "type": "object", "properties": {"a": {"type": "integer"}}});
+    let first = PayloadType::from_schema(&schema, RuntimeOptions::default()).unwrap();
+    let again = PayloadType::from_schema(&schema, RuntimeOptions::default()).unwrap();
+    assert!(std::ptr::eq(first, again));
+    let renamed = RuntimeOptions {
+        name: Some("other".into()),
+        ..RuntimeOptions::default()
+    };
+    let other = PayloadType::from_schema(&schema, renamed).unwrap();
+    assert!(!std::ptr::eq(first, other) && first != other);
+}

@@ -109,6 +109,11 @@ pub enum Command {
         /// The answer's token limit.
         #[arg(long)]
         max_tokens: Option<u32>,
+        /// Ask the server to enforce the page's grammar (OpenAI-compatible servers that
+        /// take one: lark for vLLM, structural-tag for vLLM and SGLang, gbnf for
+        /// llama.cpp).
+        #[arg(long)]
+        constrain: Option<String>,
     },
     /// Serve the table.that chat app in a browser (seed 000 and 001): tables in SQLite,
     /// the chat streamed over SSE, payload cards to accept or dismiss. Without
@@ -132,6 +137,30 @@ pub enum Command {
         /// The answer's token limit.
         #[arg(long, requires = "provider")]
         max_tokens: Option<u32>,
+    },
+    /// Print a grammar for constrained decoding: a page's marker-mode responses
+    /// (`--page`) or a whole response of one type (`--type`). What the target cannot
+    /// express is listed on stderr (or in the JSON with `--json`).
+    Grammar {
+        /// The page whose responses the grammar describes.
+        #[arg(
+            long,
+            required_unless_present = "type_name",
+            conflicts_with = "type_name"
+        )]
+        page: Option<String>,
+        /// The type a whole response is one value of.
+        #[arg(long = "type")]
+        type_name: Option<String>,
+        /// structural-tag (xgrammar), lark (llguidance) or gbnf (llama.cpp).
+        #[arg(long)]
+        target: String,
+        /// With `--type`: the whole response's format (json).
+        #[arg(long, default_value = "json")]
+        format: String,
+        /// Print `{"target", "text", "unsupported"}` as JSON instead of the grammar.
+        #[arg(long)]
+        json: bool,
     },
     /// Print a payload type's JSON Schema.
     Schema {

@@ -23,6 +23,8 @@ pub(crate) struct ChatRequest {
     pub model: String,
     pub message: String,
     pub max_tokens: Option<u32>,
+    /// The grammar the server is asked to enforce (OpenAI-compatible servers only).
+    pub constraint: Option<payload_providers::Constraint>,
 }
 
 /// Runs the turn, writing each event as it arrives; `Ok(false)` when the turn reported
@@ -58,6 +60,16 @@ pub(crate) fn run(
 
 /// The client for the request's provider, with its key from the environment.
 fn model(request: &ChatRequest) -> Box<dyn Model> {
+    if let (Provider::Openai, Some(constraint)) = (request.provider, &request.constraint) {
+        let mut client = OpenAi::new(&request.model).constrain(constraint.clone());
+        if let Some(url) = &request.base_url {
+            client = client.base_url(url);
+        }
+        if let Some(max) = request.max_tokens {
+            client = client.max_tokens(max);
+        }
+        return Box::new(client);
+    }
     client(
         request.provider,
         &request.model,

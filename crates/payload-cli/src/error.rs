@@ -59,6 +59,9 @@ pub enum CliError {
     Agent(AgentError),
     /// The async runtime for the model call could not be started.
     Runtime(io::Error),
+    /// A grammar could not be made (unknown target, format, or a provider that takes
+    /// no grammar).
+    Grammar(String),
     /// A schema file cannot be a payload type.
     Schema {
         /// The file.
@@ -109,6 +112,7 @@ impl std::fmt::Display for CliError {
             }
             CliError::Agent(error) => write!(f, "{error}"),
             CliError::Runtime(error) => write!(f, "cannot start the async runtime: {error}"),
+            CliError::Grammar(message) => f.write_str(message),
             CliError::Schema { path, error } => write!(f, "{}: {error}", path.display()),
             CliError::NoServer => f.write_str(
                 "this build of payload has no app to serve (the workspace's payload binary has)",

@@ -17,6 +17,7 @@ mod args;
 mod bench;
 mod chat;
 mod error;
+mod grammar;
 mod input;
 mod serve;
 mod stream;
@@ -131,7 +132,11 @@ pub fn run_with_server(
             model,
             message,
             max_tokens,
+            constrain,
         } => {
+            let constraint = constrain
+                .map(|target| grammar::constraint(registry, &page, &target))
+                .transpose()?;
             let request = chat::ChatRequest {
                 page,
                 provider,
@@ -139,6 +144,7 @@ pub fn run_with_server(
                 model,
                 message,
                 max_tokens,
+                constraint,
             };
             if !chat::run(registry, request, out)? {
                 return Ok(ExitCode::from(1));
@@ -158,6 +164,21 @@ pub fn run_with_server(
                 .map(|(provider, model)| serve::factory(provider, model, base_url, max_tokens));
             server(ServeRequest { port, db, model }).map_err(CliError::Serve)?;
         }
+        Command::Grammar {
+            page,
+            type_name,
+            target,
+            format,
+            json,
+        } => grammar::run(
+            registry,
+            page.as_deref(),
+            type_name.as_deref(),
+            &target,
+            &format,
+            json,
+            out,
+        )?,
         Command::Schema { name, dialect } => {
             let payload = find_type(registry, &name)?;
             let schema = match dialect {

@@ -10,8 +10,9 @@
 //! example the schema refuses is a [`SchemaError`] listing every problem, never a panic.
 //!
 //! A runtime type lives as long as the program, like a derived one (its compiled schema
-//! is made once and kept): make one per schema when the app starts or the schema
-//! changes, not one per request.
+//! is made once and kept). Asking again for the same document and options returns the
+//! type made the first time, so memory grows with the number of different schemas an
+//! app uses, not with the number of calls.
 
 use crate::marker::response::CustomPayload;
 use crate::payload::{PayloadType, Source};
@@ -22,7 +23,9 @@ use crate::validate::check::Decoded;
 use heck::{ToShoutySnakeCase, ToSnakeCase};
 use serde_json::Value;
 use std::any::TypeId;
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 /// What a runtime type is called and shown with; each is optional.
 #[derive(Debug, Clone, Default)]
@@ -139,6 +142,34 @@ impl PayloadType {
         schema: &Value,
         options: RuntimeOptions,
     ) -> Result<&'static PayloadType, SchemaError> {
+        // One type per distinct document and options: asking again (a config reloaded,
+        // a schema read per request) returns the type made the first time, so memory
+        // grows with the number of different schemas, not with the number of calls.
+        static MADE: OnceLock<Mutex<HashMap<String, &'static PayloadType>>> = OnceLock::new();
+        let key = serde_json::to_string(&(
+            schema,
+            &options.name,
+            &options.marker,
+            &options.description,
+            &options.example,
+            &options.rule_text,
+            options.rules.map(|rules| rules as usize),
+        ))
+        .unwrap_or_default();
+        let made = MADE.get_or_init(Default::default);
+        if let Some(found) = made.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(found);
+        }
+        let payload = Self::make(schema, options)?;
+        Ok(*made
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(key)
+            .or_insert(payload))
+    }
+
+    /// [`PayloadType::from_schema`] without the cache.
+    fn make(schema: &Value, options: RuntimeOptions) -> Result<&'static PayloadType, SchemaError> {
         let mut problems = Vec::new();
         let problem = |pointer: &str, message: String| SchemaProblem {
             pointer: pointer.to_string(),
@@ -230,6 +261,16 @@ impl PayloadType {
                 ));
             }
         }
+        if let (Some(compiled), Some(example)) = (&compiled, &options.example) {
+            if compiled.is_valid(example) {
+                if let Some(refused) = refused_by_policy(compiled, example) {
+                    problems.push(problem(
+                        "",
+                        format!("the example is refused under the schema's x-parsing: {refused}"),
+                    ));
+                }
+            }
+        }
         if let (Some(rules), Some(example)) = (options.rules, &options.example) {
             if compiled.as_ref().is_some_and(|c| c.is_valid(example)) {
                 for error in rules(example) {
@@ -270,4 +311,31 @@ impl PayloadType {
 
 fn leak(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())
+}
+
+/// Why the schema's `x-parsing` refuses a schema-valid example (an undeclared member
+/// when `additional-properties` is `error`), if it does: the example is what the
+/// instructions show, so it must read as a success.
+fn refused_by_policy(compiled: &CompiledSchema, example: &Value) -> Option<String> {
+    let mut value = example.clone();
+    let untyped = |_: &Value, _: bool| Decoded {
+        errors: Vec::new(),
+        roundtrip: None,
+        typed: None,
+    };
+    let checked = crate::validate::check::check(&mut value, compiled, untyped);
+    let result = if checked.errors.is_empty() {
+        crate::ExtractResult::success(value, "json", 1.0, checked.warnings.finish())
+    } else {
+        crate::ExtractResult::failure("json", 1.0, checked.errors)
+    };
+    let result = compiled.policy().finish(result);
+    (!result.success).then(|| {
+        result
+            .errors
+            .iter()
+            .map(|e| e.message.clone())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
 }

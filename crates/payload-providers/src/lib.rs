@@ -50,7 +50,7 @@ pub use anthropic::{
 pub use attempts::AttemptRecord;
 pub use config::{ClientConfig, NetworkRetry};
 pub use extract::{extract, extract_with, structured_output};
-pub use openai::{OPENAI_API_KEY, OPENAI_BASE_URL, OpenAi};
+pub use openai::{Constraint, OPENAI_API_KEY, OPENAI_BASE_URL, OpenAi};
 
 /// A name the providers accept for the output schema or its tool (letters, digits, `_`
 /// and `-`, at most 64), from a payload type's name.

@@ -288,3 +288,46 @@ fn a_strict_output_is_sent_as_a_json_schema() {
         output.schema
     );
 }
+
+#[tokio::test]
+async fn a_grammar_is_sent_where_the_server_reads_it_and_only_in_marker_mode() {
+    use payload_providers::Constraint;
+    let cases = [
+        (
+            Constraint::Lark("start: TEXT".into()),
+            "/structured_outputs/grammar",
+            json!("start: TEXT"),
+        ),
+        (
+            Constraint::Gbnf("root ::= \"x\"".into()),
+            "/grammar",
+            json!("root ::= \"x\""),
+        ),
+        (
+            Constraint::StructuralTag(
+                json!({"type": "structural_tag", "structures": [], "triggers": []}),
+            ),
+            "/response_format/type",
+            json!("structural_tag"),
+        ),
+    ];
+    for (constraint, pointer, expected) in cases {
+        let server = Server::start(vec![stream("openai/schema_proposal.sse")]).await;
+        let model = client(&server).constrain(constraint);
+        turn(model).await;
+        let [request] = server.received().try_into().unwrap();
+        assert_eq!(
+            request.body.pointer(pointer),
+            Some(&expected),
+            "{}",
+            request.body
+        );
+    }
+    // Whole-response mode keeps its own response_format.
+    let model = OpenAi::new("m").constrain(Constraint::Gbnf("root ::= \"x\"".into()));
+    let mut request = payload_agent::ModelRequest::new(vec![ModelMessage::user("hi")]);
+    request.output = Some(payload_providers::structured_output(
+        &<SchemaProposal as payload_core::LlmPayload>::TYPE,
+    ));
+    assert!(model.body(&request).get("grammar").is_none());
+}

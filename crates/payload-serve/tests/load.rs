@@ -96,12 +96,7 @@ async fn a_client_that_goes_away_frees_its_task_and_its_conversation() {
     let server = start(endless()).await;
     let client = reqwest::Client::new();
     let body = json!({"message": "talk", "context": {"current_page": "tables_list"}, "conversation_id": "gone"});
-    let response = client
-        .post(format!("{}/api/chat", server.url))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    let response = post_chat(&client, &server, &body).await;
     let mut stream = response.bytes_stream();
     let mut seen = String::new();
     while !seen.contains("and so on") {
@@ -112,22 +107,12 @@ async fn a_client_that_goes_away_frees_its_task_and_its_conversation() {
     assert_eq!(server.app.live_turns(), 1);
 
     // Meanwhile the same conversation answers one message at a time.
-    let second = client
-        .post(format!("{}/api/chat", server.url))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    let second = post_chat(&client, &server, &body).await;
     assert_eq!(second.status().as_u16(), 409);
 
     drop(stream);
     wait_until_idle(&server).await;
-    let again = client
-        .post(format!("{}/api/chat", server.url))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    let again = post_chat(&client, &server, &body).await;
     assert_eq!(
         again.status().as_u16(),
         200,

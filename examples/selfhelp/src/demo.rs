@@ -3,7 +3,7 @@
 //! every error.
 
 use crate::SelfHelpResponse;
-use payload_core::{LlmPayload, extract_json};
+use payload_core::{LlmPayload, PayloadType, extract_json};
 use payload_core::{RetryOutcome, RetryPolicy, RetryRequest, retry};
 use std::convert::Infallible;
 
@@ -32,8 +32,14 @@ pub const SCRIPT: [&str; 3] = [
 }"#,
 ];
 
-/// Runs the retry loop over [`SCRIPT`] with no delay, recording each request.
+/// Runs the retry loop over [`SCRIPT`] with no delay, recording each request, against
+/// the compiled-in type.
 pub fn run() -> (RetryOutcome<Infallible>, Vec<RetryRequest>) {
+    run_with(&<SelfHelpResponse as LlmPayload>::TYPE)
+}
+
+/// [`run`] against `payload` (the type loaded from the schema file, say).
+pub fn run_with(payload: &PayloadType) -> (RetryOutcome<Infallible>, Vec<RetryRequest>) {
     let mut requests = Vec::new();
     let policy = RetryPolicy {
         delay: std::time::Duration::ZERO,
@@ -45,7 +51,7 @@ pub fn run() -> (RetryOutcome<Infallible>, Vec<RetryRequest>) {
             requests.push(request.clone());
             Ok::<_, Infallible>(SCRIPT[(request.attempt - 1).min(SCRIPT.len() - 1)].to_string())
         },
-        |response| extract_json(response, &<SelfHelpResponse as LlmPayload>::TYPE),
+        |response| extract_json(response, payload),
     );
     (outcome, requests)
 }

@@ -251,3 +251,18 @@ fn the_schema_file_teaches_what_the_compiled_in_type_teaches() {
         whole_response_instructions(&SelfHelpResponse::TYPE, &options)
     );
 }
+
+#[test]
+fn the_retry_loop_goes_the_same_way_from_the_schema_file() {
+    let (derived, _) = selfhelp::demo::run();
+    let (loaded, _) = selfhelp::demo::run_with(selfhelp::schema_file::from_file());
+    let errors = |outcome: &payload_core::RetryOutcome<std::convert::Infallible>| {
+        outcome
+            .attempts
+            .iter()
+            .map(|a| serde_json::to_value(&a.errors).unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(errors(&derived), errors(&loaded));
+    assert_eq!(loaded.attempts.len(), 3);
+}

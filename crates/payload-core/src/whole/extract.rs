@@ -304,6 +304,13 @@ pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
 }
 
 fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
+    // A response that is exactly one JSON scalar is that scalar, for a type that takes
+    // one: a string may hold brackets, which are not values of their own.
+    if is_json_scalar(text) {
+        if let Some(result) = scalar_response(text, payload) {
+            return result;
+        }
+    }
     let (mut found, more) = candidates(text);
     if found.is_empty() {
         if let Some(result) = scalar_response(text, payload) {
@@ -445,22 +452,34 @@ fn accepts_anything(schema: &Value) -> bool {
 /// boolean or enum at the top (a unit-only enum, say): `"formal"`, `formal`, `42`.
 /// Text that does not parse as JSON is taken as a string only where strings are
 /// allowed; the value is then validated and coerced like any other.
+/// Whether the whole response (trimmed) is one strict JSON scalar.
+fn is_json_scalar(text: &str) -> bool {
+    serde_json::from_str::<Value>(text.trim())
+        .is_ok_and(|value| !value.is_object() && !value.is_array())
+}
+
 fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
     let schema = payload.compiled().schema();
     let top = crate::schema::walk::resolve(schema, schema);
     let types = crate::schema::walk::types_of(top);
     let is_enum = crate::schema::walk::enum_values(schema, top).is_some();
     let scalar = ["string", "number", "integer", "boolean"];
-    if !is_enum && !types.iter().any(|t| scalar.contains(t)) && !accepts_anything(top) {
-        return None;
-    }
     let trimmed = text.trim().trim_matches('`').trim();
-    if trimmed.is_empty() || trimmed.contains('\n') {
-        return None;
-    }
     let parsed = serde_json::from_str::<Value>(trimmed)
         .ok()
         .filter(|v| !v.is_object() && !v.is_array());
+    // A strict JSON scalar the schema accepts is an answer whatever the schema looks
+    // like (one with `properties` but no `type` takes scalars too).
+    let accepted = parsed
+        .as_ref()
+        .is_some_and(|value| payload.compiled().is_valid(value));
+    if !accepted && !is_enum && !types.iter().any(|t| scalar.contains(t)) && !accepts_anything(top)
+    {
+        return None;
+    }
+    if trimmed.is_empty() || (!accepted && trimmed.contains('\n')) {
+        return None;
+    }
     // Bare text is a string only where the schema names strings or values: a schema
     // that constrains nothing takes JSON scalars, not any words at all.
     let strings = is_enum || types.contains(&"string");

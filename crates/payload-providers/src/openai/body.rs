@@ -119,6 +119,22 @@ fn response_format(output: &StructuredOutput) -> Value {
     }
 }
 
+/// Adds `constraint` to `body`, in the field the servers that accept it read.
+pub(crate) fn constrain(body: &mut Value, constraint: &super::Constraint) {
+    let Value::Object(body) = body else { return };
+    match constraint {
+        super::Constraint::Lark(grammar) => {
+            body.insert("structured_outputs".into(), json!({"grammar": grammar}));
+        }
+        super::Constraint::StructuralTag(format) => {
+            body.insert("response_format".into(), format.clone());
+        }
+        super::Constraint::Gbnf(grammar) => {
+            body.insert("grammar".into(), json!(grammar));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::token_limit_key;

@@ -27,6 +27,24 @@ pub struct OpenAi {
     config: ClientConfig,
     client: Option<reqwest::Client>,
     attempts: AttemptLog,
+    constraint: Option<Constraint>,
+}
+
+/// A grammar the server enforces while the model writes (constrained decoding), for
+/// marker-mode turns; whole-response turns keep their `response_format`. Each is sent
+/// where the servers that accept it read it; a server that does not know the field
+/// ignores it or refuses the request, so send one only to a server that takes it.
+///
+/// Grammars for a page come from `payload grammar` (the `payload-grammar` crate).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Constraint {
+    /// An llguidance Lark grammar, as `structured_outputs.grammar` (vLLM).
+    Lark(String),
+    /// An xgrammar structural tag (`{"type": "structural_tag", ...}`), as the
+    /// `response_format` (vLLM, SGLang).
+    StructuralTag(Value),
+    /// A GBNF grammar, as `grammar` (llama.cpp's server).
+    Gbnf(String),
 }
 
 impl OpenAi {
@@ -44,12 +62,23 @@ impl OpenAi {
             config,
             client: None,
             attempts: AttemptLog::fresh(),
+            constraint: None,
         }
+    }
+
+    /// Asks the server to enforce `constraint` on marker-mode answers.
+    pub fn constrain(mut self, constraint: Constraint) -> OpenAi {
+        self.constraint = Some(constraint);
+        self
     }
 
     /// The JSON body sent for `request`.
     pub fn body(&self, request: &ModelRequest) -> Value {
-        body::body(&self.config, request)
+        let mut body = body::body(&self.config, request);
+        if let (Some(constraint), None) = (&self.constraint, &request.output) {
+            body::constrain(&mut body, constraint);
+        }
+        body
     }
 
     fn request(&mut self, request: &ModelRequest) -> HttpRequest {

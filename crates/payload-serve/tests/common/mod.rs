@@ -51,18 +51,27 @@ pub fn saying(text: &'static str) -> ModelSource {
 /// One event of a response: its name and its data.
 pub type Event = (String, Value);
 
+/// Posts `body` to `/api/chat`; the response as it arrives.
+pub async fn post_chat(
+    client: &reqwest::Client,
+    server: &Server,
+    body: &Value,
+) -> reqwest::Response {
+    client
+        .post(format!("{}/api/chat", server.url))
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
 /// Posts a chat message; returns the response's conversation id, turn and events.
 pub async fn chat(
     client: &reqwest::Client,
     server: &Server,
     body: Value,
 ) -> (String, usize, Vec<Event>) {
-    let response = client
-        .post(format!("{}/api/chat", server.url))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    let response = post_chat(client, server, &body).await;
     assert_eq!(response.status(), 200, "{:?}", response.text().await);
     let headers = response.headers().clone();
     let text = response.text().await.unwrap();

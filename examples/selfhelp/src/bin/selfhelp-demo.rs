@@ -1,8 +1,15 @@
 //! Prints the retry loop of [`selfhelp::demo`]: each attempt, its errors, and the
-//! feedback the model is sent.
+//! feedback the model is sent. The response schema is loaded from
+//! `schemas/llm-response.schema.json` when the demo starts, as seed 003's plugin does.
 
 fn main() {
-    let (outcome, requests) = selfhelp::demo::run();
+    let schema = selfhelp::schema_file::load(&selfhelp::schema_file::path())
+        .unwrap_or_else(|e| panic!("{e}"));
+    println!(
+        "schema loaded from {}",
+        selfhelp::schema_file::path().display()
+    );
+    let (outcome, requests) = selfhelp::demo::run_with(schema);
     for (attempt, request) in outcome.attempts.iter().zip(&requests) {
         println!("--- attempt {} ---", request.attempt);
         if let Some(feedback) = &request.feedback {

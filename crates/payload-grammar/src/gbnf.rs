@@ -1,0 +1,376 @@
+//! llama.cpp's GBNF, with JSON Schemas converted to rules here: objects (members in the
+//! schema's order, optional ones each optional), maps, arrays with
+//! item bounds, strings with length bounds, numbers, integers, booleans, null, enums
+//! and constants, `anyOf`/`oneOf`, a one-schema `allOf` and local `$ref`s. GBNF has no
+//! negation, so free text cannot be kept free of markers; that, and every schema
+//! feature left out, is listed in [`Grammar::unsupported`].
+
+use crate::page::{PagePlan, sequences};
+use crate::support::{self, scan};
+use crate::{Grammar, Target, Unsupported};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The shared rules every JSON grammar uses.
+const BASE: &str = r#"ws ::= [ \t\n]*
+char ::= [^"\\\x7F\x00-\x1F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})
+string ::= "\"" char* "\""
+integer ::= "-"? ([0-9] | [1-9] [0-9]*)
+number ::= "-"? ([0-9] | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [-+]? [0-9]+)?
+boolean ::= "true" | "false"
+null ::= "null"
+value ::= object | array | string | number | boolean | null
+object ::= "{" ws ( string ":" ws value ("," ws string ":" ws value)* )? ws "}"
+array ::= "[" ws ( value ("," ws value)* )? ws "]"
+"#;
+
+/// Converts schemas to rules, naming each rule once.
+struct Converter<'a> {
+    root: &'a Value,
+    rules: BTreeMap<String, String>,
+    /// Definitions already converted (or being converted: a recursive type).
+    defined: Vec<String>,
+    prefix: String,
+}
+
+/// A GBNF string literal for `text`.
+fn literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn rule_name(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+impl<'a> Converter<'a> {
+    fn new(root: &'a Value, prefix: &str) -> Converter<'a> {
+        Converter {
+            root,
+            rules: BTreeMap::new(),
+            defined: Vec::new(),
+            prefix: rule_name(prefix),
+        }
+    }
+
+    /// Adds a rule `name ::= body` (named uniquely) and returns its name.
+    fn add(&mut self, name: &str, body: String) -> String {
+        let mut unique = format!("{}-{}", self.prefix, rule_name(name));
+        let mut n = 2;
+        while self
+            .rules
+            .get(&unique)
+            .is_some_and(|existing| existing != &body)
+        {
+            unique = format!("{}-{}{n}", self.prefix, rule_name(name));
+            n += 1;
+        }
+        self.rules.insert(unique.clone(), body);
+        unique
+    }
+
+    /// The expression matching JSON values of `schema`.
+    fn expr(&mut self, schema: &Value, name: &str, depth: usize) -> String {
+        if depth > 32 {
+            return "value".into();
+        }
+        let Value::Object(map) = schema else {
+            return if schema == &Value::Bool(false) {
+                "[^\\x00-\\U0010FFFF]".into()
+            } else {
+                "value".into()
+            };
+        };
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            return self.reference(reference, depth);
+        }
+        if let Some(value) = map.get("const") {
+            return literal(&value.to_string());
+        }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            let options: Vec<String> = values.iter().map(|v| literal(&v.to_string())).collect();
+            return format!("({})", options.join(" | "));
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = map.get(keyword) {
+                let options: Vec<String> = branches
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| self.expr(b, &format!("{name}-{i}"), depth + 1))
+                    .collect();
+                return format!("({})", options.join(" | "));
+            }
+        }
+        if let Some(Value::Array(parts)) = map.get("allOf") {
+            if let Some(first) = parts.first() {
+                return self.expr(first, name, depth + 1);
+            }
+        }
+        match map.get("type") {
+            Some(Value::Array(types)) => {
+                let options: Vec<String> = types
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|t| self.typed(t, map, name, depth))
+                    .collect();
+                format!("({})", options.join(" | "))
+            }
+            Some(Value::String(t)) => self.typed(t, map, name, depth),
+            _ => "value".into(),
+        }
+    }
+
+    fn reference(&mut self, reference: &str, depth: usize) -> String {
+        let pointer = reference.strip_prefix('#').unwrap_or(reference);
+        let name = format!("def{}", pointer.replace('/', "-"));
+        let unique = format!("{}-{}", self.prefix, rule_name(&name));
+        if self.defined.contains(&unique) {
+            return unique;
+        }
+        self.defined.push(unique.clone());
+        let target = self
+            .root
+            .pointer(pointer)
+            .cloned()
+            .unwrap_or(Value::Bool(true));
+        // The definition's own rules are named apart from the reference's rule, which
+        // only points at them (the same name would make the rule refer to itself).
+        let body = self.expr(&target, &format!("{name}-is"), depth + 1);
+        self.rules.insert(unique.clone(), body);
+        unique
+    }
+
+    fn typed(
+        &mut self,
+        kind: &str,
+        map: &serde_json::Map<String, Value>,
+        name: &str,
+        depth: usize,
+    ) -> String {
+        match kind {
+            "string" => {
+                let min = map.get("minLength").and_then(Value::as_u64);
+                let max = map.get("maxLength").and_then(Value::as_u64);
+                match (min, max) {
+                    (None, None) => "string".into(),
+                    (min, max) => format!(
+                        "\"\\\"\" char{{{},{}}} \"\\\"\"",
+                        min.unwrap_or(0),
+                        max.map(|m| m.to_string()).unwrap_or_default()
+                    ),
+                }
+            }
+            "integer" => "integer".into(),
+            "number" => "number".into(),
+            "boolean" => "boolean".into(),
+            "null" => "null".into(),
+            "array" => {
+                let item = match map.get("items") {
+                    Some(items) => self.expr(items, &format!("{name}-item"), depth + 1),
+                    None => "value".into(),
+                };
+                let min = map.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+                let max = map.get("maxItems").and_then(Value::as_u64);
+                let rest = match (min, max) {
+                    (_, Some(0)) => return self.add(name, "\"[\" ws \"]\"".into()),
+                    (min, max) => format!(
+                        "(\",\" ws {item}){{{},{}}}",
+                        min.saturating_sub(1),
+                        max.map(|m| (m - 1).to_string()).unwrap_or_default()
+                    ),
+                };
+                let body = if min == 0 {
+                    format!("\"[\" ws ({item} {rest})? ws \"]\"")
+                } else {
+                    format!("\"[\" ws {item} {rest} ws \"]\"")
+                };
+                self.add(name, body)
+            }
+            "object" => self.object(map, name, depth),
+            _ => "value".into(),
+        }
+    }
+
+    fn object(&mut self, map: &serde_json::Map<String, Value>, name: &str, depth: usize) -> String {
+        let properties = map.get("properties").and_then(Value::as_object);
+        let required: Vec<&str> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let Some(properties) = properties.filter(|p| !p.is_empty()) else {
+            // A map: any keys, values of `additionalProperties` (or anything).
+            let value = match map.get("additionalProperties") {
+                Some(Value::Bool(false)) => return self.add(name, "\"{\" ws \"}\"".into()),
+                Some(schema @ Value::Object(_)) => {
+                    self.expr(schema, &format!("{name}-value"), depth + 1)
+                }
+                _ => "value".into(),
+            };
+            let body = format!(
+                "\"{{\" ws ( string \":\" ws {value} (\",\" ws string \":\" ws {value})* )? ws \"}}\""
+            );
+            return self.add(name, body);
+        };
+        // Members in the schema's order, each optional one optional.
+        let mut members: Vec<(bool, String)> = Vec::new();
+        for (key, schema) in properties {
+            let value = self.expr(schema, &format!("{name}-{key}"), depth + 1);
+            let member = format!("{} ws \":\" ws {value}", literal(&format!("\"{key}\"")));
+            members.push((required.contains(&key.as_str()), member));
+        }
+        // first_i: member i and what may follow it, or (if i is optional) what starts later.
+        let mut first = String::new();
+        let mut rest = String::new();
+        for (index, (is_required, member)) in members.iter().enumerate().rev() {
+            let follow = if rest.is_empty() {
+                String::new()
+            } else {
+                format!(" {rest}")
+            };
+            let this_first = format!("{member}{follow}");
+            first = if *is_required || first.is_empty() {
+                if *is_required {
+                    this_first
+                } else {
+                    format!("({this_first})?")
+                }
+            } else {
+                format!("({this_first} | {first})")
+            };
+            let step = format!("\",\" ws {member}");
+            let step = if *is_required {
+                step
+            } else {
+                format!("({step})?")
+            };
+            let rule = self.add(&format!("{name}-after{index}"), format!("{step}{follow}"));
+            rest = rule;
+        }
+        let body = format!("\"{{\" ws {first} ws \"}}\"");
+        self.add(name, body)
+    }
+}
+
+/// The rules for one block's JSON value; returns the value's expression.
+fn value_rules(schema: &Value, name: &str, rules: &mut BTreeMap<String, String>) -> String {
+    let mut converter = Converter::new(schema, name);
+    let expr = converter.expr(schema, "root", 0);
+    rules.extend(converter.rules);
+    expr
+}
+
+fn render(header: &str, root: &str, rules: &BTreeMap<String, String>) -> String {
+    let mut out = format!("# {header}\nroot ::= {root}\n");
+    for (name, body) in rules {
+        let _ = writeln!(out, "{name} ::= {body}");
+    }
+    out.push_str(BASE);
+    out
+}
+
+/// The grammar of marker-mode responses on the page.
+pub(crate) fn page(plan: &PagePlan) -> Grammar {
+    let mut rules = BTreeMap::new();
+    let mut unsupported = Vec::new();
+    let mut kinds = Vec::new();
+    let mut customs = Vec::new();
+    for block in plan.payloads.iter().chain(plan.suggestions()) {
+        let value = value_rules(&block.schema, &block.name, &mut rules);
+        let rule = format!("blk-{}", rule_name(&block.name));
+        rules.insert(
+            rule.clone(),
+            format!(
+                "{} ws ({value} | \"```json\\n\" {value} \"\\n```\")",
+                literal(&format!("{}: ", block.marker))
+            ),
+        );
+        unsupported.extend(scan(Target::Gbnf, &block.name, &block.schema));
+        unsupported.extend(support::rules(&block.name, &block.rules));
+        if plan.payloads.contains(block) {
+            customs.push(rule);
+        }
+    }
+    if !customs.is_empty() {
+        rules.insert("custom".into(), customs.join(" | "));
+        kinds.push("custom");
+    }
+    if let Some(values) = &plan.values {
+        rules.insert("values".into(), format!("blk-{}", rule_name(&values.name)));
+        kinds.push("values");
+    }
+    if let Some(actions) = &plan.actions {
+        rules.insert(
+            "actions".into(),
+            format!("blk-{}", rule_name(&actions.name)),
+        );
+        kinds.push("actions");
+    }
+    let alternatives: Vec<String> = sequences(&kinds)
+        .into_iter()
+        .map(|sequence| {
+            let mut parts = vec!["text".to_string()];
+            for kind in sequence {
+                parts.push(kind);
+                parts.push("text".into());
+            }
+            parts.join(" ")
+        })
+        .collect();
+    rules.insert("text".into(), "[^\\x00]*".into());
+    unsupported.push(Unsupported {
+        location: "page".into(),
+        feature: "free text without markers".into(),
+        effect: "GBNF has no negation: text may hold a marker, and the value after it is then not constrained; the parser checks it".into(),
+    });
+    unsupported.push(Unsupported {
+        location: "page".into(),
+        feature: "other spellings of a marker".into(),
+        effect: "blocks are written `MARKER: ` then the value (optionally in a ```json fence)"
+            .into(),
+    });
+    let header = format!(
+        "Marker-mode responses on page \"{}\" (llama.cpp GBNF)",
+        plan.page
+    );
+    Grammar {
+        target: Target::Gbnf,
+        text: render(&header, &format!("({})", alternatives.join(" | ")), &rules),
+        unsupported,
+    }
+}
+
+/// A whole response that is one JSON value of the schema.
+pub(crate) fn whole_json(name: &str, schema: &Value) -> Grammar {
+    let mut rules = BTreeMap::new();
+    let value = value_rules(schema, name, &mut rules);
+    Grammar {
+        target: Target::Gbnf,
+        text: render(
+            &format!("A whole response: one {name} as JSON (llama.cpp GBNF)"),
+            &format!("ws {value} ws"),
+            &rules,
+        ),
+        unsupported: scan(Target::Gbnf, name, schema),
+    }
+}

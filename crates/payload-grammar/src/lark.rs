@@ -1,0 +1,147 @@
+//! llguidance's Lark dialect. Free text is a terminal that holds no marker occurrence
+//! (`&` and `~` on terminals); the text before a block and its marker form one lazy
+//! lexeme, which ends at the first marker; each value is the type's schema as
+//! `%json {...}`; the start rule lists every order of at most one custom payload and
+//! at most one block of each suggestion kind.
+
+use crate::page::{PagePlan, sequences};
+use crate::support::{rules, scan};
+use crate::{Grammar, Target, Unsupported};
+use serde_json::Value;
+use std::fmt::Write;
+
+/// Emphasis and spaces after a marker's name, and its colon, as the parser reads them
+/// (closing emphasis after the colon is the value's `CLOSE`: a lazy lexeme ends at the
+/// colon).
+const MARKER_TAIL: &str = "[*_]{0,3}[ \\t]*:";
+
+/// The schema as `%json` embeds it: validation keywords only (extensions and
+/// `$schema` dropped, which llguidance would otherwise read or refuse).
+pub(crate) fn embeddable(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(key, _)| !key.starts_with("x-") && key.as_str() != "$schema")
+                .map(|(key, value)| {
+                    // Member names are data, not keywords: keep them all.
+                    let value = if matches!(
+                        key.as_str(),
+                        "properties" | "$defs" | "definitions" | "patternProperties"
+                    ) {
+                        match value {
+                            Value::Object(members) => Value::Object(
+                                members
+                                    .iter()
+                                    .map(|(k, v)| (k.clone(), embeddable(v)))
+                                    .collect(),
+                            ),
+                            other => other.clone(),
+                        }
+                    } else {
+                        embeddable(value)
+                    };
+                    (key.clone(), value)
+                })
+                .collect(),
+        ),
+        Value::Array(list) => Value::Array(list.iter().map(embeddable).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A rule name for a type name.
+fn rule(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The grammar of marker-mode responses on the page.
+pub(crate) fn page(plan: &PagePlan) -> Grammar {
+    let mut unsupported: Vec<Unsupported> = Vec::new();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "// Marker-mode responses on page \"{}\" (llguidance Lark).",
+        plan.page
+    );
+    let mut kinds: Vec<&str> = Vec::new();
+    if !plan.payloads.is_empty() {
+        kinds.push("custom");
+    }
+    if plan.values.is_some() {
+        kinds.push("values");
+    }
+    if plan.actions.is_some() {
+        kinds.push("actions");
+    }
+    let alternatives: Vec<String> = sequences(&kinds)
+        .into_iter()
+        .map(|sequence| {
+            let mut parts: Vec<String> = sequence;
+            parts.push("tail".into());
+            parts.join(" ")
+        })
+        .collect();
+    let _ = writeln!(out, "start: {}", alternatives.join("\n     | "));
+    if !plan.payloads.is_empty() {
+        let blocks: Vec<String> = plan
+            .payloads
+            .iter()
+            .map(|b| format!("blk_{}", rule(&b.name)))
+            .collect();
+        let _ = writeln!(out, "custom: {}", blocks.join(" | "));
+    }
+    if let Some(values) = &plan.values {
+        let _ = writeln!(out, "values: blk_{}", rule(&values.name));
+    }
+    if let Some(actions) = &plan.actions {
+        let _ = writeln!(out, "actions: blk_{}", rule(&actions.name));
+    }
+    for block in plan.payloads.iter().chain(plan.suggestions()) {
+        let name = rule(&block.name);
+        let _ = writeln!(out, "blk_{name}: hd_{name} value_{name}");
+        let _ = writeln!(out, "hd_{name}[lazy]: TEXT /{}{MARKER_TAIL}/", block.marker);
+        let _ = writeln!(
+            out,
+            "value_{name}: CLOSE? GAP? json_{name} | CLOSE? GAP? FENCE_OPEN json_{name} FENCE_CLOSE"
+        );
+        let schema = serde_json::to_string(&embeddable(&block.schema)).unwrap_or_default();
+        let _ = writeln!(out, "json_{name}: %json {schema}");
+        unsupported.extend(scan(Target::Lark, &block.name, &block.schema));
+        unsupported.extend(rules(&block.name, &block.rules));
+    }
+    let markers = plan.markers.join("|");
+    let _ = writeln!(out, "tail: TEXT");
+    let _ = writeln!(
+        out,
+        "TEXT: /(?s:.*)/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
+    );
+    let _ = writeln!(out, "CLOSE: /[*_]{{1,3}}/");
+    let _ = writeln!(out, "GAP: /[ \\t]+|[ \\t]*\\r?\\n[ \\t]*/");
+    let _ = writeln!(out, "FENCE_OPEN: /```[A-Za-z]*[ \\t]*\\r?\\n/");
+    let _ = writeln!(out, "FENCE_CLOSE: /[ \\t]*\\r?\\n[ \\t]*```/");
+    Grammar {
+        target: Target::Lark,
+        text: out,
+        unsupported,
+    }
+}
+
+/// A whole response that is one JSON value of the schema.
+pub(crate) fn whole_json(name: &str, schema: &Value) -> Grammar {
+    let embedded = serde_json::to_string(&embeddable(schema)).unwrap_or_default();
+    Grammar {
+        target: Target::Lark,
+        text: format!(
+            "// A whole response: one {name} as JSON (llguidance Lark).\nstart: %json {embedded}\n"
+        ),
+        unsupported: scan(Target::Lark, name, schema),
+    }
+}

@@ -1,0 +1,152 @@
+//! What a page's grammar is made of, whatever the target: the blocks the page offers
+//! (its custom payload types, the suggestion kinds), the schema of each, and every
+//! registered marker, which free text must not hold.
+
+use payload_core::{Dialect, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
+use payload_registry::{Registry, UnknownPage};
+use serde_json::{Value, json};
+
+/// One kind of block a response may hold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// The type's name (`schema_proposal`, `suggested_values`).
+    pub name: String,
+    /// Its marker.
+    pub marker: String,
+    /// The schema of the value after the marker (2020-12).
+    pub schema: Value,
+    /// The type's rules beyond its schema, in words: no grammar enforces them.
+    pub rules: Vec<String>,
+}
+
+/// A page, ready to be written in any target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PagePlan {
+    /// The page's name.
+    pub page: String,
+    /// The custom payload types offered: at most one of them per response.
+    pub payloads: Vec<Block>,
+    /// Suggestion chips, when the page has suggestions.
+    pub values: Option<Block>,
+    /// Action buttons limited to the page's actions, when it has suggestions and actions.
+    pub actions: Option<Block>,
+    /// Every marker the parser knows, on this page or not: free text holds none.
+    pub markers: Vec<String>,
+}
+
+impl PagePlan {
+    /// The plan of `page` in `registry`.
+    pub fn of(registry: &Registry, page: &str) -> Result<PagePlan, UnknownPage> {
+        let info = registry.page(page)?;
+        let payloads = info
+            .payloads
+            .iter()
+            .map(|payload| Block {
+                name: payload.name.to_string(),
+                marker: payload.marker.to_string(),
+                schema: payload.schema(Dialect::Draft2020_12),
+                rules: payload.rules.iter().map(|r| r.to_string()).collect(),
+            })
+            .collect();
+        let suggestions = info.page.suggestions;
+        let values = suggestions.then(|| Block {
+            name: payload_core::SUGGESTED_VALUES_NAME.to_string(),
+            marker: SUGGESTED_VALUES_MARKER.to_string(),
+            schema: values_schema(),
+            rules: Vec::new(),
+        });
+        let actions = (suggestions && !info.actions.is_empty()).then(|| Block {
+            name: payload_core::SUGGESTED_ACTIONS_NAME.to_string(),
+            marker: SUGGESTED_ACTIONS_MARKER.to_string(),
+            schema: actions_schema(&info.actions),
+            rules: Vec::new(),
+        });
+        let mut markers: Vec<String> = registry.types().map(|t| t.marker.to_string()).collect();
+        markers.push(SUGGESTED_VALUES_MARKER.to_string());
+        markers.push(SUGGESTED_ACTIONS_MARKER.to_string());
+        markers.sort();
+        markers.dedup();
+        Ok(PagePlan {
+            page: page.to_string(),
+            payloads,
+            values,
+            actions,
+            markers,
+        })
+    }
+
+    /// The suggestion blocks the page has.
+    pub fn suggestions(&self) -> impl Iterator<Item = &Block> {
+        self.values.iter().chain(self.actions.iter())
+    }
+}
+
+/// SUGGESTED_VALUES: chips, each a label and the value it sends.
+fn values_schema() -> Value {
+    json!({
+        "type": "array",
+        "minItems": 1,
+        "items": {
+            "type": "object",
+            "properties": {"label": {"type": "string"}, "value": {"type": "string"}},
+            "required": ["label", "value"],
+            "additionalProperties": false
+        }
+    })
+}
+
+/// SUGGESTED_ACTIONS: buttons, each one of the page's (action, handler) pairs.
+fn actions_schema(actions: &[payload_core::ActionSpec]) -> Value {
+    let items: Vec<Value> = actions
+        .iter()
+        .map(|action| {
+            json!({
+                "type": "object",
+                "properties": {
+                    "label": {"type": "string"},
+                    "action": {"const": action.action},
+                    "handler": {"const": action.handler.as_str()}
+                },
+                "required": ["label", "action", "handler"],
+                "additionalProperties": false
+            })
+        })
+        .collect();
+    json!({"type": "array", "minItems": 1, "items": {"anyOf": items}})
+}
+
+/// Every order of at most one custom payload and at most one block of each suggestion
+/// kind: the sequences of block kinds a response may hold.
+pub(crate) fn sequences(kinds: &[&str]) -> Vec<Vec<String>> {
+    let mut out = vec![Vec::new()];
+    let mut frontier: Vec<Vec<String>> = vec![Vec::new()];
+    for _ in 0..kinds.len() {
+        let mut next = Vec::new();
+        for sequence in &frontier {
+            for kind in kinds {
+                if !sequence.iter().any(|k| k == kind) {
+                    let mut longer = sequence.clone();
+                    longer.push(kind.to_string());
+                    next.push(longer);
+                }
+            }
+        }
+        out.extend(next.iter().cloned());
+        frontier = next;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sequences;
+
+    #[test]
+    fn every_order_of_distinct_kinds_once() {
+        assert_eq!(sequences(&[]).len(), 1);
+        assert_eq!(sequences(&["p"]).len(), 2);
+        // 1 + 3 + 6 + 6
+        assert_eq!(sequences(&["p", "v", "a"]).len(), 16);
+        assert!(sequences(&["p", "v"]).contains(&vec!["v".to_string(), "p".to_string()]));
+    }
+}

@@ -1,0 +1,202 @@
+//! Which JSON Schema features each target can enforce, and the list of those a schema
+//! uses that it cannot: the grammar is never wider without saying so.
+
+use crate::{Target, Unsupported};
+use serde_json::Value;
+
+/// Keywords with no meaning for what the model may write (annotations), or handled by
+/// every target.
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$defs",
+    "definitions",
+];
+
+/// The formats llguidance enforces.
+const LLGUIDANCE_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+    "uri",
+];
+
+/// What `target` supports of `keyword` (with its value), or why not and what it does.
+fn verdict(target: Target, keyword: &str, value: &Value, node: &Value) -> Option<(String, String)> {
+    let all = |feature: &str, effect: &str| Some((feature.to_string(), effect.to_string()));
+    match keyword {
+        k if k.starts_with("x-") => None,
+        k if ANNOTATIONS.contains(&k) => None,
+        "type" | "properties" | "required" | "items" | "enum" | "const" | "anyOf" | "$ref" => None,
+        "additionalProperties" if target != Target::Gbnf || value.is_boolean() => None,
+        "additionalProperties" => all(
+            "free-form map (additionalProperties with a schema)",
+            "members beyond the declared ones are not allowed",
+        ),
+        "oneOf" if target == Target::Gbnf => all(
+            "oneOf (exactly one branch)",
+            "read as anyOf: a value matching two branches is allowed; the parser still refuses it",
+        ),
+        "oneOf" | "allOf" | "prefixItems" | "minItems" | "maxItems" => None,
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf"
+            if target == Target::Gbnf =>
+        {
+            all(
+                keyword,
+                "any number is allowed; the parser still refuses one out of range",
+            )
+        }
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => None,
+        "minLength" | "maxLength" => None,
+        "pattern" if target == Target::Gbnf => all(
+            "pattern",
+            "any string is allowed; the parser still refuses one that does not match",
+        ),
+        "pattern" => None,
+        "format" => match value.as_str() {
+            Some(f) if target == Target::Lark && LLGUIDANCE_FORMATS.contains(&f) => None,
+            Some(f) if target == Target::StructuralTag && LLGUIDANCE_FORMATS.contains(&f) => None,
+            Some(f) => all(
+                &format!("format \"{f}\""),
+                "any string is allowed; the parser still checks the format",
+            ),
+            None => None,
+        },
+        "patternProperties" if target == Target::Lark => None,
+        "uniqueItems" if value == &Value::Bool(false) => None,
+        "minProperties" | "maxProperties" if target == Target::Lark && all_required(node) => None,
+        _ => all(
+            keyword,
+            "not enforced while writing; the parser still refuses a value that breaks it",
+        ),
+    }
+}
+
+/// Whether every declared property of `node` is required.
+fn all_required(node: &Value) -> bool {
+    let declared = node
+        .get("properties")
+        .and_then(Value::as_object)
+        .map_or(0, |p| p.len());
+    let required = node
+        .get("required")
+        .and_then(Value::as_array)
+        .map_or(0, |r| r.len());
+    declared == required
+}
+
+/// Every feature of `schema` that `target` cannot enforce, located under `name`.
+pub(crate) fn scan(target: Target, name: &str, schema: &Value) -> Vec<Unsupported> {
+    let mut out = Vec::new();
+    walk(target, name, schema, "", &mut out, 0);
+    if target != Target::StructuralTag && has_object_with_many_members(schema) {
+        out.push(Unsupported {
+            location: format!("{name}#"),
+            feature: "members in any order".into(),
+            effect: "members are written in the schema's order (narrower: a valid order)".into(),
+        });
+    }
+    out
+}
+
+fn walk(
+    target: Target,
+    name: &str,
+    node: &Value,
+    pointer: &str,
+    out: &mut Vec<Unsupported>,
+    depth: usize,
+) {
+    let Value::Object(map) = node else { return };
+    if depth > 64 {
+        return;
+    }
+    for (key, value) in map {
+        if let Some((feature, effect)) = verdict(target, key, value, node) {
+            out.push(Unsupported {
+                location: format!(
+                    "{name}#{pointer}/{}",
+                    key.replace('~', "~0").replace('/', "~1")
+                ),
+                feature,
+                effect,
+            });
+        }
+        let child = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+        match (key.as_str(), value) {
+            (
+                "properties" | "$defs" | "definitions" | "patternProperties",
+                Value::Object(members),
+            ) => {
+                for (member, schema) in members {
+                    walk(
+                        target,
+                        name,
+                        schema,
+                        &format!("{child}/{member}"),
+                        out,
+                        depth + 1,
+                    );
+                }
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
+                for (index, schema) in list.iter().enumerate() {
+                    walk(
+                        target,
+                        name,
+                        schema,
+                        &format!("{child}/{index}"),
+                        out,
+                        depth + 1,
+                    );
+                }
+            }
+            (
+                "items" | "additionalProperties" | "not" | "if" | "then" | "else" | "contains",
+                schema,
+            ) => {
+                walk(target, name, schema, &child, out, depth + 1);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn has_object_with_many_members(node: &Value) -> bool {
+    match node {
+        Value::Object(map) => {
+            map.get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.len() > 1)
+                || map.values().any(has_object_with_many_members)
+        }
+        Value::Array(list) => list.iter().any(has_object_with_many_members),
+        _ => false,
+    }
+}
+
+/// The type's own rules (beyond its schema): no target enforces them.
+pub(crate) fn rules(name: &str, rules: &[String]) -> Vec<Unsupported> {
+    rules
+        .iter()
+        .map(|rule| Unsupported {
+            location: format!("{name}#"),
+            feature: format!("the type's own rule: {rule}"),
+            effect: "not enforced while writing; the parser checks it and rejects a value that breaks it".into(),
+        })
+        .collect()
+}
