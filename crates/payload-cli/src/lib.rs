@@ -106,11 +106,13 @@ pub fn run_with_server(
             format,
             file,
         } => {
-            let payload = match (&type_name, &schema) {
-                (Some(name), _) => find_type(registry, name)?,
-                (None, Some(schema)) => schema_type(schema, example.as_ref(), limit)?,
-                (None, None) => unreachable!("clap requires --type or --schema"),
-            };
+            let payload = type_or_schema(
+                registry,
+                type_name.as_deref(),
+                schema.as_ref(),
+                example.as_ref(),
+                limit,
+            )?;
             let format = match format.as_str() {
                 "auto" => None,
                 other => Some(other.parse::<Format>().map_err(CliError::Format)?),
@@ -239,11 +241,13 @@ pub fn run_with_server(
             format,
             verbosity,
         } => {
-            let payload = match (&name, &schema) {
-                (Some(name), _) => find_type(registry, name)?,
-                (None, Some(schema)) => schema_type(schema, example.as_ref(), limit)?,
-                (None, None) => unreachable!("clap requires a name or --schema"),
-            };
+            let payload = type_or_schema(
+                registry,
+                name.as_deref(),
+                schema.as_ref(),
+                example.as_ref(),
+                limit,
+            )?;
             let options = match verbosity {
                 Verbosity::Concise => payload_core::instructions::InstructionOptions::concise(),
                 Verbosity::Detailed => payload_core::instructions::InstructionOptions::default(),
@@ -269,6 +273,22 @@ pub fn run_with_server(
         } => bench::run(registry, &page, iterations, &file, limit, out)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The registered type named `name`, or else the type the schema file describes (clap
+/// makes sure exactly one is given).
+fn type_or_schema<'r>(
+    registry: &'r Registry,
+    name: Option<&str>,
+    schema: Option<&std::path::PathBuf>,
+    example: Option<&std::path::PathBuf>,
+    limit: u64,
+) -> Result<&'r payload_core::PayloadType, CliError> {
+    match (name, schema) {
+        (Some(name), _) => find_type(registry, name),
+        (None, Some(schema)) => schema_type(schema, example, limit),
+        (None, None) => Err(CliError::Usage("name a type or give --schema FILE".into())),
+    }
 }
 
 /// The registered type named `name`, or the error listing the registered ones.
