@@ -15,13 +15,18 @@ use std::fmt::Write;
 /// colon).
 const MARKER_TAIL: &str = "[*_]{0,3}[ \\t]*:";
 
-/// The schema as `%json` embeds it: validation keywords only (extensions and
-/// `$schema` dropped, which llguidance would otherwise read or refuse).
-pub(crate) fn embeddable(schema: &Value) -> Value {
+/// The schema as an engine embeds it: only the keywords `target` enforces (extensions,
+/// `$schema` and the features listed as unsupported dropped, which the engine would
+/// otherwise refuse the whole grammar over).
+pub(crate) fn embeddable(schema: &Value, target: Target) -> Value {
     match schema {
         Value::Object(map) => Value::Object(
             map.iter()
-                .filter(|(key, _)| !key.starts_with("x-") && key.as_str() != "$schema")
+                .filter(|(key, value)| {
+                    !key.starts_with("x-")
+                        && key.as_str() != "$schema"
+                        && crate::support::enforced(target, key, value, schema)
+                })
                 .map(|(key, value)| {
                     // Member names are data, not keywords: keep them all.
                     let value = if matches!(
@@ -32,21 +37,34 @@ pub(crate) fn embeddable(schema: &Value) -> Value {
                             Value::Object(members) => Value::Object(
                                 members
                                     .iter()
-                                    .map(|(k, v)| (k.clone(), embeddable(v)))
+                                    .map(|(k, v)| (k.clone(), embeddable(v, target)))
                                     .collect(),
                             ),
                             other => other.clone(),
                         }
                     } else {
-                        embeddable(value)
+                        embeddable(value, target)
                     };
                     (key.clone(), value)
                 })
                 .collect(),
         ),
-        Value::Array(list) => Value::Array(list.iter().map(embeddable).collect()),
+        Value::Array(list) => Value::Array(list.iter().map(|v| embeddable(v, target)).collect()),
         other => other.clone(),
     }
+}
+
+/// A marker as a regex: escaped, so a marker of any spelling is matched literally.
+fn regex_literal(marker: &str) -> String {
+    let mut out = String::new();
+    for c in marker.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\x{{{:x}}}", c as u32));
+        }
+    }
+    out
 }
 
 /// A rule name for a type name.
@@ -107,17 +125,23 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
     for block in plan.payloads.iter().chain(plan.suggestions()) {
         let name = rule(&block.name);
         let _ = writeln!(out, "blk_{name}: hd_{name} value_{name}");
-        let _ = writeln!(out, "hd_{name}[lazy]: TEXT /{}{MARKER_TAIL}/", block.marker);
+        let _ = writeln!(
+            out,
+            "hd_{name}[lazy]: TEXT /{}{MARKER_TAIL}/",
+            regex_literal(&block.marker)
+        );
         let _ = writeln!(
             out,
             "value_{name}: CLOSE? GAP? json_{name} | CLOSE? GAP? FENCE_OPEN json_{name} FENCE_CLOSE"
         );
-        let schema = serde_json::to_string(&embeddable(&block.schema)).unwrap_or_default();
+        let schema =
+            serde_json::to_string(&embeddable(&block.schema, Target::Lark)).unwrap_or_default();
         let _ = writeln!(out, "json_{name}: %json {schema}");
         unsupported.extend(scan(Target::Lark, &block.name, &block.schema));
         unsupported.extend(rules(&block.name, &block.rules));
     }
-    let markers = plan.markers.join("|");
+    let markers: Vec<String> = plan.markers.iter().map(|m| regex_literal(m)).collect();
+    let markers = markers.join("|");
     let _ = writeln!(out, "tail: TEXT");
     let _ = writeln!(
         out,
@@ -136,7 +160,7 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
 
 /// A whole response that is one JSON value of the schema.
 pub(crate) fn whole_json(name: &str, schema: &Value) -> Grammar {
-    let embedded = serde_json::to_string(&embeddable(schema)).unwrap_or_default();
+    let embedded = serde_json::to_string(&embeddable(schema, Target::Lark)).unwrap_or_default();
     Grammar {
         target: Target::Lark,
         text: format!(

@@ -17,7 +17,7 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
         let trigger = format!("{}:", block.marker);
         structures.push(json!({
             "begin": format!("{trigger} "),
-            "schema": embeddable(&block.schema),
+            "schema": embeddable(&block.schema, Target::StructuralTag),
             "end": "",
         }));
         triggers.push(trigger);
@@ -84,7 +84,7 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
 pub(crate) fn whole_json(name: &str, schema: &Value) -> Grammar {
     let format = json!({
         "type": "json_schema",
-        "json_schema": {"name": name, "schema": embeddable(schema)},
+        "json_schema": {"name": name, "schema": embeddable(schema, Target::StructuralTag)},
     });
     Grammar {
         target: Target::StructuralTag,

@@ -67,6 +67,9 @@ fn verdict(target: Target, keyword: &str, value: &Value, node: &Value) -> Option
             "any string is allowed; the parser still refuses one that does not match",
         ),
         "pattern" => None,
+        // A number's format (int32, uint64, double) restates its bounds, which are
+        // enforced as bounds.
+        "format" if node.get("type").and_then(Value::as_str) != Some("string") => None,
         "format" => match value.as_str() {
             Some(f) if target == Target::Lark && LLGUIDANCE_FORMATS.contains(&f) => None,
             Some(f) if target == Target::StructuralTag && LLGUIDANCE_FORMATS.contains(&f) => None,
@@ -84,6 +87,13 @@ fn verdict(target: Target, keyword: &str, value: &Value, node: &Value) -> Option
             "not enforced while writing; the parser still refuses a value that breaks it",
         ),
     }
+}
+
+/// Whether `target` enforces `keyword` of `node` (annotations count as enforced: they
+/// constrain nothing). A grammar embeds only these, so the engine never refuses the
+/// grammar over a keyword it does not know; the others are in the unsupported list.
+pub(crate) fn enforced(target: Target, keyword: &str, value: &Value, node: &Value) -> bool {
+    verdict(target, keyword, value, node).is_none()
 }
 
 /// Whether every declared property of `node` is required.

@@ -288,3 +288,53 @@ fn the_types_own_rules_are_listed_as_unsupported() {
         grammar.unsupported
     );
 }
+
+#[test]
+fn keywords_the_engine_cannot_enforce_are_listed_and_left_out_so_the_grammar_compiles() {
+    use payload_core::{PayloadType, RuntimeOptions};
+    use payload_registry::{Page, PayloadEntry};
+    let schema = serde_json::json!({
+        "title": "Palette",
+        "type": "object",
+        "properties": {
+            "colours": {"type": "array", "items": {"type": "string", "format": "hex-color"}, "uniqueItems": true},
+            "size": {"type": "integer", "format": "uint8", "minimum": 1, "maximum": 9}
+        },
+        "required": ["colours", "size"]
+    });
+    let palette = *PayloadType::from_schema(&schema, RuntimeOptions::default()).unwrap();
+    let offered: &'static [PayloadType] = Box::leak(Box::new([palette]));
+    let registry = Registry::from_parts(
+        vec![PayloadEntry::new(palette, &[])],
+        vec![Page::new("paint").payloads(offered)],
+        vec![],
+    );
+    let grammar = page_grammar(&registry, "paint", Target::Lark).unwrap();
+    let features: Vec<&str> = grammar
+        .unsupported
+        .iter()
+        .map(|u| u.feature.as_str())
+        .collect();
+    assert!(
+        features.contains(&"format \"hex-color\"") && features.contains(&"uniqueItems"),
+        "{features:?}"
+    );
+    assert!(
+        !features.iter().any(|f| f.contains("uint8")),
+        "a number's format is its bounds: {features:?}"
+    );
+    assert!(!grammar.text.contains("hex-color") && !grammar.text.contains("uniqueItems"));
+    accepts(
+        &grammar.text,
+        "Try these.\n\nPALETTE: {\"colours\": [\"#fff\"], \"size\": 3}",
+    )
+    .unwrap();
+    assert!(
+        accepts(
+            &grammar.text,
+            "PALETTE: {\"colours\": [\"#fff\"], \"size\": 12}"
+        )
+        .is_err(),
+        "bounds kept"
+    );
+}
