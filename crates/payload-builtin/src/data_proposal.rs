@@ -30,7 +30,7 @@ pub struct DataProposal {
     /// Brief explanation of the changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
-    /// The row operations, in order (at most [`DataProposal::MAX_OPERATIONS`]).
+    /// The row operations, in order.
     #[schemars(length(min = 1, max = 1000))]
     pub operations: Vec<DataOperation>,
 }

@@ -38,7 +38,7 @@ pub struct SchemaProposal {
     /// Required for create, optional for update.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table_description: Option<String>,
-    /// The column operations, in order (at most [`SchemaProposal::MAX_OPERATIONS`]).
+    /// The column operations, in order.
     #[schemars(length(min = 1, max = 1000))]
     pub operations: Vec<SchemaOperation>,
     /// Required for create mode: 2-3 realistic example rows keyed by column name.
@@ -103,7 +103,7 @@ pub struct ColumnSpec {
     /// Whether a value is required.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required: Option<bool>,
-    /// Choices, for select columns only (at most [`SchemaProposal::MAX_OPTIONS`]).
+    /// Choices, for select columns only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = 200))]
     pub options: Option<Vec<String>>,
@@ -125,8 +125,7 @@ pub struct ColumnChanges {
     /// New type.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub column_type: Option<ColumnType>,
-    /// The full new options list (select columns; at most
-    /// [`SchemaProposal::MAX_OPTIONS`]).
+    /// The full new options list (select columns).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = 200))]
     pub options: Option<Vec<String>>,

@@ -159,12 +159,19 @@ pub fn run_with_server(
             base_url,
             model,
             max_tokens,
+            allow_hosts,
         } => {
             let server = server.ok_or(CliError::NoServer)?;
             let model = provider
                 .zip(model)
                 .map(|(provider, model)| serve::factory(provider, model, base_url, max_tokens));
-            server(ServeRequest { port, db, model }).map_err(CliError::Serve)?;
+            server(ServeRequest {
+                port,
+                db,
+                model,
+                allow_hosts,
+            })
+            .map_err(CliError::Serve)?;
         }
         Command::Grammar {
             page,

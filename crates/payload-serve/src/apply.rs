@@ -177,7 +177,15 @@ struct Table {
     /// operations are done (one `ALTER TABLE` per column would cost SQLite a re-read
     /// of the whole schema each).
     creating: bool,
+    /// The SQLite columns the table had when the proposal started. The SQLite table is
+    /// changed once, at the end, from these to the final columns.
+    initial_sql: HashSet<String>,
 }
+
+/// Up to this many added columns (and none removed) are added one `ALTER TABLE` each;
+/// more, or any removal (which SQLite does by rewriting the table anyway), rebuild the
+/// table once.
+const ALTER_AT_MOST: usize = 8;
 
 impl Table {
     fn load(tx: &Transaction<'_>, id: i64, creating: bool) -> rusqlite::Result<Table> {
@@ -196,6 +204,7 @@ impl Table {
                 .enumerate()
                 .map(|(position, c)| (c.id.clone(), position))
                 .collect(),
+            initial_sql: columns.iter().map(|c| c.sql_name.clone()).collect(),
             sql_names: columns.into_iter().map(|c| (c.id, c.sql_name)).collect(),
             next_column,
             creating,
@@ -222,12 +231,6 @@ impl Table {
                 let id = self.ids.allocate(&column.name);
                 let sql_name = format!("c{}", self.next_column);
                 self.next_column += 1;
-                if !self.creating {
-                    tx.execute_batch(&format!(
-                        "ALTER TABLE {} ADD COLUMN {sql_name}",
-                        data_table(self.id)
-                    ))?;
-                }
                 add_column(tx, self.id, &id, &sql_name, column)?;
                 self.sql_names.insert(id.clone(), sql_name);
                 self.order.place(id, after_column_id.as_deref(), false);
@@ -242,12 +245,6 @@ impl Table {
                 let Some(sql_name) = self.sql_names.remove(column_id) else {
                     return missing(column_id);
                 };
-                if !self.creating {
-                    tx.execute_batch(&format!(
-                        "ALTER TABLE {} DROP COLUMN {sql_name}",
-                        data_table(self.id)
-                    ))?;
-                }
                 tx.execute(
                     "DELETE FROM app_columns WHERE table_id = ?1 AND column_id = ?2",
                     params![self.id, column_id],
@@ -273,17 +270,27 @@ impl Table {
     /// Writes the positions that changed and the next column number, and creates a new
     /// table's SQLite table.
     fn save(&self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        let table = data_table(self.id);
+        let columns: Vec<&str> = self
+            .order
+            .ids()
+            .into_iter()
+            .map(|id| self.sql_names[id].as_str())
+            .collect();
+        let added: Vec<&str> = columns
+            .iter()
+            .copied()
+            .filter(|c| !self.initial_sql.contains(*c))
+            .collect();
+        let kept = columns.len() - added.len();
         if self.creating {
-            let columns: String = self
-                .order
-                .ids()
-                .into_iter()
-                .map(|id| format!(", {}", self.sql_names[id]))
-                .collect();
-            tx.execute_batch(&format!(
-                "CREATE TABLE {} (row_id INTEGER PRIMARY KEY AUTOINCREMENT{columns})",
-                data_table(self.id)
-            ))?;
+            create_data_table(tx, &table, &columns)?;
+        } else if kept == self.initial_sql.len() && added.len() <= ALTER_AT_MOST {
+            for column in added {
+                tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column}"))?;
+            }
+        } else {
+            rebuild(tx, &table, &columns, &self.initial_sql)?;
         }
         let mut statement = tx.prepare_cached(
             "UPDATE app_columns SET position = ?3 WHERE table_id = ?1 AND column_id = ?2",
@@ -299,6 +306,55 @@ impl Table {
         )?;
         Ok(())
     }
+}
+
+/// `CREATE TABLE` of a user's table with these SQLite columns.
+fn create_data_table(tx: &Transaction<'_>, table: &str, columns: &[&str]) -> rusqlite::Result<()> {
+    let columns: String = columns.iter().map(|c| format!(", {c}")).collect();
+    tx.execute_batch(&format!(
+        "CREATE TABLE {table} (row_id INTEGER PRIMARY KEY AUTOINCREMENT{columns})"
+    ))
+}
+
+/// Rebuilds a user's table with `columns`, keeping the rows and the values of the
+/// columns it had (`initial`), and its row id counter (a deleted row's id is never
+/// given again): one pass over the rows, however many columns changed.
+fn rebuild(
+    tx: &Transaction<'_>,
+    table: &str,
+    columns: &[&str],
+    initial: &HashSet<String>,
+) -> rusqlite::Result<()> {
+    let fresh = format!("{table}_rebuilt");
+    let counter = |tx: &Transaction<'_>| -> rusqlite::Result<i64> {
+        tx.query_row(
+            "SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = ?1",
+            params![table],
+            |row| row.get(0),
+        )
+    };
+    let seq = counter(tx)?;
+    create_data_table(tx, &fresh, columns)?;
+    let kept: String = columns
+        .iter()
+        .filter(|c| initial.contains(**c))
+        .map(|c| format!(", {c}"))
+        .collect();
+    tx.execute_batch(&format!(
+        "INSERT INTO {fresh} (row_id{kept}) SELECT row_id{kept} FROM {table};
+         DROP TABLE {table};
+         ALTER TABLE {fresh} RENAME TO {table};"
+    ))?;
+    let seq = seq.max(counter(tx)?);
+    tx.execute(
+        "DELETE FROM sqlite_sequence WHERE name = ?1",
+        params![table],
+    )?;
+    tx.execute(
+        "INSERT INTO sqlite_sequence (name, seq) VALUES (?1, ?2)",
+        params![table, seq],
+    )?;
+    Ok(())
 }
 
 /// Adds a column's metadata (placed by [`Table::save`]).
@@ -605,6 +661,90 @@ mod tests {
                 changed <= 2 * n as u64 + 4,
                 "{n} columns: {changed} rows changed"
             );
+        }
+    }
+
+    #[test]
+    fn a_rebuilt_table_keeps_its_rows_values_and_row_id_counter() {
+        let db = crate::Db::open(None).unwrap();
+        let create: SchemaProposal = serde_json::from_value(json!({
+            "mode": "create", "table_name": "t", "table_description": "d",
+            "operations": [
+                {"action": "add", "column": {"name": "A", "type": "text"}},
+                {"action": "add", "column": {"name": "B", "type": "number"}},
+            ],
+            "sample_rows": [{"A": "x", "B": 1}, {"A": "y", "B": 2}, {"A": "z", "B": 3}],
+        }))
+        .unwrap();
+        let table = db.apply_schema(&create, None).unwrap().table_id;
+        let delete: DataProposal =
+            serde_json::from_value(json!({"operations": [{"action": "delete", "row_id": 3}]}))
+                .unwrap();
+        db.apply_data(&delete, table, None).unwrap();
+        // Removing a column and adding many rebuilds the table.
+        let mut operations = vec![json!({"action": "remove", "column_id": "col_b"})];
+        operations.extend((0..20).map(
+            |i| json!({"action": "add", "column": {"name": format!("N{i}"), "type": "text"}}),
+        ));
+        let update: SchemaProposal =
+            serde_json::from_value(json!({"mode": "update", "operations": operations})).unwrap();
+        assert_eq!(db.apply_schema(&update, Some(table)).unwrap().applied, 21);
+        assert_eq!(db.check(), Ok(()));
+        let add: DataProposal = serde_json::from_value(
+            json!({"operations": [{"action": "add", "data": {"A": "w", "N3": "n"}}]}),
+        )
+        .unwrap();
+        db.apply_data(&add, table, None).unwrap();
+        let rows = crate::tables::rows(&db.conn(), table, 10).unwrap();
+        let seen: Vec<(i64, Value, Value)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.row_id,
+                    r.values["col_a"].clone(),
+                    r.values["col_n3"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (1, json!("x"), Value::Null),
+                (2, json!("y"), Value::Null),
+                (4, json!("w"), json!("n")),
+            ],
+            "row 3 was deleted: its id is not given again"
+        );
+    }
+
+    #[test]
+    fn an_update_changes_rows_in_proportion_to_its_operations() {
+        let db = crate::Db::open(None).unwrap();
+        let add = |i: usize| json!({"action": "add", "column": {"name": format!("c{i}"), "type": "text"}});
+        let create: SchemaProposal = serde_json::from_value(json!({
+            "mode": "create", "table_name": "t", "table_description": "d",
+            "operations": [add(0)],
+        }))
+        .unwrap();
+        let table = db.apply_schema(&create, None).unwrap().table_id;
+        for n in [10, 400] {
+            let mut operations: Vec<Value> = (1..=n).map(add).collect();
+            // Moves to the front: a position rewrite per operation would touch them all.
+            operations.extend(
+                (1..=n).map(|i| json!({"action": "reorder", "column_id": format!("col_c{i}")})),
+            );
+            let update: SchemaProposal =
+                serde_json::from_value(json!({"mode": "update", "operations": operations}))
+                    .unwrap();
+            let before = db.conn().total_changes();
+            db.apply_schema(&update, Some(table)).unwrap();
+            let changed = db.conn().total_changes() - before;
+            let columns = crate::tables::columns(&db.conn(), table).unwrap().len() as u64;
+            assert!(
+                changed <= n as u64 + columns + 4,
+                "{n}: {changed} rows changed"
+            );
+            assert_eq!(db.check(), Ok(()));
         }
     }
 
