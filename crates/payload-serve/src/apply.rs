@@ -242,9 +242,9 @@ impl Table {
                 modify_column(tx, self.id, column_id, changes)?;
             }
             SchemaOperation::Remove { column_id } => {
-                let Some(sql_name) = self.sql_names.remove(column_id) else {
+                if self.sql_names.remove(column_id).is_none() {
                     return missing(column_id);
-                };
+                }
                 tx.execute(
                     "DELETE FROM app_columns WHERE table_id = ?1 AND column_id = ?2",
                     params![self.id, column_id],

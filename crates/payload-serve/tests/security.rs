@@ -103,44 +103,44 @@ async fn an_operator_listed_host_is_answered() {
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
 }
 
+/// Headers, body and the status they must get.
+type Case = (&'static [(&'static str, &'static str)], &'static str, u16);
+
 #[tokio::test]
 async fn only_same_origin_json_changes_anything() {
     let (server, id, turn) = proposed().await;
     let client = reqwest::Client::new();
     let accept = format!("{}/api/payloads/{id}/{turn}/accept", server.url);
-    let cases: [(&[(&str, String)], &str, u16); 7] = [
-        (&[("content-type", "text/plain".into())], "{}", 415),
+    let cases: [Case; 7] = [
+        (&[("content-type", "text/plain")], "{}", 415),
         (
-            &[("content-type", "text/plain;charset=UTF-8".into())],
+            &[("content-type", "text/plain;charset=UTF-8")],
             "{\"rows\": null}",
             415,
         ),
         (
-            &[("content-type", "application/x-www-form-urlencoded".into())],
+            &[("content-type", "application/x-www-form-urlencoded")],
             "rows=",
             415,
         ),
         (&[], "", 415),
         (
             &[
-                ("content-type", "application/json".into()),
-                ("origin", "http://127.0.0.1:1".into()),
+                ("content-type", "application/json"),
+                ("origin", "http://127.0.0.1:1"),
             ],
             "{}",
             403,
         ),
         (
-            &[
-                ("content-type", "application/json".into()),
-                ("origin", "null".into()),
-            ],
+            &[("content-type", "application/json"), ("origin", "null")],
             "{}",
             403,
         ),
         (
             &[
-                ("content-type", "application/json".into()),
-                ("referer", "http://evil.example/page".into()),
+                ("content-type", "application/json"),
+                ("referer", "http://evil.example/page"),
             ],
             "{}",
             403,
@@ -149,7 +149,7 @@ async fn only_same_origin_json_changes_anything() {
     for (headers, body, status) in cases {
         let mut request = client.post(&accept).body(body);
         for (name, value) in headers {
-            request = request.header(*name, value);
+            request = request.header(*name, *value);
         }
         let response = request.send().await.unwrap();
         assert_eq!(response.status().as_u16(), status, "{headers:?} {body}");
