@@ -131,3 +131,99 @@ impl Db {
         Ok(Decided { status, applied })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use payload_core::CustomPayload;
+    use serde_json::json;
+
+    /// A database with one table and a data proposal on it, proposed in turn 0.
+    fn proposed() -> (Db, i64) {
+        let db = Db::open(None).unwrap();
+        let create: SchemaProposal = serde_json::from_value(json!({
+            "mode": "create", "table_name": "t", "table_description": "d",
+            "operations": [{"action": "add", "column": {"name": "A", "type": "text"}}],
+        }))
+        .unwrap();
+        let table = db.apply_schema(&create, None).unwrap().table_id;
+        db.ensure_conversation("c").unwrap();
+        let rows = json!({"operations": [{"action": "add", "data": {"A": "x"}}]});
+        db.add_payload(
+            "c",
+            0,
+            &CustomPayload::new("data_proposal", rows),
+            Some(table),
+        )
+        .unwrap();
+        (db, table)
+    }
+
+    fn status(db: &Db) -> PayloadStatus {
+        db.payloads("c").unwrap()[0].status
+    }
+
+    #[test]
+    fn an_apply_that_fails_after_the_status_moved_leaves_it_proposed() {
+        let (db, table) = proposed();
+        // The apply fails after the compare-and-set has run (as a crash there would
+        // stop it): the data table is gone.
+        db.conn()
+            .execute_batch(&format!("DROP TABLE data_{table}"))
+            .unwrap();
+        let accept = Decision::Accept { rows: None };
+        assert!(matches!(
+            db.decide("c", 0, &accept),
+            Err(DecideError::Apply(ApplyError::Sql(_)))
+        ));
+        assert_eq!(status(&db), PayloadStatus::Proposed);
+        // Once the table is back, the same proposal is accepted, once.
+        db.conn()
+            .execute_batch(&format!(
+                "CREATE TABLE data_{table} (row_id INTEGER PRIMARY KEY AUTOINCREMENT, c1)"
+            ))
+            .unwrap();
+        assert_eq!(
+            db.decide("c", 0, &accept).unwrap().status,
+            PayloadStatus::Accepted
+        );
+        assert!(matches!(
+            db.decide("c", 0, &accept),
+            Err(DecideError::AlreadyDecided(PayloadStatus::Accepted))
+        ));
+        let rows: i64 = db
+            .conn()
+            .query_row(&format!("SELECT COUNT(*) FROM data_{table}"), [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(rows, 1);
+    }
+
+    #[test]
+    fn a_decision_survives_reopening_the_file_or_is_not_there_at_all() {
+        let dir = std::env::temp_dir().join(format!("payload-decide-{}", std::process::id()));
+        let _ = std::fs::remove_file(&dir);
+        {
+            let db = Db::open(Some(&dir)).unwrap();
+            db.ensure_conversation("c").unwrap();
+            let create = json!({
+                "mode": "create", "table_name": "t", "table_description": "d",
+                "operations": [{"action": "add", "column": {"name": "A", "type": "text"}}],
+                "sample_rows": [{"A": "x"}, {"A": "y"}],
+            });
+            db.add_payload("c", 0, &CustomPayload::new("schema_proposal", create), None)
+                .unwrap();
+            db.decide("c", 0, &Decision::Accept { rows: None }).unwrap();
+        }
+        let db = Db::open(Some(&dir)).unwrap();
+        assert_eq!(status(&db), PayloadStatus::Accepted);
+        assert_eq!(crate::tables::list(&db.conn()).unwrap().len(), 1);
+        assert!(matches!(
+            db.decide("c", 0, &Decision::Accept { rows: None }),
+            Err(DecideError::AlreadyDecided(_))
+        ));
+        drop(db);
+        let _ = std::fs::remove_file(&dir);
+    }
+}

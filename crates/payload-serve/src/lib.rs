@@ -15,6 +15,12 @@
 //!   the ones the user left ticked); `.../dismiss` records the refusal.
 //! - `GET /` is the page, compiled into the binary ([`assets`]).
 //!
+//! Every request passes the [`security`] layers (the `Host` must be the address served,
+//! changes must be same-origin JSON, every response carries the anti-framing headers;
+//! they know nothing of table.that), and every connection the [`Timeouts`] (head,
+//! body and idle time). Database work runs on tokio's blocking pool; a decision is one
+//! compare-and-set transaction ([`Db::decide`]).
+//!
 //! Without a key the model is [`ReplayModel`], which plays table.that's recorded
 //! conversation; any [`payload_agent::Model`] can be put in its place through
 //! [`ServeOptions::models`].
