@@ -20,6 +20,7 @@ pub(crate) mod balanced;
 pub(crate) mod lines;
 pub(crate) mod quotes;
 pub(crate) mod segmenter;
+pub(crate) mod space;
 pub(crate) mod spelling;
 pub(crate) mod table;
 pub(crate) mod value;
