@@ -663,14 +663,10 @@ fn code_span_after(bytes: &[u8], from: usize, to: usize, mut open: Option<usize>
     open
 }
 
-/// How many emphasis characters (at most three) end `bytes`.
+/// How many bytes of emphasis (at most three characters) and invisible characters
+/// among them end `bytes`: what may open a marker still arriving.
 fn trailing_emphasis(bytes: &[u8]) -> usize {
-    bytes
-        .iter()
-        .rev()
-        .take(3)
-        .take_while(|&&b| spelling::is_emphasis(b))
-        .count()
+    bytes.len() - spelling::marker_start(bytes, bytes.len())
 }
 
 /// The text and the output of one [`Segmenter::advance`].

@@ -101,11 +101,15 @@ pub(crate) fn marker_start(bytes: &[u8], name_start: usize) -> usize {
 /// Whether a name starting at `name_start` is not glued to the word before it (SPEC
 /// 8.4): only an ASCII letter, digit or `_` glues; CJK text, emoji and punctuation
 /// may stand right before a marker.
+/// An invisible character right before the marker is the character before it, and not
+/// glue.
 pub(crate) fn can_start(text: &str, name_start: usize) -> bool {
-    let start = marker_start(text.as_bytes(), name_start);
-    !text.as_bytes()[..start]
-        .last()
-        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+    let bytes = text.as_bytes();
+    let start = marker_start(bytes, name_start);
+    space::invisible_len(&bytes[start..]).is_some()
+        || !bytes[..start]
+            .last()
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// Reads a marker's head: the name at `name_start..name_end`, emphasis, spaces, colon.

@@ -135,15 +135,25 @@ impl ValueScanner {
                         }
                         None => self.pos = len,
                     },
-                    Comment::Block => match memchr::memmem::find(&bytes[self.pos..], b"*/") {
-                        Some(rel) => {
-                            self.pos += rel + 2;
-                            self.comment = None;
+                    Comment::Block => {
+                        // Line by line, so that each line's start is read (module docs).
+                        let line_end = memchr::memchr(b'\n', &bytes[self.pos..])
+                            .map_or(len, |rel| self.pos + rel);
+                        match memchr::memmem::find(&bytes[self.pos..line_end], b"*/") {
+                            Some(rel) => {
+                                self.pos += rel + 2;
+                                self.comment = None;
+                            }
+                            None if line_end < len => {
+                                self.pos = line_end + 1;
+                                self.line = Some(self.pos);
+                                continue;
+                            }
+                            // A `*` at the end may be closed by a `/` still to come.
+                            None if bytes[len - 1] == b'*' => self.pos = (len - 1).max(self.pos),
+                            None => self.pos = len,
                         }
-                        // A `*` at the end may be closed by a `/` still to come.
-                        None if bytes[len - 1] == b'*' => self.pos = (len - 1).max(self.pos),
-                        None => self.pos = len,
-                    },
+                    }
                 }
                 if self.comment.is_some() {
                     break;
