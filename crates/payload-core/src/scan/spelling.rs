@@ -301,4 +301,67 @@ mod tests {
             assert_eq!(spelled(text, false), Spelling::Prose, "{text:?}");
         }
     }
+
+    #[test]
+    fn glue_is_the_markers_own_alphabet_only() {
+        for text in [
+            "好的SCHEMA_PROPOSAL: {}",
+            "🙂SCHEMA_PROPOSAL: {}",
+            "(SCHEMA_PROPOSAL: {})",
+            "x\u{200B}SCHEMA_PROPOSAL: {}",
+        ] {
+            assert!(
+                matches!(spelled(text, true), Spelling::Marker(_)),
+                "{text:?}"
+            );
+        }
+        for text in [
+            "xSCHEMA_PROPOSAL: {}",
+            "9SCHEMA_PROPOSAL: {}",
+            "a_SCHEMA_PROPOSAL: {}",
+        ] {
+            assert_eq!(spelled(text, true), Spelling::Prose, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn invisible_characters_are_space_in_a_marker() {
+        for text in [
+            "SCHEMA_PROPOSAL\u{200B}: {}",
+            "SCHEMA_PROPOSAL:\u{FEFF}{}",
+            "**\u{2060}SCHEMA_PROPOSAL\u{200D}**: {}",
+            "SCHEMA_PROPOSAL:\u{200C}\n```json\n{}\n```",
+        ] {
+            let Spelling::Marker(found) = spelled(text, true) else {
+                panic!("{text:?} is a marker");
+            };
+            assert_eq!(found.marker_start, 0, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn tilde_and_long_fences_after_the_colon() {
+        for text in ["SCHEMA_PROPOSAL:\n~~~json\n{}", "SCHEMA_PROPOSAL: ````\n{}"] {
+            let Spelling::Marker(found) = spelled(text, true) else {
+                panic!("{text:?} is a marker");
+            };
+            assert!(found.fence.is_some(), "{text:?}");
+        }
+        assert_eq!(spelled("SCHEMA_PROPOSAL: ~~", false), Spelling::NeedMore);
+    }
+
+    #[test]
+    fn a_marker_that_ends_its_line_before_prose_stands_alone() {
+        let text = "SCHEMA_PROPOSAL:  \r\nThen prose.";
+        assert_eq!(
+            spelled(text, true),
+            Spelling::Alone {
+                marker_start: 0,
+                end: "SCHEMA_PROPOSAL:  ".len()
+            }
+        );
+        assert_eq!(spelled("SCHEMA_PROPOSAL:\n\n", false), Spelling::NeedMore);
+        // On the same line, text after the colon makes it prose.
+        assert_eq!(spelled("SCHEMA_PROPOSAL: once\n{}", true), Spelling::Prose);
+    }
 }

@@ -555,6 +555,117 @@ mod tests {
         }
     }
 
+    /// Where the value opening at the first bracket of `text` ends, with the ends of
+    /// SPEC 8.2 (a page with one marker, `DATA_PROPOSAL`).
+    fn ended(text: &str, own: Option<Fence>) -> Scan {
+        let table = MarkerTable::new(vec!["DATA_PROPOSAL"]);
+        let ends = Ends {
+            table: &table,
+            own,
+            enclosing: None,
+        };
+        let start = text.find(['{', '[']).unwrap();
+        ValueScanner::new(start).advance_until(text, true, Some(&ends))
+    }
+
+    #[test]
+    fn an_open_value_ends_at_a_marker_line() {
+        let text = "{\"a\": [1,\n- **DATA_PROPOSAL:** {}";
+        let line = text.find('-').unwrap();
+        assert_eq!(
+            ended(text, None),
+            Scan::Unclosed {
+                value_end: line,
+                end: line
+            }
+        );
+        // Inside a string too: a marker line ends a draft whatever it left open.
+        let text = "{\"a\": \"draft\nDATA_PROPOSAL: {}";
+        assert!(matches!(ended(text, None), Scan::Unclosed { .. }));
+        // A marker mid-line, or a glued one, does not.
+        assert_eq!(
+            ended("{\"a\": [1,\nsee DATA_PROPOSAL: {}", None),
+            Scan::Truncated
+        );
+        assert_eq!(
+            ended("{\"a\": [1,\nMY_DATA_PROPOSAL: {}", None),
+            Scan::Truncated
+        );
+    }
+
+    #[test]
+    fn an_open_value_ends_at_a_blank_line_before_prose() {
+        let text = "{\"a\": [1,\n\nSorry, again:";
+        let blank = text.find("\n\n").unwrap() + 1;
+        assert_eq!(
+            ended(text, None),
+            Scan::Unclosed {
+                value_end: blank,
+                end: blank
+            }
+        );
+        for goes_on in [
+            "2]}",
+            "\"b\": 1}",
+            "key: 1}",
+            "true]}",
+            "// note\n]}",
+            "  ]}",
+            "-1]}",
+        ] {
+            let text = format!("{{\"a\": [1,\n\n{goes_on}");
+            assert!(matches!(ended(&text, None), Scan::Closed(_)), "{goes_on:?}");
+        }
+        // Inside a string a blank line is text.
+        assert_eq!(ended("{\"a\": \"x\n\nSorry", None), Scan::Truncated);
+    }
+
+    #[test]
+    fn an_open_value_ends_at_its_fences_closer_only() {
+        let fence = crate::fence::opener("````json");
+        let text = "{\"a\": 1\n```\n````\nafter";
+        let closer = text.find("````").unwrap();
+        assert_eq!(
+            ended(text, fence),
+            Scan::Unclosed {
+                value_end: closer,
+                end: closer + 4
+            }
+        );
+        assert_eq!(ended("{\"a\": 1\n```\nafter", fence), Scan::Truncated);
+    }
+
+    #[test]
+    fn line_ends_are_decided_the_same_however_the_text_arrives() {
+        let table = MarkerTable::new(vec!["DATA_PROPOSAL"]);
+        let ends = Ends {
+            table: &table,
+            own: None,
+            enclosing: None,
+        };
+        for text in [
+            "{\"a\": [1,\n\nSorry, again:",
+            "{\"a\": [1,\nDATA_PROPOSAL: {}",
+            "{\"a\": [1,\n\n  2]} tail",
+            "{\"a\": /* x\nDATA_PROPOSAL: {}",
+        ] {
+            let whole = ValueScanner::new(0).advance_until(text, true, Some(&ends));
+            let mut scanner = ValueScanner::new(0);
+            let mut got = None;
+            for cut in (1..text.len()).filter(|&c| text.is_char_boundary(c)) {
+                match scanner.advance_until(&text[..cut], false, Some(&ends)) {
+                    Scan::NeedMore => {}
+                    done => {
+                        got = Some(done);
+                        break;
+                    }
+                }
+            }
+            let got = got.unwrap_or_else(|| scanner.advance_until(text, true, Some(&ends)));
+            assert_eq!(got, whole, "{text:?}");
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
         /// However the text arrives, the scan ends where the one-shot scan does.
