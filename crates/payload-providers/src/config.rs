@@ -71,7 +71,9 @@ pub const DEFAULT_MAX_EVENT_BYTES: usize = 16 << 20;
 ///   never sent it again (that would make it start over): when this runs out, the
 ///   request fails with a `Timeout` error.
 /// - `idle_timeout`: between two pieces of content once the answer has begun.
-/// - `deadline`: the whole request, retries and backoff included.
+/// - `deadline`: the whole request, retries and backoff included. An agent turn that
+///   calls tools makes one request per step, each with its own deadline (the turn's
+///   steps are bounded by the agent's own limit).
 ///
 /// Only content is progress: text, tool-call pieces, the finish reason and usage.
 /// Events that carry none (`{"choices":[]}`, Anthropic's `ping`, comments, whitespace)
