@@ -297,3 +297,24 @@ async fn an_event_over_the_cap_is_a_clear_error_tried_once() {
     assert_eq!(model.attempts().len(), 1);
     assert_eq!(server.received().len(), 1);
 }
+
+#[tokio::test]
+async fn the_default_cap_refuses_a_twenty_megabyte_event_once() {
+    let server = Server::start(vec![
+        Reply::Stream(big_event(20_000_000)),
+        Reply::Stream(big_event(10)),
+    ])
+    .await;
+    let mut model = openai(&server);
+    let (chunks, _) = request(&mut model).await;
+    let error = ended_with(&chunks);
+    assert_eq!(error.kind, ModelErrorKind::Protocol);
+    assert!(
+        error.message.contains(&format!(
+            "larger than the limit of {DEFAULT_MAX_EVENT_BYTES} bytes"
+        )),
+        "{error}"
+    );
+    assert_eq!(model.attempts().len(), 1);
+    assert_eq!(server.received().len(), 1);
+}
