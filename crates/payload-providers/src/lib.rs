@@ -66,6 +66,18 @@ pub use openai::{Constraint, OPENAI_API_KEY, OPENAI_BASE_URL, OpenAi};
 /// app needs no dependency of its own to set or read one.
 pub use secrecy::{ExposeSecret, SecretString};
 
+/// The machinery under the public API, reachable only with the `internals` feature, for
+/// this workspace's fuzz targets. Not a public API: no stability promise.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    /// The server-sent-event reader and the check of its invariants.
+    pub mod sse {
+        pub use crate::sse::check::check_reading;
+        pub use crate::sse::{Event, SseError, SseReader};
+    }
+}
+
 /// A name the providers accept for the output schema or its tool (letters, digits, `_`
 /// and `-`, at most 64), from a payload type's name.
 pub(crate) fn output_name(name: &str) -> String {

@@ -16,7 +16,7 @@ use std::time::Duration;
 /// One server-sent event: its type (`message` when the stream named none), its data
 /// (the `data:` lines joined with `\n`), the last event id and its `retry` field.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Event {
+pub struct Event {
     /// The `event:` field, `message` when absent.
     pub event: String,
     /// The `data:` lines, joined with `\n`.
@@ -31,7 +31,7 @@ pub(crate) struct Event {
 
 /// Why the bytes could not be read as events.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum SseError {
+pub enum SseError {
     /// One event (its lines so far) passed the cap.
     TooLarge {
         /// The cap, in bytes.
@@ -55,7 +55,7 @@ impl fmt::Display for SseError {
 
 /// Turns the pieces of a response body into events.
 #[derive(Debug)]
-pub(crate) struct SseReader {
+pub struct SseReader {
     max_event_bytes: usize,
     /// Bytes not yet read as lines: the tail of the stream after its last line end.
     pending: Vec<u8>,
@@ -69,7 +69,7 @@ pub(crate) struct SseReader {
     data: String,
     id: String,
     retry: Option<Duration>,
-    /// The bytes of the current event's complete lines, line ends included.
+    /// The bytes of the current event's complete lines, each line end counted as one.
     event_bytes: usize,
     ready: VecDeque<Event>,
     received: u64,
@@ -77,9 +77,9 @@ pub(crate) struct SseReader {
 }
 
 impl SseReader {
-    /// A reader that refuses an event of more than `max_event_bytes` (lines and line
-    /// ends counted; at least 1).
-    pub(crate) fn new(max_event_bytes: usize) -> SseReader {
+    /// A reader that refuses an event of more than `max_event_bytes` (its lines, each
+    /// line end counted as one byte, the empty line that ends it included; at least 1).
+    pub fn new(max_event_bytes: usize) -> SseReader {
         SseReader {
             max_event_bytes: max_event_bytes.max(1),
             pending: Vec::new(),
@@ -99,10 +99,11 @@ impl SseReader {
 
     /// Reads the next piece of the body. The events it completes are then handed out
     /// by [`SseReader::next_event`]. After an error the reader must not be used again.
-    pub(crate) fn push(&mut self, mut bytes: &[u8]) -> Result<(), SseError> {
+    pub fn push(&mut self, mut bytes: &[u8]) -> Result<(), SseError> {
         self.received += bytes.len() as u64;
         if self.after_cr && !bytes.is_empty() {
             self.after_cr = false;
+            // The `\n` of a `\r\n` cut between two pieces: the line already ended.
             if bytes[0] == b'\n' {
                 bytes = &bytes[1..];
             }
@@ -126,7 +127,9 @@ impl SseReader {
                     None => self.after_cr = true,
                 }
             }
-            self.event_bytes += next - line_start;
+            // A line end counts one byte, `\r\n` too, so the count does not depend on
+            // whether a `\r\n` came in one piece.
+            self.event_bytes += end - line_start + 1;
             if self.event_bytes > self.max_event_bytes {
                 return Err(SseError::TooLarge {
                     limit: self.max_event_bytes,
@@ -151,19 +154,19 @@ impl SseReader {
     }
 
     /// The next complete event, in the order the stream sent them.
-    pub(crate) fn next_event(&mut self) -> Option<Event> {
+    pub fn next_event(&mut self) -> Option<Event> {
         self.ready.pop_front()
     }
 
     /// The bytes received so far.
-    pub(crate) fn received(&self) -> u64 {
+    pub fn received(&self) -> u64 {
         self.received
     }
 
     /// The bytes searched for a line end so far: never more than those received (each
     /// byte is searched once), which is what keeps the reader linear.
-    #[cfg(test)]
-    pub(crate) fn examined(&self) -> u64 {
+    #[cfg(any(test, feature = "internals"))]
+    pub fn examined(&self) -> u64 {
         self.examined
     }
 
@@ -230,6 +233,9 @@ impl SseReader {
 fn utf8(bytes: &[u8]) -> Result<&str, SseError> {
     std::str::from_utf8(bytes).map_err(|_| SseError::NotUtf8)
 }
+
+#[cfg(any(test, feature = "internals"))]
+pub mod check;
 
 #[cfg(test)]
 mod tests;

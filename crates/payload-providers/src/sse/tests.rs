@@ -1,7 +1,7 @@
 use super::*;
 use proptest::prelude::*;
 
-/// Every event of `bytes` fed in pieces cut at `cuts`, or the error.
+/// Every event of `bytes` fed in pieces cut at `cuts`, or the error; and the reader.
 fn read(bytes: &[u8], cuts: &[usize], limit: usize) -> (Result<Vec<Event>, SseError>, SseReader) {
     let mut reader = SseReader::new(limit);
     let mut events = Vec::new();
@@ -92,10 +92,30 @@ proptest! {
         cuts in prop::collection::vec(any::<usize>(), 0..12),
     ) {
         let text = if bom { format!("\u{feff}{text}") } else { text };
-        let (events, reader) = read(text.as_bytes(), &cuts, usize::MAX);
+        let events = super::check::check_reading(text.as_bytes(), &cuts, usize::MAX);
         prop_assert_eq!(pairs(&events.unwrap()), reference(&text));
-        prop_assert!(reader.examined() <= reader.received());
-        prop_assert_eq!(reader.received(), text.len() as u64);
+    }
+
+    /// Streams under small caps, cut anywhere (a `\r\n` split between two pieces
+    /// included): the cap is met at the same byte however the stream is cut.
+    #[test]
+    fn the_cap_does_not_depend_on_the_cutting(
+        text in stream_text(),
+        limit in 1usize..48,
+        cuts in prop::collection::vec(any::<usize>(), 0..12),
+    ) {
+        let _ = super::check::check_reading(text.as_bytes(), &cuts, limit);
+    }
+
+    /// Any bytes at all, cut anywhere, under any cap: the shared check holds (the fuzz
+    /// target runs the same check).
+    #[test]
+    fn any_bytes_keep_the_readers_invariants(
+        bytes in prop::collection::vec(any::<u8>(), 0..200),
+        limit in 1usize..64,
+        cuts in prop::collection::vec(any::<usize>(), 0..12),
+    ) {
+        let _ = super::check::check_reading(&bytes, &cuts, limit);
     }
 
     /// An event over the cap is refused however it is cut, and one within it is read.
@@ -160,6 +180,18 @@ fn a_lone_cr_at_the_end_of_a_piece_ends_one_line_with_the_lf_after_it() {
             ("message".into(), "b".into())
         ]
     );
+}
+
+#[test]
+fn a_crlf_split_between_pieces_counts_against_the_cap_as_in_one_piece() {
+    // The event is 9 bytes (a line end counts one), over a cap of 8, whatever the cut.
+    for cut in 0..12 {
+        assert_eq!(
+            super::check::check_reading(b"data: x\r\n\r\n", &[cut], 8),
+            Err(SseError::TooLarge { limit: 8 })
+        );
+        assert!(super::check::check_reading(b"data: x\r\n\r\n", &[cut], 9).is_ok());
+    }
 }
 
 #[test]
