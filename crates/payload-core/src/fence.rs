@@ -64,8 +64,8 @@ fn unindented(line: &str) -> &str {
     line.trim_start_matches(|c| is_horizontal_space(c) || c == '\r')
 }
 
-/// The run of fence characters at the start of `text` (no indentation allowed), with
-/// its length in bytes: the fence it opens if it is long enough.
+/// The run of fence characters at the start of `text` (no indentation allowed): the
+/// fence it opens, if it is long enough.
 pub fn run_at(text: &str) -> Option<Fence> {
     let ch = *text.as_bytes().first()?;
     if ch != b'`' && ch != b'~' {

@@ -16,7 +16,12 @@
 //! markers, the lazy continuation of a quote, or inside `<blockquote>`), or followed by
 //! anything else. A fence that holds nothing but blocks is removed with them. A text
 //! that ends after a marker before its value opens, or inside the value, is a
-//! `truncated` block.
+//! `truncated` block; a value still open where the text goes on with a closing fence,
+//! a marker line, or prose after a blank line is an `unclosed` block, and the text
+//! after it is read as usual (SPEC 8.2). A marker alone at a line's start with no
+//! value is removed with a `missing_value` warning (SPEC 8.10); a page marker in
+//! another case before a value stays in the message with a `near_miss_marker` warning
+//! (SPEC 8.6). Both are listed in [`ParsedResponse::missed_blocks`] for a re-ask.
 //!
 //! **Nothing removed is lost** (SPEC 7.5): every character taken out of the message is
 //! in the accepted payload or suggestions ([`ParsedResponse::accepted_blocks`] keeps

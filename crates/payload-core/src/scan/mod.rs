@@ -5,7 +5,9 @@
 //! - [`table`]: every marker of a page in one Aho-Corasick automaton;
 //! - [`spelling`]: whether a name is written as a marker (emphasis, spaces, colon,
 //!   fence opener);
-//! - [`lines`]: the Markdown around it (code fences, quotes, block prefixes);
+//! - [`lines`]: the Markdown around it (code fences by [`crate::fence`], quotes, block
+//!   prefixes);
+//! - [`space`]: what counts as space (Unicode spaces and invisible characters);
 //! - [`quotes`]: where strings open and close, one rule for the scanner and the lexer;
 //! - [`value`]: where a value ends (balanced matching, resumable);
 //! - [`segmenter`]: the pass that puts them together, chunk by chunk.

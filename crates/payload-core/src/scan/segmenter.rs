@@ -16,6 +16,12 @@
 //! blocks and the fence goes with them; otherwise it is code, and everything in it is
 //! prose.
 //!
+//! A block ends where the text says (SPEC 8.2, [`super::value::Ends`]): its value
+//! closes; the text ends (`truncated`); or the value is still open at its fence's
+//! closing line, at a marker line, or at prose after a blank line (`unclosed`), and
+//! reading goes on from there. A marker alone at a line's start with no value after
+//! it is a block of its own (SPEC 8.10) that takes only the marker.
+//!
 //! Waiting is bounded: a block's value is scanned by a resumable scanner, and a decision
 //! that needs an unknown amount of text ahead (whitespace after a marker, the inside of
 //! a fence) is re-examined only once the text has grown by a quarter, so the total work
