@@ -1,11 +1,13 @@
 //! The streaming parser under an arbitrary chunking taken from the input: its final
-//! parse equals the one-shot parse, its text deltas are exactly the message, no event
-//! names a type or action the page does not allow, and the accounting invariant holds
-//! (`payload_benches::invariants`).
+//! parse equals the one-shot parse, its text deltas are exactly the message and its
+//! reasoning deltas exactly the reasoning, no event names a type or action the page
+//! does not allow, and the accounting invariant holds (`payload_benches::invariants`).
+//! The same holds with the response's first half as a `<think>` section before the
+//! second.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use payload_benches::invariants::check_marker_mode;
+use payload_benches::invariants::{check_marker_mode, without_close_tag};
 use payload_core::ParseOptions;
 use payload_core::Parser;
 use std::sync::OnceLock;
@@ -24,4 +26,14 @@ fuzz_target!(|data: &[u8]| {
         (options, parser)
     });
     check_marker_mode(parser, options, &text, &sizes);
+    let half = (0..=text.len() / 2)
+        .rev()
+        .find(|&at| text.is_char_boundary(at))
+        .unwrap_or(0);
+    let thought = format!(
+        "<think>{}</think>\n{}",
+        without_close_tag(&text[..half]),
+        &text[half..]
+    );
+    check_marker_mode(parser, options, &thought, &sizes);
 });

@@ -7,6 +7,7 @@
 //!   fence opener);
 //! - [`lines`]: the Markdown around it (code fences, quotes, block prefixes);
 //! - [`quotes`]: where strings open and close, one rule for the scanner and the lexer;
+//! - [`reasoning`]: what is the model's reasoning, not its answer (SPEC 8.1);
 //! - [`value`]: where a value ends (balanced matching, resumable);
 //! - [`segmenter`]: the pass that puts them together, chunk by chunk.
 //!
@@ -19,6 +20,7 @@
 pub(crate) mod balanced;
 pub(crate) mod lines;
 pub(crate) mod quotes;
+pub(crate) mod reasoning;
 pub(crate) mod segmenter;
 pub(crate) mod spelling;
 pub(crate) mod table;
