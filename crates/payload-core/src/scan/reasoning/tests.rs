@@ -30,7 +30,7 @@ fn chunked(
         at = end;
     }
     let unclosed = splitter.finish(&mut out);
-    drop(out);
+
     let all = reasoning.text().map(str::to_owned);
     assert_eq!(all.clone().unwrap_or_default(), deltas);
     (answer, all, unclosed)
@@ -173,7 +173,7 @@ fn the_splitter_holds_back_only_a_possible_tag() {
     let mut out = |part: Part<'_>| seen.push(format!("{part:?}"));
     splitter.push("Hello\n  <thin", &mut out);
     splitter.push("k", &mut out);
-    drop(out);
+
     assert_eq!(seen, ["Answer(\"Hello\\n  \")"]);
     assert_eq!(splitter.held, "<think");
     // Once it cannot be a tag, it is answer text at once.
