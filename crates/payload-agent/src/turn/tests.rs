@@ -413,7 +413,7 @@ fn reasoning_chunks_are_shown_apart_and_never_parsed() {
     assert_eq!(reasoning_deltas(&events), expected);
     let first_reasoning = names(&events).iter().position(|n| *n == "reasoning_delta");
     let first_text = names(&events).iter().position(|n| *n == "text_delta");
-    assert!(first_reasoning < first_text);
+    assert!(first_reasoning.is_some() && first_reasoning < first_text);
 }
 
 #[test]

@@ -254,8 +254,14 @@ fn reasoning_is_its_own_channel_and_never_a_block() {
         .filter(|e| matches!(e, StreamEvent::PayloadStart { .. }))
         .count();
     assert_eq!(starts, 1);
-    let first_text = events.iter().position(|e| e.name() == "text_delta");
-    let first_thought = events.iter().position(|e| e.name() == "reasoning_delta");
+    let first_text = events
+        .iter()
+        .position(|e| e.name() == "text_delta")
+        .unwrap();
+    let first_thought = events
+        .iter()
+        .position(|e| e.name() == "reasoning_delta")
+        .expect("the reasoning is streamed");
     assert!(first_thought < first_text, "{events:?}");
 }
 

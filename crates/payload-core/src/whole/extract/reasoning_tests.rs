@@ -42,12 +42,17 @@ fn a_draft_in_reasoning_never_wins_over_the_answer() {
 
 #[test]
 fn a_leading_think_does_not_make_the_response_xml() {
-    let text = "<think>Short.</think>\n```json\n{\"answer\": \"yes\"}\n```";
-    let result = extract_as(text, &Verdict::TYPE, None);
-    assert!(result.success, "{result:?}");
-    assert_eq!(result.format, "json");
-    let json = serde_json::to_value(&result).unwrap();
-    assert_eq!(json["reasoning"], "Short.");
+    for text in [
+        "<think>\nThe user wants a verdict.\nSo: yes.\n</think>\n\n{\"answer\": \"yes\"}",
+        "<think>Short.</think>\n```json\n{\"answer\": \"yes\"}\n```",
+    ] {
+        let result = extract_as(text, &Verdict::TYPE, None);
+        assert!(result.success, "{result:?}");
+        assert_eq!(result.format, "json");
+        assert_eq!(result.data.as_ref().unwrap()["answer"], "yes");
+        let json = serde_json::to_value(&result).unwrap();
+        assert!(json["reasoning"].as_str().unwrap().ends_with('.'));
+    }
     // No reasoning: no `reasoning` key at all.
     let plain =
         serde_json::to_value(extract_json("{\"answer\": \"yes\"}", &Verdict::TYPE)).unwrap();
