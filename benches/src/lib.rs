@@ -163,11 +163,17 @@ pub enum Family {
     ManyValues,
     /// Objects that close early, each followed by more members.
     EarlyCloses,
+    /// Reasoning sections, each holding a block, between answer lines.
+    ReasoningSections,
+    /// Line starts that look like an opening tag until their last byte.
+    AlmostTags,
+    /// One reasoning section never closed, full of closing tags that almost match.
+    UnclosedReasoning,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 15] = [
+    pub const ALL: [Family; 18] = [
         Family::MarkersWithoutJson,
         Family::UnclosedAfterMarker,
         Family::BracketsInStrings,
@@ -183,6 +189,9 @@ impl Family {
         Family::DuplicateKeys,
         Family::ManyValues,
         Family::EarlyCloses,
+        Family::ReasoningSections,
+        Family::AlmostTags,
+        Family::UnclosedReasoning,
     ];
 
     /// A short name for reports.
@@ -203,6 +212,9 @@ impl Family {
             Family::DuplicateKeys => "duplicate_keys",
             Family::ManyValues => "many_values",
             Family::EarlyCloses => "early_closes",
+            Family::ReasoningSections => "reasoning_sections",
+            Family::AlmostTags => "almost_tags",
+            Family::UnclosedReasoning => "unclosed_reasoning",
         }
     }
 
@@ -298,6 +310,18 @@ impl Family {
             Family::EarlyCloses => repeat(&mut out, bytes, |out, _| {
                 out.push_str("{\"operations\": []}, \"reasoning\": \"more\"}\n");
             }),
+            Family::ReasoningSections => repeat(&mut out, bytes, |out, _| {
+                out.push_str("<think>\nSUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\"}]\n</think>\nAnswer line.\n");
+            }),
+            Family::AlmostTags => repeat(&mut out, bytes, |out, i| {
+                out.push_str(["<thinking\n", "  <reasonin\n", "<THINK \n"][i % 3]);
+            }),
+            Family::UnclosedReasoning => {
+                out.push_str("<reasoning>\n");
+                repeat(&mut out, bytes, |out, _| {
+                    out.push_str("</reasonin </think> <\n")
+                });
+            }
         }
         out
     }
