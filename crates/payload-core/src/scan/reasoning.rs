@@ -54,6 +54,11 @@ fn is_space(c: char) -> bool {
         )
 }
 
+/// Whether `text` holds anything but space.
+fn visible(text: &str) -> bool {
+    text.chars().any(|c| !is_space(c))
+}
+
 /// A piece of the text, in order, as the splitter decides it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Part<'a> {
@@ -132,14 +137,14 @@ impl Splitter {
                 Mode::Answer { line_start: false } => match memchr::memchr(b'\n', &bytes[pos..]) {
                     Some(n) => {
                         if !self.answered {
-                            self.answered = !text[pos..pos + n].trim().is_empty();
+                            self.answered = visible(&text[pos..pos + n]);
                         }
                         pos += n + 1;
                         self.mode = Mode::Answer { line_start: true };
                     }
                     None => {
                         if !self.answered {
-                            self.answered = !text[pos..].trim().is_empty();
+                            self.answered = visible(&text[pos..]);
                         }
                         pos = text.len();
                     }

@@ -1,5 +1,7 @@
 use super::*;
 
+use super::split as split_text;
+
 fn parts(text: &str) -> (String, Option<String>, Option<&'static str>) {
     let split = split(text, Scope::Anywhere);
     (split.answer.into_owned(), split.reasoning, split.unclosed)
@@ -140,6 +142,11 @@ fn the_leading_scope_reads_sections_only_before_the_answer() {
         "\n\n<response>\n<reasoning>because</reasoning>\n</response>"
     );
     assert_eq!(split.reasoning.as_deref(), Some("plan"));
+    // Invisible characters are not an answer yet.
+    let split = split_text("\u{200b}\n<think>plan</think>\n{}", Scope::Leading);
+    assert_eq!(split.reasoning.as_deref(), Some("plan"));
+    let split = split_text("{}\n<think>plan</think>", Scope::Leading);
+    assert_eq!(split.reasoning, None);
 }
 
 #[test]
