@@ -9,8 +9,8 @@
 //! [`ModelChunk::Reasoning`], never text (SPEC 8.1).
 
 use crate::http_error::error_message;
+use crate::sse::Event;
 use crate::transport::Decoder;
-use eventsource_stream::Event;
 use payload_agent::{FinishReason, ModelChunk, ModelError, ModelErrorKind, Usage};
 use serde_json::Value;
 
