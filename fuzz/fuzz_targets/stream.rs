@@ -3,11 +3,11 @@
 //! reasoning deltas exactly the reasoning, no event names a type or action the page
 //! does not allow, and the accounting invariant holds (`payload_benches::invariants`).
 //! The same holds with the response's first half as a `<think>` section before the
-//! second.
+//! second, and that section changes nothing but the reasoning.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use payload_benches::invariants::{check_marker_mode, without_close_tag};
+use payload_benches::invariants::{check_marker_mode, check_reasoning_is_apart, without_close_tag};
 use payload_core::ParseOptions;
 use payload_core::Parser;
 use std::sync::OnceLock;
@@ -30,10 +30,8 @@ fuzz_target!(|data: &[u8]| {
         .rev()
         .find(|&at| text.is_char_boundary(at))
         .unwrap_or(0);
-    let thought = format!(
-        "<think>{}</think>\n{}",
-        without_close_tag(&text[..half]),
-        &text[half..]
-    );
+    let x = without_close_tag(&text[..half]);
+    let thought = format!("<think>{x}</think>\n{}", &text[half..]);
     check_marker_mode(parser, options, &thought, &sizes);
+    check_reasoning_is_apart(parser, &x, &text[half..]);
 });
