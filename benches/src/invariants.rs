@@ -190,9 +190,9 @@ pub fn check_reasoning_is_apart(parser: &Parser, x: &str, y: &str) {
     if plain.rejected.iter().any(|r| r.kind == "response") {
         return;
     }
-    // `y`'s own reasoning, when a section opens it, would be glued after `</think>`
-    // here, where it is not at a line start: compare only when `y` has none.
-    if plain.reasoning.is_none() {
+    // A section that opens `y` (even an empty one) would be glued after `</think>`
+    // here, where it is not at a line start: compare only when none does.
+    if !opens_with_section(y) {
         let mut glued = parser.parse(&format!("<think>{x}</think>{y}"));
         assert_eq!(
             glued.reasoning.take(),
@@ -212,6 +212,19 @@ pub fn check_reasoning_is_apart(parser: &Parser, x: &str, y: &str) {
         broken.reasoning,
         joined_reasoning(&[Some(x), plain.reasoning.as_deref()].map(|s| s.unwrap_or("")))
     );
+}
+
+/// Whether a reasoning section opens `text` (after whitespace), by the rule's tags.
+fn opens_with_section(text: &str) -> bool {
+    let start = text
+        .trim_start_matches(|c: char| {
+            c.is_whitespace()
+                || matches!(c, '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}')
+        })
+        .to_ascii_lowercase();
+    REASONING_TAGS
+        .iter()
+        .any(|name| start.starts_with(&format!("<{name}>")))
 }
 
 /// `x` with every `</think>` (in any case) taken out, for [`check_reasoning_is_apart`].
