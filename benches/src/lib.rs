@@ -163,6 +163,12 @@ pub enum Family {
     ManyValues,
     /// Objects that close early, each followed by more members.
     EarlyCloses,
+    /// One value that never closes, over many lines with blank lines between them: each
+    /// line's start is read for where an open value ends (SPEC 8.2).
+    OpenValueLines,
+    /// Page markers in another case before values, and markers alone on their lines:
+    /// near misses and missing values (SPEC 8.6, 8.10).
+    MissedMarkers,
     /// Reasoning sections, each holding a block, between answer lines.
     ReasoningSections,
     /// Line starts that look like an opening tag until their last byte.
@@ -173,7 +179,7 @@ pub enum Family {
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 18] = [
+    pub const ALL: [Family; 20] = [
         Family::MarkersWithoutJson,
         Family::UnclosedAfterMarker,
         Family::BracketsInStrings,
@@ -189,6 +195,8 @@ impl Family {
         Family::DuplicateKeys,
         Family::ManyValues,
         Family::EarlyCloses,
+        Family::OpenValueLines,
+        Family::MissedMarkers,
         Family::ReasoningSections,
         Family::AlmostTags,
         Family::UnclosedReasoning,
@@ -212,6 +220,8 @@ impl Family {
             Family::DuplicateKeys => "duplicate_keys",
             Family::ManyValues => "many_values",
             Family::EarlyCloses => "early_closes",
+            Family::OpenValueLines => "open_value_lines",
+            Family::MissedMarkers => "missed_markers",
             Family::ReasoningSections => "reasoning_sections",
             Family::AlmostTags => "almost_tags",
             Family::UnclosedReasoning => "unclosed_reasoning",
@@ -309,6 +319,19 @@ impl Family {
             }),
             Family::EarlyCloses => repeat(&mut out, bytes, |out, _| {
                 out.push_str("{\"operations\": []}, \"reasoning\": \"more\"}\n");
+            }),
+            Family::OpenValueLines => {
+                out.push_str("DATA_PROPOSAL: {\"operations\": [\n");
+                repeat(&mut out, bytes, |out, i| {
+                    let _ = write!(out, "  {{\"action\": \"delete\", \"row_id\": {i}}},\n\n");
+                });
+            }
+            Family::MissedMarkers => repeat(&mut out, bytes, |out, i| {
+                if i % 2 == 0 {
+                    out.push_str("Data Proposal: {\"operations\": []}\n");
+                } else {
+                    out.push_str("SUGGESTED_VALUES:\nPick one.\n");
+                }
             }),
             Family::ReasoningSections => repeat(&mut out, bytes, |out, _| {
                 out.push_str("<think>\nSUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\"}]\n</think>\nAnswer line.\n");

@@ -5,7 +5,9 @@
 //! - [`table`]: every marker of a page in one Aho-Corasick automaton;
 //! - [`spelling`]: whether a name is written as a marker (emphasis, spaces, colon,
 //!   fence opener);
-//! - [`lines`]: the Markdown around it (code fences, quotes, block prefixes);
+//! - [`lines`]: the Markdown around it (code fences by [`crate::fence`], quotes, block
+//!   prefixes);
+//! - [`space`]: what counts as space (Unicode spaces and invisible characters);
 //! - [`quotes`]: where strings open and close, one rule for the scanner and the lexer;
 //! - [`reasoning`]: what is the model's reasoning, not its answer (SPEC 8.1);
 //! - [`value`]: where a value ends (balanced matching, resumable);
@@ -22,6 +24,7 @@ pub(crate) mod lines;
 pub(crate) mod quotes;
 pub(crate) mod reasoning;
 pub(crate) mod segmenter;
+pub(crate) mod space;
 pub(crate) mod spelling;
 pub(crate) mod table;
 pub(crate) mod value;

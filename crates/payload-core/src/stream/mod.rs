@@ -61,7 +61,7 @@ use crate::marker::suggestions;
 use crate::partial::{Cursor, PartialType};
 use crate::payload::LlmPayload;
 use crate::scan::reasoning::{Part, Scope, Splitter};
-use crate::scan::segmenter::{Piece, Segmenter};
+use crate::scan::segmenter::{Ending, Piece, Segmenter};
 use serde::Serialize;
 use serde_json::Value;
 use std::hash::{Hash, Hasher};
@@ -303,7 +303,10 @@ impl StreamParser {
                 }
                 Piece::Block(block) => {
                     if let (Some(mut preview), Some(end)) = (self.preview.take(), block.value_end) {
-                        if Some(preview.value_start) == block.value_start {
+                        // A value cut unclosed (SPEC 8.2) is never shown as closed.
+                        if Some(preview.value_start) == block.value_start
+                            && block.ending == Ending::Closed
+                        {
                             self.flush(events);
                             self.preview_at(&mut preview, end, true, events);
                         }
