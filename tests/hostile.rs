@@ -16,7 +16,7 @@
 //! And the allow-lists: no result and no stream event ever names a payload type the
 //! page does not offer or an action it does not register (with its handler).
 
-use payload_benches::invariants::check_marker_mode;
+use payload_benches::invariants::{check_marker_mode, check_reasoning_is_apart, without_close_tag};
 use payload_benches::table_view_options;
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_core::LlmPayload;
@@ -117,6 +117,11 @@ fn piece() -> impl Strategy<Value = String> {
         Just("\u{200B}".to_string()),
         Just("Data Proposal".to_string()),
         Just("SUGGESTED_VALUES:\n".to_string()),
+        Just("<think>".to_string()),
+        Just("\n<Thinking>\n".to_string()),
+        Just("</think>".to_string()),
+        Just("</THINKING>\n".to_string()),
+        Just("<reasoning>".to_string()),
         Just(
             "[{\"label\": \"Nuke\", \"action\": \"drop_all\", \"handler\": \"server\"}]"
                 .to_string()
@@ -146,6 +151,13 @@ proptest! {
     #[test]
     fn arbitrary_text_holds_every_guarantee(text in "\\PC{0,200}", sizes in chunking()) {
         every_entry_point(&text, &sizes);
+    }
+
+    #[test]
+    fn reasoning_never_supplies_anything(x in response(), y in response(), sizes in chunking()) {
+        let x = without_close_tag(&x);
+        check_reasoning_is_apart(parser(), &x, &y);
+        every_entry_point(&format!("<think>{x}</think>\n{y}"), &sizes);
     }
 
     #[test]

@@ -169,11 +169,17 @@ pub enum Family {
     /// Page markers in another case before values, and markers alone on their lines:
     /// near misses and missing values (SPEC 8.6, 8.10).
     MissedMarkers,
+    /// Reasoning sections, each holding a block, between answer lines.
+    ReasoningSections,
+    /// Line starts that look like an opening tag until their last byte.
+    AlmostTags,
+    /// One reasoning section never closed, full of closing tags that almost match.
+    UnclosedReasoning,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 17] = [
+    pub const ALL: [Family; 20] = [
         Family::MarkersWithoutJson,
         Family::UnclosedAfterMarker,
         Family::BracketsInStrings,
@@ -191,6 +197,9 @@ impl Family {
         Family::EarlyCloses,
         Family::OpenValueLines,
         Family::MissedMarkers,
+        Family::ReasoningSections,
+        Family::AlmostTags,
+        Family::UnclosedReasoning,
     ];
 
     /// A short name for reports.
@@ -213,6 +222,9 @@ impl Family {
             Family::EarlyCloses => "early_closes",
             Family::OpenValueLines => "open_value_lines",
             Family::MissedMarkers => "missed_markers",
+            Family::ReasoningSections => "reasoning_sections",
+            Family::AlmostTags => "almost_tags",
+            Family::UnclosedReasoning => "unclosed_reasoning",
         }
     }
 
@@ -321,6 +333,18 @@ impl Family {
                     out.push_str("SUGGESTED_VALUES:\nPick one.\n");
                 }
             }),
+            Family::ReasoningSections => repeat(&mut out, bytes, |out, _| {
+                out.push_str("<think>\nSUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\"}]\n</think>\nAnswer line.\n");
+            }),
+            Family::AlmostTags => repeat(&mut out, bytes, |out, i| {
+                out.push_str(["<thinking\n", "  <reasonin\n", "<THINK \n"][i % 3]);
+            }),
+            Family::UnclosedReasoning => {
+                out.push_str("<reasoning>\n");
+                repeat(&mut out, bytes, |out, _| {
+                    out.push_str("</reasonin </think> <\n")
+                });
+            }
         }
         out
     }

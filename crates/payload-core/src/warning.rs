@@ -31,6 +31,9 @@ pub enum WarningKind {
     /// The response's last section may have been cut off: the format has no end marker
     /// that would tell (SPEC 7.13).
     PossiblyTruncated,
+    /// A reasoning section (`<think>`, ...) was still open when the response ended: the
+    /// rest of the response was read as reasoning (SPEC 8.1).
+    UnclosedReasoning,
     /// More warnings than the cap were found; this one counts the rest (SPEC 7.14).
     Omitted,
     /// A page marker written in another case or with spaces or hyphens for underscores
@@ -56,6 +59,7 @@ impl WarningKind {
             WarningKind::DuplicateKey => "duplicate_key",
             WarningKind::ExtraValue => "extra_value",
             WarningKind::PossiblyTruncated => "possibly_truncated",
+            WarningKind::UnclosedReasoning => "unclosed_reasoning",
             WarningKind::Omitted => "omitted",
             WarningKind::NearMissMarker => "near_miss_marker",
             WarningKind::MissingValue => "missing_value",

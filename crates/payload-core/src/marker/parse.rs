@@ -41,6 +41,7 @@ use crate::marker::suggestions::{
     SUGGESTED_VALUES_NAME,
 };
 use crate::payload::PayloadType;
+use crate::scan::reasoning::{self, ReasoningText, Scope};
 use crate::scan::segmenter::{Block, Ending, Piece, Segmenter};
 use crate::scan::table::MarkerTable;
 use crate::warning::{Warning, WarningKind};
@@ -211,13 +212,20 @@ impl Parser {
         if let Some(refused) = self.refuse(text.len()) {
             return refused;
         }
+        // Reasoning is cut out first (SPEC 8.1): the segmenter never sees it.
+        let split = reasoning::split(text, Scope::Anywhere);
+        let answer = split.answer.as_ref();
         let mut pieces = Vec::new();
-        Segmenter::default().advance(&self.table, text, true, &mut pieces);
+        Segmenter::default().advance(&self.table, answer, true, &mut pieces);
         let mut assembly = Assembly::new(self.clone());
         for piece in &pieces {
-            assembly.piece(text, piece);
+            assembly.piece(answer, piece);
         }
-        assembly.finish()
+        assembly.reasoning_opened();
+        if let Some(reasoning) = &split.reasoning {
+            assembly.reasoning(reasoning);
+        }
+        assembly.finish(split.unclosed)
     }
 }
 
@@ -227,6 +235,7 @@ pub(crate) struct Assembly {
     parser: Parser,
     result: ParsedResponse,
     message: MessageBuilder,
+    reasoning: ReasoningText,
     warnings: Capped<Warning>,
     /// Where the next piece starts.
     piece_start: usize,
@@ -241,6 +250,7 @@ impl Assembly {
             parser,
             result: ParsedResponse::default(),
             message: MessageBuilder::default(),
+            reasoning: ReasoningText::default(),
             warnings: Capped::warnings(),
             piece_start: 0,
             cursor: (0, Location { line: 1, column: 1 }),
@@ -270,8 +280,20 @@ impl Assembly {
         Some(delta)
     }
 
-    /// The result, once every piece is in.
-    pub(crate) fn finish(mut self) -> ParsedResponse {
+    /// A reasoning section has opened.
+    pub(crate) fn reasoning_opened(&mut self) {
+        self.reasoning.section();
+    }
+
+    /// Takes in reasoning text (never scanned: it only ever becomes `reasoning`);
+    /// returns the reasoning it made final.
+    pub(crate) fn reasoning(&mut self, text: &str) -> Option<String> {
+        self.reasoning.push(text)
+    }
+
+    /// The result, once every piece is in; `unclosed` names the reasoning section still
+    /// open when the text ended, if one was.
+    pub(crate) fn finish(mut self, unclosed: Option<&str>) -> ParsedResponse {
         let rest = std::mem::take(&mut self.message).finish();
         self.result.message.push_str(&rest);
         for near in self.parser.near_misses().find(&self.result.message) {
@@ -305,6 +327,13 @@ impl Assembly {
                 error,
             });
         }
+        if let Some(name) = unclosed {
+            self.warnings.push(Warning::new(
+                WarningKind::UnclosedReasoning,
+                reasoning::unclosed_message(name),
+            ));
+        }
+        self.result.reasoning = self.reasoning.text().map(str::to_owned);
         self.result.warnings = self.warnings.finish();
         self.result
     }
