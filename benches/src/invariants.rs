@@ -8,6 +8,8 @@
 //!   slice of the input, and I is exactly (as a multiset) the message's characters plus
 //!   those of the accepted blocks and the rejected blocks — nothing lost, nothing
 //!   counted twice;
+//! - **numbers as written** (SPEC 7.9): no accepted block holds a number whose digits
+//!   were lost on reading (`1e-400` read as 0) — it is rejected with an error instead;
 //! - **allow-lists** (SPEC 1.7, 1.8, 7.6): no result and no stream event names a type
 //!   the page does not offer or an action it does not register with that handler.
 
@@ -99,6 +101,28 @@ pub fn check_marker_mode(parser: &Parser, options: &ParseOptions, text: &str, si
     );
     check_accounting(text, &parsed);
     check_allow_lists(options, &parsed);
+    check_accepted_numbers(&parsed);
+}
+
+/// No accepted block holds a number that differs from its literal (SPEC 7.9): the
+/// value of each accepted block, read again, has no number whose digits were lost.
+pub fn check_accepted_numbers(parsed: &ParsedResponse) {
+    for (kind, raw) in parsed.accepted_blocks() {
+        let (Some(start), Some(end)) = (raw.find(['{', '[']), raw.rfind(['}', ']'])) else {
+            continue;
+        };
+        if end < start {
+            continue;
+        }
+        let origin = payload_core::Location { line: 1, column: 1 };
+        let Ok(decoded) = payload_core::internals::json::decode(&raw[start..=end], origin) else {
+            continue;
+        };
+        assert!(
+            decoded.notes.imprecise_paths().is_empty() && decoded.notes.inexact_paths().is_empty(),
+            "an accepted {kind} block holds a number that differs from its literal: {raw:?}"
+        );
+    }
 }
 
 fn visible(text: &str) -> Vec<char> {

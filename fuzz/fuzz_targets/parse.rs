@@ -1,9 +1,9 @@
-//! Marker-mode parse with the table_view page's options: the accounting invariant and
-//! the allow-lists hold (`payload_benches::invariants`), on any input.
+//! Marker-mode parse with the table_view page's options: the accounting invariant, the
+//! allow-lists and numbers as written hold (`payload_benches::invariants`), on any input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use payload_benches::invariants::{check_accounting, check_allow_lists};
+use payload_benches::invariants::{check_accepted_numbers, check_accounting, check_allow_lists};
 use payload_core::ParseOptions;
 use payload_core::Parser;
 use std::sync::OnceLock;
@@ -20,4 +20,5 @@ fuzz_target!(|data: &[u8]| {
     let parsed = parser.parse(&text);
     check_accounting(&text, &parsed);
     check_allow_lists(options, &parsed);
+    check_accepted_numbers(&parsed);
 });
