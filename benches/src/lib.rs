@@ -163,11 +163,14 @@ pub enum Family {
     ManyValues,
     /// Objects that close early, each followed by more members.
     EarlyCloses,
+    /// One payload whose number literal is the whole text (a mantissa of zeros that
+    /// underflows), then many floats: the precision rule reads each literal once.
+    LongNumbers,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 15] = [
+    pub const ALL: [Family; 16] = [
         Family::MarkersWithoutJson,
         Family::UnclosedAfterMarker,
         Family::BracketsInStrings,
@@ -183,6 +186,7 @@ impl Family {
         Family::DuplicateKeys,
         Family::ManyValues,
         Family::EarlyCloses,
+        Family::LongNumbers,
     ];
 
     /// A short name for reports.
@@ -203,6 +207,7 @@ impl Family {
             Family::DuplicateKeys => "duplicate_keys",
             Family::ManyValues => "many_values",
             Family::EarlyCloses => "early_closes",
+            Family::LongNumbers => "long_numbers",
         }
     }
 
@@ -298,6 +303,16 @@ impl Family {
             Family::EarlyCloses => repeat(&mut out, bytes, |out, _| {
                 out.push_str("{\"operations\": []}, \"reasoning\": \"more\"}\n");
             }),
+            Family::LongNumbers => {
+                let half = bytes / 2;
+                out.push_str("DATA_PROPOSAL: {\"operations\": [{\"action\": \"add\", \"data\": {\"Score\": 0.");
+                out.extend(std::iter::repeat_n('0', half));
+                out.push_str("1}}]}\n\nDATA_PROPOSAL: {\"operations\": [{\"action\": \"add\", \"data\": {\"Scores\": [");
+                repeat(&mut out, bytes, |out, i| {
+                    let _ = write!(out, "{i}.25e-3, ");
+                });
+                out.push_str("0.5]}}]}\n");
+            }
         }
         out
     }

@@ -146,35 +146,54 @@ fn trim_trailing_zeros(runs: [&[u8]; 2]) -> [&[u8]; 2] {
     [&runs[0][..trim(runs[0])], &[][..]]
 }
 
-/// Whether `value` holds the number `literal` spells, to the digits written (the
-/// module's rule). A literal that is not a decimal number at all is not judged here
-/// (`true`): whoever read it reports that.
+/// Whether `value`, the float read from `literal`, holds the number `literal` spells
+/// to the digits written (the module's rule). A literal that is not a decimal number at
+/// all is not judged here (`true`): whoever read it reports that.
 pub(crate) fn holds(literal: &str, value: f64) -> bool {
-    let Some(written) = Decimal::read(literal) else {
+    match Decimal::read(literal) {
+        Some(written) => held(&written, || value),
+        None => true,
+    }
+}
+
+/// Whether `literal` is held by the float read from it, reading it only when its
+/// digits alone do not decide (the scan's question).
+fn literal_held(literal: &str) -> bool {
+    match Decimal::read(literal) {
+        Some(written) => held(&written, || literal.parse::<f64>().unwrap_or(f64::NAN)),
+        None => true,
+    }
+}
+
+/// The rule, on a literal already read; `read` gives the float read from it, asked
+/// only when the digits do not decide.
+fn held(written: &Decimal<'_>, read: impl FnOnce() -> f64) -> bool {
+    if written.len > MAX_SHORTEST_DIGITS {
+        return false;
+    }
+    // Few digits in the normal range: the nearest float always prints back as them
+    // (`f64::DIGITS`), so nothing needs converting.
+    if !written.is_zero() && written.len <= SAFE_DIGITS && (-306..=308).contains(&written.point) {
         return true;
-    };
+    }
+    let value = read();
     if !value.is_finite() {
         return false;
     }
-    if written.is_zero() {
-        return value == 0.0;
-    }
-    if written.len > MAX_SHORTEST_DIGITS || value == 0.0 {
-        return false;
+    if written.is_zero() || value == 0.0 {
+        return written.is_zero() && value == 0.0;
     }
     if written.negative != value.is_sign_negative() {
         return false;
     }
-    // Few digits in the normal range: always held, no formatting needed.
-    if written.len <= SAFE_DIGITS && (-306..=308).contains(&written.point) {
-        return true;
-    }
     // The shortest form that reads back as `value` (`{:e}` prints exactly that).
     let shortest = format!("{:e}", value.abs());
-    let Some(held) = Decimal::read(&shortest) else {
+    let Some(printed) = Decimal::read(&shortest) else {
         return false;
     };
-    held.point == written.point && held.len == written.len && held.digits().eq(written.digits())
+    printed.point == written.point
+        && printed.len == written.len
+        && printed.digits().eq(written.digits())
 }
 
 /// Whether the number `literal` was read as is held to its digits: integers serde_json
@@ -213,11 +232,8 @@ pub(crate) fn first_imprecise(json: &str) -> Option<usize> {
                     i += 1;
                 }
                 let literal = &json[start..i];
-                if is_float_literal(literal) {
-                    let value = literal.parse::<f64>().unwrap_or(f64::NAN);
-                    if !holds(literal, value) {
-                        return Some(start);
-                    }
+                if is_float_literal(literal) && !literal_held(literal) {
+                    return Some(start);
                 }
             }
             _ => i += 1,
@@ -228,7 +244,7 @@ pub(crate) fn first_imprecise(json: &str) -> Option<usize> {
 
 /// Whether a JSON number literal has a fraction or an exponent (an integer literal's
 /// exactness is judged by its own rule: it fits 64 bits or it does not).
-pub(crate) fn is_float_literal(literal: &str) -> bool {
+fn is_float_literal(literal: &str) -> bool {
     literal.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
 }
 
