@@ -346,6 +346,28 @@ fn a_float_that_cannot_be_held_to_its_digits_is_an_error_at_its_path() {
     assert_eq!(paths(&result.errors), ["/plan/0"]);
 }
 
+/// A sensor reading, held in 32 bits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "READING")]
+struct Reading {
+    /// The level.
+    level: f32,
+}
+
+#[test]
+fn a_number_a_32_bit_float_field_cannot_hold_is_an_error_at_its_path() {
+    let parser = Parser::new(&ParseOptions::new().payload(Reading::TYPE));
+    for literal in ["16777217", "0.123456789", "1e39"] {
+        let json = format!(r#"{{"level": {literal}}}"#);
+        let parsed = parser.parse(&format!("Done.\n\nREADING: {json}"));
+        for errors in [rejected(&parsed).to_vec(), whole::<Reading>(&json).errors] {
+            assert_eq!(paths(&errors), ["/level"], "{literal}: {errors:#?}");
+        }
+    }
+    let parsed = parser.parse("READING: {\"level\": 0.1}");
+    assert_eq!(parsed.payload::<Reading>().unwrap().level, 0.1);
+}
+
 #[test]
 fn floats_a_float_holds_are_accepted_as_written() {
     for literal in [
