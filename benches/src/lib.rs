@@ -166,11 +166,17 @@ pub enum Family {
     /// One payload whose number literal is the whole text (a mantissa of zeros that
     /// underflows), then many floats: the precision rule reads each literal once.
     LongNumbers,
+    /// One value that never closes, over many lines with blank lines between them: each
+    /// line's start is read for where an open value ends (SPEC 8.2).
+    OpenValueLines,
+    /// Page markers in another case before values, and markers alone on their lines:
+    /// near misses and missing values (SPEC 8.6, 8.10).
+    MissedMarkers,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 16] = [
+    pub const ALL: [Family; 18] = [
         Family::MarkersWithoutJson,
         Family::UnclosedAfterMarker,
         Family::BracketsInStrings,
@@ -187,6 +193,8 @@ impl Family {
         Family::ManyValues,
         Family::EarlyCloses,
         Family::LongNumbers,
+        Family::OpenValueLines,
+        Family::MissedMarkers,
     ];
 
     /// A short name for reports.
@@ -208,6 +216,8 @@ impl Family {
             Family::ManyValues => "many_values",
             Family::EarlyCloses => "early_closes",
             Family::LongNumbers => "long_numbers",
+            Family::OpenValueLines => "open_value_lines",
+            Family::MissedMarkers => "missed_markers",
         }
     }
 
@@ -313,6 +323,19 @@ impl Family {
                 });
                 out.push_str("0.5]}}]}\n");
             }
+            Family::OpenValueLines => {
+                out.push_str("DATA_PROPOSAL: {\"operations\": [\n");
+                repeat(&mut out, bytes, |out, i| {
+                    let _ = write!(out, "  {{\"action\": \"delete\", \"row_id\": {i}}},\n\n");
+                });
+            }
+            Family::MissedMarkers => repeat(&mut out, bytes, |out, i| {
+                if i % 2 == 0 {
+                    out.push_str("Data Proposal: {\"operations\": []}\n");
+                } else {
+                    out.push_str("SUGGESTED_VALUES:\nPick one.\n");
+                }
+            }),
         }
         out
     }

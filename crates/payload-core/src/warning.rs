@@ -36,6 +36,13 @@ pub enum WarningKind {
     PossiblyTruncated,
     /// More warnings than the cap were found; this one counts the rest (SPEC 7.14).
     Omitted,
+    /// A page marker written in another case or with spaces or hyphens for underscores
+    /// (`Schema Proposal:`) before a JSON value: it stays in the message, and the
+    /// message names the marker meant (SPEC 8.6).
+    NearMissMarker,
+    /// A marker alone at a line's start with no value after it was removed from the
+    /// message; the message quotes it (SPEC 8.10).
+    MissingValue,
 }
 
 impl WarningKind {
@@ -54,6 +61,8 @@ impl WarningKind {
             WarningKind::ExtraValue => "extra_value",
             WarningKind::PossiblyTruncated => "possibly_truncated",
             WarningKind::Omitted => "omitted",
+            WarningKind::NearMissMarker => "near_miss_marker",
+            WarningKind::MissingValue => "missing_value",
         }
     }
 }
