@@ -7,7 +7,11 @@
 //!   message's are a subsequence of I, every accepted and rejected block's text is a
 //!   slice of the input, and I is exactly (as a multiset) the message's characters plus
 //!   those of the accepted blocks and the rejected blocks — nothing lost, nothing
-//!   counted twice;
+//!   counted twice; and what an accepted suggestion block held is in the result or
+//!   quoted in a warning (an empty block, an undeclared member of an item, a dropped
+//!   item), since the block's own text is not part of what the app sees;
+//! - **numbers as written** (SPEC 7.9): no accepted block holds a number whose digits
+//!   were lost on reading (`1e-400` read as 0) — it is rejected with an error instead;
 //! - **allow-lists** (SPEC 1.7, 1.8, 7.6): no result and no stream event names a type
 //!   the page does not offer or an action it does not register with that handler;
 //! - **a block ends where the text says** (SPEC 8.2): a `truncated` rejection is one
@@ -116,7 +120,29 @@ pub fn check_marker_mode(parser: &Parser, options: &ParseOptions, text: &str, si
     );
     check_accounting(text, &parsed);
     check_allow_lists(options, &parsed);
+    check_accepted_numbers(&parsed);
     check_block_ends(text, &parsed);
+}
+
+/// No accepted block holds a number that differs from its literal (SPEC 7.9): the
+/// value of each accepted block, read again, has no number whose digits were lost.
+pub fn check_accepted_numbers(parsed: &ParsedResponse) {
+    for (kind, raw) in parsed.accepted_blocks() {
+        let (Some(start), Some(end)) = (raw.find(['{', '[']), raw.rfind(['}', ']'])) else {
+            continue;
+        };
+        if end < start {
+            continue;
+        }
+        let origin = payload_core::Location { line: 1, column: 1 };
+        let Ok(decoded) = payload_core::internals::json::decode(&raw[start..=end], origin) else {
+            continue;
+        };
+        assert!(
+            decoded.notes.imprecise_paths().is_empty() && decoded.notes.inexact_paths().is_empty(),
+            "an accepted {kind} block holds a number that differs from its literal: {raw:?}"
+        );
+    }
 }
 
 /// What an abandoned draft is written with: JSON punctuation, digits, lower-case words,
@@ -354,6 +380,69 @@ pub fn check_accounting(text: &str, parsed: &ParsedResponse) {
         expected == accounted,
         "characters lost or counted twice: {text:?} -> {parsed:#?}"
     );
+    check_suggestions_visible(parsed);
+}
+
+/// An accepted suggestion block's text is counted above, but the block itself is not
+/// part of the result an app sees: what it held must be. Every member of every item is
+/// in a kept item (the same key with the same value) or quoted in a warning
+/// (`"key":value`), every item that is not an object is quoted in a warning, and a
+/// block with no items is quoted whole in a warning (SPEC 7.5, 8.7).
+pub fn check_suggestions_visible(parsed: &ParsedResponse) {
+    if parsed
+        .warnings
+        .iter()
+        .any(|w| w.kind == payload_core::WarningKind::Omitted)
+    {
+        return;
+    }
+    let quoted = |text: &str| parsed.warnings.iter().any(|w| w.message.contains(text));
+    for (kind, raw) in parsed.accepted_blocks() {
+        let kept: Vec<serde_json::Value> = match kind {
+            "suggested_values" => serde_json::to_value(&parsed.suggested_values),
+            "suggested_actions" => serde_json::to_value(&parsed.suggested_actions),
+            _ => continue,
+        }
+        .ok()
+        .and_then(|v| v.as_array().cloned())
+        .unwrap_or_default();
+        let (Some(start), Some(end)) = (raw.find('['), raw.rfind(']')) else {
+            continue;
+        };
+        if end < start {
+            continue;
+        }
+        let origin = payload_core::Location { line: 1, column: 1 };
+        let Ok(decoded) = payload_core::internals::json::decode(&raw[start..=end], origin) else {
+            continue;
+        };
+        let Some(items) = decoded.value.as_array() else {
+            continue;
+        };
+        if items.is_empty() {
+            assert!(
+                quoted(raw),
+                "an empty {kind} block left no warning that quotes it: {raw:?} -> {parsed:#?}"
+            );
+        }
+        for item in items {
+            let Some(members) = item.as_object() else {
+                assert!(
+                    quoted(&item.to_string()),
+                    "a {kind} item vanished: {item} -> {parsed:#?}"
+                );
+                continue;
+            };
+            for (key, value) in members {
+                let in_kept = kept.iter().any(|k| k.get(key) == Some(value));
+                let member = format!("{}:{value}", serde_json::Value::String(key.clone()));
+                assert!(
+                    in_kept || quoted(&member),
+                    "the member {member} of a {kind} item vanished: {raw:?} -> {parsed:#?}"
+                );
+            }
+        }
+    }
 }
 
 /// The allow-lists (module docs) on a final result.

@@ -163,6 +163,9 @@ pub enum Family {
     ManyValues,
     /// Objects that close early, each followed by more members.
     EarlyCloses,
+    /// One payload whose number literal is the whole text (a mantissa of zeros that
+    /// underflows), then many floats: the precision rule reads each literal once.
+    LongNumbers,
     /// One value that never closes, over many lines with blank lines between them: each
     /// line's start is read for where an open value ends (SPEC 8.2).
     OpenValueLines,
@@ -179,7 +182,7 @@ pub enum Family {
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 20] = [
+    pub const ALL: [Family; 21] = [
         Family::MarkersWithoutJson,
         Family::UnclosedAfterMarker,
         Family::BracketsInStrings,
@@ -195,6 +198,7 @@ impl Family {
         Family::DuplicateKeys,
         Family::ManyValues,
         Family::EarlyCloses,
+        Family::LongNumbers,
         Family::OpenValueLines,
         Family::MissedMarkers,
         Family::ReasoningSections,
@@ -220,6 +224,7 @@ impl Family {
             Family::DuplicateKeys => "duplicate_keys",
             Family::ManyValues => "many_values",
             Family::EarlyCloses => "early_closes",
+            Family::LongNumbers => "long_numbers",
             Family::OpenValueLines => "open_value_lines",
             Family::MissedMarkers => "missed_markers",
             Family::ReasoningSections => "reasoning_sections",
@@ -320,6 +325,16 @@ impl Family {
             Family::EarlyCloses => repeat(&mut out, bytes, |out, _| {
                 out.push_str("{\"operations\": []}, \"reasoning\": \"more\"}\n");
             }),
+            Family::LongNumbers => {
+                let half = bytes / 2;
+                out.push_str("DATA_PROPOSAL: {\"operations\": [{\"action\": \"add\", \"data\": {\"Score\": 0.");
+                out.extend(std::iter::repeat_n('0', half));
+                out.push_str("1}}]}\n\nDATA_PROPOSAL: {\"operations\": [{\"action\": \"add\", \"data\": {\"Scores\": [");
+                repeat(&mut out, bytes, |out, i| {
+                    let _ = write!(out, "{i}.25e-3, ");
+                });
+                out.push_str("0.5]}}]}\n");
+            }
             Family::OpenValueLines => {
                 out.push_str("DATA_PROPOSAL: {\"operations\": [\n");
                 repeat(&mut out, bytes, |out, i| {

@@ -18,6 +18,9 @@ pub enum WarningKind {
     UnknownAction,
     /// A second block of the same suggestion kind was removed; the first one won.
     DuplicateBlock,
+    /// A suggestion block with no items was removed from the message; the message
+    /// quotes it (SPEC 8.7: nothing removed is lost).
+    EmptyBlock,
     /// A member the type does not declare was ignored (SPEC 7.8); the message names it.
     UnknownMember,
     /// A key appeared twice in one object; the last value won (SPEC 7.10).
@@ -54,6 +57,7 @@ impl WarningKind {
             WarningKind::DroppedItem => "dropped_item",
             WarningKind::UnknownAction => "unknown_action",
             WarningKind::DuplicateBlock => "duplicate_block",
+            WarningKind::EmptyBlock => "empty_block",
             WarningKind::UnknownMember => "unknown_member",
             WarningKind::MissingMember => "missing_member",
             WarningKind::DuplicateKey => "duplicate_key",
