@@ -16,7 +16,7 @@
 //! And the allow-lists: no result and no stream event ever names a payload type the
 //! page does not offer or an action it does not register (with its handler).
 
-use payload_benches::invariants::check_marker_mode;
+use payload_benches::invariants::{check_marker_mode, check_reasoning_is_apart, without_close_tag};
 use payload_benches::table_view_options;
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_core::LlmPayload;
@@ -117,11 +117,23 @@ fn piece() -> impl Strategy<Value = String> {
         Just("\u{200B}".to_string()),
         Just("Data Proposal".to_string()),
         Just("SUGGESTED_VALUES:\n".to_string()),
+        Just("<think>".to_string()),
+        Just("\n<Thinking>\n".to_string()),
+        Just("</think>".to_string()),
+        Just("</THINKING>\n".to_string()),
+        Just("<reasoning>".to_string()),
         Just(
             "[{\"label\": \"Nuke\", \"action\": \"drop_all\", \"handler\": \"server\"}]"
                 .to_string()
         ),
         Just("{\"title\": \"6\" screen\", \"n\": 5}".to_string()),
+        Just("[]".to_string()),
+        Just("[{\"label\": \"a\", \"value\": \"b\", \"icon\": \"star\"}]".to_string()),
+        Just(
+            "[{\"label\": \"Go\", \"action\": \"close_chat\", \"handler\": \"client\", \"params\": {\"id\": 3}}]"
+                .to_string()
+        ),
+        Just("{\"mode\": \"create\", \"x\": 1e-400}".to_string()),
         "[a-z ]{0,12}",
         "\\PC{0,8}",
     ]
@@ -135,8 +147,58 @@ fn chunking() -> impl Strategy<Value = Vec<usize>> {
     prop::collection::vec(1usize..24, 1..8)
 }
 
+/// One suggestion item, with members a model adds (`icon`, `params`) or gets wrong.
+fn suggestion_item() -> impl Strategy<Value = String> {
+    let extra = prop_oneof![
+        Just(String::new()),
+        Just(", \"icon\": \"star\"".to_string()),
+        Just(", \"params\": {\"id\": 3, \"n\": [1, 2]}".to_string()),
+        Just(", \"Label\": \"x\"".to_string()),
+        "[a-z]{1,6}".prop_map(|key| format!(", \"{key}\": \"{key}!\"")),
+    ];
+    let item = prop_oneof![
+        Just("\"label\": \"Yes\", \"value\": \"Yes please\"".to_string()),
+        Just("\"label\": \"Go\", \"action\": \"close_chat\", \"handler\": \"client\"".to_string()),
+        Just("\"label\": \"Go\"".to_string()),
+    ];
+    (item, prop::collection::vec(extra, 0..3))
+        .prop_map(|(item, extras)| format!("{{{item}{}}}", extras.concat()))
+}
+
+/// A response of prose and suggestion blocks, empty ones included.
+fn suggestion_response() -> impl Strategy<Value = String> {
+    let block = (
+        prop_oneof![Just("SUGGESTED_VALUES"), Just("SUGGESTED_ACTIONS")],
+        prop::collection::vec(suggestion_item(), 0..3),
+        prop_oneof![Just(": "), Just(":\n```json\n")],
+    )
+        .prop_map(|(marker, items, opener)| {
+            let close = if opener.contains('`') { "\n```" } else { "" };
+            format!("{marker}{opener}[{}]{close}", items.join(", "))
+        });
+    prop::collection::vec(
+        (block, prop_oneof![Just("\n"), Just("\nSome words.\n")]),
+        1..4,
+    )
+    .prop_map(|parts| {
+        let mut text = String::from("Here you go.\n");
+        for (block, gap) in parts {
+            text.push_str(&block);
+            text.push_str(gap);
+        }
+        text
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
+
+    /// What a suggestion block held is in the result or quoted in a warning: empty
+    /// blocks, blocks a later one supersedes, undeclared members of items.
+    #[test]
+    fn suggestion_blocks_leave_nothing_unaccounted(text in suggestion_response(), sizes in chunking()) {
+        check_marker_mode(parser(), &table_view_options(), &text, &sizes);
+    }
 
     #[test]
     fn model_like_responses_hold_every_guarantee(text in response(), sizes in chunking()) {
@@ -146,6 +208,13 @@ proptest! {
     #[test]
     fn arbitrary_text_holds_every_guarantee(text in "\\PC{0,200}", sizes in chunking()) {
         every_entry_point(&text, &sizes);
+    }
+
+    #[test]
+    fn reasoning_never_supplies_anything(x in response(), y in response(), sizes in chunking()) {
+        let x = without_close_tag(&x);
+        check_reasoning_is_apart(parser(), &x, &y);
+        every_entry_point(&format!("<think>{x}</think>\n{y}"), &sizes);
     }
 
     #[test]

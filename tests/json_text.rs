@@ -287,3 +287,17 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_float_whose_digits_are_lost_is_noted_at_its_path() {
+    for text in [
+        "[1e-400]",
+        r#"{"a": 123456789012345678901234567890.5}"#,
+        "{'a': [0.1000000000000000000001]}",
+    ] {
+        let decoded = payload_benches::json_invariants::check_json_text(text).unwrap();
+        assert_eq!(decoded.notes.imprecise_paths().len(), 1, "{text}");
+    }
+    let held = payload_benches::json_invariants::check_json_text("[0.1, 2.50, -0.0]").unwrap();
+    assert!(held.notes.is_empty());
+}

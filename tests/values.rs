@@ -304,6 +304,134 @@ fn a_number_a_field_cannot_hold_exactly_is_an_error_at_its_path() {
     }
 }
 
+/// Float literals a 64-bit float cannot hold to the digits written (SPEC 7.9): underflow
+/// to zero, digits past what a float keeps, a million-digit mantissa.
+fn imprecise_literals() -> Vec<String> {
+    vec![
+        "1e-400".to_string(),
+        "123456789012345678901234567890.5".to_string(),
+        format!("0.{}1", "0".repeat(1_000_000)),
+        "0.1000000000000000000001".to_string(),
+    ]
+}
+
+#[test]
+fn a_float_that_cannot_be_held_to_its_digits_is_an_error_at_its_path() {
+    for literal in imprecise_literals() {
+        let json = format!(r#"{{"row_id": 1, "estimate": {literal}}}"#);
+        for errors in [
+            rejected(&marker("TASK_UPDATE", &json)).to_vec(),
+            whole::<TaskUpdate>(&json).errors,
+        ] {
+            assert_eq!(paths(&errors), ["/estimate"], "{errors:#?}");
+            assert_eq!(errors[0].kind, ErrorKind::Validation);
+            assert!(errors[0].message.len() < 200, "the literal is quoted short");
+            let suggestion = errors[0].suggestion.as_deref().unwrap();
+            assert!(
+                suggestion.contains("significant digits") || suggestion.contains("write 0"),
+                "{suggestion}"
+            );
+        }
+    }
+    // Where any JSON value is taken, the number is refused too: it would be held as
+    // another number just the same.
+    let json = r#"{"plan": [1e-400]}"#;
+    let any = payload_core::PayloadType::from_schema(
+        &json!({"type": "object"}),
+        payload_core::RuntimeOptions::default(),
+    )
+    .unwrap();
+    let result = extract_as(json, any, None);
+    assert!(!result.success, "{result:?}");
+    assert_eq!(paths(&result.errors), ["/plan/0"]);
+}
+
+/// A sensor reading, held in 32 bits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "READING")]
+struct Reading {
+    /// The level.
+    level: f32,
+}
+
+#[test]
+fn a_number_a_32_bit_float_field_cannot_hold_is_an_error_at_its_path() {
+    let parser = Parser::new(&ParseOptions::new().payload(Reading::TYPE));
+    for literal in ["16777217", "0.123456789", "1e39"] {
+        let json = format!(r#"{{"level": {literal}}}"#);
+        let parsed = parser.parse(&format!("Done.\n\nREADING: {json}"));
+        for errors in [rejected(&parsed).to_vec(), whole::<Reading>(&json).errors] {
+            assert_eq!(paths(&errors), ["/level"], "{literal}: {errors:#?}");
+        }
+    }
+    let parsed = parser.parse("READING: {\"level\": 0.1}");
+    assert_eq!(parsed.payload::<Reading>().unwrap().level, 0.1);
+}
+
+#[test]
+fn floats_a_float_holds_are_accepted_as_written() {
+    for literal in [
+        "0.1",
+        "0.10",
+        "2.5e-3",
+        "1.7976931348623157e308",
+        "-0.0",
+        "5e-324",
+    ] {
+        let json = format!(r#"{{"row_id": 1, "estimate": {literal}}}"#);
+        let parsed = marker("TASK_UPDATE", &json);
+        assert!(parsed.rejected.is_empty(), "{literal}: {parsed:#?}");
+        let result = whole::<TaskUpdate>(&json);
+        assert!(result.success, "{literal}: {result:?}");
+        let expected: f64 = literal.parse().unwrap();
+        assert_eq!(result.data.unwrap()["estimate"].as_f64(), Some(expected));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// No accepted number differs from its literal: a float literal of any digits and
+    /// exponent is accepted with the value it spells (the float prints back as the
+    /// same decimal), or refused with an error at its path, in both modes.
+    #[test]
+    fn no_float_is_changed_silently(
+        int in "[0-9]{1,25}",
+        frac in "[0-9]{0,25}",
+        exponent in -420i32..420,
+    ) {
+        let int = match int.trim_start_matches('0') {
+            "" => "0".to_string(),
+            rest => rest.to_string(),
+        };
+        let literal = format!("{int}.{frac}0e{exponent}");
+        let json = format!(r#"{{"row_id": 1, "estimate": {literal}}}"#);
+        let written = payload_benches::json_invariants::decimal(&literal).unwrap();
+        let parsed = marker("TASK_UPDATE", &json);
+        let whole = whole::<TaskUpdate>(&json);
+        for (accepted, errors) in [
+            (parsed.custom_payload.as_ref().map(|p| p.data().clone()), parsed.rejected.first().map(|r| r.errors.clone()).unwrap_or_default()),
+            (whole.data.clone(), whole.errors.clone()),
+        ] {
+            match accepted {
+                Some(data) => {
+                    let held = data["estimate"].as_f64().unwrap();
+                    prop_assert_eq!(
+                        payload_benches::json_invariants::decimal(&format!("{held:e}")).unwrap(),
+                        written.clone(),
+                        "{} accepted as {}", literal, held
+                    );
+                }
+                // Too large for any float: a parsing error at the literal instead.
+                None if errors.len() == 1 && errors[0].kind == ErrorKind::Parsing => {
+                    prop_assert!(written.2 >= 309, "{}: {:#?}", literal, errors);
+                }
+                None => prop_assert_eq!(paths(&errors), ["/estimate"], "{}: {:#?}", literal, errors),
+            }
+        }
+    }
+}
+
 /// Values that are wrong for a member in every way a model gets one wrong.
 fn wrong_values() -> Vec<Value> {
     let digits: Value = serde_json::from_str(&format!("1{}", "0".repeat(299))).unwrap();

@@ -92,6 +92,34 @@ fn streaming(c: &mut Criterion) {
     group.finish();
 }
 
+/// Reading JSON full of floats: the precision rule scans the text once more when the
+/// value holds a float (`json::precision`). Beside serde_json reading the same text.
+fn floats(c: &mut Criterion) {
+    let mut group = c.benchmark_group("floats_64KB");
+    let mut text = String::from("[");
+    let mut i = 0u64;
+    while text.len() < 64 * 1024 {
+        use std::fmt::Write;
+        let _ = write!(
+            text,
+            "{{\"score\": {}.{:03}, \"label\": \"item {i}\"}}, ",
+            i % 100,
+            i % 997
+        );
+        i += 1;
+    }
+    text.push_str("0.5]");
+    let origin = payload_core::Location { line: 1, column: 1 };
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("decode", |b| {
+        b.iter(|| black_box(payload_core::internals::json::decode(&text, origin).unwrap()))
+    });
+    group.bench_function("serde_floor", |b| {
+        b.iter(|| black_box(serde_json::from_str::<Value>(&text).unwrap()))
+    });
+    group.finish();
+}
+
 fn config() -> Criterion {
     // Short runs: the numbers are stable to a few percent at this length, and the
     // benchmarks stay cheap on a shared machine.
@@ -104,6 +132,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = marker_mode, whole_response_mode, streaming
+    targets = marker_mode, whole_response_mode, streaming, floats
 }
 criterion_main!(benches);

@@ -7,12 +7,21 @@
 //!   message's are a subsequence of I, every accepted and rejected block's text is a
 //!   slice of the input, and I is exactly (as a multiset) the message's characters plus
 //!   those of the accepted blocks and the rejected blocks — nothing lost, nothing
-//!   counted twice;
+//!   counted twice; and what an accepted suggestion block held is in the result or
+//!   quoted in a warning (an empty block, an undeclared member of an item, a dropped
+//!   item), since the block's own text is not part of what the app sees;
+//! - **numbers as written** (SPEC 7.9): no accepted block holds a number whose digits
+//!   were lost on reading (`1e-400` read as 0) — it is rejected with an error instead;
 //! - **allow-lists** (SPEC 1.7, 1.8, 7.6): no result and no stream event names a type
 //!   the page does not offer or an action it does not register with that handler;
 //! - **a block ends where the text says** (SPEC 8.2): a `truncated` rejection is one
 //!   the text really ended in, so its raw reaches the end of the input (trailing
 //!   whitespace aside); a block cut earlier is `unclosed`, and the text after it is read.
+//! - **reasoning is apart** (SPEC 8.1): the reasoning is what a plain reading of the
+//!   rule ([`reference_split`]) finds, the accounting above holds for the rest of the
+//!   text (the answer), the stream's reasoning deltas are exactly the reasoning, and
+//!   reasoning never supplies anything: `<think>X</think>` before a response changes
+//!   nothing in its parse but the reasoning ([`check_reasoning_is_apart`]).
 
 use payload_core::ParseOptions;
 use payload_core::ParsedResponse;
@@ -25,10 +34,12 @@ use payload_core::{StreamEvent, StreamParser};
 pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> ParsedResponse {
     let mut stream = StreamParser::new(options);
     let mut shown = String::new();
+    let mut thought = String::new();
     let mut take = |events: Vec<StreamEvent>| {
         for event in events {
             match event {
                 StreamEvent::TextDelta { text } => shown.push_str(&text),
+                StreamEvent::ReasoningDelta { text } => thought.push_str(&text),
                 StreamEvent::PayloadStart { kind, .. } => assert_offered(options, &kind),
                 StreamEvent::PayloadProgress {
                     kind,
@@ -70,6 +81,13 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
     let (events, parsed) = stream.finish();
     take(events);
     assert_eq!(shown, parsed.message, "the deltas are the message");
+    if !parsed.rejected.iter().any(|r| r.kind == "response") {
+        assert_eq!(
+            Some(thought).filter(|t| !t.is_empty()),
+            parsed.reasoning,
+            "the reasoning deltas are the reasoning"
+        );
+    }
     parsed
 }
 
@@ -102,7 +120,29 @@ pub fn check_marker_mode(parser: &Parser, options: &ParseOptions, text: &str, si
     );
     check_accounting(text, &parsed);
     check_allow_lists(options, &parsed);
+    check_accepted_numbers(&parsed);
     check_block_ends(text, &parsed);
+}
+
+/// No accepted block holds a number that differs from its literal (SPEC 7.9): the
+/// value of each accepted block, read again, has no number whose digits were lost.
+pub fn check_accepted_numbers(parsed: &ParsedResponse) {
+    for (kind, raw) in parsed.accepted_blocks() {
+        let (Some(start), Some(end)) = (raw.find(['{', '[']), raw.rfind(['}', ']'])) else {
+            continue;
+        };
+        if end < start {
+            continue;
+        }
+        let origin = payload_core::Location { line: 1, column: 1 };
+        let Ok(decoded) = payload_core::internals::json::decode(&raw[start..=end], origin) else {
+            continue;
+        };
+        assert!(
+            decoded.notes.imprecise_paths().is_empty() && decoded.notes.inexact_paths().is_empty(),
+            "an accepted {kind} block holds a number that differs from its literal: {raw:?}"
+        );
+    }
 }
 
 /// What an abandoned draft is written with: JSON punctuation, digits, lower-case words,
@@ -147,8 +187,11 @@ pub fn check_abandoned_draft(
     );
 }
 
-/// SPEC 8.2 (module docs): every `truncated` rejection reaches the end of the input.
+/// SPEC 8.2 (module docs): every `truncated` rejection reaches the end of the input's
+/// answer (the input without its reasoning, SPEC 8.1).
 pub fn check_block_ends(text: &str, parsed: &ParsedResponse) {
+    let (answer, _, _) = reference_split(text);
+    let text = answer.as_str();
     for block in &parsed.rejected {
         let truncated = block
             .errors
@@ -168,13 +211,136 @@ fn visible(text: &str) -> Vec<char> {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// The accounting invariant (module docs); a marker removed for having no value
-/// (SPEC 8.10) counts with its missed block. A response over the size cap is refused
-/// unread and exempt.
+/// Tag names of reasoning sections, lowercase.
+const REASONING_TAGS: [&str; 3] = ["think", "thinking", "reasoning"];
+
+/// A plain, whole-text reading of the reasoning rule (SPEC 8.1), independent of the
+/// parser's incremental one: `(answer, sections, unclosed)`. A section opens with
+/// `<think>`, `<thinking>` or `<reasoning>` (any case) where only whitespace (or an
+/// invisible character, SPEC 8.5) stands between it and the start of the text or of a
+/// line, and closes at the first closing tag of its name.
+pub fn reference_split(text: &str) -> (String, Vec<String>, bool) {
+    // ASCII lowercasing keeps every byte offset.
+    let lower = text.to_ascii_lowercase();
+    let space = |c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
+            )
+    };
+    let (mut answer, mut sections) = (String::new(), Vec::new());
+    let (mut pos, mut line) = (0, Some(0));
+    while let Some(start) = line {
+        let first = text[start..]
+            .find(|c: char| !space(c))
+            .map_or(text.len(), |n| start + n);
+        let opened = REASONING_TAGS
+            .iter()
+            .find(|name| lower[first..].starts_with(&format!("<{name}>")));
+        let Some(name) = opened else {
+            line = text[first..].find('\n').map(|n| first + n + 1);
+            continue;
+        };
+        answer.push_str(&text[pos..first]);
+        let body = first + name.len() + 2;
+        let close = format!("</{name}>");
+        match lower[body..].find(&close) {
+            Some(n) => {
+                sections.push(text[body..body + n].to_string());
+                pos = body + n + close.len();
+                line = text[pos..].find('\n').map(|n| pos + n + 1);
+            }
+            None => {
+                sections.push(text[body..].to_string());
+                return (answer, sections, true);
+            }
+        }
+    }
+    answer.push_str(&text[pos..]);
+    (answer, sections, false)
+}
+
+/// The reasoning a response with these sections has: each trimmed, the empty ones
+/// dropped, the rest joined with a blank line; `None` when nothing is left.
+pub fn joined_reasoning<S: AsRef<str>>(sections: &[S]) -> Option<String> {
+    let kept: Vec<&str> = sections
+        .iter()
+        .map(|s| s.as_ref().trim())
+        .filter(|s| !s.is_empty())
+        .collect();
+    (!kept.is_empty()).then(|| kept.join("\n\n"))
+}
+
+/// Reasoning never supplies anything (SPEC 8.1): `<think>` + `x` + `</think>` before
+/// `y` parses as `y` does, with `x` (trimmed) as its reasoning, however `x` looks; and
+/// with a line break after the closing tag, the message, payload and suggestions are
+/// still `y`'s (locations then count one more line). `x` must not hold `</think>`.
+pub fn check_reasoning_is_apart(parser: &Parser, x: &str, y: &str) {
+    assert!(!x.to_ascii_lowercase().contains("</think>"));
+    let plain = parser.parse(y);
+    if plain.rejected.iter().any(|r| r.kind == "response") {
+        return;
+    }
+    // A section that opens `y` (even an empty one) would be glued after `</think>`
+    // here, where it is not at a line start: compare only when none does.
+    let expected =
+        joined_reasoning(&[Some(x), plain.reasoning.as_deref()].map(|s| s.unwrap_or("")));
+    if !opens_with_section(y) {
+        let mut glued = parser.parse(&format!("<think>{x}</think>{y}"));
+        assert_eq!(glued.reasoning, expected, "the reasoning is x, then y's");
+        glued.reasoning = plain.reasoning.clone();
+        assert_eq!(glued, plain, "reasoning changed the parse");
+    }
+    let broken = parser.parse(&format!("<think>{x}</think>\n{y}"));
+    assert_eq!(broken.message, plain.message);
+    assert_eq!(broken.custom_payload, plain.custom_payload);
+    assert_eq!(broken.suggested_values, plain.suggested_values);
+    assert_eq!(broken.suggested_actions, plain.suggested_actions);
+    let raws = |p: &ParsedResponse| p.rejected.iter().map(|r| r.raw.clone()).collect::<Vec<_>>();
+    assert_eq!(raws(&broken), raws(&plain));
+    assert_eq!(broken.reasoning, expected);
+}
+
+/// Whether a reasoning section opens `text` (after whitespace), by the rule's tags.
+fn opens_with_section(text: &str) -> bool {
+    let start = text
+        .trim_start_matches(|c: char| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
+                )
+        })
+        .to_ascii_lowercase();
+    REASONING_TAGS
+        .iter()
+        .any(|name| start.starts_with(&format!("<{name}>")))
+}
+
+/// `x` with every `</think>` (in any case) taken out, for [`check_reasoning_is_apart`].
+pub fn without_close_tag(x: &str) -> String {
+    let mut x = x.to_string();
+    while let Some(at) = x.to_ascii_lowercase().find("</think>") {
+        x.replace_range(at..at + "</think>".len(), "");
+    }
+    x
+}
+
+/// The accounting invariant (module docs), and that the reasoning is what the rule
+/// says; a marker removed for having no value (SPEC 8.10) counts with its missed block.
+/// A response over the size cap is refused unread and exempt.
 pub fn check_accounting(text: &str, parsed: &ParsedResponse) {
     if parsed.rejected.iter().any(|r| r.kind == "response") {
         return;
     }
+    let (answer, sections, _) = reference_split(text);
+    assert_eq!(
+        parsed.reasoning,
+        joined_reasoning(&sections),
+        "the reasoning is what the rule finds in {text:?}"
+    );
+    let text = answer.as_str();
     let input = visible(text);
     let message = visible(&parsed.message);
     let mut rest = input.iter();
@@ -214,6 +380,69 @@ pub fn check_accounting(text: &str, parsed: &ParsedResponse) {
         expected == accounted,
         "characters lost or counted twice: {text:?} -> {parsed:#?}"
     );
+    check_suggestions_visible(parsed);
+}
+
+/// An accepted suggestion block's text is counted above, but the block itself is not
+/// part of the result an app sees: what it held must be. Every member of every item is
+/// in a kept item (the same key with the same value) or quoted in a warning
+/// (`"key":value`), every item that is not an object is quoted in a warning, and a
+/// block with no items is quoted whole in a warning (SPEC 7.5, 8.7).
+pub fn check_suggestions_visible(parsed: &ParsedResponse) {
+    if parsed
+        .warnings
+        .iter()
+        .any(|w| w.kind == payload_core::WarningKind::Omitted)
+    {
+        return;
+    }
+    let quoted = |text: &str| parsed.warnings.iter().any(|w| w.message.contains(text));
+    for (kind, raw) in parsed.accepted_blocks() {
+        let kept: Vec<serde_json::Value> = match kind {
+            "suggested_values" => serde_json::to_value(&parsed.suggested_values),
+            "suggested_actions" => serde_json::to_value(&parsed.suggested_actions),
+            _ => continue,
+        }
+        .ok()
+        .and_then(|v| v.as_array().cloned())
+        .unwrap_or_default();
+        let (Some(start), Some(end)) = (raw.find('['), raw.rfind(']')) else {
+            continue;
+        };
+        if end < start {
+            continue;
+        }
+        let origin = payload_core::Location { line: 1, column: 1 };
+        let Ok(decoded) = payload_core::internals::json::decode(&raw[start..=end], origin) else {
+            continue;
+        };
+        let Some(items) = decoded.value.as_array() else {
+            continue;
+        };
+        if items.is_empty() {
+            assert!(
+                quoted(raw),
+                "an empty {kind} block left no warning that quotes it: {raw:?} -> {parsed:#?}"
+            );
+        }
+        for item in items {
+            let Some(members) = item.as_object() else {
+                assert!(
+                    quoted(&item.to_string()),
+                    "a {kind} item vanished: {item} -> {parsed:#?}"
+                );
+                continue;
+            };
+            for (key, value) in members {
+                let in_kept = kept.iter().any(|k| k.get(key) == Some(value));
+                let member = format!("{}:{value}", serde_json::Value::String(key.clone()));
+                assert!(
+                    in_kept || quoted(&member),
+                    "the member {member} of a {kind} item vanished: {raw:?} -> {parsed:#?}"
+                );
+            }
+        }
+    }
 }
 
 /// The allow-lists (module docs) on a final result.

@@ -12,6 +12,10 @@
 //! - **Whole-response mode never returns a smaller value silently**: a success is valid
 //!   for its type, and when the response held other JSON values an `extra_value`
 //!   warning says so.
+//! - **No number changes silently** (SPEC 7.9): every number read holds the literal it
+//!   was read from (the float prints back as the same decimal, [`decimal`]), or its
+//!   path is noted (an integer past 64 bits, a float literal whose digits are lost), and
+//!   a noted number is never accepted by whole-response mode.
 //! - **No member is dropped silently** (SPEC 7.8): when the whole response is one
 //!   object and is accepted, each of its members is declared by the type (or kept by
 //!   a type that takes any member), or named in a warning.
@@ -56,7 +60,87 @@ pub fn check_json_text(text: &str) -> Option<Decoded> {
             ),
         }
     }
+    check_numbers_held(text, &decoded);
     Some(decoded)
+}
+
+/// A decimal literal normalized by plain string handling (independently of the reader's
+/// own rule): `(negative, significant digits, point)` for `0.digits × 10^point`, the
+/// sign dropped for zero. `None` when `literal` is not `[+-]digits[.digits][e[+-]digits]`.
+pub fn decimal(literal: &str) -> Option<(bool, String, i64)> {
+    let (negative, rest) = match literal.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, literal.strip_prefix('+').unwrap_or(literal)),
+    };
+    let (mantissa, exponent) = match rest.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().ok()?),
+        None => (rest, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if !(int.bytes().all(|b| b.is_ascii_digit()) && frac.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    let all = format!("{int}{frac}");
+    let lead = all.len() - all.trim_start_matches('0').len();
+    let digits = all.trim_matches('0').to_string();
+    if digits.is_empty() {
+        return Some((false, digits, 0));
+    }
+    Some((negative, digits, int.len() as i64 - lead as i64 + exponent))
+}
+
+/// Every number of `decoded` holds the literal it was read from, or its path is noted.
+/// Only checked on texts up to 64 KiB (the literal scan here is the plain, slow one).
+pub fn check_numbers_held(text: &str, decoded: &Decoded) {
+    // A key written twice locates its first value, not the one kept.
+    if text.len() > 1 << 16 || decoded.has_duplicates() {
+        return;
+    }
+    let mut numbers = Vec::new();
+    let mut stack = vec![(String::new(), &decoded.value)];
+    while let Some((path, value)) = stack.pop() {
+        match value {
+            Value::Number(number) => numbers.push((path, number)),
+            Value::Array(items) => stack.extend(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| (format!("{path}/{i}"), item)),
+            ),
+            Value::Object(members) => stack.extend(members.iter().map(|(key, member)| {
+                let token = key.replace('~', "~0").replace('/', "~1");
+                (format!("{path}/{token}"), member)
+            })),
+            _ => {}
+        }
+    }
+    let pointers: Vec<&str> = numbers.iter().map(|(path, _)| path.as_str()).collect();
+    let offsets = payload_core::internals::locate::locate(text, &pointers);
+    let noted = decoded.notes.imprecise_paths();
+    for (path, number) in &numbers {
+        let Some(&at) = offsets.get(path) else {
+            continue;
+        };
+        let literal: String = text[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E'))
+            .collect();
+        let Some(written) = decimal(&literal) else {
+            continue;
+        };
+        let held = if number.is_i64() || number.is_u64() {
+            decimal(&number.to_string())
+        } else {
+            number.as_f64().and_then(|f| decimal(&format!("{f:e}")))
+        };
+        if held.as_ref() == Some(&written) {
+            continue;
+        }
+        assert!(
+            noted.contains(&path.as_str()) || decoded.notes.inexact_paths().contains(path),
+            "the number {literal} at {path} was read as {number} without a note: {text:?}"
+        );
+    }
 }
 
 /// Checks that no proper prefix of `complete` (an object or an array, written in any
@@ -98,6 +182,13 @@ pub fn check_extract(text: &str, payload: &PayloadType, values_in_text: usize) {
             "a success that does not validate: {data}\n{text:?}"
         );
         check_members_accounted(text, payload, &result.warnings);
+        if let Ok(decoded) = json::decode(text, ORIGIN) {
+            assert!(
+                decoded.notes.imprecise_paths().is_empty()
+                    && decoded.notes.inexact_paths().is_empty(),
+                "a number that differs from its literal was accepted: {text:?}"
+            );
+        }
         if values_in_text > 1 {
             assert!(
                 result

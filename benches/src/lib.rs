@@ -163,17 +163,26 @@ pub enum Family {
     ManyValues,
     /// Objects that close early, each followed by more members.
     EarlyCloses,
+    /// One payload whose number literal is the whole text (a mantissa of zeros that
+    /// underflows), then many floats: the precision rule reads each literal once.
+    LongNumbers,
     /// One value that never closes, over many lines with blank lines between them: each
     /// line's start is read for where an open value ends (SPEC 8.2).
     OpenValueLines,
     /// Page markers in another case before values, and markers alone on their lines:
     /// near misses and missing values (SPEC 8.6, 8.10).
     MissedMarkers,
+    /// Reasoning sections, each holding a block, between answer lines.
+    ReasoningSections,
+    /// Line starts that look like an opening tag until their last byte.
+    AlmostTags,
+    /// One reasoning section never closed, full of closing tags that almost match.
+    UnclosedReasoning,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 17] = [
+    pub const ALL: [Family; 21] = [
         Family::MarkersWithoutJson,
         Family::UnclosedAfterMarker,
         Family::BracketsInStrings,
@@ -189,8 +198,12 @@ impl Family {
         Family::DuplicateKeys,
         Family::ManyValues,
         Family::EarlyCloses,
+        Family::LongNumbers,
         Family::OpenValueLines,
         Family::MissedMarkers,
+        Family::ReasoningSections,
+        Family::AlmostTags,
+        Family::UnclosedReasoning,
     ];
 
     /// A short name for reports.
@@ -211,8 +224,12 @@ impl Family {
             Family::DuplicateKeys => "duplicate_keys",
             Family::ManyValues => "many_values",
             Family::EarlyCloses => "early_closes",
+            Family::LongNumbers => "long_numbers",
             Family::OpenValueLines => "open_value_lines",
             Family::MissedMarkers => "missed_markers",
+            Family::ReasoningSections => "reasoning_sections",
+            Family::AlmostTags => "almost_tags",
+            Family::UnclosedReasoning => "unclosed_reasoning",
         }
     }
 
@@ -308,6 +325,16 @@ impl Family {
             Family::EarlyCloses => repeat(&mut out, bytes, |out, _| {
                 out.push_str("{\"operations\": []}, \"reasoning\": \"more\"}\n");
             }),
+            Family::LongNumbers => {
+                let half = bytes / 2;
+                out.push_str("DATA_PROPOSAL: {\"operations\": [{\"action\": \"add\", \"data\": {\"Score\": 0.");
+                out.extend(std::iter::repeat_n('0', half));
+                out.push_str("1}}]}\n\nDATA_PROPOSAL: {\"operations\": [{\"action\": \"add\", \"data\": {\"Scores\": [");
+                repeat(&mut out, bytes, |out, i| {
+                    let _ = write!(out, "{i}.25e-3, ");
+                });
+                out.push_str("0.5]}}]}\n");
+            }
             Family::OpenValueLines => {
                 out.push_str("DATA_PROPOSAL: {\"operations\": [\n");
                 repeat(&mut out, bytes, |out, i| {
@@ -321,6 +348,18 @@ impl Family {
                     out.push_str("SUGGESTED_VALUES:\nPick one.\n");
                 }
             }),
+            Family::ReasoningSections => repeat(&mut out, bytes, |out, _| {
+                out.push_str("<think>\nSUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\"}]\n</think>\nAnswer line.\n");
+            }),
+            Family::AlmostTags => repeat(&mut out, bytes, |out, i| {
+                out.push_str(["<thinking\n", "  <reasonin\n", "<THINK \n"][i % 3]);
+            }),
+            Family::UnclosedReasoning => {
+                out.push_str("<reasoning>\n");
+                repeat(&mut out, bytes, |out, _| {
+                    out.push_str("</reasonin </think> <\n")
+                });
+            }
         }
         out
     }

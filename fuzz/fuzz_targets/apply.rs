@@ -61,7 +61,10 @@ fuzz_target!(|data: &[u8]| {
             };
             match db.apply_schema(&proposal, table) {
                 Ok(applied) => {
-                    assert_eq!(applied.applied + applied.skipped.len(), proposal.operations.len());
+                    assert_eq!(
+                        applied.applied + applied.skipped.len(),
+                        proposal.operations.len()
+                    );
                     table.get_or_insert(applied.table_id);
                 }
                 // Only an update with no table may fail.
@@ -71,7 +74,9 @@ fuzz_target!(|data: &[u8]| {
             let Ok(proposal) = serde_json::from_value::<DataProposal>(proposal.clone()) else {
                 continue;
             };
-            let keep: Option<Vec<usize>> = step.get("keep").and_then(|k| serde_json::from_value(k.clone()).ok());
+            let keep: Option<Vec<usize>> = step
+                .get("keep")
+                .and_then(|k| serde_json::from_value(k.clone()).ok());
             let applied = db.apply_data(&proposal, id, keep.as_deref()).unwrap();
             let considered = (0..proposal.operations.len())
                 .filter(|i| keep.as_ref().is_none_or(|k| k.contains(i)))

@@ -1,6 +1,7 @@
 //! Whole-response extraction: auto-detected format, then every named format, for the
 //! built-in proposals; never panics, and a success always carries data. As JSON, a
-//! success is valid for its type (`payload_benches::json_invariants::check_extract`).
+//! success is valid for its type and holds every number as written
+//! (`payload_benches::json_invariants::check_extract`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

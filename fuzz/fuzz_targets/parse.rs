@@ -1,12 +1,16 @@
 //! Marker-mode parse with the table_view page's options: the accounting invariant, the
-//! allow-lists and "a block ends where the text says" (a truncated block reaches the
-//! end of the input) hold (`payload_benches::invariants`), on any input; and the input
-//! read as an abandoned draft never hides the corrected block and closing words after it.
+//! allow-lists, numbers as written, the reasoning rule and "a block ends where the text
+//! says" (a truncated block reaches the end of the input's answer) hold
+//! (`payload_benches::invariants`), on any input; the input read as an abandoned draft
+//! never hides the corrected block and closing words after it; and reasoning never
+//! supplies anything: the input cut in two at its first zero byte, `<think>X</think>Y`
+//! parses as `Y` does, with `X` as its reasoning.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use payload_benches::invariants::{
-    check_abandoned_draft, check_accounting, check_allow_lists, check_block_ends, draft_from_bytes,
+    check_abandoned_draft, check_accepted_numbers, check_accounting, check_allow_lists,
+    check_block_ends, check_reasoning_is_apart, draft_from_bytes, without_close_tag,
 };
 use payload_core::ParseOptions;
 use payload_core::Parser;
@@ -24,6 +28,12 @@ fuzz_target!(|data: &[u8]| {
     let parsed = parser.parse(&text);
     check_accounting(&text, &parsed);
     check_allow_lists(options, &parsed);
+    check_accepted_numbers(&parsed);
     check_block_ends(&text, &parsed);
     check_abandoned_draft(parser, options, &draft_from_bytes(data), &[4096]);
+    if let Some(cut) = data.iter().position(|&b| b == 0) {
+        let x = without_close_tag(&String::from_utf8_lossy(&data[..cut]));
+        let y = String::from_utf8_lossy(&data[cut + 1..]);
+        check_reasoning_is_apart(parser, &x, &y);
+    }
 });

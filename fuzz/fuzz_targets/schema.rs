@@ -5,15 +5,17 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use payload_core::instructions::{InstructionOptions, payload_instructions};
 use payload_core::formats::Format;
+use payload_core::instructions::{InstructionOptions, payload_instructions};
 use payload_core::{PayloadType, RuntimeOptions, extract_as};
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let mut values = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
-    let Some(Ok(schema)) = values.next() else { return };
+    let Some(Ok(schema)) = values.next() else {
+        return;
+    };
     let example = values.next().and_then(Result::ok);
     let options = RuntimeOptions {
         example: example.clone(),
@@ -25,7 +27,11 @@ fuzz_target!(|data: &[u8]| {
             let _ = payload_instructions(payload, &InstructionOptions::default());
             if let Some(example) = example {
                 let read = extract_as(&example.to_string(), payload, Some(Format::Json));
-                assert!(read.success, "the checked example is refused: {:?}", read.errors);
+                assert!(
+                    read.success,
+                    "the checked example is refused: {:?}",
+                    read.errors
+                );
             }
             let _ = extract_as(&text, payload, None);
         }

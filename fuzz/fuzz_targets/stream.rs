@@ -1,12 +1,18 @@
 //! The streaming parser under an arbitrary chunking taken from the input: its final
-//! parse equals the one-shot parse, its text deltas are exactly the message, no event
-//! names a type or action the page does not allow, the accounting invariant holds, and a
-//! truncated block reaches the end of the input (`payload_benches::invariants`); the
-//! input read as an abandoned draft, chunked the same way, never hides what follows it.
+//! parse equals the one-shot parse, its text deltas are exactly the message and its
+//! reasoning deltas exactly the reasoning, no event names a type or action the page
+//! does not allow, the accounting invariant holds, and a truncated block reaches the end
+//! of the input's answer (`payload_benches::invariants`); the input read as an abandoned
+//! draft, chunked the same way, never hides what follows it. The same holds with the
+//! response's first half as a `<think>` section before the second, and that section
+//! changes nothing but the reasoning.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use payload_benches::invariants::{check_abandoned_draft, check_marker_mode, draft_from_bytes};
+use payload_benches::invariants::{
+    check_abandoned_draft, check_marker_mode, check_reasoning_is_apart, draft_from_bytes,
+    without_close_tag,
+};
 use payload_core::ParseOptions;
 use payload_core::Parser;
 use std::sync::OnceLock;
@@ -26,4 +32,12 @@ fuzz_target!(|data: &[u8]| {
     });
     check_marker_mode(parser, options, &text, &sizes);
     check_abandoned_draft(parser, options, &draft_from_bytes(rest), &sizes);
+    let half = (0..=text.len() / 2)
+        .rev()
+        .find(|&at| text.is_char_boundary(at))
+        .unwrap_or(0);
+    let x = without_close_tag(&text[..half]);
+    let thought = format!("<think>{x}</think>\n{}", &text[half..]);
+    check_marker_mode(parser, options, &thought, &sizes);
+    check_reasoning_is_apart(parser, &x, &text[half..]);
 });

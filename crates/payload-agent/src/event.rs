@@ -22,6 +22,13 @@ pub enum AgentEvent {
         /// The new text.
         text: String,
     },
+    /// `reasoning_delta`: more of the model's reasoning (its reasoning channel, or a
+    /// `<think>` section of its text), never part of the message. The deltas of a turn
+    /// concatenated are `complete`'s `reasoning`.
+    ReasoningDelta {
+        /// The new reasoning text.
+        text: String,
+    },
     /// `payload_start`: a block of the page's payload types began in the text.
     PayloadStart {
         /// The payload type's name.
@@ -88,6 +95,7 @@ impl ServerSentEvent for AgentEvent {
         match self {
             AgentEvent::Status { .. } => "status",
             AgentEvent::TextDelta { .. } => "text_delta",
+            AgentEvent::ReasoningDelta { .. } => "reasoning_delta",
             AgentEvent::PayloadStart { .. } => "payload_start",
             AgentEvent::PayloadProgress { .. } => "payload_progress",
             AgentEvent::ToolStart { .. } => "tool_start",
@@ -122,6 +130,7 @@ impl From<StreamEvent> for AgentEvent {
     fn from(event: StreamEvent) -> Self {
         match event {
             StreamEvent::TextDelta { text } => AgentEvent::TextDelta { text },
+            StreamEvent::ReasoningDelta { text } => AgentEvent::ReasoningDelta { text },
             StreamEvent::PayloadStart { kind, marker } => AgentEvent::PayloadStart { kind, marker },
             StreamEvent::PayloadProgress {
                 kind,
@@ -156,6 +165,11 @@ mod tests {
         assert_eq!(
             event.to_sse(),
             "event: text_delta\ndata: {\"text\":\"a\\nb\"}\n\n"
+        );
+        let event = AgentEvent::ReasoningDelta { text: "hmm".into() };
+        assert_eq!(
+            event.to_sse(),
+            "event: reasoning_delta\ndata: {\"text\":\"hmm\"}\n\n"
         );
     }
 }

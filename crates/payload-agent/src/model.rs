@@ -21,6 +21,11 @@ use std::time::Duration;
 pub enum ModelChunk {
     /// Text, in whatever pieces the model API delivers.
     Text(String),
+    /// Reasoning from the provider's own reasoning channel (Anthropic `thinking`
+    /// deltas, the `reasoning_content` of OpenAI-compatible servers): shown as
+    /// `reasoning_delta` events and returned in `complete`'s `reasoning`, never read for
+    /// payloads or suggestions (SPEC 8.1).
+    Reasoning(String),
     /// A piece of a tool call whose arguments arrive in fragments (as both OpenAI's and
     /// Anthropic's streams deliver them). The first piece of call `index` carries its id
     /// and name; every piece may carry more of the arguments' JSON text. The agent joins

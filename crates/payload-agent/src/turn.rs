@@ -16,6 +16,12 @@
 //! is kept); a client that shows `text_delta`s as they come should take `complete` as
 //! the final word.
 //!
+//! Reasoning (SPEC 8.1) comes from two places: the provider's reasoning channel
+//! ([`ModelChunk::Reasoning`], never given to the parser) and `<think>` sections in the
+//! text (which the parser takes out). Both go out as `reasoning_delta` events, joined as
+//! one text (a blank line between the reasoning of different calls or channels), and
+//! `complete`'s `reasoning` is that text: the turn's reasoning deltas concatenated.
+//!
 //! Nothing the model does ends the turn without `complete`: an error chunk, a stream
 //! that panics, or a call that panics when started becomes an `error` event, then
 //! `complete` with what arrived before it.
@@ -29,6 +35,7 @@ use crate::model::{
 };
 use crate::tools::{ToolContext, ToolResult};
 use futures::Stream;
+use payload_core::stream::ReasoningText;
 use payload_core::{CustomPayload, ParsedResponse, StreamEvent, StreamParser, reprompt_message};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -59,6 +66,11 @@ pub struct Turn<'a, M: Model> {
     tool_payloads: Vec<CustomPayload>,
     tool_index: usize,
     reasks_left: usize,
+    /// The turn's reasoning, from both channels.
+    reasoning: ReasoningText,
+    /// Where the last reasoning came from (in which call, from which channel): a new
+    /// source starts a new section.
+    reasoning_from: Option<(usize, Channel)>,
     started: bool,
     /// The turn's `tracing` span: each model call and its outcome are events in it.
     span: tracing::Span,
@@ -88,6 +100,8 @@ impl<'a, M: Model> Turn<'a, M> {
             tool_payloads: Vec::new(),
             tool_index: 0,
             reasks_left: agent.reasks,
+            reasoning: ReasoningText::new(),
+            reasoning_from: None,
             started: false,
             span: tracing::info_span!("turn", page = %agent.page),
         }
@@ -138,6 +152,7 @@ impl<'a, M: Model> Turn<'a, M> {
     fn chunk(&mut self, chunk: ModelChunk) {
         match chunk {
             ModelChunk::Text(text) => self.text(&text),
+            ModelChunk::Reasoning(text) => self.reasoning(Channel::Provider, &text),
             ModelChunk::ToolCallDelta {
                 index,
                 id,
@@ -161,15 +176,35 @@ impl<'a, M: Model> Turn<'a, M> {
         if text.is_empty() {
             return;
         }
+        let mut events = Vec::new();
         // Calls after the first continue the turn's text after a blank line.
         if self.call_text.is_empty() && !parser.text().is_empty() {
-            let separator = parser.push("\n\n");
-            self.queue
-                .extend(separator.into_iter().map(AgentEvent::from));
+            parser.push_into("\n\n", &mut events);
         }
         self.call_text.push_str(text);
-        let events = parser.push(text);
-        self.queue.extend(events.into_iter().map(AgentEvent::from));
+        parser.push_into(text, &mut events);
+        self.events(events);
+    }
+
+    /// Queues the parser's events, its reasoning joined to the turn's.
+    fn events(&mut self, events: Vec<StreamEvent>) {
+        for event in events {
+            match event {
+                StreamEvent::ReasoningDelta { text } => self.reasoning(Channel::Text, &text),
+                event => self.queue.push_back(AgentEvent::from(event)),
+            }
+        }
+    }
+
+    /// More reasoning from `channel`, joined to the turn's and sent as a delta.
+    fn reasoning(&mut self, channel: Channel, text: &str) {
+        if self.reasoning_from != Some((self.iteration, channel)) {
+            self.reasoning_from = Some((self.iteration, channel));
+            self.reasoning.section();
+        }
+        if let Some(text) = self.reasoning.push(text) {
+            self.queue.push_back(AgentEvent::ReasoningDelta { text });
+        }
     }
 
     /// The model failed: report it and complete with what arrived.
@@ -276,15 +311,15 @@ impl<'a, M: Model> Turn<'a, M> {
         };
         // What a re-ask keeps: the turn's text before this answer.
         let before = parser.text()[..self.call_start.min(parser.text().len())].to_string();
-        let (events, mut parsed) = parser.finish();
-        let before_complete = events
-            .into_iter()
-            .filter(|e| !matches!(e, StreamEvent::Complete(_)));
-        self.queue.extend(before_complete.map(AgentEvent::from));
+        let (mut events, mut parsed) = parser.finish();
+        events.retain(|e| !matches!(e, StreamEvent::Complete(_)));
+        self.events(events);
         if self.reask(&parsed, &before) {
             return;
         }
         parsed.apply_tool_payloads(&self.tool_payloads);
+        // Both channels' reasoning, as the deltas sent it.
+        parsed.reasoning = self.reasoning.text().map(str::to_owned);
         self.queue.push_back(AgentEvent::Complete(parsed));
     }
 
@@ -361,6 +396,15 @@ impl<M: Model + Unpin> Stream for Turn<'_, M> {
             }
         }
     }
+}
+
+/// Where reasoning came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Channel {
+    /// The provider's reasoning channel.
+    Provider,
+    /// A `<think>` section in the text.
+    Text,
 }
 
 /// A panic's message as a model error.

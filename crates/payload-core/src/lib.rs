@@ -127,6 +127,10 @@ pub mod internals {
     pub mod json {
         pub use crate::json::{Decoded, decode};
     }
+    /// Where each JSON Pointer's value starts in a JSON text.
+    pub mod locate {
+        pub use crate::json::locate::locate;
+    }
     /// The lenient (repairing) JSON reader on its own.
     pub mod repair {
         pub use crate::json::repair::parse_lenient;

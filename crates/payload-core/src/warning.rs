@@ -18,6 +18,9 @@ pub enum WarningKind {
     UnknownAction,
     /// A second block of the same suggestion kind was removed; the first one won.
     DuplicateBlock,
+    /// A suggestion block with no items was removed from the message; the message
+    /// quotes it (SPEC 8.7: nothing removed is lost).
+    EmptyBlock,
     /// A member the type does not declare was ignored (SPEC 7.8); the message names it.
     UnknownMember,
     /// A key appeared twice in one object; the last value won (SPEC 7.10).
@@ -31,6 +34,9 @@ pub enum WarningKind {
     /// The response's last section may have been cut off: the format has no end marker
     /// that would tell (SPEC 7.13).
     PossiblyTruncated,
+    /// A reasoning section (`<think>`, ...) was still open when the response ended: the
+    /// rest of the response was read as reasoning (SPEC 8.1).
+    UnclosedReasoning,
     /// More warnings than the cap were found; this one counts the rest (SPEC 7.14).
     Omitted,
     /// A page marker written in another case or with spaces or hyphens for underscores
@@ -51,11 +57,13 @@ impl WarningKind {
             WarningKind::DroppedItem => "dropped_item",
             WarningKind::UnknownAction => "unknown_action",
             WarningKind::DuplicateBlock => "duplicate_block",
+            WarningKind::EmptyBlock => "empty_block",
             WarningKind::UnknownMember => "unknown_member",
             WarningKind::MissingMember => "missing_member",
             WarningKind::DuplicateKey => "duplicate_key",
             WarningKind::ExtraValue => "extra_value",
             WarningKind::PossiblyTruncated => "possibly_truncated",
+            WarningKind::UnclosedReasoning => "unclosed_reasoning",
             WarningKind::Omitted => "omitted",
             WarningKind::NearMissMarker => "near_miss_marker",
             WarningKind::MissingValue => "missing_value",

@@ -9,6 +9,11 @@
 //! `payload-core` for each type's instructions and the suggestion formats; it neither
 //! calls a model nor reads a command line (`payload-agent` and `payload-cli` do).
 //!
+//! Every value that came from a model or a user is put in the prompt by one rule,
+//! [`data`]: as a JSON string literal on one line that cannot open a section, end a
+//! block or look like a marker. The section builders here use it, and so must an app's
+//! context builder, for each value it writes.
+//!
 //! ```ignore
 //! let prompt = PromptBuilder::for_page(Registry::global(), "table_view")?
 //!     .context(&context_json)
@@ -20,6 +25,7 @@
 #![warn(missing_docs)]
 
 mod builder;
+pub mod data;
 pub mod docs;
 pub mod manifest;
 mod sections;

@@ -100,9 +100,10 @@ pub fn render(registry: &Registry, entries: &[ManifestEntry]) -> String {
         out.push_str(&format!(
             "- turn {}: {} [{}] {}\n",
             entry.turn,
-            one_line(&entry.payload.kind, 64),
+            crate::data::name(&one_line(&entry.payload.kind, 64)),
             entry.status,
-            summarize(registry, &entry.payload)
+            // The summary quotes what the model wrote: data, by the one rule.
+            crate::data::quote(&summarize(registry, &entry.payload))
         ));
     }
     out.truncate(out.trim_end().len());
@@ -169,9 +170,12 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert_eq!(
             lines[1],
-            "- turn 2: chart [accepted] chart (title: Sales by month)"
+            "- turn 2: chart [accepted] \"chart (title: Sales by month)\""
         );
-        assert_eq!(lines[2], "- turn 5: chart [dismissed] chart (title: Costs)");
+        assert_eq!(
+            lines[2],
+            "- turn 5: chart [dismissed] \"chart (title: Costs)\""
+        );
         assert_eq!(render(&empty(), &[]), "");
     }
 
@@ -189,7 +193,7 @@ mod tests {
         let text = render(&empty(), &entries);
         assert!(text.contains("- (7 earlier payloads not listed)\n- turn 7: "));
         assert!(text.ends_with(&format!(
-            "- turn {}: note [proposed] note (text: {}…)",
+            "- turn {}: note [proposed] \"note (text: {}…)\"",
             MAX_MANIFEST_ENTRIES + 6,
             "x".repeat(39)
         )));

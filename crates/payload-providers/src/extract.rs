@@ -1,11 +1,14 @@
 //! Whole-response mode over a model: ask for one value of a payload type (natively, with
 //! the type's schema as the provider's structured output), read the answer with
 //! payload-core's JSON extraction, and re-ask with the errors until it is valid, with
-//! payload-core's retry driver on tokio's timer.
+//! payload-core's retry driver on tokio's timer. The answer's reasoning (the provider's
+//! reasoning channel, then any `<think>` section of its text) is never read for the value;
+//! it is the result's `reasoning`.
 
 use futures::StreamExt;
 use payload_agent::{Model, ModelChunk, ModelError, ModelMessage, ModelRequest, StructuredOutput};
 use payload_core::instructions::{InstructionOptions, whole_response_instructions};
+use payload_core::stream::ReasoningText;
 use payload_core::{
     Dialect, LlmPayload, PayloadType, RetryOutcome, RetryPolicy, RetryRequest, extract_json,
 };
@@ -67,6 +70,7 @@ pub async fn extract_with<T: LlmPayload>(
         model,
         request,
         answer: None,
+        reasoning: String::new(),
     });
     let state = &state;
     let outcome = payload_core::retry_async(
@@ -76,8 +80,10 @@ pub async fn extract_with<T: LlmPayload>(
             // across an await.
             let stream = lock(state).start(retry);
             async move {
-                let text = collect(stream).await?;
-                lock(state).answer = Some(text.clone());
+                let (text, reasoning) = collect(stream).await?;
+                let mut conversation = lock(state);
+                conversation.answer = Some(text.clone());
+                conversation.reasoning = reasoning;
                 Ok(text)
             }
         },
@@ -85,6 +91,20 @@ pub async fn extract_with<T: LlmPayload>(
         tokio::time::sleep,
     )
     .await;
+    let mut outcome = outcome;
+    if let Some(result) = outcome.result.as_mut() {
+        // The last answer's reasoning channel goes before the reasoning in its text.
+        let channel = std::mem::take(&mut lock(state).reasoning);
+        let mut reasoning = ReasoningText::new();
+        for part in [Some(channel.as_str()), result.reasoning.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            reasoning.section();
+            reasoning.push(part);
+        }
+        result.reasoning = reasoning.text().map(str::to_owned);
+    }
     let value = outcome.result.as_ref().and_then(|r| r.decode::<T>());
     (value, outcome)
 }
@@ -95,6 +115,8 @@ struct Conversation<'m, M> {
     request: ModelRequest,
     /// The last answer, until the re-ask that sends it back.
     answer: Option<String>,
+    /// The last answer's reasoning channel (never read for the value).
+    reasoning: String,
 }
 
 fn lock<'a, 'm, M>(state: &'a Mutex<Conversation<'m, M>>) -> MutexGuard<'a, Conversation<'m, M>> {
@@ -115,17 +137,19 @@ impl<M: Model> Conversation<'_, M> {
     }
 }
 
-/// The answer's text, or the error that ended it.
-async fn collect(mut stream: payload_agent::ModelStream) -> Result<String, ModelError> {
+/// The answer's text and its reasoning channel, or the error that ended it.
+async fn collect(mut stream: payload_agent::ModelStream) -> Result<(String, String), ModelError> {
     let mut text = String::new();
+    let mut reasoning = String::new();
     while let Some(chunk) = stream.next().await {
         match chunk {
             ModelChunk::Text(piece) => text.push_str(&piece),
+            ModelChunk::Reasoning(piece) => reasoning.push_str(&piece),
             ModelChunk::Error(error) => return Err(error),
             _ => {}
         }
     }
-    Ok(text)
+    Ok((text, reasoning))
 }
 
 #[cfg(test)]
@@ -184,5 +208,28 @@ mod tests {
             "{outcome:?}"
         );
         assert!(seen[0].as_ref().is_some_and(|o| o.strict));
+    }
+
+    #[tokio::test]
+    async fn reasoning_is_never_the_value_and_is_returned_apart() {
+        let mut model = |_: &ModelRequest| {
+            vec![
+                ModelChunk::Reasoning(r#"Draft: {"title": "Wrong"}"#.into()),
+                ModelChunk::Text("<think>Check it.</think>\n".into()),
+                ModelChunk::Text(r#"{"title": "Groceries"}"#.into()),
+            ]
+        };
+        let (note, outcome) = extract::<Note>(
+            &mut model,
+            vec![ModelMessage::user("note")],
+            RetryPolicy::attempts(1),
+        )
+        .await;
+        assert_eq!(note.unwrap().title, "Groceries");
+        let result = outcome.result.unwrap();
+        assert_eq!(
+            result.reasoning.as_deref(),
+            Some("Draft: {\"title\": \"Wrong\"}\n\nCheck it.")
+        );
     }
 }

@@ -50,6 +50,14 @@ async fn a_marker_split_across_deltas_becomes_the_turns_payload() {
 }
 
 #[tokio::test]
+async fn thinking_blocks_are_reasoning_never_the_payload() {
+    // A thinking block (with its signature), a redacted one, then the text answer.
+    let server = Server::start(vec![stream("anthropic/thinking.sse")]).await;
+    let events = turn(&mut client(&server)).await;
+    assert_reasoning_turn(&events);
+}
+
+#[tokio::test]
 async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
     let server = Server::start(vec![
         stream("anthropic/tool_call.sse"),

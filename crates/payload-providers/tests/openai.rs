@@ -55,6 +55,21 @@ async fn a_marker_split_across_deltas_becomes_the_turns_payload() {
 }
 
 #[tokio::test]
+async fn reasoning_content_and_reasoning_deltas_are_reasoning_never_the_payload() {
+    // DeepSeek (and llama.cpp, SGLang) name it `reasoning_content`; vLLM and OpenRouter
+    // `reasoning`; a server without a reasoning parser leaves `<think>` in the content.
+    for recorded in [
+        "openai/deepseek_reasoning.sse",
+        "openai/vllm_reasoning.sse",
+        "openai/inline_think.sse",
+    ] {
+        let server = Server::start(vec![stream(recorded)]).await;
+        let events = turn(&mut client(&server)).await;
+        assert_reasoning_turn(&events);
+    }
+}
+
+#[tokio::test]
 async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
     let server = Server::start(vec![
         stream("openai/tool_call.sse"),

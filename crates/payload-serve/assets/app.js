@@ -304,8 +304,30 @@
     messages.scrollTop = messages.scrollHeight;
   }
 
-  // One assistant message: its text (Markdown), tool lines, the drafting card, and
-  // at `complete` the final message, card, chips and buttons.
+  // The model's reasoning: a collapsed "Thinking" section above the answer, made on
+  // its first piece and filled as it streams. Reasoning is plain text (a text node,
+  // never Markdown or HTML).
+  function thinkingSection() {
+    const details = el("details", "thinking");
+    const summary = el("summary", null, "Thinking…");
+    const body = el("div", "thinking-text");
+    const words = document.createTextNode("");
+    body.appendChild(words);
+    details.append(summary, body);
+    return {
+      node: details,
+      add(piece) {
+        words.appendData(piece);
+      },
+      done(all) {
+        words.data = all;
+        summary.textContent = "Thinking";
+      },
+    };
+  }
+
+  // One assistant message: its reasoning, text (Markdown), tool lines, the drafting
+  // card, and at `complete` the final message, card, chips and buttons.
   function assistantMessage() {
     const node = el("div", "message assistant");
     node.dataset.state = "streaming";
@@ -317,6 +339,14 @@
     let raw = "";
     let frame = 0;
     let draft = null;
+    let thinking = null;
+    const thought = () => {
+      if (!thinking) {
+        thinking = thinkingSection();
+        node.insertBefore(thinking.node, text);
+      }
+      return thinking;
+    };
     const paint = () => {
       frame = 0;
       text.replaceChildren(Markdown.render(raw));
@@ -326,6 +356,11 @@
       node,
       status(message) {
         status.textContent = message;
+      },
+      reasoning(piece) {
+        status.textContent = "";
+        thought().add(piece);
+        scroll();
       },
       delta(piece) {
         status.textContent = "";
@@ -351,6 +386,12 @@
         status.textContent = "";
         raw = parsed.message || "";
         text.replaceChildren(Markdown.render(raw));
+        // `complete` is the final word on the reasoning too.
+        if (parsed.reasoning) thought().done(parsed.reasoning);
+        else if (thinking) {
+          thinking.node.remove();
+          thinking = null;
+        }
         if (draft) draft.remove();
         draft = null;
         finish(extras, parsed, turn, conversationId, payloadState || "proposed");
@@ -510,6 +551,7 @@
         switch (name) {
           case "status": answer.status(data.message); break;
           case "text_delta": answer.delta(data.text); break;
+          case "reasoning_delta": answer.reasoning(data.text); break;
           case "payload_start": answer.drafting(data.type, null); break;
           case "payload_progress": answer.drafting(data.type, data.partial); break;
           case "tool_start": answer.tool("start", data); break;

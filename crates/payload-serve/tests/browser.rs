@@ -523,3 +523,104 @@ async fn a_form_on_another_site_cannot_accept_a_proposal() {
     assert_eq!(stored["payloads"][0]["status"], "proposed");
     client.close().await.unwrap();
 }
+
+/// A reasoning model: two pieces on its reasoning channel, a pause (while the page shows
+/// the reasoning streaming), then an answer whose text holds a `<think>` section too.
+struct Thinker;
+
+impl payload_agent::Model for Thinker {
+    fn stream(&mut self, _: &payload_agent::ModelRequest) -> payload_agent::ModelStream {
+        use payload_agent::ModelChunk;
+        let chunks = vec![
+            (0, ModelChunk::Reasoning("Let me think <img src=x onerror=\"window.ran = 4\">".into())),
+            (0, ModelChunk::Reasoning(" about the columns.".into())),
+            (1500, ModelChunk::Text("<think>\nSUGGESTED_VALUES: [{\"label\": \"Draft\", \"value\": \"d\"}]\n</think>\n\n".into())),
+            (0, ModelChunk::Text("Here is **the answer**.".into())),
+        ];
+        Box::pin(futures::stream::unfold(
+            chunks.into_iter(),
+            |mut chunks| async move {
+                let (pause, chunk) = chunks.next()?;
+                tokio::time::sleep(Duration::from_millis(pause)).await;
+                Some((chunk, chunks))
+            },
+        ))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reasoning_is_a_collapsed_thinking_section_filled_as_it_streams() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let server = start(Arc::new(|_: &TurnInfo| -> Box<dyn payload_agent::Model> {
+        Box::new(Thinker)
+    }))
+    .await;
+    client.goto(&server.url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.getElementById('chat-input') !== null",
+        |v| v == true,
+    )
+    .await;
+    send(&client, "think first").await;
+    // While the answer streams, the reasoning is there, collapsed, above the text.
+    let streaming = until(
+        &client,
+        "the reasoning while streaming",
+        "const m = document.querySelector('.message.assistant');
+         const d = m && m.querySelector('details.thinking');
+         return d ? [m.dataset.state, d.open, d.textContent,
+                     d.nextElementSibling && d.nextElementSibling.className] : null",
+        |v| {
+            v[2].as_str()
+                .is_some_and(|t| t.contains("about the columns."))
+        },
+    )
+    .await;
+    assert_eq!(streaming[0], "streaming");
+    assert_eq!(streaming[1], false, "the thinking section starts collapsed");
+    assert_eq!(
+        streaming[3], "text",
+        "the thinking section is above the answer"
+    );
+    answered(&client, 1).await;
+    let done = client
+        .execute(
+            "const m = document.querySelector('.message.assistant');
+             return [m.querySelector('details.thinking .thinking-text').textContent,
+                     m.querySelector('.text').textContent,
+                     m.querySelectorAll('details.thinking').length,
+                     m.querySelectorAll('.chip').length]",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        done[0],
+        "Let me think <img src=x onerror=\"window.ran = 4\"> about the columns.\n\nSUGGESTED_VALUES: [{\"label\": \"Draft\", \"value\": \"d\"}]"
+    );
+    assert_eq!(done[1], "Here is the answer.");
+    assert_eq!(done[2], 1);
+    assert_eq!(done[3], 0, "a block in the reasoning is never a chip");
+    assert_eq!(count(&client, "#messages img").await, 0);
+    click(&client, "details.thinking summary").await;
+    let open = client
+        .execute(
+            "return document.querySelector('details.thinking').open",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(open, true);
+    assert_eq!(
+        client
+            .execute("return window.ran === undefined", vec![])
+            .await
+            .unwrap(),
+        true
+    );
+    client.close().await.unwrap();
+}

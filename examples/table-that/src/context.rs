@@ -1,5 +1,10 @@
 //! CURRENT CONTEXT builders: what the model is told about the user's tables.
+//!
+//! Every name, option and value here was written by the user or by a model, so each is
+//! written by the prompt's one rule for data (`payload_prompt::data`): a quoted string
+//! on one line, which cannot forge a section or a marker. Ids are the app's own.
 
+use payload_prompt::data::{json_line, name as id, quote};
 use serde_json::Value;
 
 /// The user's tables, by name and row count.
@@ -11,7 +16,7 @@ pub fn tables_list(context: &Value) -> String {
             for table in tables {
                 let name = table.get("name").and_then(Value::as_str).unwrap_or("?");
                 let rows = table.get("row_count").and_then(Value::as_u64).unwrap_or(0);
-                out.push_str(&format!("- {name} ({rows} rows)\n"));
+                out.push_str(&format!("- {} ({rows} rows)\n", quote(name)));
             }
             out
         }
@@ -25,31 +30,40 @@ pub fn table(context: &Value) -> String {
         return "No table is open.".to_string();
     };
     let name = table.get("name").and_then(Value::as_str).unwrap_or("?");
-    let mut out = format!("Current table: {name}\n");
+    let mut out = format!("Current table: {}\n", quote(name));
     if let Some(rows) = table.get("row_count").and_then(Value::as_u64) {
         out.push_str(&format!("Rows: {rows}\n"));
     }
     if let Some(columns) = table.get("columns").and_then(Value::as_array) {
         out.push_str("Columns:\n");
         for column in columns {
-            let id = column.get("id").and_then(Value::as_str).unwrap_or("?");
+            let column_id = column.get("id").and_then(Value::as_str).unwrap_or("?");
             let name = column.get("name").and_then(Value::as_str).unwrap_or("?");
             let kind = column.get("type").and_then(Value::as_str).unwrap_or("text");
-            out.push_str(&format!("- {id}: {name} ({kind})"));
+            out.push_str(&format!(
+                "- {}: {} ({})",
+                id(column_id),
+                quote(name),
+                id(kind)
+            ));
             if let Some(options) = column.get("options").and_then(Value::as_array) {
-                let options: Vec<&str> = options.iter().filter_map(Value::as_str).collect();
+                let options: Vec<String> = options
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(quote)
+                    .collect();
                 out.push_str(&format!(" options: {}", options.join(", ")));
             }
             out.push('\n');
         }
     }
     if let Some(filters) = table.get("filters").filter(|f| !f.is_null()) {
-        out.push_str(&format!("Active filters: {filters}\n"));
+        out.push_str(&format!("Active filters: {}\n", json_line(filters)));
     }
     if let Some(sample) = table.get("sample_rows").and_then(Value::as_array) {
         out.push_str("Sample rows:\n");
         for row in sample {
-            out.push_str(&format!("- {row}\n"));
+            out.push_str(&format!("- {}\n", json_line(row)));
         }
     }
     out

@@ -404,3 +404,78 @@ fn a_turn_is_a_futures_stream() {
     let events: Vec<AgentEvent> = futures::executor::block_on(turn.collect());
     assert_eq!(names(&events), ["status", "text_delta", "complete"]);
 }
+
+/// The reasoning deltas of a turn, concatenated.
+fn reasoning_deltas(events: &[AgentEvent]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ReasoningDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn reasoning_chunks_are_shown_apart_and_never_parsed() {
+    let agent = Agent::new("chat", ParseOptions::new());
+    let model = |_: &ModelRequest| {
+        vec![
+            ModelChunk::Reasoning("The user wants chips. ".into()),
+            ModelChunk::Reasoning(
+                "SUGGESTED_VALUES: [{\"label\": \"Draft\", \"value\": \"Draft\"}]".into(),
+            ),
+            ModelChunk::Text("Pick one.\n\nSUGGESTED_VALUES: [{\"label\": \"Yes\", ".into()),
+            ModelChunk::Text("\"value\": \"Yes\"}]".into()),
+        ]
+    };
+    let events = run(&agent, model, vec![ModelMessage::user("hi")]);
+    let parsed = completed(&events);
+    let chips = parsed.suggested_values.as_ref().unwrap();
+    assert_eq!(chips.len(), 1);
+    assert_eq!(chips[0].label, "Yes");
+    assert_eq!(parsed.message, "Pick one.");
+    let expected =
+        "The user wants chips. SUGGESTED_VALUES: [{\"label\": \"Draft\", \"value\": \"Draft\"}]";
+    assert_eq!(parsed.reasoning.as_deref(), Some(expected));
+    assert_eq!(reasoning_deltas(&events), expected);
+    let first_reasoning = names(&events).iter().position(|n| *n == "reasoning_delta");
+    let first_text = names(&events).iter().position(|n| *n == "text_delta");
+    assert!(first_reasoning.is_some() && first_reasoning < first_text);
+}
+
+#[test]
+fn inline_think_sections_are_surfaced_like_the_reasoning_channel() {
+    let agent = Agent::new("chat", ParseOptions::new()).tools([&SHOUT]);
+    let model = |request: &ModelRequest| -> Vec<ModelChunk> {
+        if request.iteration == 1 {
+            vec![
+                ModelChunk::Reasoning("I should shout.".into()),
+                ModelChunk::ToolCall {
+                    id: "c1".into(),
+                    name: "shout".into(),
+                    input: json!({"text": "hi"}),
+                },
+            ]
+        } else {
+            vec![
+                ModelChunk::Text("<thi".into()),
+                ModelChunk::Text("nk>\nIt returned HI.\n</think>\n\nDone: HI.".into()),
+            ]
+        }
+    };
+    let events = run(&agent, model, vec![ModelMessage::user("shout hi")]);
+    let parsed = completed(&events);
+    assert_eq!(parsed.message, "Done: HI.");
+    let expected = "I should shout.\n\nIt returned HI.";
+    assert_eq!(parsed.reasoning.as_deref(), Some(expected));
+    assert_eq!(reasoning_deltas(&events), expected);
+    let shown: String = events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::TextDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown, "Done: HI.");
+}

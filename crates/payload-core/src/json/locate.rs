@@ -13,7 +13,7 @@ enum Frame {
 }
 
 /// Byte offsets (within `text`) of the values at each of `pointers` that occur.
-pub(crate) fn locate(text: &str, pointers: &[&str]) -> HashMap<String, usize> {
+pub fn locate(text: &str, pointers: &[&str]) -> HashMap<String, usize> {
     let mut wanted: Vec<&str> = pointers.to_vec();
     wanted.sort_unstable();
     wanted.dedup();

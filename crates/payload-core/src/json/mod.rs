@@ -2,6 +2,7 @@
 //! (repairing what models get wrong) only when strict parsing fails.
 
 pub(crate) mod locate;
+pub(crate) mod precision;
 pub(crate) mod repair;
 mod strict;
 
@@ -66,11 +67,17 @@ impl Decoded {
         all
     }
 
-    /// One `validation` error at the path of each integer written with more digits
-    /// than a 64-bit integer holds (SPEC 7.9): the value read is not the number the
-    /// text says, and no field receives a silently rounded number.
+    /// One `validation` error at the path of each number the value read does not hold
+    /// as written (SPEC 7.9): an integer with more digits than a 64-bit integer holds,
+    /// or a float literal whose digits a float loses (`1e-400` read as 0, thirty
+    /// significant digits read as seventeen; the rule is in [`precision`]). The value
+    /// read is not the number the text says, and no field receives it silently.
     pub fn inexact_errors(&self) -> Vec<PayloadError> {
         let mut errors = Capped::errors();
+        for imprecise in self.notes.imprecise.items() {
+            errors.push(imprecise_error(imprecise));
+        }
+        errors.count_omitted(self.notes.imprecise.omitted());
         for path in self.notes.inexact.items() {
             errors.push(
                 PayloadError::validation(
@@ -84,6 +91,30 @@ impl Decoded {
         errors.count_omitted(self.notes.inexact.omitted());
         errors.finish()
     }
+}
+
+/// The error for a float literal whose digits the float read from it loses: underflow
+/// (read as zero) is told apart from digits past what a float keeps, since the fix
+/// differs.
+fn imprecise_error(imprecise: &repair::Imprecise) -> PayloadError {
+    let shown = precision::preview(&imprecise.literal);
+    let read = imprecise.literal.parse::<f64>().unwrap_or(0.0);
+    let (message, suggestion) = if read == 0.0 {
+        (
+            format!("{shown} is too small to hold: it would be read as 0, not the number written"),
+            "write 0 if zero is meant; otherwise send the number as a string",
+        )
+    } else {
+        (
+            format!(
+                "{shown} cannot be held to the digits written: it would be read as {read}, which drops digits"
+            ),
+            "write the number with at most 15 significant digits, or send it as a string if every digit matters",
+        )
+    };
+    PayloadError::validation(imprecise.path.clone(), message)
+        .with_expected("a number with at most 15 significant digits, between about 1e-307 and 1e308 in magnitude")
+        .with_suggestion(suggestion)
 }
 
 /// Parses `text` as strict JSON, or, failing that, repairs it.

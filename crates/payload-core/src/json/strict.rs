@@ -11,25 +11,43 @@
 use crate::limits::MAX_DEPTH;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
+use std::cell::Cell;
 use std::fmt;
 
 /// Reads `text` as strict JSON. An error means the lenient reader must read it: the
-/// text is not strict JSON, nests too deep, repeats a key or holds an integer serde_json
-/// cannot keep exactly.
+/// text is not strict JSON, nests too deep, repeats a key, holds an integer serde_json
+/// cannot keep exactly, or holds a float literal whose digits a float cannot keep
+/// (`1e-400`, `0.1000000000000000000001`: see [`super::precision`]).
 pub(super) fn parse(text: &str) -> Result<Value, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // Recursion is bounded by this visitor's own depth check instead.
     deserializer.disable_recursion_limit();
-    let value = Level(0).deserialize(&mut deserializer)?;
+    let floats = Cell::new(false);
+    let value = Level {
+        depth: 0,
+        floats: &floats,
+    }
+    .deserialize(&mut deserializer)?;
     deserializer.end()?;
+    // The visitor sees a float, never its digits: only when there was a float is the
+    // text scanned for one whose digits were lost (a second pass, skipped by the
+    // common payload that has no float at all).
+    if floats.get() && super::precision::first_imprecise(text).is_some() {
+        return Err(de::Error::custom(
+            "a number cannot be held to the digits written",
+        ));
+    }
     Ok(value)
 }
 
-/// A value at this many containers deep.
+/// A value at this many containers deep; `floats` is set once a float is read.
 #[derive(Clone, Copy)]
-struct Level(usize);
+struct Level<'f> {
+    depth: usize,
+    floats: &'f Cell<bool>,
+}
 
-impl<'de> DeserializeSeed<'de> for Level {
+impl<'de> DeserializeSeed<'de> for Level<'_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
@@ -37,15 +55,18 @@ impl<'de> DeserializeSeed<'de> for Level {
     }
 }
 
-impl Level {
+impl<'f> Level<'f> {
     /// The level of the values inside a container opened here, or the depth error.
-    fn inner<E: de::Error>(self) -> Result<Level, E> {
-        if self.0 >= MAX_DEPTH {
+    fn inner<E: de::Error>(self) -> Result<Level<'f>, E> {
+        if self.depth >= MAX_DEPTH {
             return Err(E::custom(format_args!(
                 "the value nests deeper than {MAX_DEPTH} levels"
             )));
         }
-        Ok(Level(self.0 + 1))
+        Ok(Level {
+            depth: self.depth + 1,
+            floats: self.floats,
+        })
     }
 }
 
@@ -53,7 +74,7 @@ impl Level {
 /// did not fit in 64 bits (`u64::MAX` is just below 2^64; `i64::MIN` is -2^63).
 const INTEGER_RANGE: f64 = 9_223_372_036_854_775_808.0;
 
-impl<'de> Visitor<'de> for Level {
+impl<'de> Visitor<'de> for Level<'_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -78,6 +99,7 @@ impl<'de> Visitor<'de> for Level {
             // the lenient reader sees the text.
             return Err(E::custom("an integer may be too long to hold exactly"));
         }
+        self.floats.set(true);
         Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
     }
 
@@ -151,5 +173,16 @@ mod tests {
         assert!(parse(&format!("[1{}]", "0".repeat(25))).is_err());
         assert!(parse("[1e19]").is_err(), "only the text can tell");
         assert!(parse("[1e18]").is_ok());
+    }
+
+    #[test]
+    fn floats_whose_digits_are_lost_go_to_the_lenient_reader() {
+        assert!(parse("[0.1, 2.5e-3, -0.0]").is_ok());
+        assert!(parse("[1e-400]").is_err());
+        assert!(parse(r#"{"a": "1e-400", "b": 123456789012345678901234567890.5}"#).is_err());
+        assert!(
+            parse(r#"{"a": "1e-400"}"#).is_ok(),
+            "a string is not a number"
+        );
     }
 }

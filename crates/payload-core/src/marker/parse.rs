@@ -41,6 +41,7 @@ use crate::marker::suggestions::{
     SUGGESTED_VALUES_NAME,
 };
 use crate::payload::PayloadType;
+use crate::scan::reasoning::{self, ReasoningText, Scope};
 use crate::scan::segmenter::{Block, Ending, Piece, Segmenter};
 use crate::scan::table::MarkerTable;
 use crate::warning::{Warning, WarningKind};
@@ -211,13 +212,20 @@ impl Parser {
         if let Some(refused) = self.refuse(text.len()) {
             return refused;
         }
+        // Reasoning is cut out first (SPEC 8.1): the segmenter never sees it.
+        let split = reasoning::split(text, Scope::Anywhere);
+        let answer = split.answer.as_ref();
         let mut pieces = Vec::new();
-        Segmenter::default().advance(&self.table, text, true, &mut pieces);
+        Segmenter::default().advance(&self.table, answer, true, &mut pieces);
         let mut assembly = Assembly::new(self.clone());
         for piece in &pieces {
-            assembly.piece(text, piece);
+            assembly.piece(answer, piece);
         }
-        assembly.finish()
+        assembly.reasoning_opened();
+        if let Some(reasoning) = &split.reasoning {
+            assembly.reasoning(reasoning);
+        }
+        assembly.finish(split.unclosed)
     }
 }
 
@@ -227,6 +235,7 @@ pub(crate) struct Assembly {
     parser: Parser,
     result: ParsedResponse,
     message: MessageBuilder,
+    reasoning: ReasoningText,
     warnings: Capped<Warning>,
     /// Where the next piece starts.
     piece_start: usize,
@@ -241,6 +250,7 @@ impl Assembly {
             parser,
             result: ParsedResponse::default(),
             message: MessageBuilder::default(),
+            reasoning: ReasoningText::default(),
             warnings: Capped::warnings(),
             piece_start: 0,
             cursor: (0, Location { line: 1, column: 1 }),
@@ -270,8 +280,20 @@ impl Assembly {
         Some(delta)
     }
 
-    /// The result, once every piece is in.
-    pub(crate) fn finish(mut self) -> ParsedResponse {
+    /// A reasoning section has opened.
+    pub(crate) fn reasoning_opened(&mut self) {
+        self.reasoning.section();
+    }
+
+    /// Takes in reasoning text (never scanned: it only ever becomes `reasoning`);
+    /// returns the reasoning it made final.
+    pub(crate) fn reasoning(&mut self, text: &str) -> Option<String> {
+        self.reasoning.push(text)
+    }
+
+    /// The result, once every piece is in; `unclosed` names the reasoning section still
+    /// open when the text ended, if one was.
+    pub(crate) fn finish(mut self, unclosed: Option<&str>) -> ParsedResponse {
         let rest = std::mem::take(&mut self.message).finish();
         self.result.message.push_str(&rest);
         for near in self.parser.near_misses().find(&self.result.message) {
@@ -305,6 +327,13 @@ impl Assembly {
                 error,
             });
         }
+        if let Some(name) = unclosed {
+            self.warnings.push(Warning::new(
+                WarningKind::UnclosedReasoning,
+                reasoning::unclosed_message(name),
+            ));
+        }
+        self.result.reasoning = self.reasoning.text().map(str::to_owned);
         self.result.warnings = self.warnings.finish();
         self.result
     }
@@ -459,6 +488,14 @@ impl Assembly {
             return self.reject(name, raw, vec![error]);
         }
         self.note_repairs(marker, &decoded);
+        if items.is_empty() {
+            // Nothing to show, but the model wrote it: the block leaves the message
+            // with a warning that quotes it, so the app can tell (SPEC 8.7).
+            self.warnings.push(Warning::new(
+                WarningKind::EmptyBlock,
+                format!("an empty {marker} block was removed from the message: {raw}"),
+            ));
+        }
         match role {
             Role::Values => {
                 let kept = suggestions::keep_values(items, &mut self.warnings);
@@ -578,5 +615,63 @@ mod tests {
         let parsed = Parser::new(&ParseOptions::new()).parse(text);
         assert_eq!(parsed.suggested_values.unwrap().len(), 1);
         assert_eq!(parsed.message, "```");
+    }
+
+    fn warnings_of(parsed: &ParsedResponse, kind: WarningKind) -> Vec<&str> {
+        parsed
+            .warnings
+            .iter()
+            .filter(|w| w.kind == kind)
+            .map(|w| w.message.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn an_empty_suggestion_block_leaves_a_warning_that_quotes_it() {
+        let parser = Parser::new(&ParseOptions::new());
+        for (text, block) in [
+            ("Pick one.\nSUGGESTED_VALUES: []", "SUGGESTED_VALUES: []"),
+            ("Go.\n\nSUGGESTED_ACTIONS: [ ]\n", "SUGGESTED_ACTIONS: [ ]"),
+            (
+                "A.\nSUGGESTED_VALUES:\n```json\n[]\n```\nB.",
+                "SUGGESTED_VALUES:\n```json\n[]\n```",
+            ),
+        ] {
+            let parsed = parser.parse(text);
+            let empty = warnings_of(&parsed, WarningKind::EmptyBlock);
+            assert_eq!(empty.len(), 1, "{text:?}: {parsed:#?}");
+            assert!(empty[0].contains(block), "{}", empty[0]);
+            assert!(!parsed.message.contains("SUGGESTED"));
+        }
+    }
+
+    #[test]
+    fn an_empty_block_superseded_by_a_later_one_is_quoted_too() {
+        let parser = Parser::new(&ParseOptions::new());
+        let text = "SUGGESTED_VALUES: []\nOr rather:\nSUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\"}]";
+        let parsed = parser.parse(text);
+        assert_eq!(parsed.suggested_values.as_ref().unwrap().len(), 1);
+        let empty = warnings_of(&parsed, WarningKind::EmptyBlock);
+        assert_eq!(empty.len(), 1, "{parsed:#?}");
+        assert!(empty[0].ends_with("SUGGESTED_VALUES: []"), "{}", empty[0]);
+    }
+
+    #[test]
+    fn undeclared_members_of_suggestion_items_are_left_out_with_a_warning() {
+        let options = ParseOptions::new().action(crate::ActionSpec::client("open", "Open it"));
+        let parser = Parser::new(&options);
+        let text = "Hi.\nSUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\", \"icon\": \"star\"}]\n\
+                    SUGGESTED_ACTIONS: [{\"label\": \"Open\", \"action\": \"open\", \"handler\": \"client\", \"params\": {\"id\": 3}}]";
+        let parsed = parser.parse(text);
+        assert_eq!(parsed.suggested_values.as_ref().unwrap()[0].value, "b");
+        assert_eq!(parsed.suggested_actions.as_ref().unwrap()[0].action, "open");
+        let unknown = warnings_of(&parsed, WarningKind::UnknownMember);
+        assert_eq!(unknown.len(), 2, "{parsed:#?}");
+        assert!(unknown[0].contains(r#""icon":"star""#), "{}", unknown[0]);
+        assert!(
+            unknown[1].contains(r#""params":{"id":3}"#),
+            "{}",
+            unknown[1]
+        );
     }
 }

@@ -114,6 +114,12 @@ pub struct ParsedResponse {
     pub custom_payload: Option<CustomPayload>,
     /// Blocks removed from the message but not accepted.
     pub rejected: Vec<Rejected>,
+    /// The model's reasoning (SPEC 8.1): the text of its `<think>`, `<thinking>` or
+    /// `<reasoning>` sections, taken out of the message and never scanned for blocks;
+    /// several sections are joined with a blank line. `None` (and left out of the JSON)
+    /// when the response has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
     /// What was repaired or dropped.
     pub warnings: Vec<Warning>,
     /// The text of every accepted block (the custom payload's and the suggestions'),

@@ -103,7 +103,16 @@ pub(crate) fn keep_values(
     let mut kept = Vec::with_capacity(items.len());
     for (index, item) in items.into_iter().enumerate() {
         match SuggestedValue::deserialize(&item) {
-            Ok(value) => kept.push(value),
+            Ok(value) => {
+                warn_undeclared(
+                    warnings,
+                    SUGGESTED_VALUES_MARKER,
+                    index,
+                    &item,
+                    VALUE_MEMBERS,
+                );
+                kept.push(value);
+            }
             Err(_) => drop_item(
                 warnings,
                 WarningKind::DroppedItem,
@@ -146,7 +155,16 @@ pub(crate) fn keep_actions(
             }
         };
         match allowed.iter().find(|spec| spec.action == action.action) {
-            Some(spec) if spec.handler == action.handler => kept.push(action),
+            Some(spec) if spec.handler == action.handler => {
+                warn_undeclared(
+                    warnings,
+                    SUGGESTED_ACTIONS_MARKER,
+                    index,
+                    &item,
+                    ACTION_MEMBERS,
+                );
+                kept.push(action);
+            }
             Some(spec) => drop_item(
                 warnings,
                 WarningKind::UnknownAction,
@@ -181,6 +199,41 @@ pub(crate) fn keep_actions(
         }
     }
     kept
+}
+
+/// The members a chip has.
+const VALUE_MEMBERS: &[&str] = &["label", "value"];
+/// The members an action button has.
+const ACTION_MEMBERS: &[&str] = &["label", "action", "handler"];
+
+/// Warns, once per member, about each member of a kept `item` that its kind does not
+/// declare (`"icon"`, `"params"`): the member is left out of the item, and the warning
+/// quotes it as written (`"icon":"star"`), so that nothing is lost silently (SPEC 8.7).
+fn warn_undeclared(
+    warnings: &mut Capped<Warning>,
+    marker: &str,
+    index: usize,
+    item: &Value,
+    declared: &[&str],
+) {
+    let Value::Object(members) = item else { return };
+    for (key, value) in members {
+        if declared.contains(&key.as_str()) {
+            continue;
+        }
+        if warnings.is_full() {
+            warnings.count_omitted(1);
+            continue;
+        }
+        let member = format!("{}:{value}", Value::String(key.clone()));
+        warnings.push(Warning::new(
+            WarningKind::UnknownMember,
+            format!(
+                "{marker} item {index}: the member {member} is not part of the item (it has only {}) and was left out",
+                declared.join(", ")
+            ),
+        ));
+    }
 }
 
 /// Warns that an item was dropped, quoting it whole so that its text is not lost

@@ -9,6 +9,7 @@
 //!   prefixes);
 //! - [`space`]: what counts as space (Unicode spaces and invisible characters);
 //! - [`quotes`]: where strings open and close, one rule for the scanner and the lexer;
+//! - [`reasoning`]: what is the model's reasoning, not its answer (SPEC 8.1);
 //! - [`value`]: where a value ends (balanced matching, resumable);
 //! - [`segmenter`]: the pass that puts them together, chunk by chunk.
 //!
@@ -21,6 +22,7 @@
 pub(crate) mod balanced;
 pub(crate) mod lines;
 pub(crate) mod quotes;
+pub(crate) mod reasoning;
 pub(crate) mod segmenter;
 pub(crate) mod space;
 pub(crate) mod spelling;

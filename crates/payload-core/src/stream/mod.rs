@@ -37,6 +37,12 @@
 //! any chunking; progress previews re-read the block so far each time it has doubled
 //! (at least every 64 bytes), which keeps them within twice the block's size.
 //!
+//! **Reasoning** (SPEC 8.1) is cut out before the segmenter sees the text, by the same
+//! rule as the one-shot parser (`crate::scan::reasoning`): its text goes out as
+//! `reasoning_delta` events as soon as it is final, and the `reasoning_delta`s
+//! concatenated are the final parse's `reasoning`. Only a line start that may still
+//! become an opening tag (at most the length of `<reasoning>`) is held back.
+//!
 //! Blocks inside a fence that opens on a line of its own are announced only once the
 //! fence closes: until then the fence could turn out to be a code sample.
 
@@ -54,11 +60,13 @@ use crate::marker::response::ParsedResponse;
 use crate::marker::suggestions;
 use crate::partial::{Cursor, PartialType};
 use crate::payload::LlmPayload;
+use crate::scan::reasoning::{Part, Scope, Splitter};
 use crate::scan::segmenter::{Ending, Piece, Segmenter};
 use serde::Serialize;
 use serde_json::Value;
 use std::hash::{Hash, Hasher};
 
+pub use crate::scan::reasoning::ReasoningText;
 #[cfg(feature = "stream")]
 pub use adapter::events;
 pub use partial::{partial_value, partial_with_open};
@@ -95,6 +103,13 @@ pub enum StreamEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         open: Option<String>,
     },
+    /// Reasoning that is final (SPEC 8.1): text of a `<think>` section (or a provider's
+    /// reasoning channel, in the agent), never part of the message. The deltas
+    /// concatenated are the final parse's `reasoning` exactly.
+    ReasoningDelta {
+        /// The new reasoning text.
+        text: String,
+    },
     /// The whole response has arrived: its parse.
     Complete(ParsedResponse),
 }
@@ -119,6 +134,7 @@ impl StreamEvent {
             StreamEvent::TextDelta { .. } => "text_delta",
             StreamEvent::PayloadStart { .. } => "payload_start",
             StreamEvent::PayloadProgress { .. } => "payload_progress",
+            StreamEvent::ReasoningDelta { .. } => "reasoning_delta",
             StreamEvent::Complete(_) => "complete",
         }
     }
@@ -140,9 +156,14 @@ struct Preview {
 /// Parses a response as it streams in. Build one per response.
 pub struct StreamParser {
     parser: Parser,
+    /// Cuts the reasoning out before the segmenter sees the text.
+    splitter: Splitter,
     segmenter: Segmenter,
     assembly: Assembly,
+    /// The answer so far: the text received, without its reasoning sections.
     buf: String,
+    /// Bytes received (answer and reasoning), for the size limit.
+    received: usize,
     /// The segmenter's output, reused between chunks.
     pieces: Vec<Piece>,
     preview: Option<Preview>,
@@ -170,8 +191,10 @@ impl StreamParser {
         StreamParser {
             assembly: Assembly::new(parser.clone()),
             parser,
+            splitter: Splitter::new(Scope::Anywhere),
             segmenter: Segmenter::default(),
             buf: String::new(),
+            received: 0,
             pieces: Vec::new(),
             preview: None,
             overflow: 0,
@@ -187,7 +210,8 @@ impl StreamParser {
         self
     }
 
-    /// The text received so far.
+    /// The answer received so far: the text without its reasoning sections (and
+    /// without the end of a line that may still open one).
     pub fn text(&self) -> &str {
         &self.buf
     }
@@ -205,25 +229,46 @@ impl StreamParser {
         if chunk.is_empty() {
             return;
         }
-        if self.overflow > 0 || self.buf.len() + chunk.len() > self.parser.limits().max_input_bytes
-        {
+        if self.overflow > 0 || self.received + chunk.len() > self.parser.limits().max_input_bytes {
             self.overflow += chunk.len();
             return;
         }
-        self.buf.push_str(chunk);
+        self.received += chunk.len();
+        let mut splitter = std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere));
+        splitter.push(chunk, &mut |part| self.part(part, events));
+        self.splitter = splitter;
         self.run(false, events);
+    }
+
+    /// Takes in a piece of the text as the reasoning splitter decided it.
+    fn part(&mut self, part: Part<'_>, events: &mut Vec<StreamEvent>) {
+        match part {
+            Part::Answer(text) => self.buf.push_str(text),
+            Part::Opened => {
+                // The answer before the section is shown before its reasoning.
+                self.run(false, events);
+                self.assembly.reasoning_opened();
+            }
+            Part::Reasoning(text) => {
+                if let Some(text) = self.assembly.reasoning(text) {
+                    events.push(StreamEvent::ReasoningDelta { text });
+                }
+            }
+        }
     }
 
     /// Ends the response: the last events (ending with [`StreamEvent::Complete`]) and
     /// the final parse, which is the one-shot parse of the whole text.
     pub fn finish(mut self) -> (Vec<StreamEvent>, ParsedResponse) {
         let mut events = Vec::new();
-        if let Some(refused) = self.parser.refuse(self.buf.len() + self.overflow) {
+        if let Some(refused) = self.parser.refuse(self.received + self.overflow) {
             events.push(StreamEvent::Complete(refused.clone()));
             return (events, refused);
         }
+        let mut splitter = std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere));
+        let unclosed = splitter.finish(&mut |part| self.part(part, &mut events));
         self.run(true, &mut events);
-        let parsed = self.assembly.finish();
+        let parsed = self.assembly.finish(unclosed);
         events.push(StreamEvent::Complete(parsed.clone()));
         (events, parsed)
     }

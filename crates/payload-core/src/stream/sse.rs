@@ -10,7 +10,8 @@ use serde::Serialize;
 use std::io::{self, Write};
 
 /// An event that goes out as SSE: a name from the chat vocabulary (`status`,
-/// `text_delta`, `tool_start`, `tool_progress`, `tool_complete`, `complete`, `error`,
+/// `text_delta`, `reasoning_delta`, `tool_start`, `tool_progress`, `tool_complete`,
+/// `complete`, `error`,
 /// and the parser's `payload_start` / `payload_progress`) and a JSON body.
 pub trait ServerSentEvent {
     /// The `event:` name.

@@ -96,6 +96,9 @@ fn corpus() -> Vec<String> {
         "a\n\n\nSUGGESTED_VALUES: []\n\n\nSUGGESTED_ACTIONS: []\n\n\nb".to_string(),
         "PROPOSAL: {\"title\": \"x\"} and SCHEMA_PROPOSAL: {\"mode\": \"create\", \"operations\": []}".to_string(),
         "*** SCHEMA_PROPOSAL: {} ***SCHEMA_PROPOSAL: {}".to_string(),
+        format!("<think>\nDraft:\nSCHEMA_PROPOSAL: {{\"mode\": \"create\", \"operations\": []}}\n</think>\n\nHere.\n\nSCHEMA_PROPOSAL: {CREATE}"),
+        format!("<THINKING>plan</Thinking>Intro\n  <reasoning>\nmore SUGGESTED_VALUES: {VALUES}\n</REASONING>\nOutro\n<think>still going"),
+        "Stray </think> tag and <think> mid-line.\r\n<think>\r\nx\r\n</think>\r\nDone.".to_string(),
     ];
     texts.push(big_response(64 * 1024));
     texts
@@ -161,9 +164,23 @@ fn check(options: &ParseOptions, text: &str, sizes: &[usize]) -> Result<(), Test
         text,
         sizes
     );
-    let empty_delta = events
+    let thought: String = events
         .iter()
-        .any(|e| matches!(e, StreamEvent::TextDelta { text } if text.is_empty()));
+        .filter_map(|e| match e {
+            StreamEvent::ReasoningDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    prop_assert_eq!(
+        Some(thought).filter(|t| !t.is_empty()),
+        expected.reasoning.clone(),
+        "reasoning deltas of {:?} in {:?}",
+        text,
+        sizes
+    );
+    let empty_delta = events.iter().any(|e| {
+        matches!(e, StreamEvent::TextDelta { text } | StreamEvent::ReasoningDelta { text } if text.is_empty())
+    });
     prop_assert!(!empty_delta, "an empty delta");
     prop_assert!(matches!(events.last(), Some(StreamEvent::Complete(p)) if *p == expected));
     Ok(())
@@ -211,6 +228,93 @@ fn text_is_shown_as_soon_as_it_cannot_be_a_block() {
         deltas(stream.push("\n> SCHEMA_PROPOSAL: {")),
         "\n> SCHEMA_PROPOSAL: {"
     );
+}
+
+#[test]
+fn reasoning_is_its_own_channel_and_never_a_block() {
+    let text = format!(
+        "<think>\nA draft: SCHEMA_PROPOSAL: {{\"mode\": \"update\", \"operations\": []}}\n</think>\n\nHere it is.\n\nSCHEMA_PROPOSAL: {CREATE}"
+    );
+    let mut stream = StreamParser::new(&options());
+    let mut events = Vec::new();
+    for chunk in text.as_bytes().chunks(5) {
+        events.extend(stream.push(std::str::from_utf8(chunk).unwrap()));
+    }
+    let (tail, parsed) = stream.finish();
+    events.extend(tail);
+    assert_eq!(parsed.custom_payload.unwrap().data()["mode"], "create");
+    assert_eq!(
+        parsed.reasoning.as_deref(),
+        Some("A draft: SCHEMA_PROPOSAL: {\"mode\": \"update\", \"operations\": []}")
+    );
+    assert_eq!(parsed.message, "Here it is.");
+    // Only the answer's block is announced; the reasoning arrives before the answer.
+    let starts = events
+        .iter()
+        .filter(|e| matches!(e, StreamEvent::PayloadStart { .. }))
+        .count();
+    assert_eq!(starts, 1);
+    let first_text = events
+        .iter()
+        .position(|e| e.name() == "text_delta")
+        .unwrap();
+    let first_thought = events
+        .iter()
+        .position(|e| e.name() == "reasoning_delta")
+        .expect("the reasoning is streamed");
+    assert!(first_thought < first_text, "{events:?}");
+}
+
+#[test]
+fn reasoning_is_shown_as_it_arrives_and_a_split_tag_is_held() {
+    let mut stream = StreamParser::new(&options());
+    let names = |events: &[StreamEvent]| -> Vec<(String, String)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::TextDelta { text } => Some(("text".to_string(), text.clone())),
+                StreamEvent::ReasoningDelta { text } => {
+                    Some(("reasoning".to_string(), text.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(names(&stream.push("<thi")), []);
+    assert_eq!(
+        names(&stream.push("nk>Let me")),
+        [("reasoning".into(), "Let me".into())]
+    );
+    assert_eq!(
+        names(&stream.push(" see.</th")),
+        [("reasoning".into(), " see.".into())]
+    );
+    assert_eq!(
+        names(&stream.push("ink>\n\nAnswer")),
+        [("text".into(), "Answer".into())]
+    );
+    // A line start that cannot be a tag is shown at once.
+    assert_eq!(
+        names(&stream.push("\n<b")),
+        [("text".into(), "\n<b".into())]
+    );
+    let (_, parsed) = stream.finish();
+    assert_eq!(parsed.reasoning.as_deref(), Some("Let me see."));
+    assert_eq!(parsed.message, "Answer\n<b");
+}
+
+#[test]
+fn an_unclosed_section_is_reasoning_to_the_end_with_a_warning() {
+    let text = "<think>\nSCHEMA_PROPOSAL: {\"mode\": \"create\", \"operations\": []}";
+    let parsed = one_shot(&options(), text);
+    assert_eq!(parsed.message, "");
+    assert!(parsed.custom_payload.is_none() && parsed.rejected.is_empty());
+    assert_eq!(parsed.warnings.len(), 1);
+    assert_eq!(
+        parsed.warnings[0].kind,
+        crate::WarningKind::UnclosedReasoning
+    );
+    check(&options(), text, &[1]).unwrap();
 }
 
 #[test]
@@ -349,6 +453,10 @@ fn piece() -> impl Strategy<Value = String> {
         "[]",
         "{}",
         "{'title': 'it''s'}",
+        "<think>",
+        "\n<Thinking>\n",
+        "</think>",
+        "</THINKING>\n",
     ]);
     let close = prop::sample::select(vec!["", "\n```", " ```", "\n\n", "\n```\n\n"]);
     let block = (marker, value, close).prop_map(|(m, v, c)| format!("{m}{v}{c}"));

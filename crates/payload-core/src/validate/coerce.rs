@@ -206,7 +206,11 @@ fn exact_number(text: &str) -> Option<Number> {
     if !plausible {
         return None;
     }
-    serde_json::from_str::<Number>(text).ok()
+    // `"1e-400"` or thirty digits would be read as another number: not exact, so not
+    // coerced (the schema then reports the string).
+    serde_json::from_str::<Number>(text)
+        .ok()
+        .filter(|number| crate::json::precision::number_holds(text, number))
 }
 
 /// `number` as an integer, when it is exactly one.
@@ -394,6 +398,15 @@ mod tests {
             None
         );
         assert_eq!(converted("1e17", json!({"type": "integer"})), None);
+        // Not exactly the number written: underflow, or digits a float loses.
+        for text in [
+            "1e-400",
+            "0.1000000000000000000001",
+            "123456789012345678901234567890",
+            "123456789012345678901234567890.5",
+        ] {
+            assert_eq!(converted(text, json!({"type": "number"})), None, "{text}");
+        }
         for text in ["yes", "no", "1", "0", "on", "off", "y", "TRUE!", "t"] {
             assert_eq!(
                 converted(text, json!({"type": "boolean"})),

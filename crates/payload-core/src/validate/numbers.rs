@@ -18,6 +18,12 @@
 //!   (schemars states it for 8- and 16-bit types, and the validator reports those).
 //!
 //! Floats with a fraction are left alone: the validator reports them as not integers.
+//!
+//! Where a 32-bit float is wanted (`"format": "float"`, an `f32` field), a number the
+//! field cannot hold to its digits is a `validation` error at its path: serde would
+//! turn `16777217` into `16777216`, `0.123456789` into `0.12345679` and `1e39` into
+//! infinity without a word. The rule is the reader's (`crate::json::precision`): the
+//! 32-bit float must print back as the same decimal as the number read.
 
 use crate::caps::Capped;
 use crate::error::PayloadError;
@@ -81,6 +87,29 @@ impl Integers<'_> {
         if (checks_low && integer < low) || (checks_high && integer > high) {
             self.report(|| out_of_range(path, number, low, high));
         }
+    }
+
+    /// A number at `path` where the schema wants a 32-bit float.
+    pub(crate) fn single_precision(&mut self, value: &Value, path: &str) {
+        let Value::Number(number) = value else { return };
+        let Some(wide) = number.as_f64() else { return };
+        let narrow = wide as f32;
+        // What the 32-bit float prints as, read back: the decimal it holds.
+        let held = format!("{narrow:e}").parse::<f64>().ok();
+        if narrow.is_finite() && held == Some(wide) {
+            return;
+        }
+        self.report(|| {
+            PayloadError::validation(
+                path.to_string(),
+                format!(
+                    "{number} cannot be held by this field, a 32-bit float: it would be read as {narrow}"
+                ),
+            )
+            .with_received(value.clone())
+            .with_expected("a number with at most 7 significant digits, at most about 3.4e38 in magnitude")
+            .with_suggestion("write the number with at most 7 significant digits")
+        });
     }
 
     /// Keeps the error `build` makes, or only counts it once the report is full.
@@ -159,6 +188,7 @@ mod tests {
                 "big": {"type": "integer", "format": "uint64", "minimum": 0},
                 "small": {"type": "integer", "format": "int8", "minimum": -128, "maximum": 127},
                 "score": {"type": "number"},
+                "level": {"type": ["number", "null"], "format": "float"},
                 "any": true,
                 "ids": {"type": "array", "items": {"type": "integer", "format": "int64"}}
             }
@@ -223,6 +253,32 @@ mod tests {
         );
         assert!(errors[2].message.contains("cannot be held exactly"));
         assert!(errors[3].message.contains("out of range"));
+    }
+
+    #[test]
+    fn a_number_a_32_bit_float_field_cannot_hold_is_an_error_at_its_path() {
+        for held in [
+            json!(0.1),
+            json!(-2.5e-3),
+            json!(16777216),
+            json!(3.4e38),
+            json!(0),
+        ] {
+            let (_, errors, _) = run(json!({"level": held.clone()}));
+            assert!(errors.is_empty(), "{held}: {errors:?}");
+        }
+        for lost in [
+            json!(16777217),
+            json!(0.123456789),
+            json!(1e39),
+            json!(1e-50),
+        ] {
+            let (value, errors, _) = run(json!({"level": lost.clone(), "score": 0.123456789}));
+            assert_eq!(errors.len(), 1, "{lost}: {errors:?}");
+            assert_eq!(errors[0].path, "/level");
+            assert!(errors[0].suggestion.is_some());
+            assert_eq!(value["level"], lost, "the value is left as read");
+        }
     }
 
     #[test]

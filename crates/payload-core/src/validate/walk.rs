@@ -49,8 +49,11 @@ impl<'a> Walker<'_, 'a> {
         }
         match value {
             Value::Number(_) => {
-                if let Some(integer) = Applies::of(self.root, schema, value).integer_schema() {
+                let applies = Applies::of(self.root, schema, value);
+                if let Some(integer) = applies.integer_schema() {
                     self.integers.integer(value, integer, &self.path);
+                } else if applies.single_precision() {
+                    self.integers.single_precision(value, &self.path);
                 }
             }
             Value::Object(_) => {

@@ -5,8 +5,16 @@
 //! Only when that fails does it repair the JSON ([`crate::json::repair`]) and coerce it toward
 //! the schema ([`crate::validate::coerce`]), each fix reported as a warning. A value cut off
 //! before it closes is `truncated` and never accepted.
+//!
+//! Reasoning comes out first (SPEC 8.1): the `<think>` sections before the answer are
+//! removed before the format is detected and the value read, and returned as
+//! `reasoning`. Only sections before the answer's first visible character count here:
+//! the answer is one value, and a `<reasoning>` element inside an XML answer is a
+//! member of it.
 
 mod candidates;
+#[cfg(test)]
+mod reasoning_tests;
 
 use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError};
@@ -14,6 +22,7 @@ use crate::json;
 use crate::json::locate;
 use crate::limits::Limits;
 use crate::payload::{LlmPayload, PayloadType, Shape};
+use crate::scan::reasoning::{self, Scope};
 use crate::typed::AnyPayload;
 use crate::validate::check::Probe;
 use crate::validate::coerce;
@@ -44,6 +53,10 @@ pub struct ExtractResult {
     pub confidence: f64,
     /// What was repaired or coerced.
     pub warnings: Vec<Warning>,
+    /// The model's reasoning (SPEC 8.1): the `<think>`, `<thinking>` or `<reasoning>`
+    /// sections before the answer, removed before the format is detected and the value
+    /// read. `None` (and left out of the JSON) when there is none.
+    pub reasoning: Option<String>,
     /// The valid value as validation decoded it, for [`extract`] to hand over without
     /// decoding again.
     typed: Option<AnyPayload>,
@@ -58,6 +71,7 @@ impl PartialEq for ExtractResult {
             && self.format == other.format
             && self.confidence == other.confidence
             && self.warnings == other.warnings
+            && self.reasoning == other.reasoning
     }
 }
 
@@ -76,6 +90,9 @@ impl Serialize for ExtractResult {
         if self.success {
             map.serialize_entry("warnings", &self.warnings)?;
         }
+        if let Some(reasoning) = &self.reasoning {
+            map.serialize_entry("reasoning", reasoning)?;
+        }
         map.end()
     }
 }
@@ -91,6 +108,7 @@ impl ExtractResult {
             format: format.to_string(),
             confidence,
             warnings: Vec::new(),
+            reasoning: None,
             typed: None,
         }
     }
@@ -105,6 +123,7 @@ impl ExtractResult {
             format: format.to_string(),
             confidence,
             warnings,
+            reasoning: None,
             typed: None,
         }
     }
@@ -155,8 +174,29 @@ pub fn extract_as_with(
     format: Option<Format>,
     limits: Limits,
 ) -> ExtractResult {
-    let result = read_as(text, payload, format, limits);
-    payload.compiled().policy().finish(result)
+    if let Err(error) = limits.check_input(text.len()) {
+        let name = format.map_or("json", Format::as_str);
+        return ExtractResult::failure(name, 0.0, vec![error]);
+    }
+    let split = reasoning::split(text, Scope::Leading);
+    let result = read_as(&split.answer, payload, format, limits);
+    with_reasoning(payload.compiled().policy().finish(result), split)
+}
+
+/// The result with the response's reasoning, and a warning when a section was never
+/// closed (the warning goes first: it explains an answer that may be missing).
+fn with_reasoning(mut result: ExtractResult, split: reasoning::Split<'_>) -> ExtractResult {
+    if let Some(name) = split.unclosed {
+        let mut warnings = Capped::warnings();
+        warnings.push(Warning::new(
+            WarningKind::UnclosedReasoning,
+            reasoning::unclosed_message(name),
+        ));
+        warnings.extend(std::mem::take(&mut result.warnings));
+        result.warnings = warnings.finish();
+    }
+    result.reasoning = split.reasoning;
+    result
 }
 
 fn read_as(
@@ -239,6 +279,7 @@ fn read_as(
         format: name.to_string(),
         confidence,
         warnings,
+        reasoning: None,
         typed: None,
     }
 }
@@ -297,10 +338,9 @@ pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
     if let Err(error) = Limits::DEFAULT.check_input(text.len()) {
         return ExtractResult::failure("json", 0.0, vec![error]);
     }
-    payload
-        .compiled()
-        .policy()
-        .finish(extract_json_unchecked(text, payload))
+    let split = reasoning::split(text, Scope::Leading);
+    let result = extract_json_unchecked(&split.answer, payload);
+    with_reasoning(payload.compiled().policy().finish(result), split)
 }
 
 fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
@@ -572,6 +612,7 @@ fn read_candidate(
         format: "json".into(),
         confidence,
         warnings,
+        reasoning: None,
         typed: None,
     }
 }

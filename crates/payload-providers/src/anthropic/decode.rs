@@ -4,6 +4,11 @@
 //! `message_stop`, `ping`, and `error`. Event types it does not know are skipped, as
 //! Anthropic asks of clients.
 //!
+//! With extended thinking, `thinking` blocks come first: their `thinking_delta` pieces
+//! are the reasoning channel ([`ModelChunk::Reasoning`], never text, SPEC 8.1); their
+//! `signature_delta` and `redacted_thinking` blocks (encrypted, nothing to show) are
+//! skipped. A second thinking block of the same answer starts after a blank line.
+//!
 //! In whole-response mode the answer is the input of a forced tool: that block's
 //! `input_json_delta` pieces are passed on as text, not as a tool call, so the turn
 //! reads the JSON as the answer.
@@ -22,6 +27,8 @@ enum Block {
     Call(usize),
     /// The forced output tool's input: the answer itself.
     Answer,
+    /// Extended thinking: the reasoning channel.
+    Thinking,
 }
 
 /// The decoder of one attempt's stream.
@@ -31,6 +38,8 @@ pub(crate) struct AnthropicDecoder {
     output: Option<String>,
     blocks: HashMap<u64, Block>,
     calls: usize,
+    /// A thinking block has been read (the next one is a new section).
+    thought: bool,
     input_tokens: u64,
     done: bool,
 }
@@ -51,6 +60,18 @@ impl AnthropicDecoder {
             Some("text") => {
                 self.blocks.insert(index, Block::Text);
                 text(block["text"].as_str().unwrap_or_default())
+            }
+            Some("thinking") => {
+                self.blocks.insert(index, Block::Thinking);
+                let mut chunks = Vec::new();
+                if std::mem::replace(&mut self.thought, true) {
+                    chunks.push(ModelChunk::Reasoning("\n\n".to_string()));
+                }
+                let thinking = block["thinking"].as_str().unwrap_or_default();
+                if !thinking.is_empty() {
+                    chunks.push(ModelChunk::Reasoning(thinking.to_string()));
+                }
+                chunks
             }
             Some("tool_use") if block["name"].as_str() == self.output.as_deref() => {
                 self.blocks.insert(index, Block::Answer);
@@ -78,6 +99,12 @@ impl AnthropicDecoder {
         match (self.blocks.get(&index), delta["type"].as_str()) {
             (Some(Block::Text), Some("text_delta")) => {
                 text(delta["text"].as_str().unwrap_or_default())
+            }
+            (Some(Block::Thinking), Some("thinking_delta")) => {
+                match delta["thinking"].as_str().filter(|t| !t.is_empty()) {
+                    Some(thinking) => vec![ModelChunk::Reasoning(thinking.to_string())],
+                    None => Vec::new(),
+                }
             }
             (Some(Block::Answer), Some("input_json_delta")) => {
                 text(delta["partial_json"].as_str().unwrap_or_default())
@@ -243,6 +270,33 @@ mod tests {
         assert!(!decoder.may_end());
         read(&mut decoder, r#"{"type":"message_stop"}"#);
         assert!(decoder.done() && decoder.may_end());
+    }
+
+    #[test]
+    fn thinking_blocks_are_the_reasoning_channel() {
+        let mut decoder = AnthropicDecoder::default();
+        let start = r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}"#;
+        assert!(read(&mut decoder, start).is_empty());
+        let delta = r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Step one."}}"#;
+        assert_eq!(
+            read(&mut decoder, delta),
+            [ModelChunk::Reasoning("Step one.".into())]
+        );
+        let signature = r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCgIYAhIM"}}"#;
+        assert!(read(&mut decoder, signature).is_empty());
+        let redacted = r#"{"type":"content_block_start","index":1,"content_block":{"type":"redacted_thinking","data":"EmwKAhgB"}}"#;
+        assert!(read(&mut decoder, redacted).is_empty());
+        let again = r#"{"type":"content_block_start","index":2,"content_block":{"type":"thinking","thinking":""}}"#;
+        assert_eq!(
+            read(&mut decoder, again),
+            [ModelChunk::Reasoning("\n\n".into())]
+        );
+        // A thinking delta on a block that is not a thinking block is not reasoning.
+        let text_start =
+            r#"{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}"#;
+        read(&mut decoder, text_start);
+        let stray = r#"{"type":"content_block_delta","index":3,"delta":{"type":"thinking_delta","thinking":"x"}}"#;
+        assert!(read(&mut decoder, stray).is_empty());
     }
 
     #[test]

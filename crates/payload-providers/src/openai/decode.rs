@@ -2,6 +2,11 @@
 //! `chat.completion.chunk` objects (`choices[0].delta.content`, `delta.tool_calls[]`
 //! fragments, `finish_reason`), a last chunk with `usage` and no choices, then
 //! `data: [DONE]`. An object with an `error` member is the server failing mid-stream.
+//!
+//! Reasoning models on compatible servers send their reasoning apart from the answer, in
+//! `delta.reasoning_content` (DeepSeek, llama.cpp, SGLang, older vLLM) or
+//! `delta.reasoning` (newer vLLM, OpenRouter, Ollama): it becomes
+//! [`ModelChunk::Reasoning`], never text (SPEC 8.1).
 
 use crate::http_error::error_message;
 use crate::sse::Event;
@@ -61,6 +66,14 @@ impl Decoder for OpenAiDecoder {
 impl OpenAiDecoder {
     fn choice(&mut self, choice: &Value, chunks: &mut Vec<ModelChunk>) {
         let delta = &choice["delta"];
+        // A server sends one of the two names; were both there, they would be the same
+        // text twice, so the first one present is read.
+        let reasoning = delta["reasoning_content"]
+            .as_str()
+            .or_else(|| delta["reasoning"].as_str());
+        if let Some(reasoning) = reasoning.filter(|t| !t.is_empty()) {
+            chunks.push(ModelChunk::Reasoning(reasoning.to_string()));
+        }
         if let Some(text) = delta["content"].as_str().filter(|t| !t.is_empty()) {
             chunks.push(ModelChunk::Text(text.to_string()));
         }
@@ -172,6 +185,26 @@ mod tests {
         assert!(decoder.may_end() && !decoder.done());
         decoder.event(&event("[DONE]")).unwrap();
         assert!(decoder.done());
+    }
+
+    #[test]
+    fn reasoning_content_and_reasoning_are_the_reasoning_channel() {
+        let mut decoder = OpenAiDecoder::default();
+        let deepseek = r#"{"choices":[{"index":0,"delta":{"content":null,"reasoning_content":"Hmm"},"finish_reason":null}]}"#;
+        assert_eq!(
+            decoder.event(&event(deepseek)).unwrap(),
+            [ModelChunk::Reasoning("Hmm".into())]
+        );
+        let vllm = r#"{"choices":[{"index":0,"delta":{"reasoning":" ok"},"finish_reason":null}]}"#;
+        assert_eq!(
+            decoder.event(&event(vllm)).unwrap(),
+            [ModelChunk::Reasoning(" ok".into())]
+        );
+        let both = r#"{"choices":[{"index":0,"delta":{"reasoning_content":"","content":"Hi"},"finish_reason":null}]}"#;
+        assert_eq!(
+            decoder.event(&event(both)).unwrap(),
+            [ModelChunk::Text("Hi".into())]
+        );
     }
 
     #[test]

@@ -326,3 +326,36 @@ pub fn rejected_kinds(events: &[AgentEvent]) -> Vec<payload_core::ErrorKind> {
         .map(|e| e.kind)
         .collect()
 }
+
+/// What every `*reasoning*.sse` / `thinking.sse` turn must give: the draft in the
+/// reasoning is never the payload, the reasoning arrives as `reasoning_delta`s before
+/// the answer, and `complete` carries it.
+pub fn assert_reasoning_turn(events: &[AgentEvent]) {
+    assert_eq!(
+        names(events),
+        [
+            "status",
+            "reasoning_delta",
+            "text_delta",
+            "payload_start",
+            "payload_progress",
+            "complete"
+        ]
+    );
+    let parsed = completed(events);
+    assert_eq!(parsed.message, "I'll drop the unused column.");
+    let payload = parsed.custom_payload.as_ref().expect("a payload");
+    assert_eq!(payload.data()["operations"][0]["column_id"], "col_2");
+    assert!(parsed.rejected.is_empty(), "{:?}", parsed.rejected);
+    let expected = "The user said column two. A first draft:\n\nSCHEMA_PROPOSAL: {\"mode\": \"update\", \"operations\": [{\"action\": \"remove\", \"column_id\": \"col_1\"}]}\n\nNo: col_1 is column one.";
+    assert_eq!(parsed.reasoning.as_deref(), Some(expected));
+    let deltas: String = events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ReasoningDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deltas, expected);
+    assert!(errors(events).is_empty(), "{:?}", errors(events));
+}

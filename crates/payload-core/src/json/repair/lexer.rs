@@ -6,6 +6,7 @@
 
 use super::kinds::{Repair, RepairSet};
 use super::{ErrorKind, Hint, RepairError};
+use crate::json::precision;
 use crate::scan::quotes::{self, Closing, Quote};
 use serde_json::Value;
 
@@ -22,6 +23,10 @@ pub(super) struct Lexer<'a> {
     /// Set when the last number read was an integer too long for 64 bits, read as the
     /// nearest float: the parser notes its path and clears the flag.
     pub(super) inexact: bool,
+    /// Set when the last number read was a float literal whose digits the float read
+    /// does not hold (`1e-400`, 30 significant digits): the parser notes its path and
+    /// literal, and takes it.
+    pub(super) imprecise: Option<String>,
 }
 
 impl<'a> Lexer<'a> {
@@ -34,6 +39,7 @@ impl<'a> Lexer<'a> {
             repairs: RepairSet::default(),
             after_word: false,
             inexact: false,
+            imprecise: None,
         }
     }
 
@@ -407,6 +413,13 @@ impl<'a> Lexer<'a> {
         // by 300 zeros becomes 1e300. The text said an exact integer; the caller is told.
         if value.is_f64() && !token.contains(['.', 'e', 'E']) {
             self.inexact = true;
+        } else if let Value::Number(number) = &value {
+            // `1e-400` is read as 0 and `0.1000000000000000000001` as 0.1: the text
+            // said another number, and the caller is told (the rule is in
+            // `json::precision`).
+            if !precision::number_holds(token, number) {
+                self.imprecise = Some(token.to_string());
+            }
         }
         Ok(value)
     }

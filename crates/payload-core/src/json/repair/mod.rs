@@ -27,9 +27,11 @@
 //! | `{"a": 1}, "b": 2}` | `{"a": 1, "b": 2}` | kept the members written after the object closed too early |
 //! | U+200B, U+200C, U+200D, U+2060, U+FEFF between tokens | nothing | removed invisible characters between tokens |
 //!
-//! Two things are read as written but reported through [`Lenient::notes`]: a key that
-//! appears twice in an object (the last value wins, SPEC 7.10) and an integer too long
-//! for 64 bits (read as the nearest float; the caller reports it, SPEC 7.9).
+//! Three things are read as written but reported through [`Lenient::notes`]: a key that
+//! appears twice in an object (the last value wins, SPEC 7.10), an integer too long
+//! for 64 bits (read as the nearest float; the caller reports it, SPEC 7.9) and a
+//! float literal whose digits the float loses (`1e-400` read as 0; the rule is in
+//! `crate::json::precision`, and the caller reports it too).
 //!
 //! Everything inside a string stays text: `"see // here"`, `"True"`, `"{"` and a curly
 //! apostrophe in `"it’s"` are not touched.
@@ -84,7 +86,7 @@ mod proptests;
 mod tests;
 
 pub(crate) use crate::error::ErrorKind;
-pub(crate) use notes::Notes;
+pub(crate) use notes::{Imprecise, Notes};
 pub(crate) use parser::members_follow;
 use serde_json::Value;
 use std::fmt;

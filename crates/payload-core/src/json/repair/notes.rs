@@ -28,6 +28,17 @@ impl DuplicateKey {
     }
 }
 
+/// A float literal whose digits the float read from it does not hold (the rule is in
+/// `crate::json::precision`): `1e-400` read as 0, 30 significant digits read as 17.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Imprecise {
+    /// JSON Pointer of the number.
+    pub path: String,
+    /// The literal as written (possibly very long: quote it with
+    /// `crate::json::precision::preview`).
+    pub literal: String,
+}
+
 /// The notes of one reading, each list capped at [`MAX_WARNINGS`] with the rest counted.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notes {
@@ -36,6 +47,8 @@ pub struct Notes {
     /// JSON Pointers of integers written with more digits than a 64-bit integer holds:
     /// the value read is the nearest float, not the number the text says.
     pub(crate) inexact: Capped<String>,
+    /// Float literals whose digits the float read does not hold.
+    pub(crate) imprecise: Capped<Imprecise>,
 }
 
 impl Default for Notes {
@@ -43,6 +56,7 @@ impl Default for Notes {
         Notes {
             duplicates: Capped::new(MAX_WARNINGS),
             inexact: Capped::new(MAX_WARNINGS),
+            imprecise: Capped::new(MAX_WARNINGS),
         }
     }
 }
@@ -52,7 +66,18 @@ impl Default for Notes {
 impl Notes {
     /// Whether nothing was noted.
     pub fn is_empty(&self) -> bool {
-        self.duplicates.items().is_empty() && self.inexact.items().is_empty()
+        self.duplicates.items().is_empty()
+            && self.inexact.items().is_empty()
+            && self.imprecise.items().is_empty()
+    }
+
+    /// The paths of float literals whose digits the float read does not hold.
+    pub fn imprecise_paths(&self) -> Vec<&str> {
+        self.imprecise
+            .items()
+            .iter()
+            .map(|i| i.path.as_str())
+            .collect()
     }
 
     /// The paths of integer literals too long to read exactly.

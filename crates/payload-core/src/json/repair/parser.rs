@@ -4,7 +4,7 @@
 
 use super::kinds::Repair;
 use super::lexer::{Lexer, error};
-use super::notes::{DuplicateKey, Notes};
+use super::notes::{DuplicateKey, Imprecise, Notes};
 use super::{ErrorKind, Hint, Lenient, RepairError};
 use crate::error::pointer_join;
 use crate::limits::MAX_DEPTH;
@@ -162,6 +162,12 @@ fn parse_value(lexer: &mut Lexer<'_>, notes: &mut Notes) -> Result<Value, Repair
                     let value = lexer.scalar()?;
                     if std::mem::take(&mut lexer.inexact) {
                         notes.inexact.push(pointer(&stack));
+                    }
+                    if let Some(literal) = lexer.imprecise.take() {
+                        notes.imprecise.push(Imprecise {
+                            path: pointer(&stack),
+                            literal,
+                        });
                     }
                     value
                 }

@@ -151,6 +151,14 @@ impl<'a> Applies<'a> {
         (says(first) && numeric.all(says)).then_some(first.target)
     }
 
+    /// Whether a part says a number here is a 32-bit float (`"format": "float"`, as
+    /// schemars writes an `f32`): such a field holds fewer digits than the value read.
+    pub(crate) fn single_precision(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| p.target.get("format").and_then(Value::as_str) == Some("float"))
+    }
+
     /// The sub-schema that governs member `key`: a declared property of a part, or a
     /// part's `additionalProperties` schema.
     pub(crate) fn member(&self, key: &str) -> Option<&'a Value> {

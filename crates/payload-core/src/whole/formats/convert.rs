@@ -851,7 +851,9 @@ fn number(text: &str) -> Option<Number> {
     Number::from_f64(plain_float(text)?)
 }
 
-/// `f64::from_str`, without the spellings no person means as a number (`inf`, `NaN`).
+/// `f64::from_str`, without the spellings no person means as a number (`inf`, `NaN`),
+/// and only when the float holds the number to the digits written (`1e-400` is not 0;
+/// the rule is in `crate::json::precision`).
 fn plain_float(text: &str) -> Option<f64> {
     if !text
         .bytes()
@@ -859,7 +861,9 @@ fn plain_float(text: &str) -> Option<f64> {
     {
         return None;
     }
-    text.parse::<f64>().ok().filter(|f| f.is_finite())
+    text.parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite() && crate::json::precision::holds(text, *f))
 }
 
 #[cfg(test)]
@@ -878,7 +882,17 @@ mod tests {
         assert_eq!(convert(" 0.85 ", number.clone()), Ok(json!(0.85)));
         assert_eq!(convert("3", number.clone()), Ok(json!(3)));
         assert_eq!(convert("-1e3", number.clone()), Ok(json!(-1000.0)));
-        for bad in ["85%", "1,234", "about 3", "NaN", "inf", ""] {
+        for bad in [
+            "85%",
+            "1,234",
+            "about 3",
+            "NaN",
+            "inf",
+            "",
+            "1e-400",
+            "0.1000000000000000000001",
+            "123456789012345678901234567890",
+        ] {
             assert_eq!(convert(bad, number.clone()), Err(()), "{bad}");
         }
         let integer = json!({"type": "integer"});

@@ -1,0 +1,385 @@
+//! Reasoning is not the answer (SPEC 8.1): the one rule that tells a model's reasoning
+//! from its answer, for every mode (marker, stream, whole-response) and the agent.
+//!
+//! **The rule.** A reasoning section opens with `<think>`, `<thinking>` or
+//! `<reasoning>` (the tag name in any case) at the start of the response or of a line,
+//! after optional horizontal whitespace (invisible characters count as space, SPEC 8.5), and closes at the first closing tag of the same
+//! name (`</think>`, in any case) anywhere after it. Its text is reasoning: it is taken
+//! out of the answer and returned on its own, so it is never scanned for markers, never
+//! supplies a value and never steers format detection.
+//!
+//! - Sections do not nest: the first matching closing tag closes the section, and an
+//!   opening tag inside a section is reasoning text.
+//! - A closing tag with no section open is answer text, as is an opening tag that is not
+//!   at a line's start.
+//! - A section still open when the text ends is reasoning to the end; the caller warns
+//!   (`unclosed_reasoning`).
+//! - Several sections are all reasoning: each is trimmed, the empty ones are dropped
+//!   (`<think>\n\n</think>` is what a reasoning model writes with thinking turned off),
+//!   and the rest are joined with a blank line.
+//! - The whitespace before an opening tag and the text after a closing tag stay in the
+//!   answer (the message builder trims and folds it as it does any prose).
+//! - [`Scope::Leading`] (whole-response mode) only reads sections before the answer's
+//!   first visible character: there the answer is one value, and a `<reasoning>` element
+//!   inside an XML answer is a member of it, not the model's reasoning.
+//!
+//! **Streaming.** [`Splitter`] reads the text chunk by chunk and decides each byte as
+//! soon as no later text can change it: it holds back only what may still become a tag
+//! (at most the longest tag, 12 bytes), so the answer and the reasoning are the same
+//! however the text is chunked, and the work is linear in the text.
+
+use super::spelling::is_horizontal_space;
+
+/// The tag names, lowercase; matching is ASCII case-insensitive.
+const NAMES: [&str; 3] = ["think", "thinking", "reasoning"];
+
+/// Where sections may open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// At the start of the text or of any line (marker mode, the stream, the agent).
+    Anywhere,
+    /// Only before the answer's first visible character (whole-response mode).
+    Leading,
+}
+
+/// Whitespace before an opening tag: line breaks (a line start stays one), horizontal
+/// space, and the invisible characters that count as space (SPEC 8.5).
+fn is_space(c: char) -> bool {
+    c == '\n'
+        || c == '\r'
+        || is_horizontal_space(c)
+        || matches!(
+            c,
+            '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
+        )
+}
+
+/// Whether `text` holds anything but space.
+fn visible(text: &str) -> bool {
+    text.chars().any(|c| !is_space(c))
+}
+
+/// A piece of the text, in order, as the splitter decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part<'a> {
+    /// Answer text.
+    Answer(&'a str),
+    /// A reasoning section has opened.
+    Opened,
+    /// Reasoning text (tags excluded).
+    Reasoning(&'a str),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Reading answer text; `line_start` while only horizontal space has been read since
+    /// the start of the text or the last line break.
+    Answer { line_start: bool },
+    /// Inside a section opened with `NAMES[name]`.
+    Reasoning { name: usize },
+}
+
+/// Cuts a text into answer and reasoning, chunk by chunk.
+#[derive(Debug, Clone)]
+pub(crate) struct Splitter {
+    scope: Scope,
+    mode: Mode,
+    /// Text that may still become a tag, not decided yet (shorter than the longest tag, `</reasoning>`).
+    held: String,
+    /// A visible answer character has been read (ends [`Scope::Leading`]).
+    answered: bool,
+}
+
+impl Splitter {
+    /// A splitter for a text that starts now.
+    pub(crate) fn new(scope: Scope) -> Self {
+        Splitter {
+            scope,
+            mode: Mode::Answer { line_start: true },
+            held: String::new(),
+            answered: false,
+        }
+    }
+
+    /// Reads `chunk`, handing every piece it decides to `out`, in order.
+    pub(crate) fn push(&mut self, chunk: &str, out: &mut impl FnMut(Part<'_>)) {
+        if self.held.is_empty() {
+            let used = self.feed(chunk, false, out);
+            self.held.push_str(&chunk[used..]);
+        } else {
+            let mut text = std::mem::take(&mut self.held);
+            text.push_str(chunk);
+            let used = self.feed(&text, false, out);
+            text.drain(..used);
+            self.held = text;
+        }
+    }
+
+    /// The text has ended: hands out what was held. Returns the name of the section
+    /// still open, if one is (it is reasoning to the end).
+    pub(crate) fn finish(&mut self, out: &mut impl FnMut(Part<'_>)) -> Option<&'static str> {
+        let text = std::mem::take(&mut self.held);
+        self.feed(&text, true, out);
+        match self.mode {
+            Mode::Reasoning { name } => Some(NAMES[name]),
+            Mode::Answer { .. } => None,
+        }
+    }
+
+    /// Decides as much of `text` as it can; returns how many bytes it used.
+    fn feed(&mut self, text: &str, eof: bool, out: &mut impl FnMut(Part<'_>)) -> usize {
+        let bytes = text.as_bytes();
+        let mut pos = 0;
+        // Where the piece being handed out started.
+        let mut from = 0;
+        while pos < text.len() {
+            match self.mode {
+                Mode::Answer { line_start: false } => match memchr::memchr(b'\n', &bytes[pos..]) {
+                    Some(n) => {
+                        if !self.answered {
+                            self.answered = visible(&text[pos..pos + n]);
+                        }
+                        pos += n + 1;
+                        self.mode = Mode::Answer { line_start: true };
+                    }
+                    None => {
+                        if !self.answered {
+                            self.answered = visible(&text[pos..]);
+                        }
+                        pos = text.len();
+                    }
+                },
+                Mode::Answer { line_start: true } => {
+                    let c = text[pos..].chars().next().unwrap_or('\n');
+                    if is_space(c) {
+                        pos += c.len_utf8();
+                        continue;
+                    }
+                    if c != '<' || (self.scope == Scope::Leading && self.answered) {
+                        self.mode = Mode::Answer { line_start: false };
+                        continue;
+                    }
+                    match opening_tag(&bytes[pos..], eof) {
+                        Tag::Maybe => break,
+                        Tag::No => self.mode = Mode::Answer { line_start: false },
+                        Tag::Is { name, len } => {
+                            if from < pos {
+                                out(Part::Answer(&text[from..pos]));
+                            }
+                            out(Part::Opened);
+                            pos += len;
+                            from = pos;
+                            self.mode = Mode::Reasoning { name };
+                        }
+                    }
+                }
+                Mode::Reasoning { name } => {
+                    let Some(n) = memchr::memchr(b'<', &bytes[pos..]) else {
+                        pos = text.len();
+                        break;
+                    };
+                    let at = pos + n;
+                    match closing_tag(&bytes[at..], name, eof) {
+                        Tag::Maybe => {
+                            pos = at;
+                            break;
+                        }
+                        Tag::No => pos = at + 1,
+                        Tag::Is { len, .. } => {
+                            if from < at {
+                                out(Part::Reasoning(&text[from..at]));
+                            }
+                            pos = at + len;
+                            from = pos;
+                            self.mode = Mode::Answer { line_start: false };
+                        }
+                    }
+                }
+            }
+        }
+        if from < pos {
+            match self.mode {
+                Mode::Answer { .. } => out(Part::Answer(&text[from..pos])),
+                Mode::Reasoning { .. } => out(Part::Reasoning(&text[from..pos])),
+            }
+        }
+        pos
+    }
+}
+
+/// Whether the bytes at a `<` are a tag.
+enum Tag {
+    /// They are: the tag's name (index in [`NAMES`]) and its length.
+    Is { name: usize, len: usize },
+    /// They are not.
+    No,
+    /// The text ends before it can tell.
+    Maybe,
+}
+
+/// Whether `bytes` (starting at `<`) start an opening tag.
+fn opening_tag(bytes: &[u8], eof: bool) -> Tag {
+    let mut maybe = false;
+    for (name, tag) in NAMES.iter().enumerate() {
+        match matches_tag(bytes, b"<", tag) {
+            Tag::Is { len, .. } => return Tag::Is { name, len },
+            Tag::Maybe => maybe = true,
+            Tag::No => {}
+        }
+    }
+    if maybe && !eof { Tag::Maybe } else { Tag::No }
+}
+
+/// Whether `bytes` (starting at `<`) start the closing tag of `NAMES[name]`.
+fn closing_tag(bytes: &[u8], name: usize, eof: bool) -> Tag {
+    match matches_tag(bytes, b"</", NAMES[name]) {
+        Tag::Maybe if eof => Tag::No,
+        tag => tag,
+    }
+}
+
+/// Whether `bytes` start with `open`, `name` (ASCII case-insensitive) and `>`.
+fn matches_tag(bytes: &[u8], open: &[u8], name: &str) -> Tag {
+    let tag = open.iter().chain(name.as_bytes()).chain(b">");
+    let mut len = 0;
+    for (want, got) in tag.zip(bytes) {
+        if !want.eq_ignore_ascii_case(got) {
+            return Tag::No;
+        }
+        len += 1;
+    }
+    if len < open.len() + name.len() + 1 {
+        Tag::Maybe
+    } else {
+        Tag::Is { name: 0, len }
+    }
+}
+
+/// Reasoning as it arrives, joined the one way every channel joins it (SPEC 8.1): each
+/// section trimmed, empty ones dropped, the rest joined with a blank line. What
+/// [`ReasoningText::push`] hands out is final, so the deltas add up to
+/// [`ReasoningText::text`] exactly. The parsers use it for `<think>` sections; an agent
+/// uses it to join a provider's reasoning channel with the reasoning found in the text.
+#[derive(Debug, Default, Clone)]
+pub struct ReasoningText {
+    /// A section opened since the last visible text: a blank line goes before the next.
+    separate: bool,
+    /// Whitespace after the last visible text, held until more visible text follows.
+    trailing: String,
+    /// Everything handed out so far.
+    all: String,
+}
+
+impl ReasoningText {
+    /// An empty reasoning.
+    pub fn new() -> Self {
+        ReasoningText::default()
+    }
+
+    /// A new section starts: its text goes after a blank line (if anything came before).
+    pub fn section(&mut self) {
+        if !self.all.is_empty() {
+            self.separate = true;
+            self.trailing.clear();
+        }
+    }
+
+    /// More text of the current section; returns what it makes final (`None` while it
+    /// is only whitespace that may yet be trimmed).
+    pub fn push(&mut self, text: &str) -> Option<String> {
+        let body = text.trim_end();
+        if body.trim_start().is_empty() {
+            if !self.all.is_empty() && !self.separate {
+                self.trailing.push_str(text);
+            }
+            return None;
+        }
+        let mut out = String::new();
+        if self.all.is_empty() {
+            out.push_str(body.trim_start());
+        } else if self.separate {
+            out.push_str("\n\n");
+            out.push_str(body.trim_start());
+        } else {
+            out.push_str(&self.trailing);
+            out.push_str(body);
+        }
+        self.separate = false;
+        self.trailing.clear();
+        self.trailing.push_str(&text[body.len()..]);
+        self.all.push_str(&out);
+        Some(out)
+    }
+
+    /// All the reasoning handed out so far, `None` when there is none.
+    pub fn text(&self) -> Option<&str> {
+        (!self.all.is_empty()).then_some(self.all.as_str())
+    }
+}
+
+/// A text cut into its answer and its reasoning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Split<'a> {
+    /// The text without its reasoning sections (the text itself when it has none).
+    pub(crate) answer: std::borrow::Cow<'a, str>,
+    /// The reasoning, `None` when there is none.
+    pub(crate) reasoning: Option<String>,
+    /// The name of the section still open when the text ended.
+    pub(crate) unclosed: Option<&'static str>,
+}
+
+/// Cuts a whole text into answer and reasoning.
+pub(crate) fn split(text: &str, scope: Scope) -> Split<'_> {
+    let mut splitter = Splitter::new(scope);
+    let mut answer: Vec<std::ops::Range<usize>> = Vec::new();
+    let base = text.as_ptr() as usize;
+    let mut reasoning = ReasoningText::default();
+    let mut sections = 0usize;
+    let unclosed = {
+        let mut out = |part: Part<'_>| match part {
+            Part::Answer(_) => {}
+            Part::Opened => {
+                sections += 1;
+                reasoning.section();
+            }
+            Part::Reasoning(text) => {
+                reasoning.push(text);
+            }
+        };
+        let used = splitter.feed(text, true, &mut |part| {
+            if let Part::Answer(piece) = part {
+                // The whole text is fed at once, so every piece is a slice of it: keep
+                // where it is instead of copying it.
+                let start = piece.as_ptr() as usize - base;
+                answer.push(start..start + piece.len());
+            }
+            out(part);
+        });
+        debug_assert_eq!(used, text.len());
+        splitter.finish(&mut out)
+    };
+    let answer = if sections == 0 {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        let mut joined = String::with_capacity(text.len());
+        for range in answer {
+            joined.push_str(&text[range]);
+        }
+        std::borrow::Cow::Owned(joined)
+    };
+    Split {
+        answer,
+        reasoning: reasoning.text().map(str::to_owned),
+        unclosed,
+    }
+}
+
+/// The warning's text for a section still open at the end of the text.
+pub(crate) fn unclosed_message(name: &str) -> String {
+    format!(
+        "the <{name}> section was never closed with </{name}>: everything after it was read as reasoning, none of it as the answer"
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,190 @@
+use super::*;
+
+use super::split as split_text;
+
+fn parts(text: &str) -> (String, Option<String>, Option<&'static str>) {
+    let split = split(text, Scope::Anywhere);
+    (split.answer.into_owned(), split.reasoning, split.unclosed)
+}
+
+/// The split of `text` fed in chunks of `size` bytes (at char boundaries).
+fn chunked(
+    text: &str,
+    size: usize,
+    scope: Scope,
+) -> (String, Option<String>, Option<&'static str>) {
+    let mut splitter = Splitter::new(scope);
+    let mut answer = String::new();
+    let mut reasoning = ReasoningText::default();
+    let mut deltas = String::new();
+    let mut out = |part: Part<'_>| match part {
+        Part::Answer(text) => answer.push_str(text),
+        Part::Opened => reasoning.section(),
+        Part::Reasoning(text) => deltas.push_str(&reasoning.push(text).unwrap_or_default()),
+    };
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + size).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        splitter.push(&text[at..end], &mut out);
+        at = end;
+    }
+    let unclosed = splitter.finish(&mut out);
+
+    let all = reasoning.text().map(str::to_owned);
+    assert_eq!(all.clone().unwrap_or_default(), deltas);
+    (answer, all, unclosed)
+}
+
+#[test]
+fn a_leading_section_is_reasoning_and_leaves_the_answer() {
+    let (answer, reasoning, unclosed) =
+        parts("<think>\nDraft: {\"a\": 1}\n</think>\n\nThe answer.");
+    assert_eq!(answer, "\n\nThe answer.");
+    assert_eq!(reasoning.as_deref(), Some("Draft: {\"a\": 1}"));
+    assert_eq!(unclosed, None);
+}
+
+#[test]
+fn tag_names_match_in_any_case_and_each_closes_its_own() {
+    for (open, close) in [
+        ("<THINK>", "</Think>"),
+        ("<Thinking>", "</THINKING>"),
+        ("<reasoning>", "</REASONING>"),
+    ] {
+        let (answer, reasoning, _) = parts(&format!("{open}r{close}a"));
+        assert_eq!((answer.as_str(), reasoning.as_deref()), ("a", Some("r")));
+    }
+    // Another name's closing tag does not close the section.
+    let (answer, reasoning, unclosed) = parts("<think>r</thinking>a");
+    assert_eq!(answer, "");
+    assert_eq!(reasoning.as_deref(), Some("r</thinking>a"));
+    assert_eq!(unclosed, Some("think"));
+}
+
+#[test]
+fn an_opening_tag_counts_only_at_a_line_start() {
+    let (answer, reasoning, _) = parts("Say <think>x</think> here.");
+    assert_eq!(answer, "Say <think>x</think> here.");
+    assert_eq!(reasoning, None);
+    let (answer, reasoning, _) = parts("Intro.\n \t<think>x</think>\nOutro.");
+    assert_eq!(answer, "Intro.\n \t\nOutro.");
+    assert_eq!(reasoning.as_deref(), Some("x"));
+    // Not a tag: attributes, other names, a quote before it.
+    for text in [
+        "<think id=1>x</think>",
+        "<thinker>x</thinker>",
+        "> <think>x</think>",
+    ] {
+        assert_eq!(parts(text), (text.to_string(), None, None), "{text}");
+    }
+}
+
+#[test]
+fn an_unclosed_section_is_reasoning_to_the_end() {
+    let (answer, reasoning, unclosed) = parts("<thinking>\nStill going: SCHEMA_PROPOSAL: {}");
+    assert_eq!(answer, "");
+    assert_eq!(
+        reasoning.as_deref(),
+        Some("Still going: SCHEMA_PROPOSAL: {}")
+    );
+    assert_eq!(unclosed, Some("thinking"));
+    // A closing tag cut off at the end is reasoning text.
+    assert_eq!(parts("<think>x</thi").1.as_deref(), Some("x</thi"));
+}
+
+#[test]
+fn a_stray_closing_tag_is_plain_text() {
+    let text = "Answer.</think>\nMore.\n</think>";
+    assert_eq!(parts(text), (text.to_string(), None, None));
+}
+
+#[test]
+fn sections_do_not_nest() {
+    let (answer, reasoning, _) = parts("<think>a\n<think>b</think>c</think>\nd");
+    assert_eq!(reasoning.as_deref(), Some("a\n<think>b"));
+    assert_eq!(answer, "c</think>\nd");
+}
+
+#[test]
+fn several_sections_are_joined_with_a_blank_line_and_empty_ones_dropped() {
+    let (answer, reasoning, _) = parts(
+        "<think>\n\n</think>\nOne.\n<think>\n first \n</think>\nTwo.\n<THINK> second</THINK>",
+    );
+    assert_eq!(answer, "\nOne.\n\nTwo.\n");
+    assert_eq!(reasoning.as_deref(), Some("first\n\nsecond"));
+    // A section with nothing in it leaves no reasoning at all.
+    assert_eq!(parts("<think>\n\n</think>\n\nHi").1, None);
+}
+
+#[test]
+fn crlf_lines_are_lines() {
+    let (answer, reasoning, _) = parts("Intro\r\n<think>\r\nplan\r\n</think>\r\nAnswer\r\n");
+    assert_eq!(answer, "Intro\r\n\r\nAnswer\r\n");
+    assert_eq!(reasoning.as_deref(), Some("plan"));
+}
+
+#[test]
+fn invisible_characters_count_as_space_before_a_tag() {
+    let (answer, reasoning, _) = parts("\u{feff}<think>x</think>\n\u{200b} <THINK>y</THINK>");
+    assert_eq!(answer, "\u{feff}\n\u{200b} ");
+    assert_eq!(reasoning.as_deref(), Some("x\n\ny"));
+}
+
+#[test]
+fn the_leading_scope_reads_sections_only_before_the_answer() {
+    let text = "\n<think>plan</think>\n<response>\n<reasoning>because</reasoning>\n</response>";
+    let split = split(text, Scope::Leading);
+    assert_eq!(
+        split.answer,
+        "\n\n<response>\n<reasoning>because</reasoning>\n</response>"
+    );
+    assert_eq!(split.reasoning.as_deref(), Some("plan"));
+    // Invisible characters are not an answer yet.
+    let split = split_text("\u{200b}\n<think>plan</think>\n{}", Scope::Leading);
+    assert_eq!(split.reasoning.as_deref(), Some("plan"));
+    let split = split_text("{}\n<think>plan</think>", Scope::Leading);
+    assert_eq!(split.reasoning, None);
+}
+
+#[test]
+fn every_chunking_gives_the_same_split() {
+    let texts = [
+        "<think>\nplan </THINK>\nSCHEMA: {}\n  <Thinking>more\n\n</thinking>tail\n<reasoning>open",
+        "a</think>\n<thin\n<think>x</thin</think>y\n<reasoning>é\u{00a0}ü</reasoning>",
+        "\u{feff}<think>x</think>",
+        "<",
+        "\n<think",
+    ];
+    for text in texts {
+        for scope in [Scope::Anywhere, Scope::Leading] {
+            let whole = split(text, scope);
+            let whole = (whole.answer.into_owned(), whole.reasoning, whole.unclosed);
+            for size in 1..=text.len() {
+                assert_eq!(
+                    chunked(text, size, scope),
+                    whole,
+                    "{text:?} in chunks of {size}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_splitter_holds_back_only_a_possible_tag() {
+    let mut splitter = Splitter::new(Scope::Anywhere);
+    let mut seen = Vec::new();
+    let mut out = |part: Part<'_>| seen.push(format!("{part:?}"));
+    splitter.push("Hello\n  <thin", &mut out);
+    splitter.push("k", &mut out);
+
+    assert_eq!(seen, ["Answer(\"Hello\\n  \")"]);
+    assert_eq!(splitter.held, "<think");
+    // Once it cannot be a tag, it is answer text at once.
+    let mut seen = Vec::new();
+    splitter.push("s", &mut |part| seen.push(format!("{part:?}")));
+    assert_eq!(seen, ["Answer(\"<thinks\")"]);
+}
