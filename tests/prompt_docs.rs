@@ -331,7 +331,7 @@ fn docs_carry_every_fact_of_seed_000() {
         "\"after_column_id\"?: string  // Place it after this column; omit to append at the end.",
         "\"action\": \"modify\",",
         "\"changes\": {  // Only the fields being changed.",
-        "\"options\"?: [string],  // The full new options list (select columns).",
+        "\"options\"?: [string],  // at most 200 items. The full new options list (select columns).",
         "\"action\": \"remove\",",
         "\"action\": \"reorder\",",
         "omit to move it first",

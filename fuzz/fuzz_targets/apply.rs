@@ -3,11 +3,17 @@
 //! applied to a table created by the first schema step. Applying never fails on a
 //! table that exists, every operation is counted once (applied or skipped with a
 //! reason), and the app's column metadata agrees with SQLite's tables after each step.
+//!
+//! A step `{"propose": {"type": ..., "data": ...}, "decisions": ["accept", "dismiss",
+//! {"rows": [..]}, ...]}` stores the payload as a turn's proposal and decides it again
+//! and again: at most one decision succeeds, every one after it is refused as already
+//! decided and changes no table, and a failed one leaves the payload `proposed`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use payload_builtin::{DataProposal, SchemaProposal};
-use payload_serve::Db;
+use payload_core::CustomPayload;
+use payload_serve::{Db, DecideError, Decision};
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
@@ -15,9 +21,41 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let db = Db::open(None).unwrap();
+    db.ensure_conversation("c").unwrap();
     let mut table = None;
-    for step in steps.iter().take(16) {
-        if let Some(proposal) = step.get("schema") {
+    for (turn, step) in steps.iter().take(16).enumerate() {
+        if let Some(proposed) = step.get("propose") {
+            let kind = proposed.get("type").and_then(Value::as_str).unwrap_or("x");
+            let payload = CustomPayload::new(kind, proposed.get("data").cloned().unwrap_or(Value::Null));
+            db.add_payload("c", turn, &payload, table).unwrap();
+            let mut decided = false;
+            let decisions = step.get("decisions").and_then(Value::as_array).cloned().unwrap_or_default();
+            for decision in decisions.iter().take(4) {
+                let decision = match decision {
+                    Value::String(s) if s == "dismiss" => Decision::Dismiss,
+                    other => Decision::Accept {
+                        rows: other.get("rows").and_then(|r| serde_json::from_value(r.clone()).ok()),
+                    },
+                };
+                let tables_before = db.check().map(|()| tables(&db));
+                match db.decide("c", turn, &decision) {
+                    Ok(_) => {
+                        assert!(!decided, "a payload was decided twice");
+                        decided = true;
+                    }
+                    Err(DecideError::AlreadyDecided(_)) => {
+                        assert!(decided, "refused as decided before any decision");
+                        assert_eq!(db.check().map(|()| tables(&db)), tables_before);
+                    }
+                    Err(_) => {
+                        assert!(!decided);
+                        let status = db.payloads("c").unwrap().into_iter().find(|p| p.turn == turn).unwrap().status;
+                        assert_eq!(status.as_str(), "proposed", "a failed decision left its mark");
+                        assert_eq!(db.check().map(|()| tables(&db)), tables_before);
+                    }
+                }
+            }
+        } else if let Some(proposal) = step.get("schema") {
             let Ok(proposal) = serde_json::from_value::<SchemaProposal>(proposal.clone()) else {
                 continue;
             };
@@ -48,3 +86,21 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(db.check(), Ok(()));
     }
 });
+
+/// How many tables there are and how many columns and rows each has.
+fn tables(db: &Db) -> Vec<(i64, usize, usize)> {
+    let conn = db.conn();
+    let mut statement = conn.prepare("SELECT id FROM app_tables ORDER BY id").unwrap();
+    let ids: Vec<i64> = statement.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    ids.into_iter()
+        .map(|id| {
+            let columns: usize = conn
+                .query_row("SELECT COUNT(*) FROM app_columns WHERE table_id = ?1", [id], |r| r.get(0))
+                .unwrap();
+            let rows: usize = conn
+                .query_row(&format!("SELECT COUNT(*) FROM data_{id}"), [], |r| r.get(0))
+                .unwrap();
+            (id, columns, rows)
+        })
+        .collect()
+}

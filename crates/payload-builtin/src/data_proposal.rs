@@ -22,6 +22,7 @@ use std::collections::HashMap;
     rule = "update: row_id from the context or tools, changes with only the changed columns",
     rule = "delete: row_id only",
     rule = "a row is updated or deleted at most once per proposal",
+    rule = "at most 1000 operations and 20000 values per proposal: split a bigger change into several proposals",
     rule = "a single row the user explicitly asks to add, change or delete goes through the row tools (create_row, update_row, delete_row) when they are offered; several rows, sample data, \"update all X to Y\" and anything uncertain go in a DATA_PROPOSAL",
     summary = DataProposal::summary_line
 )]
@@ -30,7 +31,7 @@ pub struct DataProposal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
     /// The row operations, in order.
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = 1000))]
     pub operations: Vec<DataOperation>,
 }
 
@@ -60,9 +61,39 @@ pub enum DataOperation {
 }
 
 impl DataProposal {
-    /// Rules beyond the schema: no empty rows or changes, each row touched once.
+    /// The most operations one proposal may hold (its schema's `maxItems`).
+    pub const MAX_OPERATIONS: usize = 1000;
+
+    /// The most values (cells) all of a proposal's rows may hold together.
+    pub const MAX_VALUES: usize = 20_000;
+
+    /// Rules beyond the schema: no empty rows or changes, each row touched once, and at
+    /// most [`DataProposal::MAX_VALUES`] values in all.
     pub fn check_rows(&self) -> Vec<PayloadError> {
         let mut errors = Vec::new();
+        let values: usize = self
+            .operations
+            .iter()
+            .map(|operation| match operation {
+                DataOperation::Add { data } => data.len(),
+                DataOperation::Update { changes, .. } => changes.len(),
+                DataOperation::Delete { .. } => 0,
+            })
+            .sum();
+        if values > Self::MAX_VALUES {
+            errors.push(
+                PayloadError::validation(
+                    "/operations",
+                    format!(
+                        "the proposal holds {values} values; at most {} fit in one",
+                        Self::MAX_VALUES
+                    ),
+                )
+                .with_received(values)
+                .with_expected(format!("at most {} values", Self::MAX_VALUES))
+                .with_suggestion("split the rows into several proposals"),
+            );
+        }
         let mut touched: HashMap<u64, usize> = HashMap::new();
         for (index, operation) in self.operations.iter().enumerate() {
             let (row_id, values, member) = match operation {

@@ -34,3 +34,6 @@ use payload_core::ActionSpec;
 pub const CLOSE_CHAT: ActionSpec = ActionSpec::client("close_chat", "Close the chat panel");
 
 payload_registry::register_action!(CLOSE_CHAT);
+
+#[cfg(test)]
+mod caps_tests;

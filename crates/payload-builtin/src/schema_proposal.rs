@@ -23,6 +23,7 @@ use std::collections::HashSet;
     rule = "select columns need a non-empty options list; when changing a column to select, give the full options list",
     rule = "filterDisplay (tab or dropdown) is only for select columns",
     rule = "sample_rows use the new columns' names as keys",
+    rule = "at most 1000 operations per proposal, 200 options per select column, and 1000 columns per table: split a bigger change into several proposals",
     summary = SchemaProposal::summary_line
 )]
 pub struct SchemaProposal {
@@ -38,7 +39,7 @@ pub struct SchemaProposal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table_description: Option<String>,
     /// The column operations, in order.
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = 1000))]
     pub operations: Vec<SchemaOperation>,
     /// Required for create mode: 2-3 realistic example rows keyed by column name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -104,6 +105,7 @@ pub struct ColumnSpec {
     pub required: Option<bool>,
     /// Choices, for select columns only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 200))]
     pub options: Option<Vec<String>>,
     /// How a select column's filter is shown.
     #[serde(
@@ -125,6 +127,7 @@ pub struct ColumnChanges {
     pub column_type: Option<ColumnType>,
     /// The full new options list (select columns).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 200))]
     pub options: Option<Vec<String>>,
     /// Whether a value is required.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -165,9 +168,42 @@ pub enum FilterDisplay {
 }
 
 impl SchemaProposal {
-    /// Seed 000's mode rules, and the column rules the schema cannot state.
+    /// The most operations one proposal may hold (its schema's `maxItems`): what an app
+    /// applies in one transaction without keeping its users waiting.
+    pub const MAX_OPERATIONS: usize = 1000;
+
+    /// The most columns a table may have: well under SQLite's limit of 2000 per table
+    /// (which counts the row id too), and more than any table a person reads. A create
+    /// proposal adding more is refused when it is parsed; an app refuses an update that
+    /// would pass it.
+    pub const MAX_COLUMNS: usize = 1000;
+
+    /// The most options a select column may list (the schema's `maxItems`).
+    pub const MAX_OPTIONS: usize = 200;
+
+    /// Seed 000's mode rules, the column rules the schema cannot state, and the totals
+    /// it cannot count (columns a create adds).
     pub fn check_mode_rules(&self) -> Vec<PayloadError> {
         let mut errors = Vec::new();
+        let added = self
+            .operations
+            .iter()
+            .filter(|op| matches!(op, SchemaOperation::Add { .. }))
+            .count();
+        if self.mode == SchemaMode::Create && added > Self::MAX_COLUMNS {
+            errors.push(
+                PayloadError::validation(
+                    "/operations",
+                    format!(
+                        "the new table would have {added} columns; a table has at most {}",
+                        Self::MAX_COLUMNS
+                    ),
+                )
+                .with_received(added)
+                .with_expected(format!("at most {} columns", Self::MAX_COLUMNS))
+                .with_suggestion("create the table with fewer columns"),
+            );
+        }
         match self.mode {
             SchemaMode::Create => self.check_create(&mut errors),
             SchemaMode::Update => {}

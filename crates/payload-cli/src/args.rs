@@ -187,6 +187,11 @@ pub enum Command {
         /// The time limits of the model's requests.
         #[command(flatten)]
         timeouts: ModelTimeouts,
+        /// A host name the server also answers for (repeatable): the public name a
+        /// proxy in front of it forwards (`name`, any port, or `name:port`). Requests
+        /// naming any other host are refused, against DNS rebinding.
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_hosts: Vec<String>,
     },
     /// Print a grammar for constrained decoding: a page's marker-mode responses
     /// (`--page`) or a whole response of one type (`--type`). What the target cannot

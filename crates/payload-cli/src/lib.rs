@@ -170,6 +170,7 @@ pub fn run_with_server(
             model,
             max_tokens,
             timeouts,
+            allow_hosts,
         } => {
             let server = server.ok_or(CliError::NoServer)?;
             let model = match provider.zip(model) {
@@ -185,7 +186,13 @@ pub fn run_with_server(
                 )),
                 None => None,
             };
-            server(ServeRequest { port, db, model }).map_err(CliError::Serve)?;
+            server(ServeRequest {
+                port,
+                db,
+                model,
+                allow_hosts,
+            })
+            .map_err(CliError::Serve)?;
         }
         Command::Grammar {
             page,

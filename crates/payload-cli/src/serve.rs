@@ -21,6 +21,8 @@ pub struct ServeRequest {
     pub db: Option<PathBuf>,
     /// The real model asked for with `--provider`; `None`: the app's offline model.
     pub model: Option<ModelFactory>,
+    /// Host names the server answers for besides its own address (`--allow-host`).
+    pub allow_hosts: Vec<String>,
 }
 
 impl std::fmt::Debug for ServeRequest {
@@ -29,6 +31,7 @@ impl std::fmt::Debug for ServeRequest {
             .field("port", &self.port)
             .field("db", &self.db)
             .field("model", &self.model.as_ref().map(|_| "provider"))
+            .field("allow_hosts", &self.allow_hosts)
             .finish()
     }
 }
@@ -51,10 +54,11 @@ mod tests {
 
     fn recording_server(request: crate::ServeRequest) -> std::io::Result<()> {
         ASKED.lock().unwrap().push(format!(
-            "{} {:?} {}",
+            "{} {:?} {} {:?}",
             request.port,
             request.db,
-            request.model.is_some()
+            request.model.is_some(),
+            request.allow_hosts
         ));
         Ok(())
     }
@@ -65,7 +69,18 @@ mod tests {
         let mut out = Vec::new();
         for args in [
             &["payload", "serve"][..],
-            &["payload", "serve", "--port", "0", "--db", "x.db"],
+            &[
+                "payload",
+                "serve",
+                "--port",
+                "0",
+                "--db",
+                "x.db",
+                "--allow-host",
+                "tables.example.com",
+                "--allow-host",
+                "other:9000",
+            ],
             &[
                 "payload",
                 "serve",
@@ -82,9 +97,9 @@ mod tests {
         assert_eq!(
             *ASKED.lock().unwrap(),
             [
-                "8080 None false",
-                "0 Some(\"x.db\") false",
-                "8080 None true"
+                "8080 None false []",
+                "0 Some(\"x.db\") false [\"tables.example.com\", \"other:9000\"]",
+                "8080 None true []"
             ]
         );
     }

@@ -594,6 +594,11 @@
         const answer = assistantMessage();
         answer.complete(m.response, m.turn, state.conversationId, statuses.get(m.turn));
         state.history.push({ role: "assistant", content: m.response.message || "" });
+      } else if (m.interrupted) {
+        // The turn ended without an answer (the page was closed, the model failed).
+        const answer = assistantMessage();
+        answer.error("No answer: " + m.interrupted + ".");
+        answer.node.dataset.state = "complete";
       }
     });
     scroll();

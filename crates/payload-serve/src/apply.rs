@@ -3,14 +3,17 @@
 //! applied whole or not at all; an operation that names something that is not there
 //! (a row deleted since, a column the model invented) is skipped and said so.
 
+use crate::column_ids::ColumnIds;
+use crate::column_order::ColumnOrder;
 use crate::tables::{self, data_table, to_sql};
 use payload_builtin::{
     ColumnChanges, ColumnSpec, DataOperation, DataProposal, SchemaMode, SchemaOperation,
     SchemaProposal,
 };
-use rusqlite::{Connection, Transaction, params, params_from_iter};
+use rusqlite::{Transaction, params, params_from_iter};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// What accepting a proposal did. Every operation considered is counted once: either
@@ -60,11 +63,16 @@ impl Applied {
     }
 }
 
-/// Why a proposal could not be applied at all.
+/// Why a proposal could not be applied at all (nothing of it was).
 #[derive(Debug)]
 pub enum ApplyError {
     /// An update needs a table, and the page showed none (or it is gone).
     NoTable,
+    /// The table would have more columns than a table may have.
+    TooManyColumns {
+        /// How many it would have had when the proposal was stopped.
+        columns: usize,
+    },
     /// The database failed.
     Sql(rusqlite::Error),
 }
@@ -73,6 +81,11 @@ impl fmt::Display for ApplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ApplyError::NoTable => f.write_str("the proposal's table does not exist"),
+            ApplyError::TooManyColumns { columns } => write!(
+                f,
+                "the table would have {columns} columns; a table has at most {}",
+                SchemaProposal::MAX_COLUMNS
+            ),
             ApplyError::Sql(e) => write!(f, "the database failed: {e}"),
         }
     }
@@ -86,14 +99,16 @@ impl From<rusqlite::Error> for ApplyError {
     }
 }
 
-/// Applies a schema proposal: create mode makes a new table (with its sample rows, so
-/// there is something to look at); update mode changes `table_id`'s columns.
+/// Applies a schema proposal inside `tx` (the caller commits): create mode makes a new
+/// table (with its sample rows, so there is something to look at); update mode changes
+/// `table_id`'s columns. The work is linear in the proposal and the table's width: the
+/// columns are read once, kept in memory while the operations run ([`ColumnOrder`],
+/// [`ColumnIds`]), and each position that changed is written once at the end.
 pub fn schema(
-    conn: &mut Connection,
+    tx: &Transaction<'_>,
     proposal: &SchemaProposal,
     table_id: Option<i64>,
 ) -> Result<Applied, ApplyError> {
-    let tx = conn.transaction()?;
     let table_id = match proposal.mode {
         SchemaMode::Create => {
             tx.execute(
@@ -103,16 +118,12 @@ pub fn schema(
                     proposal.table_description.as_deref().unwrap_or_default()
                 ],
             )?;
-            let id = tx.last_insert_rowid();
-            tx.execute_batch(&format!(
-                "CREATE TABLE {} (row_id INTEGER PRIMARY KEY AUTOINCREMENT)",
-                data_table(id)
-            ))?;
-            id
+            // Its SQLite table is made by `Table::save`, with every column at once.
+            tx.last_insert_rowid()
         }
         SchemaMode::Update => {
             let id = table_id.ok_or(ApplyError::NoTable)?;
-            if tables::summary(&tx, id)?.is_none() {
+            if tables::summary(tx, id)?.is_none() {
                 return Err(ApplyError::NoTable);
             }
             if let Some(name) = &proposal.table_name {
@@ -130,140 +141,249 @@ pub fn schema(
             id
         }
     };
+    let mut table = Table::load(tx, table_id, proposal.mode == SchemaMode::Create)?;
     let mut applied = Applied::new(table_id);
     for (index, operation) in proposal.operations.iter().enumerate() {
-        let outcome = column_operation(&tx, table_id, operation)?;
+        let outcome = table.apply(tx, operation)?;
         applied.count(index, outcome);
     }
+    table.save(tx)?;
     if proposal.mode == SchemaMode::Create {
+        let columns = ColumnLookup::load(tx, table_id)?;
         for (index, row) in proposal.sample_rows.iter().flatten().enumerate() {
-            if let Err(why) = insert_row(&tx, table_id, row, &mut applied.ignored)? {
+            if let Err(why) = insert_row(tx, table_id, &columns, row, &mut applied.ignored)? {
                 applied
                     .ignored
                     .push(format!("sample row {}: {why}", index + 1));
             }
         }
     }
-    tx.commit()?;
     Ok(applied)
 }
 
-/// One column operation; `Ok(Err(why))` when it names a column that is not there.
-fn column_operation(
-    tx: &Transaction<'_>,
-    table_id: i64,
-    operation: &SchemaOperation,
-) -> rusqlite::Result<Result<(), String>> {
-    let mut order: Vec<String> = tables::columns(tx, table_id)?
-        .into_iter()
-        .map(|c| c.id)
-        .collect();
-    let missing = |id: &str| Err(format!("there is no column '{id}'"));
-    match operation {
-        SchemaOperation::Add {
-            column,
-            after_column_id,
-        } => {
-            let id = add_column(tx, table_id, column, &order)?;
-            place(&mut order, id, after_column_id.as_deref(), false);
-        }
-        SchemaOperation::Modify { column_id, changes } => {
-            if !order.contains(column_id) {
-                return Ok(missing(column_id));
-            }
-            modify_column(tx, table_id, column_id, changes)?;
-        }
-        SchemaOperation::Remove { column_id } => {
-            let Some(column) = tables::columns(tx, table_id)?
-                .into_iter()
-                .find(|c| &c.id == column_id)
-            else {
-                return Ok(missing(column_id));
-            };
-            tx.execute_batch(&format!(
-                "ALTER TABLE {} DROP COLUMN {}",
-                data_table(table_id),
-                column.sql_name
-            ))?;
-            tx.execute(
-                "DELETE FROM app_columns WHERE table_id = ?1 AND column_id = ?2",
-                params![table_id, column_id],
-            )?;
-            order.retain(|id| id != column_id);
-        }
-        SchemaOperation::Reorder {
-            column_id,
-            after_column_id,
-        } => {
-            if !order.contains(column_id) {
-                return Ok(missing(column_id));
-            }
-            order.retain(|id| id != column_id);
-            place(
-                &mut order,
-                column_id.clone(),
-                after_column_id.as_deref(),
-                true,
-            );
-        }
-    }
-    for (position, id) in order.iter().enumerate() {
-        tx.execute(
-            "UPDATE app_columns SET position = ?3 WHERE table_id = ?1 AND column_id = ?2",
-            params![table_id, id, position as i64],
+/// A table's columns while a schema proposal changes them.
+struct Table {
+    id: i64,
+    order: ColumnOrder,
+    ids: ColumnIds,
+    /// Each column's SQLite name, by id.
+    sql_names: HashMap<String, String>,
+    /// Each column's position when the proposal started (what need not be rewritten).
+    positions: HashMap<String, usize>,
+    /// The number of the next SQLite column (`c{n}`): never reused, so a value of a
+    /// removed column can never show up under a new one.
+    next_column: i64,
+    /// A new table: its SQLite table is created once, with its final columns, when the
+    /// operations are done (one `ALTER TABLE` per column would cost SQLite a re-read
+    /// of the whole schema each).
+    creating: bool,
+    /// The SQLite columns the table had when the proposal started. The SQLite table is
+    /// changed once, at the end, from these to the final columns.
+    initial_sql: HashSet<String>,
+}
+
+/// Up to this many added columns (and none removed) are added one `ALTER TABLE` each;
+/// more, or any removal (which SQLite does by rewriting the table anyway), rebuild the
+/// table once.
+const ALTER_AT_MOST: usize = 8;
+
+impl Table {
+    fn load(tx: &Transaction<'_>, id: i64, creating: bool) -> rusqlite::Result<Table> {
+        let columns = tables::columns(tx, id)?;
+        let next_column = tx.query_row(
+            "SELECT next_column FROM app_tables WHERE id = ?1",
+            params![id],
+            |row| row.get(0),
         )?;
+        Ok(Table {
+            id,
+            order: ColumnOrder::new(columns.iter().map(|c| c.id.clone())),
+            ids: ColumnIds::new(columns.iter().map(|c| c.id.clone())),
+            positions: columns
+                .iter()
+                .enumerate()
+                .map(|(position, c)| (c.id.clone(), position))
+                .collect(),
+            initial_sql: columns.iter().map(|c| c.sql_name.clone()).collect(),
+            sql_names: columns.into_iter().map(|c| (c.id, c.sql_name)).collect(),
+            next_column,
+            creating,
+        })
     }
-    Ok(Ok(()))
+
+    /// One column operation; `Ok(Err(why))` when it names a column that is not there.
+    fn apply(
+        &mut self,
+        tx: &Transaction<'_>,
+        operation: &SchemaOperation,
+    ) -> Result<Result<(), String>, ApplyError> {
+        let missing = |id: &str| Ok(Err(format!("there is no column '{id}'")));
+        match operation {
+            SchemaOperation::Add {
+                column,
+                after_column_id,
+            } => {
+                if self.order.len() >= SchemaProposal::MAX_COLUMNS {
+                    return Err(ApplyError::TooManyColumns {
+                        columns: self.order.len() + 1,
+                    });
+                }
+                let id = self.ids.allocate(&column.name);
+                let sql_name = format!("c{}", self.next_column);
+                self.next_column += 1;
+                add_column(tx, self.id, &id, &sql_name, column)?;
+                self.sql_names.insert(id.clone(), sql_name);
+                self.order.place(id, after_column_id.as_deref(), false);
+            }
+            SchemaOperation::Modify { column_id, changes } => {
+                if !self.order.contains(column_id) {
+                    return missing(column_id);
+                }
+                modify_column(tx, self.id, column_id, changes)?;
+            }
+            SchemaOperation::Remove { column_id } => {
+                if self.sql_names.remove(column_id).is_none() {
+                    return missing(column_id);
+                }
+                tx.execute(
+                    "DELETE FROM app_columns WHERE table_id = ?1 AND column_id = ?2",
+                    params![self.id, column_id],
+                )?;
+                self.order.remove(column_id);
+                self.ids.release(column_id);
+                self.positions.remove(column_id);
+            }
+            SchemaOperation::Reorder {
+                column_id,
+                after_column_id,
+            } => {
+                if !self.order.remove(column_id) {
+                    return missing(column_id);
+                }
+                self.order
+                    .place(column_id.clone(), after_column_id.as_deref(), true);
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Writes the positions that changed and the next column number, and creates a new
+    /// table's SQLite table.
+    fn save(&self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        let table = data_table(self.id);
+        let columns: Vec<&str> = self
+            .order
+            .ids()
+            .into_iter()
+            .map(|id| self.sql_names[id].as_str())
+            .collect();
+        let added: Vec<&str> = columns
+            .iter()
+            .copied()
+            .filter(|c| !self.initial_sql.contains(*c))
+            .collect();
+        let kept = columns.len() - added.len();
+        if self.creating {
+            create_data_table(tx, &table, &columns)?;
+        } else if kept == self.initial_sql.len() && added.len() <= ALTER_AT_MOST {
+            for column in added {
+                tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column}"))?;
+            }
+        } else {
+            rebuild(tx, &table, &columns, &self.initial_sql)?;
+        }
+        let mut statement = tx.prepare_cached(
+            "UPDATE app_columns SET position = ?3 WHERE table_id = ?1 AND column_id = ?2",
+        )?;
+        for (position, id) in self.order.ids().into_iter().enumerate() {
+            if self.positions.get(id) != Some(&position) {
+                statement.execute(params![self.id, id, position as i64])?;
+            }
+        }
+        tx.execute(
+            "UPDATE app_tables SET next_column = ?2 WHERE id = ?1",
+            params![self.id, self.next_column],
+        )?;
+        Ok(())
+    }
 }
 
-/// Puts `id` after the column `after`; without one (or when it is not there), an added
-/// column goes last and a reordered one first, as the proposal's docs say.
-fn place(order: &mut Vec<String>, id: String, after: Option<&str>, otherwise_first: bool) {
-    match after.and_then(|a| order.iter().position(|o| o == a)) {
-        Some(at) => order.insert(at + 1, id),
-        None if otherwise_first && after.is_none() => order.insert(0, id),
-        None => order.push(id),
-    }
+/// `CREATE TABLE` of a user's table with these SQLite columns.
+fn create_data_table(tx: &Transaction<'_>, table: &str, columns: &[&str]) -> rusqlite::Result<()> {
+    let columns: String = columns.iter().map(|c| format!(", {c}")).collect();
+    tx.execute_batch(&format!(
+        "CREATE TABLE {table} (row_id INTEGER PRIMARY KEY AUTOINCREMENT{columns})"
+    ))
 }
 
-/// Adds a column (metadata and SQLite column); returns its id.
+/// Rebuilds a user's table with `columns`, keeping the rows and the values of the
+/// columns it had (`initial`), and its row id counter (a deleted row's id is never
+/// given again): one pass over the rows, however many columns changed.
+fn rebuild(
+    tx: &Transaction<'_>,
+    table: &str,
+    columns: &[&str],
+    initial: &HashSet<String>,
+) -> rusqlite::Result<()> {
+    let fresh = format!("{table}_rebuilt");
+    let counter = |tx: &Transaction<'_>| -> rusqlite::Result<i64> {
+        tx.query_row(
+            "SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = ?1",
+            params![table],
+            |row| row.get(0),
+        )
+    };
+    let seq = counter(tx)?;
+    create_data_table(tx, &fresh, columns)?;
+    let kept: String = columns
+        .iter()
+        .filter(|c| initial.contains(**c))
+        .map(|c| format!(", {c}"))
+        .collect();
+    tx.execute_batch(&format!(
+        "INSERT INTO {fresh} (row_id{kept}) SELECT row_id{kept} FROM {table};
+         DROP TABLE {table};
+         ALTER TABLE {fresh} RENAME TO {table};"
+    ))?;
+    let seq = seq.max(counter(tx)?);
+    tx.execute(
+        "DELETE FROM sqlite_sequence WHERE name = ?1",
+        params![table],
+    )?;
+    tx.execute(
+        "INSERT INTO sqlite_sequence (name, seq) VALUES (?1, ?2)",
+        params![table, seq],
+    )?;
+    Ok(())
+}
+
+/// Adds a column's metadata (placed by [`Table::save`]).
 fn add_column(
     tx: &Transaction<'_>,
     table_id: i64,
+    id: &str,
+    sql_name: &str,
     column: &ColumnSpec,
-    taken: &[String],
-) -> rusqlite::Result<String> {
-    let id = unique_id(&column.name, taken);
-    let next: i64 = tx.query_row(
-        "UPDATE app_tables SET next_column = next_column + 1 WHERE id = ?1 RETURNING next_column - 1",
-        params![table_id],
-        |row| row.get(0),
-    )?;
-    let sql_name = format!("c{next}");
-    tx.execute_batch(&format!(
-        "ALTER TABLE {} ADD COLUMN {sql_name}",
-        data_table(table_id)
-    ))?;
-    tx.execute(
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
         "INSERT INTO app_columns
          (table_id, column_id, sql_name, name, type, required, options, filter_display, position)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        params![
-            table_id,
-            id,
-            sql_name,
-            column.name,
-            enum_text(&column.column_type),
-            column.required.unwrap_or(false),
-            column
-                .options
-                .as_ref()
-                .map(|o| Value::from(o.clone()).to_string()),
-            column.filter_display.as_ref().map(enum_text),
-            taken.len() as i64
-        ],
-    )?;
-    Ok(id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, -1)",
+    )?
+    .execute(params![
+        table_id,
+        id,
+        sql_name,
+        column.name,
+        enum_text(&column.column_type),
+        column.required.unwrap_or(false),
+        column
+            .options
+            .as_ref()
+            .map(|o| Value::from(o.clone()).to_string()),
+        column.filter_display.as_ref().map(enum_text),
+    ])?;
+    Ok(())
 }
 
 fn modify_column(
@@ -300,25 +420,6 @@ fn modify_column(
     Ok(())
 }
 
-/// `col_` and the name in lower case with `_` between words, numbered when taken:
-/// "Role" is `col_role`, as the model expects from the recorded conversation.
-fn unique_id(name: &str, taken: &[String]) -> String {
-    let slug: String = name
-        .to_lowercase()
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join("_");
-    let base = format!("col_{}", if slug.is_empty() { "column" } else { &slug });
-    let mut id = base.clone();
-    let mut n = 2;
-    while taken.contains(&id) {
-        id = format!("{base}_{n}");
-        n += 1;
-    }
-    id
-}
-
 /// A lowercase enum's serde name (`select`, `tab`).
 fn enum_text<T: Serialize>(value: &T) -> String {
     serde_json::to_value(value)
@@ -327,34 +428,44 @@ fn enum_text<T: Serialize>(value: &T) -> String {
         .unwrap_or_default()
 }
 
-/// Applies a data proposal to `table_id`; with `keep`, only the operations at those
-/// indices (the rows the user left ticked).
+/// Applies a data proposal to `table_id` inside `tx` (the caller commits); with `keep`,
+/// only the operations at those indices (the rows the user left ticked).
 pub fn data(
-    conn: &mut Connection,
+    tx: &Transaction<'_>,
     proposal: &DataProposal,
     table_id: i64,
     keep: Option<&[usize]>,
 ) -> Result<Applied, ApplyError> {
-    let tx = conn.transaction()?;
-    if tables::summary(&tx, table_id)?.is_none() {
+    if tables::summary(tx, table_id)?.is_none() {
         return Err(ApplyError::NoTable);
     }
+    let keep: Option<HashSet<usize>> = keep.map(|k| k.iter().copied().collect());
+    let columns = ColumnLookup::load(tx, table_id)?;
     let mut applied = Applied::new(table_id);
     for (index, operation) in proposal.operations.iter().enumerate() {
-        if keep.is_some_and(|keep| !keep.contains(&index)) {
+        if keep.as_ref().is_some_and(|keep| !keep.contains(&index)) {
             continue;
         }
         let outcome = match operation {
-            DataOperation::Add { data } => insert_row(&tx, table_id, data, &mut applied.ignored)?,
-            DataOperation::Update { row_id, changes } => {
-                update_row(&tx, table_id, *row_id, changes, &mut applied.ignored)?
+            DataOperation::Add { data } => {
+                insert_row(tx, table_id, &columns, data, &mut applied.ignored)?
             }
+            DataOperation::Update { row_id, changes } => update_row(
+                tx,
+                table_id,
+                &columns,
+                *row_id,
+                changes,
+                &mut applied.ignored,
+            )?,
             DataOperation::Delete { row_id } => {
                 let deleted = match i64::try_from(*row_id) {
-                    Ok(row) => tx.execute(
-                        &format!("DELETE FROM {} WHERE row_id = ?1", data_table(table_id)),
-                        params![row],
-                    )?,
+                    Ok(row) => tx
+                        .prepare_cached(&format!(
+                            "DELETE FROM {} WHERE row_id = ?1",
+                            data_table(table_id)
+                        ))?
+                        .execute(params![row])?,
                     Err(_) => 0,
                 };
                 if deleted == 0 {
@@ -366,41 +477,75 @@ pub fn data(
         };
         applied.count(index, outcome);
     }
-    tx.commit()?;
     Ok(applied)
 }
 
-/// The values of `data` by SQLite column, for the columns that exist (matched by name,
-/// ignoring case, or by id); the others are noted in `ignored`.
-fn sql_values(
-    tx: &Transaction<'_>,
-    table_id: i64,
-    data: &Map<String, Value>,
-    ignored: &mut Vec<String>,
-) -> rusqlite::Result<Vec<(String, rusqlite::types::Value)>> {
-    let columns = tables::columns(tx, table_id)?;
-    let mut values = Vec::new();
-    for (key, value) in data {
-        match columns
-            .iter()
-            .find(|c| c.name.eq_ignore_ascii_case(key) || &c.id == key)
-        {
-            Some(column) => {
-                values.push((column.sql_name.clone(), to_sql(value, &column.column_type)))
-            }
-            None => ignored.push(format!("there is no column '{key}'")),
+/// A table's columns found by what a proposal keys values with: a column's name
+/// (ignoring ASCII case) or its id, the first in the table's order winning. Read once
+/// per proposal.
+struct ColumnLookup {
+    columns: Vec<tables::Column>,
+    by_name: HashMap<String, usize>,
+    by_id: HashMap<String, usize>,
+}
+
+impl ColumnLookup {
+    fn load(tx: &Transaction<'_>, table_id: i64) -> rusqlite::Result<ColumnLookup> {
+        let columns = tables::columns(tx, table_id)?;
+        let mut by_name = HashMap::new();
+        let mut by_id = HashMap::new();
+        for (index, column) in columns.iter().enumerate() {
+            by_name
+                .entry(column.name.to_ascii_lowercase())
+                .or_insert(index);
+            by_id.entry(column.id.clone()).or_insert(index);
         }
+        Ok(ColumnLookup {
+            columns,
+            by_name,
+            by_id,
+        })
     }
-    Ok(values)
+
+    fn find(&self, key: &str) -> Option<&tables::Column> {
+        let by_name = self.by_name.get(&key.to_ascii_lowercase());
+        let by_id = self.by_id.get(key);
+        let index = match (by_name, by_id) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(i), None) | (None, Some(i)) => i,
+            (None, None) => return None,
+        };
+        Some(&self.columns[*index])
+    }
+
+    /// The values of `data` by SQLite column, for the columns that exist; the others
+    /// are noted in `ignored`.
+    fn sql_values(
+        &self,
+        data: &Map<String, Value>,
+        ignored: &mut Vec<String>,
+    ) -> Vec<(String, rusqlite::types::Value)> {
+        let mut values = Vec::new();
+        for (key, value) in data {
+            match self.find(key) {
+                Some(column) => {
+                    values.push((column.sql_name.clone(), to_sql(value, &column.column_type)))
+                }
+                None => ignored.push(format!("there is no column '{key}'")),
+            }
+        }
+        values
+    }
 }
 
 fn insert_row(
     tx: &Transaction<'_>,
     table_id: i64,
+    columns: &ColumnLookup,
     data: &Map<String, Value>,
     ignored: &mut Vec<String>,
 ) -> rusqlite::Result<Result<(), String>> {
-    let values = sql_values(tx, table_id, data, ignored)?;
+    let values = columns.sql_values(data, ignored);
     if values.is_empty() {
         // A row of nothing but unknown columns is not what the model meant to add.
         return Ok(Err("the row names none of the table's columns".to_string()));
@@ -419,11 +564,12 @@ fn insert_row(
 fn update_row(
     tx: &Transaction<'_>,
     table_id: i64,
+    columns: &ColumnLookup,
     row_id: u64,
     changes: &Map<String, Value>,
     ignored: &mut Vec<String>,
 ) -> rusqlite::Result<Result<(), String>> {
-    let values = sql_values(tx, table_id, changes, ignored)?;
+    let values = columns.sql_values(changes, ignored);
     if values.is_empty() {
         return Ok(Err(format!(
             "row {row_id}: the changes name none of the table's columns"
@@ -458,7 +604,11 @@ impl crate::Db {
         proposal: &SchemaProposal,
         table_id: Option<i64>,
     ) -> Result<Applied, ApplyError> {
-        schema(&mut self.conn(), proposal, table_id)
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let applied = schema(&tx, proposal, table_id)?;
+        tx.commit()?;
+        Ok(applied)
     }
 
     /// Applies a data proposal's operations to `table_id` (only those at the indices in
@@ -469,37 +619,156 @@ impl crate::Db {
         table_id: i64,
         keep: Option<&[usize]>,
     ) -> Result<Applied, ApplyError> {
-        data(&mut self.conn(), proposal, table_id, keep)
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let applied = data(&tx, proposal, table_id, keep)?;
+        tx.commit()?;
+        Ok(applied)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
-    fn order(ids: &[&str]) -> Vec<String> {
-        ids.iter().map(|s| s.to_string()).collect()
+    /// The rows SQLite changed while applying a create of `n` columns, every name
+    /// collapsing to one id: the work the old apply did per operation (rewriting every
+    /// position) grew as n squared.
+    fn rows_changed_creating(n: usize) -> u64 {
+        let db = crate::Db::open(None).unwrap();
+        let operations: Vec<Value> = (0..n)
+            .map(|i| json!({"action": "add", "column": {"name": if i % 2 == 0 { "x" } else { "X!" }, "type": "text"}}))
+            .collect();
+        let proposal: SchemaProposal = serde_json::from_value(json!({
+            "mode": "create", "table_name": "t", "table_description": "d",
+            "operations": operations,
+        }))
+        .unwrap();
+        let before = db.conn().total_changes();
+        let applied = db.apply_schema(&proposal, None).unwrap();
+        assert_eq!(applied.applied, n);
+        assert_eq!(db.check(), Ok(()));
+        db.conn().total_changes() - before
     }
 
     #[test]
-    fn an_added_column_goes_after_its_anchor_or_last_and_a_moved_one_first() {
-        let mut columns = order(&["a", "b"]);
-        place(&mut columns, "x".into(), Some("a"), false);
-        assert_eq!(columns, ["a", "x", "b"]);
-        place(&mut columns, "y".into(), None, false);
-        assert_eq!(columns, ["a", "x", "b", "y"]);
-        place(&mut columns, "z".into(), None, true);
-        assert_eq!(columns, ["z", "a", "x", "b", "y"]);
-        // An anchor that is not there: last, for both (never silently first).
-        place(&mut columns, "w".into(), Some("gone"), true);
-        assert_eq!(columns.last().unwrap(), "w");
+    fn a_create_changes_rows_in_proportion_to_its_columns() {
+        for n in [10, 200, 800] {
+            let changed = rows_changed_creating(n);
+            // One metadata row per column, its position once, and a few for the table.
+            assert!(
+                changed <= 2 * n as u64 + 4,
+                "{n} columns: {changed} rows changed"
+            );
+        }
     }
 
     #[test]
-    fn column_ids_are_slugs_numbered_when_taken() {
-        assert_eq!(unique_id("Applied on", &[]), "col_applied_on");
-        assert_eq!(unique_id("Role", &order(&["col_role"])), "col_role_2");
-        assert_eq!(unique_id("\"; DROP TABLE x; --", &[]), "col_drop_table_x");
-        assert_eq!(unique_id("✓", &[]), "col_column");
+    fn a_rebuilt_table_keeps_its_rows_values_and_row_id_counter() {
+        let db = crate::Db::open(None).unwrap();
+        let create: SchemaProposal = serde_json::from_value(json!({
+            "mode": "create", "table_name": "t", "table_description": "d",
+            "operations": [
+                {"action": "add", "column": {"name": "A", "type": "text"}},
+                {"action": "add", "column": {"name": "B", "type": "number"}},
+            ],
+            "sample_rows": [{"A": "x", "B": 1}, {"A": "y", "B": 2}, {"A": "z", "B": 3}],
+        }))
+        .unwrap();
+        let table = db.apply_schema(&create, None).unwrap().table_id;
+        let delete: DataProposal =
+            serde_json::from_value(json!({"operations": [{"action": "delete", "row_id": 3}]}))
+                .unwrap();
+        db.apply_data(&delete, table, None).unwrap();
+        // Removing a column and adding many rebuilds the table.
+        let mut operations = vec![json!({"action": "remove", "column_id": "col_b"})];
+        operations.extend((0..20).map(
+            |i| json!({"action": "add", "column": {"name": format!("N{i}"), "type": "text"}}),
+        ));
+        let update: SchemaProposal =
+            serde_json::from_value(json!({"mode": "update", "operations": operations})).unwrap();
+        assert_eq!(db.apply_schema(&update, Some(table)).unwrap().applied, 21);
+        assert_eq!(db.check(), Ok(()));
+        let add: DataProposal = serde_json::from_value(
+            json!({"operations": [{"action": "add", "data": {"A": "w", "N3": "n"}}]}),
+        )
+        .unwrap();
+        db.apply_data(&add, table, None).unwrap();
+        let rows = crate::tables::rows(&db.conn(), table, 10).unwrap();
+        let seen: Vec<(i64, Value, Value)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.row_id,
+                    r.values["col_a"].clone(),
+                    r.values["col_n3"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (1, json!("x"), Value::Null),
+                (2, json!("y"), Value::Null),
+                (4, json!("w"), json!("n")),
+            ],
+            "row 3 was deleted: its id is not given again"
+        );
+    }
+
+    #[test]
+    fn an_update_changes_rows_in_proportion_to_its_operations() {
+        let db = crate::Db::open(None).unwrap();
+        let add = |i: usize| json!({"action": "add", "column": {"name": format!("c{i}"), "type": "text"}});
+        let create: SchemaProposal = serde_json::from_value(json!({
+            "mode": "create", "table_name": "t", "table_description": "d",
+            "operations": [add(0)],
+        }))
+        .unwrap();
+        let table = db.apply_schema(&create, None).unwrap().table_id;
+        for n in [10, 400] {
+            let mut operations: Vec<Value> = (1..=n).map(add).collect();
+            // Moves to the front: a position rewrite per operation would touch them all.
+            operations.extend(
+                (1..=n).map(|i| json!({"action": "reorder", "column_id": format!("col_c{i}")})),
+            );
+            let update: SchemaProposal =
+                serde_json::from_value(json!({"mode": "update", "operations": operations}))
+                    .unwrap();
+            let before = db.conn().total_changes();
+            db.apply_schema(&update, Some(table)).unwrap();
+            let changed = db.conn().total_changes() - before;
+            let columns = crate::tables::columns(&db.conn(), table).unwrap().len() as u64;
+            assert!(
+                changed <= n as u64 + columns + 4,
+                "{n}: {changed} rows changed"
+            );
+            assert_eq!(db.check(), Ok(()));
+        }
+    }
+
+    #[test]
+    fn a_table_never_gets_more_columns_than_the_cap() {
+        let db = crate::Db::open(None).unwrap();
+        let add = |name: String| json!({"action": "add", "column": {"name": name, "type": "text"}});
+        let create: SchemaProposal = serde_json::from_value(json!({
+            "mode": "create", "table_name": "t", "table_description": "d",
+            "operations": (0..SchemaProposal::MAX_COLUMNS - 1).map(|i| add(format!("c{i}"))).collect::<Vec<_>>(),
+        }))
+        .unwrap();
+        let table = db.apply_schema(&create, None).unwrap().table_id;
+        let two_more: SchemaProposal = serde_json::from_value(json!({
+            "mode": "update", "operations": [add("a".into()), add("b".into())],
+        }))
+        .unwrap();
+        let error = db.apply_schema(&two_more, Some(table)).unwrap_err();
+        assert!(error.to_string().contains("at most"), "{error}");
+        assert_eq!(
+            crate::tables::columns(&db.conn(), table).unwrap().len(),
+            SchemaProposal::MAX_COLUMNS - 1,
+            "nothing of the refused proposal was applied"
+        );
+        assert_eq!(db.check(), Ok(()));
     }
 }

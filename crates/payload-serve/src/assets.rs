@@ -1,10 +1,10 @@
 //! The page: plain HTML, CSS and JavaScript compiled into the binary, so the demo needs
-//! no build step and no files beside it. Served with a Content-Security-Policy that
-//! allows only these files' scripts and styles: a second wall behind the page's rule of
-//! never turning model text into HTML.
+//! no build step and no files beside it. The [`crate::security`] layers serve it with a
+//! Content-Security-Policy that allows only these files' scripts and styles: a second
+//! wall behind the page's rule of never turning model text into HTML.
 
 use axum::extract::Path;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 /// The files, by the name the page asks for, with their content types.
@@ -33,33 +33,17 @@ const FILES: &[(&str, &str, &str)] = &[
 
 const INDEX: &str = include_str!("../assets/index.html");
 
-const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
-                   connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
-
 /// `GET /`: the page.
 pub async fn index() -> Response {
-    with_headers(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX).into_response())
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX).into_response()
 }
 
 /// `GET /assets/{name}`: a script or style sheet.
 pub async fn asset(Path(name): Path<String>) -> Response {
     match FILES.iter().find(|(file, _, _)| *file == name) {
         Some((_, content_type, body)) => {
-            with_headers(([(header::CONTENT_TYPE, *content_type)], *body).into_response())
+            ([(header::CONTENT_TYPE, *content_type)], *body).into_response()
         }
         None => (StatusCode::NOT_FOUND, "no such file").into_response(),
     }
-}
-
-fn with_headers(mut response: Response) -> Response {
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
-    );
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    response
 }

@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS messages (
     turn INTEGER NOT NULL,
     role TEXT NOT NULL,
     text TEXT NOT NULL,
-    response TEXT
+    response TEXT,
+    interrupted TEXT
 );
 CREATE TABLE IF NOT EXISTS payloads (
     conversation_id TEXT NOT NULL REFERENCES conversations(id),
@@ -76,6 +77,9 @@ pub struct StoredMessage {
     pub text: String,
     /// For an answer: its parse (`complete`'s data), for showing it again.
     pub response: Option<Value>,
+    /// For a turn that ended without an answer: why (the answer's text is then empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<String>,
 }
 
 /// A payload the model proposed, with what the user did with it.
@@ -99,6 +103,15 @@ impl Db {
             None => Connection::open_in_memory()?,
         };
         conn.execute_batch(SCHEMA)?;
+        // A database made before turns could be interrupted gains the column.
+        let has_interrupted: bool = conn.query_row(
+            "SELECT COUNT(*) FROM pragma_table_info('messages') WHERE name = 'interrupted'",
+            [],
+            |row| row.get(0),
+        )?;
+        if !has_interrupted {
+            conn.execute_batch("ALTER TABLE messages ADD COLUMN interrupted TEXT")?;
+        }
         Ok(Db {
             conn: Mutex::new(conn),
         })
@@ -125,7 +138,7 @@ impl Db {
     pub fn messages(&self, conversation: &str) -> rusqlite::Result<Vec<StoredMessage>> {
         let conn = self.conn();
         let mut statement = conn.prepare(
-            "SELECT turn, role, text, response FROM messages
+            "SELECT turn, role, text, response, interrupted FROM messages
              WHERE conversation_id = ?1 ORDER BY seq",
         )?;
         statement
@@ -136,6 +149,7 @@ impl Db {
                     role: row.get(1)?,
                     text: row.get(2)?,
                     response: response.and_then(|r| serde_json::from_str(&r).ok()),
+                    interrupted: row.get(4)?,
                 })
             })?
             .collect()
@@ -164,7 +178,34 @@ impl Db {
         Ok(())
     }
 
-    /// Records a proposed payload.
+    /// Records that `turn` ended without an answer, and why: an empty assistant message
+    /// marked interrupted, so the conversation still alternates and shows what happened.
+    pub fn add_interrupted(
+        &self,
+        conversation: &str,
+        turn: usize,
+        reason: &str,
+    ) -> rusqlite::Result<()> {
+        self.conn().execute(
+            "INSERT INTO messages (conversation_id, turn, role, text, interrupted)
+             VALUES (?1, ?2, 'assistant', '', ?3)",
+            params![conversation, turn as i64, reason],
+        )?;
+        Ok(())
+    }
+
+    /// Whether the conversation exists.
+    pub fn has_conversation(&self, id: &str) -> rusqlite::Result<bool> {
+        self.conn().query_row(
+            "SELECT EXISTS (SELECT 1 FROM conversations WHERE id = ?1)",
+            params![id],
+            |row| row.get(0),
+        )
+    }
+
+    /// Records a proposed payload. A turn proposes one payload: a second record for the
+    /// same turn changes nothing (it must never set a decided payload back to
+    /// `proposed`, which would let it be applied twice).
     pub fn add_payload(
         &self,
         conversation: &str,
@@ -173,7 +214,7 @@ impl Db {
         table_id: Option<i64>,
     ) -> rusqlite::Result<()> {
         self.conn().execute(
-            "INSERT OR REPLACE INTO payloads (conversation_id, turn, type, data, status, table_id)
+            "INSERT OR IGNORE INTO payloads (conversation_id, turn, type, data, status, table_id)
              VALUES (?1, ?2, ?3, ?4, 'proposed', ?5)",
             params![
                 conversation,
@@ -194,7 +235,7 @@ impl Db {
              WHERE conversation_id = ?1 ORDER BY turn",
         )?;
         statement
-            .query_map(params![conversation], stored_payload)?
+            .query_map(params![conversation], payload_row)?
             .collect()
     }
 
@@ -209,23 +250,9 @@ impl Db {
                 "SELECT turn, type, data, status, table_id FROM payloads
                  WHERE conversation_id = ?1 AND turn = ?2",
                 params![conversation, turn as i64],
-                stored_payload,
+                payload_row,
             )
             .optional()
-    }
-
-    /// Records what the user did with a payload.
-    pub fn set_status(
-        &self,
-        conversation: &str,
-        turn: usize,
-        status: PayloadStatus,
-    ) -> rusqlite::Result<()> {
-        self.conn().execute(
-            "UPDATE payloads SET status = ?3 WHERE conversation_id = ?1 AND turn = ?2",
-            params![conversation, turn as i64, status.as_str()],
-        )?;
-        Ok(())
     }
 
     /// Checks that the app's column metadata and SQLite's tables agree, for every
@@ -252,7 +279,8 @@ impl Db {
     }
 }
 
-fn stored_payload(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPayload> {
+/// A `payloads` row (turn, type, data, status, table_id) as a [`StoredPayload`].
+pub(crate) fn payload_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPayload> {
     let data: String = row.get(2)?;
     let status: String = row.get(3)?;
     Ok(StoredPayload {

@@ -1,6 +1,7 @@
 //! Errors as the JSON API answers them: a status and `{"error": "..."}`.
 
 use crate::apply::ApplyError;
+use crate::decide::DecideError;
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -58,8 +59,21 @@ impl From<rusqlite::Error> for ApiError {
 impl From<ApplyError> for ApiError {
     fn from(e: ApplyError) -> Self {
         match e {
-            ApplyError::NoTable => ApiError::conflict(e.to_string()),
+            ApplyError::NoTable | ApplyError::TooManyColumns { .. } => {
+                ApiError::conflict(e.to_string())
+            }
             ApplyError::Sql(e) => e.into(),
+        }
+    }
+}
+
+impl From<DecideError> for ApiError {
+    fn from(e: DecideError) -> Self {
+        match e {
+            DecideError::NotFound => ApiError::not_found(e.to_string()),
+            DecideError::AlreadyDecided(_) => ApiError::conflict(e.to_string()),
+            DecideError::Corrupt(_) => ApiError::internal(e.to_string()),
+            DecideError::Apply(e) => e.into(),
         }
     }
 }

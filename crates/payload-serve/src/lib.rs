@@ -15,6 +15,12 @@
 //!   the ones the user left ticked); `.../dismiss` records the refusal.
 //! - `GET /` is the page, compiled into the binary ([`assets`]).
 //!
+//! Every request passes the [`security`] layers (the `Host` must be the address served,
+//! changes must be same-origin JSON, every response carries the anti-framing headers;
+//! they know nothing of table.that), and every connection the [`Timeouts`] (head,
+//! body and idle time). Database work runs on tokio's blocking pool; a decision is one
+//! compare-and-set transaction ([`Db::decide`]).
+//!
 //! Without a key the model is [`ReplayModel`], which plays table.that's recorded
 //! conversation; any [`payload_agent::Model`] can be put in its place through
 //! [`ServeOptions::models`].
@@ -24,23 +30,34 @@
 
 mod apply;
 pub mod assets;
+mod body_deadline;
 mod chat;
+mod column_ids;
+mod column_order;
 mod db;
+mod decide;
 mod error;
+mod ids;
+mod listen;
 mod replay;
 mod routes;
+pub mod security;
 mod sse;
 mod state;
 mod tables;
 
 pub use apply::{Applied, ApplyError, Skipped};
-pub use db::Db;
+pub use db::{Db, StoredMessage, StoredPayload};
+pub use decide::{DecideError, Decided, Decision};
+pub use listen::Timeouts;
 pub use replay::{DEFAULT_CHUNK_CHARS, DEFAULT_DELAY, ReplayModel};
+pub use security::SecurityPolicy;
 pub use state::{ModelSource, TurnInfo};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
+use body_deadline::BodyBounds;
 use state::AppState;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -60,6 +77,10 @@ pub struct ServeOptions {
     pub models: ModelSource,
     /// The largest request body accepted.
     pub body_limit: usize,
+    /// Host names and the page's Content-Security-Policy ([`security`]).
+    pub security: SecurityPolicy,
+    /// How long a client may take to send a request, and how many may be connected.
+    pub timeouts: Timeouts,
 }
 
 impl Default for ServeOptions {
@@ -69,6 +90,8 @@ impl Default for ServeOptions {
             db: None,
             models: replay_models(),
             body_limit: DEFAULT_BODY_LIMIT,
+            security: SecurityPolicy::default(),
+            timeouts: Timeouts::default(),
         }
     }
 }
@@ -83,6 +106,8 @@ pub fn replay_models() -> ModelSource {
 pub struct App {
     state: Arc<AppState>,
     body_limit: usize,
+    security: SecurityPolicy,
+    timeouts: Timeouts,
 }
 
 impl App {
@@ -92,12 +117,15 @@ impl App {
         Ok(App {
             state: Arc::new(AppState::new(db, options.models)),
             body_limit: options.body_limit,
+            security: options.security,
+            timeouts: options.timeouts,
         })
     }
 
-    /// The routes.
-    pub fn router(&self) -> Router {
-        Router::new()
+    /// The routes, behind the [`security`] layers for a server on `served` and the
+    /// body's bounds.
+    pub fn router(&self, served: SocketAddr) -> Router {
+        let routes = Router::new()
             .route("/", get(assets::index))
             .route("/assets/{name}", get(assets::asset))
             .route("/api/chat", post(chat::chat))
@@ -110,7 +138,20 @@ impl App {
                 post(routes::decide),
             )
             .layer(DefaultBodyLimit::max(self.body_limit))
-            .with_state(self.state.clone())
+            .layer(axum::middleware::from_fn_with_state(
+                BodyBounds {
+                    deadline: self.timeouts.body_read,
+                    limit: self.body_limit,
+                },
+                body_deadline::read_within,
+            ))
+            .with_state(self.state.clone());
+        security::protect(routes, &self.security, served)
+    }
+
+    /// The database (what a test reads, or holds to see who waits for it).
+    pub fn db(&self) -> &Db {
+        &self.state.db
     }
 
     /// How many turns' tasks are still running (a turn whose client went away ends).
@@ -118,9 +159,11 @@ impl App {
         self.state.live_turns.load(Ordering::SeqCst)
     }
 
-    /// Serves on `listener` until the future is dropped or the process stops.
+    /// Serves on `listener` until the future is dropped or the process stops, with
+    /// [`Timeouts`] bounding every connection.
     pub async fn serve(self, listener: TcpListener) -> std::io::Result<()> {
-        axum::serve(listener, self.router()).await
+        let router = self.router(listener.local_addr()?);
+        listen::serve(listener, router, self.timeouts).await
     }
 }
 

@@ -1,18 +1,14 @@
 //! The JSON API beside the chat: the user's tables and rows, a conversation as stored,
 //! and the user's decision on a proposed payload.
 
-use crate::apply::Applied;
+use crate::decide::Decision;
 use crate::error::ApiError;
 use crate::state::AppState;
 use crate::tables;
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use payload_builtin::{DataProposal, SchemaProposal};
-use payload_core::LlmPayload;
-use payload_prompt::PayloadStatus;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -22,8 +18,12 @@ const MAX_ROWS: usize = 1000;
 
 /// `GET /api/tables`: every table with its row count.
 pub async fn list_tables(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiError> {
-    let tables = tables::list(&state.db.conn())?;
-    Ok(Json(json!({ "tables": tables })))
+    state
+        .with_db(|db| {
+            let tables = tables::list(&db.conn())?;
+            Ok(Json(json!({ "tables": tables })))
+        })
+        .await
 }
 
 /// `GET /api/tables/{id}`: a table, its columns and its rows.
@@ -31,30 +31,40 @@ pub async fn table(
     State(state): State<Arc<AppState>>,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, ApiError> {
-    let conn = state.db.conn();
-    let summary =
-        tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
-    Ok(Json(json!({
-        "table": summary,
-        "columns": tables::columns(&conn, id)?,
-        "rows": tables::rows(&conn, id, MAX_ROWS)?,
-    })))
+    state
+        .with_db(move |db| {
+            let conn = db.conn();
+            let summary =
+                tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
+            Ok(Json(json!({
+                "table": summary,
+                "columns": tables::columns(&conn, id)?,
+                "rows": tables::rows(&conn, id, MAX_ROWS)?,
+            })))
+        })
+        .await
 }
 
-/// `GET /api/tables/{id}/csv`: the table as CSV, for `export_csv`. A cell that a
+/// `GET /api/tables/{id}/csv`: the table as CSV, for `export_csv`. A text cell that a
 /// spreadsheet would read as a formula (`=`, `+`, `-`, `@`, tab, carriage return first)
 /// gets a leading `'`: the values came from a model and must not run in the user's
-/// spreadsheet.
+/// spreadsheet. Numbers are written as they are: `-5` is a number, not a formula.
 pub async fn table_csv(
     State(state): State<Arc<AppState>>,
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
-    let conn = state.db.conn();
-    let summary =
-        tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
-    let columns = tables::columns(&conn, id)?;
-    let rows = tables::rows(&conn, id, usize::MAX)?;
-    drop(conn);
+    let (summary, columns, rows) = state
+        .with_db(move |db| {
+            let conn = db.conn();
+            let summary =
+                tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
+            Ok((
+                summary,
+                tables::columns(&conn, id)?,
+                tables::rows(&conn, id, usize::MAX)?,
+            ))
+        })
+        .await?;
     let mut writer = csv::Writer::from_writer(Vec::new());
     let write_error = |e: csv::Error| ApiError::internal(e.to_string());
     writer
@@ -62,11 +72,7 @@ pub async fn table_csv(
         .map_err(write_error)?;
     for row in &rows {
         writer
-            .write_record(columns.iter().map(|c| match &row.values[&c.id] {
-                Value::Null => String::new(),
-                Value::String(s) => defuse(s),
-                other => defuse(&other.to_string()),
-            }))
+            .write_record(columns.iter().map(|c| cell(&row.values[&c.id])))
             .map_err(write_error)?;
     }
     let body = writer
@@ -84,6 +90,16 @@ pub async fn table_csv(
         body,
     )
         .into_response())
+}
+
+/// A stored value as a CSV cell: text defused, numbers as written.
+fn cell(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::String(s) => defuse(s),
+        Value::Number(n) => n.to_string(),
+        other => defuse(&other.to_string()),
+    }
 }
 
 /// The cell as a spreadsheet will show it, never as a formula.
@@ -115,89 +131,57 @@ pub async fn conversation(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let payloads: Vec<Value> = state
-        .db
-        .payloads(&id)?
-        .into_iter()
-        .map(|p| json!({ "turn": p.turn, "payload": p.payload, "status": p.status }))
-        .collect();
-    Ok(Json(json!({
-        "conversation_id": id,
-        "messages": state.db.messages(&id)?,
-        "payloads": payloads,
-    })))
+    state
+        .with_db(move |db| {
+            let payloads: Vec<Value> = db
+                .payloads(&id)?
+                .into_iter()
+                .map(|p| json!({ "turn": p.turn, "payload": p.payload, "status": p.status }))
+                .collect();
+            Ok(Json(json!({
+                "conversation_id": id,
+                "messages": db.messages(&id)?,
+                "payloads": payloads,
+            })))
+        })
+        .await
 }
 
-/// What the user sends with a decision.
+/// What the user sends with a decision: a JSON object (`{}` for no options).
 #[derive(Debug, Default, Deserialize)]
-struct Decision {
+#[serde(deny_unknown_fields)]
+pub struct DecisionBody {
     /// For a data proposal: the indices of the operations left ticked (all when absent).
     #[serde(default)]
     rows: Option<Vec<usize>>,
 }
 
 /// `POST /api/payloads/{conversation}/{turn}/{accept|dismiss}`: applies or dismisses
-/// the payload proposed in that turn, and records the decision. A payload is decided
-/// once; the payload applied is the one stored, not one the client sends.
+/// the payload proposed in that turn, and records the decision, as one transaction
+/// ([`crate::Db::decide`]). A payload is decided once; the payload applied is the one
+/// stored, not one the client sends.
 pub async fn decide(
     State(state): State<Arc<AppState>>,
     Path((conversation, turn, decision)): Path<(String, usize, String)>,
-    body: Bytes,
+    Json(body): Json<DecisionBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let request: Decision = if body.iter().all(u8::is_ascii_whitespace) {
-        Decision::default()
-    } else {
-        serde_json::from_slice(&body).map_err(|e| ApiError::bad_request(e.to_string()))?
-    };
-    let stored = state
-        .db
-        .payload(&conversation, turn)?
-        .ok_or_else(|| ApiError::not_found("no payload was proposed in that turn"))?;
-    if stored.status != PayloadStatus::Proposed {
-        return Err(ApiError::conflict(format!(
-            "the payload was already {}",
-            stored.status
-        )));
-    }
-    let (status, applied) = match decision.as_str() {
-        "dismiss" => (PayloadStatus::Dismissed, None),
-        "accept" => {
-            let applied = accept(&state, &stored, request.rows.as_deref())?;
-            (PayloadStatus::Accepted, applied)
-        }
+    let decision = match decision.as_str() {
+        "accept" => Decision::Accept { rows: body.rows },
+        "dismiss" => Decision::Dismiss,
         other => return Err(ApiError::not_found(format!("no decision '{other}'"))),
     };
-    state.db.set_status(&conversation, turn, status)?;
-    Ok(Json(json!({ "status": status, "applied": applied })))
-}
-
-/// Applies the payload if it is one the app applies; others are only recorded.
-fn accept(
-    state: &AppState,
-    stored: &crate::db::StoredPayload,
-    rows: Option<&[usize]>,
-) -> Result<Option<Applied>, ApiError> {
-    let data = stored.payload.data().clone();
-    let decode_error = |e: serde_json::Error| ApiError::internal(e.to_string());
-    Ok(Some(match stored.payload.kind.as_str() {
-        SchemaProposal::NAME => {
-            let proposal: SchemaProposal = serde_json::from_value(data).map_err(decode_error)?;
-            state.db.apply_schema(&proposal, stored.table_id)?
-        }
-        DataProposal::NAME => {
-            let proposal: DataProposal = serde_json::from_value(data).map_err(decode_error)?;
-            let table = stored
-                .table_id
-                .ok_or_else(|| ApiError::conflict("the proposal names no table"))?;
-            state.db.apply_data(&proposal, table, rows)?
-        }
-        _ => return Ok(None),
-    }))
+    let decided = state
+        .with_db(move |db| Ok(db.decide(&conversation, turn, &decision)?))
+        .await?;
+    Ok(Json(
+        json!({ "status": decided.status, "applied": decided.applied }),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{defuse, file_name};
+    use super::{cell, defuse, file_name};
+    use serde_json::{Value, json};
 
     #[test]
     fn cells_a_spreadsheet_would_run_are_defused() {
@@ -206,6 +190,20 @@ mod tests {
         }
         assert_eq!(defuse("plain = text"), "plain = text");
         assert_eq!(defuse(""), "");
+    }
+
+    #[test]
+    fn numbers_are_never_defused_text_always_is() {
+        assert_eq!(cell(&json!(-5)), "-5");
+        assert_eq!(cell(&json!(-0.5)), "-0.5");
+        assert_eq!(cell(&json!(3)), "3");
+        assert_eq!(
+            cell(&json!("-5")),
+            "'-5",
+            "text that looks like a number is text"
+        );
+        assert_eq!(cell(&json!("=1")), "'=1");
+        assert_eq!(cell(&Value::Null), "");
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! turns still running (what the fault tests read to see a task freed).
 
 use crate::db::Db;
+use crate::error::ApiError;
 use payload_agent::Model;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// What a model is chosen by: the turn it answers.
@@ -30,8 +31,6 @@ pub struct AppState {
     pub models: ModelSource,
     /// Turns whose task is still running.
     pub live_turns: AtomicUsize,
-    /// Numbers new conversation ids.
-    next_conversation: AtomicU64,
     /// The conversations with a turn running: a second message to one of them waits
     /// its turn (409), as two answers at once would both be turn N.
     answering: Mutex<HashSet<String>>,
@@ -44,19 +43,22 @@ impl AppState {
             db,
             models,
             live_turns: AtomicUsize::new(0),
-            next_conversation: AtomicU64::new(1),
             answering: Mutex::new(HashSet::new()),
         }
     }
 
-    /// A conversation id no other conversation of this database has: the time (so a
-    /// restarted server does not reuse one) and a counter (so two at once differ).
-    pub fn new_conversation_id(&self) -> String {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let n = self.next_conversation.fetch_add(1, Ordering::Relaxed);
-        format!("c{nanos:x}-{n}")
+    /// Runs `work` on the database on a thread for blocking work, so the async workers
+    /// go on serving what needs no database (the page, its assets, streams) however
+    /// long SQLite takes.
+    pub async fn with_db<T, F>(self: &Arc<Self>, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Db) -> Result<T, ApiError> + Send + 'static,
+    {
+        let state = self.clone();
+        tokio::task::spawn_blocking(move || work(&state.db))
+            .await
+            .map_err(|e| ApiError::internal(format!("the database task failed: {e}")))?
     }
 }
 

@@ -352,3 +352,31 @@ async fn wrong_requests_get_clear_errors() {
         .unwrap();
     assert_eq!(response.status().as_u16(), 404);
 }
+
+#[tokio::test]
+async fn the_csv_export_keeps_negative_numbers_as_numbers() {
+    const PROPOSAL: &str = "Done.\n\nSCHEMA_PROPOSAL: {\"mode\": \"create\", \"table_name\": \"Ledger\", \"table_description\": \"money\", \
+        \"operations\": [{\"action\": \"add\", \"column\": {\"name\": \"Amount\", \"type\": \"number\"}}, {\"action\": \"add\", \"column\": {\"name\": \"Note\", \"type\": \"text\"}}], \
+        \"sample_rows\": [{\"Amount\": -5, \"Note\": \"-5\"}, {\"Amount\": -0.5, \"Note\": \"+1\"}, {\"Amount\": \"-7\", \"Note\": \"ok\"}]}";
+    let server = start(saying(PROPOSAL)).await;
+    let client = reqwest::Client::new();
+    let (id, turn, _) = chat(
+        &client,
+        &server,
+        message("make it", "tables_list", None, None),
+    )
+    .await;
+    let (status, decided) = decide(&client, &server, &id, turn, "accept", json!({})).await;
+    assert_eq!(status, 200, "{decided}");
+    let table_id = decided["applied"]["table_id"].as_i64().unwrap();
+    let csv = client
+        .get(format!("{}/api/tables/{table_id}/csv", server.url))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    // Numbers as they are; text that a spreadsheet would run, defused.
+    assert_eq!(csv, "Amount,Note\n-5,'-5\n-0.5,'+1\n-7,ok\n");
+}

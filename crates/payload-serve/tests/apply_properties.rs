@@ -137,3 +137,88 @@ proptest! {
         prop_assert!(db.apply_data(&DataProposal { reasoning: None, operations: vec![] }, table + 1, None).is_err(), "no such table");
     }
 }
+
+/// A decision on a stored proposal.
+fn decision() -> impl Strategy<Value = payload_serve::Decision> {
+    prop_oneof![
+        prop::option::of(prop::collection::vec(0usize..6, 0..4))
+            .prop_map(|rows| payload_serve::Decision::Accept { rows }),
+        Just(payload_serve::Decision::Dismiss),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// However a stored proposal is decided, and however often, the first decision is
+    /// the only one: it applies the proposal at most once (an accept), and every later
+    /// one is refused as already decided and changes nothing.
+    #[test]
+    fn a_proposal_is_decided_and_applied_at_most_once(
+        columns in prop::collection::vec(column(), 1..4),
+        rows in prop::collection::vec(data_operation(), 1..6),
+        decisions in prop::collection::vec(decision(), 1..5),
+        data in any::<bool>(),
+    ) {
+        use payload_core::CustomPayload;
+        use payload_serve::{DecideError, Decision};
+        let db = Db::open(None).unwrap();
+        let create = json!({
+            "mode": "create", "table_name": "t", "table_description": "d",
+            "operations": columns.iter().map(|c| json!({"action": "add", "column": c})).collect::<Vec<_>>(),
+        });
+        let table = db.apply_schema(&serde_json::from_value(create.clone()).unwrap(), None).unwrap().table_id;
+        let payload = if data {
+            CustomPayload::new("data_proposal", json!({"operations": rows}))
+        } else {
+            CustomPayload::new("schema_proposal", create)
+        };
+        db.ensure_conversation("c").unwrap();
+        db.add_payload("c", 0, &payload, Some(table)).unwrap();
+        let snapshot = |db: &Db| payload_serve_tables(&db.conn());
+        let before = snapshot(&db);
+        let first = db.decide("c", 0, &decisions[0]);
+        prop_assert!(first.is_ok(), "{:?}", first);
+        let after_first = snapshot(&db);
+        if decisions[0] == Decision::Dismiss {
+            prop_assert_eq!(&before, &after_first, "a dismissal applies nothing");
+        }
+        for later in &decisions[1..] {
+            let again = db.decide("c", 0, later);
+            prop_assert!(matches!(again, Err(DecideError::AlreadyDecided(_))), "{:?}", again);
+            prop_assert_eq!(&snapshot(&db), &after_first, "a later decision changed nothing");
+            // Even recording the proposal again does not make it decidable again.
+            db.add_payload("c", 0, &payload, Some(table)).unwrap();
+        }
+        prop_assert_eq!(db.check(), Ok(()));
+    }
+}
+
+/// Every table's name and SQLite contents, as text: what an application changes.
+fn payload_serve_tables(conn: &rusqlite::Connection) -> String {
+    let mut out = String::new();
+    let mut statement = conn
+        .prepare("SELECT id FROM app_tables ORDER BY id")
+        .unwrap();
+    let ids: Vec<i64> = statement
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for id in ids {
+        let mut rows = conn.prepare(&format!("SELECT * FROM data_{id}")).unwrap();
+        let width = rows.column_count();
+        let values: Vec<String> = rows
+            .query_map([], |r| {
+                Ok((0..width)
+                    .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                    .collect::<Vec<_>>()
+                    .join(","))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        out.push_str(&format!("{id}: {width} columns, rows {values:?}\n"));
+    }
+    out
+}

@@ -470,6 +470,60 @@ async fn hostile_model_text_is_shown_as_text() {
     client.close().await.unwrap();
 }
 
+/// A page on another origin (another port of 127.0.0.1) whose form posts itself, as
+/// soon as it loads, to `target` as `text/plain` carrying JSON: what any site the
+/// user visits could serve.
+async fn foreign_site(target: String) -> String {
+    let page = format!(
+        "<!doctype html><title>cute cats</title>\
+         <form id=f method=POST enctype=text/plain action=\"{target}\">\
+         <input type=hidden name='{{\"rows\": null, \"x\": \"' value='\"}}'></form>\
+         <script>document.getElementById('f').submit()</script>"
+    );
+    let app = axum::Router::new().route(
+        "/",
+        axum::routing::get(move || {
+            let page = page.clone();
+            async move { axum::response::Html(page) }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_form_on_another_site_cannot_accept_a_proposal() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let server = start(saying_owned(create_proposal("Planted", 2))).await;
+    let http = reqwest::Client::new();
+    let (id, turn, _) = chat(&http, &server, message("go", "tables_list", None, None)).await;
+    // The attacker is even given the conversation's id: the origin alone must stop it.
+    let target = format!("{}/api/payloads/{id}/{turn}/accept", server.url);
+    let site = foreign_site(target.clone()).await;
+    client.goto(&site).await.unwrap();
+    // The form was posted: the browser left the foreign page for the answer.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while client.current_url().await.unwrap().as_str() != target {
+        assert!(Instant::now() < deadline, "the form was never posted");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let answer = client.source().await.unwrap();
+    assert!(!answer.contains("accepted"), "{answer}");
+    let tables = get(&http, &server, "/api/tables").await;
+    assert_eq!(
+        tables["tables"],
+        json!([]),
+        "the foreign form created a table"
+    );
+    let stored = get(&http, &server, &format!("/api/conversations/{id}")).await;
+    assert_eq!(stored["payloads"][0]["status"], "proposed");
+    client.close().await.unwrap();
+}
+
 /// A reasoning model: two pieces on its reasoning channel, a pause (while the page shows
 /// the reasoning streaming), then an answer whose text holds a `<think>` section too.
 struct Thinker;

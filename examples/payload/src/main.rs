@@ -23,6 +23,10 @@ fn main() -> ExitCode {
 fn serve(request: payload_cli::ServeRequest) -> std::io::Result<()> {
     let mut options = payload_serve::ServeOptions {
         db: request.db,
+        security: payload_serve::SecurityPolicy {
+            allowed_hosts: request.allow_hosts,
+            ..payload_serve::SecurityPolicy::default()
+        },
         ..payload_serve::ServeOptions::default()
     };
     if let Some(make) = request.model {

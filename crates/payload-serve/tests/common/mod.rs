@@ -154,3 +154,82 @@ pub async fn decide(
     let status = response.status().as_u16();
     (status, response.json().await.unwrap_or(Value::Null))
 }
+
+/// A server on a runtime of its own (two workers), so a test can see whether its
+/// workers are free while the test's own runtime waits; the runtime stops when this is
+/// dropped.
+pub struct OwnRuntime {
+    /// The server.
+    pub server: Server,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Drop for OwnRuntime {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Starts the app with `options` on its own two-worker runtime.
+pub fn start_on_own_runtime(options: ServeOptions) -> OwnRuntime {
+    // Built and entered on a thread of its own: a runtime cannot be entered from
+    // inside the test's.
+    let (runtime, server) = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let server = runtime.block_on(start_with(options));
+        (runtime, server)
+    })
+    .join()
+    .unwrap();
+    OwnRuntime {
+        server,
+        runtime: Some(runtime),
+    }
+}
+
+/// `host:port` of the server.
+pub fn authority(server: &Server) -> String {
+    server.url.trim_start_matches("http://").to_string()
+}
+
+/// Sends `request` as written on a new connection; the response's bytes until the
+/// server closes the connection or `wait` passes.
+pub async fn raw(server: &Server, request: &str, wait: Duration) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(authority(server))
+        .await
+        .unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(wait, stream.read_to_end(&mut response)).await;
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+/// A model that answers every call with `text` (an owned string).
+pub fn saying_owned(text: String) -> ModelSource {
+    Arc::new(move |_: &TurnInfo| -> Box<dyn Model> {
+        let text = text.clone();
+        Box::new(move |_: &ModelRequest| vec![ModelChunk::Text(text.clone())])
+    })
+}
+
+/// A schema proposal creating a table named `name` with `columns` text columns.
+pub fn create_proposal(name: &str, columns: usize) -> String {
+    let operations: Vec<Value> = (0..columns)
+        .map(
+            |i| json!({"action": "add", "column": {"name": format!("Column {i}"), "type": "text"}}),
+        )
+        .collect();
+    let proposal = json!({
+        "mode": "create", "table_name": name, "table_description": "made by a test",
+        "operations": operations,
+        "sample_rows": [{"Column 0": "a"}, {"Column 0": "b"}],
+    });
+    format!("Here it is.\n\nSCHEMA_PROPOSAL: {proposal}")
+}
