@@ -266,6 +266,8 @@ fn parse_json(text: &str) -> Result<Value, FormatFailure> {
 #[cfg(test)]
 mod cut_tests;
 #[cfg(test)]
+mod list_tests;
+#[cfg(test)]
 mod rules_tests;
 #[cfg(test)]
 mod tests;
