@@ -33,6 +33,10 @@ pub enum WarningKind {
     PossiblyTruncated,
     /// More warnings than the cap were found; this one counts the rest (SPEC 7.14).
     Omitted,
+    /// Whole-response `auto`: the detected format gave no valid value and another
+    /// format did (SPEC 8.8); the message names both. On a failure, it lists the
+    /// formats also tried and why none gave a valid value.
+    FormatFallback,
 }
 
 impl WarningKind {
@@ -50,6 +54,7 @@ impl WarningKind {
             WarningKind::ExtraValue => "extra_value",
             WarningKind::PossiblyTruncated => "possibly_truncated",
             WarningKind::Omitted => "omitted",
+            WarningKind::FormatFallback => "format_fallback",
         }
     }
 }
