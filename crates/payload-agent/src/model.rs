@@ -92,8 +92,8 @@ pub enum ModelErrorKind {
     Server,
     /// The connection failed or dropped; retried when nothing had arrived yet.
     Connection,
-    /// No answer, or no next piece of it, within the time allowed; retried when nothing
-    /// had arrived yet.
+    /// No answer, or no next piece of it, within the time allowed. The HTTP clients do
+    /// not send such a request again (the server may still be working on it).
     Timeout,
     /// The request was refused as wrong (HTTP 4xx other than 429: a bad key, an unknown
     /// model, a schema the provider rejects); a retry would fail the same way.

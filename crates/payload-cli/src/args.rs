@@ -12,6 +12,7 @@ pub enum Verbosity {
 }
 use payload_core::Dialect;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Inputs larger than this are refused with a clear error rather than read whole.
 pub const DEFAULT_MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
@@ -40,6 +41,41 @@ pub enum Provider {
     Openai,
     /// Anthropic's messages API.
     Anthropic,
+}
+
+/// How long a model request may take (`payload chat`, `payload serve`), in seconds;
+/// each unset one keeps the client's default (payload-providers' `ClientConfig`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, clap::Args)]
+pub struct ModelTimeouts {
+    /// Seconds to wait from sending a request to the first piece of the answer (the
+    /// response headers included; default 120). A slow server, a local one reading a
+    /// long prompt, is waited for this long and never sent the request again.
+    #[arg(long, value_name = "SECS", value_parser = seconds, requires = "provider")]
+    pub first_token_timeout: Option<Duration>,
+    /// Seconds the answer may go without content once it has begun (default 60);
+    /// keep-alive events without content do not count.
+    #[arg(long, value_name = "SECS", value_parser = seconds, requires = "provider")]
+    pub idle_timeout: Option<Duration>,
+    /// Seconds one model request may take in all, retries included (default 300).
+    #[arg(long, value_name = "SECS", value_parser = seconds, requires = "provider")]
+    pub deadline: Option<Duration>,
+}
+
+/// The longest time a flag may ask for: a day (a longer wait is a mistake).
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// A number of seconds (fractions allowed), more than 0 and at most a day.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(value > 0.0 && value <= MAX_SECONDS) {
+        return Err(format!(
+            "'{text}' is out of range: give more than 0 and at most {MAX_SECONDS} seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(value))
 }
 
 /// The subcommands.
@@ -114,6 +150,17 @@ pub enum Command {
         /// llama.cpp).
         #[arg(long)]
         constrain: Option<String>,
+        /// The app's context JSON: the system prompt's CURRENT CONTEXT section and the
+        /// context the page's tools see (as `payload prompt --context`).
+        #[arg(long)]
+        context: Option<PathBuf>,
+        /// The conversation's payloads, for the PAYLOAD MANIFEST section (as `payload
+        /// prompt --history`).
+        #[arg(long)]
+        history: Option<PathBuf>,
+        /// The time limits of the model's requests.
+        #[command(flatten)]
+        timeouts: ModelTimeouts,
     },
     /// Serve the table.that chat app in a browser (seed 000 and 001): tables in SQLite,
     /// the chat streamed over SSE, payload cards to accept or dismiss. Without
@@ -137,6 +184,9 @@ pub enum Command {
         /// The answer's token limit.
         #[arg(long, requires = "provider")]
         max_tokens: Option<u32>,
+        /// The time limits of the model's requests.
+        #[command(flatten)]
+        timeouts: ModelTimeouts,
     },
     /// Print a grammar for constrained decoding: a page's marker-mode responses
     /// (`--page`) or a whole response of one type (`--type`). What the target cannot

@@ -1,30 +1,59 @@
 //! `payload chat --page PAGE --provider openai|anthropic [--base-url URL] --model NAME
-//! --message TEXT [--max-tokens N]`: one agent turn on a page against a real model
-//! server, its events printed as Server-Sent Events the way `payload stream` prints
-//! them, ending with `complete`.
+//! --message TEXT [--max-tokens N] [--context FILE] [--history FILE]
+//! [--first-token-timeout SECS] [--idle-timeout SECS] [--deadline SECS]`: one agent
+//! turn on a page against a real model server, its events printed as Server-Sent
+//! Events the way `payload stream` prints them, ending with `complete`.
 
-use crate::args::Provider;
+use crate::args::{ModelTimeouts, Provider};
 use crate::error::CliError;
+use crate::text::PromptInputs;
 use futures::StreamExt;
 use payload_agent::{Agent, AgentEvent, Model, ModelMessage};
 use payload_core::ServerSentEvent;
-use payload_prompt::PromptBuilder;
-use payload_providers::{Anthropic, OpenAi};
+use payload_providers::{Anthropic, Constraint, DEFAULT_DEADLINE, OpenAi};
 use payload_registry::Registry;
 use serde_json::json;
 use std::io::Write;
 
 /// What `payload chat` was asked for.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct ChatRequest {
     pub page: String,
-    pub provider: Provider,
-    pub base_url: Option<String>,
-    pub model: String,
+    pub model: ClientOptions,
     pub message: String,
-    pub max_tokens: Option<u32>,
+    /// The context and history the system prompt is built with.
+    pub inputs: PromptInputs,
     /// The grammar the server is asked to enforce (OpenAI-compatible servers only).
-    pub constraint: Option<payload_providers::Constraint>,
+    pub constraint: Option<Constraint>,
+}
+
+/// How to make a provider's client: the same for `payload chat` and each turn of
+/// `payload serve`.
+#[derive(Debug, Clone)]
+pub(crate) struct ClientOptions {
+    pub provider: Provider,
+    pub model: String,
+    pub base_url: Option<String>,
+    pub max_tokens: Option<u32>,
+    pub timeouts: ModelTimeouts,
+}
+
+impl ClientOptions {
+    /// The options, refused when the first-token timeout cannot be waited out before
+    /// the deadline (the deadline would always come first).
+    pub(crate) fn checked(self) -> Result<ClientOptions, CliError> {
+        let deadline = self.timeouts.deadline.unwrap_or(DEFAULT_DEADLINE);
+        if let Some(first) = self.timeouts.first_token_timeout {
+            if first > deadline {
+                return Err(CliError::Usage(format!(
+                    "--first-token-timeout ({} s) is longer than the deadline ({} s): raise --deadline too",
+                    first.as_secs_f64(),
+                    deadline.as_secs_f64()
+                )));
+            }
+        }
+        Ok(self)
+    }
 }
 
 /// Runs the turn, writing each event as it arrives; `Ok(false)` when the turn reported
@@ -34,9 +63,15 @@ pub(crate) fn run(
     request: ChatRequest,
     out: &mut dyn Write,
 ) -> Result<bool, CliError> {
-    let system = PromptBuilder::for_page(registry, &request.page)?.build();
+    let system = request.inputs.prompt(registry, &request.page)?;
     let agent = Agent::for_page(registry, &request.page)?.system(system);
-    let model = model(&request);
+    let model = client(&request.model, request.constraint.clone());
+    // The tools see the app's context when one was given.
+    let context = request
+        .inputs
+        .context
+        .clone()
+        .unwrap_or_else(|| json!({"current_page": request.page}));
     // One thread is enough for one turn; the clients need tokio's IO and timers.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -46,7 +81,7 @@ pub(crate) fn run(
         let mut turn = agent.turn(
             model,
             vec![ModelMessage::user(request.message.clone())],
-            json!({"current_page": request.page}),
+            context,
         );
         let mut clean = true;
         while let Some(event) = turn.next().await {
@@ -58,54 +93,43 @@ pub(crate) fn run(
     })
 }
 
-/// The client for the request's provider, with its key from the environment.
-fn model(request: &ChatRequest) -> Box<dyn Model> {
-    if let (Provider::Openai, Some(constraint)) = (request.provider, &request.constraint) {
-        let mut client = OpenAi::new(&request.model).constrain(constraint.clone());
-        if let Some(url) = &request.base_url {
+/// The builder settings both clients share, applied to either.
+macro_rules! configure {
+    ($client:expr, $options:expr) => {{
+        let options: &ClientOptions = $options;
+        let mut client = $client;
+        if let Some(url) = &options.base_url {
             client = client.base_url(url);
         }
-        if let Some(max) = request.max_tokens {
+        if let Some(max) = options.max_tokens {
             client = client.max_tokens(max);
         }
-        return Box::new(client);
-    }
-    client(
-        request.provider,
-        &request.model,
-        request.base_url.as_deref(),
-        request.max_tokens,
-    )
+        let timeouts = &options.timeouts;
+        if let Some(timeout) = timeouts.first_token_timeout {
+            client = client.first_token_timeout(timeout);
+        }
+        if let Some(timeout) = timeouts.idle_timeout {
+            client = client.idle_timeout(timeout);
+        }
+        if let Some(deadline) = timeouts.deadline {
+            client = client.deadline(deadline);
+        }
+        client
+    }};
 }
 
-/// A provider's client for `model`, with its key from the environment.
-pub(crate) fn client(
-    provider: Provider,
-    model: &str,
-    base_url: Option<&str>,
-    max_tokens: Option<u32>,
-) -> Box<dyn Model> {
-    match provider {
+/// The provider's client for `options`, with its key from the environment; a grammar
+/// is sent only to an OpenAI-compatible server.
+pub(crate) fn client(options: &ClientOptions, constraint: Option<Constraint>) -> Box<dyn Model> {
+    match options.provider {
         Provider::Openai => {
-            let mut client = OpenAi::new(model);
-            if let Some(url) = base_url {
-                client = client.base_url(url);
-            }
-            if let Some(max) = max_tokens {
-                client = client.max_tokens(max);
+            let mut client = configure!(OpenAi::new(&options.model), options);
+            if let Some(constraint) = constraint {
+                client = client.constrain(constraint);
             }
             Box::new(client)
         }
-        Provider::Anthropic => {
-            let mut client = Anthropic::new(model);
-            if let Some(url) = base_url {
-                client = client.base_url(url);
-            }
-            if let Some(max) = max_tokens {
-                client = client.max_tokens(max);
-            }
-            Box::new(client)
-        }
+        Provider::Anthropic => Box::new(configure!(Anthropic::new(&options.model), options)),
     }
 }
 

@@ -23,7 +23,7 @@ mod serve;
 mod stream;
 mod text;
 
-pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES, Provider, Verbosity};
+pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES, ModelTimeouts, Provider, Verbosity};
 pub use error::CliError;
 pub use input::{limits, read_input};
 pub use serve::{ModelFactory, ServeRequest, Server};
@@ -135,17 +135,27 @@ pub fn run_with_server(
             message,
             max_tokens,
             constrain,
+            context,
+            history,
+            timeouts,
         } => {
             let constraint = constrain
                 .map(|target| grammar::constraint(registry, &page, &target))
                 .transpose()?;
+            let model = chat::ClientOptions {
+                provider,
+                model,
+                base_url,
+                max_tokens,
+                timeouts,
+            }
+            .checked()?;
+            let inputs = text::PromptInputs::read(context.as_ref(), history.as_ref(), limit)?;
             let request = chat::ChatRequest {
                 page,
-                provider,
-                base_url,
                 model,
                 message,
-                max_tokens,
+                inputs,
                 constraint,
             };
             if !chat::run(registry, request, out)? {
@@ -159,11 +169,22 @@ pub fn run_with_server(
             base_url,
             model,
             max_tokens,
+            timeouts,
         } => {
             let server = server.ok_or(CliError::NoServer)?;
-            let model = provider
-                .zip(model)
-                .map(|(provider, model)| serve::factory(provider, model, base_url, max_tokens));
+            let model = match provider.zip(model) {
+                Some((provider, model)) => Some(serve::factory(
+                    chat::ClientOptions {
+                        provider,
+                        model,
+                        base_url,
+                        max_tokens,
+                        timeouts,
+                    }
+                    .checked()?,
+                )),
+                None => None,
+            };
             server(ServeRequest { port, db, model }).map_err(CliError::Serve)?;
         }
         Command::Grammar {

@@ -4,7 +4,7 @@
 //! [`main_with_server`](crate::main_with_server), and this module hands it what the
 //! user asked for, the model already chosen.
 
-use crate::args::Provider;
+use crate::chat::ClientOptions;
 use payload_agent::Model;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -36,14 +36,9 @@ impl std::fmt::Debug for ServeRequest {
 /// Runs the app until it is stopped.
 pub type Server = fn(ServeRequest) -> std::io::Result<()>;
 
-/// A factory of the provider's clients for `model`.
-pub(crate) fn factory(
-    provider: Provider,
-    model: String,
-    base_url: Option<String>,
-    max_tokens: Option<u32>,
-) -> ModelFactory {
-    Arc::new(move || crate::chat::client(provider, &model, base_url.as_deref(), max_tokens))
+/// A factory of the provider's clients made with `options` (time limits included).
+pub(crate) fn factory(options: ClientOptions) -> ModelFactory {
+    Arc::new(move || crate::chat::client(&options, None))
 }
 
 #[cfg(test)]
@@ -92,6 +87,92 @@ mod tests {
                 "8080 None true"
             ]
         );
+    }
+
+    static KEPT: Mutex<Option<crate::ModelFactory>> = Mutex::new(None);
+
+    fn keeping_server(request: crate::ServeRequest) -> std::io::Result<()> {
+        *KEPT.lock().unwrap() = request.model;
+        Ok(())
+    }
+
+    /// A server on 127.0.0.1 that reads each request, sends the stream's head and then
+    /// nothing for 5 s; it counts the requests.
+    fn slow_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/v1", listener.local_addr().unwrap());
+        let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = count.clone();
+        std::thread::spawn(move || {
+            for socket in listener.incoming() {
+                let Ok(mut socket) = socket else { return };
+                let counted = counted.clone();
+                std::thread::spawn(move || {
+                    let mut buffer = [0u8; 65536];
+                    let _ = socket.read(&mut buffer);
+                    counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n";
+                    let _ = socket.write_all(head.as_bytes());
+                    std::thread::sleep(std::time::Duration::from_secs(5));
+                });
+            }
+        });
+        (url, count)
+    }
+
+    #[test]
+    fn the_time_limits_reach_the_served_provider() {
+        use futures::StreamExt;
+        let (url, requests) = slow_server();
+        let args = [
+            "payload",
+            "serve",
+            "--provider",
+            "openai",
+            "--model",
+            "m",
+            "--base-url",
+            &url,
+            "--first-token-timeout",
+            "0.4",
+            "--idle-timeout",
+            "0.2",
+            "--deadline",
+            "30",
+        ];
+        run_with_server(
+            args,
+            Registry::global(),
+            &mut Vec::new(),
+            Some(keeping_server),
+        )
+        .unwrap();
+        let factory = KEPT.lock().unwrap().take().expect("a model factory");
+        let mut model = factory();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let request =
+            payload_agent::ModelRequest::new(vec![payload_agent::ModelMessage::user("hi")]);
+        let chunks: Vec<_> = runtime.block_on(model.stream(&request).collect());
+        let Some(payload_agent::ModelChunk::Error(error)) = chunks.last() else {
+            panic!("{chunks:?}");
+        };
+        assert!(
+            error.message.contains("no content for 400 ms"),
+            "the served client waits as long as the flag says: {error}"
+        );
+        assert_eq!(requests.load(std::sync::atomic::Ordering::SeqCst), 1);
+        // The limits need a provider to apply to.
+        let alone = run_with_server(
+            ["payload", "serve", "--deadline", "5"],
+            Registry::global(),
+            &mut Vec::new(),
+            Some(keeping_server),
+        );
+        assert!(matches!(alone, Err(CliError::Usage(m)) if m.contains("--provider")));
     }
 
     #[test]

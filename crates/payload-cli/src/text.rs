@@ -80,14 +80,42 @@ pub fn prompt_text(
     history: Option<&PathBuf>,
     limit: u64,
 ) -> Result<String, CliError> {
-    let mut builder = PromptBuilder::for_page(registry, page)?;
-    if let Some(path) = context {
-        let value: Value = read_json(path, limit)?;
-        builder = builder.context(&value);
+    let inputs = PromptInputs::read(context, history, limit)?;
+    inputs.prompt(registry, page)
+}
+
+/// What a page's system prompt is built with besides the page: the app's context and
+/// the conversation's payloads, as `--context FILE` and `--history FILE` give them.
+#[derive(Debug, Default)]
+pub(crate) struct PromptInputs {
+    /// The context JSON, for CURRENT CONTEXT.
+    pub context: Option<Value>,
+    /// The payloads so far, for PAYLOAD MANIFEST.
+    pub history: Vec<ManifestEntry>,
+}
+
+impl PromptInputs {
+    /// Reads the files given (each under the input size limit).
+    pub(crate) fn read(
+        context: Option<&PathBuf>,
+        history: Option<&PathBuf>,
+        limit: u64,
+    ) -> Result<PromptInputs, CliError> {
+        Ok(PromptInputs {
+            context: context.map(|path| read_json(path, limit)).transpose()?,
+            history: history
+                .map(|path| read_json(path, limit))
+                .transpose()?
+                .unwrap_or_default(),
+        })
     }
-    if let Some(path) = history {
-        let entries: Vec<ManifestEntry> = read_json(path, limit)?;
-        builder = builder.history(&entries);
+
+    /// The system prompt of `page` with these inputs.
+    pub(crate) fn prompt(&self, registry: &Registry, page: &str) -> Result<String, CliError> {
+        let mut builder = PromptBuilder::for_page(registry, page)?;
+        if let Some(context) = &self.context {
+            builder = builder.context(context);
+        }
+        Ok(builder.history(&self.history).build())
     }
-    Ok(builder.build())
 }

@@ -1,6 +1,8 @@
 //! What both clients are configured with: where the server is, the key, the model, the
 //! answer's limits, the timeouts and the network retries.
 
+use secrecy::SecretString;
+use std::fmt;
 use std::time::Duration;
 
 /// How a client retries a request that failed before any content arrived: HTTP 429 and
@@ -43,14 +45,49 @@ impl NetworkRetry {
     }
 }
 
+/// The longest one model request may take by default, retries included.
+pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(300);
+
+/// How long a request waits for the first piece of the answer by default: long enough
+/// for a local server on a CPU to read a long prompt (a 2,500-token page prompt at 35
+/// tokens a second takes 72 s).
+pub const DEFAULT_FIRST_TOKEN_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// How long the answer may pause between two pieces by default.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The largest server-sent event a client reads by default (16 MiB): far above any
+/// provider's chunk, low enough that a hostile stream cannot make the client hold more.
+pub const DEFAULT_MAX_EVENT_BYTES: usize = 16 << 20;
+
 /// The settings a client sends every request with.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// The time limits, all per request (one streamed answer, its retries included):
+///
+/// - `connect_timeout`: to open the connection. A connection that fails is retried:
+///   the server never saw the request.
+/// - `first_token_timeout`: from sending the request to the first piece of content, the
+///   wait for the response headers included. A server still working on the request is
+///   never sent it again (that would make it start over): when this runs out, the
+///   request fails with a `Timeout` error.
+/// - `idle_timeout`: between two pieces of content once the answer has begun.
+/// - `deadline`: the whole request, retries and backoff included. An agent turn that
+///   calls tools makes one request per step, each with its own deadline (the turn's
+///   steps are bounded by the agent's own limit).
+///
+/// Only content is progress: text, tool-call pieces, the finish reason and usage.
+/// Events that carry none (`{"choices":[]}`, Anthropic's `ping`, comments, whitespace)
+/// keep no timer from running out, so a server cannot hold a turn open with
+/// keep-alives. `Debug` shows no key and no header value (they are secrets).
+#[derive(Clone)]
 pub struct ClientConfig {
     /// The API's base URL (`https://api.openai.com/v1`, `https://api.anthropic.com`, or a
     /// local server's).
     pub base_url: String,
-    /// The API key; `None` sends no key (local servers need none).
-    pub api_key: Option<String>,
+    /// The API key; `None` sends no key (local servers need none). It is never printed:
+    /// not by `Debug`, not in logs, and a provider's error message that echoes it has it
+    /// replaced by `[REDACTED]`.
+    pub api_key: Option<SecretString>,
     /// The model's name.
     pub model: String,
     /// The answer's token limit (Anthropic requires one; OpenAI-compatible servers get
@@ -58,18 +95,48 @@ pub struct ClientConfig {
     pub max_tokens: Option<u32>,
     /// The sampling temperature, if set.
     pub temperature: Option<f32>,
-    /// How long to wait to connect.
+    /// How long to wait to connect (default 10 s).
     pub connect_timeout: Duration,
-    /// How long one attempt may wait for the response's status and headers.
-    pub response_timeout: Duration,
-    /// How long to wait for the next event of the stream: a server that goes quiet for
-    /// longer is given up on with a `Timeout` error, never waited on for ever.
+    /// How long to wait from sending the request to the first piece of content,
+    /// response headers included ([`DEFAULT_FIRST_TOKEN_TIMEOUT`]).
+    pub first_token_timeout: Duration,
+    /// How long the answer may go without content once it has begun
+    /// ([`DEFAULT_IDLE_TIMEOUT`]).
     pub idle_timeout: Duration,
+    /// How long the whole request may take, retries included ([`DEFAULT_DEADLINE`]).
+    pub deadline: Duration,
+    /// The largest server-sent event read ([`DEFAULT_MAX_EVENT_BYTES`]); a larger one
+    /// ends the request with a `Protocol` error and is not retried.
+    pub max_event_bytes: usize,
     /// Retries before the first piece of the answer.
     pub retry: NetworkRetry,
-    /// Headers sent with every request besides the provider's own.
-    pub headers: Vec<(String, String)>,
+    /// Headers sent with every request besides the provider's own. Their values are
+    /// kept as secrets (a header may carry a key), never printed.
+    pub headers: Vec<(String, SecretString)>,
 }
+
+impl fmt::Debug for ClientConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
+        f.debug_struct("ClientConfig")
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| REDACTED))
+            .field("model", &self.model)
+            .field("max_tokens", &self.max_tokens)
+            .field("temperature", &self.temperature)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("first_token_timeout", &self.first_token_timeout)
+            .field("idle_timeout", &self.idle_timeout)
+            .field("deadline", &self.deadline)
+            .field("max_event_bytes", &self.max_event_bytes)
+            .field("retry", &self.retry)
+            .field("headers (values redacted)", &headers)
+            .finish()
+    }
+}
+
+/// What a secret is shown as.
+pub(crate) const REDACTED: &str = "[REDACTED]";
 
 impl ClientConfig {
     /// A configuration for `base_url` and `model` with the default limits.
@@ -81,8 +148,10 @@ impl ClientConfig {
             max_tokens: None,
             temperature: None,
             connect_timeout: Duration::from_secs(10),
-            response_timeout: Duration::from_secs(60),
-            idle_timeout: Duration::from_secs(60),
+            first_token_timeout: DEFAULT_FIRST_TOKEN_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            deadline: DEFAULT_DEADLINE,
+            max_event_bytes: DEFAULT_MAX_EVENT_BYTES,
             retry: NetworkRetry::default(),
             headers: Vec::new(),
         }
@@ -95,6 +164,16 @@ impl ClientConfig {
             self.base_url.trim_end_matches('/'),
             path.trim_start_matches('/')
         )
+    }
+
+    /// The secrets of this configuration (the key, the header values), to be cut out
+    /// of any text the client prints.
+    pub(crate) fn secrets(&self) -> Vec<SecretString> {
+        self.api_key
+            .iter()
+            .chain(self.headers.iter().map(|(_, value)| value))
+            .cloned()
+            .collect()
     }
 }
 
@@ -110,7 +189,7 @@ macro_rules! config_builder {
 
             /// Sets the API key (replacing the one read from the environment).
             pub fn api_key(mut self, key: impl Into<String>) -> Self {
-                self.config.api_key = Some(key.into());
+                self.config.api_key = Some($crate::SecretString::from(key.into()));
                 self
             }
 
@@ -146,15 +225,30 @@ macro_rules! config_builder {
                 self
             }
 
-            /// Sets how long one attempt may wait for the response's head.
-            pub fn response_timeout(mut self, timeout: std::time::Duration) -> Self {
-                self.config.response_timeout = timeout;
+            /// Sets how long to wait from sending the request to the first piece of
+            /// content (response headers included). A slow server is waited for this
+            /// long and never sent the request again.
+            pub fn first_token_timeout(mut self, timeout: std::time::Duration) -> Self {
+                self.config.first_token_timeout = timeout;
                 self
             }
 
-            /// Sets how long to wait for the stream's next event.
+            /// Sets how long the answer may go without content once it has begun
+            /// (events without content do not count).
             pub fn idle_timeout(mut self, timeout: std::time::Duration) -> Self {
                 self.config.idle_timeout = timeout;
+                self
+            }
+
+            /// Sets how long the whole request may take, retries included.
+            pub fn deadline(mut self, deadline: std::time::Duration) -> Self {
+                self.config.deadline = deadline;
+                self
+            }
+
+            /// Sets the largest server-sent event read (bytes).
+            pub fn max_event_bytes(mut self, max: usize) -> Self {
+                self.config.max_event_bytes = max;
                 self
             }
 
@@ -164,9 +258,11 @@ macro_rules! config_builder {
                 self
             }
 
-            /// Adds a header sent with every request.
+            /// Adds a header sent with every request (its value kept as a secret).
             pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-                self.config.headers.push((name.into(), value.into()));
+                self.config
+                    .headers
+                    .push((name.into(), $crate::SecretString::from(value.into())));
                 self
             }
 

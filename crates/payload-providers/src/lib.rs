@@ -7,10 +7,17 @@
 //! [`ModelChunk`](payload_agent::ModelChunk)s: text, tool-call pieces, the finish
 //! reason, usage, and failures as values.
 //!
-//! The network is retried inside the client, before the first piece of the answer:
-//! HTTP 429 (after its `Retry-After`, capped) and 5xx, failed connections, and a
-//! response or stream that stalls or drops before any content, with exponential
-//! backoff ([`NetworkRetry`]). Once text has been passed on it cannot be unsent, so a
+//! The network is retried inside the client, before the first piece of the answer,
+//! only where the server cannot still be working on the request: HTTP 429 (after its
+//! `Retry-After`, capped) and 5xx, an overloaded error event, failed connections and a
+//! stream that drops before any content, with exponential backoff ([`NetworkRetry`]).
+//! A slow server is waited for (the first-token timeout) and never sent the request
+//! again. Every request has an overall deadline, and only content resets the timers:
+//! a server that keeps the connection open with empty events or keep-alive bytes is
+//! given up on with a `Timeout` error saying so ([`ClientConfig`]). Server-sent
+//! events are read in time linear in the bytes, one event at most
+//! [`DEFAULT_MAX_EVENT_BYTES`] unless set otherwise. The key is a [`SecretString`]:
+//! `Debug`, logs and error messages never show it. Once text has been passed on it cannot be unsent, so a
 //! later failure ends the stream with an error chunk and the turn completes with the
 //! text so far. Every attempt is recorded ([`AttemptRecord`], read with `attempts()`)
 //! and traced (a `model_request` span with one `attempt` span per try: status,
@@ -42,15 +49,34 @@ mod config;
 mod extract;
 mod http_error;
 mod openai;
+mod sse;
 mod transport;
 
 pub use anthropic::{
     ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, Anthropic, DEFAULT_MAX_TOKENS,
 };
 pub use attempts::AttemptRecord;
-pub use config::{ClientConfig, NetworkRetry};
+pub use config::{
+    ClientConfig, DEFAULT_DEADLINE, DEFAULT_FIRST_TOKEN_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
+    DEFAULT_MAX_EVENT_BYTES, NetworkRetry,
+};
 pub use extract::{extract, extract_with, structured_output};
 pub use openai::{Constraint, OPENAI_API_KEY, OPENAI_BASE_URL, OpenAi};
+/// The key's wrapper ([`ClientConfig::api_key`]) and the trait that reads it, so an
+/// app needs no dependency of its own to set or read one.
+pub use secrecy::{ExposeSecret, SecretString};
+
+/// The machinery under the public API, reachable only with the `internals` feature, for
+/// this workspace's fuzz targets. Not a public API: no stability promise.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    /// The server-sent-event reader and the check of its invariants.
+    pub mod sse {
+        pub use crate::sse::check::check_reading;
+        pub use crate::sse::{Event, SseError, SseReader};
+    }
+}
 
 /// A name the providers accept for the output schema or its tool (letters, digits, `_`
 /// and `-`, at most 64), from a payload type's name.

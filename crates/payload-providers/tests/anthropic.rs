@@ -16,7 +16,7 @@ fn client(server: &Server) -> Anthropic {
         .base_url(&server.url)
         .api_key("sk-ant-test")
         .retry(quick_retry(3))
-        .response_timeout(Duration::from_secs(5))
+        .first_token_timeout(Duration::from_secs(5))
         .idle_timeout(Duration::from_millis(300))
 }
 
@@ -266,7 +266,7 @@ async fn a_server_that_stops_mid_stream_times_out_instead_of_hanging() {
         ["status", "text_delta", "error", "complete"]
     );
     assert!(
-        errors(&events)[0].contains("sent nothing"),
+        errors(&events)[0].contains("nothing for 300 ms after its last content (idle timeout)"),
         "{:?}",
         errors(&events)
     );

@@ -16,7 +16,7 @@ fn client(server: &Server) -> OpenAi {
         .base_url(format!("{}/v1", server.url))
         .api_key("sk-test")
         .retry(quick_retry(3))
-        .response_timeout(Duration::from_secs(5))
+        .first_token_timeout(Duration::from_secs(5))
         .idle_timeout(Duration::from_millis(300))
 }
 
@@ -229,19 +229,29 @@ async fn an_error_object_in_the_stream_ends_the_turn_with_an_error_event() {
 }
 
 #[tokio::test]
-async fn a_hanging_server_times_out_instead_of_hanging() {
+async fn a_hanging_server_times_out_and_is_not_sent_the_request_again() {
     let server = Server::start(vec![Reply::Hang(Vec::new()), Reply::Hang(Vec::new())]).await;
-    let mut model = client(&server).retry(quick_retry(2));
+    let mut model = client(&server)
+        .retry(quick_retry(2))
+        .first_token_timeout(Duration::from_millis(300));
     let started = Instant::now();
     let events = turn(&mut model).await;
     assert!(started.elapsed() < Duration::from_secs(3));
     assert_eq!(names(&events), ["status", "error", "complete"]);
     let attempts = model.attempts();
-    assert_eq!(attempts.len(), 2, "a stall before content is retried");
+    assert_eq!(
+        attempts.len(),
+        1,
+        "the server may still be working on it: no re-send"
+    );
+    assert_eq!(server.received().len(), 1);
+    let error = attempts[0].error.as_ref().unwrap();
+    assert_eq!(error.kind, ModelErrorKind::Timeout);
     assert!(
-        attempts
-            .iter()
-            .all(|a| a.error.as_ref().unwrap().kind == ModelErrorKind::Timeout)
+        error
+            .message
+            .contains("the response headers came, then nothing: no content for 300 ms"),
+        "{error}"
     );
 }
 

@@ -8,8 +8,8 @@
 //! `input_json_delta` pieces are passed on as text, not as a tool call, so the turn
 //! reads the JSON as the answer.
 
+use crate::sse::Event;
 use crate::transport::Decoder;
-use eventsource_stream::Event;
 use payload_agent::{FinishReason, ModelChunk, ModelError, ModelErrorKind, Usage};
 use serde_json::Value;
 use std::collections::HashMap;

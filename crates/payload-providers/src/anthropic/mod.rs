@@ -13,6 +13,7 @@ use crate::transport::{self, HttpRequest};
 use decode::AnthropicDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
 use reqwest::header::{CONTENT_TYPE, HeaderName, HeaderValue};
+use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
 
 /// Anthropic's API.
@@ -41,7 +42,8 @@ impl Anthropic {
         let mut config = ClientConfig::new(ANTHROPIC_BASE_URL, model);
         config.api_key = std::env::var(ANTHROPIC_API_KEY)
             .ok()
-            .filter(|k| !k.is_empty());
+            .filter(|k| !k.is_empty())
+            .map(SecretString::from);
         config.max_tokens = Some(DEFAULT_MAX_TOKENS);
         Anthropic::with_config(config)
     }
@@ -73,7 +75,7 @@ impl Anthropic {
             HeaderValue::from_static(ANTHROPIC_VERSION),
         );
         if let Some(key) = &self.config.api_key {
-            if let Ok(mut value) = HeaderValue::from_str(key) {
+            if let Ok(mut value) = HeaderValue::from_str(key.expose_secret()) {
                 value.set_sensitive(true);
                 headers.insert(HeaderName::from_static("x-api-key"), value);
             }

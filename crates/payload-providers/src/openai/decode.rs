@@ -4,8 +4,8 @@
 //! `data: [DONE]`. An object with an `error` member is the server failing mid-stream.
 
 use crate::http_error::error_message;
+use crate::sse::Event;
 use crate::transport::Decoder;
-use eventsource_stream::Event;
 use payload_agent::{FinishReason, ModelChunk, ModelError, ModelErrorKind, Usage};
 use serde_json::Value;
 

@@ -11,6 +11,7 @@ use crate::transport::{self, HttpRequest};
 use decode::OpenAiDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
 
 /// OpenAI's API.
@@ -52,7 +53,10 @@ impl OpenAi {
     /// when it is unset or empty).
     pub fn new(model: impl Into<String>) -> OpenAi {
         let mut config = ClientConfig::new(OPENAI_BASE_URL, model);
-        config.api_key = std::env::var(OPENAI_API_KEY).ok().filter(|k| !k.is_empty());
+        config.api_key = std::env::var(OPENAI_API_KEY)
+            .ok()
+            .filter(|k| !k.is_empty())
+            .map(SecretString::from);
         OpenAi::with_config(config)
     }
 
@@ -89,7 +93,8 @@ impl OpenAi {
         let mut headers = transport::headers(&self.config.headers);
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         if let Some(key) = &self.config.api_key {
-            if let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {key}")) {
+            let bearer = format!("Bearer {}", key.expose_secret());
+            if let Ok(mut value) = HeaderValue::from_str(&bearer) {
                 value.set_sensitive(true);
                 headers.insert(AUTHORIZATION, value);
             }

@@ -53,6 +53,21 @@ pub enum Reply {
     Status(u16, Vec<(&'static str, String)>, String),
     /// 200 with the stream's head and `prefix`, then nothing, for ever.
     Hang(Vec<u8>),
+    /// 200 with the stream's head and `prefix`, then `piece` every `every`, until the
+    /// client goes away (or a minute has passed).
+    Trickle {
+        /// Sent once, with the head.
+        prefix: Vec<u8>,
+        /// Sent again and again.
+        piece: Vec<u8>,
+        /// The pause between two pieces.
+        every: Duration,
+    },
+    /// 200 with the stream's head, then nothing for `wait`, then the stream (a server
+    /// reading a long prompt before its first token).
+    Delayed(Duration, Vec<u8>),
+    /// The request is read and never answered: no status, no headers.
+    Silent,
 }
 
 /// A request the server received.
@@ -131,6 +146,28 @@ async fn serve(mut socket: TcpStream, reply: Reply, log: Arc<Mutex<Vec<Received>
             let _ = socket.write_all(head.as_bytes()).await;
             let _ = socket.write_all(body.as_bytes()).await;
         }
+        Reply::Trickle {
+            prefix,
+            piece,
+            every,
+        } => {
+            let _ = socket.write_all(STREAM_HEAD).await;
+            let _ = socket.write_all(&prefix).await;
+            let until = tokio::time::Instant::now() + Duration::from_secs(60);
+            while tokio::time::Instant::now() < until {
+                if socket.write_all(&piece).await.is_err() || socket.flush().await.is_err() {
+                    break;
+                }
+                tokio::time::sleep(every).await;
+            }
+        }
+        Reply::Delayed(wait, bytes) => {
+            let _ = socket.write_all(STREAM_HEAD).await;
+            let _ = socket.flush().await;
+            tokio::time::sleep(wait).await;
+            let _ = socket.write_all(&bytes).await;
+        }
+        Reply::Silent => tokio::time::sleep(Duration::from_secs(60)).await,
         Reply::Hang(prefix) => {
             let _ = socket.write_all(STREAM_HEAD).await;
             let _ = socket.write_all(&prefix).await;
