@@ -612,3 +612,10 @@ fn a_list_of_choices_cut_off_is_truncated() {
     truncated(r#"{"tab": "Jobs" | "Appli"#);
     truncated(r#"{"tab": "Jobs" | "#);
 }
+
+#[test]
+fn a_string_showing_the_notation_with_bare_quotes_is_refused_not_guessed() {
+    // A person cannot tell this from copied choices: refused, never joined.
+    let e = choices(r#"{"note": "use "A" | "B" here"}"#);
+    assert_eq!(e.path, "/note");
+}

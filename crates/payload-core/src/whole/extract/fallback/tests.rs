@@ -150,6 +150,12 @@ fn the_order_is_detected_then_json_then_by_score() {
         .map(|(f, _)| f)
         .collect();
     assert_eq!(formats, [Format::Json, Format::Xml]);
+    // Every format once: the work is bounded by the number of formats.
+    let all: Vec<(Format, f64)> = Format::ALL.iter().map(|&f| (f, 0.1)).collect();
+    let mut formats: Vec<&str> = order(&all).iter().map(|(f, _)| f.as_str()).collect();
+    formats.sort_unstable();
+    formats.dedup();
+    assert_eq!(formats.len(), Format::ALL.len());
 }
 
 #[test]
