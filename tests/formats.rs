@@ -614,6 +614,53 @@ mod detection_checked {
         }
     }
 
+    /// Pieces of every format, shuffled: whatever some format reads, `auto` reads.
+    fn piece() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "<command>",
+            "</command>",
+            "<think>",
+            "</think>",
+            "<name>",
+            "</name>",
+            "{\"name\": \"x\"}",
+            "{\"operations\": []}",
+            "[",
+            "]",
+            "{",
+            "}",
+            "## Name\n",
+            "## Operations\n",
+            "- a\n",
+            "1. b\n",
+            "\n\n",
+            "Thanks!\n",
+            "---NAME---\n",
+            "---END-NAME---\n",
+            "```json\n",
+            "\n```\n",
+            "x ",
+            "\"",
+            "\"a\" | \"b\"",
+            ": ",
+            ", ",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn auto_keeps_its_guarantees_on_mixed_formats(
+            pick in any::<prop::sample::Index>(),
+            pieces in prop::collection::vec(piece(), 0..24),
+        ) {
+            let types: Vec<&payload_core::PayloadType> = Registry::global().types().collect();
+            check_auto(&pieces.concat(), *pick.get(&types));
+        }
+    }
+
     #[test]
     fn json_in_a_wrapper_tag_falls_back_with_a_warning() {
         let mut fell_back = Vec::new();
