@@ -102,6 +102,10 @@ fn piece() -> impl Strategy<Value = String> {
         Just("***".to_string()),
         Just("\r\n".to_string()),
         Just("~~~\n".to_string()),
+        Just("````json\n".to_string()),
+        Just("\u{200B}".to_string()),
+        Just("Data Proposal".to_string()),
+        Just("SUGGESTED_VALUES:\n".to_string()),
         Just(
             "[{\"label\": \"Nuke\", \"action\": \"drop_all\", \"handler\": \"server\"}]"
                 .to_string()

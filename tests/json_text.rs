@@ -54,6 +54,25 @@ fn has_warning(result: &payload_core::ExtractResult, kind: WarningKind) -> bool 
 }
 
 #[test]
+fn tilde_and_long_backtick_fences_are_fences_in_whole_response_mode() {
+    for (open, close) in [("~~~json", "~~~"), ("````json", "````"), ("~~~~", "~~~~~")] {
+        for format in [Some(Format::Json), None] {
+            // The fenced value is tried first ("this is it"), before one earlier in
+            // the text.
+            let text =
+                format!("It was {{\"row_id\": 8}} before.\n{open}\n{{\"row_id\": 7}}\n{close}\n");
+            let result = extract_as(&text, &RowRef::TYPE, format);
+            assert!(result.success, "{open} {format:?}: {:?}", result.errors);
+            assert_eq!(
+                result.data.unwrap()["row_id"],
+                7,
+                "{open} {format:?}: the fenced value wins"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_code_fence_inside_a_string_is_text() {
     let text = r#"{"tags": ["b"], "note": "example: ```{tags: ['z']}```"}"#;
     let result = json_extract::<TaggedNote>(text);

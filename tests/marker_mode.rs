@@ -410,3 +410,250 @@ fn unknown_pages_are_an_error() {
 fn the_registry_has_no_conflicts() {
     payload_registry::Registry::global().check().unwrap();
 }
+
+// 8. How models really write (SPEC 8.2-8.6, 8.10, line endings) -----------------------
+
+const DELETE: &str = r#"{"operations": [{"action": "delete", "row_id": 7}]}"#;
+
+/// The one-shot parse on the table view page, with every marker-mode invariant checked
+/// (stream equals one-shot under one-byte and uneven chunks, accounting, allow-lists).
+fn checked(text: &str) -> payload_core::ParsedResponse {
+    let options = payload_benches::table_view_options();
+    let parser = payload_core::Parser::new(&options);
+    for sizes in [&[1usize][..], &[3, 1, 7], &[64]] {
+        payload_benches::invariants::check_marker_mode(&parser, &options, text, sizes);
+    }
+    parser.parse(text)
+}
+
+fn kinds(parsed: &payload_core::ParsedResponse) -> Vec<ErrorKind> {
+    parsed
+        .rejected
+        .iter()
+        .flat_map(|r| r.errors.iter().map(|e| e.kind))
+        .collect()
+}
+
+fn warned(parsed: &payload_core::ParsedResponse, kind: WarningKind) -> Vec<String> {
+    parsed
+        .warnings
+        .iter()
+        .filter(|w| w.kind == kind)
+        .map(|w| w.message.clone())
+        .collect()
+}
+
+#[test]
+fn an_abandoned_draft_ends_at_the_next_marker_line() {
+    let text = format!(
+        "Let me fix that.\n\nDATA_PROPOSAL: {{\"operations\": [{{\"action\": \"delete\",\nDATA_PROPOSAL: {DELETE}\n\nThanks."
+    );
+    let parsed = checked(&text);
+    assert!(parsed.custom_payload.is_some(), "{parsed:#?}");
+    assert_eq!(kinds(&parsed), [ErrorKind::Unclosed]);
+    assert_eq!(parsed.message, "Let me fix that.\n\nThanks.");
+}
+
+#[test]
+fn an_unclosed_block_ends_at_a_blank_line_before_prose() {
+    let text = format!(
+        "Draft:\n\nDATA_PROPOSAL: {{\"operations\": [\n  {{\"action\": \"delete\"\n\nSorry, let me start over.\n\nDATA_PROPOSAL: {DELETE}\n\nThanks."
+    );
+    let parsed = checked(&text);
+    assert!(parsed.custom_payload.is_some(), "{parsed:#?}");
+    assert_eq!(kinds(&parsed), [ErrorKind::Unclosed]);
+    assert_eq!(
+        parsed.message,
+        "Draft:\n\nSorry, let me start over.\n\nThanks."
+    );
+    // A blank line inside the value, before JSON that goes on, does not end it.
+    let text = "DATA_PROPOSAL: {\"operations\": [\n\n  {\"action\": \"delete\", \"row_id\": 7}\n\n]}\n\nDone.";
+    let parsed = checked(text);
+    assert!(parsed.custom_payload.is_some(), "{parsed:#?}");
+    assert_eq!(parsed.message, "Done.");
+}
+
+#[test]
+fn a_missing_brace_before_a_closing_fence_does_not_swallow_the_text_after_it() {
+    for fence in ["```", "~~~", "````"] {
+        let text = format!(
+            "Here:\n\nDATA_PROPOSAL:\n{fence}json\n{{\"operations\": [{{\"action\": \"delete\", \"row_id\": 7}}]\n{fence}\n\nShall I go on?"
+        );
+        let parsed = checked(&text);
+        assert_eq!(kinds(&parsed), [ErrorKind::Unclosed], "{fence}");
+        assert_eq!(parsed.message, "Here:\n\nShall I go on?", "{fence}");
+        assert!(!parsed.rejected[0].raw.contains("Shall"), "{fence}");
+    }
+}
+
+#[test]
+fn truncated_only_when_the_text_really_ends_inside_the_value() {
+    let parsed = checked("Sure.\n\nDATA_PROPOSAL: {\"operations\": [{\"action\": \"del");
+    assert_eq!(kinds(&parsed), [ErrorKind::Truncated]);
+    let parsed = checked("Sure.\n\nDATA_PROPOSAL: {\"operations\": [\n\n  {\"action\": 1,\n\n");
+    assert_eq!(kinds(&parsed), [ErrorKind::Truncated]);
+}
+
+#[test]
+fn tilde_and_long_backtick_fences_after_a_marker_are_fences() {
+    for (open, close) in [("~~~json", "~~~"), ("````json", "````"), ("~~~~", "~~~~~")] {
+        let text = format!("Deleting.\n\nDATA_PROPOSAL:\n{open}\n{DELETE}\n{close}\n\nOk?");
+        let parsed = checked(&text);
+        assert!(parsed.custom_payload.is_some(), "{open}: {parsed:#?}");
+        assert_eq!(parsed.message, "Deleting.\n\nOk?", "{open}");
+        // A fence around the marker and its block.
+        let text = format!("Deleting.\n\n{open}\nDATA_PROPOSAL: {DELETE}\n{close}\n\nOk?");
+        let parsed = checked(&text);
+        assert!(parsed.custom_payload.is_some(), "{open}: {parsed:#?}");
+        assert_eq!(parsed.message, "Deleting.\n\nOk?", "{open}");
+    }
+}
+
+#[test]
+fn a_fence_closed_by_fewer_characters_is_not_closed() {
+    // The closer of three backticks does not close a four-backtick fence: the fence
+    // holding the sample runs on, and the marker in it stays code.
+    let text = format!("Sample:\n\n````\n```\nDATA_PROPOSAL: {DELETE}\n```\n````\n\nDone.");
+    let parsed = checked(&text);
+    assert!(parsed.custom_payload.is_none(), "{parsed:#?}");
+    assert_eq!(parsed.message, text.trim());
+    // After a marker, a short closer is not taken with the block.
+    let text = format!("DATA_PROPOSAL:\n````json\n{DELETE}\n```\n````");
+    let parsed = checked(&text);
+    assert!(parsed.custom_payload.is_some());
+    assert_eq!(parsed.message, "```\n````");
+}
+
+#[test]
+fn cjk_emoji_and_punctuation_may_touch_a_marker() {
+    for before in ["好的，这是表格。", "了解しました", "🙂", "(", "—", "。"] {
+        let text = format!("{before}DATA_PROPOSAL: {DELETE}");
+        let parsed = checked(&text);
+        assert!(parsed.custom_payload.is_some(), "{before}: {parsed:#?}");
+        assert_eq!(parsed.message, before, "{before}");
+    }
+    // (A `_` right before the name is emphasis: `_DATA_PROPOSAL_:` is italic.)
+    for glued in ["X", "9", "MY_", "a_"] {
+        let text = format!("{glued}DATA_PROPOSAL: {DELETE}");
+        let parsed = checked(&text);
+        assert!(parsed.custom_payload.is_none(), "{glued}");
+        assert_eq!(parsed.message, text);
+    }
+}
+
+#[test]
+fn invisible_characters_are_space_around_a_marker_and_repaired_between_tokens() {
+    for invisible in ['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}'] {
+        for text in [
+            format!("Ok.\nDATA_PROPOSAL:{invisible}{DELETE}"),
+            format!("Ok.\nDATA_PROPOSAL{invisible}: {DELETE}"),
+            format!("Ok.\n**{invisible}DATA_PROPOSAL:**{invisible} {DELETE}"),
+            format!("Ok.\nword{invisible}DATA_PROPOSAL: {DELETE}"),
+        ] {
+            let parsed = checked(&text);
+            assert!(parsed.custom_payload.is_some(), "{text:?}: {parsed:#?}");
+        }
+        let text = format!(
+            "DATA_PROPOSAL: {{\"operations\":{invisible} [{{\"action\": \"delete\",{invisible}\"row_id\": 7}}]}}"
+        );
+        let parsed = checked(&text);
+        assert!(parsed.custom_payload.is_some(), "{text:?}: {parsed:#?}");
+        assert!(
+            !warned(&parsed, WarningKind::Repaired).is_empty(),
+            "{parsed:#?}"
+        );
+    }
+}
+
+#[test]
+fn near_miss_markers_stay_in_the_message_with_a_warning() {
+    for written in [
+        "data_proposal:",
+        "Data Proposal:",
+        "DATA PROPOSAL:",
+        "**Data-Proposal:**",
+    ] {
+        let text = format!("Here.\n\n{written} {DELETE}");
+        let parsed = checked(&text);
+        assert!(parsed.custom_payload.is_none(), "{written}");
+        assert_eq!(parsed.message, text, "{written}");
+        let warnings = warned(&parsed, WarningKind::NearMissMarker);
+        assert_eq!(warnings.len(), 1, "{written}: {parsed:#?}");
+        assert!(warnings[0].contains("DATA_PROPOSAL"), "{warnings:?}");
+        assert_eq!(parsed.missed_blocks().len(), 1);
+        assert_eq!(parsed.missed_blocks()[0].kind, "data_proposal");
+    }
+    for prose in [
+        "The data proposal: I will send it once you confirm.",
+        "> data_proposal: {}",
+        "`data proposal: {}`",
+    ] {
+        let parsed = checked(prose);
+        assert!(
+            warned(&parsed, WarningKind::NearMissMarker).is_empty(),
+            "{prose}"
+        );
+    }
+}
+
+#[test]
+fn a_marker_alone_on_its_line_is_removed_with_a_warning() {
+    for line in [
+        "SUGGESTED_VALUES:",
+        "**SUGGESTED_VALUES:**",
+        "- SUGGESTED_VALUES:",
+        "### SUGGESTED_VALUES:  ",
+    ] {
+        let text = format!("Pick one of these.\n{line}\nTell me which you prefer.");
+        let parsed = checked(&text);
+        assert_eq!(
+            parsed.message, "Pick one of these.\n\nTell me which you prefer.",
+            "{line:?}"
+        );
+        let warnings = warned(&parsed, WarningKind::MissingValue);
+        assert_eq!(warnings.len(), 1, "{line:?}");
+        assert!(warnings[0].contains("SUGGESTED_VALUES:"), "{warnings:?}");
+        assert!(parsed.rejected.is_empty());
+        assert_eq!(parsed.missed_blocks()[0].kind, "suggested_values");
+    }
+    // Mid-sentence it is prose.
+    for text in [
+        "I'll send a DATA_PROPOSAL: once you confirm.",
+        "I'll send a DATA_PROPOSAL:\nonce you confirm.",
+    ] {
+        let parsed = checked(text);
+        assert_eq!(parsed.message, text);
+        assert!(parsed.warnings.is_empty(), "{parsed:#?}");
+    }
+}
+
+#[test]
+fn crlf_blank_lines_end_quotes_as_lf_ones_do() {
+    let text = "> SUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"a\"}]\r\n\r\nSUGGESTED_VALUES: [{\"label\": \"Yes\", \"value\": \"Yes\"}]\r\n\r\nOk?";
+    let parsed = checked(text);
+    assert_eq!(
+        parsed.suggested_values.as_ref().map(Vec::len),
+        Some(1),
+        "{parsed:#?}"
+    );
+    assert_eq!(
+        parsed.message,
+        "> SUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"a\"}]\r\n\r\nOk?"
+    );
+}
+
+#[test]
+fn a_block_under_a_nested_bullet_leaves_no_blank_line() {
+    for eol in ["\n", "\r\n"] {
+        let text = format!(
+            "- Books{eol}  - Dune{eol}    DATA_PROPOSAL: {DELETE}{eol}  - Emma{eol}- Films"
+        );
+        let parsed = checked(&text);
+        assert!(parsed.custom_payload.is_some());
+        assert_eq!(
+            parsed.message,
+            format!("- Books{eol}  - Dune{eol}  - Emma{eol}- Films"),
+            "{eol:?}"
+        );
+    }
+}

@@ -1,6 +1,8 @@
 //! Properties of marker-mode parsing over generated responses: text without markers is
 //! the message unchanged, and any built-in payload rendered into a response the way
-//! models write it parses back to itself, with the prose around it as the message.
+//! models write it parses back to itself, with the prose around it as the message; an
+//! abandoned draft never hides the block and words after it (SPEC 8.2); and CRLF line
+//! endings read as LF ones do.
 
 use payload_builtin::{
     ColumnChanges, ColumnSpec, ColumnType, DataOperation, DataProposal, SchemaMode,
@@ -149,7 +151,10 @@ fn render(marker: &str, json: &Value, style: u8, pretty: bool) -> String {
         3 => format!("## {marker}:\n{body}"),
         4 => format!("{marker}:\n```json\n{body}\n```"),
         5 => format!("```json\n{marker}: {body}\n```"),
-        _ => format!("- *{marker}*:\n{body}"),
+        6 => format!("- *{marker}*:\n{body}"),
+        7 => format!("{marker}:\n~~~json\n{body}\n~~~~"),
+        8 => format!("**\u{200B}{marker}:**\u{2060} {body}"),
+        _ => format!("````\n{marker}: {body}\n````"),
     }
 }
 
@@ -175,7 +180,7 @@ proptest! {
     #[test]
     fn schema_proposals_parse_back(
         proposal in schema_proposal(), before in prose(), after in prose(),
-        style in 0u8..7, pretty: bool,
+        style in 0u8..10, pretty: bool,
     ) {
         let json = serde_json::to_value(&proposal).unwrap();
         let text = format!("{before}\n\n{}\n\n{after}", render("SCHEMA_PROPOSAL", &json, style, pretty));
@@ -188,7 +193,7 @@ proptest! {
     #[test]
     fn data_proposals_parse_back(
         proposal in data_proposal(), before in prose(), after in prose(),
-        style in 0u8..7, pretty: bool,
+        style in 0u8..10, pretty: bool,
     ) {
         let json = serde_json::to_value(&proposal).unwrap();
         let text = format!("{before}\n\n{}\n\n{after}", render("DATA_PROPOSAL", &json, style, pretty));
@@ -201,7 +206,7 @@ proptest! {
     #[test]
     fn suggestions_parse_back(
         values in chips(), actions in buttons(), before in prose(), middle in prose(),
-        style in 0u8..7, pretty: bool,
+        style in 0u8..10, pretty: bool,
     ) {
         let text = format!(
             "{before}\n\n{}\n\n{middle}\n\n{}",
@@ -213,5 +218,96 @@ proptest! {
         prop_assert_eq!(parsed.suggested_values, Some(values));
         prop_assert_eq!(parsed.suggested_actions, Some(actions));
         prop_assert_eq!(parsed.message, expected_message(&[&before, &middle]));
+    }
+}
+
+/// A line of a response, for the line-ending property: prose, quotes, list items (with
+/// blocks indented under them), fences and blocks.
+fn response_line() -> impl Strategy<Value = String> {
+    let chips = r#"[{"label": "Yes", "value": "Yes"}]"#;
+    prop_oneof![
+        prose().prop_map(|p| p.replace('\n', " ")),
+        Just(String::new()),
+        Just(format!("> SUGGESTED_VALUES: {chips}")),
+        Just(format!("SUGGESTED_VALUES: {chips}")),
+        Just(format!("    SUGGESTED_VALUES: {chips}")),
+        Just(format!(
+            "- SUGGESTED_ACTIONS: {}",
+            r#"[{"label": "Close", "action": "close_chat", "handler": "client"}]"#
+        )),
+        Just("- item".to_string()),
+        Just("  - nested item".to_string()),
+        Just("```".to_string()),
+        Just("~~~json".to_string()),
+        Just("SUGGESTED_VALUES:".to_string()),
+        Just("DATA_PROPOSAL: {\"operations\": [".to_string()),
+        Just(r#"DATA_PROPOSAL: {"operations": [{"action": "delete", "row_id": 7}]}"#.to_string()),
+        Just("<blockquote>".to_string()),
+        Just("</blockquote>".to_string()),
+    ]
+}
+
+/// The parse with its line endings made LF, for comparing.
+fn as_lf(parsed: &payload_core::ParsedResponse) -> Value {
+    let mut json = serde_json::to_value(parsed).unwrap();
+    fn fold(value: &mut Value) {
+        match value {
+            Value::String(s) => *s = s.replace("\r\n", "\n"),
+            Value::Array(items) => items.iter_mut().for_each(fold),
+            Value::Object(members) => members.values_mut().for_each(fold),
+            _ => {}
+        }
+    }
+    fold(&mut json);
+    // Locations count columns, which a carriage return does not change on the line;
+    // lines are the same. Everything else must be equal.
+    json
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// SPEC 8.2: a draft cut anywhere (or any JSON-like scribble) followed by prose, the
+    /// corrected block and closing words: the block is accepted, the words are shown,
+    /// and every marker-mode invariant holds, streamed too.
+    #[test]
+    fn an_abandoned_draft_never_hides_what_follows(
+        proposal in data_proposal(),
+        cut in any::<prop::sample::Index>(),
+        scribble in proptest::collection::vec(any::<u8>(), 0..60),
+        pretty: bool,
+        which: bool,
+        size in 1usize..9,
+    ) {
+        let options = payload_benches::table_view_options();
+        let parser = payload_core::Parser::new(&options);
+        let draft = if which {
+            let json = serde_json::to_value(&proposal).unwrap();
+            let body = if pretty {
+                serde_json::to_string_pretty(&json).unwrap()
+            } else {
+                serde_json::to_string(&json).unwrap()
+            };
+            let ends: Vec<usize> = body.char_indices().map(|(i, _)| i).skip(1).collect();
+            body[1..ends[cut.index(ends.len())]].to_string()
+        } else {
+            payload_benches::invariants::draft_from_bytes(&scribble)
+        };
+        payload_benches::invariants::check_abandoned_draft(&parser, &options, &draft, &[size]);
+    }
+
+    /// Line endings: a response with CRLF line endings parses as the same response
+    /// with LF ones (same payloads, rejections, warnings; the message equal once its
+    /// line endings are made LF).
+    #[test]
+    fn crlf_reads_as_lf(lines in proptest::collection::vec(response_line(), 1..12)) {
+        let lf = lines.join("\n");
+        let crlf = lines.join("\r\n");
+        let options = payload_benches::table_view_options();
+        let parser = payload_core::Parser::new(&options);
+        payload_benches::invariants::check_marker_mode(&parser, &options, &crlf, &[3]);
+        let (from_lf, from_crlf) = (parser.parse(&lf), parser.parse(&crlf));
+        prop_assert_eq!(from_crlf.message.replace("\r\n", "\n"), from_lf.message.clone());
+        prop_assert_eq!(as_lf(&from_crlf), as_lf(&from_lf));
     }
 }

@@ -9,7 +9,10 @@
 //!   those of the accepted blocks and the rejected blocks — nothing lost, nothing
 //!   counted twice;
 //! - **allow-lists** (SPEC 1.7, 1.8, 7.6): no result and no stream event names a type
-//!   the page does not offer or an action it does not register with that handler.
+//!   the page does not offer or an action it does not register with that handler;
+//! - **a block ends where the text says** (SPEC 8.2): a `truncated` rejection is one
+//!   the text really ended in, so its raw reaches the end of the input (trailing
+//!   whitespace aside); a block cut earlier is `unclosed`, and the text after it is read.
 
 use payload_core::ParseOptions;
 use payload_core::ParsedResponse;
@@ -99,13 +102,74 @@ pub fn check_marker_mode(parser: &Parser, options: &ParseOptions, text: &str, si
     );
     check_accounting(text, &parsed);
     check_allow_lists(options, &parsed);
+    check_block_ends(text, &parsed);
+}
+
+/// What an abandoned draft is written with: JSON punctuation, digits, lower-case words,
+/// spaces, line breaks and comments; nothing that opens a fence, a quote or a marker.
+const DRAFT_ALPHABET: &[u8] = b"{}[]\":,'\\/*-. \n\n\t0123456789abcdeflnorstu_";
+
+/// A valid block for the table view page, written after a draft.
+pub const VALID_DATA_PROPOSAL: &str =
+    r#"DATA_PROPOSAL: {"operations": [{"action": "delete", "row_id": 7}]}"#;
+
+/// An abandoned draft made of `data` (each byte picks a character of the draft's
+/// alphabet), for the fuzz targets.
+pub fn draft_from_bytes(data: &[u8]) -> String {
+    data.iter()
+        .map(|&b| DRAFT_ALPHABET[b as usize % DRAFT_ALPHABET.len()] as char)
+        .collect()
+}
+
+/// SPEC 8.2, a model that abandons a draft: whatever the draft of a block holds (cut
+/// anywhere, never closed, or closed), when the response goes on with prose, the
+/// corrected block and closing words, a block is accepted and the closing words are the
+/// end of the message; stream, accounting and allow-lists hold on it too.
+pub fn check_abandoned_draft(
+    parser: &Parser,
+    options: &ParseOptions,
+    draft: &str,
+    sizes: &[usize],
+) {
+    let text = format!(
+        "Intro.\n\nDATA_PROPOSAL: {{{draft}\n\nSome prose.\n\n{VALID_DATA_PROPOSAL}\n\nThanks."
+    );
+    check_marker_mode(parser, options, &text, sizes);
+    let parsed = parser.parse(&text);
+    assert!(
+        parsed.custom_payload.is_some(),
+        "the corrected block is lost after the draft {draft:?}: {parsed:#?}"
+    );
+    assert!(
+        parsed.message.ends_with("Thanks."),
+        "the closing words are lost after the draft {draft:?}: {:?}",
+        parsed.message
+    );
+}
+
+/// SPEC 8.2 (module docs): every `truncated` rejection reaches the end of the input.
+pub fn check_block_ends(text: &str, parsed: &ParsedResponse) {
+    for block in &parsed.rejected {
+        let truncated = block
+            .errors
+            .iter()
+            .any(|e| e.kind == payload_core::ErrorKind::Truncated);
+        if truncated && block.kind != "response" {
+            assert!(
+                text.trim_end().ends_with(block.raw.as_str()),
+                "a truncated block that the text goes on after: {:?} in {text:?}",
+                block.raw
+            );
+        }
+    }
 }
 
 fn visible(text: &str) -> Vec<char> {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// The accounting invariant (module docs). A response over the size cap is refused
+/// The accounting invariant (module docs); a marker removed for having no value
+/// (SPEC 8.10) counts with its missed block. A response over the size cap is refused
 /// unread and exempt.
 pub fn check_accounting(text: &str, parsed: &ParsedResponse) {
     if parsed.rejected.iter().any(|r| r.kind == "response") {
@@ -128,6 +192,13 @@ pub fn check_accounting(text: &str, parsed: &ParsedResponse) {
             "a raw is not from the input: {block:?}"
         );
         accounted.extend(visible(&block.raw));
+    }
+    for missed in parsed.missed_blocks() {
+        assert!(
+            text.contains(&missed.raw),
+            "a missed block's text is not from the input: {missed:?}"
+        );
+        accounted.extend(visible(&missed.raw));
     }
     for (kind, raw) in parsed.accepted_blocks() {
         assert!(

@@ -163,11 +163,17 @@ pub enum Family {
     ManyValues,
     /// Objects that close early, each followed by more members.
     EarlyCloses,
+    /// One value that never closes, over many lines with blank lines between them: each
+    /// line's start is read for where an open value ends (SPEC 8.2).
+    OpenValueLines,
+    /// Page markers in another case before values, and markers alone on their lines:
+    /// near misses and missing values (SPEC 8.6, 8.10).
+    MissedMarkers,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 15] = [
+    pub const ALL: [Family; 17] = [
         Family::MarkersWithoutJson,
         Family::UnclosedAfterMarker,
         Family::BracketsInStrings,
@@ -183,6 +189,8 @@ impl Family {
         Family::DuplicateKeys,
         Family::ManyValues,
         Family::EarlyCloses,
+        Family::OpenValueLines,
+        Family::MissedMarkers,
     ];
 
     /// A short name for reports.
@@ -203,6 +211,8 @@ impl Family {
             Family::DuplicateKeys => "duplicate_keys",
             Family::ManyValues => "many_values",
             Family::EarlyCloses => "early_closes",
+            Family::OpenValueLines => "open_value_lines",
+            Family::MissedMarkers => "missed_markers",
         }
     }
 
@@ -297,6 +307,19 @@ impl Family {
             }),
             Family::EarlyCloses => repeat(&mut out, bytes, |out, _| {
                 out.push_str("{\"operations\": []}, \"reasoning\": \"more\"}\n");
+            }),
+            Family::OpenValueLines => {
+                out.push_str("DATA_PROPOSAL: {\"operations\": [\n");
+                repeat(&mut out, bytes, |out, i| {
+                    let _ = write!(out, "  {{\"action\": \"delete\", \"row_id\": {i}}},\n\n");
+                });
+            }
+            Family::MissedMarkers => repeat(&mut out, bytes, |out, i| {
+                if i % 2 == 0 {
+                    out.push_str("Data Proposal: {\"operations\": []}\n");
+                } else {
+                    out.push_str("SUGGESTED_VALUES:\nPick one.\n");
+                }
             }),
         }
         out

@@ -1,9 +1,13 @@
-//! Marker-mode parse with the table_view page's options: the accounting invariant and
-//! the allow-lists hold (`payload_benches::invariants`), on any input.
+//! Marker-mode parse with the table_view page's options: the accounting invariant, the
+//! allow-lists and "a block ends where the text says" (a truncated block reaches the
+//! end of the input) hold (`payload_benches::invariants`), on any input; and the input
+//! read as an abandoned draft never hides the corrected block and closing words after it.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use payload_benches::invariants::{check_accounting, check_allow_lists};
+use payload_benches::invariants::{
+    check_abandoned_draft, check_accounting, check_allow_lists, check_block_ends, draft_from_bytes,
+};
 use payload_core::ParseOptions;
 use payload_core::Parser;
 use std::sync::OnceLock;
@@ -20,4 +24,6 @@ fuzz_target!(|data: &[u8]| {
     let parsed = parser.parse(&text);
     check_accounting(&text, &parsed);
     check_allow_lists(options, &parsed);
+    check_block_ends(&text, &parsed);
+    check_abandoned_draft(parser, options, &draft_from_bytes(data), &[4096]);
 });

@@ -1,11 +1,12 @@
 //! The streaming parser under an arbitrary chunking taken from the input: its final
 //! parse equals the one-shot parse, its text deltas are exactly the message, no event
-//! names a type or action the page does not allow, and the accounting invariant holds
-//! (`payload_benches::invariants`).
+//! names a type or action the page does not allow, the accounting invariant holds, and a
+//! truncated block reaches the end of the input (`payload_benches::invariants`); the
+//! input read as an abandoned draft, chunked the same way, never hides what follows it.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use payload_benches::invariants::check_marker_mode;
+use payload_benches::invariants::{check_abandoned_draft, check_marker_mode, draft_from_bytes};
 use payload_core::ParseOptions;
 use payload_core::Parser;
 use std::sync::OnceLock;
@@ -24,4 +25,5 @@ fuzz_target!(|data: &[u8]| {
         (options, parser)
     });
     check_marker_mode(parser, options, &text, &sizes);
+    check_abandoned_draft(parser, options, &draft_from_bytes(rest), &sizes);
 });

@@ -7,7 +7,9 @@
 //! event carries its parse with tool precedence applied (SPEC 1.10): the last payload a
 //! tool returned beats one the model wrote.
 //!
-//! When the final answer's custom payload is rejected, the turn re-asks (once by
+//! When the final answer's custom payload is rejected, or a block was meant but not
+//! written as one (a page marker in another case or spelling, a marker with no value
+//! after it: SPEC 8.6, 8.10), the turn re-asks (once by
 //! default): the re-prompt message naming every error goes back to the model as a user
 //! message, a `status` event says so, and the corrected answer streams in. Its parse
 //! replaces the rejected answer's in `complete` (the text of earlier calls in the turn
@@ -298,11 +300,14 @@ impl<'a, M: Model> Turn<'a, M> {
         {
             return false;
         }
+        // Rejected payloads, and blocks the model meant to send but did not write as
+        // blocks (a near-miss marker, a marker with no value: SPEC 8.6, 8.10).
         let errors: Vec<_> = parsed
             .rejected
             .iter()
             .filter(|r| self.agent.options.payloads.iter().any(|p| p.name == r.kind))
             .flat_map(|r| r.errors.iter().cloned())
+            .chain(parsed.missed_blocks().iter().map(|m| m.error.clone()))
             .collect();
         if errors.is_empty() {
             return false;

@@ -23,6 +23,10 @@ pub enum ErrorKind {
     Missing,
     /// The text ends before the value closes.
     Truncated,
+    /// A parsing error: the value was still open where the text went on with something
+    /// else (a closing fence, the next marker, or prose after a blank line), so the
+    /// block was cut there and the rest of the response read as usual (SPEC 8.2).
+    Unclosed,
     /// The block belongs to a registered type that the page does not offer.
     NotOnPage,
     /// A valid custom payload after the first one.
@@ -41,6 +45,7 @@ impl ErrorKind {
             ErrorKind::Validation => "validation",
             ErrorKind::Missing => "missing",
             ErrorKind::Truncated => "truncated",
+            ErrorKind::Unclosed => "unclosed",
             ErrorKind::NotOnPage => "not_on_page",
             ErrorKind::ExtraPayload => "extra_payload",
             ErrorKind::SupersededByTool => "superseded_by_tool",

@@ -44,6 +44,7 @@
 // what a user names is re-exported below, so the public API is this file.
 mod caps;
 mod error;
+pub mod fence;
 mod json;
 mod limits;
 mod marker;
@@ -69,7 +70,7 @@ pub use caps::{MAX_ERRORS, MAX_WARNINGS};
 pub use error::{ErrorKind, Location, PayloadError, escape_pointer_token, pointer_join};
 pub use limits::{DEFAULT_MAX_INPUT_BYTES, Limits, MAX_DEPTH};
 pub use marker::parse::{ParseOptions, Parser, parse};
-pub use marker::response::{CustomPayload, ParsedResponse, Rejected};
+pub use marker::response::{CustomPayload, Missed, ParsedResponse, Rejected};
 pub use marker::suggestions::{
     ActionSpec, Handler, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
     SUGGESTED_VALUES_NAME, SuggestedAction, SuggestedValue,

@@ -29,6 +29,12 @@ pub fn reprompt_message(errors: &[PayloadError]) -> String {
             errors.len() - MAX_LISTED
         );
     }
+    if errors.iter().any(|e| e.kind == ErrorKind::Unclosed) {
+        out.push_str(
+            "Close every object, array and string of a block before writing anything after it; \
+             if you start a block again, write it whole.\n",
+        );
+    }
     if errors.iter().any(|e| e.kind == ErrorKind::Parsing) {
         out.push_str(
             "Write strict JSON: double-quoted keys and strings, no comments, no trailing commas.\n",

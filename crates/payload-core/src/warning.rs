@@ -37,6 +37,13 @@ pub enum WarningKind {
     /// format did (SPEC 8.8); the message names both. On a failure, it lists the
     /// formats also tried and why none gave a valid value.
     FormatFallback,
+    /// A page marker written in another case or with spaces or hyphens for underscores
+    /// (`Schema Proposal:`) before a JSON value: it stays in the message, and the
+    /// message names the marker meant (SPEC 8.6).
+    NearMissMarker,
+    /// A marker alone at a line's start with no value after it was removed from the
+    /// message; the message quotes it (SPEC 8.10).
+    MissingValue,
 }
 
 impl WarningKind {
@@ -55,6 +62,8 @@ impl WarningKind {
             WarningKind::PossiblyTruncated => "possibly_truncated",
             WarningKind::Omitted => "omitted",
             WarningKind::FormatFallback => "format_fallback",
+            WarningKind::NearMissMarker => "near_miss_marker",
+            WarningKind::MissingValue => "missing_value",
         }
     }
 }

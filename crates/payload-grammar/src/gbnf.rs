@@ -289,6 +289,22 @@ fn render(header: &str, root: &str, rules: &BTreeMap<String, String>) -> String 
     out
 }
 
+/// The value in each kind of code fence (the one fence rule, SPEC 8.3: the opener's run
+/// of three, closed by the same run), as alternatives: ` | "```json\n" v "\n```"`.
+fn fenced_alternatives(value: &str) -> String {
+    payload_core::fence::CHARS
+        .iter()
+        .map(|&ch| {
+            let run: String = std::iter::repeat_n(ch, payload_core::fence::MIN_LEN).collect();
+            format!(
+                " | {} {value} {}",
+                literal(&format!("{run}json\n")),
+                literal(&format!("\n{run}"))
+            )
+        })
+        .collect()
+}
+
 /// The grammar of marker-mode responses on the page.
 pub(crate) fn page(plan: &PagePlan) -> Grammar {
     let mut rules = BTreeMap::new();
@@ -301,8 +317,9 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
         rules.insert(
             rule.clone(),
             format!(
-                "{} ws ({value} | \"```json\\n\" {value} \"\\n```\")",
-                literal(&format!("{}: ", block.marker))
+                "{} ws ({value}{})",
+                literal(&format!("{}: ", block.marker)),
+                fenced_alternatives(&value)
             ),
         );
         unsupported.extend(scan(Target::Gbnf, &block.name, &block.schema));
@@ -346,7 +363,7 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
     unsupported.push(Unsupported {
         location: "page".into(),
         feature: "other spellings of a marker".into(),
-        effect: "blocks are written `MARKER: ` then the value (optionally in a ```json fence)"
+        effect: "blocks are written `MARKER: ` then the value (optionally in a ```json or ~~~json fence)"
             .into(),
     });
     let header = format!(

@@ -67,6 +67,18 @@ fn regex_literal(marker: &str) -> String {
     out
 }
 
+/// The fences a block may be written in, by the one fence rule (SPEC 8.3): either fence
+/// character, in runs of three to five (a regex cannot say "at least as many as the
+/// opener", so each opener length gets its own closer), numbered for the terminals.
+fn fences() -> impl Iterator<Item = (usize, char, usize)> {
+    let min = payload_core::fence::MIN_LEN;
+    payload_core::fence::CHARS
+        .into_iter()
+        .flat_map(move |ch| (min..=min + 2).map(move |len| (ch, len)))
+        .enumerate()
+        .map(|(i, (ch, len))| (i, ch, len))
+}
+
 /// A rule name for a type name.
 fn rule(name: &str) -> String {
     name.chars()
@@ -130,9 +142,13 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
             "hd_{name}[lazy]: TEXT /{}{MARKER_TAIL}/",
             regex_literal(&block.marker)
         );
+        let fenced: Vec<String> = fences()
+            .map(|(i, _, _)| format!(" | CLOSE? GAP? FENCE_OPEN_{i} json_{name} FENCE_CLOSE_{i}"))
+            .collect();
         let _ = writeln!(
             out,
-            "value_{name}: CLOSE? GAP? json_{name} | CLOSE? GAP? FENCE_OPEN json_{name} FENCE_CLOSE"
+            "value_{name}: CLOSE? GAP? json_{name}{}",
+            fenced.concat()
         );
         let schema =
             serde_json::to_string(&embeddable(&block.schema, Target::Lark)).unwrap_or_default();
@@ -149,8 +165,17 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
     );
     let _ = writeln!(out, "CLOSE: /[*_]{{1,3}}/");
     let _ = writeln!(out, "GAP: /[ \\t]+|[ \\t]*\\r?\\n[ \\t]*/");
-    let _ = writeln!(out, "FENCE_OPEN: /```[A-Za-z]*[ \\t]*\\r?\\n/");
-    let _ = writeln!(out, "FENCE_CLOSE: /[ \\t]*\\r?\\n[ \\t]*```/");
+    for (i, ch, len) in fences() {
+        let run = regex_literal(&ch.to_string());
+        let _ = writeln!(
+            out,
+            "FENCE_OPEN_{i}: /({run}){{{len}}}[A-Za-z]*[ \\t]*\\r?\\n/"
+        );
+        let _ = writeln!(
+            out,
+            "FENCE_CLOSE_{i}: /[ \\t]*\\r?\\n[ \\t]*({run}){{{len},}}/"
+        );
+    }
     Grammar {
         target: Target::Lark,
         text: out,

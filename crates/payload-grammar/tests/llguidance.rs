@@ -92,10 +92,24 @@ fn every_registered_example_is_accepted_after_its_marker_on_every_page_offering_
                 accepts(&grammar, &text).unwrap_or_else(|e| {
                     panic!("{} on {}: {e}\n{text}", payload.name, info.page.name)
                 });
-                let fenced = format!("Here:\n\n{}:\n```json\n{json}\n```\n", payload.marker);
-                accepts(&grammar, &fenced).unwrap_or_else(|e| {
-                    panic!("{} fenced on {}: {e}", payload.name, info.page.name)
-                });
+                // Every fence the one fence rule reads (SPEC 8.3), closed by at least as
+                // many of the same character.
+                for (open, close) in [
+                    ("```json", "```"),
+                    ("~~~json", "~~~"),
+                    ("````json", "`````"),
+                    ("~~~~~", "~~~~~"),
+                ] {
+                    let fenced = format!("Here:\n\n{}:\n{open}\n{json}\n{close}\n", payload.marker);
+                    accepts(&grammar, &fenced).unwrap_or_else(|e| {
+                        panic!("{} fenced {open} on {}: {e}", payload.name, info.page.name)
+                    });
+                }
+                let short = format!("Here:\n\n{}:\n````json\n{json}\n```\n", payload.marker);
+                assert!(
+                    accepts(&grammar, &short).is_err(),
+                    "a fence closed by fewer characters is not closed"
+                );
                 checked += 1;
             }
         }

@@ -257,6 +257,34 @@ fn a_rejected_payload_is_sent_back_once_and_the_correction_completes_the_turn() 
 }
 
 #[test]
+fn a_near_miss_marker_or_a_marker_with_no_value_is_asked_for_again() {
+    for first in [
+        "Counting.\nTally: {\"count\": 3}",
+        "Counting.\nTALLY:\nI will count once you say so.",
+    ] {
+        let agent = tally_agent();
+        let mut requests: Vec<ModelRequest> = Vec::new();
+        let model = |request: &ModelRequest| {
+            requests.push(request.clone());
+            let text = if request.iteration == 1 {
+                first
+            } else {
+                "Counted.\nTALLY: {\"count\": 3}"
+            };
+            vec![ModelChunk::Text(text.into())]
+        };
+        let events = run(&agent, model, vec![ModelMessage::user("count")]);
+        let parsed = completed(&events);
+        assert_eq!(requests.len(), 2, "{first:?}");
+        assert_eq!(parsed.payload::<Tally>().map(|t| t.count), Some(3));
+        let ModelMessage::User { text } = requests[1].messages.last().unwrap() else {
+            panic!("the re-ask is a user message")
+        };
+        assert!(text.contains("TALLY"), "{text}");
+    }
+}
+
+#[test]
 fn re_asking_stops_after_the_limit_and_keeps_the_rejection() {
     let agent = tally_agent();
     let mut calls = 0;

@@ -35,7 +35,7 @@ impl MessageBuilder {
             }
             let right = self.seam.take().unwrap_or_default();
             if self.started {
-                self.left = fold_seam(&self.left, &right);
+                self.left = fold_seam(&self.left, &right, rest);
             }
         }
         let body = rest.trim_end();
@@ -62,7 +62,7 @@ impl MessageBuilder {
         if let Some(right) = self.seam.take() {
             // The prose between two removals was all whitespace.
             if self.started {
-                self.left = fold_seam(&self.left, &right);
+                self.left = fold_seam(&self.left, &right, "");
             }
         }
         self.seam = Some(String::new());
@@ -80,12 +80,23 @@ impl MessageBuilder {
 }
 
 /// The whitespace that stands at a seam, given the whitespace left of it and right of
-/// it. Three or more line breaks in all become one blank line, in the text's own line
-/// ending (CRLF stays CRLF); spaces on both sides (no line break) become the left
-/// side's alone; anything else is kept as it was. A block on a line of its own leaves
-/// its line breaks on both sides, so `A\nBLOCK\nB` keeps its paragraph: `A\n\nB`.
-pub(crate) fn fold_seam(left: &str, right: &str) -> String {
-    let newlines = left.matches('\n').count() + right.matches('\n').count();
+/// it, and the text that follows (`next`, from its first visible character). Three or
+/// more line breaks in all become one blank line, in the text's own line ending (CRLF
+/// stays CRLF); spaces on both sides (no line break) become the left side's alone;
+/// anything else is kept as it was. A block on a line of its own leaves its line breaks
+/// on both sides, so `A\nBLOCK\nB` keeps its paragraph: `A\n\nB`; but in a list (the
+/// next line is a list item, as when a block indented under a nested bullet is
+/// removed) the line goes with the block, so the list stays one list.
+pub(crate) fn fold_seam(left: &str, right: &str, next: &str) -> String {
+    let (left_breaks, right_breaks) = (left.matches('\n').count(), right.matches('\n').count());
+    let newlines = left_breaks + right_breaks;
+    if left_breaks == 1 && right_breaks == 1 && starts_list_item(next) {
+        let after_break = &right[right.find('\n').map_or(0, |n| n + 1)..];
+        let mut joined = String::with_capacity(left.len() + after_break.len());
+        joined.push_str(left);
+        joined.push_str(after_break);
+        return joined;
+    }
     if newlines >= 3 {
         if left.contains("\r\n") || right.contains("\r\n") {
             "\r\n\r\n".to_string()
@@ -100,6 +111,26 @@ pub(crate) fn fold_seam(left: &str, right: &str) -> String {
         joined.push_str(right);
         joined
     }
+}
+
+/// Whether `text` starts with a list item's marker: a bullet (`-`, `*`, `+`, `•`) or
+/// one to three digits and `.` or `)`, then a space. (The segmenter gives a line's
+/// start out only once it is known whether it is such a prefix, so the stream decides
+/// this on the same text as the one-shot parse.)
+fn starts_list_item(text: &str) -> bool {
+    let mut chars = text.chars();
+    let after = match chars.next() {
+        Some('-' | '*' | '+' | '•') => chars.next(),
+        Some(c) if c.is_ascii_digit() => {
+            let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 3 || !matches!(text.as_bytes().get(digits), Some(b'.' | b')')) {
+                return false;
+            }
+            text[digits + 1..].chars().next()
+        }
+        _ => return false,
+    };
+    after.is_some_and(|c| c == ' ' || c == '\t')
 }
 
 #[cfg(test)]
@@ -142,6 +173,19 @@ mod tests {
     fn a_block_on_its_own_line_keeps_the_paragraph_break() {
         assert_eq!(run(&[Some("A\n"), None, Some("\nB")]), "A\n\nB");
         assert_eq!(run(&[Some("A\r\n"), None, Some("\r\nB")]), "A\r\n\r\nB");
+    }
+
+    #[test]
+    fn a_block_in_a_list_takes_its_line_with_it() {
+        assert_eq!(
+            run(&[Some("- a\n  - b\n"), None, Some("\n- c")]),
+            "- a\n  - b\n- c"
+        );
+        assert_eq!(
+            run(&[Some("- a\r\n  - b\r\n"), None, Some("\r\n  - c")]),
+            "- a\r\n  - b\r\n  - c"
+        );
+        assert_eq!(run(&[Some("A\n"), None, Some("\n-x")]), "A\n\n-x");
     }
 
     #[test]

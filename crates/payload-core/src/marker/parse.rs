@@ -16,7 +16,12 @@
 //! markers, the lazy continuation of a quote, or inside `<blockquote>`), or followed by
 //! anything else. A fence that holds nothing but blocks is removed with them. A text
 //! that ends after a marker before its value opens, or inside the value, is a
-//! `truncated` block.
+//! `truncated` block; a value still open where the text goes on with a closing fence,
+//! a marker line, or prose after a blank line is an `unclosed` block, and the text
+//! after it is read as usual (SPEC 8.2). A marker alone at a line's start with no
+//! value is removed with a `missing_value` warning (SPEC 8.10); a page marker in
+//! another case before a value stays in the message with a `near_miss_marker` warning
+//! (SPEC 8.6). Both are listed in [`ParsedResponse::missed_blocks`] for a re-ask.
 //!
 //! **Nothing removed is lost** (SPEC 7.5): every character taken out of the message is
 //! in the accepted payload or suggestions ([`ParsedResponse::accepted_blocks`] keeps
@@ -29,13 +34,14 @@ use crate::error::{ErrorKind, Location, PayloadError};
 use crate::json;
 use crate::limits::Limits;
 use crate::marker::message::MessageBuilder;
-use crate::marker::response::{CustomPayload, ParsedResponse, Rejected};
+use crate::marker::near_miss::NearMisses;
+use crate::marker::response::{CustomPayload, Missed, ParsedResponse, Rejected};
 use crate::marker::suggestions::{
     self, ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
     SUGGESTED_VALUES_NAME,
 };
 use crate::payload::PayloadType;
-use crate::scan::segmenter::{Block, Piece, Segmenter};
+use crate::scan::segmenter::{Block, Ending, Piece, Segmenter};
 use crate::scan::table::MarkerTable;
 use crate::warning::{Warning, WarningKind};
 use serde_json::Value;
@@ -109,6 +115,7 @@ impl Role {
 #[derive(Debug, Clone)]
 pub struct Parser {
     table: Arc<MarkerTable>,
+    near_misses: Arc<NearMisses>,
     roles: Arc<[Role]>,
     actions: Arc<[ActionSpec]>,
     limits: Limits,
@@ -139,6 +146,7 @@ impl Parser {
             add(payload.marker, Role::Foreign(*payload));
         }
         Parser {
+            near_misses: Arc::new(NearMisses::new(&markers)),
             table: Arc::new(MarkerTable::new(markers)),
             roles: roles.into(),
             actions: options.actions.clone().into(),
@@ -178,6 +186,11 @@ impl Parser {
 
     pub(crate) fn table(&self) -> &MarkerTable {
         &self.table
+    }
+
+    /// The page's markers in other spellings (SPEC 8.6).
+    pub(crate) fn near_misses(&self) -> &NearMisses {
+        &self.near_misses
     }
 
     /// What the marker with table index `pattern` stands for.
@@ -261,6 +274,37 @@ impl Assembly {
     pub(crate) fn finish(mut self) -> ParsedResponse {
         let rest = std::mem::take(&mut self.message).finish();
         self.result.message.push_str(&rest);
+        for near in self.parser.near_misses().find(&self.result.message) {
+            let role = self.parser.role(near.pattern);
+            if matches!(role, Role::Foreign(_)) {
+                continue;
+            }
+            let marker = role_marker(&role);
+            self.warnings.push(Warning::new(
+                WarningKind::NearMissMarker,
+                format!(
+                    "{:?} looks like the {marker} marker, but markers are case-sensitive: \
+                     the block after it was left in the message",
+                    near.written
+                ),
+            ));
+            let error = PayloadError::new(
+                ErrorKind::Parsing,
+                "",
+                format!(
+                    "the block written after {:?} was not read: the marker is {marker}",
+                    near.written
+                ),
+            )
+            .with_suggestion(format!(
+                "write the marker exactly as {marker}: (same case, with underscores)"
+            ));
+            self.result.missed.push(Missed {
+                kind: role.name().to_string(),
+                raw: String::new(),
+                error,
+            });
+        }
         self.result.warnings = self.warnings.finish();
         self.result
     }
@@ -280,20 +324,43 @@ impl Assembly {
         let role = self.parser.role(block.pattern);
         let raw = text[block.start..block.end].trim().to_string();
         let origin = self.location(text, block.value_start.unwrap_or(block.start));
-        let (Some(value_start), Some(value_end)) = (block.value_start, block.value_end) else {
-            let what = if block.value_start.is_none() {
-                "before its value opens"
-            } else {
-                "before its JSON closes"
-            };
-            let error = PayloadError::new(
-                ErrorKind::Truncated,
-                "",
-                format!("the {} block ends {what}", role_marker(&role)),
-            )
-            .with_suggestion("send the whole value, closing every string, object and array")
-            .with_location(origin);
-            return self.reject(role.name(), raw, vec![error]);
+        let marker = role_marker(&role);
+        let (value_start, value_end) = match (block.ending, block.value_start, block.value_end) {
+            (Ending::Closed, Some(start), Some(end)) => (start, end),
+            (Ending::Missing, ..) => return self.missing_value(role, raw, origin),
+            (Ending::Unclosed, _, end) => {
+                let cut = self.location(text, end.unwrap_or(block.end));
+                let error = PayloadError::new(
+                    ErrorKind::Unclosed,
+                    "",
+                    format!(
+                        "the {marker} block's JSON is still open where the text goes on \
+                         (line {}); it was not read",
+                        cut.line
+                    ),
+                )
+                .with_suggestion(
+                    "close every string, object and array of the value before writing \
+                     anything after it, and write a block you start again whole",
+                )
+                .with_location(origin);
+                return self.reject(role.name(), raw, vec![error]);
+            }
+            (_, value_start, _) => {
+                let what = if value_start.is_none() {
+                    "before its value opens"
+                } else {
+                    "before its JSON closes"
+                };
+                let error = PayloadError::new(
+                    ErrorKind::Truncated,
+                    "",
+                    format!("the {marker} block ends {what}"),
+                )
+                .with_suggestion("send the whole value, closing every string, object and array")
+                .with_location(origin);
+                return self.reject(role.name(), raw, vec![error]);
+            }
         };
         let json_text = &text[value_start..value_end];
         match role {
@@ -408,6 +475,32 @@ impl Assembly {
             }
         }
         self.result.accepted.push((name, raw));
+    }
+
+    /// A marker alone at a line's start with no value (SPEC 8.10): removed, quoted in a
+    /// warning, and listed for a re-ask.
+    fn missing_value(&mut self, role: Role, raw: String, origin: Location) {
+        let marker = role_marker(&role);
+        self.warnings.push(Warning::new(
+            WarningKind::MissingValue,
+            format!(
+                "{raw:?} was removed from the message: the {marker} marker has no value after it"
+            ),
+        ));
+        let error = PayloadError::new(
+            ErrorKind::Missing,
+            "",
+            format!("{marker}: was written with no value after it"),
+        )
+        .with_suggestion(format!(
+            "write {marker}: followed directly by its JSON value, or leave the marker out"
+        ))
+        .with_location(origin);
+        self.result.missed.push(Missed {
+            kind: role.name().to_string(),
+            raw,
+            error,
+        });
     }
 
     fn reject(&mut self, kind: &str, raw: String, errors: Vec<PayloadError>) {

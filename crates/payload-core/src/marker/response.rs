@@ -121,6 +121,24 @@ pub struct ParsedResponse {
     /// by a tool is rejected with its text and nothing removed from the message is lost.
     #[serde(skip)]
     pub(crate) accepted: Vec<(&'static str, String)>,
+    /// Blocks the model meant to send but that could not be read as blocks: a near-miss
+    /// marker (SPEC 8.6) or a marker with no value (SPEC 8.10). Each has a warning too.
+    #[serde(skip)]
+    pub(crate) missed: Vec<Missed>,
+}
+
+/// A block the model meant to write but did not write as one (SPEC 8.6, 8.10): what an
+/// agent re-asks for, as it does for a rejected block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Missed {
+    /// The payload type's name, or `suggested_values` / `suggested_actions`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The text removed from the message (a marker with no value), or empty when the
+    /// text stayed in the message (a near-miss marker).
+    pub raw: String,
+    /// What to tell the model.
+    pub error: PayloadError,
 }
 
 impl ParsedResponse {
@@ -166,6 +184,15 @@ impl ParsedResponse {
         self.accepted
             .iter()
             .map(|(kind, raw)| (*kind, raw.as_str()))
+    }
+
+    /// The blocks the model meant to send but did not write as blocks: a page marker in
+    /// another spelling before a JSON value (`near_miss_marker`), or a marker with no
+    /// value after it (`missing_value`). An agent re-asks for them as for rejected
+    /// blocks; their `raw` (the removed marker) counts with the message and the blocks
+    /// for SPEC 7.5.
+    pub fn missed_blocks(&self) -> &[Missed] {
+        &self.missed
     }
 
     /// The custom payload as `T`, if there is one of that type: the value validation

@@ -6,60 +6,22 @@
 //! None of those may trigger anything. These predicates read one line's start (or one
 //! span of prose) and say what it is, following CommonMark where it is unambiguous:
 //!
-//! - a **fence** opens on a line of three or more backticks (with an info string that
-//!   holds no backtick) or tildes, and closes on a line of at least as many of the same
-//!   character and nothing else;
+//! - a **fence** is the one rule of [`crate::fence`];
 //! - a **quote** line starts with `>` after optional list bullets or numbers (`- > `,
 //!   `1. > `); a non-blank line right after a quote line that starts no other block
 //!   (heading, list item, fence, HTML) is its lazy continuation, and quoted too;
 //! - text between `<blockquote>` and `</blockquote>` is quoted.
 
-use super::spelling::is_horizontal_space;
-
-/// A code fence's opening run: which character and how many.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Fence {
-    ch: u8,
-    len: usize,
-}
+use super::space::is_horizontal_space;
+pub(crate) use crate::fence::{Fence, closes as closes_fence, opener as fence_opener};
 
 /// The longest heading or list prefix a block takes with its marker.
 pub(crate) const MAX_PREFIX: usize = 24;
 
-/// `line` without its leading horizontal whitespace.
+/// `line` without its leading horizontal whitespace (and a stray carriage return:
+/// with CRLF line endings a blank line is `\r`, and it is blank).
 fn unindented(line: &str) -> &str {
-    line.trim_start_matches(is_horizontal_space)
-}
-
-/// The fence `line` (without its line break) opens, if it is a fence opener.
-pub(crate) fn fence_opener(line: &str) -> Option<Fence> {
-    let rest = unindented(line);
-    let ch = *rest.as_bytes().first()?;
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
-    let len = rest.bytes().take_while(|&b| b == ch).count();
-    if len < 3 || (ch == b'`' && rest[len..].contains('`')) {
-        return None;
-    }
-    Some(Fence { ch, len })
-}
-
-/// Whether `line` (without its line break) closes `fence`.
-pub(crate) fn closes_fence(line: &str, fence: Fence) -> bool {
-    let rest = unindented(line).trim_end();
-    rest.len() >= fence.len && rest.bytes().all(|b| b == fence.ch)
-}
-
-/// Whether a line that starts with `prefix` (and may go on) can still open a fence:
-/// the stream holds such a line until it says.
-pub(crate) fn may_open_fence(prefix: &str) -> bool {
-    let rest = unindented(prefix);
-    rest.is_empty()
-        || rest.starts_with("```")
-        || "``".starts_with(rest)
-        || rest.starts_with("~~")
-        || rest == "~"
+    line.trim_start_matches(|c| is_horizontal_space(c) || c == '\r')
 }
 
 /// What a line's start makes it, for quotes and their lazy continuations.
@@ -102,11 +64,10 @@ pub(crate) fn line_kind(prefix: &str, complete: bool) -> Option<LineKind> {
             None => break,
         }
     }
-    if listed || rest.starts_with(['#', '<']) || rest.starts_with("```") || rest.starts_with("~~~")
-    {
+    if listed || rest.starts_with(['#', '<']) || crate::fence::run_at(rest).is_some() {
         return Some(LineKind::Starter);
     }
-    if !complete && (rest.starts_with('`') || rest.starts_with('~')) && rest.len() < 3 {
+    if !complete && crate::fence::may_become_run(rest) {
         return None;
     }
     Some(LineKind::Text)
@@ -241,19 +202,6 @@ fn prefix_ignore_case(text: &[u8], pattern: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fences_open_and_close_as_in_commonmark() {
-        let fence = fence_opener("```python").unwrap();
-        assert!(closes_fence("```", fence));
-        assert!(closes_fence("  ````  ", fence));
-        assert!(!closes_fence("```json", fence));
-        assert!(!closes_fence("~~~", fence));
-        assert!(fence_opener("  ~~~").is_some());
-        assert!(fence_opener("``").is_none());
-        assert!(fence_opener("```js `x`").is_none());
-        assert!(!closes_fence("```", fence_opener("````").unwrap()));
-    }
 
     #[test]
     fn quotes_after_list_markers_and_starters() {

@@ -5,7 +5,9 @@
 //! - [`table`]: every marker of a page in one Aho-Corasick automaton;
 //! - [`spelling`]: whether a name is written as a marker (emphasis, spaces, colon,
 //!   fence opener);
-//! - [`lines`]: the Markdown around it (code fences, quotes, block prefixes);
+//! - [`lines`]: the Markdown around it (code fences by [`crate::fence`], quotes, block
+//!   prefixes);
+//! - [`space`]: what counts as space (Unicode spaces and invisible characters);
 //! - [`quotes`]: where strings open and close, one rule for the scanner and the lexer;
 //! - [`value`]: where a value ends (balanced matching, resumable);
 //! - [`segmenter`]: the pass that puts them together, chunk by chunk.
@@ -20,6 +22,7 @@ pub(crate) mod balanced;
 pub(crate) mod lines;
 pub(crate) mod quotes;
 pub(crate) mod segmenter;
+pub(crate) mod space;
 pub(crate) mod spelling;
 pub(crate) mod table;
 pub(crate) mod value;

@@ -16,6 +16,12 @@
 //! blocks and the fence goes with them; otherwise it is code, and everything in it is
 //! prose.
 //!
+//! A block ends where the text says (SPEC 8.2, [`super::value::Ends`]): its value
+//! closes; the text ends (`truncated`); or the value is still open at its fence's
+//! closing line, at a marker line, or at prose after a blank line (`unclosed`), and
+//! reading goes on from there. A marker alone at a line's start with no value after
+//! it is a block of its own (SPEC 8.10) that takes only the marker.
+//!
 //! Waiting is bounded: a block's value is scanned by a resumable scanner, and a decision
 //! that needs an unknown amount of text ahead (whitespace after a marker, the inside of
 //! a fence) is re-examined only once the text has grown by a quarter, so the total work
@@ -26,7 +32,7 @@ use super::lines::{
 };
 use super::spelling::{self, Spelled, Spelling, can_start};
 use super::table::{MarkerTable, NameMatch};
-use super::value::{Scan, ValueScanner};
+use super::value::{Ends, Scan, ValueScanner};
 
 /// A decided piece of the text, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,8 +62,26 @@ pub(crate) struct Block {
     pub(crate) end: usize,
     /// Where the value opens, when it did.
     pub(crate) value_start: Option<usize>,
-    /// Where the value closes; `None` when the text ends first (truncated).
+    /// Where the value's text ends: its closing bracket, or where an unclosed value
+    /// was cut; `None` when the text ends first (truncated) or no value opened.
     pub(crate) value_end: Option<usize>,
+    /// How the block ends.
+    pub(crate) ending: Ending,
+}
+
+/// How a block ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// The value closes.
+    Closed,
+    /// The text ends before the value does (or before it opens): SPEC 1.4, 7.3.
+    Truncated,
+    /// The value is still open where the text goes on with something else: a closing
+    /// fence, a marker line, or a line that cannot be JSON after a blank line (SPEC 8.2).
+    Unclosed,
+    /// A marker alone at a line's start with no value after it (SPEC 8.10): only the
+    /// marker is removed.
+    Missing,
 }
 
 /// A block whose value is still arriving.
@@ -66,6 +90,8 @@ struct Pending {
     pattern: usize,
     start: usize,
     spelled: Spelled,
+    /// The fence the block stands in, when it is inside one.
+    enclosing: Option<Fence>,
     scanner: ValueScanner,
     value_end: Option<usize>,
 }
@@ -292,7 +318,7 @@ impl Segmenter {
             };
             if kind == LineKind::Starter
                 && !self.in_html_quote(bytes, self.line_start)
-                && lines::may_open_fence(line)
+                && crate::fence::may_open(line)
             {
                 if !complete {
                     let from = self.line_start;
@@ -338,6 +364,14 @@ impl Segmenter {
                     self.hold_line(run, hold);
                     return self.wait_from(len, found.end);
                 }
+                Decision::Missing(block) => {
+                    self.next_match = None;
+                    self.emit_prose(run, block.start);
+                    let (from, end) = (block.start, block.end);
+                    run.out.push(Piece::Block(block));
+                    self.resume_after(run.text, from, end);
+                    return Step::Continue;
+                }
                 Decision::Block(pending) => {
                     self.next_match = None;
                     self.emit_prose(run, pending.start);
@@ -380,13 +414,26 @@ impl Segmenter {
         if self.line_quoted || self.code_span.is_some() || self.in_html_quote(bytes, marker_start) {
             return Decision::Prose;
         }
+        let prefix = &text[self.prose_start..marker_start];
+        let at_line_start = self.prose_start == self.line_start && lines::is_block_prefix(prefix);
         let spelled = match spelling::spell(text, found.start, found.end, run.eof) {
             Spelling::Prose => return Decision::Prose,
             Spelling::NeedMore => return Decision::Wait,
+            // Mid-sentence ("I'll send a NAME: once you confirm") it is prose.
+            Spelling::Alone { .. } if !at_line_start => return Decision::Prose,
+            Spelling::Alone { end, .. } => {
+                return Decision::Missing(Block {
+                    pattern: found.pattern,
+                    start: self.line_start,
+                    end,
+                    value_start: None,
+                    value_end: None,
+                    ending: Ending::Missing,
+                });
+            }
             Spelling::Marker(spelled) => spelled,
         };
-        let prefix = &text[self.prose_start..marker_start];
-        let start = if self.prose_start == self.line_start && lines::is_block_prefix(prefix) {
+        let start = if at_line_start {
             self.line_start
         } else {
             marker_start
@@ -396,6 +443,7 @@ impl Segmenter {
             start,
             scanner: ValueScanner::new(spelled.value_start.unwrap_or(text.len())),
             spelled,
+            enclosing: None,
             value_end: None,
         })
     }
@@ -471,7 +519,7 @@ impl Segmenter {
                     }
                     Received::Block(block) => {
                         check.cursor = block.end;
-                        let truncated = block.value_end.is_none();
+                        let truncated = block.ending == Ending::Truncated;
                         check.blocks.push(block);
                         if truncated {
                             return self.finish_fence(run, *check, None);
@@ -511,7 +559,7 @@ impl Segmenter {
             // Anything but a block at a line's start makes the fence code. A block
             // right after another on the same line is other content too.
             let on_own_line = newline.is_some() || check.blocks.is_empty();
-            match fenced_block(run, line_start, at, on_own_line) {
+            match fenced_block(run, check.fence, line_start, at, on_own_line) {
                 FencedBlock::Wait => {
                     let from = check.open_start;
                     self.mode = Mode::FenceCheck(check);
@@ -621,14 +669,10 @@ fn code_span_after(bytes: &[u8], from: usize, to: usize, mut open: Option<usize>
     open
 }
 
-/// How many emphasis characters (at most three) end `bytes`.
+/// How many bytes of emphasis (at most three characters) and invisible characters
+/// among them end `bytes`: what may open a marker still arriving.
 fn trailing_emphasis(bytes: &[u8]) -> usize {
-    bytes
-        .iter()
-        .rev()
-        .take(3)
-        .take_while(|&&b| spelling::is_emphasis(b))
-        .count()
+    bytes.len() - spelling::marker_start(bytes, bytes.len())
 }
 
 /// The text and the output of one [`Segmenter::advance`].
@@ -643,6 +687,8 @@ enum Decision {
     Prose,
     Wait,
     Block(Pending),
+    /// A marker with nothing after it (SPEC 8.10).
+    Missing(Block),
 }
 
 enum Received {
@@ -662,45 +708,62 @@ fn receive(run: &Run<'_, '_>, pending: &mut Pending) -> Received {
             end: len,
             value_start: None,
             value_end: None,
+            ending: Ending::Truncated,
         });
     };
     let value_end = match pending.value_end {
         Some(end) => end,
-        None => match pending.scanner.advance(text, run.eof) {
-            Scan::Closed(end) => {
-                pending.value_end = Some(end);
-                end
+        None => {
+            let ends = Ends {
+                table: run.table,
+                own: pending.spelled.fence,
+                enclosing: pending.enclosing,
+            };
+            match pending.scanner.advance_until(text, run.eof, Some(&ends)) {
+                Scan::Closed(end) => {
+                    pending.value_end = Some(end);
+                    end
+                }
+                Scan::NeedMore => return Received::Wait,
+                Scan::Truncated => {
+                    return Received::Block(Block {
+                        pattern: pending.pattern,
+                        start: pending.start,
+                        end: len,
+                        value_start: Some(value_start),
+                        value_end: None,
+                        ending: Ending::Truncated,
+                    });
+                }
+                Scan::Unclosed { value_end, end } => {
+                    return Received::Block(Block {
+                        pattern: pending.pattern,
+                        start: pending.start,
+                        end,
+                        value_start: Some(value_start),
+                        value_end: Some(value_end),
+                        ending: Ending::Unclosed,
+                    });
+                }
             }
-            Scan::NeedMore => return Received::Wait,
-            Scan::Truncated => {
-                return Received::Block(Block {
-                    pattern: pending.pattern,
-                    start: pending.start,
-                    end: len,
-                    value_start: Some(value_start),
-                    value_end: None,
-                });
-            }
-        },
+        }
     };
     let mut end = value_end;
-    if pending.spelled.fence_after {
+    if let Some(fence) = pending.spelled.fence {
+        // The fence the block opened closes after the value (on its own line, or
+        // right after it), with a run at least as long as the opener's.
         let bytes = text.as_bytes();
         let after = value_end
             + bytes[value_end..]
                 .iter()
                 .take_while(|b| b.is_ascii_whitespace())
                 .count();
-        let rest = &bytes[after..];
-        if !run.eof && rest.len() < 3 && b"```".starts_with(rest) {
+        let rest = &text[after..];
+        if !run.eof && rest.bytes().all(|b| b as char == fence.ch()) {
+            // The run of fence characters may go on.
             return Received::Wait;
         }
-        if rest.starts_with(b"```") {
-            let run_len = rest.iter().take_while(|&&b| b == b'`').count();
-            if !run.eof && run_len == rest.len() {
-                // The run of backticks may go on.
-                return Received::Wait;
-            }
+        if let Some(run_len) = crate::fence::inline_closer(rest, fence) {
             end = after + run_len;
         }
     }
@@ -710,6 +773,7 @@ fn receive(run: &Run<'_, '_>, pending: &mut Pending) -> Received {
         end,
         value_start: Some(value_start),
         value_end: Some(value_end),
+        ending: Ending::Closed,
     })
 }
 
@@ -721,7 +785,13 @@ enum FencedBlock {
 
 /// Whether the content at `at` (first visible byte of the line starting at
 /// `line_start`) inside a fence is a block at the line's start.
-fn fenced_block(run: &Run<'_, '_>, line_start: usize, at: usize, own_line: bool) -> FencedBlock {
+fn fenced_block(
+    run: &Run<'_, '_>,
+    fence: Fence,
+    line_start: usize,
+    at: usize,
+    own_line: bool,
+) -> FencedBlock {
     let text = run.text;
     let len = text.len();
     if !own_line {
@@ -750,13 +820,15 @@ fn fenced_block(run: &Run<'_, '_>, line_start: usize, at: usize, own_line: bool)
         return FencedBlock::Other;
     }
     match spelling::spell(text, found.start, found.end, run.eof) {
-        Spelling::Prose => FencedBlock::Other,
+        // A marker with no value in a fence is a sample of the format: code.
+        Spelling::Prose | Spelling::Alone { .. } => FencedBlock::Other,
         Spelling::NeedMore => FencedBlock::Wait,
         Spelling::Marker(spelled) => FencedBlock::Block(Pending {
             pattern: found.pattern,
             start: line_start,
             scanner: ValueScanner::new(spelled.value_start.unwrap_or(len)),
             spelled,
+            enclosing: Some(fence),
             value_end: None,
         }),
     }

@@ -3,14 +3,24 @@
 //!
 //! `NAME` becomes a marker when it is optionally wrapped in up to three `*` or `_` on
 //! each side, then optional horizontal whitespace (any Unicode space: `U+00A0` and
-//! `U+202F` as French typography writes them, tabs), then `:` (the colon may sit inside
-//! the emphasis: `**NAME:**`), then only whitespace and at most one code-fence opener
-//! (with any info string) before the opening `{` or `[`. A name glued to a word
-//! (`MY_NAME`, `NAMES`) or followed by anything else is prose. Where the line and the
+//! `U+202F` as French typography writes them, tabs, and the invisible characters of
+//! SPEC 8.5), then `:` (the colon may sit inside the emphasis: `**NAME:**`), then only
+//! whitespace and at most one code-fence opener ([`crate::fence`], any info string)
+//! before the opening `{` or `[`. A name glued to the marker's own alphabet (an ASCII
+//! letter, digit or `_` before it: `MY_NAME`; a letter after it: `NAMES`) or followed
+//! by anything else is prose; Chinese text or punctuation right before it is not glue
+//! (SPEC 8.4). A marker that ends its line with no value after it is [`Spelling::Alone`]. Where the line and the
 //! surroundings allow a marker at all is decided in [`super::lines`].
+
+pub(crate) use super::space::is_horizontal_space;
+use super::space::{self, is_space};
+use crate::fence::{self, Fence};
 
 /// At most this many emphasis characters on each side of a marker's name.
 const MAX_EMPHASIS: usize = 3;
+
+/// At most this many invisible characters between a marker's name and its emphasis.
+const MAX_INVISIBLE: usize = 4;
 
 /// What the text around a name match says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +31,15 @@ pub(crate) enum Spelling {
     NeedMore,
     /// The name is written as a marker.
     Marker(Spelled),
+    /// The name is written as a marker that ends its line, and what follows is not a
+    /// value (SPEC 8.10). Whether that makes it a marker with nothing after it depends
+    /// on where it stands (alone at a line's start); `end` is where its line's text ends.
+    Alone {
+        /// Where the marker starts, its leading emphasis included.
+        marker_start: usize,
+        /// The end of the marker's line, before the line break.
+        end: usize,
+    },
 }
 
 /// A marker, as written.
@@ -31,8 +50,25 @@ pub(crate) struct Spelled {
     /// The offset of the value's opening bracket; `None` when the complete text ends
     /// after the marker (or after the fence opener below it) before a value opens.
     pub(crate) value_start: Option<usize>,
-    /// A fence opener stands between the colon and the value.
-    pub(crate) fence_after: bool,
+    /// The fence opened between the colon and the value, if any.
+    pub(crate) fence: Option<Fence>,
+}
+
+/// How far the head of a marker (its name, emphasis, spaces and colon) reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Head {
+    /// The name is a word in prose.
+    Prose,
+    /// The text so far ends before that is decided.
+    NeedMore,
+    /// The name is written as a marker; what follows it starts at `after` (past the
+    /// colon and any closing emphasis).
+    Colon {
+        /// Where the marker starts, its leading emphasis included.
+        marker_start: usize,
+        /// Just past the colon and its closing emphasis.
+        after: usize,
+    },
 }
 
 /// Whether `c` is an emphasis character.
@@ -40,82 +76,107 @@ pub(crate) fn is_emphasis(c: u8) -> bool {
     c == b'*' || c == b'_'
 }
 
-/// Where a marker whose name starts at `name_start` starts, its emphasis included.
+/// Where a marker whose name starts at `name_start` starts, its emphasis included
+/// (invisible characters between the emphasis and the name are part of it).
 pub(crate) fn marker_start(bytes: &[u8], name_start: usize) -> usize {
     let mut at = name_start;
-    for _ in 0..MAX_EMPHASIS {
-        if at > 0 && is_emphasis(bytes[at - 1]) {
+    let mut emphasis = 0;
+    let mut invisible = 0;
+    loop {
+        if emphasis < MAX_EMPHASIS && at > 0 && is_emphasis(bytes[at - 1]) {
             at -= 1;
+            emphasis += 1;
+        } else if invisible < MAX_INVISIBLE
+            && at >= 3
+            && space::invisible_len(&bytes[at - 3..]).is_some()
+        {
+            at -= 3;
+            invisible += 1;
+        } else {
+            return at;
         }
     }
-    at
 }
 
-/// Whether a name starting at `name_start` is not glued to the word before it.
+/// Whether a name starting at `name_start` is not glued to the word before it (SPEC
+/// 8.4): only an ASCII letter, digit or `_` glues; CJK text, emoji and punctuation
+/// may stand right before a marker.
+/// An invisible character right before the marker is the character before it, and not
+/// glue.
 pub(crate) fn can_start(text: &str, name_start: usize) -> bool {
-    let start = marker_start(text.as_bytes(), name_start);
-    !text[..start]
-        .chars()
-        .next_back()
-        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '*')
+    let bytes = text.as_bytes();
+    let start = marker_start(bytes, name_start);
+    space::invisible_len(&bytes[start..]).is_some()
+        || !bytes[..start]
+            .last()
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-/// Whitespace that stays on the line.
-pub(crate) fn is_horizontal_space(c: char) -> bool {
-    c.is_whitespace() && c != '\n' && c != '\r'
-}
-
-/// Reads what follows a match of a marker's name at `name_start..name_end`.
-pub(crate) fn spell(text: &str, name_start: usize, name_end: usize, eof: bool) -> Spelling {
+/// Reads a marker's head: the name at `name_start..name_end`, emphasis, spaces, colon.
+pub(crate) fn head(text: &str, name_start: usize, name_end: usize, eof: bool) -> Head {
     if !can_start(text, name_start) {
-        return Spelling::Prose;
+        return Head::Prose;
     }
     let marker_start = marker_start(text.as_bytes(), name_start);
     let mut cursor = Cursor { text, at: name_end };
     cursor.skip_emphasis();
     cursor.skip_while(is_horizontal_space);
     match cursor.peek() {
-        None => return more_or_prose(eof),
+        None if eof => return Head::Prose,
+        None => return Head::NeedMore,
         Some(':') => cursor.at += 1,
-        Some(_) => return Spelling::Prose,
+        Some(_) => return Head::Prose,
     }
     cursor.skip_emphasis();
     match cursor.peek() {
-        None if !eof => return Spelling::NeedMore,
-        Some(c) if c.is_alphanumeric() => return Spelling::Prose,
-        _ => {}
+        None if !eof => Head::NeedMore,
+        Some(c) if c.is_alphanumeric() => Head::Prose,
+        _ => Head::Colon {
+            marker_start,
+            after: cursor.at,
+        },
     }
-    cursor.skip_while(char::is_whitespace);
-    let mut fence_after = false;
-    if cursor.rest().starts_with("```") {
-        fence_after = true;
-        cursor.at += 3;
-        cursor.skip_while(|c| !c.is_whitespace() && !matches!(c, '`' | '{' | '['));
-        cursor.skip_while(char::is_whitespace);
-    } else if !eof && "```".starts_with(cursor.rest()) && !cursor.rest().is_empty() {
+}
+
+/// Reads what follows a match of a marker's name at `name_start..name_end`.
+pub(crate) fn spell(text: &str, name_start: usize, name_end: usize, eof: bool) -> Spelling {
+    let (marker_start, after) = match head(text, name_start, name_end, eof) {
+        Head::Prose => return Spelling::Prose,
+        Head::NeedMore => return Spelling::NeedMore,
+        Head::Colon {
+            marker_start,
+            after,
+        } => (marker_start, after),
+    };
+    let mut cursor = Cursor { text, at: after };
+    cursor.skip_while(is_horizontal_space);
+    // The marker ends its line: with no value after it, it stands alone.
+    let alone = matches!(cursor.peek(), Some('\n' | '\r')).then_some(cursor.at);
+    cursor.skip_while(is_space);
+    let mut fence = None;
+    if let Some((opened, len)) = fence::inline_opener(cursor.rest()) {
+        fence = Some(opened);
+        cursor.at += len;
+        cursor.skip_while(is_space);
+    } else if !eof && fence::may_become_run(cursor.rest()) {
         return Spelling::NeedMore;
     }
     let value_start = match cursor.peek() {
         Some('{' | '[') => Some(cursor.at),
         None if eof => None,
         None => return Spelling::NeedMore,
-        Some(_) => return Spelling::Prose,
+        Some(_) => {
+            return match alone {
+                Some(end) => Spelling::Alone { marker_start, end },
+                None => Spelling::Prose,
+            };
+        }
     };
     Spelling::Marker(Spelled {
         marker_start,
         value_start,
-        fence_after,
+        fence,
     })
-}
-
-/// Running out of text before the colon: prose when the text is complete (a name with
-/// no colon is a word), undecided otherwise.
-fn more_or_prose(eof: bool) -> Spelling {
-    if eof {
-        Spelling::Prose
-    } else {
-        Spelling::NeedMore
-    }
 }
 
 struct Cursor<'t> {
@@ -132,16 +193,20 @@ impl Cursor<'_> {
         self.rest().chars().next()
     }
 
+    /// Skips up to three emphasis characters, and invisible characters among them.
     fn skip_emphasis(&mut self) {
-        for _ in 0..MAX_EMPHASIS {
-            if self
-                .text
-                .as_bytes()
-                .get(self.at)
-                .copied()
-                .is_some_and(is_emphasis)
-            {
+        let bytes = self.text.as_bytes();
+        let (mut emphasis, mut invisible) = (0, 0);
+        loop {
+            if emphasis < MAX_EMPHASIS && bytes.get(self.at).copied().is_some_and(is_emphasis) {
                 self.at += 1;
+                emphasis += 1;
+            } else if invisible < MAX_INVISIBLE && space::invisible_len(&bytes[self.at..]).is_some()
+            {
+                self.at += 3;
+                invisible += 1;
+            } else {
+                return;
             }
         }
     }
@@ -235,5 +300,68 @@ mod tests {
         ] {
             assert_eq!(spelled(text, false), Spelling::Prose, "{text:?}");
         }
+    }
+
+    #[test]
+    fn glue_is_the_markers_own_alphabet_only() {
+        for text in [
+            "好的SCHEMA_PROPOSAL: {}",
+            "🙂SCHEMA_PROPOSAL: {}",
+            "(SCHEMA_PROPOSAL: {})",
+            "x\u{200B}SCHEMA_PROPOSAL: {}",
+        ] {
+            assert!(
+                matches!(spelled(text, true), Spelling::Marker(_)),
+                "{text:?}"
+            );
+        }
+        for text in [
+            "xSCHEMA_PROPOSAL: {}",
+            "9SCHEMA_PROPOSAL: {}",
+            "a_SCHEMA_PROPOSAL: {}",
+        ] {
+            assert_eq!(spelled(text, true), Spelling::Prose, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn invisible_characters_are_space_in_a_marker() {
+        for text in [
+            "SCHEMA_PROPOSAL\u{200B}: {}",
+            "SCHEMA_PROPOSAL:\u{FEFF}{}",
+            "**\u{2060}SCHEMA_PROPOSAL\u{200D}**: {}",
+            "SCHEMA_PROPOSAL:\u{200C}\n```json\n{}\n```",
+        ] {
+            let Spelling::Marker(found) = spelled(text, true) else {
+                panic!("{text:?} is a marker");
+            };
+            assert_eq!(found.marker_start, 0, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn tilde_and_long_fences_after_the_colon() {
+        for text in ["SCHEMA_PROPOSAL:\n~~~json\n{}", "SCHEMA_PROPOSAL: ````\n{}"] {
+            let Spelling::Marker(found) = spelled(text, true) else {
+                panic!("{text:?} is a marker");
+            };
+            assert!(found.fence.is_some(), "{text:?}");
+        }
+        assert_eq!(spelled("SCHEMA_PROPOSAL: ~~", false), Spelling::NeedMore);
+    }
+
+    #[test]
+    fn a_marker_that_ends_its_line_before_prose_stands_alone() {
+        let text = "SCHEMA_PROPOSAL:  \r\nThen prose.";
+        assert_eq!(
+            spelled(text, true),
+            Spelling::Alone {
+                marker_start: 0,
+                end: "SCHEMA_PROPOSAL:  ".len()
+            }
+        );
+        assert_eq!(spelled("SCHEMA_PROPOSAL:\n\n", false), Spelling::NeedMore);
+        // On the same line, text after the colon makes it prose.
+        assert_eq!(spelled("SCHEMA_PROPOSAL: once\n{}", true), Spelling::Prose);
     }
 }

@@ -56,6 +56,19 @@ impl MarkerTable {
         })
     }
 
+    /// The leftmost-longest match lying wholly inside `from..to`.
+    pub(crate) fn find_in(&self, text: &str, from: usize, to: usize) -> Option<NameMatch> {
+        if self.markers.is_empty() || from >= to {
+            return None;
+        }
+        let found = self.automaton.find(Input::new(text).range(from..to))?;
+        Some(NameMatch {
+            start: found.start(),
+            end: found.end(),
+            pattern: found.pattern().as_usize(),
+        })
+    }
+
     /// The first offset in `from..` where the rest of `text` is a proper prefix of a
     /// marker: a name that may be arriving.
     pub(crate) fn partial_tail(&self, text: &str, from: usize) -> Option<usize> {

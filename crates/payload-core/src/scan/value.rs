@@ -8,12 +8,37 @@
 //! innermost matching opener (the missing closers in between are the repairer's
 //! problem), and a closer that matches nothing open is skipped.
 //!
+//! **Where an unclosed value ends** (SPEC 8.2). With [`Ends`], a value that is still
+//! open ends before the text does, at the first of: a line that closes the fence the
+//! value opened in; a line that starts with a marker of the page written as a marker;
+//! a blank line followed by a line that, outside any string, cannot continue a JSON
+//! value (not a bracket, a quote, a number, a literal, a comma, a comment or an
+//! unquoted `key:`). Each line's start is read once, when the scan reaches it (and
+//! only once the whole line has arrived), so the scan stays one forward pass.
+//!
 //! The scan is resumable: [`ValueScanner::advance`] stops where the text received so far
 //! ends and goes on from there when more arrives, so the streaming parser scans a block
 //! once however it is chunked, and the one-shot parser is the same scan with the whole
 //! text. One forward pass, an explicit stack, no recursion: linear in the bytes scanned.
 
+use super::lines::{self, MAX_PREFIX};
 use super::quotes::{self, Closing, Quote};
+use super::space::{self, is_horizontal_space};
+use super::spelling::{self, Head};
+use super::table::MarkerTable;
+use crate::fence::{self, Fence};
+
+/// What ends a value that is still open before the text does (module docs).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ends<'a> {
+    /// The page's markers: a line that starts with one ends the value.
+    pub(crate) table: &'a MarkerTable,
+    /// The fence opened between the marker and the value: its closing line is removed
+    /// with the block.
+    pub(crate) own: Option<Fence>,
+    /// The fence the whole block stands in: its closing line ends the block and stays.
+    pub(crate) enclosing: Option<Fence>,
+}
 
 /// How far the scan of a value got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +49,14 @@ pub(crate) enum Scan {
     NeedMore,
     /// The text is complete and ends inside the value.
     Truncated,
+    /// The text goes on, but the value ended unclosed (SPEC 8.2): its text ends at
+    /// `value_end`, and the block with what closes it at `end`.
+    Unclosed {
+        /// Where the value's text ends.
+        value_end: usize,
+        /// Where the block ends (past an own fence's closing line).
+        end: usize,
+    },
 }
 
 /// The scan of one value, resumable at any char boundary.
@@ -43,6 +76,10 @@ pub(crate) struct ValueScanner {
     /// on the text after it is re-examined only once that text has doubled, so a
     /// stream of many tiny chunks stays linear.
     retry_at: usize,
+    /// The start of a line whose start has not been read yet (see [`Ends`]).
+    line: Option<usize>,
+    /// Where a run of blank lines outside any string started, if the scan is in one.
+    blank_from: Option<usize>,
 }
 
 impl ValueScanner {
@@ -57,35 +94,66 @@ impl ValueScanner {
             string: None,
             comment: None,
             retry_at: 0,
+            line: None,
+            blank_from: None,
         }
     }
 
-    /// Scans on to the end of `text` (`eof`: no more text will come).
+    /// Scans on to the end of `text` (`eof`: no more text will come), with no other
+    /// end than the value's closing bracket or the text's end.
     pub(crate) fn advance(&mut self, text: &str, eof: bool) -> Scan {
+        self.advance_until(text, eof, None)
+    }
+
+    /// Scans on to the end of `text`; with `ends`, an unclosed value ends where they say.
+    pub(crate) fn advance_until(&mut self, text: &str, eof: bool, ends: Option<&Ends<'_>>) -> Scan {
         if !eof && text.len() < self.retry_at {
             return Scan::NeedMore;
         }
         let bytes = text.as_bytes();
         let len = bytes.len();
-        while self.pos < len {
+        loop {
+            if let (Some(line), Some(ends)) = (self.line, ends) {
+                if self.pos >= line {
+                    match self.line_start(text, line, eof, ends) {
+                        LineStart::Goes => self.line = None,
+                        LineStart::NeedMore => return Scan::NeedMore,
+                        LineStart::Ends(scan) => return scan,
+                    }
+                }
+            }
+            if self.pos >= len {
+                break;
+            }
             if let Some(comment) = self.comment {
                 match comment {
                     Comment::Line => match memchr::memchr(b'\n', &bytes[self.pos..]) {
                         Some(rel) => {
                             self.pos += rel + 1;
                             self.comment = None;
+                            self.line = Some(self.pos);
                         }
                         None => self.pos = len,
                     },
-                    Comment::Block => match memchr::memmem::find(&bytes[self.pos..], b"*/") {
-                        Some(rel) => {
-                            self.pos += rel + 2;
-                            self.comment = None;
+                    Comment::Block => {
+                        // Line by line, so that each line's start is read (module docs).
+                        let line_end = memchr::memchr(b'\n', &bytes[self.pos..])
+                            .map_or(len, |rel| self.pos + rel);
+                        match memchr::memmem::find(&bytes[self.pos..line_end], b"*/") {
+                            Some(rel) => {
+                                self.pos += rel + 2;
+                                self.comment = None;
+                            }
+                            None if line_end < len => {
+                                self.pos = line_end + 1;
+                                self.line = Some(self.pos);
+                                continue;
+                            }
+                            // A `*` at the end may be closed by a `/` still to come.
+                            None if bytes[len - 1] == b'*' => self.pos = (len - 1).max(self.pos),
+                            None => self.pos = len,
                         }
-                        // A `*` at the end may be closed by a `/` still to come.
-                        None if bytes[len - 1] == b'*' => self.pos = (len - 1).max(self.pos),
-                        None => self.pos = len,
-                    },
+                    }
                 }
                 if self.comment.is_some() {
                     break;
@@ -98,11 +166,18 @@ impl ValueScanner {
                     Quote::Single => (b'\'', b'\\'),
                     Quote::CurlyDouble | Quote::CurlySingle => (0xE2, b'\\'),
                 };
-                let Some(rel) = memchr::memchr2(a, b, &bytes[self.pos..]) else {
+                let Some(rel) = memchr::memchr3(a, b, b'\n', &bytes[self.pos..]) else {
                     self.pos = len;
                     break;
                 };
                 let at = self.pos + rel;
+                if bytes[at] == b'\n' {
+                    // A line break inside a string (models write them): the next line's
+                    // start is read too.
+                    self.pos = at + 1;
+                    self.line = Some(self.pos);
+                    continue;
+                }
                 if bytes[at] == b'\\' {
                     if at + 1 >= len {
                         // The escaped character has not arrived: resume at the backslash.
@@ -186,7 +261,15 @@ impl ValueScanner {
                         None => self.skip_char(text),
                     }
                 }
-                b' ' | b'\t' | b'\r' | b'\n' => self.pos += 1,
+                b'\n' => {
+                    self.pos += 1;
+                    self.line = Some(self.pos);
+                }
+                b' ' | b'\t' | b'\r' => self.pos += 1,
+                // Invisible characters are space between tokens (SPEC 8.5).
+                0xE2 | 0xEF if space::invisible_len(&bytes[self.pos..]).is_some() => {
+                    self.pos += 3;
+                }
                 b'/' if self.pos + 1 == len && !eof => {
                     // `//` or `/*` may be completed by the next chunk: decide then.
                     return Scan::NeedMore;
@@ -208,11 +291,144 @@ impl ValueScanner {
         if eof { Scan::Truncated } else { Scan::NeedMore }
     }
 
+    /// Reads the start of the line at `line` (module docs): whether the value goes on.
+    fn line_start(&mut self, text: &str, line: usize, eof: bool, ends: &Ends<'_>) -> LineStart {
+        let bytes = text.as_bytes();
+        let len = bytes.len();
+        let line_end = match memchr::memchr(b'\n', &bytes[line..]) {
+            Some(rel) => line + rel,
+            None if eof => len,
+            None => {
+                // Wait for the whole line, looking again once the text has grown by a
+                // quarter of what is waiting, so tiny chunks stay linear.
+                self.retry_at = len + (len - line) / 4 + 1;
+                return LineStart::NeedMore;
+            }
+        };
+        let content = &text[line..line_end];
+        let content = content.strip_suffix('\r').unwrap_or(content);
+        if let Some(own) = ends.own {
+            if fence::closes(content, own) {
+                return LineStart::Ends(Scan::Unclosed {
+                    value_end: line,
+                    end: line + content.len(),
+                });
+            }
+        }
+        if ends
+            .enclosing
+            .is_some_and(|fence| fence::closes(content, fence))
+        {
+            return LineStart::Ends(Scan::Unclosed {
+                value_end: line,
+                end: line,
+            });
+        }
+        if starts_with_marker(ends.table, text, line, line_end, eof) {
+            let end = self.blank_from.unwrap_or(line);
+            return LineStart::Ends(Scan::Unclosed {
+                value_end: end,
+                end,
+            });
+        }
+        let outside = self.string.is_none() && self.comment.is_none();
+        let visible = content.trim_start_matches(|c| is_horizontal_space(c) || c == '\r');
+        if visible.is_empty() {
+            if outside && self.blank_from.is_none() {
+                self.blank_from = Some(line);
+            }
+        } else if let Some(blank) = self.blank_from.take() {
+            if outside && !continues_value(visible) {
+                return LineStart::Ends(Scan::Unclosed {
+                    value_end: blank,
+                    end: blank,
+                });
+            }
+        }
+        LineStart::Goes
+    }
+
     fn skip_char(&mut self, text: &str) {
         self.pos += 1;
         while !text.is_char_boundary(self.pos) {
             self.pos += 1;
         }
+    }
+}
+
+/// What the start of a line inside a value says.
+enum LineStart {
+    /// The value goes on through this line.
+    Goes,
+    /// The line has not all arrived.
+    NeedMore,
+    /// The value ends here.
+    Ends(Scan),
+}
+
+/// Whether the line `line..line_end` starts with a marker of the page written as a
+/// marker (after an optional heading or list prefix). Only the line's first few bytes
+/// are searched, so each line costs a bounded amount.
+fn starts_with_marker(
+    table: &MarkerTable,
+    text: &str,
+    line: usize,
+    line_end: usize,
+    eof: bool,
+) -> bool {
+    let mut window = (line + MAX_PREFIX + 24 + table.longest()).min(line_end);
+    while !text.is_char_boundary(window) {
+        window -= 1;
+    }
+    let Some(found) = table.find_in(text, line, window) else {
+        return false;
+    };
+    let marker_start = spelling::marker_start(text.as_bytes(), found.start);
+    if marker_start < line || !lines::is_block_prefix(&text[line..marker_start]) {
+        return false;
+    }
+    // The line is complete here, so the head is decided.
+    let eof = eof || line_end < text.len();
+    matches!(
+        spelling::head(text, found.start, found.end, eof),
+        Head::Colon { .. }
+    )
+}
+
+/// Whether a line starting with `visible` (its first visible character on) can go on
+/// with a JSON value as models write it: a bracket, a quote, a number, a literal, a
+/// comma or colon, a comment, or an unquoted key.
+fn continues_value(visible: &str) -> bool {
+    let bytes = visible.as_bytes();
+    match bytes.first() {
+        None => true,
+        Some(b'{' | b'[' | b'}' | b']' | b',' | b':' | b'"' | b'\'' | b'-' | b'+' | b'.') => true,
+        Some(b) if b.is_ascii_digit() => true,
+        Some(b'/') => matches!(bytes.get(1), Some(b'/' | b'*')),
+        Some(0xE2) => quotes::opening(visible, 0).is_some(),
+        Some(b) if b.is_ascii_alphabetic() || matches!(b, b'_' | b'$') => {
+            let word = bytes
+                .iter()
+                .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-')))
+                .unwrap_or(bytes.len());
+            let literal = matches!(
+                &bytes[..word],
+                b"true"
+                    | b"false"
+                    | b"null"
+                    | b"True"
+                    | b"False"
+                    | b"None"
+                    | b"NaN"
+                    | b"Infinity"
+                    | b"undefined"
+            );
+            literal
+                || visible[word..]
+                    .trim_start_matches(is_horizontal_space)
+                    .starts_with(':')
+        }
+        _ => false,
     }
 }
 
@@ -336,6 +552,117 @@ mod tests {
         match scanner.advance(text, true) {
             Scan::Closed(end) => Some(end),
             _ => None,
+        }
+    }
+
+    /// Where the value opening at the first bracket of `text` ends, with the ends of
+    /// SPEC 8.2 (a page with one marker, `DATA_PROPOSAL`).
+    fn ended(text: &str, own: Option<Fence>) -> Scan {
+        let table = MarkerTable::new(vec!["DATA_PROPOSAL"]);
+        let ends = Ends {
+            table: &table,
+            own,
+            enclosing: None,
+        };
+        let start = text.find(['{', '[']).unwrap();
+        ValueScanner::new(start).advance_until(text, true, Some(&ends))
+    }
+
+    #[test]
+    fn an_open_value_ends_at_a_marker_line() {
+        let text = "{\"a\": [1,\n- **DATA_PROPOSAL:** {}";
+        let line = text.find('-').unwrap();
+        assert_eq!(
+            ended(text, None),
+            Scan::Unclosed {
+                value_end: line,
+                end: line
+            }
+        );
+        // Inside a string too: a marker line ends a draft whatever it left open.
+        let text = "{\"a\": \"draft\nDATA_PROPOSAL: {}";
+        assert!(matches!(ended(text, None), Scan::Unclosed { .. }));
+        // A marker mid-line, or a glued one, does not.
+        assert_eq!(
+            ended("{\"a\": [1,\nsee DATA_PROPOSAL: {}", None),
+            Scan::Truncated
+        );
+        assert_eq!(
+            ended("{\"a\": [1,\nMY_DATA_PROPOSAL: {}", None),
+            Scan::Truncated
+        );
+    }
+
+    #[test]
+    fn an_open_value_ends_at_a_blank_line_before_prose() {
+        let text = "{\"a\": [1,\n\nSorry, again:";
+        let blank = text.find("\n\n").unwrap() + 1;
+        assert_eq!(
+            ended(text, None),
+            Scan::Unclosed {
+                value_end: blank,
+                end: blank
+            }
+        );
+        for goes_on in [
+            "2]}",
+            "\"b\": 1}",
+            "key: 1}",
+            "true]}",
+            "// note\n]}",
+            "  ]}",
+            "-1]}",
+        ] {
+            let text = format!("{{\"a\": [1,\n\n{goes_on}");
+            assert!(matches!(ended(&text, None), Scan::Closed(_)), "{goes_on:?}");
+        }
+        // Inside a string a blank line is text.
+        assert_eq!(ended("{\"a\": \"x\n\nSorry", None), Scan::Truncated);
+    }
+
+    #[test]
+    fn an_open_value_ends_at_its_fences_closer_only() {
+        let fence = crate::fence::opener("````json");
+        let text = "{\"a\": 1\n```\n````\nafter";
+        let closer = text.find("````").unwrap();
+        assert_eq!(
+            ended(text, fence),
+            Scan::Unclosed {
+                value_end: closer,
+                end: closer + 4
+            }
+        );
+        assert_eq!(ended("{\"a\": 1\n```\nafter", fence), Scan::Truncated);
+    }
+
+    #[test]
+    fn line_ends_are_decided_the_same_however_the_text_arrives() {
+        let table = MarkerTable::new(vec!["DATA_PROPOSAL"]);
+        let ends = Ends {
+            table: &table,
+            own: None,
+            enclosing: None,
+        };
+        for text in [
+            "{\"a\": [1,\n\nSorry, again:",
+            "{\"a\": [1,\nDATA_PROPOSAL: {}",
+            "{\"a\": [1,\n\n  2]} tail",
+            "{\"a\": /* x\nDATA_PROPOSAL: {}",
+        ] {
+            let whole = ValueScanner::new(0).advance_until(text, true, Some(&ends));
+            let mut scanner = ValueScanner::new(0);
+            let mut got = None;
+            for cut in (1..text.len()).filter(|&c| text.is_char_boundary(c)) {
+                match scanner.advance_until(&text[..cut], false, Some(&ends)) {
+                    Scan::NeedMore => {}
+                    done => {
+                        got = Some(done);
+                        break;
+                    }
+                }
+            }
+            let got = got.unwrap_or_else(|| scanner.advance_until(text, true, Some(&ends)));
+            assert_eq!(got, whole, "{text:?}");
         }
     }
 

@@ -54,7 +54,7 @@ use crate::marker::response::ParsedResponse;
 use crate::marker::suggestions;
 use crate::partial::{Cursor, PartialType};
 use crate::payload::LlmPayload;
-use crate::scan::segmenter::{Piece, Segmenter};
+use crate::scan::segmenter::{Ending, Piece, Segmenter};
 use serde::Serialize;
 use serde_json::Value;
 use std::hash::{Hash, Hasher};
@@ -258,7 +258,10 @@ impl StreamParser {
                 }
                 Piece::Block(block) => {
                     if let (Some(mut preview), Some(end)) = (self.preview.take(), block.value_end) {
-                        if Some(preview.value_start) == block.value_start {
+                        // A value cut unclosed (SPEC 8.2) is never shown as closed.
+                        if Some(preview.value_start) == block.value_start
+                            && block.ending == Ending::Closed
+                        {
                             self.flush(events);
                             self.preview_at(&mut preview, end, true, events);
                         }

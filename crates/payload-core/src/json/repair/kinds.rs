@@ -32,6 +32,9 @@ pub(crate) enum Repair {
     MismatchedClosers,
     /// `{"a": 1}, "b": 2}`: the object closed before its last members, which follow.
     EarlyClose,
+    /// Invisible characters (U+200B, U+200C, U+200D, U+2060, U+FEFF) between tokens
+    /// (SPEC 8.5).
+    InvisibleCharacters,
 }
 
 impl Repair {
@@ -53,6 +56,7 @@ impl Repair {
                 "closed brackets left open before a closer of the other kind"
             }
             Repair::EarlyClose => "kept the members written after the object closed too early",
+            Repair::InvisibleCharacters => "removed invisible characters between tokens",
         }
     }
 

@@ -60,19 +60,24 @@ impl<'a> Lexer<'a> {
     /// Skips ASCII whitespace only (used around code fences, where a `//` is not a
     /// comment).
     pub(super) fn skip_whitespace(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
-            self.pos += 1;
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
+                Some(0xE2 | 0xEF) if self.skip_invisible() => {}
+                _ => return,
+            }
         }
     }
 
-    /// Skips a fence's info string (`json`, `JSON5`, `javascript`...).
-    pub(super) fn skip_fence_tag(&mut self) {
-        while let Some(b) = self.peek() {
-            if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.') {
-                self.pos += 1;
-            } else {
-                break;
+    /// Skips an invisible character (SPEC 8.5) here, if one is, noting the repair.
+    fn skip_invisible(&mut self) -> bool {
+        match crate::scan::space::invisible_len(&self.bytes[self.pos..]) {
+            Some(len) => {
+                self.repairs.add(Repair::InvisibleCharacters);
+                self.pos += len;
+                true
             }
+            None => false,
         }
     }
 
@@ -81,6 +86,7 @@ impl<'a> Lexer<'a> {
         loop {
             match self.peek() {
                 Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
+                Some(0xE2 | 0xEF) if self.skip_invisible() => {}
                 Some(b'/') => match self.bytes.get(self.pos + 1) {
                     Some(b'/') => {
                         self.repairs.add(Repair::Comments);

@@ -12,7 +12,7 @@
 //!
 //! | model writes | read as | phrase |
 //! |---|---|---|
-//! | ```` ```json\n{...}\n``` ```` | `{...}` | removed code fence |
+//! | ```` ```json\n{...}\n``` ````, `~~~json ... ~~~` (any [`crate::fence`]) | `{...}` | removed code fence |
 //! | `[1, 2,]`, `{"a": 1,}` | `[1, 2]`, `{"a": 1}` | removed trailing commas |
 //! | `// note`, `/* note */` between tokens | nothing | removed comments |
 //! | `'text'`, `{'key': 1}`, `'it\'s'`, `'it's'` | `"text"`, `{"key": 1}`, `"it's"` | converted single-quoted strings |
@@ -25,6 +25,7 @@
 //! | `"the track "Gemini Dream"?"` | `"the track \"Gemini Dream\"?"` | escaped double quotes inside strings |
 //! | `{"a": ["x", "y"}` | `{"a": ["x", "y"]}` | closed brackets left open before a closer of the other kind |
 //! | `{"a": 1}, "b": 2}` | `{"a": 1, "b": 2}` | kept the members written after the object closed too early |
+//! | U+200B, U+200C, U+200D, U+2060, U+FEFF between tokens | nothing | removed invisible characters between tokens |
 //!
 //! Two things are read as written but reported through [`Lenient::notes`]: a key that
 //! appears twice in an object (the last value wins, SPEC 7.10) and an integer too long

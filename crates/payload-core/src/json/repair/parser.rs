@@ -49,17 +49,26 @@ enum State {
 pub(super) fn parse(text: &str) -> Result<Lenient, RepairError> {
     let mut lexer = Lexer::new(text);
     lexer.skip_whitespace();
-    if lexer.at("```") {
+    // A code fence around the value, by the one fence rule (SPEC 8.3): its closer is a
+    // run of the same character at least as long.
+    let fence = crate::fence::inline_opener(&text[lexer.pos..]).map(|(fence, len)| {
         lexer.repairs.add(Repair::CodeFence);
-        lexer.pos += 3;
-        lexer.skip_fence_tag();
-    }
+        lexer.pos += len;
+        lexer.skip_whitespace();
+        fence
+    });
     let mut notes = Notes::default();
     let value = parse_value(&mut lexer, &mut notes)?;
     lexer.skip_trivia()?;
-    if lexer.at("```") {
+    let rest = &text[lexer.pos..];
+    let closer = match fence {
+        Some(fence) => crate::fence::inline_closer(rest, fence),
+        // A closing fence whose opener was cut off before the value.
+        None => crate::fence::run_at(rest).map(|run| run.len()),
+    };
+    if let Some(len) = closer {
         lexer.repairs.add(Repair::CodeFence);
-        lexer.pos += 3;
+        lexer.pos += len;
         lexer.skip_whitespace();
     }
     if !lexer.at_end() {

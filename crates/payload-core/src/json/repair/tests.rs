@@ -619,3 +619,36 @@ fn a_string_showing_the_notation_with_bare_quotes_is_refused_not_guessed() {
     let e = choices(r#"{"note": "use "A" | "B" here"}"#);
     assert_eq!(e.path, "/note");
 }
+
+#[test]
+fn tilde_and_long_backtick_fences_follow_the_one_fence_rule() {
+    for fenced in [
+        "~~~json\n{\"a\": 1}\n~~~",
+        "````json\n{\"a\": 1}\n`````",
+        "~~~~\n{\"a\": 1}\n~~~~\n",
+    ] {
+        let lenient = parse_lenient(fenced).unwrap();
+        assert_eq!(lenient.value, serde_json::json!({"a": 1}), "{fenced:?}");
+        assert_eq!(lenient.repairs, ["removed code fence"], "{fenced:?}");
+    }
+    // Closed by fewer characters, or by the other one, the fence is not closed.
+    assert!(parse_lenient("````json\n{\"a\": 1}\n```").is_err());
+    assert!(parse_lenient("~~~\n{\"a\": 1}\n```").is_err());
+}
+
+#[test]
+fn invisible_characters_between_tokens_are_removed_and_reported() {
+    for c in ['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}'] {
+        let text = format!("{c}{{\"a\":{c} [1,{c}2]{c}}}{c}");
+        let lenient = parse_lenient(&text).unwrap();
+        assert_eq!(lenient.value, serde_json::json!({"a": [1, 2]}), "{c:?}");
+        assert_eq!(
+            lenient.repairs,
+            ["removed invisible characters between tokens"],
+            "{c:?}"
+        );
+        // Inside a string it is text, kept as written.
+        let text = format!("{{\"a\": \"x{c}y\"}}");
+        assert_eq!(parse_lenient(&text).unwrap().value["a"], format!("x{c}y"));
+    }
+}

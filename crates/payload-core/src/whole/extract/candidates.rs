@@ -4,13 +4,15 @@
 //! The pass reads the text as a person would. A value found at `{` or `[` is skipped
 //! whole (its end found by the balanced scanner, strings and all), so nothing inside a
 //! value is ever a candidate or a fence: a code fence written inside a JSON string is
-//! text. A fence counts only at the start of a line, and the value right after its
-//! opener line is the fenced candidate, tried first. A value written after `"key":` is
+//! text. A fence ([`crate::fence`]: backticks or tildes, closed by at least as many)
+//! counts only at the start of a line, and the value right after its opener line is
+//! the fenced candidate, tried first. A value written after `"key":` is
 //! a member of an object whose start is missing, never an answer on its own. A value
 //! that closes too early (`{"a": 1}, "b": 2}`) is read on by the lenient reader to its
 //! real end, so its last members are kept, not dropped.
 
 use crate::error::{ErrorKind, Location, PayloadError};
+use crate::fence::{self, Fence};
 use crate::json::repair;
 use crate::json::{self, Decoded};
 use crate::scan::value::value_end;
@@ -45,20 +47,42 @@ pub(super) fn candidates(text: &str) -> (Vec<Candidate>, Option<usize>) {
     let bytes = text.as_bytes();
     let first = text.len() - text.trim_start().len();
     let mut found: Vec<Candidate> = Vec::new();
-    let mut in_fence = false;
+    // The fence open at `at` (the one fence rule, SPEC 8.3), and where the value right
+    // after its opener line would start.
+    let mut open: Option<Fence> = None;
     let mut fenced_at = None;
     let mut at = 0;
-    while let Some(rel) = memchr::memchr3(b'{', b'[', b'`', &bytes[at..]) {
-        let start = at + rel;
-        if bytes[start] == b'`' {
-            at = match fence_line(text, start) {
-                Some(line_end) => {
-                    in_fence = !in_fence;
-                    fenced_at = in_fence.then(|| skip_whitespace(text, line_end));
-                    line_end
+    // A line whose start has not been read yet: fences count only at a line's start
+    // (after indentation: a list item's fence is still a fence), outside values.
+    let mut line = Some(0);
+    loop {
+        if let Some(line_start) = line.take() {
+            let line_end =
+                memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
+            let content = &text[line_start..line_end];
+            match open {
+                Some(fence) if fence::closes(content, fence) => {
+                    open = None;
+                    fenced_at = None;
+                    at = line_end;
                 }
-                None => start + run_of(bytes, start, b'`'),
-            };
+                None => {
+                    if let Some(fence) = fence::opener(content) {
+                        open = Some(fence);
+                        fenced_at = Some(skip_whitespace(text, (line_end + 1).min(bytes.len())));
+                        at = line_end;
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        let Some(rel) = memchr::memchr3(b'{', b'[', b'\n', &bytes[at..]) else {
+            break;
+        };
+        let start = at + rel;
+        if bytes[start] == b'\n' {
+            line = Some(start + 1);
+            at = start + 1;
             continue;
         }
         if found.len() == MAX_CANDIDATES {
@@ -130,37 +154,6 @@ fn read_on(text: &str, start: usize, end: usize) -> (usize, Option<Decoded>, Opt
     }
 }
 
-/// When a code fence (three or more backticks, then an info string or nothing) starts
-/// the line at `at`, the offset just past that line.
-fn fence_line(text: &str, at: usize) -> Option<usize> {
-    let bytes = text.as_bytes();
-    // Indentation only before it: a list item's fence is still a fence. The scan back
-    // stops at the first other byte, so it is paid for by the blanks it passes.
-    let mut line_start = at;
-    while line_start > 0 && matches!(bytes[line_start - 1], b' ' | b'\t') {
-        line_start -= 1;
-    }
-    if line_start > 0 && bytes[line_start - 1] != b'\n' {
-        return None;
-    }
-    let run = run_of(bytes, at, b'`');
-    if run < 3 {
-        return None;
-    }
-    let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
-    // A backtick fence's info string holds no backtick (CommonMark): ```` ```{"a": 1}``` ````
-    // is a value between backticks on one line, not a fence.
-    if memchr::memchr(b'`', &bytes[at + run..line_end]).is_some() {
-        return None;
-    }
-    Some(line_end)
-}
-
-/// How many `byte`s start at `at`.
-fn run_of(bytes: &[u8], at: usize, byte: u8) -> usize {
-    bytes[at..].iter().take_while(|&&b| b == byte).count()
-}
-
 fn skip_whitespace(text: &str, at: usize) -> usize {
     at + (text[at..].len() - text[at..].trim_start().len())
 }
@@ -204,6 +197,22 @@ mod tests {
         let text = "Here:\n```json\n{\"a\": 1}\n```\nand {\"b\": 2}";
         let found = starts(text);
         assert_eq!(found.len(), 2);
+        assert!(found[0].1 && !found[1].1);
+    }
+
+    #[test]
+    fn tilde_and_four_backtick_fences_are_fences() {
+        for text in [
+            "Here:\n~~~json\n{\"a\": 1}\n~~~\nand {\"b\": 2}",
+            "Here:\n````json\n{\"a\": 1}\n````\nand {\"b\": 2}",
+        ] {
+            let found = starts(text);
+            assert_eq!(found.len(), 2, "{text:?}");
+            assert!(found[0].1 && !found[1].1, "{text:?}");
+        }
+        // A closer shorter than the opener does not close it: the next value is
+        // still inside the fence, but only the first after the opener is "fenced".
+        let found = starts("````json\n{\"a\": 1}\n```\n{\"b\": 2}");
         assert!(found[0].1 && !found[1].1);
     }
 

@@ -17,6 +17,7 @@ use super::node::{fold, strip_list_marker, unwrap_fence};
 use super::options::known_names;
 use super::xml::{read_forest, root_field_names};
 use super::{Format, delimited, markdown};
+use crate::fence;
 use crate::schema::walk::resolve;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -51,6 +52,18 @@ pub fn detect(text: &str, schema: &Value) -> Vec<(Format, f64)> {
     scores
 }
 
+/// Whether a line of `text` opens a code fence whose info string starts with `lang`
+/// (any case): ```` ```json ````, `~~~JSON`.
+fn fenced_as(text: &str, lang: &str) -> bool {
+    text.lines().any(|line| {
+        fence::opener(line).is_some_and(|_| {
+            let info = line.trim().trim_start_matches(['`', '~']).trim_start();
+            info.get(..lang.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(lang))
+        })
+    })
+}
+
 /// The text without surrounding whitespace and a fence around all of it.
 fn body<'a>(text: &'a str, langs: &[&str]) -> &'a str {
     unwrap_fence(text, langs).0.trim()
@@ -58,7 +71,7 @@ fn body<'a>(text: &'a str, langs: &[&str]) -> &'a str {
 
 fn json(text: &str, props: &[String]) -> f64 {
     let inner = body(text, &["json", "json5"]);
-    let fenced = text.contains("```json") || text.contains("```JSON");
+    let fenced = fenced_as(text, "json");
     if let Ok(value) = serde_json::from_str::<Value>(inner) {
         if value.is_object() || value.is_array() {
             return 0.98;
@@ -116,7 +129,7 @@ fn xml_and_tagged(
         .filter(|(_, n)| *n > 0);
     let trimmed = body(text, &["xml"]);
     let starts = trimmed.starts_with('<');
-    let xml_signs = text.contains("<?xml") || text.contains("```xml");
+    let xml_signs = text.contains("<?xml") || fenced_as(text, "xml");
     let mut xml = 0.0;
     let mut tagged = 0.0;
     if let Some((root, found)) = wrapper {
@@ -179,14 +192,10 @@ fn markdown(text: &str, schema: &Value, props: &[String], share: &dyn Fn(usize) 
     let mut bold = HashSet::new();
     let mut any_header = false;
     let mut lists = false;
-    let mut in_fence = false;
+    let mut fences = fence::Tracker::new();
     for line in inner.lines() {
         let trimmed = line.trim();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            in_fence = !in_fence;
-            continue;
-        }
-        if in_fence {
+        if fences.line(line) {
             continue;
         }
         if let Some((_, name)) = markdown::header(line) {

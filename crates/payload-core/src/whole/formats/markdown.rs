@@ -18,10 +18,11 @@
 use super::convert::Converter;
 use super::ending::{Cut, Reading};
 use super::node::{
-    Node, fold, is_fence_line, lines_with_offsets, splice_unknown, strip_list_marker, unwrap_fence,
+    Node, fold, lines_with_offsets, splice_unknown, strip_list_marker, unwrap_fence,
 };
 use super::options::known_names;
 use super::{Format, FormatRead};
+use crate::fence;
 use serde_json::Value;
 use std::collections::HashSet;
 
@@ -107,13 +108,10 @@ fn read(text: &str, known: &HashSet<String>) -> (Reading, bool) {
     // A fence around the whole response that closes is its end marker.
     let fence_closed = base + body.len() < text.len();
     let mut stack: Vec<(usize, Node)> = vec![(0, Node::named("", 0))];
-    let mut in_fence = false;
+    let mut fences = fence::Tracker::new();
     for (line, offset) in lines_with_offsets(body) {
         let offset = base + offset;
-        if is_fence_line(line.trim()) {
-            in_fence = !in_fence;
-        }
-        let found = if in_fence || is_fence_line(line.trim()) {
+        let found = if fences.line(line) {
             None
         } else if let Some((level, name)) = header(line) {
             Some((level, name, ""))
@@ -164,9 +162,14 @@ fn read(text: &str, known: &HashSet<String>) -> (Reading, bool) {
 
 /// Whether `text`'s last non-blank line closes a code fence opened in `text`.
 fn ends_with_closed_fence(text: &str) -> bool {
-    let fences = text.lines().filter(|l| is_fence_line(l.trim())).count();
-    let last = text.lines().rev().find(|l| !l.trim().is_empty());
-    fences >= 2 && fences % 2 == 0 && last.is_some_and(|l| is_fence_line(l.trim()))
+    let mut fences = fence::Tracker::new();
+    let mut closed_last = false;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let was_open = fences.is_open();
+        fences.line(line);
+        closed_last = was_open && !fences.is_open();
+    }
+    closed_last
 }
 
 fn pop(stack: &mut Vec<(usize, Node)>, end: usize) {
@@ -287,5 +290,18 @@ x"),
         let names: Vec<&str> = doc.children.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["Code", "Next"]);
         assert!(doc.children[0].text.contains("# not a header"));
+    }
+
+    #[test]
+    fn tilde_and_long_fences_hide_headers_until_a_long_enough_closer() {
+        let known = HashSet::new();
+        for text in [
+            "## Code\n~~~bash\n# not a header\n~~~\n## Next\nx",
+            "## Code\n````text\n```\n# not a header\n```\n````\n## Next\nx",
+        ] {
+            let doc = read_sections(text, &known);
+            let names: Vec<&str> = doc.children.iter().map(|c| c.name.as_str()).collect();
+            assert_eq!(names, ["Code", "Next"], "{text:?}");
+        }
     }
 }

@@ -6,6 +6,8 @@
 //! schema. That keeps "what counts as an array item" or "what is a number" the same in
 //! every format.
 
+use crate::fence;
+
 /// One named part of a response: an element, a tag, a section or a header.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Node {
@@ -163,7 +165,7 @@ pub(crate) fn each_list_item(text: &str, mut emit: impl FnMut(String, usize, boo
             after_blank = true;
             continue;
         }
-        if is_fence_line(trimmed) {
+        if fence::run_at(trimmed).is_some() {
             continue;
         }
         let breaks = std::mem::take(&mut after_blank) && !line.starts_with([' ', '\t']);
@@ -224,11 +226,6 @@ pub(crate) fn lines_with_offsets(text: &str) -> Vec<(&str, usize)> {
     out
 }
 
-/// Whether a trimmed line opens or closes a code fence (```` ``` ```` or `~~~`).
-pub(crate) fn is_fence_line(trimmed: &str) -> bool {
-    trimmed.starts_with("```") || trimmed.starts_with("~~~")
-}
-
 /// A string value as a person reads it: trimmed, and without a code fence that wraps
 /// the whole value (```` ```rust ... ``` ````), which is presentation, not content.
 /// A lone fence line left at either end (the response's own fence, cut by a section
@@ -236,20 +233,23 @@ pub(crate) fn is_fence_line(trimmed: &str) -> bool {
 pub(crate) fn clean_string(text: &str) -> String {
     let trimmed = text.trim();
     let lines: Vec<&str> = trimmed.lines().collect();
-    let fences = lines.iter().filter(|l| is_fence_line(l.trim())).count();
-    if lines.len() >= 2 && fences == 2 && is_fence_line(lines[0].trim()) {
-        if let Some(last) = lines.last() {
-            if last.trim() == "```" || last.trim() == "~~~" {
-                return lines[1..lines.len() - 1].join("\n");
+    let is_fence = |line: &str| fence::run_at(line.trim()).is_some();
+    if let (Some(first), Some(last)) = (lines.first(), lines.last()) {
+        if let Some(opened) = fence::opener(first).filter(|_| lines.len() >= 2) {
+            let inner = &lines[1..lines.len() - 1];
+            // One fenced block around all of it: its closer is the last line, and
+            // nothing in between closes it first.
+            if fence::closes(last, opened) && !inner.iter().any(|l| fence::closes(l, opened)) {
+                return inner.join("\n");
             }
         }
     }
+    let fences = lines.iter().filter(|l| is_fence(l)).count();
     if fences % 2 == 1 {
-        if let Some(last) = lines.last().filter(|l| is_fence_line(l.trim())) {
-            let _ = last;
+        if lines.last().is_some_and(|l| is_fence(l)) {
             return lines[..lines.len() - 1].join("\n").trim().to_string();
         }
-        if is_fence_line(lines[0].trim()) {
+        if is_fence(lines[0]) {
             return lines[1..].join("\n").trim().to_string();
         }
     }
@@ -261,12 +261,14 @@ pub(crate) fn clean_string(text: &str) -> String {
 /// An unclosed fence runs to the end (a cut-off response).
 pub(crate) fn unwrap_fence<'a>(text: &'a str, langs: &[&str]) -> (&'a str, usize) {
     let lines = lines_with_offsets(text);
-    let Some(open) = lines.iter().position(|(line, _)| {
-        let t = line.trim();
-        is_fence_line(t) && {
-            let lang = t.trim_start_matches(['`', '~']).trim().to_ascii_lowercase();
-            lang.is_empty() || langs.contains(&lang.as_str())
-        }
+    let Some((open, opened)) = lines.iter().enumerate().find_map(|(i, (line, _))| {
+        let opened = fence::opener(line)?;
+        let lang = line
+            .trim()
+            .trim_start_matches(['`', '~'])
+            .trim()
+            .to_ascii_lowercase();
+        (lang.is_empty() || langs.contains(&lang.as_str())).then_some((i, opened))
     }) else {
         return (text, 0);
     };
@@ -285,7 +287,7 @@ pub(crate) fn unwrap_fence<'a>(text: &'a str, langs: &[&str]) -> (&'a str, usize
         .map_or(text.len(), |(_, offset)| *offset);
     let end = lines[open + 1..]
         .iter()
-        .find(|(line, _)| matches!(line.trim(), "```" | "~~~"))
+        .find(|(line, _)| fence::closes(line, opened))
         .map_or(text.len(), |(_, offset)| *offset);
     (&text[start..end], start)
 }
@@ -380,5 +382,20 @@ mod tests {
             unwrap_fence("Intro\n```\ncode\n```", &[]).0,
             "Intro\n```\ncode\n```"
         );
+    }
+
+    #[test]
+    fn every_fence_reader_follows_the_one_rule() {
+        let text = "~~~markdown\n## Task\n```\nx\n```\n~~~\nBye";
+        assert_eq!(
+            unwrap_fence(text, &["markdown"]).0,
+            "## Task\n```\nx\n```\n"
+        );
+        let text = "````md\n## Task\n```\n````\n";
+        assert_eq!(unwrap_fence(text, &["md"]).0, "## Task\n```\n");
+        assert_eq!(clean_string("~~~\nfn main() {}\n~~~~"), "fn main() {}");
+        assert_eq!(clean_string("````rust\nlet a = 1;\n````"), "let a = 1;");
+        // Fewer characters do not close it: not one fenced block.
+        assert_ne!(clean_string("````\nx\n```"), "x");
     }
 }
