@@ -657,7 +657,8 @@ mod detection_checked {
             pieces in prop::collection::vec(piece(), 0..24),
         ) {
             let types: Vec<&payload_core::PayloadType> = Registry::global().types().collect();
-            check_auto(&pieces.concat(), *pick.get(&types));
+            let t: &&payload_core::PayloadType = pick.get(&types);
+            check_auto(&pieces.concat(), t);
         }
     }
 
