@@ -563,3 +563,126 @@ mod size_bounds {
         assert!(over.is_empty(), "over the bound:\n{}", over.join("\n"));
     }
 }
+
+/// Detection checked against the result (SPEC 8.8): every registered type's example,
+/// written in any format and wrapped the ways models wrap an answer (a tag around it,
+/// prose before and after, a reasoning section first), is read in `auto` whenever some
+/// named format reads it (`json_invariants::check_auto`), and JSON in a wrapper tag is
+/// always read.
+mod detection_checked {
+    use super::*;
+    use payload_benches::json_invariants::check_auto;
+    use payload_core::WarningKind;
+    use proptest::prelude::*;
+
+    /// How a model wraps an answer.
+    fn wrap(body: &str, style: u8, tag: &str, prose: &str) -> String {
+        match style % 4 {
+            0 => format!("<{tag}>{body}</{tag}>"),
+            1 => format!("<{tag}>\n{body}\n</{tag}>"),
+            2 => format!("{prose}\n\n{body}\n\n{prose}"),
+            _ => format!("<think>{prose}</think>\n{body}"),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        #[test]
+        fn auto_reads_what_some_format_reads(
+            pick in any::<prop::sample::Index>(),
+            style in any::<u8>(),
+            tag in "[a-z]{1,8}",
+            prose in "[A-Z][a-z]{1,8}( [a-z]{1,8}){0,5}[.!]",
+        ) {
+            let types: Vec<&payload_core::PayloadType> = Registry::global().types().collect();
+            let t = *pick.get(&types);
+            let schema = t.schema(Dialect::Draft2020_12);
+            let example = t.example().expect("every registered type has an example");
+            let json = serde_json::to_string_pretty(&example).unwrap();
+            let text = wrap(&json, style, &tag, &prose);
+            let auto = check_auto(&text, t);
+            if style % 4 < 2 {
+                prop_assert!(auto.success, "{} in <{}>: {:?}\n{}", t.name, tag, auto.errors, text);
+            }
+            for format in TEXT_FORMATS {
+                if expressible(format, &schema).is_ok() {
+                    let body = render(format, &example, &schema);
+                    check_auto(&wrap(&body, style, &tag, &prose), t);
+                }
+            }
+        }
+    }
+
+    /// Pieces of every format, shuffled: whatever some format reads, `auto` reads.
+    fn piece() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "<command>",
+            "</command>",
+            "<think>",
+            "</think>",
+            "<name>",
+            "</name>",
+            "{\"name\": \"x\"}",
+            "{\"operations\": []}",
+            "[",
+            "]",
+            "{",
+            "}",
+            "## Name\n",
+            "## Operations\n",
+            "- a\n",
+            "1. b\n",
+            "\n\n",
+            "Thanks!\n",
+            "---NAME---\n",
+            "---END-NAME---\n",
+            "```json\n",
+            "\n```\n",
+            "x ",
+            "\"",
+            "\"a\" | \"b\"",
+            ": ",
+            ", ",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn auto_keeps_its_guarantees_on_mixed_formats(
+            pick in any::<prop::sample::Index>(),
+            pieces in prop::collection::vec(piece(), 0..24),
+        ) {
+            let types: Vec<&payload_core::PayloadType> = Registry::global().types().collect();
+            let t: &&payload_core::PayloadType = pick.get(&types);
+            check_auto(&pieces.concat(), t);
+        }
+    }
+
+    #[test]
+    fn json_in_a_wrapper_tag_falls_back_with_a_warning() {
+        let mut fell_back = Vec::new();
+        for t in Registry::global().types() {
+            let example = t.example().unwrap();
+            let text = format!(
+                "<command>{}</command>",
+                serde_json::to_string(&example).unwrap()
+            );
+            let auto = check_auto(&text, t);
+            assert!(auto.success, "{}: {:?}\n{text}", t.name, auto.errors);
+            if auto
+                .warnings
+                .iter()
+                .any(|w| w.kind == WarningKind::FormatFallback)
+            {
+                fell_back.push(t.name);
+            }
+        }
+        // Types whose schema names no top-level member give detection no JSON key to
+        // see: their `<command>` wrapper looks like XML, and fallback reads the JSON.
+        assert!(!fell_back.is_empty(), "no type needed the fallback");
+    }
+}

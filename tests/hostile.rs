@@ -17,23 +17,14 @@
 //! page does not offer or an action it does not register (with its handler).
 
 use payload_benches::invariants::{check_marker_mode, check_reasoning_is_apart, without_close_tag};
+use payload_benches::json_invariants::check_auto;
 use payload_benches::table_view_options;
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_core::LlmPayload;
 use payload_core::Parser;
-use payload_core::formats::Format;
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::OnceLock;
-
-const FORMATS: [Option<Format>; 6] = [
-    None,
-    Some(Format::Json),
-    Some(Format::Xml),
-    Some(Format::Delimited),
-    Some(Format::Tagged),
-    Some(Format::Markdown),
-];
 
 fn parser() -> &'static Parser {
     static PARSER: OnceLock<Parser> = OnceLock::new();
@@ -47,10 +38,8 @@ fn every_entry_point(text: &str, sizes: &[usize]) {
         <DataProposal as LlmPayload>::TYPE,
         <SchemaProposal as LlmPayload>::TYPE,
     ] {
-        for format in FORMATS {
-            let result = payload_core::extract_as(text, &payload, format);
-            assert_eq!(result.success, result.data.is_some());
-        }
+        // `auto` and every named format, with detection checked against the result.
+        check_auto(text, &payload);
     }
     let _ = payload_core::internals::repair::parse_lenient(text);
 }

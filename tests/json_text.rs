@@ -301,3 +301,113 @@ fn a_float_whose_digits_are_lost_is_noted_at_its_path() {
     let held = payload_benches::json_invariants::check_json_text("[0.1, 2.50, -0.0]").unwrap();
     assert!(held.notes.is_empty());
 }
+
+// ---- copied notation (SPEC 8.11) ----------------------------------------------------
+
+/// Where to go next in the app.
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "NAVIGATE")]
+struct Navigate {
+    /// The tab to open.
+    tab: String,
+    /// Why.
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// The one error a response with copied choices at `/tab` must give.
+fn assert_asks_for_one_value(errors: &[payload_core::PayloadError], first: &str) {
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let error = &errors[0];
+    assert_eq!(error.kind, ErrorKind::Validation, "{error:?}");
+    assert_eq!(error.path, "/tab");
+    assert_eq!(
+        error.suggestion.as_deref(),
+        Some(format!("send one of the values, e.g. \"{first}\"").as_str())
+    );
+    assert!(error.location.is_some());
+}
+
+#[test]
+fn copied_choices_are_a_validation_error_in_whole_response_mode() {
+    for text in [
+        r#"{"tab": "Jobs" | "Applications"}"#,
+        "Here you go:\n```json\n{\"reason\": \"asked\", \"tab\": \"Jobs\"|\"Applications\"}\n```",
+        "{\n  \"tab\": 'Jobs' | 'Applications',\n}",
+    ] {
+        for format in [Some(Format::Json), None] {
+            let result = extract_as(text, &Navigate::TYPE, format);
+            assert!(!result.success, "{text:?} was read as {:?}", result.data);
+            assert_asks_for_one_value(&result.errors, "Jobs");
+        }
+    }
+}
+
+#[test]
+fn copied_choices_are_a_validation_error_in_marker_mode() {
+    let options = payload_core::ParseOptions::new().payload(Navigate::TYPE);
+    let text = "Opening it.\n\nNAVIGATE: {\"tab\": \"create\" | \"update\"}\n\nDone.";
+    let parsed = payload_core::Parser::new(&options).parse(text);
+    assert!(parsed.custom_payload.is_none(), "{parsed:?}");
+    assert_eq!(parsed.rejected.len(), 1, "{parsed:?}");
+    assert_asks_for_one_value(&parsed.rejected[0].errors, "create");
+    assert_eq!(parsed.rejected[0].errors[0].location.unwrap().line, 3);
+    // The stream decides the same under any chunking (the quote rule waits for the
+    // text after `|`), and nothing is lost.
+    let parser = payload_core::Parser::new(&options);
+    for size in 1..8 {
+        payload_benches::invariants::check_marker_mode(&parser, &options, text, &[size]);
+    }
+}
+
+proptest! {
+    /// Copied choices as any member of any object, read in every mode that reads JSON,
+    /// are never accepted: a `validation` error at that member (SPEC 8.11).
+    #[test]
+    fn copied_choices_are_never_accepted(
+        members in object(),
+        choices in prop::collection::vec("[A-Za-z][a-z ]{0,8}", 2..4),
+        gap in "[ \t]{0,2}",
+        style in any::<u8>(),
+    ) {
+        let written: Vec<String> = choices.iter().map(|c| Value::from(c.as_str()).to_string()).collect();
+        let written = written.join(&format!("{gap}|{gap}"));
+        let mut members = members;
+        members.insert("tab".into(), Value::from("PLACEHOLDER"));
+        let text = styled(&Value::Object(members), style)
+            .replace("\"PLACEHOLDER\"", &written);
+        check_json_text(&text);
+        check_extract(&text, &AnyObject::TYPE, 0);
+        let decoded = json::decode(&text, ORIGIN);
+        let error = decoded.expect_err("copied choices were read as a value");
+        prop_assert_eq!(error.kind, ErrorKind::Validation);
+        prop_assert_eq!(error.path.as_str(), "/tab");
+        let auto = extract_as(&text, &AnyObject::TYPE, None);
+        prop_assert!(!auto.success, "{}", text);
+    }
+}
+
+/// The tone of a reply.
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "TONE")]
+#[serde(rename_all = "lowercase")]
+enum Tone {
+    /// Formal.
+    Formal,
+    /// Casual.
+    Casual,
+}
+
+#[test]
+fn a_whole_response_of_copied_choices_is_not_a_scalar_answer() {
+    assert!(extract_as("\"formal\"", &Tone::TYPE, None).success);
+    for text in ["\"formal\" | \"casual\"", "  'formal'|'casual'\n"] {
+        let result = extract_as(text, &Tone::TYPE, None);
+        assert!(!result.success, "{text:?} was read as {:?}", result.data);
+        assert_eq!(result.errors[0].kind, ErrorKind::Validation);
+        assert_eq!(
+            result.errors[0].suggestion.as_deref(),
+            Some("send one of the values, e.g. \"formal\"")
+        );
+    }
+}

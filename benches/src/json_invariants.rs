@@ -19,10 +19,19 @@
 //! - **No member is dropped silently** (SPEC 7.8): when the whole response is one
 //!   object and is accepted, each of its members is declared by the type (or kept by
 //!   a type that takes any member), or named in a warning.
+//! - **Copied notation is not a value** (SPEC 8.11): no string read as JSON holds
+//!   quoted choices joined by repair (`Jobs" | "Applications`): such a string only
+//!   comes from a text that wrote those quotes escaped or inside another quote style.
+//! - **Detection is checked against the result** (SPEC 8.8): when any named format
+//!   reads a valid value, `auto` succeeds, unless the detected format found the
+//!   response cut off (then `auto` fails with a `truncated` error); `auto`'s value is
+//!   the one its format reads when named, and a value found by fallback says so with a
+//!   `format_fallback` warning and a confidence of at most 0.5.
 
+use payload_core::formats::Format;
 use payload_core::internals::balanced::{self, Balanced};
 use payload_core::internals::json::{self, Decoded};
-use payload_core::{Location, PayloadType, WarningKind};
+use payload_core::{ErrorKind, ExtractResult, Location, PayloadType, WarningKind};
 use serde_json::Value;
 
 const ORIGIN: Location = Location { line: 1, column: 1 };
@@ -45,6 +54,7 @@ pub fn check_json_text(text: &str) -> Option<Decoded> {
         );
     }
     let decoded = decoded.ok()?;
+    check_no_joined_choices(text, &decoded.value);
     let rendered = serde_json::to_string(&decoded.value).expect("a value serializes");
     let again = json::decode(&rendered, ORIGIN)
         .unwrap_or_else(|e| panic!("what was read does not read back: {e}\n{text:?}"));
@@ -189,6 +199,7 @@ pub fn check_extract(text: &str, payload: &PayloadType, values_in_text: usize) {
                 "a number that differs from its literal was accepted: {text:?}"
             );
         }
+        check_no_joined_choices(text, data);
         if values_in_text > 1 {
             assert!(
                 result
@@ -249,4 +260,109 @@ fn check_members_accounted(text: &str, payload: &PayloadType, warnings: &[payloa
             "the member `{key}` was dropped without a word: {text:?}"
         );
     }
+}
+
+/// Whether `s` holds a double quote, whitespace, `|`, whitespace and a double quote:
+/// the joint of two quoted choices.
+fn joins_choices(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        if b != b'"' {
+            return false;
+        }
+        let mut j = i + 1;
+        while bytes.get(j).is_some_and(u8::is_ascii_whitespace) {
+            j += 1;
+        }
+        if bytes.get(j) != Some(&b'|') {
+            return false;
+        }
+        j += 1;
+        while bytes.get(j).is_some_and(u8::is_ascii_whitespace) {
+            j += 1;
+        }
+        bytes.get(j) == Some(&b'"')
+    })
+}
+
+/// Checks that no string in `value`, read as JSON from `text`, joins quoted choices
+/// (SPEC 8.11): one that holds `" | "` needs a text that wrote a quote escaped (`\"`)
+/// or used another quote style, where the double quotes are the string's own text.
+pub fn check_no_joined_choices(text: &str, value: &Value) {
+    let quoted_otherwise = text.contains("\\\"")
+        || text.contains(['\'', '\u{201C}', '\u{201D}', '\u{2018}', '\u{2019}']);
+    if quoted_otherwise {
+        return;
+    }
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(s) => assert!(
+                !joins_choices(s),
+                "quoted choices were joined into one string {s:?}: {text:?}"
+            ),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(members) => {
+                for (key, member) in members {
+                    assert!(
+                        !joins_choices(key),
+                        "quoted choices were joined into one key {key:?}: {text:?}"
+                    );
+                    stack.push(member);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Checks `auto` extraction of `text` as `payload` against every named format (SPEC
+/// 8.8, module docs); returns the `auto` result. Reads the text six times.
+pub fn check_auto(text: &str, payload: &PayloadType) -> ExtractResult {
+    let auto = payload_core::extract_as(text, payload, None);
+    assert_eq!(auto.success, auto.data.is_some(), "{text:?}");
+    let mut readable = None;
+    for format in Format::ALL {
+        let named = payload_core::extract_as(text, payload, Some(format));
+        if named.success {
+            readable.get_or_insert(format);
+        }
+        if auto.success && auto.format == format.as_str() {
+            assert!(
+                named.success && named.data == auto.data,
+                "auto read {} as {format}, which reads it as {:?}: {text:?}",
+                auto.data.as_ref().map(Value::to_string).unwrap_or_default(),
+                named.data
+            );
+        }
+    }
+    if let Some(format) = readable {
+        assert!(
+            auto.success || auto.errors.iter().any(|e| e.kind == ErrorKind::Truncated),
+            "{format} reads a valid value but auto fails with {:?}: {text:?}",
+            auto.errors
+        );
+    }
+    let Some(data) = &auto.data else {
+        return auto;
+    };
+    assert!(
+        payload.validate(data).is_ok(),
+        "a success that does not validate: {data}\n{text:?}"
+    );
+    if auto
+        .warnings
+        .iter()
+        .any(|w| w.kind == WarningKind::FormatFallback)
+    {
+        assert!(
+            auto.confidence <= 0.5,
+            "a fallback claims confidence {}: {text:?}",
+            auto.confidence
+        );
+    }
+    if auto.format == Format::Json.as_str() {
+        check_no_joined_choices(text, data);
+    }
+    auto
 }

@@ -1,7 +1,9 @@
 //! Whole-response extraction: auto-detected format, then every named format, for the
 //! built-in proposals; never panics, and a success always carries data. As JSON, a
-//! success is valid for its type and holds every number as written
-//! (`payload_benches::json_invariants::check_extract`).
+//! success is valid for its type, holds every number as written and never holds
+//! quoted choices joined into one string (`payload_benches::json_invariants::check_extract`). In `auto`, detection is
+//! checked against the result: when any named format reads a valid value, `auto`
+//! succeeds unless the response was cut off (`json_invariants::check_auto`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -29,9 +31,14 @@ fuzz_target!(|data: &[u8]| {
         <SchemaProposal as LlmPayload>::TYPE
     };
     let format = FORMATS[(selector as usize >> 1) % FORMATS.len()];
-    let result = payload_core::extract_as(&text, &payload, format);
-    assert_eq!(result.success, result.data.is_some());
-    if format == Some(Format::Json) {
-        payload_benches::json_invariants::check_extract(&text, &payload, 0);
+    match format {
+        None => {
+            payload_benches::json_invariants::check_auto(&text, &payload);
+        }
+        Some(Format::Json) => payload_benches::json_invariants::check_extract(&text, &payload, 0),
+        Some(format) => {
+            let result = payload_core::extract_as(&text, &payload, Some(format));
+            assert_eq!(result.success, result.data.is_some());
+        }
     }
 });

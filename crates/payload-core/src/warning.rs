@@ -39,6 +39,10 @@ pub enum WarningKind {
     UnclosedReasoning,
     /// More warnings than the cap were found; this one counts the rest (SPEC 7.14).
     Omitted,
+    /// Whole-response `auto`: the detected format gave no valid value and another
+    /// format did (SPEC 8.8); the message names both. On a failure, it lists the
+    /// formats also tried and why none gave a valid value.
+    FormatFallback,
     /// A page marker written in another case or with spaces or hyphens for underscores
     /// (`Schema Proposal:`) before a JSON value: it stays in the message, and the
     /// message names the marker meant (SPEC 8.6).
@@ -65,6 +69,7 @@ impl WarningKind {
             WarningKind::PossiblyTruncated => "possibly_truncated",
             WarningKind::UnclosedReasoning => "unclosed_reasoning",
             WarningKind::Omitted => "omitted",
+            WarningKind::FormatFallback => "format_fallback",
             WarningKind::NearMissMarker => "near_miss_marker",
             WarningKind::MissingValue => "missing_value",
         }

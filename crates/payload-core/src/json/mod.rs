@@ -156,6 +156,21 @@ fn repair_error(
     origin: Location,
 ) -> PayloadError {
     let location = shift(Location::of_offset(text, lenient.offset), origin);
+    if lenient.kind == ErrorKind::Validation {
+        // Copied notation (`"a" | "b"`, SPEC 8.11): the text reads, but what it holds at
+        // this member is a list of choices, not a value.
+        let mut error = PayloadError::validation(lenient.path.clone(), lenient.message.clone())
+            .with_expected("one value")
+            .with_location(location);
+        error = match lenient.choices.first() {
+            Some(first) => error.with_suggestion(format!(
+                "send one of the values, e.g. {}",
+                Value::String(first.clone())
+            )),
+            None => error.with_suggestion(lenient.hint.suggestion()),
+        };
+        return error;
+    }
     let message = match lenient.kind {
         ErrorKind::Truncated => format!("the JSON value is cut off: {}", lenient.message),
         _ => format!("invalid JSON: {}", lenient.message),

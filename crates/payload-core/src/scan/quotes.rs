@@ -100,6 +100,9 @@ pub(crate) fn double_closes(bytes: &[u8], i: usize, eof: bool) -> Option<bool> {
     match bytes.get(at) {
         None => eof.then_some(true),
         Some(b'\r' | b'\n' | b',' | b'}' | b']' | b':' | b'"' | b'/') => Some(true),
+        // `"Jobs" | "Applications"`: choices written as in the instructions' notation.
+        // The quote closes, so the reader sees several strings, never one that joins them.
+        Some(b'|') => alternative_follows(bytes, at + 1, eof),
         Some(b'0'..=b'9' | b'-' | b'[' | b'{' | b'\'' | 0xE2) => Some(spaced),
         Some(&b) if spaced && (b.is_ascii_alphabetic() || matches!(b, b'_' | b'$')) => {
             let word_end = bytes[at..]
@@ -130,6 +133,28 @@ pub(crate) fn double_closes(bytes: &[u8], i: usize, eof: bool) -> Option<bool> {
                 None => None,
             }
         }
+        Some(_) => Some(false),
+    }
+}
+
+/// Whether another quoted string starts after the `|` whose next byte is `i`
+/// (whitespace between): `None` when the text ends before that is decided and more
+/// may come.
+fn alternative_follows(bytes: &[u8], i: usize, eof: bool) -> Option<bool> {
+    let mut at = i;
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+        at += 1;
+    }
+    match bytes.get(at) {
+        None => (eof).then_some(false),
+        Some(b'"' | b'\'') => Some(true),
+        // A curly quote is three bytes: `“` `”` `‘` `’` are E2 80 9C/9D/98/99.
+        Some(0xE2) => match (bytes.get(at + 1), bytes.get(at + 2)) {
+            (Some(0x80), Some(0x9C | 0x9D | 0x98 | 0x99)) => Some(true),
+            (Some(_), Some(_)) => Some(false),
+            _ if eof => Some(false),
+            _ => None,
+        },
         Some(_) => Some(false),
     }
 }
@@ -168,6 +193,28 @@ mod tests {
             "an apostrophe at the end may be followed by a letter"
         );
         assert_eq!(closing("'", 0, Quote::Single, true), Closing::Closes(1));
+    }
+
+    #[test]
+    fn a_quote_before_a_bar_and_another_quoted_string_closes() {
+        for tail in [r#" | "b""#, r#"|"b""#, "\t|\t'b'", " | \u{201C}b\u{201D}"] {
+            assert_eq!(
+                double_closes(tail.as_bytes(), 0, true),
+                Some(true),
+                "{tail:?}"
+            );
+        }
+        for tail in [" | b", " || \"b\"", " |", " | 1"] {
+            assert_eq!(
+                double_closes(tail.as_bytes(), 0, true),
+                Some(false),
+                "{tail:?}"
+            );
+        }
+        // The first byte of a curly quote is not yet a decision while the text grows.
+        for tail in [&b" |"[..], b" | ", b" | \xE2", b" | \xE2\x80"] {
+            assert_eq!(double_closes(tail, 0, false), None, "{tail:?}");
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! member of it.
 
 mod candidates;
+mod fallback;
 #[cfg(test)]
 mod reasoning_tests;
 
@@ -168,6 +169,10 @@ pub fn extract_as(text: &str, payload: &PayloadType, format: Option<Format>) -> 
 /// [`extract_as`] with the given limits: a response longer than
 /// `limits.max_input_bytes` is not read, and the result is a failure with one
 /// `parsing` error that says so.
+///
+/// In `auto` (`format` is `None`) the detected format is read first and, when it
+/// gives no valid value, the other formats are tried in turn (SPEC 8.8; see
+/// [`fallback`] for the order, the confidence and what a total failure reports).
 pub fn extract_as_with(
     text: &str,
     payload: &PayloadType,
@@ -176,11 +181,13 @@ pub fn extract_as_with(
 ) -> ExtractResult {
     if let Err(error) = limits.check_input(text.len()) {
         let name = format.map_or("json", Format::as_str);
-        return ExtractResult::failure(name, 0.0, vec![error]);
+        return payload
+            .compiled()
+            .policy()
+            .finish(ExtractResult::failure(name, 0.0, vec![error]));
     }
     let split = reasoning::split(text, Scope::Leading);
-    let result = read_as(&split.answer, payload, format, limits);
-    with_reasoning(payload.compiled().policy().finish(result), split)
+    with_reasoning(read_answer(&split.answer, payload, format), split)
 }
 
 /// The result with the response's reasoning, and a warning when a section was never
@@ -199,41 +206,34 @@ fn with_reasoning(mut result: ExtractResult, split: reasoning::Split<'_>) -> Ext
     result
 }
 
-fn read_as(
-    text: &str,
-    payload: &PayloadType,
-    format: Option<Format>,
-    limits: Limits,
-) -> ExtractResult {
-    if let Err(error) = limits.check_input(text.len()) {
-        let name = format.map_or("json", Format::as_str);
-        return ExtractResult::failure(name, 0.0, vec![error]);
-    }
-    if format == Some(Format::Json) {
-        // The JSON reader scores its own confidence from where the value sits, so the
-        // other formats' detectors need not run.
-        return extract_json_unchecked(text, payload);
-    }
-    let compiled = payload.compiled();
-    let schema = compiled.schema();
-    let mut scores = formats::detect(text, schema);
-    // The schema's x-parsing may limit what detection chooses; a format the caller
-    // names is read whatever it says.
-    scores.retain(|(f, _)| format == Some(*f) || compiled.policy().allows(*f));
-    let (format, confidence) = match format {
-        Some(format) => (
-            format,
-            scores
-                .iter()
-                .find(|(f, _)| *f == format)
-                .map_or(0.0, |(_, score)| *score),
-        ),
-        None => scores.first().copied().unwrap_or((Format::Json, 0.0)),
+/// Reads the answer (the response without its reasoning) in `format`, or in `auto`
+/// with detection checked against the result, through the type's x-parsing policy.
+fn read_answer(text: &str, payload: &PayloadType, format: Option<Format>) -> ExtractResult {
+    let policy = payload.compiled().policy();
+    let Some(format) = format else {
+        return fallback::read_auto(text, payload);
     };
     if format == Format::Json {
-        // The JSON reader scores its own confidence from where the value sits.
+        // The JSON reader scores its own confidence from where the value sits, so the
+        // other formats' detectors need not run.
+        return policy.finish(extract_json_unchecked(text, payload));
+    }
+    // A format the caller names is read whatever the schema's x-parsing says.
+    let confidence = formats::detect(text, payload.compiled().schema())
+        .into_iter()
+        .find(|(f, _)| *f == format)
+        .map_or(0.0, |(_, score)| score);
+    policy.finish(read_in(text, payload, format, confidence))
+}
+
+/// Reads `text` as a value of `payload` written in `format`, with `confidence` the
+/// detector's score for it (JSON scores its own, from where the value sits). The
+/// result is not yet passed through the type's x-parsing policy.
+fn read_in(text: &str, payload: &PayloadType, format: Format, confidence: f64) -> ExtractResult {
+    if format == Format::Json {
         return extract_json_unchecked(text, payload);
     }
+    let schema = payload.compiled().schema();
     let name = format.as_str();
     let read = formats::read_as(format, text, schema);
     let mut warnings = read.warnings;
@@ -519,6 +519,17 @@ fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
     }
     if trimmed.is_empty() || (!accepted && trimmed.contains('\n')) {
         return None;
+    }
+    if parsed.is_none() {
+        // `"formal" | "casual"`: the choices copied from the instructions, not one of
+        // them (SPEC 8.11); never the text of the list taken as a string.
+        // `trimmed` is a slice of `text`: its offset is the distance between them.
+        let offset = trimmed.as_ptr() as usize - text.as_ptr() as usize;
+        if let Err(error) = json::decode(trimmed, Location::of_offset(text, offset)) {
+            if error.kind == ErrorKind::Validation {
+                return Some(ExtractResult::failure("json", 0.5, vec![error]));
+            }
+        }
     }
     // Bare text is a string only where the schema names strings or values: a schema
     // that constrains nothing takes JSON scalars, not any words at all.

@@ -201,8 +201,21 @@ impl<'a> Lexer<'a> {
         quotes::opening(self.text, self.pos)
     }
 
+    /// Whether `|` and then (after whitespace) a quoted string come next: the notation
+    /// of choices (`"a" | "b"`), which is not a value.
+    pub(super) fn at_alternative(&self) -> bool {
+        if self.peek() != Some(b'|') {
+            return false;
+        }
+        let mut at = self.pos + 1;
+        while matches!(self.bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            at += 1;
+        }
+        quotes::opening(self.text, at).is_some()
+    }
+
     /// Reads a string; `self.pos` is at its opening quote.
-    fn string(&mut self) -> Result<String, RepairError> {
+    pub(super) fn string(&mut self) -> Result<String, RepairError> {
         self.after_word = false;
         let open = self.pos;
         let Some((quote, quote_len)) = self.quote() else {
@@ -531,5 +544,7 @@ pub(super) fn error(kind: ErrorKind, message: &str, offset: usize) -> RepairErro
             Hint::StrictJson
         },
         kind,
+        path: String::new(),
+        choices: Vec::new(),
     }
 }

@@ -44,6 +44,13 @@
 //! - Anything that needs a guessed value: `{"a": }`, `{"a": 1, "b"}`, `[1,,2]`,
 //!   `NaN`, `Infinity`, `undefined`, unquoted string values (`{"a": yes}`), numbers JSON
 //!   does not have (`+1`, `01`, `.5`, `0x1F`). Those are [`ErrorKind::Parsing`] errors.
+//! - Copied notation (SPEC 8.11): several quoted alternatives separated by `|`
+//!   (`"Jobs" | "Applications"`, the way instructions write a field's choices) are
+//!   never joined into one string. A double quote followed by `|` and another quoted
+//!   string closes its string ([`crate::scan::quotes`]), and a string value followed by
+//!   `|` and another string is an error of kind [`ErrorKind::Validation`] at the
+//!   member's path, asking for one of the values: the model copied the choices
+//!   instead of choosing.
 //! - Nesting too deep: [`crate::limits::MAX_DEPTH`] levels are read and the next one
 //!   is a [`ErrorKind::Parsing`] error, exactly where the strict path stops. Drawing
 //!   the line anywhere else would let a value the strict path refused for depth
@@ -118,6 +125,12 @@ pub struct RepairError {
     pub kind: ErrorKind,
     /// What the model should do about it.
     pub hint: Hint,
+    /// JSON Pointer of the member at fault, for an error about a value rather than the
+    /// text ([`ErrorKind::Validation`]); empty otherwise.
+    pub path: String,
+    /// The quoted alternatives written where one value belongs (`"a" | "b"`), for
+    /// [`Hint::OneOfTheValues`]; empty otherwise.
+    pub choices: Vec<String>,
 }
 
 /// What fixes a text the lenient reader cannot read: decided where the reader stops,
@@ -142,6 +155,8 @@ pub enum Hint {
     OneValue,
     /// Nesting past the depth limit.
     LessNesting,
+    /// Several quoted alternatives (`"a" | "b"`) where one value belongs.
+    OneOfTheValues,
     /// Anything else.
     StrictJson,
 }
@@ -161,6 +176,7 @@ impl Hint {
             }
             Hint::OneValue => "send one JSON value and nothing after it inside the block",
             Hint::LessNesting => "nest the value less deeply",
+            Hint::OneOfTheValues => "send one of the values, not the list of choices",
             Hint::StrictJson => {
                 "write strict JSON: double-quoted keys and strings, no comments, no trailing commas"
             }

@@ -169,7 +169,15 @@ fn parse_value(lexer: &mut Lexer<'_>, notes: &mut Notes) -> Result<Value, Repair
                             literal,
                         });
                     }
-                    value
+                    if let Value::String(first) = value {
+                        lexer.skip_trivia()?;
+                        if lexer.at_alternative() {
+                            return Err(alternatives(lexer, at, first, &stack)?);
+                        }
+                        Value::String(first)
+                    } else {
+                        value
+                    }
                 }
             },
             State::ArrayStart | State::ObjectStart => match lexer.peek() {
@@ -305,6 +313,47 @@ fn parse_value(lexer: &mut Lexer<'_>, notes: &mut Notes) -> Result<Value, Repair
         }
         state = State::AfterValue;
     }
+}
+
+/// How many alternatives an error quotes; the rest of the list is not read.
+const MAX_CHOICES: usize = 8;
+
+/// The error for the choices `"a" | "b" | ...` written where one value belongs (SPEC
+/// 8.11), `first` already read from the opening quote at `at` and the lexer at the
+/// first `|`. A value cut off inside the list is that error instead (`truncated`).
+fn alternatives(
+    lexer: &mut Lexer<'_>,
+    at: usize,
+    first: String,
+    stack: &[Frame],
+) -> Result<RepairError, RepairError> {
+    let mut choices = vec![first];
+    while choices.len() < MAX_CHOICES && lexer.at_alternative() {
+        lexer.pos += 1;
+        lexer.skip_trivia()?;
+        choices.push(lexer.string()?);
+        lexer.skip_trivia()?;
+    }
+    let written: Vec<String> = choices
+        .iter()
+        .map(|c| {
+            // A message quotes at most 40 characters of each choice.
+            let shown = c
+                .char_indices()
+                .nth(40)
+                .map_or(c.as_str(), |(i, _)| &c[..i]);
+            Value::String(shown.to_string()).to_string()
+        })
+        .collect();
+    let mut err = error(
+        ErrorKind::Validation,
+        &format!("`{}` lists the choices, not one value", written.join(" | ")),
+        at,
+    )
+    .with_hint(Hint::OneOfTheValues);
+    err.path = pointer(stack);
+    err.choices = choices;
+    Ok(err)
 }
 
 /// Handles the closer `byte` (which closes something open) with the innermost

@@ -305,6 +305,46 @@ proptest! {
         }
     }
 
+    /// Copied notation (SPEC 8.11): quoted choices separated by `|`, written as a
+    /// member of any object or an item of any array, are a `validation` error at that
+    /// member that names every choice; never one string that joins them.
+    #[test]
+    fn quoted_choices_are_an_error_at_their_member(
+        value in json_value(),
+        choices in prop::collection::vec("[A-Za-z0-9 ,:{}\\[\\]|'\"-]{0,8}", 2..5),
+        gaps in prop::collection::vec(prop::sample::select(vec!["", " ", "  ", "\t", "\n "]), 8),
+        in_array in any::<bool>(),
+        pretty in any::<bool>(),
+    ) {
+        let mut written = String::new();
+        for (i, choice) in choices.iter().enumerate() {
+            if i > 0 {
+                written.push_str(gaps[2 * i % gaps.len()]);
+                written.push('|');
+                written.push_str(gaps[(2 * i + 1) % gaps.len()]);
+            }
+            written.push_str(&serde_json::to_string(choice).unwrap());
+        }
+        let rest = if pretty {
+            serde_json::to_string_pretty(&value).unwrap()
+        } else {
+            serde_json::to_string(&value).unwrap()
+        };
+        let (text, path) = if in_array {
+            (format!("[{rest}, {written}, 1]"), "/1")
+        } else {
+            (format!("{{\"rest\": {rest}, \"pick\": {written}}}"), "/pick")
+        };
+        match parse_lenient(&text) {
+            Ok(lenient) => prop_assert!(false, "{:?} was read as {}", text, lenient.value),
+            Err(e) => {
+                prop_assert_eq!(e.kind, ErrorKind::Validation, "{:?}: {}", text, e);
+                prop_assert_eq!(e.path.as_str(), path);
+                prop_assert_eq!(&e.choices, &choices);
+            }
+        }
+    }
+
     /// Errors point inside the text (or at its end).
     #[test]
     fn error_offsets_are_in_bounds(text in token_soup()) {

@@ -561,6 +561,65 @@ fn an_unquoted_key_on_the_next_line_after_a_missing_comma_closes_the_string() {
     assert_eq!(lenient.value, serde_json::json!({"a": "", "A": null}));
 }
 
+// ---- copied notation (SPEC 8.11) ----------------------------------------------------
+
+fn choices(text: &str) -> RepairError {
+    let e = err(text);
+    assert_eq!(e.kind, ErrorKind::Validation, "{text:?}: {e}");
+    assert_eq!(e.hint, Hint::OneOfTheValues, "{text:?}");
+    e
+}
+
+#[test]
+fn quoted_alternatives_are_never_one_string() {
+    let e = choices(r#"{"tab": "Jobs" | "Applications"}"#);
+    assert_eq!(e.path, "/tab");
+    assert_eq!(e.choices, ["Jobs", "Applications"]);
+    assert_eq!(e.offset, 8, "at the first choice's opening quote");
+    let e = choices(r#"{"op": {"action": "create"|"update" | "delete"}, "n": 1}"#);
+    assert_eq!(e.path, "/op/action");
+    assert_eq!(e.choices, ["create", "update", "delete"]);
+    let e = choices("[\"a\", 'b' | 'c']");
+    assert_eq!((e.path.as_str(), e.choices.len()), ("/1", 2));
+    let e = choices("{\"mode\": \u{201C}x\u{201D} |\n \u{201C}y\u{201D}}");
+    assert_eq!(e.path, "/mode");
+    assert_eq!(choices(r#""formal" | "casual""#).path, "");
+}
+
+#[test]
+fn a_bar_inside_a_string_or_before_a_word_is_text() {
+    repaired(
+        r#"{"cmd": "ls | grep x"}"#,
+        json!({"cmd": "ls | grep x"}),
+        &[],
+    );
+    // A quote followed by ` | ` and a word, not a quoted string, is still inside.
+    repaired(
+        r#"{"cmd": "echo "x" | grep y"}"#,
+        json!({"cmd": "echo \"x\" | grep y"}),
+        &["escaped double quotes inside strings"],
+    );
+    // Escaped quotes are what the model wrote: a string that shows the notation.
+    repaired(
+        r#"{"hint": "write \"a\" | \"b\"", }"#,
+        json!({"hint": "write \"a\" | \"b\""}),
+        &["removed trailing commas"],
+    );
+}
+
+#[test]
+fn a_list_of_choices_cut_off_is_truncated() {
+    truncated(r#"{"tab": "Jobs" | "Appli"#);
+    truncated(r#"{"tab": "Jobs" | "#);
+}
+
+#[test]
+fn a_string_showing_the_notation_with_bare_quotes_is_refused_not_guessed() {
+    // A person cannot tell this from copied choices: refused, never joined.
+    let e = choices(r#"{"note": "use "A" | "B" here"}"#);
+    assert_eq!(e.path, "/note");
+}
+
 #[test]
 fn tilde_and_long_backtick_fences_follow_the_one_fence_rule() {
     for fenced in [

@@ -217,7 +217,9 @@ pub fn read_as(format: Format, text: &str, schema: &Value) -> FormatRead {
 }
 
 /// Detects the format of `text` and reads it: the format, the detection confidence
-/// (0..1) and the result. For the `auto` format.
+/// (0..1) and the result. This is the detector's reading only, unvalidated and with no
+/// fallback; [`crate::extract_as`] in `auto` checks detection against the result and
+/// reads the other formats when the detected one gives no valid value (SPEC 8.8).
 pub fn parse_detected(text: &str, schema: &Value) -> (Format, f64, Result<Value, FormatFailure>) {
     let (format, confidence) = detect(text, schema)
         .into_iter()
@@ -265,6 +267,8 @@ fn parse_json(text: &str) -> Result<Value, FormatFailure> {
 
 #[cfg(test)]
 mod cut_tests;
+#[cfg(test)]
+mod list_tests;
 #[cfg(test)]
 mod rules_tests;
 #[cfg(test)]

@@ -134,9 +134,12 @@ pub(crate) fn strip_list_marker(line: &str) -> Option<&str> {
 /// to `text`.
 ///
 /// Lines with a list marker start items and unmarked lines continue the item before
-/// them (a wrapped bullet); unmarked lines before the first item are an introduction
-/// and are dropped. Text with no marker at all is a plain list: one item per non-empty
-/// line.
+/// them (a wrapped bullet, or an indented paragraph of the item); unmarked lines before
+/// the first item are an introduction and are dropped. A list ends, as in CommonMark,
+/// at a blank line followed by a line that is neither indented nor a list item (SPEC
+/// 8.9): that line and the prose after it are closing remarks, not part of the last
+/// item, and are dropped like the introduction until the next item starts. Text with
+/// no marker at all is a plain list: one item per non-empty line.
 #[cfg(test)]
 pub(crate) fn list_items(text: &str) -> Vec<(String, usize)> {
     let mut items = Vec::new();
@@ -150,13 +153,22 @@ pub(crate) fn each_list_item(text: &str, mut emit: impl FnMut(String, usize, boo
     let marked = text.lines().any(|line| strip_list_marker(line).is_some());
     let mut pending: Option<(String, usize)> = None;
     let mut offset = 0;
+    // Whether a blank line came since the last line read, and whether the list has
+    // ended (prose after it) until the next item.
+    let mut after_blank = false;
+    let mut ended = false;
     for line in text.split_inclusive('\n') {
         let at = offset;
         offset += line.len();
         let trimmed = line.trim();
-        if trimmed.is_empty() || fence::run_at(trimmed).is_some() {
+        if trimmed.is_empty() {
+            after_blank = true;
             continue;
         }
+        if fence::run_at(trimmed).is_some() {
+            continue;
+        }
+        let breaks = std::mem::take(&mut after_blank) && !line.starts_with([' ', '\t']);
         let starts = if marked {
             strip_list_marker(trimmed)
         } else {
@@ -164,11 +176,16 @@ pub(crate) fn each_list_item(text: &str, mut emit: impl FnMut(String, usize, boo
         };
         match starts {
             Some(rest) => {
+                ended = false;
                 if let Some((item, item_at)) = pending.replace((rest.to_string(), at)) {
                     emit(item, item_at, false);
                 }
             }
             None => {
+                ended |= breaks;
+                if ended {
+                    continue;
+                }
                 if let Some((last, _)) = pending.as_mut() {
                     if !last.is_empty() {
                         last.push(' ');
@@ -305,6 +322,23 @@ mod tests {
             .map(|(s, _)| s)
             .collect();
         assert_eq!(plain, ["Buy", "Hold"]);
+    }
+
+    #[test]
+    fn a_list_ends_at_a_blank_line_then_an_unindented_line_that_is_not_an_item() {
+        let items =
+            |text: &str| -> Vec<String> { list_items(text).into_iter().map(|(s, _)| s).collect() };
+        assert_eq!(
+            items("- a\n- b\n\nLet me know if you need more.\nThanks!\n"),
+            ["a", "b"]
+        );
+        assert_eq!(items("1. a\r\n2. b\r\n\r\nHope this helps."), ["a", "b"]);
+        // Indented after the blank line: a second paragraph of the item.
+        assert_eq!(items("- a\n- b\n\n  more on b\n"), ["a", "b more on b"]);
+        // No blank line: a wrapped item, even unindented (a lazy continuation).
+        assert_eq!(items("- a\n- b\ncontinued\n"), ["a", "b continued"]);
+        // Prose between two lists is dropped; the items after it are items.
+        assert_eq!(items("- a\n\nAlso:\n  not an item\n- c\n"), ["a", "c"]);
     }
 
     #[test]
