@@ -379,8 +379,24 @@ fn a_data_proposal_card_gets_its_rows_while_they_arrive() {
     let mut parser = StreamParser::new(&options);
     let mut counts = Vec::new();
     let mut last_complete = false;
-    for (at, c) in text.char_indices() {
-        for event in parser.push(&text[at..at + c.len_utf8()]) {
+    // One character at a time, then the events `finish` gives: a closing line is decided
+    // once it ends or the text does (SPEC 8.2), so the closed preview may come last.
+    let mut pieces: Vec<&str> = text
+        .char_indices()
+        .map(|(at, c)| &text[at..at + c.len_utf8()])
+        .collect();
+    pieces.push("");
+    let mut parser = Some(parser);
+    let mut parsed = None;
+    for (i, piece) in pieces.iter().enumerate() {
+        let events = if i + 1 < pieces.len() {
+            parser.as_mut().unwrap().push(piece)
+        } else {
+            let (events, done) = parser.take().unwrap().finish();
+            parsed = Some(done);
+            events
+        };
+        for event in events {
             if let Some(partial) = event.partial::<DataProposal>() {
                 last_complete = partial.complete;
                 let operations = partial
@@ -399,7 +415,7 @@ fn a_data_proposal_card_gets_its_rows_while_they_arrive() {
             }
         }
     }
-    let (_, parsed) = parser.finish();
+    let parsed = parsed.expect("the stream finished");
     assert_eq!(parsed.payload::<DataProposal>(), Some(&proposal));
     assert!(
         counts.windows(2).all(|w| w[0] <= w[1]),

@@ -317,13 +317,20 @@ impl StreamParser {
         }
         self.pieces = pieces;
         if let Some(mut preview) = self.preview.take() {
-            if let Some((start, value_end)) = self.segmenter.open_block() {
-                if start == preview.value_start {
+            match self.segmenter.open_block() {
+                Some((start, value_end)) if start == preview.value_start => {
                     self.flush(events);
                     let to = value_end.unwrap_or(self.buf.len());
                     self.preview_at(&mut preview, to, value_end.is_some(), events);
                     self.preview = Some(preview);
                 }
+                // Another block is open: this one has ended.
+                Some(_) => {}
+                // The segmenter has not decided yet where the block ends (it reads a line
+                // start only once the whole line is here, SPEC 8.2): the block is neither
+                // open nor ended, so its preview waits for the decision, and the closed
+                // preview still comes when the block does.
+                None => self.preview = Some(preview),
             }
         }
         self.flush(events);
