@@ -8,8 +8,9 @@
 //! - a **pruned copy** is validated first: in document order, the items of arrays and
 //!   the members of maps are kept until [`BUDGET`] items have been kept; past it, every
 //!   array or map whose schema judges each item on its own (`items`,
-//!   `additionalProperties`, and nothing that counts or compares the items) keeps only
-//!   what its `minItems` / `minProperties` needs;
+//!   `additionalProperties`, and nothing that compares the items) keeps only what its
+//!   `minItems` / `minProperties` needs, or one more than its `maxItems` /
+//!   `maxProperties` when the value is over it (so the count's verdict is kept);
 //! - the items left out are then validated **one by one** against the item schema (a
 //!   valid item costs one quick check and nothing else), each with the same pruning
 //!   inside, so every piece's errors are bounded by the budget, not by the value.
@@ -243,7 +244,8 @@ impl Pruner<'_> {
                     schema,
                     "items",
                     "minItems",
-                    &["maxItems", "prefixItems"],
+                    "maxItems",
+                    &["prefixItems"],
                 );
                 if keep < items.len() {
                     self.cut(location, "items", schema, keep);
@@ -265,12 +267,12 @@ impl Pruner<'_> {
                     schema,
                     "additionalProperties",
                     "minProperties",
+                    "maxProperties",
                     &[
                         "properties",
                         "patternProperties",
                         "propertyNames",
                         "required",
-                        "maxProperties",
                     ],
                 );
                 if keep < members.len() {
@@ -296,23 +298,32 @@ impl Pruner<'_> {
 
     /// How many of a container's `len` items to keep: all of them unless its schema
     /// judges items one by one (`each` is a schema, none of `blocking` is present) and
-    /// the budget is spent; then what its minimum (`min`) needs.
+    /// the budget is spent; then what its minimum (`min`) needs, and one more than its
+    /// maximum (`max`) when the container is over it, so the pruned copy keeps the
+    /// verdict of both counts (a cap on a list must not make a long list validate whole).
     fn keep(
         &mut self,
         len: usize,
         schema: &Value,
         each: &str,
         min: &str,
+        max: &str,
         blocking: &[&str],
     ) -> usize {
         let prunable = matches!(schema.get(each), Some(Value::Object(_) | Value::Bool(true)))
             && !blocking.iter().any(|k| schema.get(*k).is_some());
-        let keep = if prunable {
-            let least = schema
-                .get(min)
+        let count = |keyword: &str| {
+            schema
+                .get(keyword)
                 .and_then(Value::as_u64)
-                .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX));
-            len.min(self.budget.max(least))
+                .map(|m| usize::try_from(m).unwrap_or(usize::MAX))
+        };
+        let keep = if prunable {
+            let least = count(min).unwrap_or(0);
+            let over = count(max)
+                .filter(|&most| len > most)
+                .map_or(0, |most| most + 1);
+            len.min(self.budget.max(least).max(over))
         } else {
             len
         };
@@ -614,6 +625,35 @@ mod tests {
             "{}",
             found[100].message
         );
+    }
+
+    #[test]
+    fn a_capped_list_is_pruned_and_keeps_its_count_verdict() {
+        let capped = CompiledSchema::new(json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {"names": {"type": "array", "maxItems": 500, "items": {"type": "string"}}},
+        }));
+        let check = |count: usize, bad: Option<usize>| {
+            let names: Vec<Value> = (0..count)
+                .map(|i| if Some(i) == bad { json!(7) } else { json!("n") })
+                .collect();
+            let mut errors = Capped::errors();
+            capped.validate_into(&json!({"names": names}), &mut errors);
+            errors.finish()
+        };
+        // Under the cap, pruned as before: one error, far past the budget.
+        let found = check(400, Some(399));
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].path, "/names/399");
+        // Over it: the count is reported (without printing the list), and an item past
+        // the pruned part is still checked one by one.
+        let found = check(100_000, Some(90_000));
+        let paths: Vec<&str> = found.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["/names", "/names/90000"], "{found:#?}");
+        assert_eq!(found[0].message, "more than 500 items");
+        // Exactly at the cap: valid.
+        assert!(check(500, None).is_empty());
     }
 
     #[test]

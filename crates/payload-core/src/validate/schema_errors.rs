@@ -178,8 +178,16 @@ fn convert(
         }
         _ => {
             let expected = owner.map(|s| describe(root, s));
-            let mut e =
-                PayloadError::validation(path, error.to_string()).with_received(received(instance));
+            let message = match error.kind() {
+                // jsonschema's message prints the whole list; the count is what matters
+                // (and the list may be a pruned copy, see `schema::bounded`).
+                ValidationErrorKind::MaxItems { limit } => format!("more than {limit} items"),
+                ValidationErrorKind::MaxProperties { limit } => {
+                    format!("more than {limit} members")
+                }
+                _ => error.to_string(),
+            };
+            let mut e = PayloadError::validation(path, message).with_received(received(instance));
             if let Some(expected) = expected {
                 e.suggestion = Some(format!("use {expected}"));
                 e.expected = Some(expected);
