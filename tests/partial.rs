@@ -376,7 +376,7 @@ fn a_data_proposal_card_gets_its_rows_while_they_arrive() {
         payloads: vec![DataProposal::TYPE],
         ..ParseOptions::new()
     };
-    let mut parser = StreamParser::new(&options);
+    let parser = StreamParser::new(&options);
     let mut counts = Vec::new();
     let mut last_complete = false;
     // One character at a time, then the events `finish` gives: a closing line is decided

@@ -171,8 +171,11 @@ pub fn extract_as(text: &str, payload: &PayloadType, format: Option<Format>) -> 
 /// `parsing` error that says so.
 ///
 /// In `auto` (`format` is `None`) the detected format is read first and, when it
-/// gives no valid value, the other formats are tried in turn (SPEC 8.8; see
-/// [`fallback`] for the order, the confidence and what a total failure reports).
+/// gives no valid value, the other formats are tried in turn (SPEC 8.8): the detected
+/// one, then a JSON value anywhere in the text, then the rest by detection score; the
+/// first valid value wins with a `format_fallback` warning and half its format's
+/// confidence. A cut-off response (`truncated` in the detected format) is not read
+/// another way, and a total failure reports the detected format's errors.
 pub fn extract_as_with(
     text: &str,
     payload: &PayloadType,
