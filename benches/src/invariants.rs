@@ -124,18 +124,26 @@ pub fn check_marker_mode(parser: &Parser, options: &ParseOptions, text: &str, si
     check_block_ends(text, &parsed);
 }
 
+/// The JSON value an accepted block's text holds, from its first opener to its last
+/// closer, read as the parser reads it; `None` when it holds none.
+fn block_value(
+    raw: &str,
+    openers: &[char],
+    closers: &[char],
+) -> Option<payload_core::internals::json::Decoded> {
+    let (start, end) = (raw.find(openers)?, raw.rfind(closers)?);
+    if end < start {
+        return None;
+    }
+    let origin = payload_core::Location { line: 1, column: 1 };
+    payload_core::internals::json::decode(&raw[start..=end], origin).ok()
+}
+
 /// No accepted block holds a number that differs from its literal (SPEC 7.9): the
 /// value of each accepted block, read again, has no number whose digits were lost.
 pub fn check_accepted_numbers(parsed: &ParsedResponse) {
     for (kind, raw) in parsed.accepted_blocks() {
-        let (Some(start), Some(end)) = (raw.find(['{', '[']), raw.rfind(['}', ']'])) else {
-            continue;
-        };
-        if end < start {
-            continue;
-        }
-        let origin = payload_core::Location { line: 1, column: 1 };
-        let Ok(decoded) = payload_core::internals::json::decode(&raw[start..=end], origin) else {
+        let Some(decoded) = block_value(raw, &['{', '['], &['}', ']']) else {
             continue;
         };
         assert!(
@@ -406,14 +414,7 @@ pub fn check_suggestions_visible(parsed: &ParsedResponse) {
         .ok()
         .and_then(|v| v.as_array().cloned())
         .unwrap_or_default();
-        let (Some(start), Some(end)) = (raw.find('['), raw.rfind(']')) else {
-            continue;
-        };
-        if end < start {
-            continue;
-        }
-        let origin = payload_core::Location { line: 1, column: 1 };
-        let Ok(decoded) = payload_core::internals::json::decode(&raw[start..=end], origin) else {
+        let Some(decoded) = block_value(raw, &['['], &[']']) else {
             continue;
         };
         let Some(items) = decoded.value.as_array() else {
