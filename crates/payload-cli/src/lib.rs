@@ -173,6 +173,7 @@ pub fn run_with_server(
             allow_hosts,
         } => {
             let server = server.ok_or(CliError::NoServer)?;
+            let turn_deadline = Some(chat::turn_deadline(timeouts.deadline));
             let model = match provider.zip(model) {
                 Some((provider, model)) => Some(serve::factory(
                     chat::ClientOptions {
@@ -191,6 +192,7 @@ pub fn run_with_server(
                 db,
                 model,
                 allow_hosts,
+                turn_deadline,
             })
             .map_err(CliError::Serve)?;
         }

@@ -27,6 +27,9 @@ fn serve(request: payload_cli::ServeRequest) -> std::io::Result<()> {
             allowed_hosts: request.allow_hosts,
             ..payload_serve::SecurityPolicy::default()
         },
+        turn_deadline: request
+            .turn_deadline
+            .unwrap_or(payload_serve::DEFAULT_TURN_DEADLINE),
         ..payload_serve::ServeOptions::default()
     };
     if let Some(make) = request.model {
