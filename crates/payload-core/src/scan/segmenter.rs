@@ -154,6 +154,10 @@ pub(crate) struct Segmenter {
     next_match: Option<NameMatch>,
     /// No match starts before this offset (nothing to search for before it).
     searched_to: usize,
+    /// No line break stands between `pos` and this offset (where the last search for the
+    /// current line's end stopped): a line holding many blocks is searched for its end
+    /// once, not once per block.
+    newline_free_to: usize,
     mode: Mode,
     /// Do not re-examine a waiting decision before the text is this long.
     retry_at: usize,
@@ -174,6 +178,7 @@ impl Default for Segmenter {
             html_to: 0,
             next_match: None,
             searched_to: 0,
+            newline_free_to: 0,
             mode: Mode::Prose,
             retry_at: 0,
         }
@@ -307,7 +312,9 @@ impl Segmenter {
         let text = run.text;
         let bytes = text.as_bytes();
         let len = text.len();
-        let line_end = memchr::memchr(b'\n', &bytes[self.pos..]).map(|n| self.pos + n);
+        let from = self.pos.max(self.newline_free_to);
+        let line_end = memchr::memchr(b'\n', &bytes[from..]).map(|n| from + n);
+        self.newline_free_to = line_end.unwrap_or(len);
         let complete = line_end.is_some() || run.eof;
         let end = line_end.unwrap_or(len);
         if !self.line_read {
