@@ -1,6 +1,6 @@
 //! # payload-cli
 //!
-//! The `payload` command (SPEC section 6) as a library: any app can call [`main`] from
+//! The `payload` command (docs/spec.md §6) as a library: any app can call [`main`] from
 //! its own `main` to get the same commands over its own registry, or [`run`] them over
 //! a registry it built, writing to any output.
 //!

@@ -1,4 +1,4 @@
-//! `POST /api/chat` (seed 001's contract): the user's message on a page becomes one
+//! `POST /api/chat` (the chat architecture's contract): the user's message on a page becomes one
 //! agent turn, run in its own task, whose events stream back as SSE. The conversation
 //! is kept in the database: its messages are the history the model sees, and its
 //! payloads, with what the user did with each, are the next system prompt's manifest.

@@ -1,6 +1,6 @@
 //! # payload-serve
 //!
-//! The table.that chat app (seed 000) in a browser, over seed 001's HTTP contract: a
+//! The table.that chat app in a browser, over the chat architecture's HTTP contract: a
 //! tables list and a table view backed by a real SQLite database, and a chat tray
 //! whose answers stream in as Server-Sent Events, with payload cards the user accepts
 //! or dismisses, suggestion chips and the page's action buttons.

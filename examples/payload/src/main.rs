@@ -1,4 +1,4 @@
-//! The `payload` command (SPEC section 6) over the built-in types and every example
+//! The `payload` command (docs/spec.md §6) over the built-in types and every example
 //! app: linking a crate is what registers its payloads and pages, so this binary names
 //! each one once.
 

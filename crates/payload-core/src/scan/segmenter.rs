@@ -16,11 +16,11 @@
 //! blocks and the fence goes with them; otherwise it is code, and everything in it is
 //! prose.
 //!
-//! A block ends where the text says (SPEC 8.2, [`super::value::Ends`]): its value
+//! A block ends where the text says (docs/spec.md §1.14, [`super::value::Ends`]): its value
 //! closes; the text ends (`truncated`); or the value is still open at its fence's
 //! closing line, at a marker line, or at prose after a blank line (`unclosed`), and
 //! reading goes on from there. A marker alone at a line's start with no value after
-//! it is a block of its own (SPEC 8.10) that takes only the marker.
+//! it is a block of its own (docs/spec.md §1.17) that takes only the marker.
 //!
 //! Waiting is bounded: a block's value is scanned by a resumable scanner, and a decision
 //! that needs an unknown amount of text ahead (whitespace after a marker, the inside of
@@ -74,12 +74,12 @@ pub(crate) struct Block {
 pub(crate) enum Ending {
     /// The value closes.
     Closed,
-    /// The text ends before the value does (or before it opens): SPEC 1.4, 7.3.
+    /// The text ends before the value does (or before it opens): docs/spec.md §1.4, §1.12.
     Truncated,
     /// The value is still open where the text goes on with something else: a closing
-    /// fence, a marker line, or a line that cannot be JSON after a blank line (SPEC 8.2).
+    /// fence, a marker line, or a line that cannot be JSON after a blank line (docs/spec.md §1.14).
     Unclosed,
-    /// A marker alone at a line's start with no value after it (SPEC 8.10): only the
+    /// A marker alone at a line's start with no value after it (docs/spec.md §1.17): only the
     /// marker is removed.
     Missing,
 }
@@ -694,7 +694,7 @@ enum Decision {
     Prose,
     Wait,
     Block(Pending),
-    /// A marker with nothing after it (SPEC 8.10).
+    /// A marker with nothing after it (docs/spec.md §1.17).
     Missing(Block),
 }
 
