@@ -1,4 +1,4 @@
-//! Bounded memory (SPEC 7.14): for every hostile family, peak heap use while reading
+//! Bounded memory (docs/spec.md §8.1): for every hostile family, peak heap use while reading
 //! stays within a constant times the input size, whatever the entry point; and an
 //! input at the 16 MiB cap is read to the end, not aborted.
 //!

@@ -3,21 +3,21 @@
 //!
 //! - **stream equals one-shot**: under any chunking, the stream's final parse is the
 //!   one-shot parse and its text deltas are exactly the message;
-//! - **accounting** (SPEC 7.5): with I the input's non-whitespace characters, the
+//! - **accounting** (docs/spec.md §1.13): with I the input's non-whitespace characters, the
 //!   message's are a subsequence of I, every accepted and rejected block's text is a
 //!   slice of the input, and I is exactly (as a multiset) the message's characters plus
 //!   those of the accepted blocks and the rejected blocks — nothing lost, nothing
 //!   counted twice; and what an accepted suggestion block held is in the result or
 //!   quoted in a warning (an empty block, an undeclared member of an item, a dropped
 //!   item), since the block's own text is not part of what the app sees;
-//! - **numbers as written** (SPEC 7.9): no accepted block holds a number whose digits
+//! - **numbers as written** (docs/spec.md §7.2): no accepted block holds a number whose digits
 //!   were lost on reading (`1e-400` read as 0) — it is rejected with an error instead;
-//! - **allow-lists** (SPEC 1.7, 1.8, 7.6): no result and no stream event names a type
+//! - **allow-lists** (docs/spec.md §1.7, §1.8, §5.5): no result and no stream event names a type
 //!   the page does not offer or an action it does not register with that handler;
-//! - **a block ends where the text says** (SPEC 8.2): a `truncated` rejection is one
+//! - **a block ends where the text says** (docs/spec.md §1.14): a `truncated` rejection is one
 //!   the text really ended in, so its raw reaches the end of the input (trailing
 //!   whitespace aside); a block cut earlier is `unclosed`, and the text after it is read.
-//! - **reasoning is apart** (SPEC 8.1): the reasoning is what a plain reading of the
+//! - **reasoning is apart** (docs/spec.md §9.1): the reasoning is what a plain reading of the
 //!   rule ([`reference_split`]) finds, the accounting above holds for the rest of the
 //!   text (the answer), the stream's reasoning deltas are exactly the reasoning, and
 //!   reasoning never supplies anything: `<think>X</think>` before a response changes
@@ -124,18 +124,26 @@ pub fn check_marker_mode(parser: &Parser, options: &ParseOptions, text: &str, si
     check_block_ends(text, &parsed);
 }
 
-/// No accepted block holds a number that differs from its literal (SPEC 7.9): the
+/// The JSON value an accepted block's text holds, from its first opener to its last
+/// closer, read as the parser reads it; `None` when it holds none.
+fn block_value(
+    raw: &str,
+    openers: &[char],
+    closers: &[char],
+) -> Option<payload_core::internals::json::Decoded> {
+    let (start, end) = (raw.find(openers)?, raw.rfind(closers)?);
+    if end < start {
+        return None;
+    }
+    let origin = payload_core::Location { line: 1, column: 1 };
+    payload_core::internals::json::decode(&raw[start..=end], origin).ok()
+}
+
+/// No accepted block holds a number that differs from its literal (docs/spec.md §7.2): the
 /// value of each accepted block, read again, has no number whose digits were lost.
 pub fn check_accepted_numbers(parsed: &ParsedResponse) {
     for (kind, raw) in parsed.accepted_blocks() {
-        let (Some(start), Some(end)) = (raw.find(['{', '[']), raw.rfind(['}', ']'])) else {
-            continue;
-        };
-        if end < start {
-            continue;
-        }
-        let origin = payload_core::Location { line: 1, column: 1 };
-        let Ok(decoded) = payload_core::internals::json::decode(&raw[start..=end], origin) else {
+        let Some(decoded) = block_value(raw, &['{', '['], &['}', ']']) else {
             continue;
         };
         assert!(
@@ -161,7 +169,7 @@ pub fn draft_from_bytes(data: &[u8]) -> String {
         .collect()
 }
 
-/// SPEC 8.2, a model that abandons a draft: whatever the draft of a block holds (cut
+/// docs/spec.md §1.14, a model that abandons a draft: whatever the draft of a block holds (cut
 /// anywhere, never closed, or closed), when the response goes on with prose, the
 /// corrected block and closing words, a block is accepted and the closing words are the
 /// end of the message; stream, accounting and allow-lists hold on it too.
@@ -187,8 +195,8 @@ pub fn check_abandoned_draft(
     );
 }
 
-/// SPEC 8.2 (module docs): every `truncated` rejection reaches the end of the input's
-/// answer (the input without its reasoning, SPEC 8.1).
+/// docs/spec.md §1.14 (module docs): every `truncated` rejection reaches the end of the input's
+/// answer (the input without its reasoning, docs/spec.md §9.1).
 pub fn check_block_ends(text: &str, parsed: &ParsedResponse) {
     let (answer, _, _) = reference_split(text);
     let text = answer.as_str();
@@ -214,10 +222,10 @@ fn visible(text: &str) -> Vec<char> {
 /// Tag names of reasoning sections, lowercase.
 const REASONING_TAGS: [&str; 3] = ["think", "thinking", "reasoning"];
 
-/// A plain, whole-text reading of the reasoning rule (SPEC 8.1), independent of the
+/// A plain, whole-text reading of the reasoning rule (docs/spec.md §9.1), independent of the
 /// parser's incremental one: `(answer, sections, unclosed)`. A section opens with
 /// `<think>`, `<thinking>` or `<reasoning>` (any case) where only whitespace (or an
-/// invisible character, SPEC 8.5) stands between it and the start of the text or of a
+/// invisible character, docs/spec.md §9.3) stands between it and the start of the text or of a
 /// line, and closes at the first closing tag of its name.
 pub fn reference_split(text: &str) -> (String, Vec<String>, bool) {
     // ASCII lowercasing keeps every byte offset.
@@ -272,7 +280,7 @@ pub fn joined_reasoning<S: AsRef<str>>(sections: &[S]) -> Option<String> {
     (!kept.is_empty()).then(|| kept.join("\n\n"))
 }
 
-/// Reasoning never supplies anything (SPEC 8.1): `<think>` + `x` + `</think>` before
+/// Reasoning never supplies anything (docs/spec.md §9.1): `<think>` + `x` + `</think>` before
 /// `y` parses as `y` does, with `x` (trimmed) as its reasoning, however `x` looks; and
 /// with a line break after the closing tag, the message, payload and suggestions are
 /// still `y`'s (locations then count one more line). `x` must not hold `</think>`.
@@ -328,7 +336,7 @@ pub fn without_close_tag(x: &str) -> String {
 }
 
 /// The accounting invariant (module docs), and that the reasoning is what the rule
-/// says; a marker removed for having no value (SPEC 8.10) counts with its missed block.
+/// says; a marker removed for having no value (docs/spec.md §1.17) counts with its missed block.
 /// A response over the size cap is refused unread and exempt.
 pub fn check_accounting(text: &str, parsed: &ParsedResponse) {
     if parsed.rejected.iter().any(|r| r.kind == "response") {
@@ -387,7 +395,7 @@ pub fn check_accounting(text: &str, parsed: &ParsedResponse) {
 /// part of the result an app sees: what it held must be. Every member of every item is
 /// in a kept item (the same key with the same value) or quoted in a warning
 /// (`"key":value`), every item that is not an object is quoted in a warning, and a
-/// block with no items is quoted whole in a warning (SPEC 7.5, 8.7).
+/// block with no items is quoted whole in a warning (docs/spec.md §1.13, §7.1).
 pub fn check_suggestions_visible(parsed: &ParsedResponse) {
     if parsed
         .warnings
@@ -406,14 +414,7 @@ pub fn check_suggestions_visible(parsed: &ParsedResponse) {
         .ok()
         .and_then(|v| v.as_array().cloned())
         .unwrap_or_default();
-        let (Some(start), Some(end)) = (raw.find('['), raw.rfind(']')) else {
-            continue;
-        };
-        if end < start {
-            continue;
-        }
-        let origin = payload_core::Location { line: 1, column: 1 };
-        let Ok(decoded) = payload_core::internals::json::decode(&raw[start..=end], origin) else {
+        let Some(decoded) = block_value(raw, &['['], &[']']) else {
             continue;
         };
         let Some(items) = decoded.value.as_array() else {

@@ -1,5 +1,5 @@
 //! The guarantees of JSON reading, as checks shared by the property tests and the fuzz
-//! targets (SPEC 3, 7.9, 7.10, 7.12, 7.16). Each check panics with the input when a
+//! targets (docs/spec.md §3, §4.4, §7.2, §7.3, §8.3). Each check panics with the input when a
 //! guarantee is broken.
 //!
 //! - **Strict JSON is read as serde_json reads it**: when serde_json reads a text, the
@@ -12,17 +12,17 @@
 //! - **Whole-response mode never returns a smaller value silently**: a success is valid
 //!   for its type, and when the response held other JSON values an `extra_value`
 //!   warning says so.
-//! - **No number changes silently** (SPEC 7.9): every number read holds the literal it
+//! - **No number changes silently** (docs/spec.md §7.2): every number read holds the literal it
 //!   was read from (the float prints back as the same decimal, [`decimal`]), or its
 //!   path is noted (an integer past 64 bits, a float literal whose digits are lost), and
 //!   a noted number is never accepted by whole-response mode.
-//! - **No member is dropped silently** (SPEC 7.8): when the whole response is one
+//! - **No member is dropped silently** (docs/spec.md §7.1): when the whole response is one
 //!   object and is accepted, each of its members is declared by the type (or kept by
 //!   a type that takes any member), or named in a warning.
-//! - **Copied notation is not a value** (SPEC 8.11): no string read as JSON holds
+//! - **Copied notation is not a value** (docs/spec.md §3.4): no string read as JSON holds
 //!   quoted choices joined by repair (`Jobs" | "Applications`): such a string only
 //!   comes from a text that wrote those quotes escaped or inside another quote style.
-//! - **Detection is checked against the result** (SPEC 8.8): when any named format
+//! - **Detection is checked against the result** (docs/spec.md §4.7): when any named format
 //!   reads a valid value, `auto` succeeds, unless the detected format found the
 //!   response cut off (then `auto` fails with a `truncated` error); `auto`'s value is
 //!   the one its format reads when named, and a value found by fallback says so with a
@@ -286,7 +286,7 @@ fn joins_choices(s: &str) -> bool {
 }
 
 /// Checks that no string in `value`, read as JSON from `text`, joins quoted choices
-/// (SPEC 8.11): one that holds `" | "` needs a text that wrote a quote escaped (`\"`)
+/// (docs/spec.md §3.4): one that holds `" | "` needs a text that wrote a quote escaped (`\"`)
 /// or used another quote style, where the double quotes are the string's own text.
 pub fn check_no_joined_choices(text: &str, value: &Value) {
     let quoted_otherwise = text.contains("\\\"")
@@ -316,8 +316,8 @@ pub fn check_no_joined_choices(text: &str, value: &Value) {
     }
 }
 
-/// Checks `auto` extraction of `text` as `payload` against every named format (SPEC
-/// 8.8, module docs); returns the `auto` result. Reads the text six times.
+/// Checks `auto` extraction of `text` as `payload` against every named format (docs/spec.md
+/// §4.7, module docs); returns the `auto` result. Reads the text six times.
 pub fn check_auto(text: &str, payload: &PayloadType) -> ExtractResult {
     let auto = payload_core::extract_as(text, payload, None);
     assert_eq!(auto.success, auto.data.is_some(), "{text:?}");

@@ -166,10 +166,10 @@ pub enum Family {
     /// underflows), then many floats: the precision rule reads each literal once.
     LongNumbers,
     /// One value that never closes, over many lines with blank lines between them: each
-    /// line's start is read for where an open value ends (SPEC 8.2).
+    /// line's start is read for where an open value ends (docs/spec.md §1.14).
     OpenValueLines,
     /// Page markers in another case before values, and markers alone on their lines:
-    /// near misses and missing values (SPEC 8.6, 8.10).
+    /// near misses and missing values (docs/spec.md §1.16, §1.17).
     MissedMarkers,
     /// Reasoning sections, each holding a block, between answer lines.
     ReasoningSections,

@@ -1,6 +1,7 @@
-//! The framework's crates depend on each other in one direction, core ← registry ←
-//! prompt ← agent ← cli, with providers (the HTTP model clients) beside prompt, above
-//! agent and below cli, so that each can be used without the ones above it: an app that
+//! The framework's crates depend on each other in one direction: core ← registry, then
+//! registry ← prompt ← cli and registry ← agent ← providers (the HTTP model clients) ←
+//! cli, with agent and prompt independent of each other (ARCHITECTURE.md lists the
+//! rules), so that each can be used without the ones above it: an app that
 //! only needs a registry links no prompt text, no agent, no HTTP stack and no clap. Read from
 //! `cargo metadata` with every feature on, so an optional dependency cannot hide an edge.
 

@@ -289,7 +289,7 @@ mod rules_through_extract {
     }
 }
 
-/// SPEC 7.14 and 7.16 for the text formats: over generated large inputs, what each
+/// docs/spec.md §8.1 and §8.3 for the text formats: over generated large inputs, what each
 /// reader returns and the memory it holds at its peak stay within a constant factor of
 /// the input, whatever its shape (deep, wide, repeated, broken).
 // A counting global allocator is `unsafe` by definition.
@@ -566,7 +566,7 @@ mod size_bounds {
     }
 }
 
-/// Detection checked against the result (SPEC 8.8): every registered type's example,
+/// Detection checked against the result (docs/spec.md §4.7): every registered type's example,
 /// written in any format and wrapped the ways models wrap an answer (a tag around it,
 /// prose before and after, a reasoning section first), is read in `auto` whenever some
 /// named format reads it (`json_invariants::check_auto`), and JSON in a wrapper tag is

@@ -3,7 +3,7 @@
 //! fuzzers ever flagged (kept in `fuzz/artifacts-replay/`) and every seed of their
 //! corpus goes through every entry point.
 //!
-//! "Never drops text", precisely (SPEC 7.5, the accounting invariant): with I the
+//! "Never drops text", precisely (docs/spec.md §1.13, the accounting invariant): with I the
 //! input's non-whitespace characters,
 //! 1. the message's non-whitespace characters are a subsequence of I (the message keeps
 //!    the input's text, in order, and adds none);

@@ -1,4 +1,4 @@
-//! Whole-response JSON never loses, invents or crashes (SPEC 7.9, 7.10, 7.12, 7.16):
+//! Whole-response JSON never loses, invents or crashes (docs/spec.md §4.4, §7.2, §7.3, §8.3):
 //! the cases that were found wrong, each as a test, and the guarantees as properties
 //! over generated text (the same checks the fuzz targets assert, from
 //! `payload_benches::json_invariants`).
@@ -302,7 +302,7 @@ fn a_float_whose_digits_are_lost_is_noted_at_its_path() {
     assert!(held.notes.is_empty());
 }
 
-// ---- copied notation (SPEC 8.11) ----------------------------------------------------
+// ---- copied notation (docs/spec.md §3.4) ----------------------------------------------------
 
 /// Where to go next in the app.
 #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
@@ -362,7 +362,7 @@ fn copied_choices_are_a_validation_error_in_marker_mode() {
 
 proptest! {
     /// Copied choices as any member of any object, read in every mode that reads JSON,
-    /// are never accepted: a `validation` error at that member (SPEC 8.11).
+    /// are never accepted: a `validation` error at that member (docs/spec.md §3.4).
     #[test]
     fn copied_choices_are_never_accepted(
         members in object(),

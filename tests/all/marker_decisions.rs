@@ -1,6 +1,6 @@
-//! SPEC section 7, items 1-7: where a marker is not a marker, the spellings models use,
-//! responses cut off early, paragraphs, accounting, previews and error locations — each
-//! checked one-shot and, where it matters, streamed one character at a time.
+//! docs/spec.md §1.2, §1.9, §1.11-1.13, §2.4 and §5.5: where a marker is not a marker, the
+//! spellings models use, responses cut off early, paragraphs, accounting, previews and error
+//! locations — each checked one-shot and, where it matters, streamed one character at a time.
 
 use payload_benches::table_view_options;
 use payload_core::{ErrorKind, Location, ParsedResponse, WarningKind};
@@ -46,7 +46,7 @@ fn assert_prose(text: &str) {
     assert_eq!(parsed.message, text.trim(), "{text:?}");
 }
 
-// 7.1 Where a marker is not a marker ------------------------------------------------
+// §1.11 Where a marker is not a marker ------------------------------------------------
 
 #[test]
 fn a_marker_in_an_inline_code_span_is_prose() {
@@ -110,7 +110,7 @@ fn a_quote_ends_at_a_blank_line_or_its_closing_tag() {
     assert!(parsed.custom_payload.is_some(), "{parsed:?}");
 }
 
-// 7.2 Tolerated spellings ------------------------------------------------------------
+// §1.2 Tolerated spellings ------------------------------------------------------------
 
 #[test]
 fn three_emphasis_characters_any_space_and_any_fence_info() {
@@ -129,7 +129,7 @@ fn three_emphasis_characters_any_space_and_any_fence_info() {
     }
 }
 
-// 7.3 Cut off early -------------------------------------------------------------------
+// §1.12 Cut off early -------------------------------------------------------------------
 
 #[test]
 fn a_text_that_ends_after_a_marker_is_truncated() {
@@ -153,7 +153,7 @@ fn a_text_that_ends_after_a_marker_is_truncated() {
     }
 }
 
-// 7.4 Paragraphs survive removal -------------------------------------------------------
+// §1.9 Paragraphs survive removal -------------------------------------------------------
 
 #[test]
 fn a_block_on_its_own_line_leaves_the_paragraph_break() {
@@ -169,7 +169,7 @@ fn a_block_on_its_own_line_leaves_the_paragraph_break() {
     assert_eq!(parsed.message, "Inline and on.");
 }
 
-// 7.5 Nothing removed is lost ------------------------------------------------------------
+// §1.13 Nothing removed is lost ------------------------------------------------------------
 
 #[test]
 fn dropped_items_are_quoted_in_their_warnings() {
@@ -206,7 +206,7 @@ fn a_removed_prefix_is_in_the_blocks_raw() {
     assert!(raw.starts_with("- DATA_PROPOSAL"), "{raw}");
 }
 
-// 7.6 Previews obey the allow-lists ------------------------------------------------------
+// §5.5 Previews obey the allow-lists ------------------------------------------------------
 
 #[test]
 fn previews_never_show_what_the_result_drops() {
@@ -236,7 +236,7 @@ fn previews_never_show_what_the_result_drops() {
     }
 }
 
-// 7.7 Error locations -------------------------------------------------------------------
+// §2.4 Error locations -------------------------------------------------------------------
 
 #[test]
 fn errors_point_at_the_member_at_fault() {

@@ -1,4 +1,4 @@
-//! SPEC section 1, rule by rule, on responses written the way models write them.
+//! docs/spec.md §1, rule by rule, on responses written the way models write them.
 
 use payload_core::{ErrorKind, WarningKind};
 use payload_tests::parse;
@@ -253,7 +253,7 @@ fn the_first_valid_block_wins_and_later_valid_ones_are_extra() {
     assert_eq!(parsed.rejected.len(), 1);
     assert_eq!(parsed.rejected[0].kind, "data_proposal");
     assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::ExtraPayload);
-    // Blocks on lines of their own leave paragraph breaks (SPEC 7.4).
+    // Blocks on lines of their own leave paragraph breaks (docs/spec.md §1.9).
     assert_eq!(parsed.message, "First:\n\nSecond:\n\nEnd.");
 }
 
@@ -411,7 +411,7 @@ fn the_registry_has_no_conflicts() {
     payload_registry::Registry::global().check().unwrap();
 }
 
-// 8. How models really write (SPEC 8.2-8.6, 8.10, line endings) -----------------------
+// How models really write (docs/spec.md §1.14-1.17, §9.2, §9.3, line endings) -----
 
 const DELETE: &str = r#"{"operations": [{"action": "delete", "row_id": 7}]}"#;
 

@@ -380,7 +380,7 @@ fn a_data_proposal_card_gets_its_rows_while_they_arrive() {
     let mut counts = Vec::new();
     let mut last_complete = false;
     // One character at a time, then the events `finish` gives: a closing line is decided
-    // once it ends or the text does (SPEC 8.2), so the closed preview may come last.
+    // once it ends or the text does (docs/spec.md §1.14), so the closed preview may come last.
     let mut pieces: Vec<&str> = text
         .char_indices()
         .map(|(at, c)| &text[at..at + c.len_utf8()])

@@ -1,6 +1,6 @@
 //! Prompt instructions, assembled system prompts and the generated prompt docs of the
 //! `payload` binary's registry (the built-in types and the table.that pages), checked
-//! against snapshots, against the real marker parser, and against seed 000's tables.
+//! against snapshots, against the real marker parser, and against table.that's tables.
 //!
 //! `docs/prompts.md` is checked in; regenerate it with
 //! `UPDATE_DOCS=1 cargo test -p payload-tests --test all prompt_docs::`.
@@ -307,7 +307,7 @@ fn checked_in_docs_are_current() {
     }
 }
 
-/// Every fact in seed 000's tables that concerns the model is in the generated docs.
+/// Every fact in table.that's tables that concerns the model is in the generated docs.
 #[test]
 fn docs_carry_every_fact_of_seed_000() {
     let text = docs::render(table_that());

@@ -1,7 +1,7 @@
 //! Properties of marker-mode parsing over generated responses: text without markers is
 //! the message unchanged, and any built-in payload rendered into a response the way
 //! models write it parses back to itself, with the prose around it as the message; an
-//! abandoned draft never hides the block and words after it (SPEC 8.2); and CRLF line
+//! abandoned draft never hides the block and words after it (docs/spec.md §1.14); and CRLF line
 //! endings read as LF ones do.
 
 use payload_builtin::{
@@ -267,7 +267,7 @@ fn as_lf(parsed: &payload_core::ParsedResponse) -> Value {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    /// SPEC 8.2: a draft cut anywhere (or any JSON-like scribble) followed by prose, the
+    /// docs/spec.md §1.14: a draft cut anywhere (or any JSON-like scribble) followed by prose, the
     /// corrected block and closing words: the block is accepted, the words are shown,
     /// and every marker-mode invariant holds, streamed too.
     #[test]

@@ -1,4 +1,4 @@
-//! Seed 000's own examples parse to what the document says, and its availability
+//! table.that's own examples parse to what the document says, and its availability
 //! matrix and mode rules hold.
 
 use payload_builtin::{DataProposal, SchemaMode, SchemaProposal};

@@ -1,4 +1,4 @@
-//! SPEC 7.8, 7.9, 7.11 and 7.14 for values, in marker mode and whole-response mode:
+//! docs/spec.md §7.1, §7.2, §7.4 and §8.1 for values, in marker mode and whole-response mode:
 //! members the type does not declare, integer-valued and oversized numbers, what
 //! whole-response coercion accepts and refuses, and errors bounded at the source.
 
@@ -117,7 +117,7 @@ fn paths(errors: &[PayloadError]) -> Vec<&str> {
     errors.iter().map(|e| e.path.as_str()).collect()
 }
 
-// ---- 7.8 members the type does not declare ----------------------------------------
+// ---- §7.1 members the type does not declare ----------------------------------------
 
 #[test]
 fn a_misspelled_member_is_an_error_that_names_the_member_meant() {
@@ -250,7 +250,7 @@ fn other_formats_report_undeclared_fields_too() {
     }
 }
 
-// ---- 7.9 numbers -----------------------------------------------------------------
+// ---- §7.2 numbers -----------------------------------------------------------------
 
 #[test]
 fn an_integer_valued_float_decodes_into_an_integer_field() {
@@ -304,7 +304,7 @@ fn a_number_a_field_cannot_hold_exactly_is_an_error_at_its_path() {
     }
 }
 
-/// Float literals a 64-bit float cannot hold to the digits written (SPEC 7.9): underflow
+/// Float literals a 64-bit float cannot hold to the digits written (docs/spec.md §7.2): underflow
 /// to zero, digits past what a float keeps, a million-digit mantissa.
 fn imprecise_literals() -> Vec<String> {
     vec![
@@ -478,7 +478,7 @@ fn no_error_about_a_member_has_an_empty_path() {
     }
 }
 
-// ---- 7.11 coercion, whole-response mode only ------------------------------------
+// ---- §7.4 coercion, whole-response mode only ------------------------------------
 
 #[test]
 fn coercion_accepts_what_needs_no_guess_and_reports_each_fix() {
@@ -553,7 +553,7 @@ fn coercion_refuses_anything_that_needs_a_guess() {
     }
 }
 
-// ---- 7.14 bounded errors ------------------------------------------------------------
+// ---- §8.1 bounded errors ------------------------------------------------------------
 
 fn assert_bounded(errors: &[PayloadError], count: usize) {
     assert_eq!(errors.len(), 101, "{:#?}", &errors[..3.min(errors.len())]);

@@ -1,5 +1,5 @@
-//! The events of a turn (seed 001) and their Server-Sent Events encoding: a web handler
-//! writes each one with [`ServerSentEvent::write_sse`].
+//! The events of a turn (the chat architecture app) and their Server-Sent Events encoding: a web
+//! handler writes each one with [`ServerSentEvent::write_sse`].
 
 use payload_core::sse::{self, ServerSentEvent};
 use payload_core::{Cursor, CustomPayload, LlmPayload, ParsedResponse, PartialType, StreamEvent};
@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::io::{self, Write};
 
-/// The events of a turn, with seed 001's SSE names.
+/// The events of a turn, with the chat architecture's SSE names.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 #[non_exhaustive]

@@ -1,7 +1,7 @@
 //! # payload-agent
 //!
-//! Talking to a model on a registered page (seed 001): one chat turn as a stream of
-//! events. The model is called with the conversation and the tools; its text goes
+//! Talking to a model on a registered page (the chat architecture app): one chat turn as a stream
+//! of events. The model is called with the conversation and the tools; its text goes
 //! through the page's streaming parser as it arrives; the tools it asks for run and
 //! their results go back to it; and so on until it answers without asking for a tool,
 //! or the call limit is reached.

@@ -24,7 +24,7 @@ pub enum ModelChunk {
     /// Reasoning from the provider's own reasoning channel (Anthropic `thinking`
     /// deltas, the `reasoning_content` of OpenAI-compatible servers): shown as
     /// `reasoning_delta` events and returned in `complete`'s `reasoning`, never read for
-    /// payloads or suggestions (SPEC 8.1).
+    /// payloads or suggestions (docs/spec.md §9.1).
     Reasoning(String),
     /// A piece of a tool call whose arguments arrive in fragments (as both OpenAI's and
     /// Anthropic's streams deliver them). The first piece of call `index` carries its id

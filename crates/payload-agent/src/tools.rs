@@ -1,7 +1,7 @@
-//! Tools (seed 001): functions the model may call during a turn, registered at link
-//! time and offered on the pages that name them. A tool returns text for the model
+//! Tools (the chat architecture app): functions the model may call during a turn, registered at
+//! link time and offered on the pages that name them. A tool returns text for the model
 //! and, if it has something to show, a payload for the client; a tool payload takes
-//! precedence over one the model writes (SPEC 1.10).
+//! precedence over one the model writes (docs/spec.md §1.10).
 //!
 //! The model's input is checked against the tool's input schema before the tool runs:
 //! input that does not match goes back to the model as the tool's result, naming each

@@ -1,22 +1,22 @@
-//! One chat turn (seed 001) as an asynchronous stream of events: the model is called
-//! with the conversation and the tools; its text goes through the page's streaming
+//! One chat turn (the chat architecture app) as an asynchronous stream of events: the model is
+//! called with the conversation and the tools; its text goes through the page's streaming
 //! parser as it arrives; the tools it asks for run and their results go back to it; and
 //! so on until it answers without asking for a tool, or the call limit is reached.
 //!
 //! The turn's text is every model call's text joined by a blank line; the `complete`
-//! event carries its parse with tool precedence applied (SPEC 1.10): the last payload a
+//! event carries its parse with tool precedence applied (docs/spec.md §1.10): the last payload a
 //! tool returned beats one the model wrote.
 //!
 //! When the final answer's custom payload is rejected, or a block was meant but not
 //! written as one (a page marker in another case or spelling, a marker with no value
-//! after it: SPEC 8.6, 8.10), the turn re-asks (once by
+//! after it: docs/spec.md §1.16, §1.17), the turn re-asks (once by
 //! default): the re-prompt message naming every error goes back to the model as a user
 //! message, a `status` event says so, and the corrected answer streams in. Its parse
 //! replaces the rejected answer's in `complete` (the text of earlier calls in the turn
 //! is kept); a client that shows `text_delta`s as they come should take `complete` as
 //! the final word.
 //!
-//! Reasoning (SPEC 8.1) comes from two places: the provider's reasoning channel
+//! Reasoning (docs/spec.md §9.1) comes from two places: the provider's reasoning channel
 //! ([`ModelChunk::Reasoning`], never given to the parser) and `<think>` sections in the
 //! text (which the parser takes out). Both go out as `reasoning_delta` events, joined as
 //! one text (a blank line between the reasoning of different calls or channels), and
@@ -336,7 +336,7 @@ impl<'a, M: Model> Turn<'a, M> {
             return false;
         }
         // Rejected payloads, and blocks the model meant to send but did not write as
-        // blocks (a near-miss marker, a marker with no value: SPEC 8.6, 8.10).
+        // blocks (a near-miss marker, a marker with no value: docs/spec.md §1.16, §1.17).
         let errors: Vec<_> = parsed
             .rejected
             .iter()

@@ -1,4 +1,4 @@
-//! DATA_PROPOSAL: add, update or delete rows in bulk (seed 000, section 4b).
+//! DATA_PROPOSAL: add, update or delete rows in bulk (table.that).
 
 use payload_core::PayloadError;
 use payload_core::{LlmPayload, Partial};

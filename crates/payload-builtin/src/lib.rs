@@ -6,7 +6,7 @@
 //!
 //! - [`SuggestedValues`] / [`SuggestedActions`]: chips and buttons (parsed natively on
 //!   every page with suggestions; registered so their schema and format are documented).
-//! - [`SchemaProposal`]: create a table or change its columns, with seed 000's mode rules.
+//! - [`SchemaProposal`]: create a table or change its columns, with table.that's mode rules.
 //! - [`DataProposal`]: add, update or delete rows in bulk.
 //!
 //! Both proposals have partial forms ([`SchemaProposalPartial`], [`DataProposalPartial`]):

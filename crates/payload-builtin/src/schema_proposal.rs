@@ -1,5 +1,5 @@
-//! SCHEMA_PROPOSAL: create a table, or change an existing table's columns (seed 000,
-//! section 4a), with the mode rules the schema cannot state.
+//! SCHEMA_PROPOSAL: create a table, or change an existing table's columns (table.that),
+//! with the mode rules the schema cannot state.
 
 use payload_core::PayloadError;
 use payload_core::{LlmPayload, Partial};
@@ -181,7 +181,7 @@ impl SchemaProposal {
     /// The most options a select column may list (the schema's `maxItems`).
     pub const MAX_OPTIONS: usize = 200;
 
-    /// Seed 000's mode rules, the column rules the schema cannot state, and the totals
+    /// table.that's mode rules, the column rules the schema cannot state, and the totals
     /// it cannot count (columns a create adds).
     pub fn check_mode_rules(&self) -> Vec<PayloadError> {
         let mut errors = Vec::new();

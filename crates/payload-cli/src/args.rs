@@ -1,4 +1,4 @@
-//! The command line of `payload` (SPEC section 6), as clap reads it.
+//! The command line of `payload` (docs/spec.md §6), as clap reads it.
 
 use clap::{Parser, Subcommand};
 
@@ -89,7 +89,7 @@ pub enum Command {
         /// The response (default: standard input).
         file: Option<PathBuf>,
     },
-    /// Read a whole response as one value of a type (SPEC section 4); exits 1 when
+    /// Read a whole response as one value of a type (docs/spec.md §4); exits 1 when
     /// `success` is false.
     Extract {
         /// The registered type's name.
@@ -162,8 +162,8 @@ pub enum Command {
         #[command(flatten)]
         timeouts: ModelTimeouts,
     },
-    /// Serve the table.that chat app in a browser (seed 000 and 001): tables in SQLite,
-    /// the chat streamed over SSE, payload cards to accept or dismiss. Without
+    /// Serve the table.that chat app in a browser (on the chat architecture's contract): tables in
+    /// SQLite, the chat streamed over SSE, payload cards to accept or dismiss. Without
     /// `--provider` the model replays a recorded conversation, offline.
     Serve {
         /// The port on 127.0.0.1 (0 picks a free one).

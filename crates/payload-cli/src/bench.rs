@@ -1,4 +1,4 @@
-//! `payload bench --page PAGE [--iterations N] FILE` (SPEC section 6): parses FILE N
+//! `payload bench --page PAGE [--iterations N] FILE` (docs/spec.md §6): parses FILE N
 //! times in process with the page's compiled parser and prints the throughput, so that
 //! a recorded response can be measured on the machine that will serve it.
 //!

@@ -14,6 +14,7 @@ use payload_providers::{Anthropic, Constraint, DEFAULT_DEADLINE, OpenAi};
 use payload_registry::Registry;
 use serde_json::json;
 use std::io::Write;
+use std::time::Duration;
 
 /// What `payload chat` was asked for.
 #[derive(Debug)]
@@ -56,6 +57,14 @@ impl ClientOptions {
     }
 }
 
+/// How long a whole turn may take when each model request may take `deadline`
+/// (`--deadline`, the providers' default when `None`): the same bound, and a second
+/// more, so that a turn of one request that runs out of time is reported by the
+/// client, which says what the model was doing, rather than by the turn.
+pub(crate) fn turn_deadline(deadline: Option<Duration>) -> Duration {
+    deadline.unwrap_or(DEFAULT_DEADLINE) + Duration::from_secs(1)
+}
+
 /// Runs the turn, writing each event as it arrives; `Ok(false)` when the turn reported
 /// an error (the events, `complete` included, are written all the same).
 pub(crate) fn run(
@@ -77,14 +86,31 @@ pub(crate) fn run(
         .enable_all()
         .build()
         .map_err(CliError::Runtime)?;
+    let limit = turn_deadline(request.model.timeouts.deadline);
     runtime.block_on(async {
         let mut turn = agent.turn(
             model,
             vec![ModelMessage::user(request.message.clone())],
             context,
         );
+        let deadline = tokio::time::Instant::now() + limit;
         let mut clean = true;
-        while let Some(event) = turn.next().await {
+        loop {
+            let event = match tokio::time::timeout_at(deadline, turn.next()).await {
+                Ok(Some(event)) => event,
+                Ok(None) => break,
+                Err(_) => {
+                    let error = AgentEvent::Error {
+                        message: format!(
+                            "the turn took longer than its deadline of {} s and was stopped",
+                            limit.as_secs_f64()
+                        ),
+                    };
+                    error.write_sse(out)?;
+                    out.flush()?;
+                    return Ok(false);
+                }
+            };
             clean &= !matches!(event, AgentEvent::Error { .. });
             event.write_sse(out)?;
             out.flush()?;

@@ -6,7 +6,7 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 
 /// The library's limits for the `--max-input-bytes` the command was given: the one
-/// setting, raised as well as lowered (SPEC 7.15), so what the command reads the
+/// setting, raised as well as lowered (docs/spec.md §8.2), so what the command reads the
 /// library reads too.
 pub fn limits(max_input_bytes: u64) -> payload_core::Limits {
     let bytes = usize::try_from(max_input_bytes).unwrap_or(usize::MAX);

@@ -1,6 +1,6 @@
 //! # payload-cli
 //!
-//! The `payload` command (SPEC section 6) as a library: any app can call [`main`] from
+//! The `payload` command (docs/spec.md §6) as a library: any app can call [`main`] from
 //! its own `main` to get the same commands over its own registry, or [`run`] them over
 //! a registry it built, writing to any output.
 //!
@@ -172,6 +172,7 @@ pub fn run_with_server(
             allow_hosts,
         } => {
             let server = server.ok_or(CliError::NoServer)?;
+            let turn_deadline = Some(chat::turn_deadline(timeouts.deadline));
             let model = match provider.zip(model) {
                 Some((provider, model)) => Some(serve::factory(
                     chat::ClientOptions {
@@ -190,6 +191,7 @@ pub fn run_with_server(
                 db,
                 model,
                 allow_hosts,
+                turn_deadline,
             })
             .map_err(CliError::Serve)?;
         }

@@ -1,4 +1,4 @@
-//! `--max-input-bytes` is the one size setting (SPEC 7.15): the command passes it to
+//! `--max-input-bytes` is the one size setting (docs/spec.md §8.2): the command passes it to
 //! the library, so raising it lets a larger response through every entry point, and
 //! lowering it refuses a smaller one.
 

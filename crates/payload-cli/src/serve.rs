@@ -23,6 +23,9 @@ pub struct ServeRequest {
     pub model: Option<ModelFactory>,
     /// Host names the server answers for besides its own address (`--allow-host`).
     pub allow_hosts: Vec<String>,
+    /// How long one whole chat turn may take: `--deadline` (each model request's bound)
+    /// and a second more; the server's own default when `None`.
+    pub turn_deadline: Option<std::time::Duration>,
 }
 
 impl std::fmt::Debug for ServeRequest {
@@ -32,6 +35,7 @@ impl std::fmt::Debug for ServeRequest {
             .field("db", &self.db)
             .field("model", &self.model.as_ref().map(|_| "provider"))
             .field("allow_hosts", &self.allow_hosts)
+            .field("turn_deadline", &self.turn_deadline)
             .finish()
     }
 }

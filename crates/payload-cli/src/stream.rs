@@ -1,4 +1,4 @@
-//! `payload stream --page PAGE [--chunk N] [FILE]` (SPEC section 6): replays a response
+//! `payload stream --page PAGE [--chunk N] [FILE]` (docs/spec.md §6): replays a response
 //! in chunks of N bytes (cut at char boundaries) through the page's streaming parser
 //! and prints each event as Server-Sent Events, the way a chat backend would send them.
 

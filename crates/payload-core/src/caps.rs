@@ -1,4 +1,4 @@
-//! Bounded reports (SPEC 7.14): at most [`MAX_ERRORS`] errors per payload and
+//! Bounded reports (docs/spec.md §8.1): at most [`MAX_ERRORS`] errors per payload and
 //! [`MAX_WARNINGS`] warnings per response are kept; the rest are counted in one final
 //! entry.
 //!

@@ -1,4 +1,4 @@
-//! Errors as data an LLM can act on (SPEC section 2).
+//! Errors as data an LLM can act on (docs/spec.md §2).
 //!
 //! Every problem found in a model's output becomes one [`PayloadError`]: what kind of
 //! problem it is, where it is (a JSON Pointer into the payload and, when known, a line and
@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
-/// What went wrong, as one of the kinds SPEC section 2 names.
+/// What went wrong, as one of the kinds docs/spec.md §2 names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -25,7 +25,7 @@ pub enum ErrorKind {
     Truncated,
     /// A parsing error: the value was still open where the text went on with something
     /// else (a closing fence, the next marker, or prose after a blank line), so the
-    /// block was cut there and the rest of the response read as usual (SPEC 8.2).
+    /// block was cut there and the rest of the response read as usual (docs/spec.md §1.14).
     Unclosed,
     /// The block belongs to a registered type that the page does not offer.
     NotOnPage,
@@ -96,7 +96,7 @@ impl Location {
     }
 }
 
-/// One problem with a model's output, in the shape SPEC section 2 gives.
+/// One problem with a model's output, in the shape docs/spec.md §2 gives.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PayloadError {
     /// What kind of problem this is.

@@ -1,4 +1,4 @@
-//! The one code-fence rule (SPEC 8.3), used by every reader of model text: marker mode
+//! The one code-fence rule (docs/spec.md §9.2), used by every reader of model text: marker mode
 //! and the stream, lenient JSON repair, whole-response mode, and the grammars that
 //! describe what a model may write.
 //!

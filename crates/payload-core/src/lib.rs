@@ -7,7 +7,7 @@
 //!   type-erased descriptor, and also the descriptor of a type known only at run time,
 //!   from a JSON Schema document ([`PayloadType::from_schema`], the [`runtime`] module).
 //! - [`parse()`] finds marker blocks (`SCHEMA_PROPOSAL: {...}`) in a response, extracts,
-//!   repairs and validates them, and returns a [`ParsedResponse`] (SPEC section 1).
+//!   repairs and validates them, and returns a [`ParsedResponse`] (docs/spec.md §1).
 //! - [`PayloadError`] and [`Warning`] are the data an application (or a model, after a
 //!   re-prompt) acts on.
 //!

@@ -16,7 +16,7 @@
 use crate::error::{ErrorKind, PayloadError};
 
 /// How many levels of nesting a value may have, in every format and on every path:
-/// this many are read, one more is a `parsing` error (SPEC 7.16).
+/// this many are read, one more is a `parsing` error (docs/spec.md §8.3).
 pub const MAX_DEPTH: usize = 128;
 
 /// The default cap on a response's size: 16 MiB, far beyond any model's output.

@@ -1,6 +1,6 @@
 //! [`Nullable`]: a member that must be present but may be `null`.
 //!
-//! `Option<T>` fields are optional in serde and in schemars; some schemas (seed 003's
+//! `Option<T>` fields are optional in serde and in schemars; some schemas (SelfHelp's
 //! `danger_level`) need the member written out even when it has no value.
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};

@@ -38,8 +38,8 @@ pub trait LlmPayload:
     /// Rules the schema says badly, in words, for the instructions (the checks
     /// themselves are [`LlmPayload::check`]).
     const RULES: &'static [&'static str] = &[];
-    /// Seed 002's `x-format` options (`format(...)` in the derive), as a JSON object in
-    /// text; merged into the root of the generated schema. Empty for none.
+    /// The output-schema app's `x-format` options (`format(...)` in the derive), as a JSON object
+    /// in text; merged into the root of the generated schema. Empty for none.
     const FORMAT_OPTIONS: &'static str = "";
     /// The type-erased descriptor that registries, parsers and prompts work with.
     const TYPE: PayloadType = PayloadType::of::<Self>();
@@ -378,7 +378,7 @@ fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> Decoded {
 
 /// A serde error on a value that passed the schema: the schema and the type disagree
 /// somewhere (a custom `Deserialize`, a number out of a field's range). The error is
-/// placed at the member serde was decoding (SPEC 7.9: no empty path when the member is
+/// placed at the member serde was decoding (docs/spec.md §7.2: no empty path when the member is
 /// known).
 fn decode_error(error: serde_path_to_error::Error<serde_json::Error>) -> PayloadError {
     let path = pointer_of(error.path());

@@ -1,4 +1,4 @@
-//! The message that tells a model what to fix (seed 003's feedback, made specific).
+//! The message that tells a model what to fix (SelfHelp's feedback, made specific).
 
 use crate::error::{ErrorKind, PayloadError};
 use std::fmt::Write;

@@ -1,4 +1,4 @@
-//! The retry driver (seed 003): ask, validate, and on failure ask again with a message
+//! The retry driver (SelfHelp): ask, validate, and on failure ask again with a message
 //! naming every error, up to a number of attempts.
 //!
 //! Generic over the caller's model function, sync or async; no HTTP client here, and

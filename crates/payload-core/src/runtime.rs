@@ -5,7 +5,7 @@
 //! is the same descriptor, with its schema, example and summary coming from the
 //! document instead of a Rust type.
 //!
-//! The schema is checked first (seed 002's `validateSchema`): a document that is not a
+//! The schema is checked first (the output-schema app's `validateSchema`): a document that is not a
 //! JSON Schema, a `$ref` that leads nowhere, an `x-format` that is not consistent, or an
 //! example the schema refuses is a [`SchemaError`] listing every problem, never a panic.
 //!

@@ -295,7 +295,7 @@ fn distinct_names(
     }
 }
 
-/// Seed 002's `x-parsing` at the root, checked for the values the seed defines.
+/// The output-schema app's `x-parsing` at the root, checked for the values the seed defines.
 pub(crate) fn x_parsing(schema: &Value, problems: &mut Vec<SchemaProblem>) {
     let Some(parsing) = schema.get("x-parsing") else {
         return;

@@ -8,7 +8,7 @@ use std::fmt;
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum WarningKind {
-    /// Malformed JSON was repaired (SPEC section 3); the message names the fix.
+    /// Malformed JSON was repaired (docs/spec.md §3); the message names the fix.
     Repaired,
     /// A value was coerced to the schema's type (a number written as a string, ...).
     Coerced,
@@ -19,36 +19,36 @@ pub enum WarningKind {
     /// A second block of the same suggestion kind was removed; the first one won.
     DuplicateBlock,
     /// A suggestion block with no items was removed from the message; the message
-    /// quotes it (SPEC 8.7: nothing removed is lost).
+    /// quotes it (docs/spec.md §7.1: nothing removed is lost).
     EmptyBlock,
-    /// A member the type does not declare was ignored (SPEC 7.8); the message names it.
+    /// A member the type does not declare was ignored (docs/spec.md §7.1); the message names it.
     UnknownMember,
-    /// A key appeared twice in one object; the last value won (SPEC 7.10).
+    /// A key appeared twice in one object; the last value won (docs/spec.md §7.3).
     DuplicateKey,
     /// A required member is missing, and the type's `x-parsing` says to warn, not fail
     /// (`validation.required-enforcement: "warn"`).
     MissingMember,
     /// The response held more than one top-level value; the message names the others
-    /// (SPEC 7.12).
+    /// (docs/spec.md §4.4).
     ExtraValue,
     /// The response's last section may have been cut off: the format has no end marker
-    /// that would tell (SPEC 7.13).
+    /// that would tell (docs/spec.md §4.5).
     PossiblyTruncated,
     /// A reasoning section (`<think>`, ...) was still open when the response ended: the
-    /// rest of the response was read as reasoning (SPEC 8.1).
+    /// rest of the response was read as reasoning (docs/spec.md §9.1).
     UnclosedReasoning,
-    /// More warnings than the cap were found; this one counts the rest (SPEC 7.14).
+    /// More warnings than the cap were found; this one counts the rest (docs/spec.md §8.1).
     Omitted,
     /// Whole-response `auto`: the detected format gave no valid value and another
-    /// format did (SPEC 8.8); the message names both. On a failure, it lists the
+    /// format did (docs/spec.md §4.7); the message names both. On a failure, it lists the
     /// formats also tried and why none gave a valid value.
     FormatFallback,
     /// A page marker written in another case or with spaces or hyphens for underscores
     /// (`Schema Proposal:`) before a JSON value: it stays in the message, and the
-    /// message names the marker meant (SPEC 8.6).
+    /// message names the marker meant (docs/spec.md §1.16).
     NearMissMarker,
     /// A marker alone at a line's start with no value after it was removed from the
-    /// message; the message quotes it (SPEC 8.10).
+    /// message; the message quotes it (docs/spec.md §1.17).
     MissingValue,
 }
 

@@ -1,4 +1,4 @@
-//! SPEC 7.14 measured: a 1.2 MB response of 400,000 empty operations, where every
+//! docs/spec.md §8.1 measured: a 1.2 MB response of 400,000 empty operations, where every
 //! operation needs two members, is rejected with 100 errors and one that counts the
 //! rest, and reading it never holds more than 50 times its size in memory.
 //!

@@ -95,7 +95,7 @@ pub struct Container {
     pub krate: Option<Path>,
     /// `registry = "path"`.
     pub registry: Option<Path>,
-    /// `format(...)`: seed 002's `x-format` options of the type.
+    /// `format(...)`: the output-schema app's `x-format` options of the type.
     pub format: Options,
 }
 

@@ -1,4 +1,4 @@
-//! `format(...)`: seed 002's `x-format` options as attributes, on the type and on its
+//! `format(...)`: the output-schema app's `x-format` options as attributes, on the type and on its
 //! fields, written into the schema as one `x-format` object.
 //!
 //! ```text
@@ -10,8 +10,8 @@
 //! ```
 //!
 //! becomes `{"xml": {"root-element": "analysis-result", "properties": {"recommendations":
-//! {"item-element": "recommendation"}}}, "delimited": {...}}`, the shape seed 002 gives
-//! and the format readers, renderers and hints in `payload_core::formats` read.
+//! {"item-element": "recommendation"}}}, "delimited": {...}}`, the shape the output-schema app
+//! gives and the format readers, renderers and hints in `payload_core::formats` read.
 
 use crate::ctxt::Ctxt;
 use syn::meta::ParseNestedMeta;

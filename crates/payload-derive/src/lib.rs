@@ -30,7 +30,7 @@
 //! | `description = "..."` | replaces the doc comment as `DESCRIPTION` | the doc comment |
 //! | `crate = "path"` | where `payload_core` is | `::payload_core` |
 //! | `registry = "path"` | where `payload_registry` is | `::payload_registry` |
-//! | `format(xml(...), delimited(...), tagged(...), markdown(...))` | seed 002's `x-format` options of the type (below) | none |
+//! | `format(xml(...), delimited(...), tagged(...), markdown(...))` | the output-schema app's `x-format` options of the type (below) | none |
 //!
 //! On an enum variant, `#[payload(check = path)]` declares that variant's rules: a
 //! `fn(&Content) -> Vec<PayloadError>` for a newtype variant `V(Content)`, its paths
@@ -82,7 +82,7 @@
 //! `#[payload(format(xml(element, item, attribute, cdata), delimited(list, prefix,
 //! wrapper), tagged(tag, multi), markdown(header, level, list, code_block, code)))]`.
 //! They become the type's `FORMAT_OPTIONS`, merged into the root of its schema as
-//! seed 002's `x-format` object (fields keyed by their serde name), which the format
+//! the output-schema app's `x-format` object (fields keyed by their serde name), which the format
 //! readers, renderers and instructions read. `#[schemars(extend("x-format" = ...))]`
 //! reaches the same place; declared options win where both are given.
 //!

@@ -289,7 +289,7 @@ fn render(header: &str, root: &str, rules: &BTreeMap<String, String>) -> String 
     out
 }
 
-/// The value in each kind of code fence (the one fence rule, SPEC 8.3: the opener's run
+/// The value in each kind of code fence (the one fence rule, docs/spec.md §9.2: the opener's run
 /// of three, closed by the same run), as alternatives: ` | "```json\n" v "\n```"`.
 fn fenced_alternatives(value: &str) -> String {
     payload_core::fence::CHARS

@@ -67,7 +67,7 @@ fn regex_literal(marker: &str) -> String {
     out
 }
 
-/// The fences a block may be written in, by the one fence rule (SPEC 8.3): either fence
+/// The fences a block may be written in, by the one fence rule (docs/spec.md §9.2): either fence
 /// character, in runs of three to five (a regex cannot say "at least as many as the
 /// opener", so each opener length gets its own closer), numbered for the terminals.
 fn fences() -> impl Iterator<Item = (usize, char, usize)> {

@@ -1,4 +1,4 @@
-//! System prompt assembly (seed 000, "System Prompt Assembly"): eight sections in a
+//! System prompt assembly (table.that, "System Prompt Assembly"): eight sections in a
 //! fixed order, each filled from what is registered for the page and what the app passes
 //! in for this turn.
 //!

@@ -74,7 +74,7 @@ fn marker_shaped(word: &str) -> bool {
     upper && word.len() >= 2
 }
 
-/// Characters that may stand between a marker and its colon (SPEC 7.2, 8.5): emphasis,
+/// Characters that may stand between a marker and its colon (docs/spec.md §1.2, §9.3): emphasis,
 /// horizontal space, invisible characters.
 fn between_marker_and_colon(c: char) -> bool {
     matches!(

@@ -1,7 +1,7 @@
 //! # payload-prompt
 //!
 //! What a model is told on a registered page: the page's system prompt
-//! ([`PromptBuilder`], seed 000's eight sections), the conversation's payload manifest
+//! ([`PromptBuilder`], table.that's eight prompt sections), the conversation's payload manifest
 //! that goes into it ([`manifest`]), and the Markdown reference of everything registered
 //! ([`docs::render`], what `payload docs` prints).
 //!

@@ -1,4 +1,4 @@
-//! The payload manifest (prompt section 5, seed 000): one line per payload proposed
+//! The payload manifest (prompt section 5, table.that): one line per payload proposed
 //! earlier in the conversation, with what the user did with it, so the model knows what
 //! it already proposed and does not propose it again.
 //!

@@ -1,4 +1,4 @@
-//! The sections of a system prompt: seed 000's eight standard ones, in order, and the
+//! The sections of a system prompt: table.that's eight standard ones, in order, and the
 //! ones an app adds; with the default global preamble.
 
 /// The global preamble's fixed part, used unless the app gives its own: the assistant's
@@ -81,7 +81,7 @@ fn join_names(names: &[&str]) -> String {
     }
 }
 
-/// One of the eight sections of seed 000, or a section the app adds.
+/// One of the eight sections of table.that, or a section the app adds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SectionKind {
@@ -133,7 +133,7 @@ impl SectionKind {
         }
     }
 
-    /// The section's name as seed 000's table writes it.
+    /// The section's name as table.that's section table writes it.
     pub const fn name(self) -> &'static str {
         match self {
             SectionKind::Preamble => "Global preamble",

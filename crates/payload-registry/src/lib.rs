@@ -34,12 +34,12 @@ pub use warnings::RegistryWarning;
 
 use payload_core::{CustomPayload, ParsedResponse};
 
-/// Parses a response given on `page` with the global registry (SPEC section 1).
+/// Parses a response given on `page` with the global registry (docs/spec.md §1).
 pub fn parse_response(page: &str, text: &str) -> Result<ParsedResponse, UnknownPage> {
     Registry::global().parse_response(page, text)
 }
 
-/// Parses a response and applies tool-payload precedence (SPEC 1.10).
+/// Parses a response and applies tool-payload precedence (docs/spec.md §1.10).
 pub fn parse_turn(
     page: &str,
     text: &str,

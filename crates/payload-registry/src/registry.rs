@@ -273,12 +273,12 @@ impl Registry {
             .collect()
     }
 
-    /// Parses a response given on `page` (SPEC section 1).
+    /// Parses a response given on `page` (docs/spec.md §1).
     pub fn parse_response(&self, page: &str, text: &str) -> Result<ParsedResponse, UnknownPage> {
         Ok(self.page(page)?.parser.parse(text))
     }
 
-    /// Parses a response and applies tool-payload precedence (SPEC 1.10): the last
+    /// Parses a response and applies tool-payload precedence (docs/spec.md §1.10): the last
     /// payload a tool returned this turn wins over one parsed from the text.
     pub fn parse_turn(
         &self,

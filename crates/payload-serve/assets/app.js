@@ -283,7 +283,7 @@
 
   // ---- the chat -----------------------------------------------------------------
 
-  // The page's own payload handlers (seed 001: looked up before the global registry):
+  // The page's own payload handlers (the chat architecture app: looked up before the global registry):
   // none replace the global cards here, but the lookup goes through them.
   const PAGE_HANDLERS = { tables_list: {}, table_view: {}, table_edit: {} };
 

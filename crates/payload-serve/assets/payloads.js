@@ -1,4 +1,4 @@
-// Payload cards (seed 001, section 5): a registry of handlers keyed by payload type.
+// Payload cards (the chat architecture app): a registry of handlers keyed by payload type.
 // A page may pass its own handlers, which are looked up first; the global registry is
 // the fallback, and a type nobody registered is shown as its JSON. Every value from
 // the model is put in the page as text (textContent), never as HTML.

@@ -1,4 +1,4 @@
-//! `POST /api/chat` (seed 001's contract): the user's message on a page becomes one
+//! `POST /api/chat` (the chat architecture's contract): the user's message on a page becomes one
 //! agent turn, run in its own task, whose events stream back as SSE. The conversation
 //! is kept in the database: its messages are the history the model sees, and its
 //! payloads, with what the user did with each, are the next system prompt's manifest.
@@ -233,10 +233,26 @@ impl TurnTask {
     ) {
         let mut turn = agent.turn(model, messages, context);
         let mut recorded = false;
+        let limit = self.state.turn_deadline;
+        let deadline = tokio::time::sleep(limit);
+        tokio::pin!(deadline);
         let ended = loop {
             let event = tokio::select! {
                 // The client went away: stop the model rather than talk to no one.
                 () = events.closed() => break "the client went away before the answer was complete",
+                // However the model behaves (a stream that never ends, tools that loop),
+                // the turn ends and its conversation is free again.
+                () = &mut deadline => {
+                    let error = AgentEvent::Error {
+                        message: format!(
+                            "the turn took longer than its deadline of {} s and was stopped",
+                            limit.as_secs_f64()
+                        ),
+                    };
+                    // The client may be gone too; the turn is recorded either way.
+                    let _ = events.send(Bytes::from(error.to_sse())).await;
+                    break "the turn passed its deadline before the answer was complete";
+                }
                 event = turn.next() => event,
             };
             let Some(event) = event else {

@@ -1,6 +1,6 @@
 //! # payload-serve
 //!
-//! The table.that chat app (seed 000) in a browser, over seed 001's HTTP contract: a
+//! The table.that chat app in a browser, over the chat architecture's HTTP contract: a
 //! tables list and a table view backed by a real SQLite database, and a chat tray
 //! whose answers stream in as Server-Sent Events, with payload cards the user accepts
 //! or dismisses, suggestion chips and the page's action buttons.
@@ -67,6 +67,11 @@ use tokio::net::TcpListener;
 /// The largest request body accepted, by default; larger ones get 413.
 pub const DEFAULT_BODY_LIMIT: usize = 256 * 1024;
 
+/// How long one chat turn may take, by default, from the request to its last event:
+/// model calls, tools and re-asks together. A turn holds its conversation (a second
+/// message waits), so no turn may hold it for ever, whatever the model does.
+pub const DEFAULT_TURN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// How the server is set up.
 #[derive(Clone)]
 pub struct ServeOptions {
@@ -80,6 +85,9 @@ pub struct ServeOptions {
     pub security: SecurityPolicy,
     /// How long a client may take to send a request, and how many may be connected.
     pub timeouts: Timeouts,
+    /// How long one chat turn may take in all ([`DEFAULT_TURN_DEADLINE`]); past it the
+    /// turn ends with an `error` event and is recorded as interrupted.
+    pub turn_deadline: std::time::Duration,
 }
 
 impl Default for ServeOptions {
@@ -91,6 +99,7 @@ impl Default for ServeOptions {
             body_limit: DEFAULT_BODY_LIMIT,
             security: SecurityPolicy::default(),
             timeouts: Timeouts::default(),
+            turn_deadline: DEFAULT_TURN_DEADLINE,
         }
     }
 }
@@ -114,7 +123,7 @@ impl App {
     pub fn new(options: ServeOptions) -> rusqlite::Result<App> {
         let db = Db::open(options.db.as_deref())?;
         Ok(App {
-            state: Arc::new(AppState::new(db, options.models)),
+            state: Arc::new(AppState::new(db, options.models, options.turn_deadline)),
             body_limit: options.body_limit,
             security: options.security,
             timeouts: options.timeouts,

@@ -29,6 +29,8 @@ pub struct AppState {
     pub db: Db,
     /// Where each turn's model comes from.
     pub models: ModelSource,
+    /// How long one turn may take in all.
+    pub turn_deadline: std::time::Duration,
     /// Turns whose task is still running.
     pub live_turns: AtomicUsize,
     /// The conversations with a turn running: a second message to one of them waits
@@ -37,11 +39,13 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state over `db`, with models from `models`.
-    pub fn new(db: Db, models: ModelSource) -> AppState {
+    /// The state over `db`, with models from `models` and turns bounded by
+    /// `turn_deadline`.
+    pub fn new(db: Db, models: ModelSource, turn_deadline: std::time::Duration) -> AppState {
         AppState {
             db,
             models,
+            turn_deadline,
             live_turns: AtomicUsize::new(0),
             answering: Mutex::new(HashSet::new()),
         }

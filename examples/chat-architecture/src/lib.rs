@@ -1,10 +1,10 @@
 //! # chat-architecture
 //!
-//! Seed 001's chat system rebuilt on the framework: the `reports` page, a global
+//! The chat architecture's chat system rebuilt on the framework: the `reports` page, a global
 //! `search_pubmed` tool whose result reaches the client as a `pubmed_search_results`
 //! payload, an LLM payload the model writes itself (`SEARCH_REFINEMENT`), and the agent
 //! loop that streams a turn as Server-Sent Events. Both payload sources converge on
-//! `custom_payload`, and a tool's payload takes precedence (SPEC 1.10).
+//! `custom_payload`, and a tool's payload takes precedence (docs/spec.md §1.10).
 //!
 //! Linking this crate registers the page, the payload type and the tool.
 

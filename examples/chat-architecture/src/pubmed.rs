@@ -1,5 +1,5 @@
 //! The `search_pubmed` tool: text for the model, a `pubmed_search_results` payload for
-//! the client (seed 001, section 2). The search runs over a small built-in catalogue so
+//! the client (the chat architecture app). The search runs over a small built-in catalogue so
 //! that the example works offline and its tests are deterministic; a real app calls the
 //! E-utilities API here.
 

@@ -1,5 +1,5 @@
 //! A whole turn on the reports page: the model searches, then answers with text and
-//! suggestions; the client gets seed 001's events in order, as SSE.
+//! suggestions; the client gets the chat architecture's events in order, as SSE.
 
 use crate::model::{ScriptedModel, Step};
 use crate::pubmed::RESULTS_TYPE;

@@ -1,4 +1,4 @@
-//! Seed 004's example commands (each with the request it answers) and its
+//! The contacts bridge's example commands (each with the request it answers) and its
 //! anti-patterns, kept as the model would write them.
 
 use crate::ContactsCommand;

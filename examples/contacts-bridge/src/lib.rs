@@ -1,6 +1,6 @@
 //! # contacts-bridge
 //!
-//! The LLM database bridge of seed 004: the model turns a user's request about their
+//! The LLM database bridge of the contacts bridge: the model turns a user's request about their
 //! contacts into one JSON command, `{"intent": ..., "parameters": {...}, "confidence":
 //! ..., "reasoning": ...}`, read in whole-response mode as a [`ContactsCommand`].
 //!

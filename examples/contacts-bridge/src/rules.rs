@@ -1,4 +1,4 @@
-//! Seed 004's intent-specific rules that the schema cannot state, and a grounding check
+//! The contacts bridge's intent-specific rules that the schema cannot state, and a grounding check
 //! against the user's request.
 
 use crate::{

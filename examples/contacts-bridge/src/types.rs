@@ -1,4 +1,4 @@
-//! Seed 004's command schema as Rust types.
+//! The contacts bridge's command schema as Rust types.
 
 use payload_core::LlmPayload;
 use schemars::JsonSchema;

@@ -1,7 +1,8 @@
-//! Seed 004 end to end: every valid example of the seed is accepted, every anti-pattern
-//! is rejected at the path the seed points at with a message naming the intent, and the
-//! seed's validation rules (per-intent required parameters, ISO dates, real booleans,
-//! confidence in 0..1, no invented fields at any level) hold on output a model writes.
+//! The contacts bridge end to end: every valid example of the original app is accepted,
+//! every anti-pattern is rejected at the path the seed points at with a message naming
+//! the intent, and the seed's validation rules (per-intent required parameters, ISO
+//! dates, real booleans, confidence in 0..1, no invented fields at any level) hold on
+//! output a model writes.
 
 use contacts_bridge::examples::{ANTI_PATTERNS, VALID};
 use contacts_bridge::{Command, ContactsCommand, rules};

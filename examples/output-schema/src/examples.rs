@@ -2,7 +2,7 @@
 
 use crate::types::{AnalysisResult, TaskPlan};
 
-/// Seed 002's "intelligent multi-format generation" example.
+/// The output-schema app's "intelligent multi-format generation" example.
 pub fn analysis_result() -> AnalysisResult {
     AnalysisResult {
         analysis: "Market trends show strong upward momentum in Q3".into(),
@@ -15,7 +15,7 @@ pub fn analysis_result() -> AnalysisResult {
     }
 }
 
-/// Seed 002's "parse configuration files" example.
+/// The output-schema app's "parse configuration files" example.
 pub fn task_plan() -> TaskPlan {
     TaskPlan {
         task: "Parse configuration files".into(),

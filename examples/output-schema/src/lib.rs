@@ -1,6 +1,6 @@
 //! # output-schema
 //!
-//! Seed 002's two response types, each answered as a whole response in any of five
+//! The output-schema app's two response types, each answered as a whole response in any of five
 //! formats (JSON, XML, delimited sections, tagged content, markdown) and read back to
 //! the same value: [`AnalysisResult`] (`analysis_result`) and [`TaskPlan`]
 //! (`task_plan`). Their per-format names and styles are the seed's `x-format` blocks,

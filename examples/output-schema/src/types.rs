@@ -1,5 +1,5 @@
-//! The two types of seed 002, with its `x-format` blocks: `AnalysisResult` declares them
-//! with `#[payload(format(...))]`, `TaskPlan` with schemars' `extend`; both reach the
+//! The two types of the output-schema app, with its `x-format` blocks: `AnalysisResult` declares
+//! them with `#[payload(format(...))]`, `TaskPlan` with schemars' `extend`; both reach the
 //! schema as the same `x-format` object.
 
 use payload_core::LlmPayload;

@@ -1,4 +1,4 @@
-//! The `payload` command (SPEC section 6) over the built-in types and every example
+//! The `payload` command (docs/spec.md §6) over the built-in types and every example
 //! app: linking a crate is what registers its payloads and pages, so this binary names
 //! each one once.
 
@@ -27,6 +27,9 @@ fn serve(request: payload_cli::ServeRequest) -> std::io::Result<()> {
             allowed_hosts: request.allow_hosts,
             ..payload_serve::SecurityPolicy::default()
         },
+        turn_deadline: request
+            .turn_deadline
+            .unwrap_or(payload_serve::DEFAULT_TURN_DEADLINE),
         ..payload_serve::ServeOptions::default()
     };
     if let Some(make) = request.model {

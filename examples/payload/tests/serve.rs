@@ -1,7 +1,7 @@
 //! `payload serve --provider openai --base-url ...` end to end: the binary serves the
 //! app, and a chat turn goes to an OpenAI-compatible server on 127.0.0.1 (a recorded
 //! stream replayed by the test) with the page's system prompt, its answer streamed back
-//! to the browser's endpoint as seed 001's events.
+//! to the browser's endpoint as the chat architecture's events.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};

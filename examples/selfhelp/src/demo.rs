@@ -1,5 +1,5 @@
 //! The retry loop with a scripted model that answers wrongly twice and rightly the third
-//! time, as seed 003 describes: each failed attempt is answered with feedback naming
+//! time, as SelfHelp describes: each failed attempt is answered with feedback naming
 //! every error.
 
 use crate::SelfHelpResponse;

@@ -1,11 +1,11 @@
 //! # SelfHelp
 //!
-//! The SelfHelp LLM plugin (seed 003): every answer is one JSON object, the
+//! The SelfHelp LLM plugin (SelfHelp): every answer is one JSON object, the
 //! [`SelfHelpResponse`], validated against its schema and the seed's rules, with up to
 //! three attempts and specific feedback ([`payload_core::retry()`]). Its schema is
 //! published as draft-07 (`payload schema selfhelp_response --dialect draft-07`).
 //!
-//! The plugin can also start as seed 003 does, loading its schema from
+//! The plugin can also start as the original SelfHelp plugin does, loading its schema from
 //! `schemas/llm-response.schema.json` ([`schema_file`]); it then reads every response
 //! exactly as the compiled-in type does (the tests run both ways).
 //!

@@ -1,4 +1,4 @@
-//! Seed 003's validation rules that a JSON Schema states badly or not at all.
+//! SelfHelp's validation rules that a JSON Schema states badly or not at all.
 
 use crate::{DangerLevel, SelfHelpResponse};
 use payload_core::PayloadError;

@@ -1,4 +1,4 @@
-//! Seed 003's way of starting: the response schema is loaded from
+//! SelfHelp's way of starting: the response schema is loaded from
 //! `schemas/llm-response.schema.json` (draft-07) when the plugin starts, not compiled
 //! in. [`load`] reads a schema file into a runtime payload type with the seed's rules
 //! ([`rules`]) attached, so it reads every response exactly as [`SelfHelpResponse`]

@@ -1,4 +1,4 @@
-//! The response schema of seed 003, as Rust types.
+//! The response schema of SelfHelp, as Rust types.
 
 use payload_core::LlmPayload;
 use payload_core::Nullable;

@@ -1,4 +1,4 @@
-//! Seed 003: the complete example responses validate, every anti-pattern the seed names
+//! SelfHelp: the complete example responses validate, every anti-pattern the seed names
 //! is rejected with an error at the right path, and the retry loop converges.
 
 use payload_core::{Dialect, ErrorKind, LlmPayload, extract_json};

@@ -1,6 +1,6 @@
 //! # table.that
 //!
-//! The table.that chat (seed 000) rebuilt on the framework: its three pages, with seed
+//! The table.that chat (table.that) rebuilt on the framework: its three pages, with seed
 //! 000's availability matrix, and their context builders. The payload types themselves
 //! (SCHEMA_PROPOSAL, DATA_PROPOSAL, suggestions, `close_chat`) come from
 //! `payload-builtin`; linking this crate registers the pages.

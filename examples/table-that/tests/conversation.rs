@@ -1,5 +1,5 @@
 //! The recorded conversation: every turn parsed on its page, checked against what the
-//! turn is about. Together the turns cover every element of seed 000: chips, actions,
+//! turn is about. Together the turns cover every element of table.that: chips, actions,
 //! both proposals, repairs, invented actions, quoted markers, prose mentions,
 //! off-page payloads and a truncated block.
 

@@ -13,9 +13,9 @@
 //! `json-repair/expected.jsonl` lists every case that is not `equal`, with its class
 //! and a reason:
 //! - `refused: guessing (...)`: json_repair invents a value, quote, key or bracket
-//!   that we will not guess (SPEC section 3);
+//!   that we will not guess (docs/spec.md §3);
 //! - `refused: truncation (...)`: json_repair completes cut-off text, and a cut-off
-//!   value is never completed (SPEC section 3);
+//!   value is never completed (docs/spec.md §3);
 //! - `refused: not in the repair list (...)`: a syntax that could be read without a
 //!   guess (a Python tuple, `#` comments, digit separators) but is not one of the
 //!   repairs the lenient reader makes (its module docs list them);

@@ -1,6 +1,6 @@
 //! Realistic payload types the instruction tests render: a table-schema proposal
-//! (seed 000), a scored analysis (seed 002), a recursive outline, and a database
-//! command enum (seed 004).
+//! (table.that), a scored analysis (the output-schema app), a recursive outline, and a database
+//! command enum (the contacts bridge).
 
 use crate::payload::LlmPayload;
 use schemars::JsonSchema;
@@ -188,7 +188,7 @@ impl LlmPayload for Outline {
     const DESCRIPTION: &'static str = "A nested outline of a document.";
 }
 
-/// A database command (seed 004): what the user wants, with its parameters.
+/// A database command (the contacts bridge): what the user wants, with its parameters.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "intent", rename_all = "snake_case")]
 pub enum Command {

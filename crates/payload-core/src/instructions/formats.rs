@@ -1,5 +1,5 @@
 //! Whole-response instructions in XML, delimited sections, tagged content and markdown
-//! (seed 002's `generateInstructions(example, {format})`): the same type, example,
+//! (the output-schema app's `generateInstructions(example, {format})`): the same type, example,
 //! requirements and rules as the JSON instructions, with the structure and the example
 //! written in the asked format by [`crate::whole::formats::render`], so what the prompt shows
 //! is exactly what the reader of that format accepts.
@@ -21,7 +21,7 @@ const PLACEHOLDER: &str = "...";
 
 /// Instructions for a response that is one value of `payload` written in `format`.
 ///
-/// Layout (seed 002): `RESPONSE FORMAT REQUIRED:`, the type's description, how the
+/// Layout (the output-schema app): `RESPONSE FORMAT REQUIRED:`, the type's description, how the
 /// format is written and the structure with `...` for each value; when detailed, the
 /// fields with their types, bounds and descriptions, and the example rendered in the
 /// format (`include_example`); then `VALIDATION REQUIREMENTS:` (only the response,
@@ -284,7 +284,7 @@ mod tests {
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};
 
-    // Seed 002's analysis type, with its x-format.
+    // The output-schema app's analysis type, with its x-format.
     #[derive(Debug, Serialize, Deserialize, JsonSchema, payload_derive::LlmPayload)]
     #[payload(crate = "crate", example = analysis_example)]
     #[schemars(extend("x-format" = {

@@ -45,7 +45,8 @@ pub enum Verbosity {
     Detailed,
 }
 
-/// What the generated instructions include (seed 002's `generateInstructions` options).
+/// What the generated instructions include (the output-schema app's `generateInstructions`
+/// options).
 ///
 /// The default is everything, detailed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,8 +1,8 @@
-//! The FORMAT RULES section for suggestion chips and action buttons (seed 000,
+//! The FORMAT RULES section for suggestion chips and action buttons (table.that,
 //! elements 2 and 3): the format, how many, when to include them and when not, and the
 //! only actions the page allows.
 //!
-//! Which blocks a response may combine is said once, exactly, as seed 000 has it: at
+//! Which blocks a response may combine is said once, exactly, as table.that has it: at
 //! most one block of each kind; chips and buttons may go together; on a page that
 //! offers proposals (custom payload types), a response with a proposal has neither,
 //! since the user must apply or dismiss the proposal first. The wording names no app's
@@ -17,7 +17,7 @@ use std::fmt::Write;
 ///
 /// The actions are listed by name, handler and description, and the text says that no
 /// other action may be used; with no actions it says SUGGESTED_ACTIONS must not be
-/// used at all. The parser drops unregistered actions anyway (SPEC 1.8): this is what
+/// used at all. The parser drops unregistered actions anyway (docs/spec.md §1.8): this is what
 /// keeps the model from writing them in the first place.
 pub fn suggestion_format_rules(actions: &[ActionSpec], proposals: bool) -> String {
     let values = SUGGESTED_VALUES_MARKER;

@@ -1,6 +1,6 @@
 //! The instructions of one payload type: in marker mode (the payload sits inside a
 //! conversational reply after `MARKER:`) and in whole-response mode (the reply is the
-//! JSON value and nothing else, seeds 002 and 003).
+//! JSON value and nothing else, output-schema and SelfHelp).
 
 use super::InstructionOptions;
 use super::shape::{TopLevel, render_shape, top_level};
@@ -105,8 +105,8 @@ pub fn section_sizes(
         .collect()
 }
 
-/// Instructions for a response that is the payload's JSON and nothing else (seed 002's
-/// "RESPONSE FORMAT REQUIRED" layout; seed 003's "return ONLY JSON").
+/// Instructions for a response that is the payload's JSON and nothing else (the output-schema app's
+/// "RESPONSE FORMAT REQUIRED" layout; SelfHelp's "return ONLY JSON").
 pub fn whole_response_instructions(payload: &PayloadType, options: &InstructionOptions) -> String {
     let schema = payload.schema(Dialect::Draft2020_12);
     let (open, close, kind) = brackets(&schema);

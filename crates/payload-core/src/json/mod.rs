@@ -29,7 +29,7 @@ impl Decoded {
         !self.notes.duplicates.items().is_empty() || self.notes.duplicates.omitted() > 0
     }
 
-    /// One `duplicate_key` warning per key written twice (SPEC 7.10), `prefix` before
+    /// One `duplicate_key` warning per key written twice (docs/spec.md §7.3), `prefix` before
     /// each message (the block's marker, say), with a final count past the cap.
     pub fn duplicate_warnings(&self, prefix: &str) -> Vec<Warning> {
         let duplicates = &self.notes.duplicates;
@@ -68,7 +68,7 @@ impl Decoded {
     }
 
     /// One `validation` error at the path of each number the value read does not hold
-    /// as written (SPEC 7.9): an integer with more digits than a 64-bit integer holds,
+    /// as written (docs/spec.md §7.2): an integer with more digits than a 64-bit integer holds,
     /// or a float literal whose digits a float loses (`1e-400` read as 0, thirty
     /// significant digits read as seventeen; the rule is in [`precision`]). The value
     /// read is not the number the text says, and no field receives it silently.
@@ -157,7 +157,7 @@ fn repair_error(
 ) -> PayloadError {
     let location = shift(Location::of_offset(text, lenient.offset), origin);
     if lenient.kind == ErrorKind::Validation {
-        // Copied notation (`"a" | "b"`, SPEC 8.11): the text reads, but what it holds at
+        // Copied notation (`"a" | "b"`, docs/spec.md §3.4): the text reads, but what it holds at
         // this member is a list of choices, not a value.
         let mut error = PayloadError::validation(lenient.path.clone(), lenient.message.clone())
             .with_expected("one value")

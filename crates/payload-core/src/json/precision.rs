@@ -1,4 +1,4 @@
-//! Whether a number literal survives being read as a 64-bit float (SPEC 7.9, issue
+//! Whether a number literal survives being read as a 64-bit float (docs/spec.md §7.2, issue
 //! "values change without a word").
 //!
 //! serde_json (and every reader here) holds a number with a fraction or an exponent as

@@ -1,4 +1,4 @@
-//! The message left when blocks are removed (SPEC 1.9, 7.4), built as the text arrives.
+//! The message left when blocks are removed (docs/spec.md §1.9), built as the text arrives.
 //!
 //! Every byte of prose is kept; at each seam a removal leaves, the whitespace on both
 //! sides is folded ([`fold_seam`]); the ends are trimmed. The builder takes prose and

@@ -1,11 +1,12 @@
-//! Marker mode (SPEC section 1): a response is prose with marked blocks
+//! Marker mode (docs/spec.md §1): a response is prose with marked blocks
 //! (`SCHEMA_PROPOSAL: {...}`, `SUGGESTED_VALUES: [...]`).
 //!
-//! - [`parse`]: the one-shot parser, [`Parser`](parse::Parser) and [`ParseOptions`](parse::ParseOptions);
-//! - [`response`]: what it returns, in the serde form SPEC shows;
+//! - [`parse`]: the one-shot parser, [`Parser`](parse::Parser) and
+//!   [`ParseOptions`](parse::ParseOptions);
+//! - [`response`]: what it returns, in the serde form docs/spec.md §1 shows;
 //! - [`suggestions`]: suggestion chips, client-action buttons and the actions a page allows;
 //! - [`message`]: the prose left when the blocks are removed;
-//! - [`near_miss`]: page markers written in another case or spelling (SPEC 8.6).
+//! - [`near_miss`]: page markers written in another case or spelling (docs/spec.md §1.16).
 
 pub(crate) mod message;
 pub(crate) mod near_miss;

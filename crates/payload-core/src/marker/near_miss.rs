@@ -1,4 +1,4 @@
-//! Near-miss markers (SPEC 8.6): a page marker written in another case or with spaces or
+//! Near-miss markers (docs/spec.md §1.16): a page marker written in another case or with spaces or
 //! hyphens for its underscores (`schema_proposal:`, `Schema Proposal:`,
 //! `SCHEMA-PROPOSAL:`) and followed by a JSON value. Markers are case-sensitive, so such
 //! a block is not read and stays in the message; but the model plainly meant to send

@@ -1,4 +1,4 @@
-//! Marker-mode parsing of a whole response (SPEC section 1 and 7).
+//! Marker-mode parsing of a whole response (docs/spec.md §1, with the value rules of §7).
 //!
 //! The `crate::scan` segmenter cuts the response into prose and blocks in one pass
 //! (one Aho-Corasick automaton finds every marker the page knows, so cost does not grow
@@ -6,8 +6,8 @@
 //! and accepted or rejected here. The streaming parser runs the same segmenter and the
 //! same `Assembly` chunk by chunk, so the two cannot disagree.
 //!
-//! **What counts as a marker** (SPEC 1.2, 1.3, 7.1-7.3): the marker's name, optionally
-//! in up to three `*` or `_`, optional spaces (any Unicode horizontal space), a colon
+//! **What counts as a marker** (docs/spec.md §1.2, §1.3, §1.11, §1.12): the marker's name,
+//! optionally in up to three `*` or `_`, optional spaces (any Unicode horizontal space), a colon
 //! (inside or outside the emphasis), then only whitespace and at most one code-fence
 //! opener before `{` or `[`; a heading or list prefix before it is removed with it. It
 //! is prose, and stays in the message, when it is glued to a word, inside an inline
@@ -18,15 +18,15 @@
 //! that ends after a marker before its value opens, or inside the value, is a
 //! `truncated` block; a value still open where the text goes on with a closing fence,
 //! a marker line, or prose after a blank line is an `unclosed` block, and the text
-//! after it is read as usual (SPEC 8.2). A marker alone at a line's start with no
-//! value is removed with a `missing_value` warning (SPEC 8.10); a page marker in
+//! after it is read as usual (docs/spec.md §1.14). A marker alone at a line's start with no
+//! value is removed with a `missing_value` warning (docs/spec.md §1.17); a page marker in
 //! another case before a value stays in the message with a `near_miss_marker` warning
-//! (SPEC 8.6). Both are listed in [`ParsedResponse::missed_blocks`] for a re-ask.
+//! (docs/spec.md §1.16). Both are listed in [`ParsedResponse::missed_blocks`] for a re-ask.
 //!
-//! **Nothing removed is lost** (SPEC 7.5): every character taken out of the message is
+//! **Nothing removed is lost** (docs/spec.md §1.13): every character taken out of the message is
 //! in the accepted payload or suggestions ([`ParsedResponse::accepted_blocks`] keeps
 //! their text), in a `rejected[].raw`, or in a warning that quotes it (a dropped
-//! suggestion item). The one exception is the caps of SPEC 7.14: past 100 warnings the
+//! suggestion item). The one exception is the caps of docs/spec.md §8.1: past 100 warnings the
 //! rest are counted, not quoted.
 
 use crate::caps::Capped;
@@ -189,7 +189,7 @@ impl Parser {
         &self.table
     }
 
-    /// The page's markers in other spellings (SPEC 8.6).
+    /// The page's markers in other spellings (docs/spec.md §1.16).
     pub(crate) fn near_misses(&self) -> &NearMisses {
         &self.near_misses
     }
@@ -212,7 +212,7 @@ impl Parser {
         if let Some(refused) = self.refuse(text.len()) {
             return refused;
         }
-        // Reasoning is cut out first (SPEC 8.1): the segmenter never sees it.
+        // Reasoning is cut out first (docs/spec.md §9.1): the segmenter never sees it.
         let split = reasoning::split(text, Scope::Anywhere);
         let answer = split.answer.as_ref();
         let mut pieces = Vec::new();
@@ -415,8 +415,8 @@ impl Assembly {
         };
         let mut decoded = decoded;
         let mut value = std::mem::take(&mut decoded.value);
-        // Marker mode never coerces (SPEC 7.11); integer-valued floats are integers
-        // already (SPEC 7.9), so their rewrites are not reported.
+        // Marker mode never coerces (docs/spec.md §7.4); integer-valued floats are integers
+        // already (docs/spec.md §7.2), so their rewrites are not reported.
         let checked = payload.check(&mut value);
         let errors = decoded.with_inexact_errors(checked.errors);
         if !errors.is_empty() {
@@ -490,7 +490,7 @@ impl Assembly {
         self.note_repairs(marker, &decoded);
         if items.is_empty() {
             // Nothing to show, but the model wrote it: the block leaves the message
-            // with a warning that quotes it, so the app can tell (SPEC 8.7).
+            // with a warning that quotes it, so the app can tell (docs/spec.md §7.1).
             self.warnings.push(Warning::new(
                 WarningKind::EmptyBlock,
                 format!("an empty {marker} block was removed from the message: {raw}"),
@@ -514,7 +514,7 @@ impl Assembly {
         self.result.accepted.push((name, raw));
     }
 
-    /// A marker alone at a line's start with no value (SPEC 8.10): removed, quoted in a
+    /// A marker alone at a line's start with no value (docs/spec.md §1.17): removed, quoted in a
     /// warning, and listed for a re-ask.
     fn missing_value(&mut self, role: Role, raw: String, origin: Location) {
         let marker = role_marker(&role);
@@ -572,7 +572,7 @@ impl Assembly {
     }
 }
 
-/// Gives each error the location of the member at fault (SPEC 7.7): its path's value
+/// Gives each error the location of the member at fault (docs/spec.md §2.4): its path's value
 /// in the block, or for a missing member the object that lacks it; errors whose path
 /// cannot be found point at the block's value.
 fn locate_in_block(

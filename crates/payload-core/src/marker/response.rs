@@ -1,5 +1,5 @@
-//! The result of parsing one response in marker mode (SPEC section 1), in exactly the
-//! serde form SPEC shows.
+//! The result of parsing one response in marker mode (docs/spec.md §1), in exactly the
+//! serde form docs/spec.md §1 shows.
 
 use crate::LlmPayload;
 use crate::error::{ErrorKind, PayloadError};
@@ -114,7 +114,7 @@ pub struct ParsedResponse {
     pub custom_payload: Option<CustomPayload>,
     /// Blocks removed from the message but not accepted.
     pub rejected: Vec<Rejected>,
-    /// The model's reasoning (SPEC 8.1): the text of its `<think>`, `<thinking>` or
+    /// The model's reasoning (docs/spec.md §9.1): the text of its `<think>`, `<thinking>` or
     /// `<reasoning>` sections, taken out of the message and never scanned for blocks;
     /// several sections are joined with a blank line. `None` (and left out of the JSON)
     /// when the response has none.
@@ -128,12 +128,13 @@ pub struct ParsedResponse {
     #[serde(skip)]
     pub(crate) accepted: Vec<(&'static str, String)>,
     /// Blocks the model meant to send but that could not be read as blocks: a near-miss
-    /// marker (SPEC 8.6) or a marker with no value (SPEC 8.10). Each has a warning too.
+    /// marker (docs/spec.md §1.16) or a marker with no value (docs/spec.md §1.17). Each has a
+    /// warning too.
     #[serde(skip)]
     pub(crate) missed: Vec<Missed>,
 }
 
-/// A block the model meant to write but did not write as one (SPEC 8.6, 8.10): what an
+/// A block the model meant to write but did not write as one (docs/spec.md §1.16, §1.17): what an
 /// agent re-asks for, as it does for a rejected block.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Missed {
@@ -148,7 +149,7 @@ pub struct Missed {
 }
 
 impl ParsedResponse {
-    /// Applies tool-payload precedence (SPEC 1.10): when tools returned payloads during
+    /// Applies tool-payload precedence (docs/spec.md §1.10): when tools returned payloads during
     /// the turn, the last one becomes the custom payload, and a payload parsed from the
     /// text goes to `rejected` with kind `superseded_by_tool`.
     pub fn apply_tool_payloads(&mut self, tool_payloads: &[CustomPayload]) {
@@ -185,7 +186,7 @@ impl ParsedResponse {
     /// The accepted blocks as the model wrote them: `(type, text)` for the custom
     /// payload and each suggestion block that was used, in the order of the response.
     /// With the message, the rejected blocks' `raw` and the warnings, they account for
-    /// every character of the response (SPEC 7.5).
+    /// every character of the response (docs/spec.md §1.13).
     pub fn accepted_blocks(&self) -> impl Iterator<Item = (&str, &str)> {
         self.accepted
             .iter()
@@ -196,7 +197,7 @@ impl ParsedResponse {
     /// another spelling before a JSON value (`near_miss_marker`), or a marker with no
     /// value after it (`missing_value`). An agent re-asks for them as for rejected
     /// blocks; their `raw` (the removed marker) counts with the message and the blocks
-    /// for SPEC 7.5.
+    /// for docs/spec.md §1.13.
     pub fn missed_blocks(&self) -> &[Missed] {
         &self.missed
     }

@@ -1,4 +1,4 @@
-//! Suggestion chips and client-action buttons (SPEC section 1.8), and the actions a page
+//! Suggestion chips and client-action buttons (docs/spec.md §1.8), and the actions a page
 //! allows the model to suggest.
 
 use serde::{Deserialize, Serialize};
@@ -208,7 +208,7 @@ const ACTION_MEMBERS: &[&str] = &["label", "action", "handler"];
 
 /// Warns, once per member, about each member of a kept `item` that its kind does not
 /// declare (`"icon"`, `"params"`): the member is left out of the item, and the warning
-/// quotes it as written (`"icon":"star"`), so that nothing is lost silently (SPEC 8.7).
+/// quotes it as written (`"icon":"star"`), so that nothing is lost silently (docs/spec.md §7.1).
 fn warn_undeclared(
     warnings: &mut Capped<Warning>,
     marker: &str,
@@ -237,7 +237,7 @@ fn warn_undeclared(
 }
 
 /// Warns that an item was dropped, quoting it whole so that its text is not lost
-/// (SPEC 7.5); past the warning cap the item is only counted.
+/// (docs/spec.md §1.13); past the warning cap the item is only counted.
 fn drop_item(
     warnings: &mut Capped<Warning>,
     kind: WarningKind,

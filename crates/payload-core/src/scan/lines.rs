@@ -1,4 +1,4 @@
-//! The Markdown around a marker that decides whether it may be one (SPEC 1.2, 7.1):
+//! The Markdown around a marker that decides whether it may be one (docs/spec.md §1.2, §1.11):
 //! code fences, quotes and the prefixes a block takes with it.
 //!
 //! Models echo and explain payloads as often as they send them: a quote of what the user

@@ -1,6 +1,6 @@
 //! Cutting a response into prose and blocks: one recogniser, one scanner and one marker
 //! table, shared by the one-shot parser and the streaming parser so that they cannot
-//! disagree (SPEC 1.2-1.4, 7.1-7.3).
+//! disagree (docs/spec.md §1.2-1.4, §1.11, §1.12).
 //!
 //! - [`table`]: every marker of a page in one Aho-Corasick automaton;
 //! - [`spelling`]: whether a name is written as a marker (emphasis, spaces, colon,
@@ -9,7 +9,7 @@
 //!   prefixes);
 //! - [`space`]: what counts as space (Unicode spaces and invisible characters);
 //! - [`quotes`]: where strings open and close, one rule for the scanner and the lexer;
-//! - [`reasoning`]: what is the model's reasoning, not its answer (SPEC 8.1);
+//! - [`reasoning`]: what is the model's reasoning, not its answer (docs/spec.md §9.1);
 //! - [`value`]: where a value ends (balanced matching, resumable);
 //! - [`segmenter`]: the pass that puts them together, chunk by chunk.
 //!

@@ -1,12 +1,12 @@
-//! Reasoning is not the answer (SPEC 8.1): the one rule that tells a model's reasoning
+//! Reasoning is not the answer (docs/spec.md §9.1): the one rule that tells a model's reasoning
 //! from its answer, for every mode (marker, stream, whole-response) and the agent.
 //!
 //! **The rule.** A reasoning section opens with `<think>`, `<thinking>` or
 //! `<reasoning>` (the tag name in any case) at the start of the response or of a line,
-//! after optional horizontal whitespace (invisible characters count as space, SPEC 8.5), and closes at the first closing tag of the same
-//! name (`</think>`, in any case) anywhere after it. Its text is reasoning: it is taken
-//! out of the answer and returned on its own, so it is never scanned for markers, never
-//! supplies a value and never steers format detection.
+//! after optional horizontal whitespace (invisible characters count as space, docs/spec.md §9.3),
+//! and closes at the first closing tag of the same name (`</think>`, in any case) anywhere after
+//! it. Its text is reasoning: it is taken out of the answer and returned on its own, so it is never
+//! scanned for markers, never supplies a value and never steers format detection.
 //!
 //! - Sections do not nest: the first matching closing tag closes the section, and an
 //!   opening tag inside a section is reasoning text.
@@ -43,7 +43,7 @@ pub(crate) enum Scope {
 }
 
 /// Whitespace before an opening tag: line breaks (a line start stays one), horizontal
-/// space, and the invisible characters that count as space (SPEC 8.5).
+/// space, and the invisible characters that count as space (docs/spec.md §9.3).
 fn is_space(c: char) -> bool {
     c == '\n'
         || c == '\r'
@@ -255,7 +255,7 @@ fn matches_tag(bytes: &[u8], open: &[u8], name: &str) -> Tag {
     }
 }
 
-/// Reasoning as it arrives, joined the one way every channel joins it (SPEC 8.1): each
+/// Reasoning as it arrives, joined the one way every channel joins it (docs/spec.md §9.1): each
 /// section trimmed, empty ones dropped, the rest joined with a blank line. What
 /// [`ReasoningText::push`] hands out is final, so the deltas add up to
 /// [`ReasoningText::text`] exactly. The parsers use it for `<think>` sections; an agent

@@ -16,11 +16,11 @@
 //! blocks and the fence goes with them; otherwise it is code, and everything in it is
 //! prose.
 //!
-//! A block ends where the text says (SPEC 8.2, [`super::value::Ends`]): its value
+//! A block ends where the text says (docs/spec.md §1.14, [`super::value::Ends`]): its value
 //! closes; the text ends (`truncated`); or the value is still open at its fence's
 //! closing line, at a marker line, or at prose after a blank line (`unclosed`), and
 //! reading goes on from there. A marker alone at a line's start with no value after
-//! it is a block of its own (SPEC 8.10) that takes only the marker.
+//! it is a block of its own (docs/spec.md §1.17) that takes only the marker.
 //!
 //! Waiting is bounded: a block's value is scanned by a resumable scanner, and a decision
 //! that needs an unknown amount of text ahead (whitespace after a marker, the inside of
@@ -74,12 +74,12 @@ pub(crate) struct Block {
 pub(crate) enum Ending {
     /// The value closes.
     Closed,
-    /// The text ends before the value does (or before it opens): SPEC 1.4, 7.3.
+    /// The text ends before the value does (or before it opens): docs/spec.md §1.4, §1.12.
     Truncated,
     /// The value is still open where the text goes on with something else: a closing
-    /// fence, a marker line, or a line that cannot be JSON after a blank line (SPEC 8.2).
+    /// fence, a marker line, or a line that cannot be JSON after a blank line (docs/spec.md §1.14).
     Unclosed,
-    /// A marker alone at a line's start with no value after it (SPEC 8.10): only the
+    /// A marker alone at a line's start with no value after it (docs/spec.md §1.17): only the
     /// marker is removed.
     Missing,
 }
@@ -154,6 +154,10 @@ pub(crate) struct Segmenter {
     next_match: Option<NameMatch>,
     /// No match starts before this offset (nothing to search for before it).
     searched_to: usize,
+    /// No line break stands between `pos` and this offset (where the last search for the
+    /// current line's end stopped): a line holding many blocks is searched for its end
+    /// once, not once per block.
+    newline_free_to: usize,
     mode: Mode,
     /// Do not re-examine a waiting decision before the text is this long.
     retry_at: usize,
@@ -174,6 +178,7 @@ impl Default for Segmenter {
             html_to: 0,
             next_match: None,
             searched_to: 0,
+            newline_free_to: 0,
             mode: Mode::Prose,
             retry_at: 0,
         }
@@ -307,7 +312,9 @@ impl Segmenter {
         let text = run.text;
         let bytes = text.as_bytes();
         let len = text.len();
-        let line_end = memchr::memchr(b'\n', &bytes[self.pos..]).map(|n| self.pos + n);
+        let from = self.pos.max(self.newline_free_to);
+        let line_end = memchr::memchr(b'\n', &bytes[from..]).map(|n| from + n);
+        self.newline_free_to = line_end.unwrap_or(len);
         let complete = line_end.is_some() || run.eof;
         let end = line_end.unwrap_or(len);
         if !self.line_read {
@@ -687,7 +694,7 @@ enum Decision {
     Prose,
     Wait,
     Block(Pending),
-    /// A marker with nothing after it (SPEC 8.10).
+    /// A marker with nothing after it (docs/spec.md §1.17).
     Missing(Block),
 }
 

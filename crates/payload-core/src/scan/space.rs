@@ -1,9 +1,9 @@
-//! What counts as space in model text (SPEC 7.2, 8.5): every Unicode horizontal space
+//! What counts as space in model text (docs/spec.md §1.2, §9.3): every Unicode horizontal space
 //! (`U+00A0` and `U+202F` as French typography writes them, tabs), and the invisible
 //! characters that models and editors leave in text (`U+200B`, `U+200C`, `U+200D`,
 //! `U+2060`, `U+FEFF`), which a reader cannot see and so must not change a meaning.
 
-/// Whether `c` is one of the invisible characters of SPEC 8.5.
+/// Whether `c` is one of the invisible characters of docs/spec.md §9.3.
 pub(crate) fn is_invisible(c: char) -> bool {
     matches!(
         c,

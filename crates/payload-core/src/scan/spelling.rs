@@ -1,16 +1,16 @@
-//! How a marker is spelled (SPEC 1.2, 1.3, 7.2, 7.3): the text around a match of a
+//! How a marker is spelled (docs/spec.md §1.2, §1.3, §1.12): the text around a match of a
 //! marker's name that makes it a marker rather than a word.
 //!
 //! `NAME` becomes a marker when it is optionally wrapped in up to three `*` or `_` on
 //! each side, then optional horizontal whitespace (any Unicode space: `U+00A0` and
 //! `U+202F` as French typography writes them, tabs, and the invisible characters of
-//! SPEC 8.5), then `:` (the colon may sit inside the emphasis: `**NAME:**`), then only
+//! docs/spec.md §9.3), then `:` (the colon may sit inside the emphasis: `**NAME:**`), then only
 //! whitespace and at most one code-fence opener ([`crate::fence`], any info string)
 //! before the opening `{` or `[`. A name glued to the marker's own alphabet (an ASCII
 //! letter, digit or `_` before it: `MY_NAME`; a letter after it: `NAMES`) or followed
 //! by anything else is prose; Chinese text or punctuation right before it is not glue
-//! (SPEC 8.4). A marker that ends its line with no value after it is [`Spelling::Alone`]. Where the line and the
-//! surroundings allow a marker at all is decided in [`super::lines`].
+//! (docs/spec.md §1.15). A marker that ends its line with no value after it is [`Spelling::Alone`].
+//! Where the line and the surroundings allow a marker at all is decided in [`super::lines`].
 
 pub(crate) use super::space::is_horizontal_space;
 use super::space::{self, is_space};
@@ -32,7 +32,7 @@ pub(crate) enum Spelling {
     /// The name is written as a marker.
     Marker(Spelled),
     /// The name is written as a marker that ends its line, and what follows is not a
-    /// value (SPEC 8.10). Whether that makes it a marker with nothing after it depends
+    /// value (docs/spec.md §1.17). Whether that makes it a marker with nothing after it depends
     /// on where it stands (alone at a line's start); `end` is where its line's text ends.
     Alone {
         /// Where the marker starts, its leading emphasis included.
@@ -98,8 +98,8 @@ pub(crate) fn marker_start(bytes: &[u8], name_start: usize) -> usize {
     }
 }
 
-/// Whether a name starting at `name_start` is not glued to the word before it (SPEC
-/// 8.4): only an ASCII letter, digit or `_` glues; CJK text, emoji and punctuation
+/// Whether a name starting at `name_start` is not glued to the word before it (docs/spec.md
+/// §1.15): only an ASCII letter, digit or `_` glues; CJK text, emoji and punctuation
 /// may stand right before a marker.
 /// An invisible character right before the marker is the character before it, and not
 /// glue.

@@ -8,7 +8,7 @@
 //! innermost matching opener (the missing closers in between are the repairer's
 //! problem), and a closer that matches nothing open is skipped.
 //!
-//! **Where an unclosed value ends** (SPEC 8.2). With [`Ends`], a value that is still
+//! **Where an unclosed value ends** (docs/spec.md §1.14). With [`Ends`], a value that is still
 //! open ends before the text does, at the first of: a line that closes the fence the
 //! value opened in; a line that starts with a marker of the page written as a marker;
 //! a blank line followed by a line that, outside any string, cannot continue a JSON
@@ -49,7 +49,7 @@ pub(crate) enum Scan {
     NeedMore,
     /// The text is complete and ends inside the value.
     Truncated,
-    /// The text goes on, but the value ended unclosed (SPEC 8.2): its text ends at
+    /// The text goes on, but the value ended unclosed (docs/spec.md §1.14): its text ends at
     /// `value_end`, and the block with what closes it at `end`.
     Unclosed {
         /// Where the value's text ends.
@@ -266,7 +266,7 @@ impl ValueScanner {
                     self.line = Some(self.pos);
                 }
                 b' ' | b'\t' | b'\r' => self.pos += 1,
-                // Invisible characters are space between tokens (SPEC 8.5).
+                // Invisible characters are space between tokens (docs/spec.md §9.3).
                 0xE2 | 0xEF if space::invisible_len(&bytes[self.pos..]).is_some() => {
                     self.pos += 3;
                 }
@@ -556,7 +556,7 @@ mod tests {
     }
 
     /// Where the value opening at the first bracket of `text` ends, with the ends of
-    /// SPEC 8.2 (a page with one marker, `DATA_PROPOSAL`).
+    /// docs/spec.md §1.14 (a page with one marker, `DATA_PROPOSAL`).
     fn ended(text: &str, own: Option<Fence>) -> Scan {
         let table = MarkerTable::new(vec!["DATA_PROPOSAL"]);
         let ends = Ends {

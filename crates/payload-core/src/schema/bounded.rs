@@ -1,4 +1,4 @@
-//! Validation whose errors are bounded at the source (SPEC 7.14).
+//! Validation whose errors are bounded at the source (docs/spec.md §8.1).
 //!
 //! `jsonschema` gathers every error of a value before it hands out the first one, so a
 //! response of 400,000 empty objects where each item needs members would build 400,000
@@ -16,7 +16,7 @@
 //!   inside, so every piece's errors are bounded by the budget, not by the value.
 //!
 //! Errors are converted only while the report has room; past the cap they are counted
-//! (SPEC 7.14: "the rest are counted in one final error").
+//! (docs/spec.md §8.1: "the rest are counted in one final error").
 //!
 //! Pruning only happens below schemas whose verdict cannot change when items deeper
 //! down are removed (a list of such keywords, [`descends`]), reached through `$ref`s

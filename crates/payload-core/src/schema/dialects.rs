@@ -34,8 +34,8 @@ const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 
 /// Which dialect a document declares with `$schema`: draft-07 or 2020-12 by their
 /// json-schema.org URIs; 2020-12 when it declares none, or an extension vocabulary of
-/// its own (seed 002's `https://legion.dev/output-schema/v1` is 2020-12 with `x-format`
-/// and `x-parsing`). Another json-schema.org draft is refused: its keywords mean other
+/// its own (the output-schema app's `https://legion.dev/output-schema/v1` is 2020-12 with
+/// `x-format` and `x-parsing`). Another json-schema.org draft is refused: its keywords mean other
 /// things, and reading it as 2020-12 would check something else than was written.
 pub(crate) fn declared(schema: &Value) -> Result<super::Dialect, String> {
     match schema.get("$schema") {

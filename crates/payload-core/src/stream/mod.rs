@@ -1,4 +1,4 @@
-//! Streaming marker-mode parsing (SPEC section 5): a response fed in chunks, events out.
+//! Streaming marker-mode parsing (docs/spec.md §5): a response fed in chunks, events out.
 //!
 //! ```
 //! use payload_core::ParseOptions;
@@ -23,7 +23,7 @@
 //! [`StreamParser::finish`] is the one-shot [`Parser::parse`] of the whole text, and the
 //! `text_delta`s concatenated are its `message` exactly. No delta holds a byte of a
 //! marker, a block, a fence or a prefix that the final parse removes. A
-//! `payload_progress` preview never shows what the final result would drop (SPEC 7.6):
+//! `payload_progress` preview never shows what the final result would drop (docs/spec.md §5.5):
 //! blocks of types the page does not offer are never announced, and a suggestion
 //! preview lists only complete items that the page's rules keep (registered actions
 //! with their handler, chips with a label and a value).
@@ -37,7 +37,7 @@
 //! any chunking; progress previews re-read the block so far each time it has doubled
 //! (at least every 64 bytes), which keeps them within twice the block's size.
 //!
-//! **Reasoning** (SPEC 8.1) is cut out before the segmenter sees the text, by the same
+//! **Reasoning** (docs/spec.md §9.1) is cut out before the segmenter sees the text, by the same
 //! rule as the one-shot parser (`crate::scan::reasoning`): its text goes out as
 //! `reasoning_delta` events as soon as it is final, and the `reasoning_delta`s
 //! concatenated are the final parse's `reasoning`. Only a line start that may still
@@ -103,7 +103,7 @@ pub enum StreamEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         open: Option<String>,
     },
-    /// Reasoning that is final (SPEC 8.1): text of a `<think>` section (or a provider's
+    /// Reasoning that is final (docs/spec.md §9.1): text of a `<think>` section (or a provider's
     /// reasoning channel, in the agent), never part of the message. The deltas
     /// concatenated are the final parse's `reasoning` exactly.
     ReasoningDelta {
@@ -303,7 +303,7 @@ impl StreamParser {
                 }
                 Piece::Block(block) => {
                     if let (Some(mut preview), Some(end)) = (self.preview.take(), block.value_end) {
-                        // A value cut unclosed (SPEC 8.2) is never shown as closed.
+                        // A value cut unclosed (docs/spec.md §1.14) is never shown as closed.
                         if Some(preview.value_start) == block.value_start
                             && block.ending == Ending::Closed
                         {
@@ -327,7 +327,7 @@ impl StreamParser {
                 // Another block is open: this one has ended.
                 Some(_) => {}
                 // The segmenter has not decided yet where the block ends (it reads a line
-                // start only once the whole line is here, SPEC 8.2): the block is neither
+                // start only once the whole line is here, docs/spec.md §1.14): the block is neither
                 // open nor ended, so its preview waits for the decision, and the closed
                 // preview still comes when the block does.
                 None => self.preview = Some(preview),

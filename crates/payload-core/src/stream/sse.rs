@@ -1,4 +1,4 @@
-//! Server-Sent Events encoding (SPEC section 5): an `event:` line, one `data:` line of
+//! Server-Sent Events encoding (docs/spec.md §5): an `event:` line, one `data:` line of
 //! JSON, a blank line.
 //!
 //! JSON written by `serde_json` never holds a raw newline (newlines in strings are

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-/// A page's payload: a table schema proposal (seed 000), written by hand here.
+/// A page's payload: a table schema proposal (table.that), written by hand here.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 struct SchemaProposal {
     mode: String,
@@ -62,7 +62,7 @@ const CREATE: &str = r#"{"mode": "create", "table_name": "Books", "operations": 
 const VALUES: &str = r#"[{"label": "Yes", "value": "Yes, go ahead"}, {"label": "Change", "value": "Change the columns"}]"#;
 const ACTIONS: &str = r#"[{"label": "Close", "action": "close_chat", "handler": "client"}]"#;
 
-/// Responses as models write them (SPEC section 1's cases and more).
+/// Responses as models write them (docs/spec.md §1's cases and more).
 fn corpus() -> Vec<String> {
     let mut texts: Vec<String> = vec![
         format!("Here is the table.\n\nSCHEMA_PROPOSAL: {CREATE}\n\nSUGGESTED_VALUES: {VALUES}\n\nSUGGESTED_ACTIONS: {ACTIONS}"),

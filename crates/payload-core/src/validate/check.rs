@@ -3,9 +3,9 @@
 //!
 //! 1. One walk over the value (`crate::validate::walk`): integer-valued floats where
 //!    the schema wants integers become integers, and numbers no integer field can hold
-//!    exactly are errors at their path (SPEC 7.9); members the type does not declare
-//!    are noted (SPEC 7.8).
-//! 2. The schema validator, its errors bounded (SPEC 7.14).
+//!    exactly are errors at their path (docs/spec.md §7.2); members the type does not declare
+//!    are noted (docs/spec.md §7.1).
+//! 2. The schema validator, its errors bounded (docs/spec.md §8.1).
 //! 3. The undeclared members become warnings, or errors for near misses of absent
 //!    members (whose `missing` errors they replace).
 //! 4. When the schema is satisfied, decoding into the type (a decode error names the
@@ -34,7 +34,7 @@ pub(crate) struct Checked {
     /// ignores.
     pub warnings: Capped<Warning>,
     /// `coerced` warnings, one per integer-valued float rewritten as an integer.
-    /// Whole-response mode reports them (SPEC 7.11); marker mode does not, since
+    /// Whole-response mode reports them (docs/spec.md §7.4); marker mode does not, since
     /// JSON Schema already calls such a number an integer.
     pub rewrites: Capped<Warning>,
     /// The value decoded into its type, when it is valid.

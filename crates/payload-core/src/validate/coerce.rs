@@ -1,4 +1,4 @@
-//! Schema-aligned coercion (SPEC 7.11, whole-response mode only): fixing a value only
+//! Schema-aligned coercion (docs/spec.md §7.4, whole-response mode only): fixing a value only
 //! where the schema makes the model's intent unambiguous, each fix reported as a
 //! `coerced` warning naming its path.
 //!

@@ -1,4 +1,4 @@
-//! Members a type does not declare (SPEC 7.8).
+//! Members a type does not declare (docs/spec.md §7.1).
 //!
 //! serde ignores a member its type does not declare, so without this walk a model that
 //! writes `"lables"` for `"labels"` loses the labels without a word. After validation
@@ -31,7 +31,7 @@
 //! so one comparison costs a few steps per character of the unknown name, and names
 //! whose folded lengths differ by more than 2 are never compared. At most
 //! [`MAX_SEARCHED`] undeclared members of one object are compared at all; the rest are
-//! warnings. Warnings past the cap of SPEC 7.14 are counted, never built.
+//! warnings. Warnings past the cap of docs/spec.md §8.1 are counted, never built.
 
 use crate::caps::Capped;
 use crate::error::{PayloadError, pointer_join};

@@ -1,5 +1,5 @@
 //! Validation: checking one value against a payload type, the steps marker mode and
-//! whole-response mode share (SPEC 2, 7.8-7.11).
+//! whole-response mode share (docs/spec.md §2, §7.1, §7.2, §7.3, §7.4).
 //!
 //! - [`check`]: the steps in order: the schema, members the type does not declare,
 //!   integer-valued numbers, decoding into the type and its own rules;

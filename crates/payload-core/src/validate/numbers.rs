@@ -1,10 +1,10 @@
-//! Integer-valued numbers (SPEC 7.9).
+//! Integer-valued numbers (docs/spec.md §7.2).
 //!
 //! JSON Schema calls `12.0` and `1e2` integers, but serde decodes neither into a `u32`:
 //! it sees a float. So before a value is decoded, every integer-valued float that sits
 //! where the schema wants an integer is rewritten as that integer (the schemas that
 //! apply are picked as the validator picks them, [`Applies`]). Whole-response mode
-//! reports each rewrite as a `coerced` warning (SPEC 7.11); marker mode keeps them
+//! reports each rewrite as a `coerced` warning (docs/spec.md §7.4); marker mode keeps them
 //! silent, since the value did not change.
 //!
 //! A number is never rounded on the way. Where an integer is wanted:

@@ -433,7 +433,7 @@ fn allowed_members(root: &Value, path: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// One error per undeclared member of a closed object (SPEC 7.8: a type that denies
+/// One error per undeclared member of a closed object (docs/spec.md §7.1: a type that denies
 /// unknown fields makes each one an error), with the near miss among the declared
 /// members the object lacks named, by the rule of [`crate::validate::members`].
 fn unknown_members<'n>(
@@ -534,7 +534,7 @@ const MAX_RECEIVED_BYTES: usize = 512;
 
 /// What an error quotes as received: the value itself when its JSON is short, else the
 /// start of its JSON as a string ending in `...`. A report stays small whatever the
-/// model sent (SPEC 7.14): a hundred errors on one large value do not copy it a hundred
+/// model sent (docs/spec.md §8.1): a hundred errors on one large value do not copy it a hundred
 /// times.
 pub(crate) fn received(value: &Value) -> Value {
     if matches!(value, Value::Null | Value::Bool(_) | Value::Number(_)) {

@@ -1,6 +1,6 @@
 //! One walk over a value beside its schema, for the two checks serde would not make:
-//! integer-valued numbers (`numbers`, SPEC 7.9) and undeclared members (`members`,
-//! SPEC 7.8). Both need, at every object and array, the schemas that apply to it
+//! integer-valued numbers (`numbers`, docs/spec.md §7.2) and undeclared members (`members`,
+//! docs/spec.md §7.1). Both need, at every object and array, the schemas that apply to it
 //! ([`Applies`]); one walk decides them once per node instead of once per check.
 
 use crate::caps::Capped;

@@ -1,4 +1,4 @@
-//! Whole-response mode (SPEC section 4): the model's whole answer is one value of a
+//! Whole-response mode (docs/spec.md §4): the model's whole answer is one value of a
 //! type, written as JSON, bare or in a code fence or with prose around it.
 //!
 //! The pipeline is strict first: locate the value, parse it with serde_json, validate.
@@ -6,7 +6,7 @@
 //! the schema ([`crate::validate::coerce`]), each fix reported as a warning. A value cut off
 //! before it closes is `truncated` and never accepted.
 //!
-//! Reasoning comes out first (SPEC 8.1): the `<think>` sections before the answer are
+//! Reasoning comes out first (docs/spec.md §9.1): the `<think>` sections before the answer are
 //! removed before the format is detected and the value read, and returned as
 //! `reasoning`. Only sections before the answer's first visible character count here:
 //! the answer is one value, and a `<reasoning>` element inside an XML answer is a
@@ -35,7 +35,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::sync::Arc;
 
-/// The standard result of whole-response parsing, serialized as SPEC section 4 shows:
+/// The standard result of whole-response parsing, serialized as docs/spec.md §4 shows:
 /// `{success: true, data, format, confidence, warnings}` or
 /// `{success: false, errors, partial_data, format, confidence}`.
 #[derive(Debug, Clone)]
@@ -54,7 +54,7 @@ pub struct ExtractResult {
     pub confidence: f64,
     /// What was repaired or coerced.
     pub warnings: Vec<Warning>,
-    /// The model's reasoning (SPEC 8.1): the `<think>`, `<thinking>` or `<reasoning>`
+    /// The model's reasoning (docs/spec.md §9.1): the `<think>`, `<thinking>` or `<reasoning>`
     /// sections before the answer, removed before the format is detected and the value
     /// read. `None` (and left out of the JSON) when there is none.
     pub reasoning: Option<String>,
@@ -171,7 +171,7 @@ pub fn extract_as(text: &str, payload: &PayloadType, format: Option<Format>) -> 
 /// `parsing` error that says so.
 ///
 /// In `auto` (`format` is `None`) the detected format is read first and, when it
-/// gives no valid value, the other formats are tried in turn (SPEC 8.8): the detected
+/// gives no valid value, the other formats are tried in turn (docs/spec.md §4.7): the detected
 /// one, then a JSON value anywhere in the text, then the rest by detection score; the
 /// first valid value wins with a `format_fallback` warning and half its format's
 /// confidence. A cut-off response (`truncated` in the detected format) is not read
@@ -291,7 +291,7 @@ fn read_in(text: &str, payload: &PayloadType, format: Format, confidence: f64) -
 /// schema in place and checks it again, keeping the coercion warnings only if they made
 /// it valid. Returns the value (coerced when coercion changed it) and the errors that
 /// remain. `warnings` gains the `unknown_member` warnings and, since this is
-/// whole-response mode (SPEC 7.11), a `coerced` warning for every integer-valued float
+/// whole-response mode (docs/spec.md §7.4), a `coerced` warning for every integer-valued float
 /// taken as an integer; it holds at most 100 warnings, then one that counts the rest.
 fn validate_coercing(
     payload: &PayloadType,
@@ -432,7 +432,7 @@ fn other_value(text: &str, candidate: &candidates::Candidate) -> Option<&'static
         .map(|_| "another value")
 }
 
-/// The warning that names the values not read (SPEC 7.12).
+/// The warning that names the values not read (docs/spec.md §4.4).
 fn extra_value_warning(text: &str, others: &[(usize, &str)], more: Option<usize>) -> Warning {
     let mut names: Vec<String> = others
         .iter()
@@ -525,7 +525,7 @@ fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
     }
     if parsed.is_none() {
         // `"formal" | "casual"`: the choices copied from the instructions, not one of
-        // them (SPEC 8.11); never the text of the list taken as a string.
+        // them (docs/spec.md §3.4); never the text of the list taken as a string.
         // `trimmed` is a slice of `text`: its offset is the distance between them.
         let offset = trimmed.as_ptr() as usize - text.as_ptr() as usize;
         if let Err(error) = json::decode(trimmed, Location::of_offset(text, offset)) {

@@ -1,5 +1,5 @@
-//! Whole-response mode (SPEC 3, 7.8-7.16): the entire response is one value of one
-//! type, in JSON or in one of the other formats.
+//! Whole-response mode (docs/spec.md §3, §4.4, §4.5, §7.1, §7.2, §7.3, §7.4, §8.1, §8.2, §8.3): the
+//! entire response is one value of one type, in JSON or in one of the other formats.
 //!
 //! - [`extract`]: finding the candidate values in a response, reading, coercing and
 //!   validating them, and choosing the answer;

@@ -1,4 +1,4 @@
-//! Seed 002's `x-parsing`: how strictly a type's whole responses are read, stated in
+//! The output-schema app's `x-parsing`: how strictly a type's whole responses are read, stated in
 //! its schema, so a schema file (or a derived type's `#[schemars(extend("x-parsing" =
 //! ...))]`) carries it. Read once, when the schema is compiled.
 //!
@@ -14,7 +14,7 @@
 //!
 //! `lenient` and `aggressive` recovery both repair and coerce (the default): every
 //! repair this library makes is reported, so there is no riskier tier to opt into.
-//! These apply to whole-response mode; marker mode has its own rules (SPEC section 1).
+//! These apply to whole-response mode; marker mode has its own rules (docs/spec.md §1).
 
 use crate::error::{ErrorKind, PayloadError};
 use crate::warning::{Warning, WarningKind};

@@ -92,7 +92,7 @@ fn every_registered_example_is_accepted_after_its_marker_on_every_page_offering_
                 accepts(&grammar, &text).unwrap_or_else(|e| {
                     panic!("{} on {}: {e}\n{text}", payload.name, info.page.name)
                 });
-                // Every fence the one fence rule reads (SPEC 8.3), closed by at least as
+                // Every fence the one fence rule reads (docs/spec.md §9.2), closed by at least as
                 // many of the same character.
                 for (open, close) in [
                     ("```json", "```"),

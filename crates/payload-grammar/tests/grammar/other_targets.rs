@@ -149,7 +149,7 @@ fn a_pages_gbnf_offers_its_blocks_and_says_what_it_cannot_keep_out() {
     let lark = gbnf_to_lark(&grammar.text);
     accepts(&lark, "Just text.").unwrap_or_else(|e| panic!("{e}\n{lark}"));
     assert!(defined.contains(&"root") && defined.contains(&"text"));
-    // Both kinds of fence of the one fence rule (SPEC 8.3) may hold a block.
+    // Both kinds of fence of the one fence rule (docs/spec.md §9.2) may hold a block.
     for fence in [
         "\"```json\\n\"",
         "\"\\n```\"",

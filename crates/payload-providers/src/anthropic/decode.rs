@@ -5,7 +5,7 @@
 //! Anthropic asks of clients.
 //!
 //! With extended thinking, `thinking` blocks come first: their `thinking_delta` pieces
-//! are the reasoning channel ([`ModelChunk::Reasoning`], never text, SPEC 8.1); their
+//! are the reasoning channel ([`ModelChunk::Reasoning`], never text, docs/spec.md §9.1); their
 //! `signature_delta` and `redacted_thinking` blocks (encrypted, nothing to show) are
 //! skipped. A second thinking block of the same answer starts after a blank line.
 //!

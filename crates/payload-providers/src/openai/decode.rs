@@ -6,7 +6,7 @@
 //! Reasoning models on compatible servers send their reasoning apart from the answer, in
 //! `delta.reasoning_content` (DeepSeek, llama.cpp, SGLang, older vLLM) or
 //! `delta.reasoning` (newer vLLM, OpenRouter, Ollama): it becomes
-//! [`ModelChunk::Reasoning`], never text (SPEC 8.1).
+//! [`ModelChunk::Reasoning`], never text (docs/spec.md §9.1).
 
 use crate::http_error::error_message;
 use crate::sse::Event;

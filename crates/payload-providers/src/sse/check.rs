@@ -32,7 +32,11 @@ pub fn check_reading(bytes: &[u8], cuts: &[usize], limit: usize) -> Result<Vec<E
 
 /// Every event of `bytes` fed in the pieces `cuts` makes, or the first error; and the
 /// reader.
-fn read(bytes: &[u8], cuts: &[usize], limit: usize) -> (Result<Vec<Event>, SseError>, SseReader) {
+pub(super) fn read(
+    bytes: &[u8],
+    cuts: &[usize],
+    limit: usize,
+) -> (Result<Vec<Event>, SseError>, SseReader) {
     let mut reader = SseReader::new(limit);
     let mut events = Vec::new();
     let mut points: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();

@@ -1,24 +1,7 @@
 use super::*;
 use proptest::prelude::*;
 
-/// Every event of `bytes` fed in pieces cut at `cuts`, or the error; and the reader.
-fn read(bytes: &[u8], cuts: &[usize], limit: usize) -> (Result<Vec<Event>, SseError>, SseReader) {
-    let mut reader = SseReader::new(limit);
-    let mut events = Vec::new();
-    let mut points: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
-    points.push(0);
-    points.push(bytes.len());
-    points.sort_unstable();
-    for piece in points.windows(2) {
-        if let Err(error) = reader.push(&bytes[piece[0]..piece[1]]) {
-            return (Err(error), reader);
-        }
-        while let Some(event) = reader.next_event() {
-            events.push(event);
-        }
-    }
-    (Ok(events), reader)
-}
+use super::check::read;
 
 /// The standard's algorithm over the whole text at once, as plainly as it can be
 /// written: the reference the streaming reader must agree with.

@@ -337,3 +337,56 @@ async fn a_turn_whose_client_went_away_is_recorded_and_roles_still_alternate() {
     assert_eq!(roles, ["user"], "{:?}", seen[0]);
     assert_eq!(seen[0][0], ModelMessage::user("first\n\nsecond"));
 }
+
+#[tokio::test]
+async fn a_turn_past_its_deadline_ends_with_an_error_and_frees_its_conversation() {
+    let server = start_with(ServeOptions {
+        models: endless(),
+        turn_deadline: Duration::from_millis(300),
+        ..ServeOptions::default()
+    })
+    .await;
+    let client = reqwest::Client::new();
+    let response = post_chat(
+        &client,
+        &server,
+        &message("talk", "tables_list", None, None),
+    )
+    .await;
+    let id = response.headers()["x-conversation-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    // The model never stops; the client keeps reading: only the deadline can end it.
+    let body = tokio::time::timeout(Duration::from_secs(20), response.text())
+        .await
+        .expect("the turn ended by its deadline")
+        .unwrap();
+    assert!(body.contains("and so on"), "{body}");
+    let last = body.trim_end().rsplit("\n\n").next().unwrap();
+    assert!(
+        last.starts_with("event: error") && last.contains("deadline"),
+        "the stream ends with the deadline's error: {last}"
+    );
+    wait_until_idle(&server).await;
+    let stored = get(&client, &server, &format!("/api/conversations/{id}")).await;
+    let messages = stored["messages"].as_array().unwrap();
+    assert!(
+        messages[1]["interrupted"]
+            .as_str()
+            .unwrap()
+            .contains("deadline"),
+        "{stored}"
+    );
+    let again = post_chat(
+        &client,
+        &server,
+        &message("again", "tables_list", None, Some(&id)),
+    )
+    .await;
+    assert_eq!(
+        again.status().as_u16(),
+        200,
+        "the conversation was released"
+    );
+}

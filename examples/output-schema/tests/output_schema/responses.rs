@@ -1,4 +1,4 @@
-//! Seed 002's responses in every format, and the ways models break them: each reads to
+//! The output-schema app's responses in every format, and the ways models break them: each reads to
 //! the seed's value, is detected as its format, or fails with the error a re-prompt
 //! needs (with the hint written in the response's format).
 

@@ -1,4 +1,4 @@
-//! Seed 002's way: the types' extended JSON Schemas as files (`schemas/`), read at run
+//! The output-schema app's way: the types' extended JSON Schemas as files (`schemas/`), read at run
 //! time. Every seed response in every format reads through them to the same value as
 //! through the derived types, with `payload extract --schema` as with the API, and the
 //! instructions from a file are the derived type's.

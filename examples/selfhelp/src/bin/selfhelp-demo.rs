@@ -1,6 +1,6 @@
 //! Prints the retry loop of [`selfhelp::demo`]: each attempt, its errors, and the
 //! feedback the model is sent. The response schema is loaded from
-//! `schemas/llm-response.schema.json` when the demo starts, as seed 003's plugin does.
+//! `schemas/llm-response.schema.json` when the demo starts, as SelfHelp's plugin does.
 
 fn main() {
     let schema = selfhelp::schema_file::load(&selfhelp::schema_file::path())

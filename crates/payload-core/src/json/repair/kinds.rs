@@ -33,7 +33,7 @@ pub(crate) enum Repair {
     /// `{"a": 1}, "b": 2}`: the object closed before its last members, which follow.
     EarlyClose,
     /// Invisible characters (U+200B, U+200C, U+200D, U+2060, U+FEFF) between tokens
-    /// (SPEC 8.5).
+    /// (docs/spec.md §9.3).
     InvisibleCharacters,
 }
 

@@ -75,7 +75,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Skips an invisible character (SPEC 8.5) here, if one is, noting the repair.
+    /// Skips an invisible character (docs/spec.md §9.3) here, if one is, noting the repair.
     fn skip_invisible(&mut self) -> bool {
         match crate::scan::space::invisible_len(&self.bytes[self.pos..]) {
             Some(len) => {

@@ -1,4 +1,4 @@
-//! Lenient JSON (SPEC section 3): reading the almost-JSON models write, and saying what
+//! Lenient JSON (docs/spec.md §3): reading the almost-JSON models write, and saying what
 //! had to be fixed.
 //!
 //! [`crate::json::decode`] calls [`parse_lenient`] only after strict serde_json parsing
@@ -28,8 +28,8 @@
 //! | U+200B, U+200C, U+200D, U+2060, U+FEFF between tokens | nothing | removed invisible characters between tokens |
 //!
 //! Three things are read as written but reported through [`Lenient::notes`]: a key that
-//! appears twice in an object (the last value wins, SPEC 7.10), an integer too long
-//! for 64 bits (read as the nearest float; the caller reports it, SPEC 7.9) and a
+//! appears twice in an object (the last value wins, docs/spec.md §7.3), an integer too long
+//! for 64 bits (read as the nearest float; the caller reports it, docs/spec.md §7.2) and a
 //! float literal whose digits the float loses (`1e-400` read as 0; the rule is in
 //! `crate::json::precision`, and the caller reports it too).
 //!
@@ -44,7 +44,7 @@
 //! - Anything that needs a guessed value: `{"a": }`, `{"a": 1, "b"}`, `[1,,2]`,
 //!   `NaN`, `Infinity`, `undefined`, unquoted string values (`{"a": yes}`), numbers JSON
 //!   does not have (`+1`, `01`, `.5`, `0x1F`). Those are [`ErrorKind::Parsing`] errors.
-//! - Copied notation (SPEC 8.11): several quoted alternatives separated by `|`
+//! - Copied notation (docs/spec.md §3.4): several quoted alternatives separated by `|`
 //!   (`"Jobs" | "Applications"`, the way instructions write a field's choices) are
 //!   never joined into one string. A double quote followed by `|` and another quoted
 //!   string closes its string ([`crate::scan::quotes`]), and a string value followed by
@@ -73,8 +73,8 @@
 //! - `llm_json`, `jsonrepair` and `jsonrepair-rs` read all of those, but they complete
 //!   cut-off values (`{"a": [1, 2` becomes `{"a":[1,2]}`, `{"a": "hel` becomes
 //!   `{"a":"hel"}`) and guess missing values (`{"a": }` becomes `{"a":""}` or
-//!   `{"a":null}`; `{"a": 1, "b"}` becomes `{"a":1,"b":""}` in two of them). SPEC
-//!   section 3 forbids both: a cut-off payload must be reported as truncated, never
+//!   `{"a":null}`; `{"a": 1, "b"}` becomes `{"a":1,"b":""}` in two of them). docs/spec.md
+//!   §3 forbids both: a cut-off payload must be reported as truncated, never
 //!   saved. `llm_json` also fails on `{'a': 'it\'s'}` and on a raw newline in a string,
 //!   and `llm_json`/`jsonrepair` keep `“a”` as key text (`{"“a”":"“b”"}`).
 //!

@@ -1,6 +1,6 @@
 //! What the lenient reader noticed in text it could read: things that are not repairs
 //! (the text said them), but that a caller must report because a value was lost or
-//! changed on the way (SPEC 7.9, 7.10).
+//! changed on the way (docs/spec.md §7.2, §7.3).
 
 use crate::caps::{Capped, MAX_WARNINGS};
 

@@ -49,7 +49,7 @@ enum State {
 pub(super) fn parse(text: &str) -> Result<Lenient, RepairError> {
     let mut lexer = Lexer::new(text);
     lexer.skip_whitespace();
-    // A code fence around the value, by the one fence rule (SPEC 8.3): its closer is a
+    // A code fence around the value, by the one fence rule (docs/spec.md §9.2): its closer is a
     // run of the same character at least as long.
     let fence = crate::fence::inline_opener(&text[lexer.pos..]).map(|(fence, len)| {
         lexer.repairs.add(Repair::CodeFence);
@@ -302,7 +302,7 @@ fn parse_value(lexer: &mut Lexer<'_>, notes: &mut Notes) -> Result<Value, Repair
                     if map.contains_key(&key) {
                         duplicate = Some(key.clone());
                     }
-                    // The last value wins (SPEC 7.10), in the first one's place.
+                    // The last value wins (docs/spec.md §7.3), in the first one's place.
                     map.insert(key, done);
                 }
             }
@@ -318,8 +318,8 @@ fn parse_value(lexer: &mut Lexer<'_>, notes: &mut Notes) -> Result<Value, Repair
 /// How many alternatives an error quotes; the rest of the list is not read.
 const MAX_CHOICES: usize = 8;
 
-/// The error for the choices `"a" | "b" | ...` written where one value belongs (SPEC
-/// 8.11), `first` already read from the opening quote at `at` and the lexer at the
+/// The error for the choices `"a" | "b" | ...` written where one value belongs (docs/spec.md
+/// §3.4), `first` already read from the opening quote at `at` and the lexer at the
 /// first `|`. A value cut off inside the list is that error instead (`truncated`).
 fn alternatives(
     lexer: &mut Lexer<'_>,

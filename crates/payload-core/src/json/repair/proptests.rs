@@ -305,7 +305,7 @@ proptest! {
         }
     }
 
-    /// Copied notation (SPEC 8.11): quoted choices separated by `|`, written as a
+    /// Copied notation (docs/spec.md §3.4): quoted choices separated by `|`, written as a
     /// member of any object or an item of any array, are a `validation` error at that
     /// member that names every choice; never one string that joins them.
     #[test]

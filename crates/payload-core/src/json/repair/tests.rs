@@ -561,7 +561,7 @@ fn an_unquoted_key_on_the_next_line_after_a_missing_comma_closes_the_string() {
     assert_eq!(lenient.value, serde_json::json!({"a": "", "A": null}));
 }
 
-// ---- copied notation (SPEC 8.11) ----------------------------------------------------
+// ---- copied notation (docs/spec.md §3.4) ----------------------------------------------------
 
 fn choices(text: &str) -> RepairError {
     let e = err(text);

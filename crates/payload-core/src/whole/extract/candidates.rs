@@ -47,7 +47,7 @@ pub(super) fn candidates(text: &str) -> (Vec<Candidate>, Option<usize>) {
     let bytes = text.as_bytes();
     let first = text.len() - text.trim_start().len();
     let mut found: Vec<Candidate> = Vec::new();
-    // The fence open at `at` (the one fence rule, SPEC 8.3), and where the value right
+    // The fence open at `at` (the one fence rule, docs/spec.md §9.2), and where the value right
     // after its opener line would start.
     let mut open: Option<Fence> = None;
     let mut fenced_at = None;

@@ -1,4 +1,4 @@
-//! `auto`: detection checked against the result (SPEC 8.8).
+//! `auto`: detection checked against the result (docs/spec.md §4.7).
 //!
 //! Detection guesses a format from signs in the text (a leading `<`, headers, marker
 //! lines); the guess can be wrong while the answer is there (`<command>{...}</command>`

@@ -1,4 +1,4 @@
-//! Reasoning in whole-response mode (SPEC 8.1): removed before detection and reading,
+//! Reasoning in whole-response mode (docs/spec.md §9.1): removed before detection and reading,
 //! returned as `reasoning`.
 
 use crate::LlmPayload;

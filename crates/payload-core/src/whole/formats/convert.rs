@@ -394,7 +394,7 @@ impl<'a> Converter<'a> {
                 None => {}
             }
         }
-        // SPEC 7.8: a part named for no field is a member the type does not declare.
+        // docs/spec.md §7.1: a part named for no field is a member the type does not declare.
         // It is kept under the name it was written with, so that the value check
         // reports it (an `unknown_member` warning, or an error when it is a near miss of
         // an absent field) as it does for JSON, instead of the reader dropping it unseen.

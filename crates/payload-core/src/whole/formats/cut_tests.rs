@@ -1,4 +1,4 @@
-//! The truncation guarantee as a property (SPEC 7.13): a well-formed rendered value,
+//! The truncation guarantee as a property (docs/spec.md §4.5): a well-formed rendered value,
 //! cut at any point, is never read as valid data without a word. Each cut is either
 //! refused, read with a `possibly_truncated` warning (formats without an end marker),
 //! or read as exactly the whole value (the cut took only decoration, such as the last

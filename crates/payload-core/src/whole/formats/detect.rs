@@ -1,4 +1,4 @@
-//! Which format a response is written in, with a confidence per format (seed 002's
+//! Which format a response is written in, with a confidence per format (the output-schema app's
 //! detection strategies), scored against the schema so that the fields it names are
 //! the evidence:
 //!

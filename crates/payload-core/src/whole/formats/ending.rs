@@ -1,4 +1,4 @@
-//! Where a response ends, and what that says about a cut (SPEC 7.13).
+//! Where a response ends, and what that says about a cut (docs/spec.md §4.5).
 //!
 //! A model's answer can stop anywhere: the output token limit, a dropped stream. A cut
 //! response must never pass for a whole one (`<confidence>0.8` cut from `0.87` is not

@@ -1,4 +1,4 @@
-//! Lists end where markdown says (SPEC 8.9): a blank line followed by a line that is
+//! Lists end where markdown says (docs/spec.md §4.8): a blank line followed by a line that is
 //! neither indented nor a list item ends a list, so a closing remark is never read as
 //! part of the last item, in every format whose lists are markdown lists.
 

@@ -1,7 +1,7 @@
 //! Markdown responses: a header per field (`## Task`, any level, the field name in any
 //! case or with spaces), lists for arrays, code fences for strings, and bold lines as
 //! models write them instead of headers: `**Field:** value`, or a line that is only
-//! bold text (`**Confidence**`, `**Confidence:**`) with the value below (SPEC 7.17).
+//! bold text (`**Confidence**`, `**Confidence:**`) with the value below (docs/spec.md §4.6).
 //! A bold line counts only when it names a field: bold text inside a value is
 //! emphasis, and splitting a value there would lose it.
 //!

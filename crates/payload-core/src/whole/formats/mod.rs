@@ -1,4 +1,4 @@
-//! Whole-response values in text formats other than JSON (SPEC section 4, seed 002):
+//! Whole-response values in text formats other than JSON (docs/spec.md §4, the output-schema app):
 //! XML, delimited sections, tagged content and markdown, and detection of which one a
 //! response is written in.
 //!
@@ -23,18 +23,18 @@
 //!
 //! # The same rules in every format
 //!
-//! - **Truncation** (SPEC 7.13): a value the text ends inside is `truncated` where the
+//! - **Truncation** (docs/spec.md §4.5): a value the text ends inside is `truncated` where the
 //!   format has an end marker, and gets a `possibly_truncated` warning where it has
 //!   none; `ending` states exactly when.
-//! - **Duplicates** (SPEC 7.10): a field written twice (an element, tag, section, header
+//! - **Duplicates** (docs/spec.md §7.3): a field written twice (an element, tag, section, header
 //!   or attribute) that is not an array: the last one wins, with a `duplicate_key`
 //!   warning naming it. Repeated parts of an array field are its items.
-//! - **Bounded reports** (SPEC 7.14): at most 100 errors per value and 100 warnings per
+//! - **Bounded reports** (docs/spec.md §8.1): at most 100 errors per value and 100 warnings per
 //!   response are kept ([`crate::MAX_ERRORS`], [`crate::MAX_WARNINGS`]); the rest are counted.
 //!
 //! # `x-format`
 //!
-//! Options are read from the schema as seed 002 spells them, at the root and on
+//! Options are read from the schema as the output-schema app spells them, at the root and on
 //! property schemas (put there with `#[schemars(extend("x-format" = {...}))]`):
 //!
 //! ```json
@@ -151,7 +151,7 @@ impl FromStr for Format {
 pub struct FormatFailure {
     /// All problems (`parsing`, `missing`, `validation`), not only the first.
     pub errors: Vec<PayloadError>,
-    /// The object of every field that did convert (SPEC's `partial_data`).
+    /// The object of every field that did convert (the `partial_data` of docs/spec.md §4.1).
     pub partial: Value,
 }
 
@@ -201,8 +201,8 @@ pub fn parse_as(format: Format, text: &str, schema: &Value) -> Result<Value, For
     read_as(format, text, schema).result
 }
 
-/// [`parse_as`], with the warnings: duplicate fields (SPEC 7.10) and possible
-/// truncation (SPEC 7.13).
+/// [`parse_as`], with the warnings: duplicate fields (docs/spec.md §7.3) and possible
+/// truncation (docs/spec.md §4.5).
 pub fn read_as(format: Format, text: &str, schema: &Value) -> FormatRead {
     match format {
         Format::Json => FormatRead {
@@ -219,7 +219,7 @@ pub fn read_as(format: Format, text: &str, schema: &Value) -> FormatRead {
 /// Detects the format of `text` and reads it: the format, the detection confidence
 /// (0..1) and the result. This is the detector's reading only, unvalidated and with no
 /// fallback; [`crate::extract_as`] in `auto` checks detection against the result and
-/// reads the other formats when the detected one gives no valid value (SPEC 8.8).
+/// reads the other formats when the detected one gives no valid value (docs/spec.md §4.7).
 pub fn parse_detected(text: &str, schema: &Value) -> (Format, f64, Result<Value, FormatFailure>) {
     let (format, confidence) = detect(text, schema)
         .into_iter()

@@ -136,8 +136,8 @@ pub(crate) fn strip_list_marker(line: &str) -> Option<&str> {
 /// Lines with a list marker start items and unmarked lines continue the item before
 /// them (a wrapped bullet, or an indented paragraph of the item); unmarked lines before
 /// the first item are an introduction and are dropped. A list ends, as in CommonMark,
-/// at a blank line followed by a line that is neither indented nor a list item (SPEC
-/// 8.9): that line and the prose after it are closing remarks, not part of the last
+/// at a blank line followed by a line that is neither indented nor a list item (docs/spec.md
+/// §4.8): that line and the prose after it are closing remarks, not part of the last
 /// item, and are dropped like the introduction until the next item starts. Text with
 /// no marker at all is a plain list: one item per non-empty line.
 #[cfg(test)]

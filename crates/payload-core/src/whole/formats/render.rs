@@ -1,7 +1,7 @@
 //! Values written in a text format: the inverse of the readers, used to show a model
 //! the type's example (and the bare structure) in the format it is asked to answer in.
 //!
-//! The layout is the one seed 002 shows for each format, with the names, patterns and
+//! The layout is the one the output-schema app shows for each format, with the names, patterns and
 //! styles of the schema's `x-format` (see [`super`]): XML with a root element, an
 //! element per field and an item element per array item; `---NAME---` sections with
 //! numbered, bullet or plain lists; `<NAME>` tags repeated once per array item; `##`
@@ -28,7 +28,7 @@ use crate::instructions::MAX_SCHEMA_DEPTH as MAX_DEPTH;
 /// be walked without end).
 const MAX_NODES: usize = 4_000;
 
-/// The XML root element when the schema names none (seed 002's `response`).
+/// The XML root element when the schema names none (the output-schema app's `response`).
 pub const DEFAULT_ROOT: &str = "response";
 /// The XML item element when the schema names none.
 pub const DEFAULT_ITEM: &str = "item";

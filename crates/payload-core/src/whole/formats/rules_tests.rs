@@ -1,5 +1,5 @@
-//! The rules every format shares: truncation (SPEC 7.13), duplicates (7.10), markdown
-//! headers (7.17), depth (7.16) and bounded reports (7.14), format by format.
+//! The rules every format shares: truncation (docs/spec.md §4.5), duplicates (§7.3), markdown
+//! headers (§4.6), depth (§8.3) and bounded reports (§8.1), format by format.
 
 use super::tests::analysis_schema;
 use super::*;

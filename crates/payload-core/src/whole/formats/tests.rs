@@ -4,7 +4,7 @@
 use super::*;
 use serde_json::json;
 
-/// Seed 002's multi-format analysis schema, with its `x-format` block (the render
+/// The output-schema app's multi-format analysis schema, with its `x-format` block (the render
 /// tests use it too).
 pub(crate) fn analysis_schema() -> Value {
     json!({
@@ -77,7 +77,7 @@ Market shows strong growth
 - Hold long-term
 ";
 
-/// Seed 002's task/confidence/steps schema.
+/// The output-schema app's task/confidence/steps schema.
 fn task_schema() -> Value {
     json!({
         "type": "object",
