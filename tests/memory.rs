@@ -6,6 +6,9 @@
 //! Everything runs in one test function: the counter is process-wide, and the test
 //! harness would otherwise run other tests on other threads at the same time.
 
+// A counting global allocator is `unsafe` by definition.
+#![allow(unsafe_code)]
+
 use payload_benches::{Family, table_view_options};
 use payload_builtin::DataProposal;
 use payload_core::Parser;

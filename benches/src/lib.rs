@@ -7,7 +7,6 @@
 //! fenced `SCHEMA_PROPOSAL`, suggestion chips).
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 pub mod invariants;
 pub mod json_invariants;

@@ -14,7 +14,6 @@
 //! arrive.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 mod data_proposal;
 mod examples;

@@ -11,7 +11,6 @@
 //! `payload-core`; clap reads the command line. An app that only needs a registry does not link it.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 mod args;
 mod bench;

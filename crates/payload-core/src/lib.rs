@@ -35,7 +35,6 @@
 //!   [`PayloadType::strict_schema`] and [`StrictRefusal`]) and the compiled validator.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 // `PayloadError` is returned by value on purpose: errors are data the caller inspects
 // and forwards, and they are built off the hot path (only when input is wrong).
 #![allow(clippy::result_large_err)]

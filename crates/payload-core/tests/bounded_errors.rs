@@ -5,6 +5,9 @@
 //! A counting global allocator records the peak of live bytes. It is process-wide, so
 //! this file holds a single test.
 
+// A counting global allocator is `unsafe` by definition.
+#![allow(unsafe_code)]
+
 use payload_core::{LlmPayload, PayloadError, extract_as};
 use payload_core::{ParseOptions, Parser};
 use schemars::JsonSchema;

@@ -26,7 +26,6 @@
 //! [`ServeOptions::models`].
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 mod apply;
 pub mod assets;

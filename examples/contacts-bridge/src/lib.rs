@@ -17,7 +17,6 @@
 //! run forward.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 pub mod examples;
 pub mod rules;

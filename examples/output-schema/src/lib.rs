@@ -14,7 +14,6 @@
 //! prompt text that asks for it.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 mod examples;
 mod types;

@@ -19,7 +19,6 @@
 //! - suggestions are `{"text": ...}` objects (strings or `label` objects are rejected).
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 pub mod demo;
 pub mod examples;

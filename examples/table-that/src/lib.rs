@@ -13,7 +13,6 @@
 //! | DATA_PROPOSAL     | No          | No         | Yes        |
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 mod context;
 mod recording;

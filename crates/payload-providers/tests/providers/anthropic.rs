@@ -1,0 +1,316 @@
+//! The Anthropic client against a loopback server replaying recorded streams: what it
+//! sends, and what a real agent turn makes of what comes back.
+
+use crate::support::*;
+use payload_agent::{AgentEvent, ModelErrorKind, ModelMessage};
+use payload_builtin::SchemaProposal;
+use payload_core::{ErrorKind, RetryPolicy};
+use payload_providers::Anthropic;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+fn client(server: &Server) -> Anthropic {
+    Anthropic::new("claude-sonnet-4-5")
+        .base_url(&server.url)
+        .api_key("sk-ant-test")
+        .retry(quick_retry(3))
+        .first_token_timeout(Duration::from_secs(5))
+        .idle_timeout(Duration::from_millis(300))
+}
+
+#[tokio::test]
+async fn a_marker_split_across_deltas_becomes_the_turns_payload() {
+    let server = Server::start(vec![stream("anthropic/schema_proposal.sse")]).await;
+    let mut model = client(&server);
+    let events = turn(&mut model).await;
+    assert_schema_proposal_turn(&events);
+
+    let [request] = server.received().try_into().unwrap();
+    assert_eq!(request.line, "POST /v1/messages HTTP/1.1");
+    assert_eq!(request.header("x-api-key"), Some("sk-ant-test"));
+    assert_eq!(request.header("anthropic-version"), Some("2023-06-01"));
+    assert_eq!(request.header("authorization"), None);
+    let body = &request.body;
+    assert_eq!(body["model"], "claude-sonnet-4-5");
+    assert_eq!(body["max_tokens"], 4096);
+    assert_eq!(body["stream"], true);
+    assert_eq!(body["system"], SYSTEM);
+    assert_eq!(
+        body["messages"],
+        json!([{"role": "user", "content": "Drop column two"}])
+    );
+    assert_eq!(body["tools"][0]["name"], "echo");
+    assert_eq!(
+        body["tools"][0]["input_schema"]["required"],
+        json!(["text"])
+    );
+    assert!(body.get("tool_choice").is_none());
+}
+
+#[tokio::test]
+async fn thinking_blocks_are_reasoning_never_the_payload() {
+    // A thinking block (with its signature), a redacted one, then the text answer.
+    let server = Server::start(vec![stream("anthropic/thinking.sse")]).await;
+    let events = turn(&mut client(&server)).await;
+    assert_reasoning_turn(&events);
+}
+
+#[tokio::test]
+async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
+    let server = Server::start(vec![
+        stream("anthropic/tool_call.sse"),
+        stream("anthropic/after_tool.sse"),
+    ])
+    .await;
+    let mut model = client(&server);
+    let events = turn(&mut model).await;
+    let start = events
+        .iter()
+        .find_map(|e| match e {
+            AgentEvent::ToolStart { id, tool, input } => Some((id, tool, input)),
+            _ => None,
+        })
+        .expect("the tool ran");
+    assert_eq!(
+        start,
+        (
+            &"toolu_01A09q90".to_string(),
+            &"echo".to_string(),
+            &json!({"text": "hi"})
+        )
+    );
+    assert_eq!(
+        completed(&events).message,
+        "Let me check.\n\nThe tool said hi back."
+    );
+    let received = server.received();
+    assert_eq!(received.len(), 2);
+    assert_eq!(
+        received[1].body["messages"],
+        json!([
+            {"role": "user", "content": "Drop column two"},
+            {"role": "assistant", "content": [
+                {"type": "text", "text": "Let me check."},
+                {"type": "tool_use", "id": "toolu_01A09q90", "name": "echo", "input": {"text": "hi"}},
+            ]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_01A09q90", "content": "echo: hi"},
+            ]},
+        ])
+    );
+}
+
+#[test]
+fn consecutive_tool_results_share_one_user_message() {
+    let call = |id: &str| payload_agent::ToolCall {
+        id: id.to_string(),
+        name: "echo".to_string(),
+        input: json!({"text": id}),
+    };
+    let result = |id: &str| ModelMessage::Tool {
+        id: id.to_string(),
+        name: "echo".to_string(),
+        text: format!("echo: {id}"),
+    };
+    let request = payload_agent::ModelRequest::new(vec![
+        ModelMessage::user("twice"),
+        ModelMessage::Assistant {
+            text: String::new(),
+            tool_calls: vec![call("a"), call("b")],
+        },
+        result("a"),
+        result("b"),
+    ]);
+    let body = Anthropic::new("m").body(&request);
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3);
+    assert_eq!(
+        messages[1]["content"].as_array().unwrap().len(),
+        2,
+        "no empty text block"
+    );
+    let results: Vec<&str> = messages[2]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["tool_use_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["a", "b"]);
+}
+
+#[tokio::test]
+async fn a_stream_cut_by_max_tokens_leaves_the_payload_truncated() {
+    let server = Server::start(vec![stream("anthropic/max_tokens.sse")]).await;
+    let mut model = client(&server).max_tokens(16);
+    let events = turn(&mut model).await;
+    let parsed = completed(&events);
+    assert!(parsed.custom_payload.is_none());
+    assert!(
+        rejected_kinds(&events).contains(&ErrorKind::Truncated),
+        "{:?}",
+        parsed.rejected
+    );
+    assert_eq!(server.received().len(), 1, "a cut answer is not re-asked");
+    assert_eq!(server.received()[0].body["max_tokens"], 16);
+}
+
+#[tokio::test]
+async fn a_429_is_retried_after_its_retry_after() {
+    let server = Server::start(vec![
+        Reply::Status(
+            429,
+            vec![("retry-after", "0.2".to_string())],
+            r#"{"type": "error", "error": {"type": "rate_limit_error", "message": "Number of requests has exceeded your rate limit"}}"#.to_string(),
+        ),
+        stream("anthropic/schema_proposal.sse"),
+    ])
+    .await;
+    let mut model = client(&server);
+    let started = Instant::now();
+    let events = turn(&mut model).await;
+    assert!(
+        started.elapsed() >= Duration::from_millis(200),
+        "waited as asked"
+    );
+    assert!(completed(&events).custom_payload.is_some());
+    let attempts = model.attempts();
+    assert_eq!(attempts.len(), 2);
+    let error = attempts[0].error.as_ref().unwrap();
+    assert_eq!(
+        (error.kind, error.status),
+        (ModelErrorKind::RateLimited, Some(429))
+    );
+    assert!(error.message.contains("rate limit"));
+}
+
+#[tokio::test]
+async fn a_500_and_an_overloaded_event_before_content_are_retried() {
+    let server = Server::start(vec![
+        Reply::Status(
+            500,
+            vec![],
+            r#"{"type":"error","error":{"type":"api_error","message":"Internal server error"}}"#
+                .to_string(),
+        ),
+        stream("anthropic/overloaded_first.sse"),
+        stream("anthropic/schema_proposal.sse"),
+    ])
+    .await;
+    let mut model = client(&server);
+    let events = turn(&mut model).await;
+    assert!(errors(&events).is_empty());
+    assert!(completed(&events).custom_payload.is_some());
+    let attempts = model.attempts();
+    let kinds: Vec<_> = attempts
+        .iter()
+        .map(|a| a.error.as_ref().map(|e| e.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            Some(ModelErrorKind::Server),
+            Some(ModelErrorKind::Server),
+            None
+        ]
+    );
+    assert_eq!(attempts[1].error.as_ref().unwrap().message, "Overloaded");
+}
+
+#[tokio::test]
+async fn a_drop_before_content_is_retried_and_after_content_ends_the_turn() {
+    let server = Server::start(vec![
+        stream("anthropic/cut_before_content.sse"),
+        stream("anthropic/schema_proposal.sse"),
+    ])
+    .await;
+    let mut model = client(&server);
+    let events = turn(&mut model).await;
+    assert!(errors(&events).is_empty());
+    assert_eq!(completed(&events).message, "I'll drop the unused column.");
+    assert_eq!(model.attempts().len(), 2);
+
+    let server = Server::start(vec![
+        stream("anthropic/cut_after_content.sse"),
+        stream("anthropic/schema_proposal.sse"),
+    ])
+    .await;
+    let mut model = client(&server);
+    let events = turn(&mut model).await;
+    assert_eq!(
+        names(&events),
+        ["status", "text_delta", "error", "complete"]
+    );
+    assert_eq!(completed(&events).message, "Partial answer so far");
+    assert_eq!(server.received().len(), 1, "shown text is never retried");
+}
+
+#[tokio::test]
+async fn an_error_event_after_content_ends_the_turn_with_an_error_event() {
+    let server = Server::start(vec![stream("anthropic/error_event.sse")]).await;
+    let mut model = client(&server);
+    let events = turn(&mut model).await;
+    assert_eq!(
+        names(&events),
+        ["status", "text_delta", "error", "complete"]
+    );
+    assert_eq!(errors(&events), ["Overloaded"]);
+    assert_eq!(completed(&events).message, "Working on");
+}
+
+#[tokio::test]
+async fn a_server_that_stops_mid_stream_times_out_instead_of_hanging() {
+    // The stream up to its second text delta: some text came, then nothing.
+    let recorded = String::from_utf8(fixture("anthropic/cut_after_content.sse")).unwrap();
+    let second = recorded.rfind("event: content_block_delta").unwrap();
+    let server = Server::start(vec![Reply::Hang(recorded.as_bytes()[..second].to_vec())]).await;
+    let mut model = client(&server);
+    let started = Instant::now();
+    let events = turn(&mut model).await;
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(
+        names(&events),
+        ["status", "text_delta", "error", "complete"]
+    );
+    assert!(
+        errors(&events)[0].contains("nothing for 300 ms after its last content (idle timeout)"),
+        "{:?}",
+        errors(&events)
+    );
+    assert_eq!(completed(&events).message, "Partial ans");
+    let attempts = model.attempts();
+    assert_eq!(attempts.len(), 1, "text was shown: no retry");
+    let error = attempts[0].error.as_ref().unwrap();
+    assert_eq!(error.kind, ModelErrorKind::Timeout);
+}
+
+#[tokio::test]
+async fn whole_response_extraction_forces_the_output_tool_and_reads_its_input() {
+    let server = Server::start(vec![stream("anthropic/json_answer.sse")]).await;
+    let mut model = client(&server);
+    let (value, outcome) = payload_providers::extract::<SchemaProposal>(
+        &mut model,
+        vec![ModelMessage::user("Remove column nine")],
+        RetryPolicy::attempts(2),
+    )
+    .await;
+    assert!(outcome.succeeded(), "{:?}", outcome.attempts);
+    assert_eq!(outcome.attempts.len(), 1);
+    assert!(outcome.attempts[0].response.contains("col_9"));
+    assert_eq!(value.expect("a typed value").operations.len(), 1);
+    let body = &server.received()[0].body;
+    assert_eq!(
+        body["tool_choice"],
+        json!({"type": "tool", "name": "schema_proposal"})
+    );
+    let tool = body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "schema_proposal")
+        .expect("the output tool");
+    assert_eq!(
+        tool["input_schema"],
+        <SchemaProposal as payload_core::LlmPayload>::TYPE
+            .schema(payload_core::Dialect::Draft2020_12)
+    );
+}

@@ -1,0 +1,10 @@
+//! The provider clients' integration tests, linked into one test binary (linking
+//! dominates a cold `cargo test`): each client against loopback servers replaying
+//! recorded streams, the faults real servers have, and the secrecy of keys.
+
+mod support;
+
+mod anthropic;
+mod faults;
+mod openai;
+mod secrets;
