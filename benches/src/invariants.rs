@@ -222,6 +222,17 @@ fn visible(text: &str) -> Vec<char> {
 /// Tag names of reasoning sections, lowercase.
 const REASONING_TAGS: [&str; 3] = ["think", "thinking", "reasoning"];
 
+/// Space as the reference reading of the reasoning rule counts it: any whitespace and
+/// the invisible characters of docs/spec.md §9.3 (written here, not taken from the
+/// parser, so the reference stays independent of what it checks).
+fn reference_space(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
+        )
+}
+
 /// A plain, whole-text reading of the reasoning rule (docs/spec.md §9.1), independent of the
 /// parser's incremental one: `(answer, sections, unclosed)`. A section opens with
 /// `<think>`, `<thinking>` or `<reasoning>` (any case) where only whitespace (or an
@@ -230,13 +241,7 @@ const REASONING_TAGS: [&str; 3] = ["think", "thinking", "reasoning"];
 pub fn reference_split(text: &str) -> (String, Vec<String>, bool) {
     // ASCII lowercasing keeps every byte offset.
     let lower = text.to_ascii_lowercase();
-    let space = |c: char| {
-        c.is_whitespace()
-            || matches!(
-                c,
-                '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
-            )
-    };
+    let space = reference_space;
     let (mut answer, mut sections) = (String::new(), Vec::new());
     let (mut pos, mut line) = (0, Some(0));
     while let Some(start) = line {
@@ -313,13 +318,7 @@ pub fn check_reasoning_is_apart(parser: &Parser, x: &str, y: &str) {
 /// Whether a reasoning section opens `text` (after whitespace), by the rule's tags.
 fn opens_with_section(text: &str) -> bool {
     let start = text
-        .trim_start_matches(|c: char| {
-            c.is_whitespace()
-                || matches!(
-                    c,
-                    '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
-                )
-        })
+        .trim_start_matches(reference_space)
         .to_ascii_lowercase();
     REASONING_TAGS
         .iter()

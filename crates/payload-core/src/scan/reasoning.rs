@@ -28,7 +28,9 @@
 //! (at most the longest tag, 12 bytes), so the answer and the reasoning are the same
 //! however the text is chunked, and the work is linear in the text.
 
-use super::spelling::is_horizontal_space;
+// Whitespace before an opening tag: line breaks (a line start stays one), horizontal
+// space, and the invisible characters that count as space (docs/spec.md §9.3).
+use super::space::is_space;
 
 /// The tag names, lowercase; matching is ASCII case-insensitive.
 const NAMES: [&str; 3] = ["think", "thinking", "reasoning"];
@@ -40,18 +42,6 @@ pub(crate) enum Scope {
     Anywhere,
     /// Only before the answer's first visible character (whole-response mode).
     Leading,
-}
-
-/// Whitespace before an opening tag: line breaks (a line start stays one), horizontal
-/// space, and the invisible characters that count as space (docs/spec.md §9.3).
-fn is_space(c: char) -> bool {
-    c == '\n'
-        || c == '\r'
-        || is_horizontal_space(c)
-        || matches!(
-            c,
-            '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
-        )
 }
 
 /// Whether `text` holds anything but space.

@@ -269,12 +269,10 @@ async fn model_text_comes_back_as_text() {
     assert_eq!(complete(&events)["message"], HOSTILE);
 }
 
-#[tokio::test]
-async fn the_csv_export_quotes_cells_and_defuses_formulas() {
-    const PROPOSAL: &str = "Done.\n\nSCHEMA_PROPOSAL: {\"mode\": \"create\", \"table_name\": \"Q3 / \\\"final\\\"\", \"table_description\": \"notes\", \
-        \"operations\": [{\"action\": \"add\", \"column\": {\"name\": \"Note\", \"type\": \"text\"}}], \
-        \"sample_rows\": [{\"Note\": \"=HYPERLINK(\\\"http://x\\\")\"}, {\"Note\": \"a, \\\"b\\\"\"}]}";
-    let server = start(saying(PROPOSAL)).await;
+/// The CSV export of the table made by accepting `proposal`, the answer of a model on
+/// the tables list.
+async fn csv_of_accepted(proposal: &'static str) -> reqwest::Response {
+    let server = start(saying(proposal)).await;
     let client = reqwest::Client::new();
     let (id, turn, _) = chat(
         &client,
@@ -285,11 +283,19 @@ async fn the_csv_export_quotes_cells_and_defuses_formulas() {
     let (status, decided) = decide(&client, &server, &id, turn, "accept", json!({})).await;
     assert_eq!(status, 200, "{decided}");
     let table_id = decided["applied"]["table_id"].as_i64().unwrap();
-    let response = client
+    client
         .get(format!("{}/api/tables/{table_id}/csv", server.url))
         .send()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_csv_export_quotes_cells_and_defuses_formulas() {
+    const PROPOSAL: &str = "Done.\n\nSCHEMA_PROPOSAL: {\"mode\": \"create\", \"table_name\": \"Q3 / \\\"final\\\"\", \"table_description\": \"notes\", \
+        \"operations\": [{\"action\": \"add\", \"column\": {\"name\": \"Note\", \"type\": \"text\"}}], \
+        \"sample_rows\": [{\"Note\": \"=HYPERLINK(\\\"http://x\\\")\"}, {\"Note\": \"a, \\\"b\\\"\"}]}";
+    let response = csv_of_accepted(PROPOSAL).await;
     assert_eq!(
         response.headers()["content-disposition"],
         "attachment; filename=\"Q3 final.csv\""
@@ -356,25 +362,7 @@ async fn the_csv_export_keeps_negative_numbers_as_numbers() {
     const PROPOSAL: &str = "Done.\n\nSCHEMA_PROPOSAL: {\"mode\": \"create\", \"table_name\": \"Ledger\", \"table_description\": \"money\", \
         \"operations\": [{\"action\": \"add\", \"column\": {\"name\": \"Amount\", \"type\": \"number\"}}, {\"action\": \"add\", \"column\": {\"name\": \"Note\", \"type\": \"text\"}}], \
         \"sample_rows\": [{\"Amount\": -5, \"Note\": \"-5\"}, {\"Amount\": -0.5, \"Note\": \"+1\"}, {\"Amount\": \"-7\", \"Note\": \"ok\"}]}";
-    let server = start(saying(PROPOSAL)).await;
-    let client = reqwest::Client::new();
-    let (id, turn, _) = chat(
-        &client,
-        &server,
-        message("make it", "tables_list", None, None),
-    )
-    .await;
-    let (status, decided) = decide(&client, &server, &id, turn, "accept", json!({})).await;
-    assert_eq!(status, 200, "{decided}");
-    let table_id = decided["applied"]["table_id"].as_i64().unwrap();
-    let csv = client
-        .get(format!("{}/api/tables/{table_id}/csv", server.url))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let csv = csv_of_accepted(PROPOSAL).await.text().await.unwrap();
     // Numbers as they are; text that a spreadsheet would run, defused.
     assert_eq!(csv, "Amount,Note\n-5,'-5\n-0.5,'+1\n-7,ok\n");
 }
