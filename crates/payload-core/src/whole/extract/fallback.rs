@@ -66,7 +66,9 @@ pub(super) fn read_auto(text: &str, payload: &PayloadType) -> ExtractResult {
         if attempt.success {
             return fell_back(attempt, detected, &first);
         }
-        tried.push((format, attempt));
+        // Only what the summary quotes is kept, not the attempt's partial value.
+        let why = attempt.errors.first().map(|e| excerpt(&e.message));
+        tried.push((format, why));
     }
     summarize(first, &tried)
 }
@@ -116,15 +118,15 @@ fn fell_back(mut result: ExtractResult, detected: Format, first: &ExtractResult)
 }
 
 /// The detected format's failure, with a `format_fallback` warning that says which
-/// other formats were read and why each gave no valid value.
-fn summarize(mut first: ExtractResult, tried: &[(Format, ExtractResult)]) -> ExtractResult {
+/// other formats were read and why each gave no valid value (its first error, cut).
+fn summarize(mut first: ExtractResult, tried: &[(Format, Option<String>)]) -> ExtractResult {
     if tried.is_empty() {
         return first;
     }
     let each: Vec<String> = tried
         .iter()
-        .map(|(format, result)| match result.errors.first() {
-            Some(error) => format!("{}: {}", format.as_str(), excerpt(&error.message)),
+        .map(|(format, why)| match why {
+            Some(why) => format!("{}: {why}", format.as_str()),
             None => format.as_str().to_string(),
         })
         .collect();
