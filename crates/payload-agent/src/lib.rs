@@ -40,7 +40,7 @@ pub use agent::{Agent, AgentError, DEFAULT_MAX_ITERATIONS, DEFAULT_REASKS, page_
 pub use event::AgentEvent;
 pub use model::{
     FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
-    ModelStream, StructuredOutput, ToolCall, Usage,
+    ModelStream, OutputMode, StructuredOutput, ToolCall, Usage,
 };
 pub use payload_core;
 pub use tools::{Tool, ToolContext, ToolResult, ToolSpec, TypedTool, tool_schema};

@@ -6,7 +6,10 @@
 //! it is the result's `reasoning`.
 
 use futures::StreamExt;
-use payload_agent::{Model, ModelChunk, ModelError, ModelMessage, ModelRequest, StructuredOutput};
+use payload_agent::{
+    FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
+    OutputMode, StructuredOutput,
+};
 use payload_core::instructions::{InstructionOptions, whole_response_instructions};
 use payload_core::stream::ReasoningText;
 use payload_core::{
@@ -29,6 +32,7 @@ pub fn structured_output(payload: &PayloadType) -> StructuredOutput {
         description: payload.description.to_string(),
         schema,
         strict,
+        mode: OutputMode::Auto,
     }
 }
 
@@ -137,19 +141,36 @@ impl<M: Model> Conversation<'_, M> {
     }
 }
 
-/// The answer's text and its reasoning channel, or the error that ended it.
+/// The answer's text and its reasoning channel, or the error that ended it. A refusal
+/// is a [`ModelErrorKind::Refused`] error carrying the model's words: an outcome the
+/// retry driver does not re-ask (the same request would be refused again).
 async fn collect(mut stream: payload_agent::ModelStream) -> Result<(String, String), ModelError> {
     let mut text = String::new();
     let mut reasoning = String::new();
+    let mut refusal: Option<String> = None;
     while let Some(chunk) = stream.next().await {
         match chunk {
             ModelChunk::Text(piece) => text.push_str(&piece),
             ModelChunk::Reasoning(piece) => reasoning.push_str(&piece),
+            ModelChunk::Refusal(piece) => refusal.get_or_insert_default().push_str(&piece),
+            ModelChunk::Finish(FinishReason::Refusal) => {
+                refusal.get_or_insert_default();
+            }
             ModelChunk::Error(error) => return Err(error),
             _ => {}
         }
     }
-    Ok((text, reasoning))
+    match refusal {
+        Some(words) => Err(ModelError::new(
+            ModelErrorKind::Refused,
+            if words.is_empty() {
+                "the model refused to answer".to_string()
+            } else {
+                words
+            },
+        )),
+        None => Ok((text, reasoning)),
+    }
 }
 
 #[cfg(test)]

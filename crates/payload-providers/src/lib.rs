@@ -50,6 +50,7 @@ mod http_error;
 mod openai;
 mod sse;
 mod transport;
+mod wire;
 
 pub use anthropic::{
     ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, Anthropic, DEFAULT_MAX_TOKENS,

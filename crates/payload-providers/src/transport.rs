@@ -421,7 +421,7 @@ fn may_send_again(error: &ModelError) -> bool {
 /// Whether a chunk is part of the answer (after which nothing can be retried).
 fn is_content(chunk: &ModelChunk) -> bool {
     match chunk {
-        ModelChunk::Text(text) => !text.is_empty(),
+        ModelChunk::Text(text) | ModelChunk::Refusal(text) => !text.is_empty(),
         ModelChunk::ToolCallDelta { .. } | ModelChunk::ToolCall { .. } => true,
         _ => false,
     }

@@ -3,6 +3,7 @@
 
 mod body;
 mod decode;
+mod wire;
 
 pub use body::DEFAULT_MAX_TOKENS;
 

@@ -4,6 +4,7 @@
 
 mod body;
 mod decode;
+mod wire;
 
 use crate::attempts::AttemptLog;
 use crate::config::{ClientConfig, config_builder};
