@@ -61,8 +61,20 @@ pub async fn extract_with<T: LlmPayload>(
     request: ModelRequest,
     policy: RetryPolicy,
 ) -> (Option<T>, RetryOutcome<ModelError>) {
+    extract_in(model, request, OutputMode::Auto, policy).await
+}
+
+/// [`extract_with`] in output `mode` (the client resolves [`OutputMode::Auto`] by its
+/// provider's capability, see the README's provider table).
+pub async fn extract_in<T: LlmPayload>(
+    model: &mut impl Model,
+    request: ModelRequest,
+    mode: OutputMode,
+    policy: RetryPolicy,
+) -> (Option<T>, RetryOutcome<ModelError>) {
     let mut request = request;
-    let output = structured_output(&T::TYPE);
+    let mut output = structured_output(&T::TYPE);
+    output.mode = mode;
     // Strict output writes `null` for a member left out: read it as absent.
     let checked = if output.strict {
         T::TYPE.strict_nulls()

@@ -47,7 +47,9 @@ mod attempts;
 mod config;
 mod extract;
 mod http_error;
+mod mode;
 mod openai;
+mod responses;
 mod sse;
 mod transport;
 mod wire;
@@ -60,8 +62,9 @@ pub use config::{
     ClientConfig, DEFAULT_DEADLINE, DEFAULT_FIRST_TOKEN_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
     DEFAULT_MAX_EVENT_BYTES, NetworkRetry,
 };
-pub use extract::{extract, extract_with, structured_output};
+pub use extract::{extract, extract_in, extract_with, structured_output};
 pub use openai::{Constraint, OPENAI_API_KEY, OPENAI_BASE_URL, OpenAi};
+pub use responses::{GRAMMAR_TOOL, OpenAiResponses};
 /// The key's wrapper ([`ClientConfig::api_key`]) and the trait that reads it, so an
 /// app needs no dependency of its own to set or read one.
 pub use secrecy::{ExposeSecret, SecretString};

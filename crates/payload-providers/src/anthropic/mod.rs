@@ -10,11 +10,10 @@ pub use body::DEFAULT_MAX_TOKENS;
 use crate::attempts::AttemptLog;
 use crate::config::{ClientConfig, config_builder};
 use crate::output_name;
-use crate::transport::{self, HttpRequest};
+use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use decode::AnthropicDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
-use reqwest::header::{CONTENT_TYPE, HeaderName, HeaderValue};
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 use serde_json::Value;
 
 /// Anthropic's API.
@@ -65,32 +64,17 @@ impl Anthropic {
     }
 
     fn request(&mut self, request: &ModelRequest) -> HttpRequest {
-        let client = self
-            .client
-            .get_or_insert_with(|| transport::http_client(&self.config))
-            .clone();
-        let mut headers = transport::headers(&self.config.headers);
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        headers.insert(
-            HeaderName::from_static("anthropic-version"),
-            HeaderValue::from_static(ANTHROPIC_VERSION),
-        );
-        if let Some(key) = &self.config.api_key {
-            if let Ok(mut value) = HeaderValue::from_str(key.expose_secret()) {
-                value.set_sensitive(true);
-                headers.insert(HeaderName::from_static("x-api-key"), value);
-            }
-        }
-        self.attempts = AttemptLog::fresh();
-        HttpRequest {
-            client,
-            url: self.config.url("v1/messages"),
-            headers,
+        let parts = RequestParts {
+            provider: "anthropic",
+            path: "v1/messages",
+            key: KeyHeader::Named("x-api-key"),
+            fixed: &[("anthropic-version", ANTHROPIC_VERSION)],
             body: self.body(request).to_string().into_bytes(),
-            config: self.config.clone(),
-            log: self.attempts.clone(),
-            span: crate::request_span("anthropic", &self.config.model, request.iteration),
-        }
+            iteration: request.iteration,
+        };
+        let (http, log) = transport::http_request(&self.config, &mut self.client, parts);
+        self.attempts = log;
+        http
     }
 }
 

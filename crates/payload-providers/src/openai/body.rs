@@ -3,12 +3,13 @@
 //! output as a `response_format`.
 
 use crate::config::ClientConfig;
+use crate::mode::Sent;
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest, StructuredOutput, ToolSpec};
 use serde_json::{Map, Value, json};
 
-/// The JSON body for `request`, streamed with usage at the end.
-pub(crate) fn body(config: &ClientConfig, request: &ModelRequest) -> Value {
+/// The JSON body for `request` sent in mode `sent`, streamed with usage at the end.
+pub(crate) fn body(config: &ClientConfig, request: &ModelRequest, sent: Sent) -> Value {
     let mut body = Map::new();
     body.insert("model".into(), json!(config.model));
     body.insert("messages".into(), Value::Array(messages(request)));
@@ -21,7 +22,15 @@ pub(crate) fn body(config: &ClientConfig, request: &ModelRequest) -> Value {
         );
     }
     if let Some(output) = &request.output {
-        body.insert("response_format".into(), response_format(output));
+        match sent {
+            Sent::Native => {
+                body.insert("response_format".into(), json_schema(output));
+            }
+            Sent::Prompted | Sent::Tool => {
+                body.insert("response_format".into(), json!({"type": "json_object"}));
+            }
+            Sent::Marker => {}
+        }
     }
     if let Some(max) = config.max_tokens {
         body.insert(token_limit_key(&config.base_url).into(), json!(max));
@@ -101,22 +110,18 @@ fn tool(spec: &ToolSpec) -> Value {
     })
 }
 
-/// A strict schema is enforced by the API (`json_schema`); any other schema only gets
-/// JSON mode, and the prompt's instructions describe the shape.
-fn response_format(output: &StructuredOutput) -> Value {
-    if output.strict {
-        json!({
-            "type": "json_schema",
-            "json_schema": {
-                "name": output_name(&output.name),
-                "description": output.description,
-                "schema": output.schema,
-                "strict": true,
-            },
-        })
-    } else {
-        json!({"type": "json_object"})
-    }
+/// A strict schema, enforced by the API (native mode). Any other schema only gets JSON
+/// mode (prompted), and the prompt's instructions describe the shape.
+fn json_schema(output: &StructuredOutput) -> Value {
+    json!({
+        "type": "json_schema",
+        "json_schema": {
+            "name": output_name(&output.name),
+            "description": output.description,
+            "schema": output.schema,
+            "strict": true,
+        },
+    })
 }
 
 /// Adds `constraint` to `body`, in the field the servers that accept it read.

@@ -7,4 +7,5 @@ mod support;
 mod anthropic;
 mod faults;
 mod openai;
+mod responses;
 mod secrets;

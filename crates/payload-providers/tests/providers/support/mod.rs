@@ -359,3 +359,62 @@ pub fn assert_reasoning_turn(events: &[AgentEvent]) {
     assert_eq!(deltas, expected);
     assert!(errors(events).is_empty(), "{:?}", errors(events));
 }
+
+/// A type every provider can be asked for natively (its strict schema exists), with an
+/// optional member a strict answer writes as `null`.
+#[derive(
+    Debug,
+    PartialEq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    payload_core::LlmPayload,
+)]
+#[payload(name = "note", marker = "NOTE")]
+pub struct Note {
+    /// The title.
+    pub title: String,
+    /// A remark, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remark: Option<String>,
+}
+
+/// The note every `json_answer.sse` / `tool_answer.sse` recording carries.
+pub fn groceries() -> Note {
+    Note {
+        title: "Groceries".into(),
+        remark: None,
+    }
+}
+
+/// Asks `model` for a [`Note`] in `mode`, at most `attempts` times.
+pub async fn extract_note<M: payload_agent::Model>(
+    model: &mut M,
+    mode: payload_agent::OutputMode,
+    attempts: usize,
+) -> (
+    Option<Note>,
+    payload_core::RetryOutcome<payload_agent::ModelError>,
+) {
+    let mut request =
+        payload_agent::ModelRequest::new(vec![payload_agent::ModelMessage::user("Note groceries")]);
+    request.system = "Write a note.".into();
+    payload_providers::extract_in::<Note>(
+        model,
+        request,
+        mode,
+        payload_core::RetryPolicy::attempts(attempts),
+    )
+    .await
+}
+
+/// The `refusal` events' messages.
+pub fn refusals(events: &[AgentEvent]) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Refusal { message } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect()
+}
