@@ -46,6 +46,7 @@ mod anthropic;
 mod attempts;
 mod config;
 mod extract;
+mod gemini;
 mod http_error;
 mod mode;
 mod openai;
@@ -63,6 +64,7 @@ pub use config::{
     DEFAULT_MAX_EVENT_BYTES, NetworkRetry,
 };
 pub use extract::{extract, extract_in, extract_with, structured_output};
+pub use gemini::{GEMINI_API_KEY, GEMINI_BASE_URL, Gemini};
 pub use openai::{Constraint, OPENAI_API_KEY, OPENAI_BASE_URL, OpenAi};
 pub use responses::{GRAMMAR_TOOL, OpenAiResponses};
 /// The key's wrapper ([`ClientConfig::api_key`]) and the trait that reads it, so an

@@ -6,6 +6,7 @@ mod support;
 
 mod anthropic;
 mod faults;
+mod gemini;
 mod openai;
 mod responses;
 mod secrets;
