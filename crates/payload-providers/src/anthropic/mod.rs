@@ -9,6 +9,7 @@ pub use body::DEFAULT_MAX_TOKENS;
 
 use crate::attempts::AttemptLog;
 use crate::config::{ClientConfig, config_builder};
+use crate::mode::{Capability, Sent, resolve};
 use crate::output_name;
 use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use decode::AnthropicDecoder;
@@ -33,6 +34,7 @@ pub struct Anthropic {
     config: ClientConfig,
     client: Option<reqwest::Client>,
     attempts: AttemptLog,
+    thinking_budget: Option<u32>,
 }
 
 impl Anthropic {
@@ -55,12 +57,37 @@ impl Anthropic {
             config,
             client: None,
             attempts: AttemptLog::fresh(),
+            thinking_budget: None,
         }
+    }
+
+    /// Turns extended thinking on with a budget of `tokens` (at least 1024, as the API
+    /// requires): the thinking streams as reasoning, never as text.
+    pub fn thinking_budget(mut self, tokens: u32) -> Anthropic {
+        self.thinking_budget = Some(tokens.max(1024));
+        self
+    }
+
+    /// The mode `request` is sent in: native structured output on the models that have
+    /// it, else the output tool.
+    fn sent(&self, request: &ModelRequest) -> Sent {
+        let can = Capability {
+            native: body::has_structured_outputs(&self.config.model),
+            tool: true,
+        };
+        resolve(request.output.as_ref(), can)
     }
 
     /// The JSON body sent for `request`.
     pub fn body(&self, request: &ModelRequest) -> Value {
-        body::body(&self.config, request)
+        let sent = self.sent(request);
+        serde_json::to_value(body::body(
+            &self.config,
+            request,
+            sent,
+            self.thinking_budget,
+        ))
+        .unwrap_or_default()
     }
 
     fn request(&mut self, request: &ModelRequest) -> HttpRequest {
@@ -82,7 +109,10 @@ config_builder!(Anthropic);
 
 impl Model for Anthropic {
     fn stream(&mut self, request: &ModelRequest) -> ModelStream {
-        let output = request.output.as_ref().map(|o| output_name(&o.name));
+        let output = match (self.sent(request), &request.output) {
+            (Sent::Tool, Some(output)) => Some(output_name(&output.name)),
+            _ => None,
+        };
         let http = self.request(request);
         transport::stream(http, move || AnthropicDecoder::new(output.clone()))
     }

@@ -314,3 +314,96 @@ async fn whole_response_extraction_forces_the_output_tool_and_reads_its_input() 
             .schema(payload_core::Dialect::Draft2020_12)
     );
 }
+
+#[tokio::test]
+async fn whole_response_native_sends_output_config_and_reads_the_text() {
+    let server = Server::start(vec![stream("anthropic/native_answer.sse")]).await;
+    let (note, outcome) =
+        extract_note(&mut client(&server), payload_agent::OutputMode::Auto, 1).await;
+    assert_eq!(note, Some(groceries()), "{outcome:?}");
+    let body = &server.received()[0].body;
+    let format = &body["output_config"]["format"];
+    assert_eq!(format["type"], "json_schema");
+    assert_eq!(format["schema"]["additionalProperties"], false);
+    assert!(body.get("tools").is_none() && body.get("tool_choice").is_none());
+}
+
+#[tokio::test]
+async fn whole_response_tool_mode_sends_a_strict_output_tool() {
+    let server = Server::start(vec![stream("anthropic/json_answer.sse")]).await;
+    let mut model = client(&server);
+    let mut request =
+        payload_agent::ModelRequest::new(vec![ModelMessage::user("Remove column nine")]);
+    request.system = "Propose.".into();
+    let (value, _) = payload_providers::extract_in::<SchemaProposal>(
+        &mut model,
+        request,
+        payload_agent::OutputMode::Tool,
+        RetryPolicy::attempts(1),
+    )
+    .await;
+    assert!(value.is_some());
+    // A type with a strict schema gets a strict output tool.
+    let note = Anthropic::new("claude-sonnet-4-5").body(&{
+        let mut request = payload_agent::ModelRequest::new(vec![]);
+        let mut output =
+            payload_providers::structured_output(&<Note as payload_core::LlmPayload>::TYPE);
+        output.mode = payload_agent::OutputMode::Tool;
+        request.output = Some(output);
+        request
+    });
+    assert_eq!(note["tools"][0]["strict"], true);
+    assert_eq!(note["tool_choice"], json!({"type": "tool", "name": "note"}));
+    // A model before structured outputs gets the tool in auto mode.
+    let old = Anthropic::new("claude-3-5-haiku-latest").body(&{
+        let mut request = payload_agent::ModelRequest::new(vec![]);
+        request.output = Some(payload_providers::structured_output(
+            &<Note as payload_core::LlmPayload>::TYPE,
+        ));
+        request
+    });
+    assert!(old.get("output_config").is_none());
+    assert_eq!(old["tool_choice"]["name"], "note");
+}
+
+#[tokio::test]
+async fn a_refusal_stop_is_a_refusal_event_and_extraction_stops_with_it() {
+    let server = Server::start(vec![stream("anthropic/refusal.sse")]).await;
+    let events = turn(&mut client(&server)).await;
+    assert_eq!(
+        names(&events),
+        ["status", "text_delta", "refusal", "complete"]
+    );
+    assert_eq!(server.received().len(), 1, "a refusal is not re-asked");
+
+    let server = Server::start(vec![stream("anthropic/refusal.sse")]).await;
+    let (note, outcome) =
+        extract_note(&mut client(&server), payload_agent::OutputMode::Auto, 3).await;
+    assert!(note.is_none());
+    assert_eq!(
+        outcome.model_error.as_ref().map(|e| e.kind),
+        Some(ModelErrorKind::Refused)
+    );
+    assert_eq!(server.received().len(), 1, "a refusal is not re-asked");
+}
+
+#[test]
+fn extended_thinking_is_sent_with_its_budget_and_without_forcing_a_tool() {
+    let mut request = payload_agent::ModelRequest::new(vec![ModelMessage::user("hi")]);
+    let mut output =
+        payload_providers::structured_output(&<Note as payload_core::LlmPayload>::TYPE);
+    output.mode = payload_agent::OutputMode::Tool;
+    request.output = Some(output);
+    let body = Anthropic::new("claude-sonnet-4-5")
+        .max_tokens(1000)
+        .temperature(0.2)
+        .thinking_budget(2048)
+        .body(&request);
+    assert_eq!(
+        body["thinking"],
+        json!({"type": "enabled", "budget_tokens": 2048})
+    );
+    assert_eq!(body["max_tokens"], 3048, "the answer keeps its room");
+    assert!(body.get("temperature").is_none());
+    assert!(body.get("tool_choice").is_none());
+}
