@@ -63,7 +63,10 @@ pub use config::{
     ClientConfig, DEFAULT_DEADLINE, DEFAULT_FIRST_TOKEN_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
     DEFAULT_MAX_EVENT_BYTES, NetworkRetry,
 };
-pub use extract::{extract, extract_in, extract_with, structured_output};
+pub use extract::{
+    ExtractOptions, Extraction, extract, extract_in, extract_payload, extract_with,
+    structured_output,
+};
 pub use gemini::{GEMINI_API_KEY, GEMINI_BASE_URL, Gemini};
 pub use openai::{Constraint, OPENAI_API_KEY, OPENAI_BASE_URL, OpenAi};
 pub use responses::{GRAMMAR_TOOL, OpenAiResponses};

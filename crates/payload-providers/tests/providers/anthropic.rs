@@ -335,14 +335,11 @@ async fn whole_response_tool_mode_sends_a_strict_output_tool() {
     let mut request =
         payload_agent::ModelRequest::new(vec![ModelMessage::user("Remove column nine")]);
     request.system = "Propose.".into();
-    let (value, _) = payload_providers::extract_in::<SchemaProposal>(
-        &mut model,
-        request,
-        payload_agent::OutputMode::Tool,
-        RetryPolicy::attempts(1),
-    )
-    .await;
-    assert!(value.is_some());
+    let options = payload_providers::ExtractOptions::new(RetryPolicy::attempts(1))
+        .mode(payload_agent::OutputMode::Tool);
+    let extraction =
+        payload_providers::extract_in::<SchemaProposal>(&mut model, request, options).await;
+    assert!(extraction.value.is_some());
     // A type with a strict schema gets a strict output tool.
     let note = Anthropic::new("claude-sonnet-4-5").body(&{
         let mut request = payload_agent::ModelRequest::new(vec![]);

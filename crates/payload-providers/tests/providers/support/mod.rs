@@ -399,13 +399,11 @@ pub async fn extract_note<M: payload_agent::Model>(
     let mut request =
         payload_agent::ModelRequest::new(vec![payload_agent::ModelMessage::user("Note groceries")]);
     request.system = "Write a note.".into();
-    payload_providers::extract_in::<Note>(
-        model,
-        request,
-        mode,
-        payload_core::RetryPolicy::attempts(attempts),
-    )
-    .await
+    let options =
+        payload_providers::ExtractOptions::new(payload_core::RetryPolicy::attempts(attempts))
+            .mode(mode);
+    let extraction = payload_providers::extract_in::<Note>(model, request, options).await;
+    (extraction.value, extraction.outcome)
 }
 
 /// The `refusal` events' messages.
