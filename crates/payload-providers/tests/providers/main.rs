@@ -5,6 +5,7 @@
 mod support;
 
 mod anthropic;
+mod fallback;
 mod faults;
 mod gemini;
 mod openai;
