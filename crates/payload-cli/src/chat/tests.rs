@@ -1,10 +1,8 @@
-//! `payload chat` against a loopback server (a thread on 127.0.0.1) that answers with a
-//! recorded OpenAI-compatible stream, or refuses.
+//! `payload chat` against the workspace's loopback server (payload-loopback) answering
+//! with each provider's recorded stream, or refusing, or stalling.
 
+use payload_loopback::{Reply, Server};
 use payload_registry::{Page, Registry};
-use std::io::{Read, Write};
-use std::net::TcpListener;
-use std::sync::mpsc;
 
 const STREAM: &str = concat!(
     "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}\n\n",
@@ -13,44 +11,6 @@ const STREAM: &str = concat!(
     "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
     "data: [DONE]\n\n",
 );
-
-/// Serves one request with `reply` (head and body); sends back the request it read.
-fn serve_once(reply: String) -> (String, mpsc::Receiver<String>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let (sent, received) = mpsc::channel();
-    std::thread::spawn(move || {
-        let (mut socket, _) = listener.accept().unwrap();
-        let mut request = Vec::new();
-        let mut buffer = [0u8; 8192];
-        // Read the head, then as much body as its content-length says.
-        loop {
-            let n = socket.read(&mut buffer).unwrap();
-            request.extend_from_slice(&buffer[..n]);
-            let text = String::from_utf8_lossy(&request).to_string();
-            if let Some(end) = text.find("\r\n\r\n") {
-                let length: usize = text[..end]
-                    .lines()
-                    .find_map(|l| {
-                        let l = l.to_ascii_lowercase();
-                        l.strip_prefix("content-length:")
-                            .map(|v| v.trim().parse().unwrap())
-                    })
-                    .unwrap_or(0);
-                if request.len() >= end + 4 + length {
-                    break;
-                }
-            }
-            if n == 0 {
-                break;
-            }
-        }
-        socket.write_all(reply.as_bytes()).unwrap();
-        sent.send(String::from_utf8_lossy(&request).to_string())
-            .unwrap();
-    });
-    (url, received)
-}
 
 fn registry() -> Registry {
     Registry::from_parts(
@@ -62,11 +22,8 @@ fn registry() -> Registry {
 
 #[test]
 fn chat_runs_a_turn_against_the_server_and_prints_sse() {
-    let reply = format!(
-        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{STREAM}"
-    );
-    let (url, request) = serve_once(reply);
-    let url = format!("{url}/v1");
+    let server = Server::start(vec![Reply::Stream(STREAM.into())]);
+    let url = format!("{}/v1", server.url);
     let mut out = Vec::new();
     let args = [
         "payload",
@@ -96,10 +53,9 @@ fn chat_runs_a_turn_against_the_server_and_prints_sse() {
     assert!(last.starts_with("event: complete\n"), "{sse}");
     assert!(last.contains("\"label\":\"Yes\""), "{last}");
 
-    let request = request.recv().unwrap();
-    assert!(request.starts_with("POST /v1/chat/completions HTTP/1.1"));
-    let body: serde_json::Value =
-        serde_json::from_str(request.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let [request] = server.received().try_into().unwrap();
+    assert_eq!(request.line, "POST /v1/chat/completions HTTP/1.1");
+    let body = request.body;
     assert_eq!(body["model"], "local-model");
     assert_eq!(body["max_tokens"], 50);
     // The page's system prompt, as payload-prompt builds it, goes first.
@@ -118,11 +74,8 @@ fn chat_runs_a_turn_against_the_server_and_prints_sse() {
 #[test]
 fn a_refused_request_prints_error_then_complete_and_exits_1() {
     let body = r#"{"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}"#;
-    let reply = format!(
-        "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let (url, request) = serve_once(reply);
+    let server = Server::start(vec![Reply::Status(401, vec![], body.to_string())]);
+    let url = server.url.clone();
     let mut out = Vec::new();
     let args = [
         "payload",
@@ -147,12 +100,7 @@ fn a_refused_request_prints_error_then_complete_and_exits_1() {
     );
     let last = sse.trim_end().rsplit("\n\n").next().unwrap();
     assert!(last.starts_with("event: complete\n"), "{sse}");
-    assert!(
-        request
-            .recv()
-            .unwrap()
-            .starts_with("POST /v1/messages HTTP/1.1")
-    );
+    assert_eq!(server.received()[0].line, "POST /v1/messages HTTP/1.1");
 }
 
 #[test]
@@ -208,47 +156,19 @@ struct Slow {
     piece: Option<&'static str>,
 }
 
-/// A server that answers every connection as `slow` says and counts the requests (a
-/// re-sent request is a second one).
-fn serve_slowly(slow: Slow) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    use std::sync::atomic::Ordering;
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let counted = count.clone();
-    let slow = std::sync::Arc::new(slow);
-    std::thread::spawn(move || {
-        for socket in listener.incoming() {
-            let Ok(mut socket) = socket else { return };
-            let (slow, counted) = (slow.clone(), counted.clone());
-            std::thread::spawn(move || {
-                let mut buffer = [0u8; 65536];
-                let mut request = Vec::new();
-                while !String::from_utf8_lossy(&request).contains("\"messages\"")
-                    || !request.ends_with(b"}")
-                {
-                    match socket.read(&mut buffer) {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => request.extend_from_slice(&buffer[..n]),
-                    }
-                }
-                counted.fetch_add(1, Ordering::SeqCst);
-                let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
-                let _ = socket.write_all(head.as_bytes());
-                std::thread::sleep(slow.delay);
-                let _ = socket.write_all(slow.body.as_bytes());
-                if let Some(piece) = slow.piece {
-                    for _ in 0..300 {
-                        if socket.write_all(piece.as_bytes()).is_err() {
-                            return;
-                        }
-                        std::thread::sleep(std::time::Duration::from_millis(100));
-                    }
-                }
-            });
-        }
-    });
-    (url, count)
+/// A server that answers every connection as `slow` says (a re-sent request is a
+/// second one in its `received()`), and its URL.
+fn serve_slowly(slow: Slow) -> (String, Server) {
+    let reply = match slow.piece {
+        None => Reply::Delayed(slow.delay, slow.body.into()),
+        Some(piece) => Reply::Trickle {
+            prefix: slow.body.into(),
+            piece: piece.into(),
+            every: std::time::Duration::from_millis(100),
+        },
+    };
+    let server = Server::always(reply);
+    (format!("{}/v1", server.url), server)
 }
 
 /// `payload chat` on the test page against `url` with `extra` flags: the exit code, the
@@ -277,7 +197,6 @@ fn chat(url: &str, extra: &[&str]) -> (std::process::ExitCode, String, std::time
 
 #[test]
 fn a_slow_first_token_is_waited_for_up_to_the_flag_and_never_sent_again() {
-    use std::sync::atomic::Ordering;
     let slow = |delay_ms| Slow {
         delay: std::time::Duration::from_millis(delay_ms),
         body: STREAM,
@@ -288,7 +207,7 @@ fn a_slow_first_token_is_waited_for_up_to_the_flag_and_never_sent_again() {
     let (code, sse, _) = chat(&url, &["--first-token-timeout", "10"]);
     assert_eq!(code, std::process::ExitCode::SUCCESS, "{sse}");
     assert!(sse.contains("\"text\":\"Hello.\""), "{sse}");
-    assert_eq!(requests.load(Ordering::SeqCst), 1);
+    assert_eq!(requests.received().len(), 1);
     // Given up on after the flag's 0.5 s, with one request sent.
     let (url, requests) = serve_slowly(slow(3000));
     let (code, sse, took) = chat(&url, &["--first-token-timeout", "0.5"]);
@@ -298,7 +217,7 @@ fn a_slow_first_token_is_waited_for_up_to_the_flag_and_never_sent_again() {
         "{sse}"
     );
     assert!(took < std::time::Duration::from_millis(2500), "{took:?}");
-    assert_eq!(requests.load(Ordering::SeqCst), 1, "never sent again");
+    assert_eq!(requests.received().len(), 1, "never sent again");
 }
 
 #[test]
@@ -377,11 +296,8 @@ fn context_and_history_go_into_the_system_prompt_as_payload_prompt_puts_them() {
         r#"[{"turn": 1, "payload": {"type": "schema_proposal", "data": {"table_name": "Books"}}, "status": "accepted"}]"#,
     )
     .unwrap();
-    let reply = format!(
-        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{STREAM}"
-    );
-    let (url, request) = serve_once(reply);
-    let url = format!("{url}/v1");
+    let server = Server::start(vec![Reply::Stream(STREAM.into())]);
+    let url = format!("{}/v1", server.url);
     let (code, sse, _) = chat(
         &url,
         &[
@@ -392,9 +308,7 @@ fn context_and_history_go_into_the_system_prompt_as_payload_prompt_puts_them() {
         ],
     );
     assert_eq!(code, std::process::ExitCode::SUCCESS, "{sse}");
-    let request = request.recv().unwrap();
-    let body: serde_json::Value =
-        serde_json::from_str(request.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let body = &server.received()[0].body;
     let system = body["messages"][0]["content"].as_str().unwrap();
     let expected = crate::prompt_text(
         &registry(),

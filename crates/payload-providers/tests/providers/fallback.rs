@@ -18,8 +18,8 @@ fn rate_limited() -> Reply {
 
 #[tokio::test]
 async fn an_exhausted_rate_limit_then_a_dead_server_fall_back_to_the_third_provider() {
-    let limited = Server::start(vec![rate_limited(), rate_limited()]).await;
-    let working = Server::start(vec![stream("gemini/schema_proposal.sse")]).await;
+    let limited = Server::start(vec![rate_limited(), rate_limited()]);
+    let working = Server::start(vec![stream("gemini/schema_proposal.sse")]);
     // A port nothing listens on: the connection fails.
     let dead = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

@@ -20,7 +20,7 @@ fn client(server: &Server) -> Gemini {
 
 #[tokio::test]
 async fn a_marker_split_across_chunks_becomes_the_turns_payload() {
-    let server = Server::start(vec![stream("gemini/schema_proposal.sse")]).await;
+    let server = Server::start(vec![stream("gemini/schema_proposal.sse")]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_schema_proposal_turn(&events);
@@ -50,7 +50,7 @@ async fn a_marker_split_across_chunks_becomes_the_turns_payload() {
 
 #[tokio::test]
 async fn thought_parts_are_reasoning_never_the_payload() {
-    let server = Server::start(vec![stream("gemini/reasoning.sse")]).await;
+    let server = Server::start(vec![stream("gemini/reasoning.sse")]);
     let mut model = client(&server).thinking_budget(1024);
     let events = turn(&mut model).await;
     assert_reasoning_turn(&events);
@@ -65,8 +65,7 @@ async fn a_function_call_runs_and_goes_back_with_its_thought_signature() {
     let server = Server::start(vec![
         stream("gemini/tool_call.sse"),
         stream("gemini/after_tool.sse"),
-    ])
-    .await;
+    ]);
     let events = turn(&mut client(&server)).await;
     assert_eq!(
         completed(&events).message,
@@ -91,7 +90,7 @@ async fn a_function_call_runs_and_goes_back_with_its_thought_signature() {
 
 #[tokio::test]
 async fn a_blocked_prompt_is_a_refusal_event() {
-    let server = Server::start(vec![stream("gemini/blocked.sse")]).await;
+    let server = Server::start(vec![stream("gemini/blocked.sse")]);
     let events = turn(&mut client(&server)).await;
     assert_eq!(names(&events), ["status", "refusal", "complete"]);
     assert_eq!(
@@ -102,7 +101,7 @@ async fn a_blocked_prompt_is_a_refusal_event() {
 
 #[tokio::test]
 async fn max_tokens_leaves_the_payload_truncated() {
-    let server = Server::start(vec![stream("gemini/max_tokens.sse")]).await;
+    let server = Server::start(vec![stream("gemini/max_tokens.sse")]);
     let mut model = client(&server).max_tokens(16);
     let events = turn(&mut model).await;
     assert!(rejected_kinds(&events).contains(&ErrorKind::Truncated));
@@ -114,7 +113,7 @@ async fn max_tokens_leaves_the_payload_truncated() {
 
 #[tokio::test]
 async fn an_error_mid_stream_ends_the_turn_and_a_429_waits_for_retry_after() {
-    let server = Server::start(vec![stream("gemini/error_event.sse")]).await;
+    let server = Server::start(vec![stream("gemini/error_event.sse")]);
     let events = turn(&mut client(&server)).await;
     assert_eq!(
         names(&events),
@@ -132,8 +131,7 @@ async fn an_error_mid_stream_ends_the_turn_and_a_429_waits_for_retry_after() {
             r#"{"error": {"code": 429, "message": "Resource has been exhausted (e.g. check quota).", "status": "RESOURCE_EXHAUSTED"}}"#.to_string(),
         ),
         stream("gemini/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let started = Instant::now();
     let events = turn(&mut model).await;
@@ -146,7 +144,7 @@ async fn an_error_mid_stream_ends_the_turn_and_a_429_waits_for_retry_after() {
 
 #[tokio::test]
 async fn whole_response_native_sends_response_json_schema() {
-    let server = Server::start(vec![stream("gemini/json_answer.sse")]).await;
+    let server = Server::start(vec![stream("gemini/json_answer.sse")]);
     let (note, outcome) = extract_note(&mut client(&server), OutputMode::Native, 1).await;
     assert_eq!(note, Some(groceries()), "{outcome:?}");
     let config = &server.received()[0].body["generationConfig"];
@@ -156,7 +154,7 @@ async fn whole_response_native_sends_response_json_schema() {
 
 #[tokio::test]
 async fn whole_response_tool_mode_forces_the_output_function() {
-    let server = Server::start(vec![stream("gemini/tool_answer.sse")]).await;
+    let server = Server::start(vec![stream("gemini/tool_answer.sse")]);
     let (note, outcome) = extract_note(&mut client(&server), OutputMode::Tool, 1).await;
     assert_eq!(note, Some(groceries()), "{outcome:?}");
     let body = &server.received()[0].body;
@@ -169,7 +167,7 @@ async fn whole_response_tool_mode_forces_the_output_function() {
 
 #[tokio::test]
 async fn whole_response_prompted_mode_asks_for_json_without_a_schema() {
-    let server = Server::start(vec![stream("gemini/json_answer.sse")]).await;
+    let server = Server::start(vec![stream("gemini/json_answer.sse")]);
     let (note, _) = extract_note(&mut client(&server), OutputMode::Prompted, 1).await;
     assert_eq!(note, Some(groceries()));
     let config = &server.received()[0].body["generationConfig"];

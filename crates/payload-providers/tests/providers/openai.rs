@@ -20,7 +20,7 @@ fn client(server: &Server) -> OpenAi {
 
 #[tokio::test]
 async fn a_marker_split_across_deltas_becomes_the_turns_payload() {
-    let server = Server::start(vec![stream("openai/schema_proposal.sse")]).await;
+    let server = Server::start(vec![stream("openai/schema_proposal.sse")]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_schema_proposal_turn(&events);
@@ -61,7 +61,7 @@ async fn reasoning_content_and_reasoning_deltas_are_reasoning_never_the_payload(
         "openai/vllm_reasoning.sse",
         "openai/inline_think.sse",
     ] {
-        let server = Server::start(vec![stream(recorded)]).await;
+        let server = Server::start(vec![stream(recorded)]);
         let events = turn(&mut client(&server)).await;
         assert_reasoning_turn(&events);
     }
@@ -72,8 +72,7 @@ async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
     let server = Server::start(vec![
         stream("openai/tool_call.sse"),
         stream("openai/after_tool.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server).no_api_key();
     let events = turn(&mut model).await;
     let start = events
@@ -123,7 +122,7 @@ async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
 
 #[tokio::test]
 async fn a_stream_cut_by_max_tokens_leaves_the_payload_truncated() {
-    let server = Server::start(vec![stream("openai/max_tokens.sse")]).await;
+    let server = Server::start(vec![stream("openai/max_tokens.sse")]);
     let mut model = client(&server).max_tokens(16);
     let events = turn(&mut model).await;
     let parsed = completed(&events);
@@ -146,8 +145,7 @@ async fn a_429_is_retried_after_its_retry_after() {
             r#"{"error": {"message": "Rate limit reached", "type": "requests"}}"#.to_string(),
         ),
         stream("openai/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let started = Instant::now();
     let events = turn(&mut model).await;
@@ -172,8 +170,7 @@ async fn a_500_is_retried_and_a_400_is_not() {
     let server = Server::start(vec![
         Reply::Status(500, vec![], "upstream failed".to_string()),
         stream("openai/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert!(completed(&events).custom_payload.is_some());
@@ -185,8 +182,7 @@ async fn a_500_is_retried_and_a_400_is_not() {
         vec![],
         r#"{"error": {"message": "Unknown model: gpt-nope", "type": "invalid_request_error"}}"#
             .to_string(),
-    )])
-    .await;
+    )]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_eq!(errors(&events), ["Unknown model: gpt-nope (HTTP 400)"]);
@@ -199,8 +195,7 @@ async fn a_drop_before_content_is_retried_and_after_content_ends_the_turn() {
     let server = Server::start(vec![
         stream("openai/cut_before_content.sse"),
         stream("openai/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert!(errors(&events).is_empty());
@@ -215,8 +210,7 @@ async fn a_drop_before_content_is_retried_and_after_content_ends_the_turn() {
     let server = Server::start(vec![
         stream("openai/cut_after_content.sse"),
         stream("openai/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_eq!(
@@ -230,7 +224,7 @@ async fn a_drop_before_content_is_retried_and_after_content_ends_the_turn() {
 
 #[tokio::test]
 async fn an_error_object_in_the_stream_ends_the_turn_with_an_error_event() {
-    let server = Server::start(vec![stream("openai/error_event.sse")]).await;
+    let server = Server::start(vec![stream("openai/error_event.sse")]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_eq!(
@@ -243,7 +237,7 @@ async fn an_error_object_in_the_stream_ends_the_turn_with_an_error_event() {
 
 #[tokio::test]
 async fn a_hanging_server_times_out_and_is_not_sent_the_request_again() {
-    let server = Server::start(vec![Reply::Hang(Vec::new()), Reply::Hang(Vec::new())]).await;
+    let server = Server::start(vec![Reply::Hang(Vec::new()), Reply::Hang(Vec::new())]);
     let mut model = client(&server)
         .retry(quick_retry(2))
         .first_token_timeout(Duration::from_millis(300));
@@ -270,7 +264,7 @@ async fn a_hanging_server_times_out_and_is_not_sent_the_request_again() {
 
 #[tokio::test]
 async fn whole_response_extraction_asks_for_json_and_reads_the_type() {
-    let server = Server::start(vec![stream("openai/json_answer.sse")]).await;
+    let server = Server::start(vec![stream("openai/json_answer.sse")]);
     let mut model = client(&server);
     let (value, outcome) = payload_providers::extract::<SchemaProposal>(
         &mut model,
@@ -335,7 +329,7 @@ async fn a_grammar_is_sent_where_the_server_reads_it_and_only_in_marker_mode() {
         ),
     ];
     for (constraint, pointer, expected) in cases {
-        let server = Server::start(vec![stream("openai/schema_proposal.sse")]).await;
+        let server = Server::start(vec![stream("openai/schema_proposal.sse")]);
         let model = client(&server).constrain(constraint);
         turn(model).await;
         let [request] = server.received().try_into().unwrap();

@@ -19,7 +19,7 @@ fn client(server: &Server) -> OpenAiResponses {
 
 #[tokio::test]
 async fn a_marker_split_across_text_deltas_becomes_the_turns_payload() {
-    let server = Server::start(vec![stream("responses/schema_proposal.sse")]).await;
+    let server = Server::start(vec![stream("responses/schema_proposal.sse")]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_schema_proposal_turn(&events);
@@ -44,7 +44,7 @@ async fn a_marker_split_across_text_deltas_becomes_the_turns_payload() {
 
 #[tokio::test]
 async fn reasoning_summaries_are_reasoning_never_the_payload() {
-    let server = Server::start(vec![stream("responses/reasoning.sse")]).await;
+    let server = Server::start(vec![stream("responses/reasoning.sse")]);
     let mut model = client(&server).reasoning_effort("low");
     let events = turn(&mut model).await;
     assert_reasoning_turn(&events);
@@ -59,8 +59,7 @@ async fn a_function_call_in_pieces_runs_and_its_output_goes_back() {
     let server = Server::start(vec![
         stream("responses/tool_call.sse"),
         stream("responses/after_tool.sse"),
-    ])
-    .await;
+    ]);
     let events = turn(&mut client(&server)).await;
     assert_eq!(
         names(&events),
@@ -92,7 +91,7 @@ async fn a_function_call_in_pieces_runs_and_its_output_goes_back() {
 
 #[tokio::test]
 async fn a_refusal_is_a_refusal_event_never_text() {
-    let server = Server::start(vec![stream("responses/refusal.sse")]).await;
+    let server = Server::start(vec![stream("responses/refusal.sse")]);
     let events = turn(&mut client(&server)).await;
     assert_eq!(names(&events), ["status", "refusal", "complete"]);
     assert_eq!(refusals(&events), ["I'm sorry, I can't help with that."]);
@@ -102,7 +101,7 @@ async fn a_refusal_is_a_refusal_event_never_text() {
 
 #[tokio::test]
 async fn an_incomplete_response_at_max_output_tokens_leaves_the_payload_truncated() {
-    let server = Server::start(vec![stream("responses/max_tokens.sse")]).await;
+    let server = Server::start(vec![stream("responses/max_tokens.sse")]);
     let mut model = client(&server).max_tokens(16);
     let events = turn(&mut model).await;
     assert!(completed(&events).custom_payload.is_none());
@@ -113,7 +112,7 @@ async fn an_incomplete_response_at_max_output_tokens_leaves_the_payload_truncate
 
 #[tokio::test]
 async fn an_error_event_mid_stream_and_a_failed_response_are_errors() {
-    let server = Server::start(vec![stream("responses/error_event.sse")]).await;
+    let server = Server::start(vec![stream("responses/error_event.sse")]);
     let events = turn(&mut client(&server)).await;
     assert_eq!(
         names(&events),
@@ -129,8 +128,7 @@ async fn an_error_event_mid_stream_and_a_failed_response_are_errors() {
     let server = Server::start(vec![
         stream("responses/failed.sse"),
         stream("responses/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert!(errors(&events).is_empty(), "{:?}", errors(&events));
@@ -147,8 +145,7 @@ async fn a_429_is_retried_after_its_retry_after() {
             r#"{"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}"#.to_string(),
         ),
         stream("responses/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let started = Instant::now();
     let events = turn(&mut model).await;
@@ -159,7 +156,7 @@ async fn a_429_is_retried_after_its_retry_after() {
 
 #[tokio::test]
 async fn whole_response_native_sends_a_strict_text_format_and_reads_the_text() {
-    let server = Server::start(vec![stream("responses/json_answer.sse")]).await;
+    let server = Server::start(vec![stream("responses/json_answer.sse")]);
     let (note, outcome) = extract_note(&mut client(&server), OutputMode::Auto, 1).await;
     assert_eq!(note, Some(groceries()), "{outcome:?}");
     let body = &server.received()[0].body;
@@ -175,7 +172,7 @@ async fn whole_response_native_sends_a_strict_text_format_and_reads_the_text() {
 
 #[tokio::test]
 async fn whole_response_tool_mode_forces_the_output_function_and_reads_its_arguments() {
-    let server = Server::start(vec![stream("responses/tool_answer.sse")]).await;
+    let server = Server::start(vec![stream("responses/tool_answer.sse")]);
     let (note, outcome) = extract_note(&mut client(&server), OutputMode::Tool, 1).await;
     assert_eq!(note, Some(groceries()), "{outcome:?}");
     let body = &server.received()[0].body;
@@ -190,7 +187,7 @@ async fn whole_response_tool_mode_forces_the_output_function_and_reads_its_argum
 
 #[tokio::test]
 async fn whole_response_prompted_mode_asks_for_json_only() {
-    let server = Server::start(vec![stream("responses/json_answer.sse")]).await;
+    let server = Server::start(vec![stream("responses/json_answer.sse")]);
     let (note, _) = extract_note(&mut client(&server), OutputMode::Prompted, 1).await;
     assert_eq!(note, Some(groceries()));
     let body = &server.received()[0].body;
@@ -200,7 +197,7 @@ async fn whole_response_prompted_mode_asks_for_json_only() {
 #[tokio::test]
 async fn a_lark_grammar_is_a_custom_tool_whose_input_is_the_answer() {
     let lark = "start: TEXT\nTEXT: /(.|\\n)+/";
-    let server = Server::start(vec![stream("responses/grammar_answer.sse")]).await;
+    let server = Server::start(vec![stream("responses/grammar_answer.sse")]);
     let mut model = client(&server).grammar(lark);
     let events = turn(&mut model).await;
     assert_schema_proposal_turn(&events);

@@ -124,8 +124,7 @@ fn errors_traces_and_logs_never_show_the_key() {
                 // A failure that is retried: its error is traced on the way.
                 Reply::Status(500, vec![], format!("upstream said {HEADER_KEY}")),
                 stream("anthropic/schema_proposal.sse"),
-            ])
-            .await;
+            ]);
             let mut openai = OpenAi::new("m")
                 .base_url(format!("{}/v1", server.url))
                 .api_key(KEY)
