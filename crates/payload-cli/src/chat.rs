@@ -116,7 +116,7 @@ pub(crate) fn turn_deadline(deadline: Option<Duration>) -> Duration {
 }
 
 /// Runs the turn, writing each event as it arrives; `Ok(false)` when the turn reported
-/// an error (the events, `complete` included, are written all the same).
+/// an error or a refusal (the events, `complete` included, are written all the same).
 pub(crate) fn run(
     registry: &Registry,
     request: ChatRequest,
@@ -164,7 +164,9 @@ pub(crate) fn run(
                     return Ok(false);
                 }
             };
-            clean &= !matches!(event, AgentEvent::Error { .. });
+            // A refusal is an outcome, not a failure of the tools; but the turn has no
+            // answer, which a script wants to know from the exit code.
+            clean &= !matches!(event, AgentEvent::Error { .. } | AgentEvent::Refusal { .. });
             event.write_sse(out)?;
             out.flush()?;
         }

@@ -323,3 +323,342 @@ fn context_and_history_go_into_the_system_prompt_as_payload_prompt_puts_them() {
     assert!(system.contains("Books"), "{system}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each provider's streams, as its API sends them, for the whole-turn tests below.
+mod wire {
+    /// OpenAI Responses events.
+    pub fn responses(events: &[serde_json::Value]) -> String {
+        events
+            .iter()
+            .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+            .collect()
+    }
+
+    pub fn responses_text(text: &str) -> String {
+        responses(&[
+            serde_json::json!({"type": "response.created", "response": {"status": "in_progress"}}),
+            serde_json::json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "message", "id": "msg_1", "role": "assistant", "content": []}}),
+            serde_json::json!({"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 0, "content_index": 0, "delta": text}),
+            serde_json::json!({"type": "response.completed", "response": {"status": "completed", "usage": {"input_tokens": 10, "output_tokens": 5}}}),
+        ])
+    }
+
+    pub fn responses_call(name: &str, arguments: &str) -> String {
+        responses(&[
+            serde_json::json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name, "arguments": ""}}),
+            serde_json::json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": arguments}),
+            serde_json::json!({"type": "response.completed", "response": {"status": "completed", "usage": {"input_tokens": 10, "output_tokens": 5}}}),
+        ])
+    }
+
+    fn anthropic(events: &[serde_json::Value]) -> String {
+        events
+            .iter()
+            .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+            .collect()
+    }
+
+    pub fn anthropic_text(text: &str, stop: &str) -> String {
+        anthropic(&[
+            serde_json::json!({"type": "message_start", "message": {"usage": {"input_tokens": 10, "output_tokens": 1}}}),
+            serde_json::json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+            serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
+            serde_json::json!({"type": "content_block_stop", "index": 0}),
+            serde_json::json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 5}}),
+            serde_json::json!({"type": "message_stop"}),
+        ])
+    }
+
+    pub fn anthropic_call(name: &str, arguments: &str) -> String {
+        anthropic(&[
+            serde_json::json!({"type": "message_start", "message": {"usage": {"input_tokens": 10, "output_tokens": 1}}}),
+            serde_json::json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}}),
+            serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": arguments}}),
+            serde_json::json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 5}}),
+            serde_json::json!({"type": "message_stop"}),
+        ])
+    }
+
+    pub fn gemini(part: serde_json::Value) -> String {
+        let chunk = serde_json::json!({
+            "candidates": [{"content": {"parts": [part], "role": "model"}, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5},
+        });
+        format!("data: {chunk}\r\n\r\n")
+    }
+
+    pub fn openai_text(text: &str) -> String {
+        let chunk = serde_json::json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": "stop"}]});
+        let usage = serde_json::json!({"choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 5}});
+        format!("data: {chunk}\n\ndata: {usage}\n\ndata: [DONE]\n\n")
+    }
+}
+
+mod note {
+    use payload_core::LlmPayload;
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+
+    /// A note.
+    #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+    #[payload(marker = "NOTE")]
+    pub struct Note {
+        /// Its text.
+        pub text: String,
+    }
+}
+
+fn notes() -> Registry {
+    let note = <note::Note as payload_core::LlmPayload>::TYPE;
+    Registry::from_parts(
+        vec![payload_registry::PayloadEntry::new(note, &[])],
+        vec![Page::new("chat").instructions("Be brief.")],
+        vec![],
+    )
+}
+
+/// `payload chat` with `provider` against `server`, with `extra` flags: the exit code,
+/// what it printed, and the one request the server read.
+fn chat_with(
+    provider: &str,
+    server: &Server,
+    extra: &[&str],
+) -> (std::process::ExitCode, String, payload_loopback::Received) {
+    let url = match provider {
+        "openai" | "openai-responses" => format!("{}/v1", server.url),
+        _ => server.url.clone(),
+    };
+    let mut args = vec![
+        "payload",
+        "chat",
+        "--page",
+        "chat",
+        "--provider",
+        provider,
+        "--base-url",
+        &url,
+        "--model",
+        "test-model",
+        "--message",
+        "Note milk",
+    ];
+    args.extend_from_slice(extra);
+    let mut out = Vec::new();
+    let code = crate::run(args, &notes(), &mut out).unwrap();
+    let printed = String::from_utf8(out).unwrap();
+    let [request] = server.received().try_into().unwrap();
+    (code, printed, request)
+}
+
+#[test]
+fn every_provider_runs_a_marker_turn_on_the_page() {
+    for (provider, stream, path) in [
+        ("openai", wire::openai_text("Hi."), "/v1/chat/completions"),
+        (
+            "openai-responses",
+            wire::responses_text("Hi."),
+            "/v1/responses",
+        ),
+        (
+            "anthropic",
+            wire::anthropic_text("Hi.", "end_turn"),
+            "/v1/messages",
+        ),
+        (
+            "gemini",
+            wire::gemini(serde_json::json!({"text": "Hi."})),
+            "/v1beta/models/test-model:streamGenerateContent?alt=sse",
+        ),
+    ] {
+        let server = Server::start(vec![Reply::Stream(stream.into_bytes())]);
+        let (code, sse, request) = chat_with(provider, &server, &["--mode", "marker"]);
+        assert_eq!(code, std::process::ExitCode::SUCCESS, "{provider}: {sse}");
+        assert_eq!(request.line, format!("POST {path} HTTP/1.1"), "{provider}");
+        let last = sse.trim_end().rsplit("\n\n").next().unwrap();
+        assert!(last.starts_with("event: complete\n"), "{provider}: {sse}");
+        assert!(last.contains("\"message\":\"Hi.\""), "{provider}: {last}");
+    }
+}
+
+#[test]
+fn every_provider_and_mode_reads_a_whole_response_type() {
+    let json = r#"{"text": "milk"}"#;
+    let text = |provider: &str| match provider {
+        "openai" => wire::openai_text(json),
+        "openai-responses" => wire::responses_text(json),
+        "anthropic" => wire::anthropic_text(json, "end_turn"),
+        _ => wire::gemini(serde_json::json!({"text": json})),
+    };
+    let call = |provider: &str| match provider {
+        "openai-responses" => wire::responses_call("note", json),
+        "anthropic" => wire::anthropic_call("note", json),
+        _ => wire::gemini(
+            serde_json::json!({"functionCall": {"name": "note", "args": {"text": "milk"}}}),
+        ),
+    };
+    // What each request must say of its mode: a JSON pointer into the body and its value.
+    let cases: Vec<(&str, &str, String, &str, serde_json::Value)> = vec![
+        (
+            "openai",
+            "native",
+            text("openai"),
+            "/response_format/type",
+            "json_schema".into(),
+        ),
+        (
+            "openai",
+            "prompted",
+            text("openai"),
+            "/response_format/type",
+            "json_object".into(),
+        ),
+        (
+            "openai-responses",
+            "auto",
+            text("openai-responses"),
+            "/text/format/type",
+            "json_schema".into(),
+        ),
+        (
+            "openai-responses",
+            "native",
+            text("openai-responses"),
+            "/text/format/strict",
+            true.into(),
+        ),
+        (
+            "openai-responses",
+            "tool",
+            call("openai-responses"),
+            "/tool_choice/name",
+            "note".into(),
+        ),
+        (
+            "openai-responses",
+            "prompted",
+            text("openai-responses"),
+            "/text/format/type",
+            "json_object".into(),
+        ),
+        (
+            "anthropic",
+            "native",
+            text("anthropic"),
+            "/output_config/format/type",
+            "json_schema".into(),
+        ),
+        (
+            "anthropic",
+            "tool",
+            call("anthropic"),
+            "/tool_choice/name",
+            "note".into(),
+        ),
+        (
+            "anthropic",
+            "prompted",
+            text("anthropic"),
+            "/messages/0/role",
+            "user".into(),
+        ),
+        (
+            "gemini",
+            "native",
+            text("gemini"),
+            "/generationConfig/responseMimeType",
+            "application/json".into(),
+        ),
+        (
+            "gemini",
+            "tool",
+            call("gemini"),
+            "/toolConfig/functionCallingConfig/mode",
+            "ANY".into(),
+        ),
+        (
+            "gemini",
+            "prompted",
+            text("gemini"),
+            "/generationConfig/responseMimeType",
+            "application/json".into(),
+        ),
+    ];
+    for (provider, mode, stream, pointer, expected) in cases {
+        let server = Server::start(vec![Reply::Stream(stream.into_bytes())]);
+        let (code, printed, request) =
+            chat_with(provider, &server, &["--type", "note", "--mode", mode]);
+        assert_eq!(
+            code,
+            std::process::ExitCode::SUCCESS,
+            "{provider} {mode}: {printed}"
+        );
+        let printed: serde_json::Value = serde_json::from_str(&printed).unwrap();
+        assert_eq!(
+            printed["result"]["data"],
+            serde_json::json!({"text": "milk"}),
+            "{provider} {mode}"
+        );
+        assert_eq!(printed["attempts"], 1);
+        assert_eq!(
+            printed["usage"],
+            serde_json::json!({"input_tokens": 10, "output_tokens": 5}),
+            "{provider} {mode}"
+        );
+        assert_eq!(
+            request.body.pointer(pointer),
+            Some(&expected),
+            "{provider} {mode}: {}",
+            request.body
+        );
+    }
+}
+
+#[test]
+fn a_refusal_is_printed_as_one_and_exits_1() {
+    let refusal = wire::responses(&[
+        serde_json::json!({"type": "response.refusal.delta", "item_id": "msg_1", "output_index": 0, "content_index": 0, "delta": "I can't help with that."}),
+        serde_json::json!({"type": "response.completed", "response": {"status": "completed"}}),
+    ]);
+    let server = Server::start(vec![Reply::Stream(refusal.clone().into_bytes())]);
+    let (code, sse, _) = chat_with("openai-responses", &server, &[]);
+    assert_eq!(code, std::process::ExitCode::from(1));
+    assert!(
+        sse.contains("event: refusal\ndata: {\"message\":\"I can't help with that.\"}"),
+        "{sse}"
+    );
+    let server = Server::start(vec![Reply::Stream(refusal.into_bytes())]);
+    let (code, printed, _) = chat_with("openai-responses", &server, &["--type", "note"]);
+    assert_eq!(code, std::process::ExitCode::from(1));
+    let printed: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    assert_eq!(printed["refusal"], "I can't help with that.");
+}
+
+#[test]
+fn a_mode_without_a_type_or_marker_with_one_is_a_usage_error() {
+    let server = Server::start(vec![]);
+    for extra in [
+        &["--mode", "native"][..],
+        &["--type", "note", "--mode", "marker"][..],
+    ] {
+        let mut args = vec![
+            "payload",
+            "chat",
+            "--page",
+            "chat",
+            "--provider",
+            "gemini",
+            "--base-url",
+            &server.url,
+            "--model",
+            "m",
+            "--message",
+            "x",
+        ];
+        args.extend_from_slice(extra);
+        let refused = crate::run(args, &notes(), &mut Vec::new());
+        assert!(
+            matches!(refused, Err(crate::CliError::Usage(_))),
+            "{extra:?}: {refused:?}"
+        );
+    }
+}
