@@ -2,10 +2,13 @@
 //!
 //! Model clients for the agent ([`payload_agent::Model`]) that talk to real providers
 //! over HTTP, streamed: [`OpenAi`] for OpenAI's chat completions API and the servers
-//! that speak it (vLLM, Ollama, llama.cpp, LM Studio), and [`Anthropic`] for Anthropic's
-//! messages API. Each reads its provider's server-sent events into
-//! [`ModelChunk`](payload_agent::ModelChunk)s: text, tool-call pieces, the finish
-//! reason, usage, and failures as values.
+//! that speak it (vLLM, Ollama, llama.cpp, LM Studio), [`OpenAiResponses`] for OpenAI's
+//! Responses API, [`Anthropic`] for Anthropic's messages API and [`Gemini`] for
+//! Google's. Each reads its provider's server-sent events, as typed wire formats, into
+//! [`ModelChunk`](payload_agent::ModelChunk)s: text, reasoning, refusals, tool-call
+//! pieces, the finish reason, usage, and failures as values. Whole-response output is
+//! asked for in the [`OutputMode`](payload_agent::OutputMode) the request names,
+//! resolved by what the provider and model can do (the README's provider table).
 //!
 //! The network is retried inside the client, before the first piece of the answer,
 //! only where the server cannot still be working on the request: HTTP 429 (after its
@@ -25,7 +28,8 @@
 //!
 //! [`extract`] is whole-response mode over any model: the payload type's schema asked
 //! for natively, the answer read with payload-core's JSON extraction and re-asked with
-//! its errors by payload-core's retry driver.
+//! its errors by payload-core's retry driver; [`extract_in`] adds the mode and a budget
+//! across re-asks (attempts, tokens), and reports the usage of every attempt.
 //!
 //! The HTTP stack (reqwest on tokio, rustls with ring) lives only in this crate, so an
 //! app that does not talk to a provider does not link it. Clients must be polled from
