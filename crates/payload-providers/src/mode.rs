@@ -4,8 +4,10 @@
 //! The rule, the same for every client:
 //! - no [`StructuredOutput`], or [`OutputMode::Marker`]: no schema is sent;
 //! - `Native`: the provider's own structured output when it has one for this model and
-//!   the schema is in the strict subset it enforces; otherwise the first of `Tool` (a
-//!   provider whose tool input follows the schema) and `Prompted`;
+//!   the schema is in the strict subset it enforces; otherwise the client's fallback:
+//!   `Tool` where the provider's tool input follows the schema, `Prompted` where JSON
+//!   mode is the safer guess (Chat Completions, whose compatible servers force tool
+//!   calls unevenly);
 //! - `Auto`: as `Native`;
 //! - `Tool` and `Prompted`: as asked (`Tool` falls back to `Prompted` where the
 //!   provider has no tools).
@@ -37,6 +39,8 @@ pub(crate) struct Capability {
     pub native: bool,
     /// The provider has tools whose input can carry the answer.
     pub tool: bool,
+    /// `Native` and `Auto` fall back to the output tool (else to prompted).
+    pub tool_first: bool,
 }
 
 /// The mode `output` is sent in by a client that can do `can`.
@@ -44,12 +48,17 @@ pub(crate) fn resolve(output: Option<&StructuredOutput>, can: Capability) -> Sen
     let Some(output) = output else {
         return Sent::Marker;
     };
-    let fallback = if can.tool { Sent::Tool } else { Sent::Prompted };
+    let fallback = if can.tool && can.tool_first {
+        Sent::Tool
+    } else {
+        Sent::Prompted
+    };
     match output.mode {
         OutputMode::Marker => Sent::Marker,
         OutputMode::Auto | OutputMode::Native if can.native && output.strict => Sent::Native,
         OutputMode::Auto | OutputMode::Native => fallback,
-        OutputMode::Tool => fallback,
+        OutputMode::Tool if can.tool => Sent::Tool,
+        OutputMode::Tool => Sent::Prompted,
         OutputMode::Prompted => Sent::Prompted,
     }
 }
@@ -73,15 +82,31 @@ mod tests {
         let all = Capability {
             native: true,
             tool: true,
+            tool_first: true,
         };
         let no_native = Capability {
             native: false,
             tool: true,
+            tool_first: true,
         };
         let neither = Capability {
             native: false,
             tool: false,
+            tool_first: true,
         };
+        let prompted_first = Capability {
+            native: true,
+            tool: true,
+            tool_first: false,
+        };
+        assert_eq!(
+            resolve(Some(&output(OutputMode::Auto, false)), prompted_first),
+            Sent::Prompted
+        );
+        assert_eq!(
+            resolve(Some(&output(OutputMode::Tool, false)), prompted_first),
+            Sent::Tool
+        );
         assert_eq!(resolve(None, all), Sent::Marker);
         assert_eq!(
             resolve(Some(&output(OutputMode::Marker, true)), all),

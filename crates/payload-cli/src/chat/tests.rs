@@ -387,6 +387,12 @@ mod wire {
         format!("data: {chunk}\r\n\r\n")
     }
 
+    pub fn openai_call(name: &str, arguments: &str) -> String {
+        let call = serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}]}, "finish_reason": "stop"}]});
+        let usage = serde_json::json!({"choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 5}});
+        format!("data: {call}\n\ndata: {usage}\n\ndata: [DONE]\n\n")
+    }
+
     pub fn openai_text(text: &str) -> String {
         let chunk = serde_json::json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": "stop"}]});
         let usage = serde_json::json!({"choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 5}});
@@ -490,6 +496,7 @@ fn every_provider_and_mode_reads_a_whole_response_type() {
         _ => wire::gemini(serde_json::json!({"text": json})),
     };
     let call = |provider: &str| match provider {
+        "openai" => wire::openai_call("note", json),
         "openai-responses" => wire::responses_call("note", json),
         "anthropic" => wire::anthropic_call("note", json),
         _ => wire::gemini(

@@ -74,6 +74,7 @@ impl Anthropic {
         let can = Capability {
             native: body::has_structured_outputs(&self.config.model),
             tool: true,
+            tool_first: true,
         };
         resolve(request.output.as_ref(), can)
     }

@@ -71,7 +71,12 @@ impl Gemini {
     fn sent(&self, request: &ModelRequest) -> Sent {
         let model = self.model_name();
         let native = request.tools.is_empty() || !model.starts_with("gemini-2");
-        resolve(request.output.as_ref(), Capability { native, tool: true })
+        let can = Capability {
+            native,
+            tool: true,
+            tool_first: true,
+        };
+        resolve(request.output.as_ref(), can)
     }
 
     /// The model's name without a `models/` prefix.

@@ -1,6 +1,7 @@
 //! The body of an OpenAI-compatible `POST /chat/completions`: the conversation as
 //! chat messages (the system prompt first), the tools as functions, and whole-response
-//! output as a `response_format`.
+//! output in the mode [`crate::mode::resolve`] chose: a `response_format` json_schema
+//! (native), an output function the model must call (tool), JSON mode (prompted).
 
 use crate::config::ClientConfig;
 use crate::mode::Sent;
@@ -15,22 +16,40 @@ pub(crate) fn body(config: &ClientConfig, request: &ModelRequest, sent: Sent) ->
     body.insert("messages".into(), Value::Array(messages(request)));
     body.insert("stream".into(), json!(true));
     body.insert("stream_options".into(), json!({"include_usage": true}));
-    if !request.tools.is_empty() {
-        body.insert(
-            "tools".into(),
-            request.tools.iter().map(tool).collect::<Vec<_>>().into(),
-        );
-    }
+    let mut tools: Vec<Value> = request.tools.iter().map(tool).collect();
     if let Some(output) = &request.output {
         match sent {
             Sent::Native => {
                 body.insert("response_format".into(), json_schema(output));
             }
-            Sent::Prompted | Sent::Tool => {
+            Sent::Tool => {
+                // The output function, which the model must call (or, with the page's
+                // tools beside it, any function: they stay callable).
+                let name = output_name(&output.name);
+                let choice = if tools.is_empty() {
+                    json!({"type": "function", "function": {"name": name}})
+                } else {
+                    json!("required")
+                };
+                tools.push(json!({
+                    "type": "function",
+                    "function": {
+                        "name": name,
+                        "description": output.description,
+                        "parameters": output.schema,
+                        "strict": output.strict,
+                    },
+                }));
+                body.insert("tool_choice".into(), choice);
+            }
+            Sent::Prompted => {
                 body.insert("response_format".into(), json!({"type": "json_object"}));
             }
             Sent::Marker => {}
         }
+    }
+    if !tools.is_empty() {
+        body.insert("tools".into(), tools.into());
     }
     if let Some(max) = config.max_tokens {
         body.insert(token_limit_key(&config.base_url).into(), json!(max));

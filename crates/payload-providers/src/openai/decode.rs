@@ -22,6 +22,12 @@ use serde_json::Value;
 /// The decoder of one attempt's stream.
 #[derive(Debug, Default)]
 pub(crate) struct OpenAiDecoder {
+    /// The output function's name, in whole-response tool mode.
+    answer_tool: Option<String>,
+    /// The index of the call to it, once it began: its arguments are the answer.
+    answer_index: Option<usize>,
+    /// Calls of the page's tools so far.
+    calls: usize,
     finished: bool,
     done: bool,
 }
@@ -64,6 +70,14 @@ impl Decoder for OpenAiDecoder {
 }
 
 impl OpenAiDecoder {
+    /// A decoder for a request whose answer is the arguments of `answer_tool`, if any.
+    pub(crate) fn new(answer_tool: Option<String>) -> OpenAiDecoder {
+        OpenAiDecoder {
+            answer_tool,
+            ..OpenAiDecoder::default()
+        }
+    }
+
     fn choice(&mut self, choice: Choice, chunks: &mut Vec<ModelChunk>) {
         let delta = choice.delta.unwrap_or_default();
         // A server sends one of the two names; were both there, they would be the same
@@ -80,19 +94,39 @@ impl OpenAiDecoder {
         }
         for (n, call) in delta.tool_calls.into_iter().flatten().enumerate() {
             let (name, arguments) = match call.function {
-                Some(function) => (function.name, function.arguments),
+                Some(function) => (some_text(function.name), function.arguments),
                 None => (None, None),
             };
+            let index = call.index.unwrap_or(n);
+            if name.is_some() && name == self.answer_tool {
+                self.answer_index = Some(index);
+            }
+            if Some(index) == self.answer_index {
+                if let Some(piece) = some_text(arguments) {
+                    chunks.push(ModelChunk::Text(piece));
+                }
+                continue;
+            }
+            if name.is_some() {
+                self.calls += 1;
+            }
             chunks.push(ModelChunk::ToolCallDelta {
-                index: call.index.unwrap_or(n),
+                index,
                 id: some_text(call.id),
-                name: some_text(name),
+                name,
                 arguments: arguments.unwrap_or_default(),
             });
         }
         if let Some(reason) = choice.finish_reason {
             self.finished = true;
-            chunks.push(ModelChunk::Finish(finish_reason(&reason)));
+            let reason = match finish_reason(&reason) {
+                // Stopping after the output function alone is the answer ending.
+                FinishReason::ToolCalls if self.calls == 0 && self.answer_index.is_some() => {
+                    FinishReason::Stop
+                }
+                reason => reason,
+            };
+            chunks.push(ModelChunk::Finish(reason));
         }
     }
 }

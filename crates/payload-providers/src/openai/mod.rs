@@ -8,7 +8,7 @@ mod wire;
 
 use crate::attempts::AttemptLog;
 use crate::config::{ClientConfig, config_builder};
-use crate::mode::{Capability, resolve};
+use crate::mode::{Capability, Sent, resolve};
 use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use decode::OpenAiDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
@@ -77,16 +77,21 @@ impl OpenAi {
         self
     }
 
-    /// The JSON body sent for `request`.
-    pub fn body(&self, request: &ModelRequest) -> Value {
-        // OpenAI's older models lack structured outputs; compatible servers (vLLM,
-        // llama.cpp, Ollama) enforce `json_schema` with their grammar engines. Chat
-        // Completions has no output tool here: tool mode is sent as JSON mode.
+    /// The mode `request` is sent in. OpenAI's older models lack structured outputs;
+    /// compatible servers (vLLM, llama.cpp, Ollama) enforce `json_schema` with their
+    /// grammar engines.
+    fn sent(&self, request: &ModelRequest) -> Sent {
         let can = Capability {
             native: has_structured_outputs(&self.config.model),
-            tool: false,
+            tool: true,
+            tool_first: false,
         };
-        let sent = resolve(request.output.as_ref(), can);
+        resolve(request.output.as_ref(), can)
+    }
+
+    /// The JSON body sent for `request`.
+    pub fn body(&self, request: &ModelRequest) -> Value {
+        let sent = self.sent(request);
         let mut body = body::body(&self.config, request, sent);
         if let (Some(constraint), None) = (&self.constraint, &request.output) {
             body::constrain(&mut body, constraint);
@@ -120,8 +125,12 @@ pub(crate) fn has_structured_outputs(model: &str) -> bool {
 
 impl Model for OpenAi {
     fn stream(&mut self, request: &ModelRequest) -> ModelStream {
+        let answer_tool = match (self.sent(request), &request.output) {
+            (Sent::Tool, Some(output)) => Some(crate::output_name(&output.name)),
+            _ => None,
+        };
         let request = self.request(request);
-        transport::stream(request, OpenAiDecoder::default)
+        transport::stream(request, move || OpenAiDecoder::new(answer_tool.clone()))
     }
 }
 

@@ -76,6 +76,7 @@ impl OpenAiResponses {
         let can = Capability {
             native: crate::openai::has_structured_outputs(&self.config.model),
             tool: true,
+            tool_first: true,
         };
         resolve(request.output.as_ref(), can)
     }

@@ -348,3 +348,34 @@ async fn a_grammar_is_sent_where_the_server_reads_it_and_only_in_marker_mode() {
     ));
     assert!(model.body(&request).get("grammar").is_none());
 }
+
+#[tokio::test]
+async fn whole_response_tool_mode_forces_the_output_function_and_reads_its_arguments() {
+    let server = Server::start(vec![stream("openai/tool_answer.sse")]);
+    let (note, outcome) =
+        extract_note(&mut client(&server), payload_agent::OutputMode::Tool, 1).await;
+    assert_eq!(note, Some(groceries()), "{outcome:?}");
+    let body = &server.received()[0].body;
+    assert_eq!(
+        body["tool_choice"],
+        json!({"type": "function", "function": {"name": "note"}})
+    );
+    assert_eq!(body["tools"][0]["function"]["name"], "note");
+    assert_eq!(body["tools"][0]["function"]["strict"], true);
+    assert!(body.get("response_format").is_none());
+}
+
+#[tokio::test]
+async fn a_refusal_field_is_a_refusal_event() {
+    let refusal = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"refusal\":\"\"},\"finish_reason\":null}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I'm sorry, I can't \"},\"finish_reason\":null}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"help with that.\"},\"finish_reason\":null}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+    let server = Server::start(vec![Reply::Stream(refusal.into())]);
+    let events = turn(&mut client(&server)).await;
+    assert_eq!(names(&events), ["status", "refusal", "complete"]);
+    assert_eq!(refusals(&events), ["I'm sorry, I can't help with that."]);
+}
