@@ -54,6 +54,8 @@ mod gemini;
 mod http_error;
 mod mode;
 mod openai;
+#[cfg(test)]
+mod properties;
 mod responses;
 mod sse;
 mod transport;

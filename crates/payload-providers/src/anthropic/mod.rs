@@ -2,8 +2,8 @@
 //! `anthropic-version` headers.
 
 mod body;
-mod decode;
-mod wire;
+pub(crate) mod decode;
+pub(crate) mod wire;
 
 pub use body::DEFAULT_MAX_TOKENS;
 

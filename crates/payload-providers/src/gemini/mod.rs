@@ -5,7 +5,7 @@
 //! prompt is a refusal.
 
 mod body;
-mod decode;
+pub(crate) mod decode;
 mod wire;
 
 use crate::attempts::AttemptLog;

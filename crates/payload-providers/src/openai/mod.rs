@@ -3,7 +3,7 @@
 //! without a key no `Authorization` header is sent.
 
 mod body;
-mod decode;
+pub(crate) mod decode;
 mod wire;
 
 use crate::attempts::AttemptLog;

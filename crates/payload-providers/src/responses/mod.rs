@@ -6,8 +6,8 @@
 //! refusals are refusals.
 
 mod body;
-mod decode;
-mod wire;
+pub(crate) mod decode;
+pub(crate) mod wire;
 
 pub use body::GRAMMAR_TOOL;
 
