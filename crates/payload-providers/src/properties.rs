@@ -17,8 +17,14 @@ use payload_agent::{ModelChunk, ModelError, ModelErrorKind};
 use proptest::prelude::*;
 use serde_json::Value;
 
+/// Makes a fresh decoder.
+type NewDecoder = Box<dyn Fn() -> Box<dyn Decoder>>;
+
+/// Each provider's recordings: its streams, each as its events' data.
+type Recordings = Vec<(&'static str, Vec<Vec<String>>)>;
+
 /// A fresh decoder of each provider, by the fixture directory its recordings are in.
-fn decoders() -> Vec<(&'static str, Box<dyn Fn() -> Box<dyn Decoder>>)> {
+fn decoders() -> Vec<(&'static str, NewDecoder)> {
     vec![
         ("openai", Box::new(|| Box::new(OpenAiDecoder::new(None)))),
         (
@@ -56,8 +62,7 @@ fn event(data: &str) -> Event {
 
 /// The events of every recording of `provider`, read once.
 fn recorded(provider: &str) -> &'static [Vec<String>] {
-    static READ: std::sync::OnceLock<Vec<(&'static str, Vec<Vec<String>>)>> =
-        std::sync::OnceLock::new();
+    static READ: std::sync::OnceLock<Recordings> = std::sync::OnceLock::new();
     let all = READ.get_or_init(|| {
         ["openai", "anthropic", "responses", "gemini"]
             .into_iter()
@@ -186,7 +191,7 @@ proptest! {
             for events in recorded(provider) {
                 let widened: Vec<String> =
                     events.iter().map(|d| with_member(d, &name, &value)).collect();
-                prop_assert_eq!(decode(&*new, &events), decode(&*new, &widened), "{}", provider);
+                prop_assert_eq!(decode(&*new, events), decode(&*new, &widened), "{}", provider);
             }
         }
     }
@@ -197,7 +202,7 @@ proptest! {
 fn every_recording_decodes_without_a_protocol_error() {
     for (provider, new) in decoders() {
         for events in recorded(provider) {
-            for result in decode(&*new, &events) {
+            for result in decode(&*new, events) {
                 assert!(
                     !matches!(result, Err(ModelErrorKind::Protocol)),
                     "{provider}: {events:?}"
