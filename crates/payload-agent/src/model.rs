@@ -11,6 +11,7 @@ use crate::tools::ToolSpec;
 use futures::Stream;
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::pin::Pin;
 use std::time::Duration;
@@ -282,14 +283,41 @@ pub struct StructuredOutput {
     pub name: String,
     /// What the value is, for the provider.
     pub description: String,
-    /// The JSON Schema the provider enforces: OpenAI's strict subset when `strict`,
-    /// otherwise the type's ordinary schema.
+    /// The JSON Schema of tool mode (an output tool's input): OpenAI's strict subset
+    /// when `strict`, otherwise the type's ordinary schema; wrapped in an object member
+    /// when `wrapped` says so.
     pub schema: Value,
-    /// Whether `schema` is in OpenAI's strict subset; when it is not, OpenAI-compatible
-    /// clients ask for JSON mode and rely on the instructions in the prompt.
+    /// Whether `schema` is in OpenAI's strict subset.
     pub strict: bool,
+    /// The schema native mode sends, by dialect (`openai-strict`, `anthropic-strict`,
+    /// `gemini`), for each dialect that can send the type: its narrowing keywords the
+    /// dialect does not enforce left out (and checked locally), listed in `unenforced`.
+    /// A dialect missing here cannot send the type at all (the client falls back).
+    pub native: BTreeMap<String, Value>,
+    /// What each dialect leaves out, as `dialect: /pointer keyword`.
+    pub unenforced: Vec<String>,
+    /// The member the value is wrapped in when the type's root is not an object (every
+    /// schema above is then the wrapper's); the answer is unwrapped before it is read.
+    pub wrapped: Option<String>,
     /// How the client asks for it.
     pub mode: OutputMode,
+}
+
+impl StructuredOutput {
+    /// An output of `schema` (not strict, no native form, not wrapped) in
+    /// [`OutputMode::Auto`].
+    pub fn new(name: impl Into<String>, description: impl Into<String>, schema: Value) -> Self {
+        StructuredOutput {
+            name: name.into(),
+            description: description.into(),
+            schema,
+            strict: false,
+            native: BTreeMap::new(),
+            unenforced: Vec::new(),
+            wrapped: None,
+            mode: OutputMode::Auto,
+        }
+    }
 }
 
 /// One call to the model.

@@ -5,6 +5,7 @@
 //! reasoning channel, then any `<think>` section of its text) is never read for the value;
 //! it is the result's `reasoning`.
 
+use crate::native::native_schema;
 use futures::StreamExt;
 use payload_agent::{
     FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
@@ -18,23 +19,39 @@ use payload_core::{
 use serde_json::Value;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-/// The structured output asked of the provider for `payload`: OpenAI's strict subset
-/// when the type has one ([`PayloadType::strict_schema`], sent with `strict: true`),
-/// else its ordinary schema, not marked strict (OpenAI-compatible clients then ask for
-/// JSON mode and the instructions carry the shape; Anthropic enforces the schema as a
-/// forced tool's input either way). This is the one place that decides the schema.
+/// The structured output asked of the provider for `payload`, the one place that
+/// decides the schemas: for native mode, the type's schema in each dialect that can
+/// send it ([`native_schema`]: what a dialect does not enforce left out and listed, a
+/// non-object root wrapped); for tool mode, the openai-strict one when there is one
+/// (sent with `strict: true`), else the type's ordinary schema (wrapped the same way).
 pub fn structured_output(payload: &PayloadType) -> StructuredOutput {
-    let (schema, strict) = match payload.strict_schema() {
-        Ok(schema) => (schema, true),
-        Err(_) => (payload.schema(Dialect::Draft2020_12), false),
-    };
-    StructuredOutput {
-        name: payload.name.to_string(),
-        description: payload.description.to_string(),
-        schema,
-        strict,
-        mode: OutputMode::Auto,
+    let mut output = StructuredOutput::new(
+        payload.name,
+        payload.description,
+        payload.schema(Dialect::Draft2020_12),
+    );
+    for dialect in crate::Dialect::ALL {
+        let Ok(native) = native_schema(payload, dialect) else {
+            continue;
+        };
+        output.unenforced.extend(native.unenforced.iter().map(|u| {
+            let at = if u.path.is_empty() { "/" } else { &u.path };
+            format!("{}: {at} {}", dialect.name(), u.keyword)
+        }));
+        output
+            .native
+            .insert(dialect.name().to_string(), native.schema);
     }
+    let (schema, wrapped) = crate::native::wrap_root(std::mem::take(&mut output.schema));
+    output.wrapped = wrapped.map(str::to_string);
+    match output.native.get(crate::Dialect::OpenAiStrict.name()) {
+        Some(strict) => {
+            output.schema = strict.clone();
+            output.strict = true;
+        }
+        None => output.schema = schema,
+    }
+    output
 }
 
 /// Asks `model` for one `T` after `messages`, re-asking with the errors until the
@@ -153,12 +170,13 @@ pub async fn extract_payload(
     let mut request = request;
     let mut output = structured_output(payload);
     output.mode = options.mode;
-    // Strict output writes `null` for a member left out: read it as absent.
-    let checked = if output.strict {
+    // Strict and native output write `null` for a member left out: read it as absent.
+    let checked = if output.strict || !output.native.is_empty() {
         payload.strict_nulls()
     } else {
         *payload
     };
+    let wrapped = output.wrapped.clone();
     request.output = Some(output);
     let state = Mutex::new(Conversation {
         model,
@@ -188,7 +206,10 @@ pub async fn extract_payload(
                 Ok(text)
             }
         },
-        |text| extract_json(text, &checked),
+        |text| match &wrapped {
+            Some(member) => unwrap_answer(text, member, &checked),
+            None => extract_json(text, &checked),
+        },
         tokio::time::sleep,
     )
     .await;
@@ -217,6 +238,22 @@ pub async fn extract_payload(
         outcome,
         usage: conversation.usage,
     }
+}
+
+/// An answer to a wrapped output (`{"value": ...}`) read as the type's value: the
+/// member's value is checked as the type. An answer written without the wrapper is
+/// read as it is (nothing the model wrote is lost either way).
+fn unwrap_answer(text: &str, member: &str, checked: &PayloadType) -> payload_core::ExtractResult {
+    let wrapper = crate::native::wrapper_type(member);
+    if let Some(wrapper) = wrapper {
+        let outer = extract_json(text, wrapper);
+        if let Some(inner) = outer.data.as_ref().and_then(|d| d.get(member)) {
+            let mut result = extract_json(&inner.to_string(), checked);
+            result.reasoning = outer.reasoning;
+            return result;
+        }
+    }
+    extract_json(text, checked)
 }
 
 /// The conversation of an extraction, as the attempts go.

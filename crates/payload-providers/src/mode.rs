@@ -19,6 +19,34 @@
 
 use payload_agent::{OutputMode, StructuredOutput};
 
+/// The native schema `output` has in `dialect`, if it has one.
+pub(crate) fn native(
+    output: &StructuredOutput,
+    dialect: crate::Dialect,
+) -> Option<&serde_json::Value> {
+    output.native.get(dialect.name())
+}
+
+/// The output tool's input schema in `dialect`, and whether it is strict: the dialect's
+/// native schema when the type has one, else the tool-mode schema (not strict).
+pub(crate) fn tool_schema(
+    output: &StructuredOutput,
+    dialect: crate::Dialect,
+) -> (&serde_json::Value, bool) {
+    match native(output, dialect) {
+        Some(schema) => (schema, true),
+        None => (&output.schema, false),
+    }
+}
+
+/// Whether `request` has an output with a native schema in `dialect`.
+pub(crate) fn has_native(request: &payload_agent::ModelRequest, dialect: crate::Dialect) -> bool {
+    request
+        .output
+        .as_ref()
+        .is_some_and(|output| native(output, dialect).is_some())
+}
+
 /// The mode a request is sent in, resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Sent {
@@ -32,10 +60,11 @@ pub(crate) enum Sent {
     Prompted,
 }
 
-/// What a client can do for its model.
+/// What a client can do for its model and this output.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Capability {
-    /// The provider enforces a strict JSON Schema on the answer for this model.
+    /// The provider enforces a JSON Schema on the answer for this model, and the output
+    /// has a schema in the provider's dialect ([`native`]).
     pub native: bool,
     /// The provider has tools whose input can carry the answer.
     pub tool: bool,
@@ -55,7 +84,7 @@ pub(crate) fn resolve(output: Option<&StructuredOutput>, can: Capability) -> Sen
     };
     match output.mode {
         OutputMode::Marker => Sent::Marker,
-        OutputMode::Auto | OutputMode::Native if can.native && output.strict => Sent::Native,
+        OutputMode::Auto | OutputMode::Native if can.native => Sent::Native,
         OutputMode::Auto | OutputMode::Native => fallback,
         OutputMode::Tool if can.tool => Sent::Tool,
         OutputMode::Tool => Sent::Prompted,
@@ -68,76 +97,52 @@ mod tests {
     use super::*;
 
     fn output(mode: OutputMode, strict: bool) -> StructuredOutput {
-        StructuredOutput {
-            name: "note".into(),
-            description: String::new(),
-            schema: serde_json::json!({"type": "object"}),
-            strict,
-            mode,
-        }
+        let mut output = StructuredOutput::new("note", "", serde_json::json!({"type": "object"}));
+        output.strict = strict;
+        output.mode = mode;
+        output
     }
 
     #[test]
     fn every_mode_resolves_by_capability() {
-        let all = Capability {
-            native: true,
-            tool: true,
-            tool_first: true,
+        let can = |native, tool, tool_first| Capability {
+            native,
+            tool,
+            tool_first,
         };
-        let no_native = Capability {
-            native: false,
-            tool: true,
-            tool_first: true,
-        };
-        let neither = Capability {
-            native: false,
-            tool: false,
-            tool_first: true,
-        };
-        let prompted_first = Capability {
-            native: true,
-            tool: true,
-            tool_first: false,
-        };
-        assert_eq!(
-            resolve(Some(&output(OutputMode::Auto, false)), prompted_first),
-            Sent::Prompted
-        );
-        assert_eq!(
-            resolve(Some(&output(OutputMode::Tool, false)), prompted_first),
-            Sent::Tool
-        );
+        let out = |mode| output(mode, true);
+        let all = can(true, true, true);
         assert_eq!(resolve(None, all), Sent::Marker);
+        assert_eq!(resolve(Some(&out(OutputMode::Marker)), all), Sent::Marker);
+        assert_eq!(resolve(Some(&out(OutputMode::Auto)), all), Sent::Native);
+        assert_eq!(resolve(Some(&out(OutputMode::Tool)), all), Sent::Tool);
         assert_eq!(
-            resolve(Some(&output(OutputMode::Marker, true)), all),
-            Sent::Marker
+            resolve(Some(&out(OutputMode::Prompted)), all),
+            Sent::Prompted
         );
+        // Without a native schema: the client's fallback.
+        let no_native = can(false, true, true);
+        assert_eq!(resolve(Some(&out(OutputMode::Auto)), no_native), Sent::Tool);
         assert_eq!(
-            resolve(Some(&output(OutputMode::Auto, true)), all),
-            Sent::Native
-        );
-        assert_eq!(
-            resolve(Some(&output(OutputMode::Auto, false)), all),
+            resolve(Some(&out(OutputMode::Native)), no_native),
             Sent::Tool
         );
+        let prompted_first = can(false, true, false);
         assert_eq!(
-            resolve(Some(&output(OutputMode::Native, true)), no_native),
-            Sent::Tool
-        );
-        assert_eq!(
-            resolve(Some(&output(OutputMode::Native, true)), neither),
+            resolve(Some(&out(OutputMode::Auto)), prompted_first),
             Sent::Prompted
         );
         assert_eq!(
-            resolve(Some(&output(OutputMode::Tool, true)), all),
+            resolve(Some(&out(OutputMode::Tool)), prompted_first),
             Sent::Tool
         );
+        let neither = can(false, false, true);
         assert_eq!(
-            resolve(Some(&output(OutputMode::Tool, true)), neither),
+            resolve(Some(&out(OutputMode::Native)), neither),
             Sent::Prompted
         );
         assert_eq!(
-            resolve(Some(&output(OutputMode::Prompted, true)), all),
+            resolve(Some(&out(OutputMode::Tool)), neither),
             Sent::Prompted
         );
     }

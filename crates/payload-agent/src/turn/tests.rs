@@ -378,13 +378,7 @@ fn typed_tools_get_decoded_input_and_bad_input_never_reaches_them() {
 
 #[test]
 fn whole_response_output_is_in_every_request() {
-    let output = StructuredOutput {
-        name: "tally".into(),
-        description: "A count".into(),
-        schema: json!({"type": "object"}),
-        strict: false,
-        mode: crate::OutputMode::Auto,
-    };
+    let output = StructuredOutput::new("tally", "A count", json!({"type": "object"}));
     let agent = Agent::new("chat", ParseOptions::new()).output(output.clone());
     let model = move |request: &ModelRequest| {
         assert_eq!(request.output.as_ref(), Some(&output));

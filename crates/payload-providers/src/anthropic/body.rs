@@ -6,8 +6,9 @@
 //! output tool with `strict: true` when its schema is strict (tool), nothing but the
 //! instructions (prompted).
 
+use crate::Dialect;
 use crate::config::ClientConfig;
-use crate::mode::Sent;
+use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest};
 use serde::Serialize;
@@ -134,17 +135,18 @@ pub(crate) fn body<'a>(
             output_config = Some(OutputConfig {
                 format: OutputFormat {
                     kind: "json_schema",
-                    schema: &output.schema,
+                    schema: native(output, Dialect::AnthropicStrict).unwrap_or(&output.schema),
                 },
             });
         }
         (Sent::Tool, Some(output)) => {
             let name = output_name(&output.name);
+            let (input_schema, strict) = tool_schema(output, Dialect::AnthropicStrict);
             tools.push(Tool {
                 name: name.clone(),
                 description: &output.description,
-                input_schema: &output.schema,
-                strict: output.strict,
+                input_schema,
+                strict,
             });
             if thinking_budget.is_none() {
                 tool_choice = Some(if page_tools {

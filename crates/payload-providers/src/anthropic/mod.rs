@@ -9,7 +9,7 @@ pub use body::DEFAULT_MAX_TOKENS;
 
 use crate::attempts::AttemptLog;
 use crate::config::{ClientConfig, config_builder};
-use crate::mode::{Capability, Sent, resolve};
+use crate::mode::{Capability, Sent, has_native, resolve};
 use crate::output_name;
 use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use decode::AnthropicDecoder;
@@ -72,7 +72,8 @@ impl Anthropic {
     /// it, else the output tool.
     fn sent(&self, request: &ModelRequest) -> Sent {
         let can = Capability {
-            native: body::has_structured_outputs(&self.config.model),
+            native: body::has_structured_outputs(&self.config.model)
+                && has_native(request, crate::Dialect::AnthropicStrict),
             tool: true,
             tool_first: true,
         };

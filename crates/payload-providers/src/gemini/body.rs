@@ -11,8 +11,9 @@ use super::wire::{
     Content, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse,
     GenerateRequest, GenerationConfig, Part, ThinkingConfig, ToolConfig, Tools,
 };
+use crate::Dialect;
 use crate::config::ClientConfig;
-use crate::mode::Sent;
+use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest};
 use serde_json::json;
@@ -47,14 +48,15 @@ pub(crate) fn body<'a>(
     match (sent, &request.output) {
         (Sent::Native, Some(output)) => {
             generation.response_mime_type = Some("application/json");
-            generation.response_json_schema = Some(&output.schema);
+            generation.response_json_schema =
+                Some(native(output, Dialect::Gemini).unwrap_or(&output.schema));
         }
         (Sent::Tool, Some(output)) => {
             let name = output_name(&output.name);
             declarations.push(FunctionDeclaration {
                 name: name.clone(),
                 description: &output.description,
-                parameters_json_schema: &output.schema,
+                parameters_json_schema: tool_schema(output, Dialect::Gemini).0,
             });
             // With the page's tools beside it, any call: the tools stay callable.
             tool_config = Some(ToolConfig {

@@ -10,7 +10,7 @@ mod wire;
 
 use crate::attempts::AttemptLog;
 use crate::config::{ClientConfig, config_builder};
-use crate::mode::{Capability, Sent, resolve};
+use crate::mode::{Capability, Sent, has_native, resolve};
 use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use decode::GeminiDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
@@ -70,7 +70,8 @@ impl Gemini {
     /// function instead; Gemini 3 models take both.
     fn sent(&self, request: &ModelRequest) -> Sent {
         let model = self.model_name();
-        let native = request.tools.is_empty() || !model.starts_with("gemini-2");
+        let native = (request.tools.is_empty() || !model.starts_with("gemini-2"))
+            && has_native(request, crate::Dialect::Gemini);
         let can = Capability {
             native,
             tool: true,

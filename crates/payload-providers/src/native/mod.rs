@@ -35,6 +35,24 @@ pub enum Dialect {
     Gemini,
 }
 
+impl Dialect {
+    /// Every dialect.
+    pub const ALL: [Dialect; 3] = [
+        Dialect::OpenAiStrict,
+        Dialect::AnthropicStrict,
+        Dialect::Gemini,
+    ];
+
+    /// Its name: `openai-strict`, `anthropic-strict`, `gemini`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::OpenAiStrict => "openai-strict",
+            Dialect::AnthropicStrict => "anthropic-strict",
+            Dialect::Gemini => "gemini",
+        }
+    }
+}
+
 /// A keyword left out of what is sent, checked locally instead.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unenforced {
@@ -170,6 +188,33 @@ fn strip(node: &mut Value, dialect: Dialect, path: &str, out: &mut Vec<Unenforce
 /// A JSON Pointer token.
 fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
+}
+
+/// `schema` wrapped in a [`WRAPPED_MEMBER`] object when its root is not an object, and
+/// the member it is wrapped in (`None`: left as it was). A recursive root cannot be
+/// wrapped and is left as it was.
+pub(crate) fn wrap_root(schema: Value) -> (Value, Option<&'static str>) {
+    if is_object_root(&schema) {
+        return (schema, None);
+    }
+    match wrap(schema.clone()) {
+        Ok(wrapped) => (wrapped, Some(WRAPPED_MEMBER)),
+        Err(_) => (schema, None),
+    }
+}
+
+/// The type an answer to a wrapped output is first read as: an object with `member`.
+pub(crate) fn wrapper_type(member: &str) -> Option<&'static PayloadType> {
+    let schema = json!({
+        "type": "object",
+        "properties": { member: {} },
+        "required": [member],
+    });
+    let options = RuntimeOptions {
+        name: Some("wrapped_answer".into()),
+        ..RuntimeOptions::default()
+    };
+    PayloadType::from_schema(&schema, options).ok()
 }
 
 /// The root wrapped in an object member, its definitions kept at the top. A reference

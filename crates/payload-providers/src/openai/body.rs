@@ -3,8 +3,9 @@
 //! output in the mode [`crate::mode::resolve`] chose: a `response_format` json_schema
 //! (native), an output function the model must call (tool), JSON mode (prompted).
 
+use crate::Dialect;
 use crate::config::ClientConfig;
-use crate::mode::Sent;
+use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest, StructuredOutput, ToolSpec};
 use serde_json::{Map, Value, json};
@@ -26,6 +27,7 @@ pub(crate) fn body(config: &ClientConfig, request: &ModelRequest, sent: Sent) ->
                 // The output function, which the model must call (or, with the page's
                 // tools beside it, any function: they stay callable).
                 let name = output_name(&output.name);
+                let (parameters, strict) = tool_schema(output, Dialect::OpenAiStrict);
                 let choice = if tools.is_empty() {
                     json!({"type": "function", "function": {"name": name}})
                 } else {
@@ -36,8 +38,8 @@ pub(crate) fn body(config: &ClientConfig, request: &ModelRequest, sent: Sent) ->
                     "function": {
                         "name": name,
                         "description": output.description,
-                        "parameters": output.schema,
-                        "strict": output.strict,
+                        "parameters": parameters,
+                        "strict": strict,
                     },
                 }));
                 body.insert("tool_choice".into(), choice);
@@ -137,7 +139,7 @@ fn json_schema(output: &StructuredOutput) -> Value {
         "json_schema": {
             "name": output_name(&output.name),
             "description": output.description,
-            "schema": output.schema,
+            "schema": native(output, Dialect::OpenAiStrict).unwrap_or(&output.schema),
             "strict": true,
         },
     })

@@ -8,7 +8,7 @@ mod wire;
 
 use crate::attempts::AttemptLog;
 use crate::config::{ClientConfig, config_builder};
-use crate::mode::{Capability, Sent, resolve};
+use crate::mode::{Capability, Sent, has_native, resolve};
 use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use decode::OpenAiDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
@@ -82,7 +82,8 @@ impl OpenAi {
     /// grammar engines.
     fn sent(&self, request: &ModelRequest) -> Sent {
         let can = Capability {
-            native: has_structured_outputs(&self.config.model),
+            native: has_structured_outputs(&self.config.model)
+                && has_native(request, crate::Dialect::OpenAiStrict),
             tool: true,
             tool_first: false,
         };

@@ -9,8 +9,9 @@
 use super::wire::{
     GrammarFormat, InputItem, ReasoningConfig, ResponsesRequest, TextConfig, TextFormat, Tool,
 };
+use crate::Dialect;
 use crate::config::ClientConfig;
-use crate::mode::Sent;
+use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest};
 use serde_json::json;
@@ -54,17 +55,18 @@ pub(crate) fn body<'a>(
                 format: TextFormat::JsonSchema {
                     name: output_name(&output.name),
                     description: &output.description,
-                    schema: &output.schema,
+                    schema: native(output, Dialect::OpenAiStrict).unwrap_or(&output.schema),
                     strict: true,
                 },
             });
         }
         (Sent::Tool, Some(output)) => {
+            let (parameters, strict) = tool_schema(output, Dialect::OpenAiStrict);
             tools.push(Tool::Function {
                 name: output_name(&output.name),
                 description: &output.description,
-                parameters: &output.schema,
-                strict: output.strict,
+                parameters,
+                strict,
             });
             tool_choice = Some(must_call(
                 "function",

@@ -13,7 +13,7 @@ pub use body::GRAMMAR_TOOL;
 
 use crate::attempts::AttemptLog;
 use crate::config::{ClientConfig, config_builder};
-use crate::mode::{Capability, Sent, resolve};
+use crate::mode::{Capability, Sent, has_native, resolve};
 use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use crate::{OPENAI_API_KEY, OPENAI_BASE_URL};
 use decode::ResponsesDecoder;
@@ -74,7 +74,8 @@ impl OpenAiResponses {
     /// that have it (not `gpt-3.5*`, `gpt-4`, `gpt-4-*`), else the output tool.
     fn sent(&self, request: &ModelRequest) -> Sent {
         let can = Capability {
-            native: crate::openai::has_structured_outputs(&self.config.model),
+            native: crate::openai::has_structured_outputs(&self.config.model)
+                && has_native(request, crate::Dialect::OpenAiStrict),
             tool: true,
             tool_first: true,
         };

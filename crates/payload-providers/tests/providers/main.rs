@@ -8,6 +8,7 @@ mod anthropic;
 mod fallback;
 mod faults;
 mod gemini;
+mod native;
 mod openai;
 mod responses;
 mod secrets;

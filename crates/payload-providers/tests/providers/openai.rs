@@ -289,20 +289,15 @@ async fn whole_response_extraction_asks_for_json_and_reads_the_type() {
 #[test]
 fn a_strict_output_is_sent_as_a_json_schema() {
     let mut request = payload_agent::ModelRequest::new(vec![ModelMessage::user("hi")]);
-    let mut output =
-        payload_providers::structured_output(&<SchemaProposal as payload_core::LlmPayload>::TYPE);
-    output.strict = true;
+    let output = payload_providers::structured_output(&<Note as payload_core::LlmPayload>::TYPE);
     request.output = Some(output.clone());
     let body = OpenAi::new("m").body(&request);
     assert_eq!(body["response_format"]["type"], "json_schema");
-    assert_eq!(
-        body["response_format"]["json_schema"]["name"],
-        "schema_proposal"
-    );
+    assert_eq!(body["response_format"]["json_schema"]["name"], "note");
     assert_eq!(body["response_format"]["json_schema"]["strict"], true);
     assert_eq!(
         body["response_format"]["json_schema"]["schema"],
-        output.schema
+        output.native["openai-strict"]
     );
 }
 
