@@ -253,8 +253,10 @@ pub enum Command {
     Schema {
         /// The type's name.
         name: String,
-        /// 2020-12, draft-07 or openai-strict (OpenAI's Structured Outputs subset; a
-        /// type that has none is an error that says why).
+        /// 2020-12, draft-07, openai-strict (OpenAI's Structured Outputs subset; a
+        /// type that has none is an error that says why), anthropic-strict or gemini
+        /// (what those providers take natively: what they do not enforce left out, a
+        /// type they cannot take at all an error that says why).
         #[arg(long, default_value = "2020-12")]
         dialect: Dialect,
     },

@@ -230,6 +230,16 @@ pub fn run_with_server(
                             refusal,
                         })?
                 }
+                // A provider's native form: what it does not enforce left out (checked
+                // locally), or why the type cannot be sent at all.
+                Dialect::AnthropicStrict | Dialect::Gemini => {
+                    payload_providers::native_schema(payload, dialect)
+                        .map(|native| native.schema)
+                        .map_err(|refusal| CliError::NotStrict {
+                            name: name.clone(),
+                            refusal,
+                        })?
+                }
                 _ => payload.schema(dialect),
             };
             print_json(out, &schema)?;

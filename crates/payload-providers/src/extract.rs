@@ -30,21 +30,24 @@ pub fn structured_output(payload: &PayloadType) -> StructuredOutput {
         payload.description,
         payload.schema(Dialect::Draft2020_12),
     );
-    for dialect in crate::Dialect::ALL {
+    for dialect in crate::native::PROVIDER_DIALECTS {
         let Ok(native) = native_schema(payload, dialect) else {
             continue;
         };
         output.unenforced.extend(native.unenforced.iter().map(|u| {
             let at = if u.path.is_empty() { "/" } else { &u.path };
-            format!("{}: {at} {}", dialect.name(), u.keyword)
+            format!("{}: {at} {}", dialect.as_str(), u.keyword)
         }));
         output
             .native
-            .insert(dialect.name().to_string(), native.schema);
+            .insert(dialect.as_str().to_string(), native.schema);
     }
     let (schema, wrapped) = crate::native::wrap_root(std::mem::take(&mut output.schema));
     output.wrapped = wrapped.map(str::to_string);
-    match output.native.get(crate::Dialect::OpenAiStrict.name()) {
+    match output
+        .native
+        .get(payload_core::Dialect::OpenAiStrict.as_str())
+    {
         Some(strict) => {
             output.schema = strict.clone();
             output.strict = true;

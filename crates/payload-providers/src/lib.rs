@@ -75,7 +75,7 @@ pub use extract::{
     structured_output,
 };
 pub use gemini::{GEMINI_API_KEY, GEMINI_BASE_URL, Gemini};
-pub use native::{Dialect, NativeSchema, Unenforced, WRAPPED_MEMBER, native_schema};
+pub use native::{NativeSchema, PROVIDER_DIALECTS, Unenforced, WRAPPED_MEMBER, native_schema};
 pub use openai::{Constraint, OPENAI_API_KEY, OPENAI_BASE_URL, OpenAi};
 pub use responses::{GRAMMAR_TOOL, OpenAiResponses};
 /// The key's wrapper ([`ClientConfig::api_key`]) and the trait that reads it, so an

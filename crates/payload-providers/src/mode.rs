@@ -22,16 +22,16 @@ use payload_agent::{OutputMode, StructuredOutput};
 /// The native schema `output` has in `dialect`, if it has one.
 pub(crate) fn native(
     output: &StructuredOutput,
-    dialect: crate::Dialect,
+    dialect: payload_core::Dialect,
 ) -> Option<&serde_json::Value> {
-    output.native.get(dialect.name())
+    output.native.get(dialect.as_str())
 }
 
 /// The output tool's input schema in `dialect`, and whether it is strict: the dialect's
 /// native schema when the type has one, else the tool-mode schema (not strict).
 pub(crate) fn tool_schema(
     output: &StructuredOutput,
-    dialect: crate::Dialect,
+    dialect: payload_core::Dialect,
 ) -> (&serde_json::Value, bool) {
     match native(output, dialect) {
         Some(schema) => (schema, true),
@@ -40,7 +40,10 @@ pub(crate) fn tool_schema(
 }
 
 /// Whether `request` has an output with a native schema in `dialect`.
-pub(crate) fn has_native(request: &payload_agent::ModelRequest, dialect: crate::Dialect) -> bool {
+pub(crate) fn has_native(
+    request: &payload_agent::ModelRequest,
+    dialect: payload_core::Dialect,
+) -> bool {
     request
         .output
         .as_ref()

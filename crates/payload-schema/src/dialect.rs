@@ -5,7 +5,10 @@
 //! [`Dialect::write`], the one place a new dialect plugs in: a provider's subset (as
 //! [`openai_strict`] is OpenAI's) is one more module beside these and one more arm there.
 
+pub mod anthropic_strict;
 pub mod drafts;
+pub mod gemini;
+pub mod native;
 pub mod openai_strict;
 
 use serde_json::Value;
@@ -33,6 +36,13 @@ pub enum Dialect {
     /// a flattened enum, say, refuses the members beside them);
     /// [`openai_strict::rewrite`] says why there is no strict form instead.
     OpenAiStrict,
+    /// What Anthropic's structured outputs enforce ([`anthropic_strict`]): the
+    /// openai-strict shape without numeric bounds and string lengths, which
+    /// [`native::native`] leaves out and lists.
+    AnthropicStrict,
+    /// What Gemini's `responseJsonSchema` enforces ([`gemini`]): the openai-strict shape
+    /// without `pattern` and string lengths, left out and listed the same way.
+    Gemini,
 }
 
 impl Dialect {
@@ -42,6 +52,8 @@ impl Dialect {
             Dialect::Draft2020_12 => "2020-12",
             Dialect::Draft07 => "draft-07",
             Dialect::OpenAiStrict => "openai-strict",
+            Dialect::AnthropicStrict => "anthropic-strict",
+            Dialect::Gemini => "gemini",
         }
     }
 }
@@ -60,6 +72,8 @@ impl FromStr for Dialect {
             "2020-12" | "draft-2020-12" | "draft2020-12" => Ok(Dialect::Draft2020_12),
             "draft-07" | "draft07" | "7" => Ok(Dialect::Draft07),
             "openai-strict" | "openai" => Ok(Dialect::OpenAiStrict),
+            "anthropic-strict" | "anthropic" => Ok(Dialect::AnthropicStrict),
+            "gemini" => Ok(Dialect::Gemini),
             other => Err(UnknownDialect(other.to_string())),
         }
     }
@@ -74,6 +88,12 @@ impl Dialect {
             Dialect::Draft2020_12 => schema.clone(),
             Dialect::Draft07 => drafts::to_draft_07(schema),
             Dialect::OpenAiStrict => openai_strict::rewrite(schema).schema,
+            // A provider's native form: what it does not enforce left out (see
+            // `native`), the best effort when the schema cannot be sent at all.
+            Dialect::AnthropicStrict | Dialect::Gemini => match native::native(schema, self) {
+                Ok(native) => native.schema,
+                Err(_) => native::best_effort(schema, self),
+            },
         }
     }
 }
@@ -86,7 +106,7 @@ impl fmt::Display for UnknownDialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown dialect '{}': use 2020-12, draft-07 or openai-strict",
+            "unknown dialect '{}': use 2020-12, draft-07, openai-strict, anthropic-strict or gemini",
             self.0
         )
     }

@@ -50,6 +50,36 @@ pub const SCHEMA_MAP: [&str; 5] = [
 /// Keywords whose value is a list of schemas.
 pub const SCHEMA_LIST: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
 
+/// Keywords that only narrow the values a schema accepts: leaving one out widens what
+/// the schema lets through and changes nothing else. A provider's dialect that does not
+/// enforce one leaves it out of what is sent and lists it ([`crate::dialect::native`]);
+/// the values are then checked against the whole schema after the answer. Each
+/// provider dialect's module says which of these it enforces.
+pub const NARROWING: [&str; 17] = [
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "contains",
+    "not",
+    "dependentRequired",
+];
+
+/// Whether `keyword` is one of [`NARROWING`].
+pub fn is_narrowing(keyword: &str) -> bool {
+    NARROWING.contains(&keyword)
+}
+
 /// Whether `keyword` only annotates: one of [`ANNOTATIONS`] or an extension keyword
 /// (`x-...`, which validators ignore).
 pub fn is_annotation(keyword: &str) -> bool {
@@ -103,6 +133,13 @@ mod tests {
         }
         assert!(never_refuses("$defs") && never_refuses("$schema"));
         assert!(!never_refuses("enum"));
+        for keyword in NARROWING {
+            assert!(
+                is_narrowing(keyword) && !never_refuses(keyword),
+                "{keyword}"
+            );
+        }
+        assert!(!is_narrowing("type") && !is_narrowing("enum"));
     }
 
     #[test]

@@ -669,3 +669,21 @@ fn a_mode_without_a_type_or_marker_with_one_is_a_usage_error() {
         );
     }
 }
+
+#[test]
+fn payload_schema_writes_each_providers_native_dialect() {
+    let registry = notes();
+    for dialect in ["anthropic-strict", "gemini"] {
+        let mut out = Vec::new();
+        let code = crate::run(
+            ["payload", "schema", "note", "--dialect", dialect],
+            &registry,
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(code, std::process::ExitCode::SUCCESS);
+        let schema: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(schema["additionalProperties"], false, "{dialect}: {schema}");
+        assert_eq!(schema["required"], serde_json::json!(["text"]));
+    }
+}

@@ -6,11 +6,11 @@
 //! output tool with `strict: true` when its schema is strict (tool), nothing but the
 //! instructions (prompted).
 
-use crate::Dialect;
 use crate::config::ClientConfig;
 use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest};
+use payload_core::Dialect;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -11,11 +11,11 @@ use super::wire::{
     Content, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse,
     GenerateRequest, GenerationConfig, Part, ThinkingConfig, ToolConfig, Tools,
 };
-use crate::Dialect;
 use crate::config::ClientConfig;
 use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest};
+use payload_core::Dialect;
 use serde_json::json;
 
 /// The body for `request` sent in mode `sent`, with a thinking budget if one is set.

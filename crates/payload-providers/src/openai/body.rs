@@ -3,11 +3,11 @@
 //! output in the mode [`crate::mode::resolve`] chose: a `response_format` json_schema
 //! (native), an output function the model must call (tool), JSON mode (prompted).
 
-use crate::Dialect;
 use crate::config::ClientConfig;
 use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest, StructuredOutput, ToolSpec};
+use payload_core::Dialect;
 use serde_json::{Map, Value, json};
 
 /// The JSON body for `request` sent in mode `sent`, streamed with usage at the end.

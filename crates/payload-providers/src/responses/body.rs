@@ -9,11 +9,11 @@
 use super::wire::{
     GrammarFormat, InputItem, ReasoningConfig, ResponsesRequest, TextConfig, TextFormat, Tool,
 };
-use crate::Dialect;
 use crate::config::ClientConfig;
 use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest};
+use payload_core::Dialect;
 use serde_json::json;
 
 /// The name of the custom tool that carries a grammar-constrained answer.

@@ -49,6 +49,23 @@ pub const STRING_FORMATS: [&str; 9] = [
     "uuid",
 ];
 
+/// Whether strict mode enforces the narrowing `keyword`
+/// ([`crate::keywords::NARROWING`]) with `value` in `node`: `pattern`, numeric bounds,
+/// `multipleOf`, array sizes, the [`STRING_FORMATS`], and an integer `format` (the
+/// rewrite turns it into exact bounds). Not string lengths, `uniqueItems` or the
+/// object and `contains` constraints; [`super::native`] leaves those out and lists them.
+pub fn enforces(keyword: &str, value: &Value, node: &Value) -> bool {
+    match keyword {
+        "pattern" | "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum"
+        | "multipleOf" | "minItems" | "maxItems" => true,
+        "format" => {
+            super::native::is_numeric(node)
+                || value.as_str().is_some_and(|f| STRING_FORMATS.contains(&f))
+        }
+        _ => false,
+    }
+}
+
 /// A schema rewritten for strict mode.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
