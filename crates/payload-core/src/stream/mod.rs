@@ -69,6 +69,7 @@ use std::hash::{Hash, Hasher};
 pub use crate::scan::reasoning::ReasoningText;
 #[cfg(feature = "stream")]
 pub use adapter::events;
+use partial::PartialReader;
 pub use partial::{partial_value, partial_with_open};
 
 /// What the stream reports as the response arrives.
@@ -147,9 +148,15 @@ struct Preview {
     value_start: usize,
     /// Value size at which the next preview is taken.
     next_at: usize,
-    /// A fingerprint of the last preview sent, so that an unchanged one is not sent
-    /// again (kept instead of a copy of the value, which would cost an allocation per
-    /// node per preview).
+    /// The block's value read so far: each preview reads only what has come since the
+    /// last one.
+    reader: PartialReader,
+    /// The reader's version and whether the value was complete at the last preview
+    /// sent: an unchanged preview is not sent again.
+    shown: Option<(u64, bool)>,
+    /// For a suggestion block, a fingerprint of the last items shown (the page's rules
+    /// filter them, so a change to the value may not change what is shown); kept
+    /// instead of a copy, which would cost an allocation per node per preview.
     last: Option<u64>,
 }
 
@@ -297,6 +304,8 @@ impl StreamParser {
                             pattern: *pattern,
                             value_start: *value_start,
                             next_at: 0,
+                            reader: PartialReader::default(),
+                            shown: None,
                             last: None,
                         });
                     }
@@ -349,23 +358,37 @@ impl StreamParser {
         if !closed && size < preview.next_at {
             return;
         }
-        // Doubling the threshold keeps all previews together within twice the block's
-        // size (each preview re-reads the block so far), while small blocks still get
-        // a preview every 64 bytes.
+        // Doubling the threshold keeps the copies the previews make within twice the
+        // block's size, while small blocks still get a preview every 64 bytes; the
+        // reading itself is incremental (each byte read once).
         preview.next_at = size + size.max(64);
-        let role = self.parser.role(preview.pattern);
-        let Some((value, open)) =
-            self.allowed_preview(role, &self.buf[preview.value_start..to], closed)
-        else {
-            return;
-        };
-        // What is still open counts too: a string that closed without growing makes a
-        // new preview, so a typed reader learns it is complete.
-        let fingerprint = fingerprint(&value, open.as_deref());
-        if preview.last == Some(fingerprint) {
+        let json = &self.buf[preview.value_start..to];
+        if json.len() < preview.reader.read() {
+            // Not an extension of the text read (the block ended before it): read anew.
+            preview.reader = PartialReader::default();
+        }
+        preview.reader.advance(json);
+        let state = (
+            preview.reader.version(),
+            closed || preview.reader.complete(),
+        );
+        if preview.shown == Some(state) {
             return;
         }
-        preview.last = Some(fingerprint);
+        preview.shown = Some(state);
+        let role = self.parser.role(preview.pattern);
+        let Some((value, open)) = self.allowed_preview(role, &preview.reader, closed) else {
+            return;
+        };
+        if matches!(role, Role::Values | Role::Actions) {
+            // What is still open counts too: a string that closed without growing
+            // makes a new preview, so a typed reader learns it is complete.
+            let fingerprint = fingerprint(&value, open.as_deref());
+            if preview.last == Some(fingerprint) {
+                return;
+            }
+            preview.last = Some(fingerprint);
+        }
         events.push(StreamEvent::PayloadProgress {
             kind: role.name().to_string(),
             partial: value,
@@ -379,10 +402,13 @@ impl StreamParser {
     fn allowed_preview(
         &self,
         role: Role,
-        json: &str,
+        reader: &PartialReader,
         closed: bool,
     ) -> Option<(Value, Option<String>)> {
-        let (value, open) = partial_with_open(json)?;
+        if let Role::Foreign(_) = role {
+            return None;
+        }
+        let (value, open) = reader.snapshot()?;
         let open = if closed { None } else { open };
         let mut ignored = Capped::warnings();
         match role {
@@ -419,7 +445,7 @@ impl StreamParser {
     }
 }
 
-/// A structural hash of a preview. Two different previews with the same fingerprint
+/// A structural hash of a suggestion preview. Two different previews with the same fingerprint
 /// (a 64-bit collision) would only skip one preview; the next one, or `complete`, still
 /// shows the value.
 fn fingerprint(value: &Value, open: Option<&str>) -> u64 {
