@@ -8,7 +8,7 @@
 //!   closed, was cut by the end of the text (a partial string, which may still grow), or
 //!   met something strict JSON does not allow;
 //! - **lenient** ([`lenient_escape`]): what the repair lexer keeps of an escape models
-//!   get wrong (docs/spec.md §2: an unknown escape is kept as written, a lone surrogate
+//!   get wrong (docs/spec.md §3: an unknown escape is kept as written, a lone surrogate
 //!   becomes U+FFFD).
 //!
 //! Plain runs between quotes and escapes are found with `memchr` and copied whole, not
@@ -179,7 +179,7 @@ pub(crate) enum Lenient {
 }
 
 /// Reads the escape whose backslash is at `at` the way the repair lexer keeps what
-/// models write (docs/spec.md §2), appending the text to `out`; its length in bytes and
+/// models write (docs/spec.md §3), appending the text to `out`; its length in bytes and
 /// whether it was repaired, or `None` when the text ends inside it. `escapes_quote`
 /// says whether a character is a quote the string's own style may escape (`\'` in a
 /// single-quoted string), which is read as itself, unrepaired.

@@ -34,8 +34,10 @@
 //! pieces it gives out go into the same assembly (message builder, block validation)
 //! as the one-shot parse. So the final result is equal by construction, and deltas are
 //! the message builder's output as it grows. Total work is linear in the response for
-//! any chunking; progress previews re-read the block so far each time it has doubled
-//! (at least every 64 bytes), which keeps them within twice the block's size.
+//! any chunking. A block's progress previews come from one resumable reader
+//! (`partial::PartialReader`) that reads each byte of the block once; a preview is a
+//! copy of the value read so far, taken each time the block has doubled (at least every
+//! 64 bytes), which keeps the copies within twice the block's size.
 //!
 //! **Reasoning** (docs/spec.md §9.1) is cut out before the segmenter sees the text, by the same
 //! rule as the one-shot parser (`crate::scan::reasoning`): its text goes out as
@@ -377,7 +379,16 @@ impl StreamParser {
         }
         preview.shown = Some(state);
         let role = self.parser.role(preview.pattern);
-        let Some((value, open)) = self.allowed_preview(role, &preview.reader, closed) else {
+        if let Role::Foreign(_) = role {
+            return;
+        }
+        let snapshot = if closed {
+            // The last preview of the block: the value read is handed over, not copied.
+            std::mem::take(&mut preview.reader).into_snapshot()
+        } else {
+            preview.reader.snapshot()
+        };
+        let Some((value, open)) = self.allowed_preview(role, snapshot, closed) else {
             return;
         };
         if matches!(role, Role::Values | Role::Actions) {
@@ -402,13 +413,10 @@ impl StreamParser {
     fn allowed_preview(
         &self,
         role: Role,
-        reader: &PartialReader,
+        snapshot: Option<(Value, Option<String>)>,
         closed: bool,
     ) -> Option<(Value, Option<String>)> {
-        if let Role::Foreign(_) = role {
-            return None;
-        }
-        let (value, open) = reader.snapshot()?;
+        let (value, open) = snapshot?;
         let open = if closed { None } else { open };
         let mut ignored = Capped::warnings();
         match role {

@@ -69,7 +69,8 @@ pub(crate) struct PartialReader {
     /// nothing more is read.
     stopped: bool,
     /// Counts the changes a snapshot would show, so that an unchanged preview is known
-    /// without building or comparing it.
+    /// without building or comparing it (a key written twice with the same value counts
+    /// as a change: one preview too many, never one too few).
     version: u64,
 }
 
@@ -328,10 +329,6 @@ impl PartialReader {
         match self.stack.last_mut() {
             Some(Frame::Object(map, key)) => {
                 if let Some(key) = key.take() {
-                    // A key written again with the value it had: nothing new to show.
-                    if map.get(&key) == Some(&value) {
-                        self.version -= 1;
-                    }
                     map.insert(key, value);
                 }
             }
