@@ -6,6 +6,7 @@
 //! dialect (single quotes, unquoted keys, comments) well enough to find members.
 
 use super::string;
+use payload_schema::pointer;
 use std::collections::HashMap;
 
 enum Frame {
@@ -133,7 +134,7 @@ fn set_key(stack: &mut [Frame], path: &mut String, lengths: &[usize], key: Strin
     if let Some(Frame::Object { key: slot }) = stack.last_mut() {
         path.truncate(*lengths.last().unwrap_or(&0));
         path.push('/');
-        path.push_str(&crate::error::escape_pointer_token(&key));
+        path.push_str(&pointer::escape_token(&key));
         *slot = Some(key);
     }
 }

@@ -19,9 +19,9 @@
 //! (`ARCHITECTURE.md`, streaming). Strings are read by the one string reader
 //! (`crate::json::string`). An explicit stack (at most `MAX_DEPTH` deep), no recursion.
 
+use payload_schema::pointer;
 use serde_json::{Map, Value};
 
-use crate::error::escape_pointer_token;
 use crate::json::string::{self, StringEnd};
 use crate::limits::MAX_DEPTH;
 
@@ -429,7 +429,7 @@ impl PartialReader {
             pointer.push('/');
             match frame {
                 Frame::Object(_, key) => {
-                    pointer.push_str(&escape_pointer_token(key.as_deref().unwrap_or_default()));
+                    pointer.push_str(&pointer::escape_token(key.as_deref().unwrap_or_default()));
                 }
                 Frame::Array(items) => pointer.push_str(&items.len().to_string()),
             }
