@@ -13,8 +13,8 @@
 //! instruction counter can measure it: the difference between two values of TIMES is
 //! the cost of that many runs.
 
-use payload_benches::{Response, realistic, table_view_options};
-use payload_core::{ParseOptions, Parser, StreamParser};
+use payload_benches::{Response, realistic, stream_in_chunks, table_view_options};
+use payload_core::Parser;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -48,23 +48,6 @@ fn floor(response: &Response) {
     }
 }
 
-fn stream(options: &ParseOptions, text: &str, chunk: usize) {
-    let mut stream = StreamParser::new(options);
-    let mut events = Vec::new();
-    let mut at = 0;
-    while at < text.len() {
-        let mut end = (at + chunk).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        stream.push_into(&text[at..end], &mut events);
-        black_box(&events);
-        events.clear();
-        at = end;
-    }
-    black_box(stream.finish());
-}
-
 /// `ratios count WORK TIMES`: runs one work item TIMES times.
 fn count(work: &str, times: usize) {
     let options = table_view_options();
@@ -87,7 +70,7 @@ fn count(work: &str, times: usize) {
         "stream" => {
             let text = realistic(64 * 1024).text;
             for _ in 0..times {
-                stream(&options, &text, size.max(1));
+                black_box(stream_in_chunks(&options, &text, size));
             }
         }
         _ => eprintln!("ratios: unknown work {work:?}"),
@@ -132,7 +115,9 @@ fn main() {
         let (streamed, one_shot) = interleaved(
             rounds.div_ceil(3),
             2,
-            &mut || stream(&options, &text, chunk),
+            &mut || {
+                black_box(stream_in_chunks(&options, &text, chunk));
+            },
             &mut || {
                 black_box(parser.parse(black_box(&text)));
             },
