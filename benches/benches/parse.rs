@@ -3,11 +3,10 @@
 //! the blocks alone. Run with `cargo bench -p payload-benches`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use payload_benches::{Response, realistic, table_view_options, whole_response};
+use payload_benches::{Response, realistic, stream_in_chunks, table_view_options, whole_response};
 use payload_builtin::DataProposal;
 use payload_core::LlmPayload;
 use payload_core::Parser;
-use payload_core::StreamParser;
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::Duration;
@@ -71,22 +70,7 @@ fn streaming(c: &mut Criterion) {
     group.bench_function("one_shot", |b| b.iter(|| black_box(parser.parse(text))));
     for chunk in [1usize, 64] {
         group.bench_function(BenchmarkId::new("chunked", chunk), |b| {
-            b.iter(|| {
-                let mut stream = StreamParser::new(&options);
-                let mut events = Vec::new();
-                let mut at = 0;
-                while at < text.len() {
-                    let mut end = (at + chunk).min(text.len());
-                    while !text.is_char_boundary(end) {
-                        end += 1;
-                    }
-                    stream.push_into(&text[at..end], &mut events);
-                    black_box(&events);
-                    events.clear();
-                    at = end;
-                }
-                black_box(stream.finish())
-            })
+            b.iter(|| black_box(stream_in_chunks(&options, text, chunk)))
         });
     }
     group.finish();

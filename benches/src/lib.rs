@@ -15,6 +15,30 @@ use payload_builtin::{CLOSE_CHAT, DataProposal, SchemaProposal};
 use payload_core::{ActionSpec, LlmPayload, ParseOptions};
 use std::fmt::Write;
 
+/// Feeds `text` to a new stream parser for `options` in chunks of `chunk` bytes (moved
+/// forward to a character boundary), reusing one event vector the way a relay does, and
+/// returns the final parse: the work the streaming benchmarks measure.
+pub fn stream_in_chunks(
+    options: &ParseOptions,
+    text: &str,
+    chunk: usize,
+) -> payload_core::ParsedResponse {
+    let mut stream = payload_core::StreamParser::new(options);
+    let mut events = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + chunk.max(1)).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        stream.push_into(&text[at..end], &mut events);
+        std::hint::black_box(&events);
+        events.clear();
+        at = end;
+    }
+    stream.finish().1
+}
+
 /// The options of the table.that `table_view` page: both proposals, the suggestion
 /// markers, its two actions and the global `close_chat`.
 pub fn table_view_options() -> ParseOptions {

@@ -2,9 +2,8 @@
 //! time, many times: a target for a sampling profiler (`perf record`), and a quick
 //! one-byte versus one-shot ratio.
 
-use payload_benches::{realistic, table_view_options};
+use payload_benches::{realistic, stream_in_chunks, table_view_options};
 use payload_core::Parser;
-use payload_core::StreamParser;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -23,20 +22,7 @@ fn main() {
     let one_shot = started.elapsed() / rounds as u32;
     let started = Instant::now();
     for _ in 0..rounds {
-        let mut stream = StreamParser::new(&options);
-        let mut events = Vec::new();
-        let mut at = 0;
-        while at < text.len() {
-            let mut end = at + 1;
-            while !text.is_char_boundary(end) {
-                end += 1;
-            }
-            stream.push_into(&text[at..end], &mut events);
-            black_box(&events);
-            events.clear();
-            at = end;
-        }
-        black_box(stream.finish());
+        black_box(stream_in_chunks(&options, &text, 1));
     }
     let streamed = started.elapsed() / rounds as u32;
     println!(

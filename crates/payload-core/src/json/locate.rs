@@ -5,6 +5,7 @@
 //! current path with an explicit stack; it reads strict JSON exactly and the repairable
 //! dialect (single quotes, unquoted keys, comments) well enough to find members.
 
+use super::string;
 use payload_schema::pointer;
 use std::collections::HashMap;
 
@@ -85,10 +86,16 @@ pub fn locate(text: &str, pointers: &[&str]) -> HashMap<String, usize> {
                 i += 1;
             }
             b'"' | b'\'' => {
-                let end = string_end(bytes, i + 1, b);
+                let end = string::closing_quote(bytes, i + 1, b);
                 if expecting_key {
-                    let raw = &text[i + 1..end.saturating_sub(1).max(i + 1)];
-                    set_key(&mut stack, &mut path, &lengths, unescape_key(raw));
+                    // Without the closing quote when there is one (an unclosed key runs
+                    // to the end of the text).
+                    let closed = end > i + 1 && bytes[end - 1] == b;
+                    let raw = &text[i + 1..if closed { end - 1 } else { end }];
+                    // The key as the repair lexer decodes it, so that it matches the
+                    // pointers of the value that lexer read.
+                    let key = string::unescape_lenient(raw, char::from(b)).into_owned();
+                    set_key(&mut stack, &mut path, &lengths, key);
                     expecting_key = false;
                 }
                 i = end;
@@ -130,25 +137,6 @@ fn set_key(stack: &mut [Frame], path: &mut String, lengths: &[usize], key: Strin
         path.push_str(&pointer::escape_token(&key));
         *slot = Some(key);
     }
-}
-
-fn unescape_key(raw: &str) -> String {
-    if raw.contains('\\') {
-        serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.to_string())
-    } else {
-        raw.to_string()
-    }
-}
-
-fn string_end(bytes: &[u8], mut i: usize, quote: u8) -> usize {
-    while i < bytes.len() {
-        match memchr::memchr2(quote, b'\\', &bytes[i..]) {
-            Some(n) if bytes[i + n] == b'\\' => i += n + 2,
-            Some(n) => return i + n + 1,
-            None => return bytes.len(),
-        }
-    }
-    bytes.len()
 }
 
 fn skip_ws(bytes: &[u8], mut i: usize) -> usize {

@@ -5,6 +5,7 @@ pub(crate) mod locate;
 pub(crate) mod precision;
 pub(crate) mod repair;
 mod strict;
+pub(crate) mod string;
 
 use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError};

@@ -34,8 +34,10 @@
 //! pieces it gives out go into the same assembly (message builder, block validation)
 //! as the one-shot parse. So the final result is equal by construction, and deltas are
 //! the message builder's output as it grows. Total work is linear in the response for
-//! any chunking; progress previews re-read the block so far each time it has doubled
-//! (at least every 64 bytes), which keeps them within twice the block's size.
+//! any chunking. A block's progress previews come from one resumable reader
+//! (`partial::PartialReader`) that reads each byte of the block once; a preview is a
+//! copy of the value read so far, taken each time the block has doubled (at least every
+//! 64 bytes), which keeps the copies within twice the block's size.
 //!
 //! **Reasoning** (docs/spec.md §9.1) is cut out before the segmenter sees the text, by the same
 //! rule as the one-shot parser (`crate::scan::reasoning`): its text goes out as
@@ -69,6 +71,7 @@ use std::hash::{Hash, Hasher};
 pub use crate::scan::reasoning::ReasoningText;
 #[cfg(feature = "stream")]
 pub use adapter::events;
+use partial::PartialReader;
 pub use partial::{partial_value, partial_with_open};
 
 /// What the stream reports as the response arrives.
@@ -147,9 +150,15 @@ struct Preview {
     value_start: usize,
     /// Value size at which the next preview is taken.
     next_at: usize,
-    /// A fingerprint of the last preview sent, so that an unchanged one is not sent
-    /// again (kept instead of a copy of the value, which would cost an allocation per
-    /// node per preview).
+    /// The block's value read so far: each preview reads only what has come since the
+    /// last one.
+    reader: PartialReader,
+    /// The reader's version and whether the value was complete at the last preview
+    /// sent: an unchanged preview is not sent again.
+    shown: Option<(u64, bool)>,
+    /// For a suggestion block, a fingerprint of the last items shown (the page's rules
+    /// filter them, so a change to the value may not change what is shown); kept
+    /// instead of a copy, which would cost an allocation per node per preview.
     last: Option<u64>,
 }
 
@@ -297,6 +306,8 @@ impl StreamParser {
                             pattern: *pattern,
                             value_start: *value_start,
                             next_at: 0,
+                            reader: PartialReader::default(),
+                            shown: None,
                             last: None,
                         });
                     }
@@ -349,23 +360,46 @@ impl StreamParser {
         if !closed && size < preview.next_at {
             return;
         }
-        // Doubling the threshold keeps all previews together within twice the block's
-        // size (each preview re-reads the block so far), while small blocks still get
-        // a preview every 64 bytes.
+        // Doubling the threshold keeps the copies the previews make within twice the
+        // block's size, while small blocks still get a preview every 64 bytes; the
+        // reading itself is incremental (each byte read once).
         preview.next_at = size + size.max(64);
-        let role = self.parser.role(preview.pattern);
-        let Some((value, open)) =
-            self.allowed_preview(role, &self.buf[preview.value_start..to], closed)
-        else {
-            return;
-        };
-        // What is still open counts too: a string that closed without growing makes a
-        // new preview, so a typed reader learns it is complete.
-        let fingerprint = fingerprint(&value, open.as_deref());
-        if preview.last == Some(fingerprint) {
+        let json = &self.buf[preview.value_start..to];
+        if json.len() < preview.reader.read() {
+            // Not an extension of the text read (the block ended before it): read anew.
+            preview.reader = PartialReader::default();
+        }
+        preview.reader.advance(json);
+        let state = (
+            preview.reader.version(),
+            closed || preview.reader.complete(),
+        );
+        if preview.shown == Some(state) {
             return;
         }
-        preview.last = Some(fingerprint);
+        preview.shown = Some(state);
+        let role = self.parser.role(preview.pattern);
+        if let Role::Foreign(_) = role {
+            return;
+        }
+        let snapshot = if closed {
+            // The last preview of the block: the value read is handed over, not copied.
+            std::mem::take(&mut preview.reader).into_snapshot()
+        } else {
+            preview.reader.snapshot()
+        };
+        let Some((value, open)) = self.allowed_preview(role, snapshot, closed) else {
+            return;
+        };
+        if matches!(role, Role::Values | Role::Actions) {
+            // What is still open counts too: a string that closed without growing
+            // makes a new preview, so a typed reader learns it is complete.
+            let fingerprint = fingerprint(&value, open.as_deref());
+            if preview.last == Some(fingerprint) {
+                return;
+            }
+            preview.last = Some(fingerprint);
+        }
         events.push(StreamEvent::PayloadProgress {
             kind: role.name().to_string(),
             partial: value,
@@ -379,10 +413,10 @@ impl StreamParser {
     fn allowed_preview(
         &self,
         role: Role,
-        json: &str,
+        snapshot: Option<(Value, Option<String>)>,
         closed: bool,
     ) -> Option<(Value, Option<String>)> {
-        let (value, open) = partial_with_open(json)?;
+        let (value, open) = snapshot?;
         let open = if closed { None } else { open };
         let mut ignored = Capped::warnings();
         match role {
@@ -419,7 +453,7 @@ impl StreamParser {
     }
 }
 
-/// A structural hash of a preview. Two different previews with the same fingerprint
+/// A structural hash of a suggestion preview. Two different previews with the same fingerprint
 /// (a 64-bit collision) would only skip one preview; the next one, or `complete`, still
 /// shows the value.
 fn fingerprint(value: &Value, open: Option<&str>) -> u64 {

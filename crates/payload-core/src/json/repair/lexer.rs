@@ -7,6 +7,7 @@
 use super::kinds::{Repair, RepairSet};
 use super::{ErrorKind, Hint, RepairError};
 use crate::json::precision;
+use crate::json::string::{self, Lenient};
 use crate::scan::quotes::{self, Closing, Quote};
 use serde_json::Value;
 
@@ -56,11 +57,6 @@ impl<'a> Lexer<'a> {
     /// Whether everything has been read.
     pub(super) fn at_end(&self) -> bool {
         self.pos >= self.bytes.len()
-    }
-
-    /// Whether the unread text starts with `prefix`.
-    pub(super) fn at(&self, prefix: &str) -> bool {
-        self.bytes[self.pos..].starts_with(prefix.as_bytes())
     }
 
     /// Skips ASCII whitespace only (used around code fences, where a `//` is not a
@@ -273,101 +269,29 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Reads one escape into `out`; `self.pos` is at the backslash.
+    /// Reads one escape into `out`; `self.pos` is at the backslash. The escape rules are
+    /// the one string reader's (`json::string::lenient_escape`); an escaped quote of
+    /// the string's own style is read as that quote.
     fn escape(&mut self, out: &mut String, quote: Quote, open: usize) -> Result<(), RepairError> {
-        let Some(c) = self.text[self.pos + 1..].chars().next() else {
+        let escapes_quote = |c: char| match quote {
+            Quote::Double => false,
+            Quote::Single => c == '\'',
+            Quote::CurlyDouble => matches!(c, '\u{201C}' | '\u{201D}'),
+            Quote::CurlySingle => matches!(c, '\u{2018}' | '\u{2019}' | '\''),
+        };
+        let Some((length, read)) = string::lenient_escape(self.text, self.pos, escapes_quote, out)
+        else {
             return Err(error(
                 ErrorKind::Truncated,
                 "the text ends inside a string that starts here",
                 open,
             ));
         };
-        let simple = match c {
-            '"' => Some('"'),
-            '\\' => Some('\\'),
-            '/' => Some('/'),
-            'b' => Some('\u{8}'),
-            'f' => Some('\u{C}'),
-            'n' => Some('\n'),
-            'r' => Some('\r'),
-            't' => Some('\t'),
-            _ => None,
-        };
-        if let Some(decoded) = simple {
-            out.push(decoded);
-            self.pos += 2;
-            return Ok(());
-        }
-        if c == 'u' {
-            return self.unicode_escape(out);
-        }
-        let escaped_quote = match quote {
-            Quote::Double => false,
-            Quote::Single => c == '\'',
-            Quote::CurlyDouble => matches!(c, '\u{201C}' | '\u{201D}'),
-            Quote::CurlySingle => matches!(c, '\u{2018}' | '\u{2019}' | '\''),
-        };
-        if escaped_quote {
-            out.push(c);
-        } else if c == '\'' {
-            // `\'` in a double-quoted string: Python's escape, meaning the apostrophe.
+        if read == Lenient::Repaired {
             self.repairs.add(Repair::InvalidEscapes);
-            out.push(c);
-        } else {
-            // Unknown escape (`\d` in a Windows path or a regex): kept as written.
-            self.repairs.add(Repair::InvalidEscapes);
-            out.push('\\');
-            out.push(c);
         }
-        self.pos += 1 + c.len_utf8();
+        self.pos += length;
         Ok(())
-    }
-
-    /// Reads `\uXXXX` (and a following low surrogate) into `out`; `self.pos` is at the
-    /// backslash. A malformed escape is kept as written; a lone surrogate becomes U+FFFD.
-    fn unicode_escape(&mut self, out: &mut String) -> Result<(), RepairError> {
-        let Some(unit) = self.hex4(self.pos + 2) else {
-            self.repairs.add(Repair::InvalidEscapes);
-            out.push_str("\\u");
-            self.pos += 2;
-            return Ok(());
-        };
-        self.pos += 6;
-        let decoded = match unit {
-            0xD800..=0xDBFF => {
-                let low = if self.at("\\u") {
-                    self.hex4(self.pos + 2)
-                } else {
-                    None
-                };
-                match low {
-                    Some(low @ 0xDC00..=0xDFFF) => {
-                        self.pos += 6;
-                        let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                        char::from_u32(code)
-                    }
-                    _ => None,
-                }
-            }
-            _ => char::from_u32(unit),
-        };
-        match decoded {
-            Some(c) => out.push(c),
-            None => {
-                self.repairs.add(Repair::InvalidEscapes);
-                out.push('\u{FFFD}');
-            }
-        }
-        Ok(())
-    }
-
-    /// The value of four hex digits at byte `i`, if there are four.
-    fn hex4(&self, i: usize) -> Option<u32> {
-        let digits = self.bytes.get(i..i + 4)?;
-        digits.iter().try_fold(0u32, |acc, &b| {
-            let digit = (b as char).to_digit(16)?;
-            Some(acc * 16 + digit)
-        })
     }
 
     /// Reads a number with JSON's grammar (no `+`, no leading zeros, no bare `.5`) and

@@ -88,7 +88,7 @@ mod notes;
 mod parser;
 
 #[cfg(test)]
-mod proptests;
+pub(crate) mod proptests;
 #[cfg(test)]
 mod tests;
 

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Number};
 
 /// Any JSON value serde_json can write (finite floats only, as JSON has no others).
-fn json_value() -> impl Strategy<Value = Value> {
+pub(crate) fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
@@ -43,7 +43,7 @@ fn json_container() -> impl Strategy<Value = Value> {
 
 /// Text made of the tokens broken JSON is made of, so that arbitrary input reaches
 /// every path of the reader (plain random strings rarely get past the first byte).
-fn token_soup() -> impl Strategy<Value = String> {
+pub(crate) fn token_soup() -> impl Strategy<Value = String> {
     let tokens = prop::sample::select(vec![
         "{",
         "}",
