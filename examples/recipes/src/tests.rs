@@ -13,6 +13,7 @@ use std::time::Duration;
 const PROPOSAL: &str = include_str!("../responses/cookbook-proposal.md");
 const TIMER: &str = include_str!("../responses/kitchen-timer.md");
 const CONVERT: &str = include_str!("../responses/kitchen-convert.md");
+const QTY: &str = include_str!("../responses/cookbook-qty.md");
 const RETRY_WRONG_UNIT: &str = include_str!("../responses/retry-1-wrong-unit.json");
 const RETRY_FIXED: &str = include_str!("../responses/retry-2-fixed.json");
 
@@ -51,6 +52,30 @@ fn a_recipe_is_read_one_shot_with_its_minutes_as_a_duration() {
     assert_eq!(recipe.ingredients[4].unit, Unit::Piece);
     assert_eq!(recipe.ingredients[1].note.as_deref(), Some("finely sliced"));
     assert_eq!(recipe.steps[1].minutes, Some(10));
+}
+
+/// `#[serde(alias = "qty")]` on the required `quantity`: serde reads it, so validation
+/// does too, in both modes, with no warning, and the data the app gets uses the main name.
+#[test]
+fn an_aliased_required_member_is_read_in_both_modes() {
+    let parsed = clean("cookbook", QTY);
+    let data = parsed
+        .custom_payload
+        .as_ref()
+        .expect("a recipe")
+        .data()
+        .clone();
+    assert_eq!(data["ingredients"][0]["quantity"], 200);
+    assert!(data["ingredients"][0].get("qty").is_none());
+    let recipe: RecipeProposal = parsed.into_payload().expect("a recipe");
+    assert_eq!(recipe.ingredients[2].quantity, 2.0);
+
+    let json = QTY.split_once("RECIPE_PROPOSAL: ").expect("a block").1;
+    let whole = extract_json(json, &RecipeProposal::TYPE);
+    assert!(whole.success, "{:#?}", whole.errors);
+    assert!(whole.warnings.is_empty(), "{:#?}", whole.warnings);
+    let recipe: RecipeProposal = whole.decode().expect("decodes");
+    assert_eq!(recipe.ingredients[1].quantity, 300.0);
 }
 
 #[test]

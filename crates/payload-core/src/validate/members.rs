@@ -36,6 +36,7 @@
 use crate::caps::Capped;
 use crate::error::{PayloadError, pointer_join};
 use crate::schema::walk::applies::{Applies, Members};
+use crate::validate::aliases::{self, UndeclaredMember};
 use crate::warning::{Warning, WarningKind};
 use crate::whole::formats::fold_name as fold;
 use serde_json::{Map, Value};
@@ -111,6 +112,9 @@ pub(crate) struct Unknowns {
     /// The pointers of the members that near misses (in open or closed objects) meant:
     /// a `missing` error there says the same thing again and is dropped.
     pub superseded: Vec<String>,
+    /// Every undeclared member met, in open or closed objects (at most
+    /// [`aliases::MAX_NOTED`]): the candidates of the alias test (`crate::validate::aliases`).
+    pub undeclared: Vec<UndeclaredMember>,
 }
 
 /// The undeclared-member rule, applied to each object the walk
@@ -121,6 +125,7 @@ pub(crate) struct Undeclared<'w> {
     warnings: &'w mut Capped<Warning>,
     near: Capped<NearMiss>,
     superseded: Capped<String>,
+    undeclared: Capped<UndeclaredMember>,
 }
 
 impl<'w> Undeclared<'w> {
@@ -130,6 +135,7 @@ impl<'w> Undeclared<'w> {
             warnings,
             near: Capped::new(cap),
             superseded: Capped::new(cap),
+            undeclared: Capped::new(aliases::MAX_NOTED),
         }
     }
 
@@ -140,6 +146,7 @@ impl<'w> Undeclared<'w> {
             near,
             omitted,
             superseded: self.superseded.into_parts().0,
+            undeclared: self.undeclared.into_parts().0,
         }
     }
 
@@ -162,6 +169,12 @@ impl<'w> Undeclared<'w> {
         for key in map.keys() {
             if applies.declares(key) {
                 continue;
+            }
+            if !self.undeclared.is_full() {
+                self.undeclared.push(UndeclaredMember {
+                    object: path.to_string(),
+                    name: key.clone(),
+                });
             }
             // Which member is missing cannot be known in an undecided union: its
             // unknown members are warnings only.
@@ -427,7 +440,11 @@ mod tests {
         let mut warnings = Capped::warnings();
         let started = std::time::Instant::now();
         let unknowns = walk(&value, &schema(), &mut warnings, 100);
-        assert_eq!(unknowns, Unknowns::default());
+        assert!(unknowns.near.is_empty() && unknowns.superseded.is_empty());
+        assert_eq!(
+            unknowns.undeclared.len(),
+            crate::validate::aliases::MAX_NOTED
+        );
         assert_eq!(warnings.items().len(), 100);
         assert_eq!(warnings.omitted(), 99_900);
         assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
