@@ -182,6 +182,52 @@ fn the_recipe_grows_while_it_streams() {
     assert_eq!(counts.last(), Some(&5));
 }
 
+/// The recipe read typed while it streams: its `Duration` (read through `serde(with)`)
+/// and its date are complete only, absent until whole; the ingredients grow.
+#[test]
+fn the_recipe_is_typed_while_it_streams() {
+    let (events, _) = stream("cookbook", PROPOSAL, 8);
+    let partials: Vec<_> = events
+        .iter()
+        .filter_map(StreamEvent::partial::<RecipeProposal>)
+        .collect();
+    assert!(partials.len() >= 3, "{}", partials.len());
+    let mut seen_time = false;
+    for partial in &partials {
+        match partial.value.prep_time {
+            Some(time) => {
+                assert_eq!(time, Duration::from_secs(25 * 60));
+                seen_time = true;
+            }
+            None => assert!(!seen_time, "a whole value never goes away"),
+        }
+    }
+    let last = partials.last().expect("a partial value");
+    assert!(last.complete);
+    let ingredients = last.value.ingredients.as_ref().expect("ingredients");
+    assert_eq!(ingredients.value.len(), 5);
+    let eggs = &ingredients.value[4].value;
+    assert_eq!(eggs.quantity, Some(4.0));
+    assert_eq!(eggs.unit, Some(Unit::Piece));
+
+    let (events, _) = stream("kitchen", TIMER, 5);
+    let timer = events
+        .iter()
+        .filter_map(StreamEvent::partial::<KitchenCommand>)
+        .last()
+        .expect("a partial command");
+    assert_eq!(
+        timer.value,
+        crate::KitchenCommandPartial::SetTimer {
+            label: Some(payload_core::Growing {
+                value: "tomato sauce".to_string(),
+                complete: true
+            }),
+            duration: Some(Duration::from_secs(600)),
+        }
+    );
+}
+
 #[test]
 fn the_retry_driver_feeds_the_wrong_unit_back_and_takes_the_fix() {
     let answers = [RETRY_WRONG_UNIT, RETRY_FIXED];
