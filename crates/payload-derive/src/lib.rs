@@ -25,7 +25,7 @@
 //! | `example = path` | a `fn() -> Self` | `example()` is `None` |
 //! | `check = path` | a `fn(&Self) -> Vec<PayloadError>` | no rules beyond the schema |
 //! | `rule = "..."` | repeatable; each is one entry of `RULES`, in order | no rules |
-//! | `summary = "..."` | a template: `{member}`, `{member.len}`, `{{`, `}}` | name and first members |
+//! | `summary = "..."` | a template: `{member}`, `{member.len}`, `{{`, `}}`; a `{member}` the serialized value does not have is a compile error at the template | name and first members |
 //! | `summary = path` | a `fn(&Self) -> String` | |
 //! | `description = "..."` | replaces the doc comment as `DESCRIPTION` | the doc comment |
 //! | `crate = "path"` | where `payload_core` is | `::payload_core` |
@@ -43,7 +43,9 @@
 //! A struct payload has named fields, or is a newtype over a list (written as an array,
 //! like `SuggestedValues(Vec<SuggestedValue>)`). Unit structs (`null`), tuple structs
 //! (positional arrays) and newtypes over a scalar (a bare value) are refused: a marker
-//! block opens with `{` or `[`, so none of them could ever be parsed.
+//! block opens with `{` or `[`, so none of them could ever be parsed. A field holding a
+//! tuple (`(u8, u8)`, also inside `Vec` or `Option`) is refused for the same reason as a
+//! tuple struct or variant: a positional array, which models fill in the wrong order.
 //!
 //! On a field, `#[payload(complete_only)]` makes the member **complete only** in the
 //! partial form: absent until its value is whole, then decoded by serde, for a type of
