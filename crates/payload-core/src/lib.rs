@@ -89,7 +89,8 @@ pub use payload_derive::LlmPayload;
 pub use payload_derive::Partial;
 pub use reprompt::reprompt_message;
 pub use retry::{
-    Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async,
+    Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_as, retry_async,
+    retry_async_as,
 };
 pub use runtime::{Rules, RuntimeOptions, SchemaError, SchemaProblem};
 pub use schema::Dialect;

@@ -201,6 +201,7 @@ impl PayloadType {
         crate::runtime_check::x_format(&schema, "", &mut problems);
         crate::runtime_check::x_parsing(&schema, &mut problems);
         crate::runtime_check::references(&schema, &schema, "", &mut problems, 0);
+        crate::runtime_check::required(&schema, "", &mut problems, 0);
         let compiled = if problems.is_empty() {
             match CompiledSchema::try_new(schema.clone()) {
                 Ok(compiled) => Some(compiled),

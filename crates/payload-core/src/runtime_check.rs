@@ -109,6 +109,73 @@ pub(crate) fn references(
     }
 }
 
+/// Keywords beside `properties` that may declare members elsewhere: where one is
+/// present, a `required` name missing from `properties` may be declared there.
+const ELSEWHERE: &[&str] = &[
+    "$ref",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "patternProperties",
+];
+
+/// Every `required` of the document names a member its `properties` declare. JSON
+/// Schema allows any name there, but one that no property declares is a typo or a
+/// member left out, and the model is then told to write a member it knows nothing
+/// about (or, beside `additionalProperties: false`, one it may not write: no value
+/// could pass). Objects whose members may be declared elsewhere ([`ELSEWHERE`]) are
+/// left alone.
+pub(crate) fn required(
+    node: &Value,
+    pointer: &str,
+    problems: &mut Vec<SchemaProblem>,
+    depth: usize,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match node {
+        Value::Object(map) => {
+            let declared = map.get("properties").and_then(Value::as_object);
+            let elsewhere = ELSEWHERE.iter().any(|key| map.contains_key(*key));
+            if let (Some(Value::Array(names)), Some(declared), false) =
+                (map.get("required"), declared, elsewhere)
+            {
+                for (index, name) in names.iter().enumerate() {
+                    if let Some(name) = name.as_str().filter(|n| !declared.contains_key(*n)) {
+                        push(
+                            problems,
+                            &format!("{pointer}/required/{index}"),
+                            format!(
+                                "required names '{name}', which properties does not declare; \
+                                 declare it or take it out of required"
+                            ),
+                        );
+                    }
+                }
+            }
+            for (key, value) in map {
+                required(
+                    value,
+                    &format!("{pointer}/{}", escape(key)),
+                    problems,
+                    depth + 1,
+                );
+            }
+        }
+        Value::Array(items) => {
+            for (index, value) in items.iter().enumerate() {
+                required(value, &format!("{pointer}/{index}"), problems, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// A URI fragment as a JSON Pointer (percent-escapes decoded).
 fn unescape_fragment(fragment: &str) -> String {
     fn hex(byte: u8) -> Option<u8> {

@@ -5,7 +5,7 @@ use crate::{COOKBOOK, KITCHEN, KitchenCommand, RecipeProposal, Unit};
 use chrono::NaiveDate;
 use payload_core::{
     ErrorKind, LlmPayload, ParsedResponse, RetryPolicy, RetryRequest, StreamEvent, StreamParser,
-    extract_json, retry,
+    extract_json, retry_as,
 };
 use payload_registry::Registry;
 use std::time::Duration;
@@ -232,14 +232,11 @@ fn the_recipe_is_typed_while_it_streams() {
 fn the_retry_driver_feeds_the_wrong_unit_back_and_takes_the_fix() {
     let answers = [RETRY_WRONG_UNIT, RETRY_FIXED];
     let mut feedback = Vec::new();
-    let outcome = retry(
-        RetryPolicy::attempts(3),
-        |request: &RetryRequest| {
+    let (recipe, outcome) =
+        retry_as::<RecipeProposal, ()>(RetryPolicy::attempts(3), |request: &RetryRequest| {
             feedback.push(request.feedback.clone());
-            Ok::<_, ()>(answers[request.attempt - 1].to_string())
-        },
-        |text| extract_json(text, &RecipeProposal::TYPE),
-    );
+            Ok(answers[request.attempt - 1].to_string())
+        });
     assert!(outcome.succeeded());
     assert_eq!(outcome.attempts.len(), 2);
     let first = &outcome.attempts[0].errors;
@@ -251,9 +248,19 @@ fn the_retry_driver_feeds_the_wrong_unit_back_and_takes_the_fix() {
         told.contains("/ingredients/0/unit") && told.contains("gram"),
         "{told}"
     );
-    let recipe: RecipeProposal = outcome.result.expect("a result").decode().expect("decodes");
+    let recipe = recipe.expect("typed");
     assert_eq!(recipe.best_before, NaiveDate::from_ymd_opt(2026, 11, 29));
     assert_eq!(recipe.prep_time, Duration::from_secs(300));
+}
+
+#[test]
+fn the_retry_driver_gives_no_value_when_every_answer_is_wrong() {
+    let (recipe, outcome) = retry_as::<RecipeProposal, ()>(RetryPolicy::attempts(2), |_| {
+        Ok(RETRY_WRONG_UNIT.to_string())
+    });
+    assert!(recipe.is_none());
+    assert!(!outcome.succeeded());
+    assert_eq!(outcome.attempts.len(), 2);
 }
 
 #[test]
