@@ -22,8 +22,8 @@
 //! verdict (a warning or an error, the safe side). A runtime schema type has no serde
 //! type and never renames.
 
-use crate::error::escape_pointer_token;
 use crate::validate::members::NearMiss;
+use payload_schema::pointer;
 use serde_json::{Map, Value};
 
 /// How many decodes one value may spend on testing its undeclared members.
@@ -143,7 +143,7 @@ fn shape_of(object: &str, name: &str) -> String {
         }
     }
     shape.push('/');
-    shape.push_str(&escape_pointer_token(name));
+    shape.push_str(&pointer::escape_token(name));
     shape
 }
 
@@ -192,7 +192,7 @@ fn meant_names(
 /// The last token of `pointer` when its parent is `object`, unescaped.
 fn last_token_under(pointer: &str, object: &str) -> Option<String> {
     let rest = pointer.strip_prefix(object)?.strip_prefix('/')?;
-    (!rest.contains('/')).then(|| rest.replace("~1", "/").replace("~0", "~"))
+    (!rest.contains('/')).then(|| pointer::unescape_token(rest))
 }
 
 /// A copy of `value` with `member` renamed to `to` (in its place), or taken out when
