@@ -297,3 +297,34 @@ fn the_examples_are_valid_payloads() {
         assert!(result.success, "{name}: {:#?}", result.errors);
     }
 }
+
+/// A type known only at run time (a shopping list whose schema an app reads from its
+/// configuration) offered on the registered cookbook page, beside the derived recipe.
+#[test]
+fn a_runtime_type_joins_a_registered_page() {
+    use payload_core::{PayloadType, RuntimeOptions};
+    use payload_registry::PayloadEntry;
+    let schema = serde_json::json!({
+        "title": "shopping_list",
+        "description": "What to buy for the recipe",
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"type": "string"}}},
+        "required": ["items"]
+    });
+    let list = PayloadType::from_schema(&schema, RuntimeOptions::default()).expect("a schema");
+    let registry = Registry::linked_with(vec![PayloadEntry::new(*list, &["cookbook"])]);
+    registry.check().expect("no conflict");
+    let parsed = registry
+        .parse_response(
+            "cookbook",
+            "You'll need:\n\nSHOPPING_LIST: {\"items\": [\"eggs\", \"feta\"]}",
+        )
+        .expect("registered");
+    let payload = parsed.custom_payload.expect("the list");
+    assert_eq!(payload.kind, "shopping_list");
+    assert_eq!(payload.data()["items"][1], "feta");
+    let recipe = registry
+        .parse_response("cookbook", PROPOSAL)
+        .expect("registered");
+    assert!(recipe.payload::<RecipeProposal>().is_some());
+}
