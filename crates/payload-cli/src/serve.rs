@@ -63,6 +63,7 @@ pub(crate) fn model(
         model,
         base_url,
         max_tokens,
+        thinking_budget: None,
         timeouts,
     }
     .checked()?;
