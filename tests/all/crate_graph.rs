@@ -278,3 +278,45 @@ fn only_the_web_app_links_a_web_server_and_a_database() {
     }
     assert!(graph.linked("payload").contains("payload-serve"));
 }
+
+/// payload-cli without its `providers` feature links no HTTP client, no TLS and no
+/// async runtime (README, "The `payload` command"): the tree `cargo tree` resolves for
+/// it holds none of them, while the default build does.
+#[test]
+fn the_command_without_providers_links_no_http_stack() {
+    let tree = |features: &[&str]| -> String {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+        let output = Command::new(cargo)
+            .args([
+                "tree",
+                "-p",
+                "payload-cli",
+                "-e",
+                "normal",
+                "--prefix",
+                "none",
+            ])
+            .args(features)
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .output()
+            .expect("cargo tree runs");
+        assert!(
+            output.status.success(),
+            "cargo tree failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let linked = |tree: &str, name: &str| {
+        tree.lines()
+            .any(|line| line.starts_with(&format!("{name} v")))
+    };
+    let lean = tree(&["--no-default-features"]);
+    let full = tree(&[]);
+    for heavy in ["reqwest", "hyper", "rustls", "tokio", "payload-providers"] {
+        assert!(!linked(&lean, heavy), "{heavy} is linked without providers");
+        assert!(linked(&full, heavy), "{heavy} is not linked with providers");
+    }
+}

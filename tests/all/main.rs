@@ -25,6 +25,7 @@ mod openai_strict;
 mod prompt_docs;
 mod registry_checks;
 mod runtime_types;
+mod serde_attributes;
 
 // Properties over any input, the real-output corpus and the crate graph.
 mod corpus;

@@ -428,3 +428,89 @@ fn a_data_proposal_card_gets_its_rows_while_they_arrive() {
         "{counts:?}"
     );
 }
+
+/// A host record holding members with no partial form of their own: a foreign type
+/// with a blanket impl (`Ipv4Addr`), one read through serde's `with`, and an app type
+/// marked `complete_only`. Each is absent until whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(name = "host", marker = "HOST", partial)]
+struct Host {
+    /// The host's name.
+    name: String,
+    /// Its address.
+    address: std::net::Ipv4Addr,
+    /// How long a lease lasts, in whole seconds.
+    #[serde(with = "seconds")]
+    #[schemars(with = "u64")]
+    lease: std::time::Duration,
+    /// Its owner, an opaque record of another crate.
+    #[payload(complete_only)]
+    owner: Opaque,
+}
+
+/// Stands for a type of another crate: no `Partial` derive is possible on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+struct Opaque {
+    id: u32,
+    team: String,
+}
+
+mod seconds {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(d.as_secs())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        u64::deserialize(d).map(Duration::from_secs)
+    }
+}
+
+#[test]
+fn members_with_no_partial_form_are_complete_only() {
+    let host = Host {
+        name: "db-1".to_string(),
+        address: std::net::Ipv4Addr::new(10, 0, 0, 7),
+        lease: std::time::Duration::from_secs(3600),
+        owner: Opaque {
+            id: 4,
+            team: "storage".to_string(),
+        },
+    };
+    let text = format!("HOST: {}", serde_json::to_string(&host).unwrap());
+    let options = ParseOptions::new().payload(Host::TYPE);
+    for size in [1, 2, 5] {
+        let mut parser = StreamParser::new(&options);
+        let mut partials = Vec::new();
+        let bytes = text.as_bytes();
+        for chunk in bytes.chunks(size) {
+            let chunk = std::str::from_utf8(chunk).unwrap();
+            partials.extend(
+                parser
+                    .push(chunk)
+                    .iter()
+                    .filter_map(StreamEvent::partial::<Host>),
+            );
+        }
+        let (last, parsed) = parser.finish();
+        partials.extend(last.iter().filter_map(StreamEvent::partial::<Host>));
+        assert_eq!(parsed.payload::<Host>(), Some(&host));
+        for partial in &partials {
+            let value = &partial.value;
+            assert!(value.address.is_none_or(|a| a == host.address));
+            assert!(value.lease.is_none_or(|l| l == host.lease));
+            assert!(value.owner.as_ref().is_none_or(|o| *o == host.owner));
+        }
+        let whole = partials.last().expect("a partial value");
+        assert!(whole.complete, "chunks of {size}");
+        assert_eq!(whole.value.address, Some(host.address));
+        assert_eq!(whole.value.lease, Some(host.lease));
+        assert_eq!(whole.value.owner.as_ref(), Some(&host.owner));
+        let opened = partials
+            .iter()
+            .any(|p| p.value.name.is_some() && p.value.owner.is_none());
+        assert!(opened, "chunks of {size}: the owner shows only once whole");
+    }
+}

@@ -246,6 +246,22 @@ fn a_schema_that_cannot_be_a_type_says_every_reason() {
             "leads nowhere",
         ),
         (
+            object(json!({"properties": {"name": {"type": "string"}}, "required": ["nmae"]})),
+            RuntimeOptions::default(),
+            "/required/0",
+            "required names 'nmae', which properties does not declare",
+        ),
+        (
+            object(json!({"properties": {"items": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"qty": {"type": "number"}},
+                "required": ["qty", "unit"]
+            }}}})),
+            RuntimeOptions::default(),
+            "/properties/items/items/required/1",
+            "'unit'",
+        ),
+        (
             object(json!({"properties": {"a": {"$ref": "https://example.com/a.json"}}})),
             RuntimeOptions::default(),
             "/properties/a/$ref",

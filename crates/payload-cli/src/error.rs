@@ -71,6 +71,9 @@ pub enum CliError {
     },
     /// `payload serve` in a build that has no app to serve.
     NoServer,
+    /// `payload chat` or a provider for `payload serve` in a build without the
+    /// `providers` feature.
+    NoProviders,
     /// The server could not start or stopped with an error.
     Serve(io::Error),
     /// Writing the output failed.
@@ -116,6 +119,10 @@ impl std::fmt::Display for CliError {
             CliError::Schema { path, error } => write!(f, "{}: {error}", path.display()),
             CliError::NoServer => f.write_str(
                 "this build of payload has no app to serve (the workspace's payload binary has)",
+            ),
+            CliError::NoProviders => f.write_str(
+                "this build of payload has no model providers (its payload-cli was built \
+                 without the `providers` feature)",
             ),
             CliError::Serve(error) => write!(f, "the server failed: {error}"),
             CliError::Output(error) => write!(f, "{error}"),

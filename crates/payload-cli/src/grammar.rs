@@ -5,6 +5,7 @@
 use crate::error::CliError;
 use crate::find_type;
 use payload_grammar::{Grammar, Target, page_grammar, type_grammar};
+#[cfg(feature = "providers")]
 use payload_providers::Constraint;
 use payload_registry::Registry;
 use std::io::Write;
@@ -55,6 +56,7 @@ fn report(grammar: &Grammar) {
 }
 
 /// The page's grammar in `target_name`, as a constraint for the OpenAI-compatible client.
+#[cfg(feature = "providers")]
 pub(crate) fn constraint(
     registry: &Registry,
     page: &str,

@@ -9,11 +9,17 @@
 //! `payload-agent` (the page options `payload stream` replays with, the turn `payload
 //! chat` runs), `payload-providers` (the model clients of `payload chat`) and
 //! `payload-core`; clap reads the command line. An app that only needs a registry does not link it.
+//!
+//! The `providers` feature (on by default) is `payload chat` and the model of `payload
+//! serve`: the provider clients and their HTTP stack. Without it the crate links no
+//! HTTP client and no async runtime, and those two commands say the build has no
+//! providers (`CliError::NoProviders`); everything else works the same.
 
 #![forbid(unsafe_code)]
 
 mod args;
 mod bench;
+#[cfg(feature = "providers")]
 mod chat;
 mod error;
 mod grammar;
@@ -126,6 +132,7 @@ pub fn run_with_server(
         Command::Stream { page, chunk, file } => {
             stream::run(registry, &page, chunk, file.as_ref(), limit, out)?
         }
+        #[cfg(feature = "providers")]
         Command::Chat {
             page,
             provider,
@@ -167,6 +174,8 @@ pub fn run_with_server(
                 return Ok(ExitCode::from(1));
             }
         }
+        #[cfg(not(feature = "providers"))]
+        Command::Chat { .. } => return Err(CliError::NoProviders),
         Command::Serve {
             port,
             db,
@@ -178,21 +187,8 @@ pub fn run_with_server(
             allow_hosts,
         } => {
             let server = server.ok_or(CliError::NoServer)?;
-            let turn_deadline = Some(chat::turn_deadline(timeouts.deadline));
-            let model = match provider.zip(model) {
-                Some((provider, model)) => Some(serve::factory(
-                    chat::ClientOptions {
-                        provider,
-                        model,
-                        base_url,
-                        max_tokens,
-                        thinking_budget: None,
-                        timeouts,
-                    }
-                    .checked()?,
-                )),
-                None => None,
-            };
+            let (model, turn_deadline) =
+                serve::model(provider, model, base_url, max_tokens, timeouts)?;
             server(ServeRequest {
                 port,
                 db,

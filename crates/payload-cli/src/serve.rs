@@ -4,6 +4,7 @@
 //! [`main_with_server`](crate::main_with_server), and this module hands it what the
 //! user asked for, the model already chosen.
 
+#[cfg(feature = "providers")]
 use crate::chat::ClientOptions;
 use payload_agent::Model;
 use std::path::PathBuf;
@@ -43,12 +44,50 @@ impl std::fmt::Debug for ServeRequest {
 /// Runs the app until it is stopped.
 pub type Server = fn(ServeRequest) -> std::io::Result<()>;
 
-/// A factory of the provider's clients made with `options` (time limits included).
-pub(crate) fn factory(options: ClientOptions) -> ModelFactory {
-    Arc::new(move || crate::chat::client(&options, None))
+/// The model `payload serve` gives the app (a factory of the provider's clients, time
+/// limits included; none when no provider is named) and the deadline of one turn.
+#[cfg(feature = "providers")]
+pub(crate) fn model(
+    provider: Option<crate::Provider>,
+    model: Option<String>,
+    base_url: Option<String>,
+    max_tokens: Option<u32>,
+    timeouts: crate::ModelTimeouts,
+) -> Result<(Option<ModelFactory>, Option<std::time::Duration>), crate::CliError> {
+    let turn_deadline = Some(crate::chat::turn_deadline(timeouts.deadline));
+    let Some((provider, model)) = provider.zip(model) else {
+        return Ok((None, turn_deadline));
+    };
+    let options = ClientOptions {
+        provider,
+        model,
+        base_url,
+        max_tokens,
+        thinking_budget: None,
+        timeouts,
+    }
+    .checked()?;
+    let factory: ModelFactory = Arc::new(move || crate::chat::client(&options, None));
+    Ok((Some(factory), turn_deadline))
 }
 
-#[cfg(test)]
+/// Without the `providers` feature there is no client to serve: naming a provider is
+/// an error, and the app serves without a model.
+#[cfg(not(feature = "providers"))]
+pub(crate) fn model(
+    provider: Option<crate::Provider>,
+    _model: Option<String>,
+    _base_url: Option<String>,
+    _max_tokens: Option<u32>,
+    _timeouts: crate::ModelTimeouts,
+) -> Result<(Option<ModelFactory>, Option<std::time::Duration>), crate::CliError> {
+    match provider {
+        Some(_) => Err(crate::CliError::NoProviders),
+        None => Ok((None, None)),
+    }
+}
+
+#[cfg(all(test, feature = "providers"))]
 mod tests {
     use crate::{CliError, run, run_with_server};
     use payload_registry::Registry;

@@ -91,7 +91,8 @@ pub use payload_schema::dialect::Dialect;
 pub use payload_schema::dialect::openai_strict::{StrictRefusal, StrictRefusalKind};
 pub use reprompt::reprompt_message;
 pub use retry::{
-    Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async,
+    Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_as, retry_async,
+    retry_async_as,
 };
 pub use runtime::{Rules, RuntimeOptions, SchemaError, SchemaProblem};
 pub use stream::sse::{self, ServerSentEvent};

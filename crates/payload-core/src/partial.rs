@@ -13,6 +13,13 @@
 //!   whether it is complete (a string still growing versus closed);
 //! - numbers, booleans and unit enums appear only once complete (`12` may still become
 //!   `120`; `"cre"` is not yet `"create"`), so they are plain values;
+//! - so does every member whose schema is a scalar or an opaque value: it is **complete
+//!   only**, absent until its value is whole, then decoded by serde. The common foreign
+//!   types have that partial form here (`std::time::Duration`, `std::net`'s addresses,
+//!   `PathBuf`, and behind this crate's `chrono` and `uuid` features chrono's dates and
+//!   times and `Uuid`); any other member takes it with `#[payload(complete_only)]`, and
+//!   a member read through serde's `with` or `deserialize_with` has it without asking
+//!   (its JSON is whatever that function reads, known only once whole);
 //! - a tagged enum's variant is known once its tag is complete; an untagged enum shows
 //!   its raw JSON, since which variant it is cannot be known before it ends.
 //!
@@ -86,7 +93,7 @@ impl<'a> Cursor<'a> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no partial form",
     label = "a member of a `#[payload(partial)]` type",
-    note = "add `#[derive(payload_core::Partial)]` to `{Self}` (payload types: `#[payload(partial)]`)"
+    note = "add `#[derive(payload_core::Partial)]` to `{Self}` (payload types: `#[payload(partial)]`); for a type of another crate, mark the member `#[payload(complete_only)]`"
 )]
 pub trait PartialType {
     /// The partial form: every member optional, see the module docs.
@@ -97,8 +104,9 @@ pub trait PartialType {
     fn read_partial(value: &Value, at: Cursor<'_>) -> Option<Self::Partial>;
 }
 
-/// Scalars show only once complete and decodable.
-macro_rules! complete_scalars {
+/// Scalars and opaque values show only once complete and decodable: their partial form
+/// is themselves (the "complete only" rule of the module docs).
+macro_rules! complete_only {
     ($($ty:ty),* $(,)?) => {$(
         impl PartialType for $ty {
             type Partial = $ty;
@@ -113,9 +121,40 @@ macro_rules! complete_scalars {
     )*};
 }
 
-complete_scalars!(
+complete_only!(
     bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64, char
 );
+
+complete_only!(
+    std::num::NonZeroU8,
+    std::num::NonZeroU16,
+    std::num::NonZeroU32,
+    std::num::NonZeroU64,
+    std::num::NonZeroUsize,
+    std::num::NonZeroI32,
+    std::num::NonZeroI64,
+    std::time::Duration,
+    std::time::SystemTime,
+    std::net::IpAddr,
+    std::net::Ipv4Addr,
+    std::net::Ipv6Addr,
+    std::net::SocketAddr,
+    std::net::SocketAddrV4,
+    std::net::SocketAddrV6,
+    std::path::PathBuf,
+);
+
+#[cfg(feature = "chrono")]
+complete_only!(
+    chrono::NaiveDate,
+    chrono::NaiveTime,
+    chrono::NaiveDateTime,
+    chrono::DateTime<chrono::Utc>,
+    chrono::DateTime<chrono::FixedOffset>,
+);
+
+#[cfg(feature = "uuid")]
+complete_only!(uuid::Uuid);
 
 impl PartialType for String {
     type Partial = Growing<String>;
@@ -246,6 +285,29 @@ pub mod __private {
                 .get(*name)
                 .and_then(|value| T::read_partial(value, at.member(name)))
         })
+    }
+
+    /// Member `names` of `object`, shown only once its value is whole, read by `read`
+    /// (a member that is complete only: `#[payload(complete_only)]`, serde's `with`).
+    pub fn complete_member<T>(
+        object: &Map<String, Value>,
+        names: &[&str],
+        at: &Cursor<'_>,
+        read: impl Fn(&Value) -> Option<T>,
+    ) -> Option<T> {
+        names.iter().find_map(|name| {
+            let value = object.get(*name)?;
+            if at.member(name).complete() {
+                read(value)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// `value` decoded by serde, `None` when it does not decode.
+    pub fn deserialize<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
+        T::deserialize(value).ok()
     }
 
     /// The complete string at member `name`, for a tag.

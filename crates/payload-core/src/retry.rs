@@ -12,8 +12,9 @@
 //! [`RetryOutcome::model_error`].
 
 use crate::error::PayloadError;
+use crate::payload::LlmPayload;
 use crate::reprompt::reprompt_message;
-use crate::whole::extract::ExtractResult;
+use crate::whole::extract::{ExtractResult, extract_json};
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::pin;
@@ -201,6 +202,45 @@ pub fn retry<E>(
         }
     }
     attempts.outcome
+}
+
+/// [`retry`] for one `T` written as JSON (whole-response mode): each answer is read
+/// with [`crate::extract_json`] against `T`'s schema, and the accepted value comes back
+/// typed beside the outcome (`None` when no attempt was valid), as
+/// [`crate::extract()`] returns it for one answer.
+pub fn retry_as<T: LlmPayload, E>(
+    policy: RetryPolicy,
+    model: impl FnMut(&RetryRequest) -> Result<String, E>,
+) -> (Option<T>, RetryOutcome<E>) {
+    let mut outcome = retry(policy, model, |text| extract_json(text, &T::TYPE));
+    let value = typed(&mut outcome);
+    (value, outcome)
+}
+
+/// [`retry_as`] for an async model function, with the caller's timer as in
+/// [`retry_async`].
+pub async fn retry_async_as<T, E, Fut, SleepFut>(
+    policy: RetryPolicy,
+    model: impl FnMut(RetryRequest) -> Fut,
+    sleep: impl Fn(Duration) -> SleepFut,
+) -> (Option<T>, RetryOutcome<E>)
+where
+    T: LlmPayload,
+    Fut: Future<Output = Result<String, E>>,
+    SleepFut: Future<Output = ()>,
+{
+    let mut outcome = retry_async(policy, model, |text| extract_json(text, &T::TYPE), sleep).await;
+    let value = typed(&mut outcome);
+    (value, outcome)
+}
+
+/// The accepted value of `outcome` as a `T`.
+fn typed<T: LlmPayload, E>(outcome: &mut RetryOutcome<E>) -> Option<T> {
+    outcome
+        .result
+        .as_mut()
+        .filter(|result| result.success)
+        .and_then(ExtractResult::take_typed)
 }
 
 /// [`retry`] for an async model function; `sleep` is the caller's timer (for example

@@ -191,6 +191,7 @@ impl PayloadType {
         crate::runtime_check::x_format(&schema, "", &mut problems);
         crate::runtime_check::x_parsing(&schema, &mut problems);
         problems.extend(payload_schema::document::unresolved_references(&schema));
+        problems.extend(payload_schema::document::undeclared_required(&schema));
         let compiled = if problems.is_empty() {
             match CompiledSchema::try_new(schema.clone()) {
                 Ok(compiled) => Some(compiled),

@@ -272,6 +272,9 @@ impl Variant {
 pub struct Field {
     /// `format(...)`: the field's `x-format` options.
     pub format: Options,
+    /// `complete_only`: in a partial form, the member is absent until its value is
+    /// whole, read by serde (for a foreign type with no partial form of its own).
+    pub complete_only: Option<Path>,
 }
 
 impl Field {
@@ -283,12 +286,17 @@ impl Field {
                 if meta.path.is_ident("format") {
                     return format_attr::parse(cx, &meta, Level::Field, &mut field.format);
                 }
+                if meta.path.is_ident("complete_only") {
+                    set(cx, &mut field.complete_only, &meta.path, meta.path.clone());
+                    return Ok(());
+                }
                 let shown = meta.path.to_token_stream().to_string().replace(' ', "");
                 cx.error_spanned_by(
                     &meta.path,
                     format!(
                         "`{shown}` belongs on the type or on a variant, not on a field; \
-                         a field takes only `#[payload(format(...))]`"
+                         a field takes only `#[payload(format(...))]` and \
+                         `#[payload(complete_only)]`"
                     ),
                 );
                 skip_value(&meta)

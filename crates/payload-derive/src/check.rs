@@ -1,7 +1,7 @@
 //! Checks that look at the whole declaration rather than at one key.
 
 use crate::ast::{Container, Data, Variant};
-use crate::attr::{is_valid_marker, is_valid_name};
+use crate::attr::{Summary, is_valid_marker, is_valid_name};
 use crate::ctxt::Ctxt;
 use crate::serde_repr::Repr;
 use serde_derive_internals::ast::Style;
@@ -15,6 +15,150 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_defaults(cx, cont);
     check_enum(cx, cont);
     check_struct_shape(cx, cont);
+    check_tuple_fields(cx, cont);
+    check_summary_template(cx, cont);
+}
+
+/// A field holding a tuple (`(u8, u8)`, also inside `Vec`, `Option`...) is written as a
+/// positional JSON array, which a model fills in the wrong order: refused for the same
+/// reason as a tuple struct or a tuple variant, at the tuple.
+fn check_tuple_fields(cx: &Ctxt, cont: &Container) {
+    for field in cont.all_fields() {
+        if field.serde.skip_deserializing()
+            || field.serde.deserialize_with().is_some()
+            || field.attrs.complete_only.is_some()
+        {
+            continue;
+        }
+        if let Some(tuple) = positional(field.ty) {
+            let count = tuple.elems.len();
+            let name = field.name();
+            cx.error_spanned_by(
+                tuple,
+                format!(
+                    "`{name}` holds a tuple of {count} values: serde writes it as a positional \
+                     JSON array, which a model fills in the wrong order; use a struct with \
+                     named fields instead"
+                ),
+            );
+        }
+    }
+}
+
+/// The first tuple of two or more values in `ty` or its type arguments.
+fn positional(ty: &Type) -> Option<&syn::TypeTuple> {
+    match ty {
+        Type::Tuple(tuple) if tuple.elems.len() >= 2 => Some(tuple),
+        Type::Tuple(tuple) => tuple.elems.iter().find_map(positional),
+        Type::Paren(inner) => positional(&inner.elem),
+        Type::Group(inner) => positional(&inner.elem),
+        Type::Array(array) => positional(&array.elem),
+        Type::Slice(slice) => positional(&slice.elem),
+        Type::Reference(reference) => positional(&reference.elem),
+        Type::Path(path) => path.path.segments.iter().find_map(|segment| {
+            let syn::PathArguments::AngleBracketed(arguments) = &segment.arguments else {
+                return None;
+            };
+            arguments.args.iter().find_map(|argument| match argument {
+                syn::GenericArgument::Type(ty) => positional(ty),
+                _ => None,
+            })
+        }),
+        _ => None,
+    }
+}
+
+/// Every `{member}` of a `summary = "..."` template names a member of the serialized
+/// value (the template is filled from it, `payload_core::default_summary`'s rule):
+/// a name that is no member would render as nothing, so it is refused here, at the
+/// template. A type with a flattened field or written as another type
+/// (`from`/`into`, `transparent`) has members this derive cannot see, so it is not
+/// checked.
+fn check_summary_template(cx: &Ctxt, cont: &Container) {
+    let Some(Summary::Template(template)) = &cont.attrs.summary else {
+        return;
+    };
+    let Some(members) = serialized_members(cont) else {
+        return;
+    };
+    for placeholder in placeholders(&template.value()) {
+        let member = placeholder.strip_suffix(".len").unwrap_or(&placeholder);
+        if !members.iter().any(|m| m == member) {
+            cx.error_spanned_by(
+                template,
+                format!(
+                    "`{{{placeholder}}}` in `summary` names no member of `{}`: its members are {}",
+                    cont.ident,
+                    members
+                        .iter()
+                        .map(|m| format!("`{m}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+    }
+}
+
+/// The member names the serialized value has at its top level, `None` when this derive
+/// cannot know them all.
+fn serialized_members(cont: &Container) -> Option<Vec<String>> {
+    if cont.serde.transparent()
+        || cont.serde.type_into().is_some()
+        || cont.all_fields().any(|f| f.serde.flatten())
+    {
+        return None;
+    }
+    let field_names = |fields: &[crate::ast::Field]| -> Vec<String> {
+        fields
+            .iter()
+            .filter(|f| !f.serde.skip_serializing())
+            .map(|f| f.serde.name().serialize_name().value.clone())
+            .collect()
+    };
+    match &cont.data {
+        Data::Struct(Style::Struct, fields) => Some(field_names(fields)),
+        Data::Struct(..) => None,
+        Data::Enum(variants) => {
+            let mut names = Vec::new();
+            match &cont.repr {
+                Repr::Internal { tag } => names.push(tag.clone()),
+                Repr::Adjacent { tag, content } => {
+                    names.push(tag.clone());
+                    names.push(content.clone());
+                }
+                Repr::External => names.extend(
+                    variants
+                        .iter()
+                        .map(|v| v.serde.name().serialize_name().value.clone()),
+                ),
+                Repr::Untagged => {}
+            }
+            for variant in variants {
+                names.extend(field_names(&variant.fields));
+            }
+            Some(names)
+        }
+    }
+}
+
+/// The placeholders of a template (`{{` is a literal brace).
+fn placeholders(template: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let tail = &rest[open..];
+        if let Some(after) = tail.strip_prefix("{{") {
+            rest = after;
+            continue;
+        }
+        let Some(close) = tail.find('}') else {
+            break;
+        };
+        found.push(tail[1..close].to_string());
+        rest = &tail[close + 1..];
+    }
+    found
 }
 
 /// A payload's schema is compiled once and cached per type, and the constants are

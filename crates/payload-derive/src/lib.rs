@@ -21,11 +21,11 @@
 //! | `marker = "..."` | `[A-Z][A-Z0-9_]*` | the type name in SCREAMING_SNAKE_CASE |
 //! | `pages("a", ...)` | one or more page names; registers the type | not registered |
 //! | `register` | flag: register with no pages of its own | not registered |
-//! | `partial` | flag: also write `NamePartial`, the type's form while it streams (`PartialType`); the types its members hold derive `Partial` | no partial form |
+//! | `partial` | flag: also write `NamePartial`, the type's form while it streams (`PartialType`); the types its members hold derive `Partial`, or are complete only (below) | no partial form |
 //! | `example = path` | a `fn() -> Self` | `example()` is `None` |
 //! | `check = path` | a `fn(&Self) -> Vec<PayloadError>` | no rules beyond the schema |
 //! | `rule = "..."` | repeatable; each is one entry of `RULES`, in order | no rules |
-//! | `summary = "..."` | a template: `{member}`, `{member.len}`, `{{`, `}}` | name and first members |
+//! | `summary = "..."` | a template: `{member}`, `{member.len}`, `{{`, `}}`; a `{member}` the serialized value does not have is a compile error at the template | name and first members |
 //! | `summary = path` | a `fn(&Self) -> String` | |
 //! | `description = "..."` | replaces the doc comment as `DESCRIPTION` | the doc comment |
 //! | `crate = "path"` | where `payload_core` is | `::payload_core` |
@@ -43,7 +43,16 @@
 //! A struct payload has named fields, or is a newtype over a list (written as an array,
 //! like `SuggestedValues(Vec<SuggestedValue>)`). Unit structs (`null`), tuple structs
 //! (positional arrays) and newtypes over a scalar (a bare value) are refused: a marker
-//! block opens with `{` or `[`, so none of them could ever be parsed.
+//! block opens with `{` or `[`, so none of them could ever be parsed. A field holding a
+//! tuple (`(u8, u8)`, also inside `Vec` or `Option`) is refused for the same reason as a
+//! tuple struct or variant: a positional array, which models fill in the wrong order.
+//!
+//! On a field, `#[payload(complete_only)]` makes the member **complete only** in the
+//! partial form: absent until its value is whole, then decoded by serde, for a type of
+//! another crate that has no partial form (the orphan rule forbids deriving one). Members
+//! read through serde's `with` or `deserialize_with` are complete only without asking,
+//! and payload-core gives the common foreign types that form (`Duration`, `std::net`'s
+//! addresses, `PathBuf`; chrono's and `Uuid` behind its `chrono` and `uuid` features).
 //!
 //! ## serde attributes
 //!

@@ -17,8 +17,9 @@ use crate::ast::{Container, Data, Field, Variant};
 use crate::ctxt::Ctxt;
 use crate::serde_repr::Repr;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use serde_derive_internals::ast::Style;
+use syn::spanned::Spanned;
 use syn::{Ident, Path};
 
 /// The partial type and the `PartialType` impl of `cont`, or the errors that prevent
@@ -287,22 +288,59 @@ fn read_fields<'f, 'a>(fields: &'f [Field<'a>]) -> Vec<&'f Field<'a>> {
         .collect()
 }
 
-/// `pub name: Option<<Ty as PartialType>::Partial>,` with a doc line.
+/// How a member's partial form is read.
+enum Reader<'f> {
+    /// Through its type's `PartialType`.
+    Partial,
+    /// Complete only, by its type's `Deserialize` (`#[payload(complete_only)]`).
+    Deserialize,
+    /// Complete only, by serde's `deserialize_with` (or `with`) function: the JSON is
+    /// whatever that function reads, so only the whole value can be shown.
+    With(&'f syn::ExprPath),
+}
+
+impl<'f> Reader<'f> {
+    fn of(field: &'f Field) -> Reader<'f> {
+        if field.serde.flatten() {
+            Reader::Partial
+        } else if let Some(with) = field.serde.deserialize_with() {
+            Reader::With(with)
+        } else if field.attrs.complete_only.is_some() {
+            Reader::Deserialize
+        } else {
+            Reader::Partial
+        }
+    }
+}
+
+/// `pub name: Option<<Ty as PartialType>::Partial>,` with a doc line (`Option<Ty>` for
+/// a member that is complete only). The type's tokens carry the field type's span, so
+/// a type with no partial form is reported at the field, once.
 fn field_declaration(krate: &Path, field: &Field, with_visibility: bool) -> TokenStream {
     let ident = &field.original.ident;
     let ty = field.ty;
     let vis = with_visibility.then_some(&field.original.vis);
+    let reader = Reader::of(field);
     let doc = if field.serde.flatten() {
         "The flattened members, read from the same object.".to_string()
-    } else {
+    } else if matches!(reader, Reader::Partial) {
         format!(
             "The `{}` member, `None` until the model begins it.",
             field.name()
         )
+    } else {
+        format!(
+            "The `{}` member, `None` until the model has written it whole.",
+            field.name()
+        )
+    };
+    let partial = match reader {
+        Reader::Partial => quote_spanned!(ty.span()=> <#ty as #krate::PartialType>::Partial),
+        Reader::Deserialize | Reader::With(_) => quote!(#ty),
     };
     quote! {
         #[doc = #doc]
-        #vis #ident: ::core::option::Option<<#ty as #krate::PartialType>::Partial>,
+        #vis #ident: ::core::option::Option<#partial>,
     }
 }
 
@@ -312,16 +350,29 @@ fn field_read(krate: &Path, field: &Field, object: TokenStream, at: TokenStream)
     let ident = &field.original.ident;
     let ty = field.ty;
     if field.serde.flatten() {
+        let read = quote_spanned!(ty.span()=> <#ty as #krate::PartialType>::read_partial);
         return quote! {
-            #ident: <#ty as #krate::PartialType>::read_partial(
+            #ident: #read(
                 &#krate::__partial::serde_json::Value::Object(#object.clone()),
                 #at.clone(),
             ),
         };
     }
     let names = names(field.name(), field.serde.aliases());
-    quote! {
-        #ident: #krate::__partial::member::<#ty>(#object, &[#(#names),*], &#at),
+    let private = quote!(#krate::__partial);
+    match Reader::of(field) {
+        Reader::Partial => {
+            let member = quote_spanned!(ty.span()=> #private::member::<#ty>);
+            quote!(#ident: #member(#object, &[#(#names),*], &#at),)
+        }
+        Reader::Deserialize => quote! {
+            #ident: #private::complete_member(#object, &[#(#names),*], &#at, #private::deserialize::<#ty>),
+        },
+        Reader::With(with) => quote! {
+            #ident: #private::complete_member(#object, &[#(#names),*], &#at, |value| -> ::core::option::Option<#ty> {
+                #with(value).ok()
+            }),
+        },
     }
 }
 

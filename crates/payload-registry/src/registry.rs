@@ -180,17 +180,7 @@ impl Registry {
     pub fn global() -> &'static Registry {
         static GLOBAL: OnceLock<Registry> = OnceLock::new();
         GLOBAL.get_or_init(|| {
-            let registry = Registry::from_parts(
-                inventory::iter::<PayloadEntry>
-                    .into_iter()
-                    .copied()
-                    .collect(),
-                inventory::iter::<Page>.into_iter().copied().collect(),
-                inventory::iter::<GlobalAction>
-                    .into_iter()
-                    .map(|a| a.0)
-                    .collect(),
-            );
+            let registry = Registry::linked_with(Vec::new());
             if let Err(errors) = registry.check() {
                 let list: Vec<String> = errors.iter().map(|e| format!("- {e}")).collect();
                 panic!(
@@ -202,8 +192,39 @@ impl Registry {
         })
     }
 
+    /// Everything linked into the program (as [`Registry::global`] holds it) plus
+    /// `types`: the way to put a type known only at run time
+    /// (`PayloadType::from_schema`, which is not `const` and so cannot be in a
+    /// [`Page::payloads`] list or registered at link time) on registered pages. Each
+    /// entry names its pages, as `#[payload(pages(...))]` does for a derived type:
+    ///
+    /// ```ignore
+    /// let ticket = PayloadType::from_schema(&schema, RuntimeOptions::default())?;
+    /// let registry = Registry::linked_with(vec![PayloadEntry::new(*ticket, &["support"])]);
+    /// registry.check().map_err(...)?;
+    /// let parsed = registry.parse_response("support", text)?;
+    /// ```
+    ///
+    /// Unlike [`Registry::global`] it does not panic on conflicting registrations: call
+    /// [`Registry::check`]. Build it once and keep it (each page's parser is compiled
+    /// here).
+    pub fn linked_with(types: Vec<PayloadEntry>) -> Registry {
+        Registry::from_parts(
+            inventory::iter::<PayloadEntry>
+                .into_iter()
+                .copied()
+                .chain(types)
+                .collect(),
+            inventory::iter::<Page>.into_iter().copied().collect(),
+            inventory::iter::<GlobalAction>
+                .into_iter()
+                .map(|a| a.0)
+                .collect(),
+        )
+    }
+
     /// A registry of exactly these registrations (for tests and for apps that build
-    /// their registry by hand). Conflicts are reported by [`Registry::check`]; lookups
+    /// their registry by hand, runtime types included: see [`Registry::linked_with`]). Conflicts are reported by [`Registry::check`]; lookups
     /// take the first of two conflicting entries.
     pub fn from_parts(
         mut types: Vec<PayloadEntry>,

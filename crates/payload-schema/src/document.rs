@@ -72,6 +72,76 @@ fn references(
     }
 }
 
+/// Keywords beside `properties` that may declare members elsewhere: where one is
+/// present, a `required` name missing from `properties` may be declared there.
+const ELSEWHERE: &[&str] = &[
+    "$ref",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "patternProperties",
+];
+
+/// Every name of a `required` that its object's `properties` do not declare, in
+/// document order, each at its place in `required`. JSON Schema allows any name there,
+/// but one no property declares is a typo or a member left out: the model is told to
+/// write a member it knows nothing about (or, beside `additionalProperties: false`, one
+/// it may not write, so no value could pass). Objects whose members may be declared
+/// elsewhere (`$ref`, `allOf`, `if`, `patternProperties`...) are left alone.
+pub fn undeclared_required(document: &Value) -> Vec<SchemaProblem> {
+    let mut problems = Vec::new();
+    let mut at = String::new();
+    required(document, &mut at, &mut problems, 0);
+    problems
+}
+
+fn required(node: &Value, at: &mut String, problems: &mut Vec<SchemaProblem>, depth: usize) {
+    if depth > MAX_DOCUMENT_DEPTH {
+        return;
+    }
+    let len = at.len();
+    match node {
+        Value::Object(map) => {
+            let declared = map.get("properties").and_then(Value::as_object);
+            let elsewhere = ELSEWHERE.iter().any(|key| map.contains_key(*key));
+            if let (Some(Value::Array(names)), Some(declared), false) =
+                (map.get("required"), declared, elsewhere)
+            {
+                for (index, name) in names.iter().enumerate() {
+                    if let Some(name) = name.as_str().filter(|n| !declared.contains_key(*n)) {
+                        let mut place = pointer::join(at, "required");
+                        pointer::push_index(&mut place, index);
+                        problems.push(SchemaProblem {
+                            pointer: place,
+                            message: format!(
+                                "required names '{name}', which properties does not declare; \
+                                 declare it or take it out of required"
+                            ),
+                        });
+                    }
+                }
+            }
+            for (key, value) in map {
+                pointer::push_token(at, key);
+                required(value, at, problems, depth + 1);
+                at.truncate(len);
+            }
+        }
+        Value::Array(items) => {
+            for (index, value) in items.iter().enumerate() {
+                pointer::push_index(at, index);
+                required(value, at, problems, depth + 1);
+                at.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +162,22 @@ mod tests {
         let pointers: Vec<&str> = problems.iter().map(|p| p.pointer.as_str()).collect();
         assert_eq!(pointers, ["/properties/b~1c/$ref", "/properties/d/$ref"]);
         assert!(problems[1].message.contains("outside the document"));
+    }
+
+    #[test]
+    fn a_required_name_no_property_declares_is_named() {
+        let document = json!({
+            "properties": {"a": {
+                "type": "object",
+                "properties": {"qty": {}},
+                "required": ["qty", "unit"]
+            }},
+            "required": ["a"],
+            "$defs": {"open": {"allOf": [{"properties": {"x": {}}}], "properties": {}, "required": ["x"]}}
+        });
+        let problems = undeclared_required(&document);
+        let pointers: Vec<&str> = problems.iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/properties/a/required/1"]);
+        assert!(problems[0].message.contains("'unit'"));
     }
 }

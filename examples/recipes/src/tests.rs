@@ -5,7 +5,7 @@ use crate::{COOKBOOK, KITCHEN, KitchenCommand, RecipeProposal, Unit};
 use chrono::NaiveDate;
 use payload_core::{
     ErrorKind, LlmPayload, ParsedResponse, RetryPolicy, RetryRequest, StreamEvent, StreamParser,
-    extract_json, retry,
+    extract_json, retry_as,
 };
 use payload_registry::Registry;
 use std::time::Duration;
@@ -13,6 +13,7 @@ use std::time::Duration;
 const PROPOSAL: &str = include_str!("../responses/cookbook-proposal.md");
 const TIMER: &str = include_str!("../responses/kitchen-timer.md");
 const CONVERT: &str = include_str!("../responses/kitchen-convert.md");
+const QTY: &str = include_str!("../responses/cookbook-qty.md");
 const RETRY_WRONG_UNIT: &str = include_str!("../responses/retry-1-wrong-unit.json");
 const RETRY_FIXED: &str = include_str!("../responses/retry-2-fixed.json");
 
@@ -51,6 +52,30 @@ fn a_recipe_is_read_one_shot_with_its_minutes_as_a_duration() {
     assert_eq!(recipe.ingredients[4].unit, Unit::Piece);
     assert_eq!(recipe.ingredients[1].note.as_deref(), Some("finely sliced"));
     assert_eq!(recipe.steps[1].minutes, Some(10));
+}
+
+/// `#[serde(alias = "qty")]` on the required `quantity`: serde reads it, so validation
+/// does too, in both modes, with no warning, and the data the app gets uses the main name.
+#[test]
+fn an_aliased_required_member_is_read_in_both_modes() {
+    let parsed = clean("cookbook", QTY);
+    let data = parsed
+        .custom_payload
+        .as_ref()
+        .expect("a recipe")
+        .data()
+        .clone();
+    assert_eq!(data["ingredients"][0]["quantity"], 200);
+    assert!(data["ingredients"][0].get("qty").is_none());
+    let recipe: RecipeProposal = parsed.into_payload().expect("a recipe");
+    assert_eq!(recipe.ingredients[2].quantity, 2.0);
+
+    let json = QTY.split_once("RECIPE_PROPOSAL: ").expect("a block").1;
+    let whole = extract_json(json, &RecipeProposal::TYPE);
+    assert!(whole.success, "{:#?}", whole.errors);
+    assert!(whole.warnings.is_empty(), "{:#?}", whole.warnings);
+    let recipe: RecipeProposal = whole.decode().expect("decodes");
+    assert_eq!(recipe.ingredients[1].quantity, 300.0);
 }
 
 #[test]
@@ -157,18 +182,61 @@ fn the_recipe_grows_while_it_streams() {
     assert_eq!(counts.last(), Some(&5));
 }
 
+/// The recipe read typed while it streams: its `Duration` (read through `serde(with)`)
+/// and its date are complete only, absent until whole; the ingredients grow.
+#[test]
+fn the_recipe_is_typed_while_it_streams() {
+    let (events, _) = stream("cookbook", PROPOSAL, 8);
+    let partials: Vec<_> = events
+        .iter()
+        .filter_map(StreamEvent::partial::<RecipeProposal>)
+        .collect();
+    assert!(partials.len() >= 3, "{}", partials.len());
+    let mut seen_time = false;
+    for partial in &partials {
+        match partial.value.prep_time {
+            Some(time) => {
+                assert_eq!(time, Duration::from_secs(25 * 60));
+                seen_time = true;
+            }
+            None => assert!(!seen_time, "a whole value never goes away"),
+        }
+    }
+    let last = partials.last().expect("a partial value");
+    assert!(last.complete);
+    let ingredients = last.value.ingredients.as_ref().expect("ingredients");
+    assert_eq!(ingredients.value.len(), 5);
+    let eggs = &ingredients.value[4].value;
+    assert_eq!(eggs.quantity, Some(4.0));
+    assert_eq!(eggs.unit, Some(Unit::Piece));
+
+    let (events, _) = stream("kitchen", TIMER, 5);
+    let timer = events
+        .iter()
+        .filter_map(StreamEvent::partial::<KitchenCommand>)
+        .last()
+        .expect("a partial command");
+    assert_eq!(
+        timer.value,
+        crate::KitchenCommandPartial::SetTimer {
+            label: Some(payload_core::Growing {
+                value: "tomato sauce".to_string(),
+                complete: true
+            }),
+            duration: Some(Duration::from_secs(600)),
+        }
+    );
+}
+
 #[test]
 fn the_retry_driver_feeds_the_wrong_unit_back_and_takes_the_fix() {
     let answers = [RETRY_WRONG_UNIT, RETRY_FIXED];
     let mut feedback = Vec::new();
-    let outcome = retry(
-        RetryPolicy::attempts(3),
-        |request: &RetryRequest| {
+    let (recipe, outcome) =
+        retry_as::<RecipeProposal, ()>(RetryPolicy::attempts(3), |request: &RetryRequest| {
             feedback.push(request.feedback.clone());
-            Ok::<_, ()>(answers[request.attempt - 1].to_string())
-        },
-        |text| extract_json(text, &RecipeProposal::TYPE),
-    );
+            Ok(answers[request.attempt - 1].to_string())
+        });
     assert!(outcome.succeeded());
     assert_eq!(outcome.attempts.len(), 2);
     let first = &outcome.attempts[0].errors;
@@ -180,9 +248,19 @@ fn the_retry_driver_feeds_the_wrong_unit_back_and_takes_the_fix() {
         told.contains("/ingredients/0/unit") && told.contains("gram"),
         "{told}"
     );
-    let recipe: RecipeProposal = outcome.result.expect("a result").decode().expect("decodes");
+    let recipe = recipe.expect("typed");
     assert_eq!(recipe.best_before, NaiveDate::from_ymd_opt(2026, 11, 29));
     assert_eq!(recipe.prep_time, Duration::from_secs(300));
+}
+
+#[test]
+fn the_retry_driver_gives_no_value_when_every_answer_is_wrong() {
+    let (recipe, outcome) = retry_as::<RecipeProposal, ()>(RetryPolicy::attempts(2), |_| {
+        Ok(RETRY_WRONG_UNIT.to_string())
+    });
+    assert!(recipe.is_none());
+    assert!(!outcome.succeeded());
+    assert_eq!(outcome.attempts.len(), 2);
 }
 
 #[test]
@@ -218,4 +296,35 @@ fn the_examples_are_valid_payloads() {
         let result = extract_json(&value.to_string(), payload);
         assert!(result.success, "{name}: {:#?}", result.errors);
     }
+}
+
+/// A type known only at run time (a shopping list whose schema an app reads from its
+/// configuration) offered on the registered cookbook page, beside the derived recipe.
+#[test]
+fn a_runtime_type_joins_a_registered_page() {
+    use payload_core::{PayloadType, RuntimeOptions};
+    use payload_registry::PayloadEntry;
+    let schema = serde_json::json!({
+        "title": "shopping_list",
+        "description": "What to buy for the recipe",
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"type": "string"}}},
+        "required": ["items"]
+    });
+    let list = PayloadType::from_schema(&schema, RuntimeOptions::default()).expect("a schema");
+    let registry = Registry::linked_with(vec![PayloadEntry::new(*list, &["cookbook"])]);
+    registry.check().expect("no conflict");
+    let parsed = registry
+        .parse_response(
+            "cookbook",
+            "You'll need:\n\nSHOPPING_LIST: {\"items\": [\"eggs\", \"feta\"]}",
+        )
+        .expect("registered");
+    let payload = parsed.custom_payload.expect("the list");
+    assert_eq!(payload.kind, "shopping_list");
+    assert_eq!(payload.data()["items"][1], "feta");
+    let recipe = registry
+        .parse_response("cookbook", PROPOSAL)
+        .expect("registered");
+    assert!(recipe.payload::<RecipeProposal>().is_some());
 }

@@ -1,7 +1,7 @@
 //! The recipe assistant's payload types, with the serde habits of a new app.
 
 use chrono::NaiveDate;
-use payload_core::LlmPayload;
+use payload_core::{LlmPayload, Partial};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -13,6 +13,7 @@ use std::time::Duration;
     name = "recipe_proposal",
     marker = "RECIPE_PROPOSAL",
     register,
+    partial,
     example = crate::examples::shakshuka,
     rule = "quantities are positive numbers in the ingredient's unit",
     rule = "steps are in the order they are done, one action each",
@@ -40,7 +41,7 @@ pub struct RecipeProposal {
 }
 
 /// One ingredient and how much of it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Partial)]
 pub struct Ingredient {
     /// What it is ("eggs", "olive oil").
     pub name: String,
@@ -55,7 +56,7 @@ pub struct Ingredient {
 }
 
 /// A unit of measure in the kitchen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Partial)]
 #[serde(rename_all = "snake_case")]
 pub enum Unit {
     /// Grams.
@@ -77,7 +78,7 @@ pub enum Unit {
 }
 
 /// One step of a recipe.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Partial)]
 pub struct Step {
     /// What to do.
     pub text: String,
@@ -94,6 +95,7 @@ pub struct Step {
     name = "kitchen_command",
     marker = "KITCHEN_COMMAND",
     register,
+    partial,
     example = crate::examples::tea_timer,
     summary = crate::examples::command_summary
 )]

@@ -1,6 +1,9 @@
 //! Checking one value against a payload type: the steps marker mode and whole-response
 //! mode share, in order.
 //!
+//! 0. Undeclared members that serde reads under another name (`#[serde(alias)]`) are
+//!    renamed to that name (`crate::validate::aliases`), and the walk of step 1 is
+//!    done again on the renamed value.
 //! 1. One walk over the value (`crate::validate::walk`): integer-valued floats where
 //!    the schema wants integers become integers, and numbers no integer field can hold
 //!    exactly are errors at their path (docs/spec.md §7.2); members the type does not declare
@@ -10,7 +13,7 @@
 //!    members (whose `missing` errors they replace).
 //! 4. When the schema is satisfied, decoding into the type (a decode error names the
 //!    path of the member at fault) and the type's own rules. A near miss that serde
-//!    took in after all (an `alias`) is no error: the decoded value holds it.
+//!    takes in (an `alias`) was renamed in step 0, so it is no error.
 //!
 //! At most [`crate::caps::MAX_ERRORS`] errors are kept, the rest counted in
 //! one final error; warnings are capped the same way.
@@ -19,7 +22,8 @@ use crate::caps::{Capped, MAX_ERRORS};
 use crate::error::{ErrorKind, PayloadError};
 use crate::schema::CompiledSchema;
 use crate::typed::AnyPayload;
-use crate::validate::members::{NearMiss, Unknowns};
+use crate::validate::aliases;
+use crate::validate::members::Unknowns;
 use crate::validate::walk;
 use crate::warning::Warning;
 use serde_json::Value;
@@ -77,6 +81,7 @@ pub(crate) fn check(
     decode: impl Fn(&Value, bool) -> Decoded,
 ) -> Checked {
     let walked = Walked::of(value, compiled);
+    let walked = walked.with_aliases(value, compiled, &decode);
     finish(value, compiled, decode, walked)
 }
 
@@ -89,6 +94,7 @@ pub(crate) fn probe(
     decode: impl Fn(&Value, bool) -> Decoded,
 ) -> Probe {
     let walked = Walked::of(value, compiled);
+    let walked = walked.with_aliases(value, compiled, &decode);
     if !walked.errors.is_empty() || !compiled.is_valid(value) {
         return Probe::Refused {
             rewrites: walked.rewrites,
@@ -128,6 +134,42 @@ impl Walked {
     }
 }
 
+impl Walked {
+    /// Step 0: renames the members serde reads under another name and walks the
+    /// renamed value again; the walk as it is when there is nothing to rename (the
+    /// common case costs nothing: the walk noted no undeclared member).
+    fn with_aliases(
+        self,
+        value: &mut Value,
+        compiled: &CompiledSchema,
+        decode: &impl Fn(&Value, bool) -> Decoded,
+    ) -> Walked {
+        if self.unknowns.undeclared.is_empty() {
+            return self;
+        }
+        let mut schema_errors = Capped::errors();
+        compiled.validate_into(value, &mut schema_errors);
+        let missing: Vec<String> = schema_errors
+            .items()
+            .iter()
+            .filter(|error| error.kind == ErrorKind::Missing)
+            .map(|error| error.path.clone())
+            .collect();
+        let renamed = aliases::rename_aliases(
+            value,
+            &self.unknowns.undeclared,
+            &missing,
+            &self.unknowns.near,
+            |value| decode(value, true).roundtrip,
+        );
+        if renamed == 0 {
+            self
+        } else {
+            Walked::of(value, compiled)
+        }
+    }
+}
+
 /// Steps 2 and 4, after the walk of steps 1 and 3.
 fn finish(
     value: &mut Value,
@@ -147,17 +189,11 @@ fn finish(
     errors.retain(|error| {
         error.kind != ErrorKind::Missing || !unknowns.superseded.contains(&error.path)
     });
-    let mut near = unknowns.near;
+    let near = unknowns.near;
     let mut later = Vec::new();
     let mut typed = None;
     if decodable {
-        let decoded = decode(value, !near.is_empty());
-        if let Some(roundtrip) = &decoded.roundtrip {
-            near.retain(|miss| !taken_in(miss, value, roundtrip));
-            let taken = taken_by_removal(value, &near, roundtrip, &decode);
-            let mut taken = taken.into_iter();
-            near.retain(|_| !taken.next().unwrap_or(false));
-        }
+        let decoded = decode(value, false);
         later = decoded.errors;
         typed = decoded.typed;
     }
@@ -177,53 +213,6 @@ fn finish(
         warnings,
         rewrites,
     }
-}
-
-/// Whether the decoded value holds the near miss's value under the member it was
-/// meant for: serde took it in (through `#[serde(alias)]`), so nothing was lost.
-fn taken_in(miss: &NearMiss, value: &Value, roundtrip: &Value) -> bool {
-    let [meant] = miss.intended.as_slice() else {
-        return false;
-    };
-    let written = value.pointer(&miss.path());
-    let decoded = roundtrip
-        .pointer(&miss.object)
-        .and_then(|object| object.get(meant));
-    written.is_some() && written == decoded
-}
-
-/// How many near misses are tested one by one for [`taken_by_removal`]: each test
-/// decodes a copy of the value, so the number is bounded; past it, a near miss is
-/// reported (an error where an alias was meant is the safe side).
-const MAX_REMOVAL_TESTS: usize = 8;
-
-/// Which near misses serde read after all under a name the roundtrip cannot show (an
-/// `alias` beside a `rename(serialize = ...)`, whose roundtrip writes the serialize
-/// name): taking the member out changes what the value decodes to. All are taken out
-/// at once first, which settles the common case (none was read) with one decode.
-fn taken_by_removal(
-    value: &Value,
-    near: &[NearMiss],
-    roundtrip: &Value,
-    decode: &impl Fn(&Value, bool) -> Decoded,
-) -> Vec<bool> {
-    let without = |misses: &[&NearMiss]| {
-        let mut copy = value.clone();
-        for miss in misses {
-            if let Some(Value::Object(object)) = copy.pointer_mut(&miss.object) {
-                object.remove(&miss.name);
-            }
-        }
-        decode(&copy, true).roundtrip
-    };
-    let all: Vec<&NearMiss> = near.iter().collect();
-    if all.is_empty() || without(&all).as_ref() == Some(roundtrip) {
-        return vec![false; near.len()];
-    }
-    near.iter()
-        .enumerate()
-        .map(|(i, miss)| i < MAX_REMOVAL_TESTS && without(&[miss]).as_ref() != Some(roundtrip))
-        .collect()
 }
 
 #[cfg(test)]

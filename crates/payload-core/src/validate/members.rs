@@ -36,6 +36,7 @@
 use crate::caps::Capped;
 use crate::error::PayloadError;
 use crate::schema::applies::{Applies, Members};
+use crate::validate::aliases::{self, UndeclaredMember};
 use crate::warning::{Warning, WarningKind};
 use crate::whole::formats::fold_name as fold;
 use payload_schema::pointer;
@@ -112,6 +113,9 @@ pub(crate) struct Unknowns {
     /// The pointers of the members that near misses (in open or closed objects) meant:
     /// a `missing` error there says the same thing again and is dropped.
     pub superseded: Vec<String>,
+    /// Every undeclared member met, in open or closed objects (at most
+    /// [`aliases::MAX_NOTED`]): the candidates of the alias test (`crate::validate::aliases`).
+    pub undeclared: Vec<UndeclaredMember>,
 }
 
 /// The undeclared-member rule, applied to each object the walk
@@ -122,6 +126,7 @@ pub(crate) struct Undeclared<'w> {
     warnings: &'w mut Capped<Warning>,
     near: Capped<NearMiss>,
     superseded: Capped<String>,
+    undeclared: Capped<UndeclaredMember>,
 }
 
 impl<'w> Undeclared<'w> {
@@ -131,6 +136,7 @@ impl<'w> Undeclared<'w> {
             warnings,
             near: Capped::new(cap),
             superseded: Capped::new(cap),
+            undeclared: Capped::new(aliases::MAX_NOTED),
         }
     }
 
@@ -141,6 +147,7 @@ impl<'w> Undeclared<'w> {
             near,
             omitted,
             superseded: self.superseded.into_parts().0,
+            undeclared: self.undeclared.into_parts().0,
         }
     }
 
@@ -163,6 +170,12 @@ impl<'w> Undeclared<'w> {
         for key in map.keys() {
             if applies.declares(key) {
                 continue;
+            }
+            if !self.undeclared.is_full() {
+                self.undeclared.push(UndeclaredMember {
+                    object: path.to_string(),
+                    name: key.clone(),
+                });
             }
             // Which member is missing cannot be known in an undecided union: its
             // unknown members are warnings only.
@@ -428,7 +441,11 @@ mod tests {
         let mut warnings = Capped::warnings();
         let started = std::time::Instant::now();
         let unknowns = walk(&value, &schema(), &mut warnings, 100);
-        assert_eq!(unknowns, Unknowns::default());
+        assert!(unknowns.near.is_empty() && unknowns.superseded.is_empty());
+        assert_eq!(
+            unknowns.undeclared.len(),
+            crate::validate::aliases::MAX_NOTED
+        );
         assert_eq!(warnings.items().len(), 100);
         assert_eq!(warnings.omitted(), 99_900);
         assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());

@@ -1,6 +1,7 @@
 //! Validation: checking one value against a payload type, the steps marker mode and
 //! whole-response mode share (docs/spec.md §2, §7.1, §7.2, §7.3, §7.4).
 //!
+//! - [`aliases`]: undeclared members serde reads under another name, renamed to it;
 //! - [`check`]: the steps in order: the schema, members the type does not declare,
 //!   integer-valued numbers, decoding into the type and its own rules;
 //! - [`schema_errors`]: `jsonschema` errors turned into errors a model can act on;
@@ -11,6 +12,7 @@
 //! - [`strict_nulls`]: the `null`s of strict output read as absent members, when a
 //!   descriptor opts in.
 
+pub(crate) mod aliases;
 pub(crate) mod check;
 pub(crate) mod coerce;
 pub(crate) mod members;

@@ -144,13 +144,21 @@ impl ExtractResult {
 /// validation decoded, not a second decode of `data`.
 pub fn extract<T: LlmPayload>(text: &str) -> (Option<T>, ExtractResult) {
     let mut result = extract_json(text, &T::TYPE);
-    let typed = result
-        .typed
-        .take()
-        .and_then(|typed| typed.downcast::<T>().ok())
-        .and_then(|typed| Arc::try_unwrap(typed).ok());
-    let typed = typed.or_else(|| result.decode());
+    let typed = result.take_typed();
     (typed, result)
+}
+
+impl ExtractResult {
+    /// The value validation decoded, as a `T` (taken out of the result), or a decode
+    /// of `data` when validation kept none; `None` when it is no `T`.
+    pub(crate) fn take_typed<T: LlmPayload>(&mut self) -> Option<T> {
+        let typed = self
+            .typed
+            .take()
+            .and_then(|typed| typed.downcast::<T>().ok())
+            .and_then(|typed| Arc::try_unwrap(typed).ok());
+        typed.or_else(|| self.decode())
+    }
 }
 
 /// Reads the whole response `text` as one value of `payload`, written in `format`, or

@@ -35,7 +35,7 @@ impl Plan {
 #[payload(description = "A chart to draw.", pages("reports"))]
 enum Chart {
     Bar { labels: Vec<String>, values: Vec<f64> },
-    Line { points: Vec<(f64, f64)> },
+    Line { xs: Vec<f64>, ys: Vec<f64> },
 }
 
 fn main() {

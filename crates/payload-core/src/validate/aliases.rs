@@ -1,0 +1,349 @@
+//! Members serde reads under another name (docs/spec.md §7.1): `#[serde(alias = "qty")]`
+//! on `quantity` means `{"qty": 2}` is a quantity, required or optional, at any depth.
+//!
+//! The schema cannot say so: schemars writes no aliases, and a nested type derives only
+//! `JsonSchema` and `Deserialize`, so the one place that knows a type's aliases is its
+//! `Deserialize` impl. Validation therefore asks serde, the same way for every type and
+//! every depth: before the schema's verdict counts, each undeclared member is tested,
+//!
+//! 1. serde reads the whole value (else nothing here can be decided, and the schema's
+//!    errors stand: they name the member by its main name, which is also right);
+//! 2. taking the member out changes what the value decodes to (serde read it; a member
+//!    serde ignores stays an `unknown_member` warning);
+//! 3. renaming it to a declared member its object lacks (one the schema calls missing,
+//!    or one whose decoded value changed in 2) decodes to the very same value.
+//!
+//! Such a member is renamed in place to the declared name, keeping its position, so the
+//! schema, the undeclared-member walk, the data the app receives and the typed value all
+//! agree with serde, and no warning is raised: nothing was lost or changed.
+//!
+//! **Cost.** Only a value with an undeclared member pays anything, and it pays at most
+//! [`MAX_DECODES`] decodes of the value: past them the remaining members keep today's
+//! verdict (a warning or an error, the safe side). A runtime schema type has no serde
+//! type and never renames.
+
+use crate::validate::members::NearMiss;
+use payload_schema::pointer;
+use serde_json::{Map, Value};
+
+/// How many decodes one value may spend on testing its undeclared members.
+pub(crate) const MAX_DECODES: usize = 16;
+
+/// How many undeclared members of one value are noted for the test (the walk notes
+/// them; past this many, the rest keep their warning or error).
+pub(crate) const MAX_NOTED: usize = 256;
+
+/// An undeclared member: the pointer of its object and its name as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UndeclaredMember {
+    /// JSON Pointer of the object that holds it.
+    pub object: String,
+    /// The member's name as written.
+    pub name: String,
+}
+
+/// Renames in `value` every member of `undeclared` that serde reads as a declared member
+/// (the rule of the module docs); `missing` are the pointers of the members the schema
+/// calls missing. `roundtrip(value)` is the value as serde decodes and writes it back,
+/// `None` when it does not decode. Returns how many members were renamed.
+pub(crate) fn rename_aliases(
+    value: &mut Value,
+    undeclared: &[UndeclaredMember],
+    missing: &[String],
+    near: &[NearMiss],
+    roundtrip: impl Fn(&Value) -> Option<Value>,
+) -> usize {
+    if undeclared.is_empty() {
+        return 0;
+    }
+    let mut budget = MAX_DECODES;
+    let mut spend = || {
+        let left = budget > 0;
+        budget = budget.saturating_sub(1);
+        left
+    };
+    if !spend() {
+        return 0;
+    }
+    let Some(base) = roundtrip(value) else {
+        return 0;
+    };
+    let mut renamed = 0;
+    for group in groups(undeclared) {
+        let first = group[0];
+        if !spend() {
+            break;
+        }
+        let Some(without) = edited(value, first, None) else {
+            continue;
+        };
+        let decoded_without = roundtrip(&without);
+        if decoded_without.as_ref() == Some(&base) {
+            continue;
+        }
+        let mut found = None;
+        for meant in meant_names(value, first, missing, near, &base, decoded_without.as_ref()) {
+            if !spend() {
+                break;
+            }
+            let candidate = edited(value, first, Some(&meant));
+            if candidate.as_ref().and_then(&roundtrip).as_ref() == Some(&base) {
+                found = candidate.map(|candidate| (meant, candidate));
+                break;
+            }
+        }
+        let Some((meant, with_first)) = found else {
+            continue;
+        };
+        // The same name in the objects of the same shape (the items of one list) is
+        // renamed as one, confirmed by one more decode of the whole value.
+        let mut with_all = with_first.clone();
+        let mut all = 1;
+        for member in &group[1..] {
+            if let Some(next) = edited(&with_all, member, Some(&meant)) {
+                with_all = next;
+                all += 1;
+            }
+        }
+        if all > 1 && spend() && roundtrip(&with_all).as_ref() == Some(&base) {
+            *value = with_all;
+            renamed += all;
+        } else {
+            *value = with_first;
+            renamed += 1;
+        }
+    }
+    renamed
+}
+
+/// The undeclared members grouped by name and by the shape of their object's pointer
+/// (array indices read as one), in the order first met: the items of one list share
+/// their aliases, so one test decides them all.
+fn groups(undeclared: &[UndeclaredMember]) -> Vec<Vec<&UndeclaredMember>> {
+    let mut groups: Vec<(String, Vec<&UndeclaredMember>)> = Vec::new();
+    for member in undeclared {
+        let shape = shape_of(&member.object, &member.name);
+        match groups.iter_mut().find(|(s, _)| *s == shape) {
+            Some((_, group)) => group.push(member),
+            None => groups.push((shape, vec![member])),
+        }
+    }
+    groups.into_iter().map(|(_, group)| group).collect()
+}
+
+/// `object` with every all-digit token as `#`, then the member's name.
+fn shape_of(object: &str, name: &str) -> String {
+    let mut shape = String::with_capacity(object.len() + name.len() + 1);
+    for token in object.split('/').skip(1) {
+        shape.push('/');
+        if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
+            shape.push('#');
+        } else {
+            shape.push_str(token);
+        }
+    }
+    shape.push('/');
+    shape.push_str(&pointer::escape_token(name));
+    shape
+}
+
+/// The declared names `member` may stand for: those it is a near miss of, those the
+/// schema calls missing in its object, then those whose decoded value changed without
+/// it (under their serialize names, which may differ), each absent from the object as
+/// written.
+fn meant_names(
+    value: &Value,
+    member: &UndeclaredMember,
+    missing: &[String],
+    near: &[NearMiss],
+    base: &Value,
+    without: Option<&Value>,
+) -> Vec<String> {
+    let Some(Value::Object(object)) = value.pointer(&member.object) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = near
+        .iter()
+        .filter(|miss| miss.object == member.object && miss.name == member.name)
+        .flat_map(|miss| miss.intended.iter().cloned())
+        .collect();
+    for name in missing
+        .iter()
+        .filter_map(|pointer| last_token_under(pointer, &member.object))
+    {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    if let (Some(Value::Object(decoded)), Some(Value::Object(decoded_without))) = (
+        base.pointer(&member.object),
+        without.and_then(|w| w.pointer(&member.object)),
+    ) {
+        for (name, decoded_value) in decoded {
+            if decoded_without.get(name) != Some(decoded_value) && !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    names.retain(|name| *name != member.name && !object.contains_key(name));
+    names
+}
+
+/// The last token of `pointer` when its parent is `object`, unescaped.
+fn last_token_under(pointer: &str, object: &str) -> Option<String> {
+    let rest = pointer.strip_prefix(object)?.strip_prefix('/')?;
+    (!rest.contains('/')).then(|| pointer::unescape_token(rest))
+}
+
+/// A copy of `value` with `member` renamed to `to` (in its place), or taken out when
+/// `to` is `None`; `None` when the member is not there.
+fn edited(value: &Value, member: &UndeclaredMember, to: Option<&str>) -> Option<Value> {
+    let mut copy = value.clone();
+    let Some(Value::Object(object)) = copy.pointer_mut(&member.object) else {
+        return None;
+    };
+    if !object.contains_key(&member.name) {
+        return None;
+    }
+    let entries = std::mem::take(object);
+    let mut rebuilt = Map::with_capacity(entries.len());
+    for (name, member_value) in entries {
+        match (name == member.name, to) {
+            (false, _) => {
+                rebuilt.insert(name, member_value);
+            }
+            (true, Some(to)) => {
+                rebuilt.insert(to.to_string(), member_value);
+            }
+            (true, None) => {}
+        }
+    }
+    *object = rebuilt;
+    Some(copy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::{Deserialize, Serialize};
+    use serde_json::json;
+
+    #[derive(Debug, Serialize, Deserialize)]
+    struct Ingredient {
+        name: String,
+        #[serde(alias = "qty")]
+        quantity: f64,
+        #[serde(default, alias = "remark")]
+        note: Option<String>,
+    }
+
+    #[derive(Debug, Serialize, Deserialize)]
+    struct Recipe {
+        ingredients: Vec<Ingredient>,
+    }
+
+    fn roundtrip(value: &Value) -> Option<Value> {
+        let recipe: Recipe = serde_json::from_value(value.clone()).ok()?;
+        serde_json::to_value(recipe).ok()
+    }
+
+    fn member(object: &str, name: &str) -> UndeclaredMember {
+        UndeclaredMember {
+            object: object.to_string(),
+            name: name.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_required_alias_is_renamed_in_place() {
+        let mut value = json!({"ingredients": [{"qty": 2, "name": "eggs"}]});
+        let renamed = rename_aliases(
+            &mut value,
+            &[member("/ingredients/0", "qty")],
+            &["/ingredients/0/quantity".to_string()],
+            &[],
+            roundtrip,
+        );
+        assert_eq!(renamed, 1);
+        let keys: Vec<&String> = value["ingredients"][0]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(keys, ["quantity", "name"]);
+        assert_eq!(value["ingredients"][0]["quantity"], 2);
+    }
+
+    #[test]
+    fn an_optional_alias_is_found_by_what_it_changes() {
+        let mut value = json!({"ingredients": [{"name": "eggs", "qty": 2, "remark": "large"}]});
+        let renamed = rename_aliases(
+            &mut value,
+            &[member("/ingredients/0", "remark")],
+            &[],
+            &[],
+            roundtrip,
+        );
+        assert_eq!(renamed, 1);
+        assert_eq!(value["ingredients"][0]["note"], "large");
+    }
+
+    #[test]
+    fn a_member_serde_ignores_is_left_alone() {
+        let mut value = json!({"ingredients": [{"name": "eggs", "quantity": 2, "mood": null}]});
+        let before = value.clone();
+        let renamed = rename_aliases(
+            &mut value,
+            &[member("/ingredients/0", "mood")],
+            &[],
+            &[],
+            roundtrip,
+        );
+        assert_eq!(renamed, 0);
+        assert_eq!(value, before);
+    }
+
+    #[test]
+    fn nothing_is_renamed_when_serde_does_not_read_the_value() {
+        let mut value = json!({"ingredients": [{"name": "eggs", "amount": 2}]});
+        let before = value.clone();
+        let renamed = rename_aliases(
+            &mut value,
+            &[member("/ingredients/0", "amount")],
+            &["/ingredients/0/quantity".to_string()],
+            &[],
+            roundtrip,
+        );
+        assert_eq!(renamed, 0);
+        assert_eq!(value, before);
+    }
+
+    #[test]
+    fn the_decodes_are_bounded_and_a_list_shares_its_aliases() {
+        let ingredients: Vec<Value> = (0..40)
+            .map(|i| json!({"name": format!("n{i}"), "qty": i}))
+            .collect();
+        let mut value = json!({ "ingredients": ingredients });
+        let undeclared: Vec<UndeclaredMember> = (0..40)
+            .map(|i| member(&format!("/ingredients/{i}"), "qty"))
+            .collect();
+        let missing: Vec<String> = (0..40)
+            .map(|i| format!("/ingredients/{i}/quantity"))
+            .collect();
+        let calls = std::cell::Cell::new(0);
+        rename_aliases(&mut value, &undeclared, &missing, &[], |v| {
+            calls.set(calls.get() + 1);
+            roundtrip(v)
+        });
+        assert!(calls.get() <= MAX_DECODES, "{}", calls.get());
+        let all_renamed = value["ingredients"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|item| item.get("quantity").is_some() && item.get("qty").is_none());
+        assert!(
+            all_renamed,
+            "the items of one list share their aliases: {value}"
+        );
+    }
+}
