@@ -11,7 +11,7 @@ mod common;
 
 use common::*;
 use fantoccini::{Client, ClientBuilder, Locator};
-use payload_serve::{ModelSource, ReplayModel, TurnInfo};
+use payload_serve::{ModelSource, TurnInfo};
 use serde_json::{Value, json};
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -183,9 +183,7 @@ async fn count(client: &Client, css: &str) -> u64 {
 
 /// The replay model, slowed so streaming can be seen.
 fn slow_replay() -> ModelSource {
-    Arc::new(|turn: &TurnInfo| {
-        Box::new(ReplayModel::for_turn(turn.turn).delay(Duration::from_millis(8)))
-    })
+    replay_with_delay(Duration::from_millis(8))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
