@@ -150,8 +150,11 @@
     return dl;
   }
 
+  // A schema's title, or its type's name, in words: a title that is an identifier
+  // (schemars writes the Rust type's name, `RecipeProposal`) reads "Recipe proposal".
   function schemaTitle(schema, type) {
-    return (schema && schema.title) || humanize(type);
+    const title = (schema && schema.title) || type;
+    return /^[A-Za-z0-9_]+$/.test(title) ? humanize(title) : title;
   }
 
   const GENERIC = {
