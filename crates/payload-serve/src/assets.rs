@@ -8,8 +8,9 @@
 //! second wall behind the page's rule of never turning model text into HTML.
 
 use crate::error::ApiError;
+use crate::extract::Path;
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 
 use crate::db::StoredMessage;
 use crate::error::ApiError;
-use crate::json::Json;
+use crate::extract::Json;
 use crate::state::{AppState, LiveTurn, TurnInfo};
 use crate::{ids, sse};
 use axum::extract::State;

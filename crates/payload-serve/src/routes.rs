@@ -4,10 +4,11 @@
 use crate::db::StoredMessage;
 use crate::decide::Decision;
 use crate::error::ApiError;
-use crate::json::Json;
+use crate::extract::Json;
+use crate::extract::Path;
 use crate::manifest::AppManifest;
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use payload_core::CustomPayload;
 use payload_prompt::PayloadStatus;
 use serde::Serialize;

@@ -1,14 +1,15 @@
 //! table.that's own routes beside the chat server's: the user's tables and rows, and
 //! a table as CSV (the `export_csv` action's download).
 
-use crate::tables;
-use axum::extract::{Path, State};
+use crate::tables::{self, Column, Row, TableSummary};
+use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use payload_serve::{ApiError, AppState, Shared};
-use serde_json::{Value, json};
+use payload_serve::{ApiError, AppState, Path, Shared};
+use serde::Serialize;
+use serde_json::Value;
 use std::sync::Arc;
 
 /// The routes: `GET /api/tables`, `/api/tables/{id}` and `/api/tables/{id}/csv`.
@@ -22,12 +23,30 @@ pub fn router() -> Router<Shared> {
 /// How many rows a table view shows.
 const MAX_ROWS: usize = 1000;
 
+/// The tables list.
+#[derive(Debug, Serialize)]
+pub struct TablesBody {
+    /// Every table with its row count, oldest first.
+    pub tables: Vec<TableSummary>,
+}
+
+/// One table.
+#[derive(Debug, Serialize)]
+pub struct TableBody {
+    /// Its name, description and row count.
+    pub table: TableSummary,
+    /// Its columns, in order.
+    pub columns: Vec<Column>,
+    /// Its first rows (at most 1000).
+    pub rows: Vec<Row>,
+}
+
 /// `GET /api/tables`: every table with its row count.
-pub async fn list_tables(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiError> {
+pub async fn list_tables(State(state): State<Arc<AppState>>) -> Result<Json<TablesBody>, ApiError> {
     state
         .with_db(|db| {
             let tables = tables::list(&db.conn())?;
-            Ok(Json(json!({ "tables": tables })))
+            Ok(Json(TablesBody { tables }))
         })
         .await
 }
@@ -36,17 +55,17 @@ pub async fn list_tables(State(state): State<Arc<AppState>>) -> Result<Json<Valu
 pub async fn table(
     State(state): State<Arc<AppState>>,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<TableBody>, ApiError> {
     state
         .with_db(move |db| {
             let conn = db.conn();
             let summary =
                 tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
-            Ok(Json(json!({
-                "table": summary,
-                "columns": tables::columns(&conn, id)?,
-                "rows": tables::rows(&conn, id, MAX_ROWS)?,
-            })))
+            Ok(Json(TableBody {
+                table: summary,
+                columns: tables::columns(&conn, id)?,
+                rows: tables::rows(&conn, id, MAX_ROWS)?,
+            }))
         })
         .await
 }

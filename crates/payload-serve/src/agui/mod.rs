@@ -15,7 +15,7 @@ pub mod translate;
 use crate::chat::{EVENT_BUFFER, TurnRequest, start_turn};
 use crate::decide::Decision;
 use crate::error::ApiError;
-use crate::json::Json;
+use crate::extract::Json;
 use crate::sse;
 use crate::state::AppState;
 use axum::extract::State;

@@ -398,4 +398,138 @@ mod tests {
         });
         assert_eq!(names(&error), ["RUN_ERROR"]);
     }
+
+    mod properties {
+        //! Whatever the turn sends, the events are a well-formed AG-UI run: one terminal
+        //! event, last; messages opened before their content and closed before the run
+        //! finishes; the text and reasoning deltas are the turn's, in order; applying
+        //! the patches to the first snapshot gives, step by step, every partial the
+        //! stream showed; tool calls balanced; no optional field sent as `null`.
+
+        use super::super::*;
+        use payload_core::{CustomPayload, ParsedResponse};
+        use proptest::prelude::*;
+
+        /// One event of the turn, before its end.
+        fn step() -> impl Strategy<Value = AgentEvent> {
+            let text = "[a-z \n]{0,6}";
+            prop_oneof![
+                text.prop_map(|text| AgentEvent::TextDelta { text }),
+                text.prop_map(|text| AgentEvent::ReasoningDelta { text }),
+                Just(AgentEvent::Status {
+                    message: "…".into()
+                }),
+                Just(AgentEvent::PayloadStart {
+                    kind: "note".into(),
+                    marker: "NOTE".into()
+                }),
+                prop::collection::vec("[a-z]{0,3}", 0..4).prop_map(|items| {
+                    AgentEvent::PayloadProgress {
+                        kind: "note".into(),
+                        partial: json!({ "items": items, "count": items.len() }),
+                        open: None,
+                    }
+                }),
+                (0..3usize).prop_map(|n| AgentEvent::ToolStart {
+                    id: format!("call-{n}"),
+                    tool: "lookup".into(),
+                    input: json!({ "n": n }),
+                }),
+            ]
+        }
+
+        /// The turn's end.
+        fn end() -> impl Strategy<Value = AgentEvent> {
+            prop_oneof![
+                prop::option::of(prop_oneof![Just("note"), Just("other")]).prop_map(|kind| {
+                    let mut parsed = ParsedResponse::default();
+                    parsed.custom_payload =
+                        kind.map(|k| CustomPayload::new(k, json!({ "items": ["x"] })));
+                    AgentEvent::Complete(parsed)
+                }),
+                Just(AgentEvent::Error {
+                    message: "failed".into()
+                }),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(512))]
+
+            #[test]
+            fn every_turn_is_a_well_formed_run(steps in prop::collection::vec(step(), 0..24), last in end()) {
+                let mut t = Translator::new("t".into(), "r".into(), "c".into(), 0, |k| k == "note");
+                let mut out = vec![serde_json::to_value(t.started()).unwrap()];
+                let (mut text, mut reasoning) = (String::new(), String::new());
+                let mut client_card = Value::Null;
+                for step in steps.iter().chain([&last]) {
+                    match step {
+                        AgentEvent::TextDelta { text: piece } => text.push_str(piece),
+                        AgentEvent::ReasoningDelta { text: piece } => reasoning.push_str(piece),
+                        _ => {}
+                    }
+                    // A tool's result follows its start, as the agent sends them.
+                    let mut events = t.translate(step.clone());
+                    if let AgentEvent::ToolStart { id, tool, .. } = step {
+                        events.extend(t.translate(AgentEvent::ToolComplete {
+                            id: id.clone(), tool: tool.clone(), index: 0,
+                            marker: "[[tool:0]]".into(), text: "done".into(), payload: None,
+                        }));
+                    }
+                    for event in &events {
+                        match event {
+                            Event::ActivitySnapshot { content, .. } => client_card = content.clone(),
+                            Event::ActivityDelta { patch, .. } => json_patch::patch(&mut client_card, patch).unwrap(),
+                            _ => {}
+                        }
+                    }
+                    // The card as a client holds it is the partial the stream showed.
+                    if let AgentEvent::PayloadProgress { partial, .. } = step {
+                        prop_assert_eq!(&client_card["data"], partial);
+                        prop_assert_eq!(&client_card["status"], "drafting");
+                    }
+                    out.extend(events.iter().map(|e| serde_json::to_value(e).unwrap()));
+                }
+                let kinds: Vec<&str> = out.iter().map(|e| e["type"].as_str().unwrap()).collect();
+                let terminal = kinds.iter().filter(|k| **k == "RUN_FINISHED" || **k == "RUN_ERROR").count();
+                prop_assert_eq!(terminal, 1);
+                prop_assert!(matches!(*kinds.last().unwrap(), "RUN_FINISHED" | "RUN_ERROR"));
+                let (mut open_text, mut open_reasoning, mut open_tools) = (None, None, Vec::new());
+                let (mut seen_text, mut seen_reasoning) = (String::new(), String::new());
+                for event in &out {
+                    let id = event.get("messageId").cloned();
+                    match event["type"].as_str().unwrap() {
+                        "TEXT_MESSAGE_START" => { prop_assert!(open_text.is_none()); open_text = id; }
+                        "TEXT_MESSAGE_CONTENT" => {
+                            prop_assert_eq!(&open_text, &id);
+                            prop_assert!(!event["delta"].as_str().unwrap().is_empty());
+                            seen_text.push_str(event["delta"].as_str().unwrap());
+                        }
+                        "TEXT_MESSAGE_END" => { prop_assert_eq!(&open_text, &id); open_text = None; }
+                        "REASONING_START" => { prop_assert!(open_reasoning.is_none()); open_reasoning = id; }
+                        "REASONING_MESSAGE_CONTENT" => {
+                            prop_assert_eq!(&open_reasoning, &id);
+                            seen_reasoning.push_str(event["delta"].as_str().unwrap());
+                        }
+                        "REASONING_END" => { prop_assert_eq!(&open_reasoning, &id); open_reasoning = None; }
+                        "TOOL_CALL_START" => open_tools.push(event["toolCallId"].clone()),
+                        "TOOL_CALL_END" => prop_assert_eq!(open_tools.pop(), Some(event["toolCallId"].clone())),
+                        "ACTIVITY_DELTA" => prop_assert!(!event["patch"].as_array().unwrap().is_empty()),
+                        "RUN_FINISHED" => {
+                            prop_assert!(open_text.is_none() && open_reasoning.is_none());
+                        }
+                        _ => {}
+                    }
+                    for key in ["parentMessageId", "code", "result", "timestamp"] {
+                        prop_assert!(!event.get(key).is_some_and(Value::is_null), "{} is null", key);
+                    }
+                }
+                prop_assert!(open_tools.is_empty());
+                if kinds.last() == Some(&"RUN_FINISHED") {
+                    prop_assert_eq!(seen_text, text);
+                    prop_assert_eq!(seen_reasoning, reasoning);
+                }
+            }
+        }
+    }
 }
