@@ -17,9 +17,12 @@ use tokio::net::TcpListener;
 
 /// Serves the app as `recipes serve` does (its replay model, paced so streaming shows).
 async fn serve() -> String {
-    let service = recipes_web::app(Registry::global())
-        .build()
-        .expect("the app builds");
+    serve_app(recipes_web::app(Registry::global())).await
+}
+
+/// Serves `app` on a free port of 127.0.0.1.
+async fn serve_app(app: payload_serve::App) -> String {
+    let service = app.build().expect("the app builds");
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(service.serve(listener));
@@ -164,4 +167,67 @@ async fn a_generic_card_streams_in_and_is_accepted_into_the_cookbook() {
         count(&client, ".card[data-type=recipe_proposal] button.accept").await,
         0
     );
+}
+
+/// A recipe whose every string is markup: the generic card shows it as text.
+const HOSTILE: &str = r#"Try this.
+
+RECIPE_PROPOSAL: {"title": "<img src=x onerror=\"window.ran = 1\">", "servings": 1, "prep_time": 5,
+ "ingredients": [{"name": "<script>window.ran = 2</script>", "quantity": 1, "unit": "piece", "note": "<b>bold</b>"}],
+ "steps": [{"text": "<iframe src=\"/\"></iframe>"}], "tags": ["<a href=\"javascript:window.ran=3\">x</a>"]}"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_generic_card_shows_markup_from_the_model_as_text() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let app = recipes_web::app(Registry::global()).model(|_: &payload_serve::TurnInfo| {
+        Box::new(|_: &payload_agent::ModelRequest| {
+            vec![payload_agent::ModelChunk::Text(HOSTILE.to_string())]
+        }) as Box<dyn payload_agent::Model>
+    });
+    let url = serve_app(app).await;
+    client.goto(&url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.querySelector('#starters .chip') !== null",
+        |v| v == true,
+    )
+    .await;
+    click(&client, "#starters .chip").await;
+    let text = until(
+        &client,
+        "the hostile recipe's card",
+        "const c = document.querySelector('.card.generic-card[data-state=proposed]');
+         return c ? c.querySelector('.card-body').textContent : null;",
+        |v| !v.is_null(),
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await; // an onerror would have fired
+    let text = text.as_str().unwrap();
+    for shown in [
+        "<img src=x onerror=\"window.ran = 1\">",
+        "<script>window.ran = 2</script>",
+        "<b>bold</b>",
+        "<iframe src=\"/\"></iframe>",
+        "javascript:window.ran=3",
+    ] {
+        assert!(
+            text.contains(shown),
+            "{shown:?} is not shown as text in {text:?}"
+        );
+    }
+    for element in ["script", "img", "iframe", "a", "b"] {
+        assert_eq!(
+            count(&client, &format!("#messages {element}")).await,
+            0,
+            "a <{element}> was made"
+        );
+    }
+    let ran = client
+        .execute("return window.ran === undefined", vec![])
+        .await
+        .unwrap();
+    assert_eq!(ran, true, "nothing from the model ran");
 }
