@@ -2,7 +2,7 @@
 //! no build step and no files beside it. The chat tray (`chat.js`), the payload cards
 //! (`payloads.js`, with the generic card built from a type's JSON Schema) and the
 //! Markdown renderer are every app's; an app adds its own scripts and style sheets
-//! ([`crate::App::script`], [`crate::App::style`]), which draw its pages, register its
+//! ([`crate::App::asset`]), which draw its pages, register its
 //! cards and answer its client actions. The [`crate::security`] layers serve it all
 //! with a Content-Security-Policy that allows only these files' scripts and styles: a
 //! second wall behind the page's rule of never turning model text into HTML.

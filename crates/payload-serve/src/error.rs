@@ -1,6 +1,6 @@
 //! Errors as the JSON API answers them: a status and `{"error": "..."}`. Every error
 //! the server makes has this shape, the request extractors' rejections included
-//! ([`crate::json::Json`]), and so does what an app's handler or route returns.
+//! ([`crate::extract::Json`]), and so does what an app's handler or route returns.
 
 use crate::decide::DecideError;
 use axum::Json;
