@@ -21,12 +21,13 @@
 //! subset and its limits ([`rules`]).
 //!
 //! A response that follows a strict schema writes `null` for the members the type
-//! leaves out; [`crate::PayloadType::strict_nulls`] reads those as absent.
+//! leaves out; `payload_core`'s `PayloadType::strict_nulls` reads those as absent.
 
 mod integers;
 mod refusal;
+#[allow(clippy::module_inception)]
 mod rewrite;
-pub(crate) mod rules;
+mod rules;
 mod union;
 
 #[cfg(test)]
@@ -35,9 +36,23 @@ mod tests;
 pub use refusal::{StrictRefusal, StrictRefusalKind};
 use serde_json::Value;
 
+/// The string formats strict mode supports.
+pub const STRING_FORMATS: [&str; 9] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
 /// A schema rewritten for strict mode.
 #[derive(Debug, Clone)]
-pub(crate) struct Strict {
+#[non_exhaustive]
+pub struct Strict {
     /// The rewritten schema: strict when `refusals` is empty, the best effort otherwise
     /// (every node that could be rewritten is, the others are left as they were).
     pub schema: Value,
@@ -47,7 +62,7 @@ pub(crate) struct Strict {
 
 impl Strict {
     /// The strict schema, or the first reason there is none.
-    pub(crate) fn into_result(self) -> Result<Value, StrictRefusal> {
+    pub fn into_result(self) -> Result<Value, StrictRefusal> {
         match self.refusals.into_iter().next() {
             None => Ok(self.schema),
             Some(refusal) => Err(refusal),
@@ -56,7 +71,7 @@ impl Strict {
 }
 
 /// Rewrites a 2020-12 schema for strict mode.
-pub(crate) fn rewrite(schema: &Value) -> Strict {
+pub fn rewrite(schema: &Value) -> Strict {
     let (schema, mut refusals) = rewrite::Rewrite::run(schema);
     if refusals.is_empty() {
         refusals = rules::check(&schema);

@@ -5,51 +5,24 @@
 //!
 //! The rewrite never changes which values are accepted: where no strict form says the
 //! same thing, it records a [`StrictRefusal`] and leaves the node as it was, so that the
-//! best-effort schema ([`crate::Dialect::OpenAiStrict`]) still comes out whole.
+//! best-effort schema ([`crate::dialect::Dialect::OpenAiStrict`]) still comes out whole.
 //!
 //! Recursion here follows the schema, which comes from the type's declaration, and is
 //! bounded by [`MAX_SCHEMA_DEPTH`] (deeper is a refusal).
 
+use super::STRING_FORMATS;
 use super::integers;
 use super::refusal::{StrictRefusal, StrictRefusalKind as Kind};
 use super::union;
-use crate::error::push_pointer_token;
-use crate::schema::walk::{accepts_null, resolve, types_of};
+use crate::keywords::is_annotation;
+use crate::limits::MAX_SCHEMA_DEPTH;
+use crate::pointer::push_token;
+use crate::walk::{accepts_null, resolve, types_of};
 use serde_json::{Map, Number, Value, json};
-
-/// How deep the schema's own nesting (of keywords, not of values) may go.
-pub(super) const MAX_SCHEMA_DEPTH: usize = 64;
-
-/// The string formats strict mode supports.
-pub(crate) const STRING_FORMATS: [&str; 9] = [
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
-
-/// Keywords that only annotate (no validator refuses a value for them) and that strict
-/// mode does not take: dropped. Extension keys (`x-...`) are dropped too.
-const ANNOTATIONS: [&str; 9] = [
-    "$schema",
-    "default",
-    "examples",
-    "$comment",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "contentEncoding",
-    "contentMediaType",
-];
 
 /// Whether `key` is dropped from the strict schema (it only annotates).
 pub(super) fn dropped(key: &str) -> bool {
-    ANNOTATIONS.contains(&key) || key.starts_with("x-")
+    key == "$schema" || (is_annotation(key) && !kept_annotation(key))
 }
 
 /// Whether `key` is an annotation strict mode keeps.
@@ -205,7 +178,7 @@ impl<'a> Rewrite<'a> {
         let mut bounds = None;
         for (key, value) in map {
             let mut here = path.to_string();
-            push_pointer_token(&mut here, key);
+            push_token(&mut here, key);
             match key.as_str() {
                 k if kept_annotation(k) => {
                     out.insert(key.clone(), value.clone());
@@ -323,7 +296,7 @@ impl<'a> Rewrite<'a> {
         depth: usize,
     ) {
         let mut here = path.to_string();
-        push_pointer_token(&mut here, "properties");
+        push_token(&mut here, "properties");
         let Some(properties) = map.get("properties").and_then(Value::as_object) else {
             self.refuse(
                 Kind::UnsupportedKeyword,
@@ -356,7 +329,7 @@ impl<'a> Rewrite<'a> {
         let mut rewritten = Map::new();
         for (name, member) in properties {
             let mut at = here.clone();
-            push_pointer_token(&mut at, name);
+            push_token(&mut at, name);
             let mut schema = self.node(member, &at, depth + 1);
             if !required.contains(&name.as_str()) && !accepts_null(self.root, member) {
                 schema = nullable(schema);
@@ -374,7 +347,7 @@ impl<'a> Rewrite<'a> {
             }
             Some(extra) => {
                 let mut at = path.to_string();
-                push_pointer_token(&mut at, "additionalProperties");
+                push_token(&mut at, "additionalProperties");
                 self.refuse(
                     Kind::FreeFormMap,
                     &at,
@@ -635,7 +608,7 @@ enum Target {
 
 fn definition_path(name: &str) -> String {
     let mut path = "/$defs".to_string();
-    push_pointer_token(&mut path, name);
+    push_token(&mut path, name);
     path
 }
 

@@ -10,7 +10,7 @@
 //! branch declares and does not descend into the branches.
 
 use super::facts::{self, Known, Union};
-use super::{json_type, resolve, types_of};
+use payload_schema::walk::{enum_values, json_type, resolve, types_of};
 use serde_json::{Map, Value};
 
 /// How many nested `allOf` / union levels are followed for one value: schemars nests
@@ -125,7 +125,7 @@ impl<'a> Applies<'a> {
     pub(crate) fn enum_values(&self) -> Option<Vec<Value>> {
         self.parts
             .iter()
-            .find_map(|part| super::enum_values(self.root, part.target))
+            .find_map(|part| enum_values(self.root, part.target))
     }
 
     /// The schema that makes a number here an integer, if one does: a part (or, when

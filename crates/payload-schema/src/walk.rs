@@ -1,17 +1,17 @@
 //! Walking a JSON Schema alongside a value: `$ref` resolution and the sub-schema that
 //! governs a given JSON Pointer. Used to describe what was expected in errors, to
-//! coerce values to the schema's types, and to render instructions.
+//! coerce values to the schema's types, to render instructions and grammars.
+//!
+//! Every step is bounded: `$ref` chains by [`MAX_REF_HOPS`], and nothing here recurses
+//! on the schema without a depth of its own.
 
+use crate::keywords::{Holds, holds, is_annotation};
+use crate::limits::MAX_REF_HOPS;
+use crate::pointer;
 use serde_json::Value;
 
-pub(crate) mod applies;
-pub(crate) mod facts;
-
-/// How many `$ref` hops to follow before giving up (a cycle of refs would otherwise
-/// never end).
-const MAX_REF_HOPS: usize = 32;
-
-/// Follows `$ref`s from `schema` (local `#/...` references into `root` only), and the
+/// Follows `$ref`s from `schema` (local `#/...` references into `root` only, as
+/// [`target`] reads them), and the
 /// `allOf` of one schema that draft-07 documents wrap a `$ref` in to describe it
 /// (`{"description": ..., "allOf": [{"$ref": ...}]}`): a wrapper that adds nothing but
 /// annotations is the schema it wraps.
@@ -25,41 +25,112 @@ pub fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
         let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
             return current;
         };
-        let Some(pointer) = reference.strip_prefix('#') else {
-            return current;
-        };
-        match root.pointer(pointer) {
-            Some(target) => current = target,
+        match target(root, reference) {
+            Some(found) => current = found,
             None => return current,
         }
     }
     current
 }
 
+/// The schema a local `$ref` (`#`, `#/...`, percent-escapes decoded) names in `root`,
+/// or `None` for a reference outside the document or to nothing.
+pub fn target<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let fragment = reference.strip_prefix('#')?;
+    if fragment.contains('%') {
+        root.pointer(&pointer::decode_fragment(fragment))
+    } else {
+        root.pointer(fragment)
+    }
+}
+
+/// Where a sub-schema sits under its keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot<'a> {
+    /// The keyword's value is the schema (`items`, `not`, ...).
+    Whole,
+    /// A member of a map of schemas (`properties`, `$defs`, ...).
+    Member(&'a str),
+    /// An item of a list of schemas (`anyOf`, `prefixItems`, ...).
+    Index(usize),
+}
+
+/// One sub-schema of a schema node.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Subschema<'a> {
+    /// The keyword that holds it.
+    pub keyword: &'a str,
+    /// Where under the keyword.
+    pub slot: Slot<'a>,
+    /// The sub-schema.
+    pub schema: &'a Value,
+}
+
+impl Subschema<'_> {
+    /// Appends the sub-schema's place (`/keyword`, and `/member` or `/index`) to a JSON
+    /// Pointer to its parent.
+    pub fn push_pointer(&self, at: &mut String) {
+        pointer::push_token(at, self.keyword);
+        match self.slot {
+            Slot::Whole => {}
+            Slot::Member(name) => pointer::push_token(at, name),
+            Slot::Index(index) => pointer::push_index(at, index),
+        }
+    }
+}
+
+/// The sub-schemas directly under `node`, in the order its keywords are written, by
+/// the one table of which keywords hold schemas ([`crate::keywords::holds`]). Member
+/// names of `properties` and the like are data, never read as keywords.
+pub fn subschemas(node: &Value) -> impl Iterator<Item = Subschema<'_>> {
+    node.as_object()
+        .into_iter()
+        .flatten()
+        .flat_map(|(keyword, value)| {
+            let keyword = keyword.as_str();
+            let found: Box<dyn Iterator<Item = Subschema<'_>>> = match (holds(keyword), value) {
+                (Some(Holds::One), schema)
+                | (Some(Holds::OneOrList), schema @ Value::Object(_)) => {
+                    Box::new(std::iter::once(Subschema {
+                        keyword,
+                        slot: Slot::Whole,
+                        schema,
+                    }))
+                }
+                (Some(Holds::List | Holds::OneOrList), Value::Array(list)) => Box::new(
+                    list.iter()
+                        .enumerate()
+                        .map(move |(index, schema)| Subschema {
+                            keyword,
+                            slot: Slot::Index(index),
+                            schema,
+                        }),
+                ),
+                (Some(Holds::Map), Value::Object(members)) => {
+                    Box::new(members.iter().map(move |(name, schema)| Subschema {
+                        keyword,
+                        slot: Slot::Member(name),
+                        schema,
+                    }))
+                }
+                _ => Box::new(std::iter::empty()),
+            };
+            found
+        })
+}
+
 /// The one schema of an `allOf` whose other members are only annotations.
 fn annotated_wrapper(schema: &Value) -> Option<&Value> {
-    const ANNOTATIONS: [&str; 8] = [
-        "description",
-        "title",
-        "default",
-        "examples",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "$comment",
-    ];
     let map = schema.as_object()?;
     let [only] = map.get("allOf")?.as_array()?.as_slice() else {
         return None;
     };
-    let annotations_only = map
-        .keys()
-        .all(|key| key == "allOf" || ANNOTATIONS.contains(&key.as_str()) || key.starts_with("x-"));
+    let annotations_only = map.keys().all(|key| key == "allOf" || is_annotation(key));
     annotations_only.then_some(only)
 }
 
 /// The sub-schema for member `key` of an object governed by `schema`.
-pub(crate) fn property<'a>(root: &'a Value, schema: &'a Value, key: &str) -> Option<&'a Value> {
+pub fn property<'a>(root: &'a Value, schema: &'a Value, key: &str) -> Option<&'a Value> {
     let schema = resolve(root, schema);
     if let Some(found) = schema.get("properties").and_then(|p| p.get(key)) {
         return Some(resolve(root, found));
@@ -71,7 +142,7 @@ pub(crate) fn property<'a>(root: &'a Value, schema: &'a Value, key: &str) -> Opt
 }
 
 /// The sub-schema for item `index` of an array governed by `schema`.
-pub(crate) fn item<'a>(root: &'a Value, schema: &'a Value, index: usize) -> Option<&'a Value> {
+pub fn item<'a>(root: &'a Value, schema: &'a Value, index: usize) -> Option<&'a Value> {
     let schema = resolve(root, schema);
     if let Some(prefix) = schema.get("prefixItems").and_then(Value::as_array) {
         if let Some(found) = prefix.get(index) {
@@ -86,7 +157,7 @@ pub(crate) fn item<'a>(root: &'a Value, schema: &'a Value, index: usize) -> Opti
 }
 
 /// The one non-null branch of an `anyOf`/`oneOf` (how schemars writes `Option<T>`).
-pub(crate) fn single_branch<'a>(root: &'a Value, schema: &'a Value) -> Option<&'a Value> {
+pub fn single_branch<'a>(root: &'a Value, schema: &'a Value) -> Option<&'a Value> {
     for keyword in ["anyOf", "oneOf"] {
         if let Some(branches) = schema.get(keyword).and_then(Value::as_array) {
             let mut non_null = branches
@@ -104,7 +175,7 @@ pub(crate) fn single_branch<'a>(root: &'a Value, schema: &'a Value) -> Option<&'
 
 /// The sub-schema that governs the value at `pointer` (a JSON Pointer), if the schema
 /// says it unambiguously.
-pub(crate) fn at_pointer<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
+pub fn at_pointer<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
     let mut schema = resolve(root, root);
     if pointer.is_empty() {
         return Some(schema);
@@ -122,7 +193,7 @@ pub(crate) fn at_pointer<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value
 
 /// Whether `schema` accepts `null`, as far as its `type`, `enum`, `const`, unions,
 /// `allOf` parts and `$ref`s say (a schema that says nothing accepts it).
-pub(crate) fn accepts_null(root: &Value, schema: &Value) -> bool {
+pub fn accepts_null(root: &Value, schema: &Value) -> bool {
     accepts_null_within(root, schema, MAX_REF_HOPS)
 }
 
@@ -164,7 +235,7 @@ fn accepts_null_within(root: &Value, schema: &Value, depth: usize) -> bool {
 
 /// The JSON Schema type name of `value` (`integer` for a number without a fraction
 /// or exponent, `number` otherwise).
-pub(crate) fn json_type(value: &Value) -> &'static str {
+pub fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
@@ -178,7 +249,7 @@ pub(crate) fn json_type(value: &Value) -> &'static str {
 
 /// The JSON types a schema allows, as written in its `type` keyword (empty if it does
 /// not say).
-pub(crate) fn types_of(schema: &Value) -> Vec<&str> {
+pub fn types_of(schema: &Value) -> Vec<&str> {
     match schema.get("type") {
         Some(Value::String(t)) => vec![t.as_str()],
         Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
@@ -188,7 +259,7 @@ pub(crate) fn types_of(schema: &Value) -> Vec<&str> {
 
 /// A short description of what a schema expects, for error messages and instructions:
 /// `one of create, update`, `integer between 0 and 5`, `array of object`, ...
-pub(crate) fn describe(root: &Value, schema: &Value) -> String {
+pub fn describe(root: &Value, schema: &Value) -> String {
     describe_within(root, schema, MAX_DESCRIBE_DEPTH)
 }
 
@@ -248,7 +319,7 @@ fn describe_within(root: &Value, schema: &Value, depth: usize) -> String {
 
 /// The allowed values of an enum schema: its `enum`, or a `oneOf`/`anyOf` whose
 /// branches are all constants (how schemars writes an enum with documented variants).
-pub(crate) fn enum_values(root: &Value, schema: &Value) -> Option<Vec<Value>> {
+pub fn enum_values(root: &Value, schema: &Value) -> Option<Vec<Value>> {
     let schema = resolve(root, schema);
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         return Some(values.clone());
@@ -298,7 +369,7 @@ fn required_members(schema: &Value) -> Option<String> {
 }
 
 /// `a, b, c` for a list of JSON values (strings without their quotes).
-pub(crate) fn list_values(values: &[Value]) -> String {
+pub fn list_values(values: &[Value]) -> String {
     values
         .iter()
         .map(|v| match v {
@@ -390,5 +461,50 @@ mod tests {
         let root = json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
                           "$ref": "#/$defs/A"});
         let _ = resolve(&root, &root);
+    }
+
+    #[test]
+    fn subschemas_are_found_by_keyword_and_located() {
+        let node = json!({
+            "type": "object",
+            "properties": {"a/b": {"type": "string"}, "enum": {"const": 1}},
+            "items": [{"type": "null"}],
+            "anyOf": [{"minimum": 1}],
+            "not": {"type": "array"},
+            "enum": [{"properties": {"x": {}}}],
+            "description": {"type": "string"}
+        });
+        let mut found = Vec::new();
+        for sub in subschemas(&node) {
+            let mut at = String::new();
+            sub.push_pointer(&mut at);
+            assert_eq!(node.pointer(&at), Some(sub.schema));
+            found.push(at);
+        }
+        assert_eq!(
+            found,
+            [
+                "/properties/a~1b",
+                "/properties/enum",
+                "/items/0",
+                "/anyOf/0",
+                "/not"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_reference_is_read_as_a_fragment() {
+        let root = json!({"$defs": {"a b": {"type": "string"}, "c": {"$ref": "#/$defs/a%20b"}}});
+        assert_eq!(
+            target(&root, "#/$defs/a%20b"),
+            Some(&json!({"type": "string"}))
+        );
+        assert_eq!(
+            resolve(&root, &json!({"$ref": "#/$defs/c"})),
+            &json!({"type": "string"})
+        );
+        assert_eq!(target(&root, "other.json#/a"), None);
+        assert_eq!(target(&root, "#/nowhere"), None);
     }
 }

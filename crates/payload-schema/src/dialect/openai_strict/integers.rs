@@ -4,6 +4,7 @@
 //! strict mode knows no integer formats, but it does take bounds, which say the same
 //! thing to any validator. The bounds a schema already states are kept when tighter.
 
+use crate::formats::integer_format;
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 
@@ -11,23 +12,14 @@ use std::cmp::Ordering;
 /// integer width. 128-bit formats have bounds no JSON number here can hold exactly:
 /// `Some(None)`.
 pub(super) fn bounds(format: &str) -> Option<Option<(Number, Number)>> {
-    let signed = |low: i64, high: i64| Some(Some((Number::from(low), Number::from(high))));
-    let unsigned = |high: u64| Some(Some((Number::from(0u64), Number::from(high))));
-    match format {
-        "int8" => signed(i8::MIN.into(), i8::MAX.into()),
-        "int16" => signed(i16::MIN.into(), i16::MAX.into()),
-        "int32" => signed(i32::MIN.into(), i32::MAX.into()),
-        "int64" => signed(i64::MIN, i64::MAX),
-        // `isize`/`usize`: the widths of this platform, which is the one that decodes.
-        "int" => signed(isize::MIN as i64, isize::MAX as i64),
-        "uint8" => unsigned(u8::MAX.into()),
-        "uint16" => unsigned(u16::MAX.into()),
-        "uint32" => unsigned(u32::MAX.into()),
-        "uint64" => unsigned(u64::MAX),
-        "uint" => unsigned(usize::MAX as u64),
-        "int128" | "uint128" => Some(None),
-        _ => None,
+    let format = integer_format(format)?;
+    if format.bits > 64 {
+        return Some(None);
     }
+    // Within 64 bits, every bound is an `i64` or a `u64`.
+    let low = i64::try_from(format.min).ok()?;
+    let high = u64::try_from(format.max).ok()?;
+    Some(Some((Number::from(low), Number::from(high))))
 }
 
 /// Writes `low` and `high` as `minimum` and `maximum` of `map`, keeping a bound the

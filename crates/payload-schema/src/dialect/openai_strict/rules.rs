@@ -6,10 +6,10 @@
 //! limits, which depend on the whole schema; running it on every result keeps a schema
 //! strict mode would reject from ever being returned as strict.
 
+use super::STRING_FORMATS;
 use super::refusal::{StrictRefusal, StrictRefusalKind as Kind};
-use super::rewrite::STRING_FORMATS;
-use crate::error::push_pointer_token;
-use crate::schema::walk::types_of;
+use crate::pointer::push_token;
+use crate::walk::types_of;
 use serde_json::Value;
 
 /// Levels of object nesting strict mode allows.
@@ -74,7 +74,7 @@ pub(crate) fn check(schema: &Value) -> Vec<StrictRefusal> {
         };
         for (key, value) in map {
             let mut here = path.clone();
-            push_pointer_token(&mut here, key);
+            push_token(&mut here, key);
             if !KEYWORDS.contains(&key.as_str()) || (key == "$defs" && !path.is_empty()) {
                 refusals.push(StrictRefusal::new(
                     Kind::UnsupportedKeyword,
@@ -107,7 +107,7 @@ pub(crate) fn check(schema: &Value) -> Vec<StrictRefusal> {
                     for (name, member) in value.as_object().into_iter().flatten() {
                         totals.text += name.chars().count();
                         let mut at = here.clone();
-                        push_pointer_token(&mut at, name);
+                        push_token(&mut at, name);
                         stack.push((member, at));
                     }
                     if key == "properties" {

@@ -6,7 +6,7 @@
 //! values (`const`, `enum`) share none, or when both require one member whose constant
 //! values share none (the tag of a tagged enum).
 
-use crate::schema::walk::{resolve, types_of};
+use crate::walk::{resolve, types_of};
 use serde_json::Value;
 
 /// Whether every pair of `branches` (resolved against `root`) is provably exclusive.

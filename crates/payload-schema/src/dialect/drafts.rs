@@ -4,62 +4,43 @@
 //! `definitions` stays a property): the keywords whose values are schemas, maps of
 //! schemas or lists of schemas are walked, and nothing else.
 
+use super::{Dialect, UnreadableDialect};
+use crate::keywords::{Holds, holds};
 use serde_json::{Map, Value};
 
-const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
-
-/// Keywords whose value is one schema.
-const ONE: &[&str] = &[
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-];
-/// Keywords whose value is a map of schemas.
-const MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-/// Keywords whose value is a list of schemas.
-const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// The URI that names JSON Schema 2020-12.
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+/// The URI that names JSON Schema draft-07.
+pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 
 /// Which dialect a document declares with `$schema`: draft-07 or 2020-12 by their
 /// json-schema.org URIs; 2020-12 when it declares none, or an extension vocabulary of
 /// its own (the output-schema app's `https://legion.dev/output-schema/v1` is 2020-12 with
 /// `x-format` and `x-parsing`). Another json-schema.org draft is refused: its keywords mean other
 /// things, and reading it as 2020-12 would check something else than was written.
-pub(crate) fn declared(schema: &Value) -> Result<super::Dialect, String> {
+pub fn declared(schema: &Value) -> Result<Dialect, UnreadableDialect> {
     match schema.get("$schema") {
-        None => Ok(super::Dialect::Draft2020_12),
-        Some(Value::String(uri)) if uri.contains("draft-07") => Ok(super::Dialect::Draft07),
-        Some(Value::String(uri)) if uri.contains("2020-12") => Ok(super::Dialect::Draft2020_12),
-        Some(Value::String(uri)) if uri.contains("json-schema.org") => Err(format!(
-            "$schema '{uri}' is not a dialect this library reads: use draft-07 or 2020-12"
-        )),
-        Some(Value::String(_)) => Ok(super::Dialect::Draft2020_12),
-        Some(other) => Err(format!("$schema must be a URI, not {other}")),
+        None => Ok(Dialect::Draft2020_12),
+        Some(Value::String(uri)) if uri.contains("draft-07") => Ok(Dialect::Draft07),
+        Some(Value::String(uri)) if uri.contains("2020-12") => Ok(Dialect::Draft2020_12),
+        Some(Value::String(uri)) if uri.contains("json-schema.org") => {
+            Err(UnreadableDialect::OtherDraft(uri.clone()))
+        }
+        Some(Value::String(_)) => Ok(Dialect::Draft2020_12),
+        Some(other) => Err(UnreadableDialect::NotAUri(other.clone())),
     }
 }
 
 /// The document with `$schema` naming 2020-12 (an extension vocabulary's URI would send
 /// the validator looking for a meta-schema it cannot fetch).
-pub(crate) fn as_2020_12(schema: &Value) -> Value {
+pub fn as_2020_12(schema: &Value) -> Value {
     let mut out = schema.clone();
     set_dialect(&mut out, DRAFT_2020_12);
     out
 }
 
 /// A draft-07 document as 2020-12.
-pub(crate) fn to_2020_12(schema: &Value) -> Value {
+pub fn to_2020_12(schema: &Value) -> Value {
     let mut out = convert(schema, &|map| {
         if let Some(definitions) = map.remove("definitions") {
             map.insert("$defs".into(), definitions);
@@ -88,7 +69,7 @@ pub(crate) fn to_2020_12(schema: &Value) -> Value {
 }
 
 /// A 2020-12 document as draft-07.
-pub(crate) fn to_draft_07(schema: &Value) -> Value {
+pub fn to_draft_07(schema: &Value) -> Value {
     let mut out = convert(schema, &|map| {
         if let Some(defs) = map.remove("$defs") {
             map.insert("definitions".into(), defs);
@@ -135,37 +116,22 @@ fn convert(schema: &Value, change: &dyn Fn(&mut Map<String, Value>)) -> Value {
     };
     let mut out = Map::new();
     for (key, value) in map {
-        let converted = if ONE.contains(&key.as_str()) {
-            convert(value, change)
-        } else if key == "items" {
-            // One schema in both dialects, or a list of them in draft-07.
-            match value {
-                Value::Array(list) => {
-                    Value::Array(list.iter().map(|s| convert(s, change)).collect())
-                }
-                one => convert(one, change),
+        // draft-07's `dependencies` maps names to schemas or to lists of names.
+        let holds = holds(key).or((key == "dependencies").then_some(Holds::Map));
+        let converted = match (holds, value) {
+            (Some(Holds::One), one) | (Some(Holds::OneOrList), one @ Value::Object(_)) => {
+                convert(one, change)
             }
-        } else if key == "additionalItems" {
-            convert(value, change)
-        } else if MAP.contains(&key.as_str()) || key == "dependencies" {
-            match value {
-                Value::Object(entries) => Value::Object(
-                    entries
-                        .iter()
-                        .map(|(name, s)| (name.clone(), convert(s, change)))
-                        .collect(),
-                ),
-                other => other.clone(),
+            (Some(Holds::List | Holds::OneOrList), Value::Array(list)) => {
+                Value::Array(list.iter().map(|s| convert(s, change)).collect())
             }
-        } else if LIST.contains(&key.as_str()) {
-            match value {
-                Value::Array(list) => {
-                    Value::Array(list.iter().map(|s| convert(s, change)).collect())
-                }
-                other => other.clone(),
-            }
-        } else {
-            value.clone()
+            (Some(Holds::Map), Value::Object(entries)) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(name, s)| (name.clone(), convert(s, change)))
+                    .collect(),
+            ),
+            _ => value.clone(),
         };
         out.insert(key.clone(), converted);
     }
@@ -216,18 +182,15 @@ mod tests {
 
     #[test]
     fn the_declared_dialect_is_read_and_others_are_refused() {
-        assert_eq!(
-            declared(&json!({})),
-            Ok(super::super::Dialect::Draft2020_12)
-        );
+        assert_eq!(declared(&json!({})), Ok(Dialect::Draft2020_12));
         assert_eq!(
             declared(&json!({"$schema": DRAFT_07})),
-            Ok(super::super::Dialect::Draft07)
+            Ok(Dialect::Draft07)
         );
         assert!(declared(&json!({"$schema": "http://json-schema.org/draft-04/schema#"})).is_err());
         assert_eq!(
             declared(&json!({"$schema": "https://legion.dev/output-schema/v1"})),
-            Ok(super::super::Dialect::Draft2020_12)
+            Ok(Dialect::Draft2020_12)
         );
     }
 }

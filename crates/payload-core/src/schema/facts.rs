@@ -13,8 +13,8 @@
 //! for a tagged enum, how each branch is recognised, found by the address of the
 //! branch list.
 
-use super::{resolve, types_of};
 use crate::validate::schema_errors::variants;
+use payload_schema::walk::{resolve, types_of};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
