@@ -14,31 +14,38 @@ use libfuzzer_sys::fuzz_target;
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_core::CustomPayload;
 use payload_serve::{Db, DecideError, Decision};
+use serde_json::json;
+use table_that_web::Tables;
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(Value::Array(steps)) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    let db = Db::open(None).unwrap();
+    let db = table_that_web::open_db(None).unwrap();
+    let handlers = table_that_web::handlers();
     db.ensure_conversation("c").unwrap();
     let mut table = None;
     for (turn, step) in steps.iter().take(16).enumerate() {
         if let Some(proposed) = step.get("propose") {
             let kind = proposed.get("type").and_then(Value::as_str).unwrap_or("x");
             let payload = CustomPayload::new(kind, proposed.get("data").cloned().unwrap_or(Value::Null));
-            db.add_payload("c", turn, &payload, table).unwrap();
+            let context = table.map_or(Value::Null, |id| json!({ "table_id": id }));
+            db.add_payload("c", turn, &payload, &context).unwrap();
             let mut decided = false;
             let decisions = step.get("decisions").and_then(Value::as_array).cloned().unwrap_or_default();
             for decision in decisions.iter().take(4) {
                 let decision = match decision {
                     Value::String(s) if s == "dismiss" => Decision::Dismiss,
                     other => Decision::Accept {
-                        rows: other.get("rows").and_then(|r| serde_json::from_value(r.clone()).ok()),
+                        options: match other.get("rows") {
+                            Some(rows) => json!({ "rows": rows }),
+                            None => json!({}),
+                        },
                     },
                 };
                 let tables_before = db.check().map(|()| tables(&db));
-                match db.decide("c", turn, &decision) {
+                match db.decide("c", turn, &decision, &handlers) {
                     Ok(_) => {
                         assert!(!decided, "a payload was decided twice");
                         decided = true;

@@ -276,7 +276,20 @@ fn only_the_web_app_links_a_web_server_and_a_database() {
             "payload-serve does not depend on {dependency}"
         );
     }
-    assert!(graph.linked("payload").contains("payload-serve"));
+    // The chat server is generic: it knows no app (table.that's web part depends on
+    // it, never the other way round), and the web part of table.that is its own crate.
+    let served = graph.linked("payload-serve");
+    for app in ["table-that", "table-that-web", "payload-builtin"] {
+        assert!(!served.contains(app), "payload-serve links the app {app}");
+    }
+    let web = graph.linked("table-that-web");
+    for dependency in ["payload-serve", "table-that", "rusqlite"] {
+        assert!(
+            web.contains(dependency),
+            "table-that-web does not link {dependency}"
+        );
+    }
+    assert!(graph.linked("payload").contains("table-that-web"));
 }
 
 /// payload-cli without its `providers` feature links no HTTP client, no TLS and no

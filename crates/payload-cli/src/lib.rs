@@ -31,7 +31,7 @@ mod text;
 pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES, ModelTimeouts, Provider, Verbosity};
 pub use error::CliError;
 pub use input::{limits, read_input};
-pub use serve::{ModelFactory, ServeRequest, Server};
+pub use serve::{ModelFactory, Serve, ServeRequest, Server};
 pub use text::{instructions_for, instructions_text, prompt_text, schema_type};
 
 use clap::Parser;
@@ -49,9 +49,10 @@ pub fn main() -> ExitCode {
     main_inner(None)
 }
 
-/// [`main`], with the app `payload serve` runs.
-pub fn main_with_server(server: Server) -> ExitCode {
-    main_inner(Some(server))
+/// [`main`], with the app `payload serve` runs (a `payload_serve::App`, or any
+/// [`Serve`]).
+pub fn main_with_server(server: impl Serve + 'static) -> ExitCode {
+    main_inner(Some(Box::new(server)))
 }
 
 fn main_inner(server: Option<Server>) -> ExitCode {
@@ -189,14 +190,15 @@ pub fn run_with_server(
             let server = server.ok_or(CliError::NoServer)?;
             let (model, turn_deadline) =
                 serve::model(provider, model, base_url, max_tokens, timeouts)?;
-            server(ServeRequest {
-                port,
-                db,
-                model,
-                allow_hosts,
-                turn_deadline,
-            })
-            .map_err(CliError::Serve)?;
+            server
+                .serve(ServeRequest {
+                    port,
+                    db,
+                    model,
+                    allow_hosts,
+                    turn_deadline,
+                })
+                .map_err(CliError::Serve)?;
         }
         Command::Grammar {
             page,

@@ -1,7 +1,8 @@
 //! `payload serve`: the command line of a web app that lives in another crate. The
 //! server (axum, SQLite, the page) is an app's, not the command's, so `payload-cli`
 //! does not link it: a binary that has one passes it to
-//! [`main_with_server`](crate::main_with_server), and this module hands it what the
+//! [`main_with_server`](crate::main_with_server) (`payload_serve::App` is a [`Serve`],
+//! and so is any function taking a [`ServeRequest`]), and this module hands it what the
 //! user asked for, the model already chosen.
 
 #[cfg(feature = "providers")]
@@ -41,8 +42,22 @@ impl std::fmt::Debug for ServeRequest {
     }
 }
 
-/// Runs the app until it is stopped.
-pub type Server = fn(ServeRequest) -> std::io::Result<()>;
+/// An app `payload serve` can run: it serves what the request asks until it is
+/// stopped.
+pub trait Serve {
+    /// Runs the app as `request` asks (its port, database, model and hosts) until the
+    /// process is stopped.
+    fn serve(self: Box<Self>, request: ServeRequest) -> std::io::Result<()>;
+}
+
+impl<F: FnOnce(ServeRequest) -> std::io::Result<()>> Serve for F {
+    fn serve(self: Box<Self>, request: ServeRequest) -> std::io::Result<()> {
+        (*self)(request)
+    }
+}
+
+/// The app `payload serve` runs.
+pub type Server = Box<dyn Serve>;
 
 /// The model `payload serve` gives the app (a factory of the provider's clients, time
 /// limits included; none when no provider is named) and the deadline of one turn.
@@ -135,7 +150,7 @@ mod tests {
                 "http://127.0.0.1:9/v1",
             ],
         ] {
-            run_with_server(args, registry, &mut out, Some(recording_server)).unwrap();
+            run_with_server(args, registry, &mut out, Some(Box::new(recording_server))).unwrap();
         }
         assert_eq!(
             *ASKED.lock().unwrap(),
@@ -203,7 +218,7 @@ mod tests {
             args,
             Registry::global(),
             &mut Vec::new(),
-            Some(keeping_server),
+            Some(Box::new(keeping_server)),
         )
         .unwrap();
         let factory = KEPT.lock().unwrap().take().expect("a model factory");
@@ -228,7 +243,7 @@ mod tests {
             ["payload", "serve", "--deadline", "5"],
             Registry::global(),
             &mut Vec::new(),
-            Some(keeping_server),
+            Some(Box::new(keeping_server)),
         );
         assert!(matches!(alone, Err(CliError::Usage(m)) if m.contains("--provider")));
     }
@@ -241,7 +256,7 @@ mod tests {
             ["payload", "serve", "--provider", "openai"],
             registry,
             &mut out,
-            Some(recording_server),
+            Some(Box::new(recording_server)),
         );
         assert!(matches!(missing, Err(CliError::Usage(m)) if m.contains("--model")));
         let none = run(["payload", "serve"], registry, &mut out);

@@ -28,6 +28,10 @@ pub struct Page {
     /// The names of the registered tools the model may call on this page (tools are
     /// registered globally; each page chooses; none by default).
     pub tools: &'static [&'static str],
+    /// Messages a user might start with on this page: a chat with no messages yet
+    /// offers them as chips, so a first visit shows what the page is for (none by
+    /// default).
+    pub starters: &'static [&'static str],
 }
 
 impl Page {
@@ -42,6 +46,7 @@ impl Page {
             context: None,
             suggestions: true,
             tools: &[],
+            starters: &[],
         }
     }
 
@@ -78,6 +83,13 @@ impl Page {
     /// Names the registered tools the model may call on this page.
     pub const fn tools(mut self, tools: &'static [&'static str]) -> Page {
         self.tools = tools;
+        self
+    }
+
+    /// Sets the messages a user might start with on this page (shown as chips in an
+    /// empty chat).
+    pub const fn starters(mut self, starters: &'static [&'static str]) -> Page {
+        self.starters = starters;
         self
     }
 

@@ -1,7 +1,13 @@
-// Payload cards (the chat architecture app): a registry of handlers keyed by payload type.
-// A page may pass its own handlers, which are looked up first; the global registry is
-// the fallback, and a type nobody registered is shown as its JSON. Every value from
-// the model is put in the page as text (textContent), never as HTML.
+// Payload cards (the chat architecture app): a registry of handlers keyed by payload
+// type. A page may pass its own handlers, which are looked up first; the global registry
+// is next; a type nobody registered gets the generic card, built from its JSON Schema
+// (titles and descriptions from the schema, nested objects and lists, enum values as
+// labels) and filled in from the typed partial while it streams. Every value from the
+// model is put in the page as text (textContent), never as HTML.
+//
+// A handler: {title(data, type), render(data, ctx), preview(partial, ctx),
+// acceptLabel(data, body), options(body) -> the decision's JSON object,
+// note(applied) -> what accepting did, in words}; every member but render optional.
 "use strict";
 
 (function () {
@@ -19,165 +25,171 @@
     registry.set(type, handler);
   }
 
-  /** The handler of `type`: the page's own first, then the global one, then JSON. */
+  /** The handler of `type`: the page's own first, then the global one, then the generic card. */
   function find(type, pageHandlers) {
     if (pageHandlers && Object.prototype.hasOwnProperty.call(pageHandlers, type)) {
       return pageHandlers[type];
     }
-    return registry.get(type) || JSON_HANDLER;
+    return registry.get(type) || GENERIC;
   }
 
-  const JSON_HANDLER = {
-    title: (data, type) => type,
-    render(data) {
-      return el("pre", "json", JSON.stringify(data, null, 2));
-    },
-  };
+  // ---- the generic card ----------------------------------------------------------
 
-  function show(value) {
-    if (value === null || value === undefined) return "";
-    if (Array.isArray(value)) return value.map(show).join(", ");
-    if (typeof value === "object") return JSON.stringify(value);
-    return String(value);
+  // Nesting past this is shown as JSON text: a schema or value may be deep, the page not.
+  const MAX_DEPTH = 24;
+
+  /** "table_name" → "Table name". */
+  function humanize(key) {
+    const words = String(key).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim();
+    return words ? words.charAt(0).toUpperCase() + words.slice(1).toLowerCase() : String(key);
   }
 
-  function tableOf(headers, rows) {
-    const table = el("table");
-    const head = el("tr");
-    headers.forEach((h) => head.appendChild(el("th", null, h)));
-    table.appendChild(head);
-    rows.forEach((row) => table.appendChild(row));
-    return table;
+  /** `schema` with local `$ref`s followed (a bounded number of hops). */
+  function resolve(schema, root) {
+    let node = schema;
+    for (let hops = 0; node && typeof node === "object" && typeof node.$ref === "string" && hops < 32; hops++) {
+      const ref = node.$ref;
+      if (!ref.startsWith("#")) return {};
+      let target = root;
+      ref.slice(1).split("/").filter(Boolean).forEach((part) => {
+        const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
+        target = target && typeof target === "object" ? target[key] : undefined;
+      });
+      node = target ? Object.assign({}, target, Object.fromEntries(Object.entries(node).filter(([k]) => k !== "$ref"))) : {};
+    }
+    return node && typeof node === "object" ? node : {};
   }
 
-  function row(className, cells) {
-    const tr = el("tr", className);
-    cells.forEach((cell) => {
-      const td = el("td");
-      if (cell instanceof Node) td.appendChild(cell);
-      else td.textContent = show(cell);
-      tr.appendChild(td);
+  function typeOf(value) {
+    if (value === null) return "null";
+    if (Array.isArray(value)) return "array";
+    if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+    return typeof value;
+  }
+
+  function allows(schema, value) {
+    const t = schema.type;
+    if (!t) return true;
+    const types = Array.isArray(t) ? t : [t];
+    const actual = typeOf(value);
+    return types.includes(actual) || (actual === "integer" && types.includes("number"));
+  }
+
+  /** The variant of a oneOf/anyOf the value is: the one whose constant tag it carries, else the first of its type. */
+  function variant(schema, value, root) {
+    const choices = (schema.oneOf || schema.anyOf || []).map((c) => resolve(c, root));
+    if (!choices.length) return schema;
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      const tagged = choices.find((c) =>
+        c.properties && Object.entries(c.properties).some(([k, p]) => {
+          const prop = resolve(p, root);
+          const constant = prop.const !== undefined ? prop.const : prop.enum && prop.enum.length === 1 ? prop.enum[0] : undefined;
+          return constant !== undefined && value[k] === constant;
+        })
+      );
+      if (tagged) return tagged;
+    }
+    const constant = choices.find((c) => c.const !== undefined && c.const === value) ||
+      choices.find((c) => Array.isArray(c.enum) && c.enum.includes(value));
+    return constant || choices.find((c) => allows(c, value)) || {};
+  }
+
+  function isLabel(schema, value) {
+    return (schema.const !== undefined || Array.isArray(schema.enum)) && (typeof value !== "object" || value === null);
+  }
+
+  /** The value as nodes, shaped by its schema. */
+  function renderValue(value, schema, root, depth) {
+    schema = resolve(schema || {}, root);
+    if (schema.oneOf || schema.anyOf) {
+      const chosen = variant(schema, value, root);
+      schema = Object.assign({}, schema, chosen, { oneOf: undefined, anyOf: undefined });
+    }
+    if (depth > MAX_DEPTH) return el("code", "json", JSON.stringify(value));
+    if (value === undefined || value === null) return el("span", "empty", "—");
+    if (isLabel(schema, value)) {
+      const label = el("span", "label", schema.title && schema.const !== undefined ? schema.title : value);
+      if (schema.description) label.title = schema.description;
+      return label;
+    }
+    if (Array.isArray(value)) {
+      if (!value.length) return el("span", "empty", "none");
+      const list = el("ol", "generic-list");
+      const items = resolve(schema.items || {}, root);
+      value.forEach((item, i) => {
+        const li = el("li");
+        const itemSchema = Array.isArray(schema.prefixItems) && schema.prefixItems[i] ? schema.prefixItems[i] : items;
+        li.appendChild(renderValue(item, itemSchema, root, depth + 1));
+        list.appendChild(li);
+      });
+      return list;
+    }
+    if (typeof value === "object") return renderObject(value, schema, root, depth);
+    if (typeof value === "boolean") return el("span", "value", value ? "yes" : "no");
+    return el("span", "value", value);
+  }
+
+  function renderObject(value, schema, root, depth) {
+    const props = schema.properties || {};
+    const keys = Object.keys(props).filter((k) => Object.prototype.hasOwnProperty.call(value, k));
+    Object.keys(value).forEach((k) => {
+      if (!keys.includes(k)) keys.push(k);
     });
-    return tr;
+    const dl = el("dl", "generic-object");
+    if (!keys.length) dl.appendChild(el("span", "empty", "—"));
+    keys.forEach((key) => {
+      const prop = resolve(props[key] || {}, root);
+      const dt = el("dt", null, prop.title || humanize(key));
+      dt.dataset.key = key;
+      if (prop.description) dt.title = prop.description;
+      const dd = el("dd");
+      dd.dataset.key = key;
+      dd.appendChild(renderValue(value[key], props[key] || {}, root, depth + 1));
+      dl.append(dt, dd);
+    });
+    return dl;
   }
 
-  function columnName(columns, id) {
-    const found = (columns || []).find((c) => c.id === id);
-    return found ? found.name : id;
+  // A schema's title, or its type's name, in words: a title that is an identifier
+  // (schemars writes the Rust type's name, `RecipeProposal`) reads "Recipe proposal".
+  function schemaTitle(schema, type) {
+    const title = (schema && schema.title) || type;
+    return /^[A-Za-z0-9_]+$/.test(title) ? humanize(title) : title;
   }
 
-  function describeColumn(column) {
-    const parts = [column.type || "text"];
-    if (column.required) parts.push("required");
-    if (Array.isArray(column.options)) parts.push("options: " + column.options.join(", "));
-    if (column.filterDisplay) parts.push("filter: " + column.filterDisplay);
-    return parts.join("; ");
-  }
-
-  // The column diff of a SCHEMA_PROPOSAL: one row per operation, with what changes
-  // from the column as it is now (the page passes its columns in `ctx.columns`).
-  const SCHEMA_PROPOSAL = {
-    title(data) {
-      return data.mode === "create"
-        ? "New table: " + show(data.table_name || "Untitled")
-        : "Change columns";
-    },
-    acceptLabel: (data) => (data.mode === "create" ? "Create table" : "Apply changes"),
+  const GENERIC = {
+    generic: true,
+    title: (data, type, ctx) => schemaTitle(ctx && ctx.schema, type),
     render(data, ctx) {
-      const body = el("div");
-      if (data.reasoning) body.appendChild(el("p", "reasoning", data.reasoning));
-      if (data.table_description) body.appendChild(el("p", null, data.table_description));
-      const rows = (data.operations || []).map((op) => {
-        switch (op.action) {
-          case "add": {
-            const where = op.after_column_id ? " (after " + columnName(ctx.columns, op.after_column_id) + ")" : "";
-            return row("add", ["add", (op.column && op.column.name) + where, describeColumn(op.column || {})]);
-          }
-          case "modify": {
-            const before = (ctx.columns || []).find((c) => c.id === op.column_id) || {};
-            const changes = Object.entries(op.changes || {}).map(([key, value]) => {
-              const was = key === "filterDisplay" ? before.filterDisplay : before[key];
-              return key + ": " + (was === undefined || was === null ? "" : show(was) + " → ") + show(value);
-            });
-            return row("modify", ["change", columnName(ctx.columns, op.column_id), changes.join("; ")]);
-          }
-          case "remove":
-            return row("remove", ["remove", columnName(ctx.columns, op.column_id), ""]);
-          case "reorder":
-            return row("reorder", ["move", columnName(ctx.columns, op.column_id),
-              op.after_column_id ? "after " + columnName(ctx.columns, op.after_column_id) : "to the start"]);
-          default:
-            return row("", [show(op.action), "", show(op)]);
-        }
-      });
-      body.appendChild(tableOf(["", "Column", "Details"], rows));
-      if (Array.isArray(data.sample_rows) && data.sample_rows.length) {
-        body.appendChild(el("p", "note", data.sample_rows.length + " sample rows will be added."));
-      }
+      const body = el("div", "generic");
+      const schema = ctx.schema || {};
+      if (schema.description) body.appendChild(el("p", "description", schema.description));
+      body.appendChild(renderValue(data, schema, schema, 0));
       return body;
     },
-    preview(partial) {
-      const ops = Array.isArray(partial && partial.operations) ? partial.operations.length : 0;
-      return el("p", "note", "Drafting " + (partial && partial.table_name ? "“" + partial.table_name + "”, " : "") + ops + " column change" + (ops === 1 ? "" : "s") + " so far…");
+    preview(partial, ctx) {
+      return GENERIC.render(partial, ctx);
     },
   };
 
-  // The rows of a DATA_PROPOSAL, each with a checkbox: only the ticked ones are applied.
-  const DATA_PROPOSAL = {
-    title: () => "Row changes",
-    acceptLabel: (data, ticked) => "Apply " + ticked + " change" + (ticked === 1 ? "" : "s"),
-    render(data, ctx) {
-      const body = el("div");
-      if (data.reasoning) body.appendChild(el("p", "reasoning", data.reasoning));
-      const rows = (data.operations || []).map((op, index) => {
-        const box = el("input");
-        box.type = "checkbox";
-        box.checked = ctx.state === "proposed";
-        box.disabled = ctx.state !== "proposed";
-        box.dataset.index = String(index);
-        box.setAttribute("aria-label", "Apply change " + (index + 1));
-        const values = op.data || op.changes || {};
-        const detail = Object.entries(values).map(([k, v]) => k + ": " + show(v)).join("; ");
-        const target = op.action === "add" ? "new row" : "row " + show(op.row_id);
-        const tr = row(op.action, [box, op.action, target, detail]);
-        box.addEventListener("change", () => {
-          tr.classList.toggle("unticked", !box.checked);
-          if (ctx.onTicked) ctx.onTicked();
-        });
-        return tr;
-      });
-      body.appendChild(tableOf(["", "", "Row", "Values"], rows));
-      return body;
-    },
-    // The indices of the operations left ticked.
-    ticked(body) {
-      return Array.from(body.querySelectorAll("input[type=checkbox]"))
-        .filter((box) => box.checked)
-        .map((box) => Number(box.dataset.index));
-    },
-    preview(partial) {
-      const ops = Array.isArray(partial && partial.operations) ? partial.operations.length : 0;
-      return el("p", "note", "Drafting " + ops + " row change" + (ops === 1 ? "" : "s") + " so far…");
-    },
-  };
+  // ---- cards -----------------------------------------------------------------------
 
-  register("schema_proposal", SCHEMA_PROPOSAL);
-  register("data_proposal", DATA_PROPOSAL);
-
-  const STATE_TEXT = { proposed: "", accepted: "Applied", dismissed: "Dismissed" };
+  const STATE_TEXT = { proposed: "", accepted: "Accepted", dismissed: "Dismissed" };
 
   /**
-   * A card for `payload` ({type, data}). `ctx`: {state, columns, pageHandlers,
-   * decide(decision, rows) -> Promise}. Interactive handlers get Accept and Dismiss
-   * buttons while the payload is proposed.
+   * A card for `payload` ({type, data}). `ctx`: {state, schema, pageHandlers,
+   * decide(decision, options) -> Promise of {status, applied}} plus what the app's
+   * cards read. Accept and Dismiss appear only with `decide` (the app decides this
+   * type on the server) while the payload is proposed.
    */
   function card(payload, ctx) {
     const handler = find(payload.type, ctx.pageHandlers);
     const node = el("div", "card");
     node.dataset.type = payload.type;
     node.dataset.state = ctx.state || "proposed";
+    if (handler.generic) node.classList.add("generic-card");
     const head = el("div", "card-head");
-    const title = handler.title ? handler.title(payload.data, payload.type) : payload.type;
+    const title = handler.title ? handler.title(payload.data, payload.type, ctx) : payload.type;
     head.appendChild(el("span", "title", title));
     const state = el("span", "state", STATE_TEXT[ctx.state] || "");
     head.appendChild(state);
@@ -185,17 +197,15 @@
     const bodyCtx = Object.assign({}, ctx);
     const body = el("div", "card-body");
     node.appendChild(body);
-    // Only a payload still proposed can be decided; a restored, decided one shows its state.
-    const interactive = !!ctx.decide && handler !== JSON_HANDLER && (ctx.state || "proposed") === "proposed";
+    const interactive = !!ctx.decide && (ctx.state || "proposed") === "proposed";
     let actions = null;
     let accept = null;
     const label = () => {
       if (!accept) return;
-      const ticked = handler.ticked ? handler.ticked(body).length : null;
-      accept.textContent = handler.acceptLabel ? handler.acceptLabel(payload.data, ticked) : "Accept";
-      accept.disabled = ticked === 0;
+      accept.textContent = handler.acceptLabel ? handler.acceptLabel(payload.data, body) : "Accept";
+      accept.disabled = handler.canAccept ? !handler.canAccept(body) : false;
     };
-    bodyCtx.onTicked = label;
+    bodyCtx.onChange = label;
     body.appendChild(handler.render(payload.data, bodyCtx));
     const setState = (value, note) => {
       node.dataset.state = value;
@@ -221,9 +231,9 @@
       const decideWith = (decision) => {
         accept.disabled = true;
         dismiss.disabled = true;
-        const rows = decision === "accept" && handler.ticked ? handler.ticked(body) : undefined;
-        ctx.decide(decision, rows).then(
-          (result) => setState(result.status, result.note),
+        const options = decision === "accept" && handler.options ? handler.options(body) : {};
+        ctx.decide(decision, options).then(
+          (result) => setState(result.status, result.applied && handler.note ? handler.note(result.applied) : null),
           (error) => {
             body.appendChild(el("p", "note warn", String(error.message || error)));
             accept.disabled = false;
@@ -239,18 +249,21 @@
     return node;
   }
 
-  /** A card for a payload still arriving (`payload_progress`). */
-  function drafting(type, partial, pageHandlers) {
-    const handler = find(type, pageHandlers);
+  /** A card for a payload still arriving (`payload_progress`): the partial value so far. */
+  function drafting(type, partial, ctx) {
+    ctx = ctx || {};
+    const handler = find(type, ctx.pageHandlers);
     const node = el("div", "card drafting");
     node.dataset.type = type;
     node.dataset.state = "drafting";
-    node.appendChild(el("div", "card-head", handler.title && partial ? handler.title(partial, type) : type));
+    if (handler.generic) node.classList.add("generic-card");
+    const title = handler.title && (partial || handler.generic) ? handler.title(partial || {}, type, ctx) : type;
+    node.appendChild(el("div", "card-head", title));
     const body = el("div", "card-body");
-    body.appendChild(handler.preview ? handler.preview(partial || {}) : el("p", "note", "Drafting…"));
+    body.appendChild(handler.preview ? handler.preview(partial || {}, ctx) : el("p", "note", "Drafting…"));
     node.appendChild(body);
     return node;
   }
 
-  window.Payloads = { register, find, card, drafting };
+  window.Payloads = { register, find, card, drafting, humanize, el };
 })();

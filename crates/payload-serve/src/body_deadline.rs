@@ -3,7 +3,6 @@
 //! of holding a task for as long as it likes. Every body this server takes is a small
 //! JSON document, so holding it in memory costs nothing the limit does not bound.
 
-use axum::Json;
 use axum::body::{Body, HttpBody};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -52,7 +51,7 @@ pub async fn read_within(
 }
 
 fn refuse(status: StatusCode, message: String) -> Response {
-    let mut response = (status, Json(serde_json::json!({ "error": message }))).into_response();
+    let mut response = crate::ApiError::new(status, message).into_response();
     // The rest of the body may still be on its way: the connection cannot be reused.
     response
         .headers_mut()

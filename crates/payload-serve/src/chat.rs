@@ -5,24 +5,21 @@
 
 use crate::db::StoredMessage;
 use crate::error::ApiError;
+use crate::extract::Json;
 use crate::state::{AppState, LiveTurn, TurnInfo};
-use crate::{ids, sse, tables};
-use axum::Json;
-use axum::body::Bytes;
+use crate::{ids, sse};
 use axum::extract::State;
 use axum::response::Response;
 use futures::StreamExt;
 use payload_agent::{Agent, AgentEvent, Model, ModelMessage};
-use payload_core::ServerSentEvent;
 use payload_prompt::PromptBuilder;
-use payload_registry::Registry;
 use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
 /// How many events may wait for a slow client before the turn waits for it.
-const EVENT_BUFFER: usize = 64;
+pub(crate) const EVENT_BUFFER: usize = 64;
 
 /// The request body.
 #[derive(Debug, Deserialize)]
@@ -54,16 +51,12 @@ pub async fn chat(
     State(state): State<Arc<AppState>>,
     Json(request): Json<ChatRequest>,
 ) -> Result<Response, ApiError> {
-    let registry = Registry::global();
     let page = request
         .context
         .get("current_page")
         .and_then(Value::as_str)
         .ok_or_else(|| ApiError::bad_request("context.current_page is required"))?
         .to_string();
-    registry
-        .page(&page)
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
     // The id a client sends is only looked up, never taken as given: one the server did
     // not make starts a new conversation, under an id the server makes.
     let asked = match &request.conversation_id {
@@ -76,6 +69,88 @@ pub async fn chat(
             ));
         }
     };
+    let history: Vec<(String, String)> = request
+        .conversation_history
+        .iter()
+        .map(|m| (m.role.clone(), m.content.clone()))
+        .collect();
+    let turn = start_turn(
+        &state,
+        TurnRequest {
+            page,
+            message: request.message,
+            context: request.context,
+            history,
+            conversation: asked,
+            thread: None,
+        },
+    )
+    .await?;
+    let (events, received) = mpsc::channel(EVENT_BUFFER);
+    let (conversation_id, number) = (turn.task.conversation_id.clone(), turn.task.turn);
+    tokio::spawn(turn.run(events));
+    Ok(sse::response(received, &conversation_id, number))
+}
+
+/// What a turn is asked: by `POST /api/chat` or by an AG-UI run.
+pub(crate) struct TurnRequest {
+    /// The page the user is on.
+    pub page: String,
+    /// What the user wrote.
+    pub message: String,
+    /// The client's page context.
+    pub context: Value,
+    /// The earlier messages as the client knows them (role, text), used when the server
+    /// does not know the conversation.
+    pub history: Vec<(String, String)>,
+    /// The conversation the client names (only looked up).
+    pub conversation: Option<String>,
+    /// The AG-UI thread the conversation is, recorded with a new conversation.
+    pub thread: Option<String>,
+}
+
+/// A turn ready to run: the agent, its model and messages, and what it records.
+pub(crate) struct ReadyTurn {
+    agent: Agent,
+    model: Box<dyn Model>,
+    messages: Vec<ModelMessage>,
+    prompt_context: Value,
+    pub(crate) task: TurnTask,
+}
+
+impl ReadyTurn {
+    /// Runs the turn, sending each event on `events` until it completes or the
+    /// receiver goes.
+    pub(crate) async fn run(self, events: mpsc::Sender<AgentEvent>) {
+        self.task
+            .run(
+                self.agent,
+                self.model,
+                self.messages,
+                self.prompt_context,
+                events,
+            )
+            .await
+    }
+}
+
+/// Checks the page, finds or makes the conversation, holds it for this turn and
+/// records the user's message: everything before the model is called.
+pub(crate) async fn start_turn(
+    state: &Arc<AppState>,
+    request: TurnRequest,
+) -> Result<ReadyTurn, ApiError> {
+    let registry = state.registry;
+    let page = request.page;
+    if !state.manifest.serves(&page) {
+        let known: Vec<&str> = state.manifest.pages.iter().map(|p| p.name).collect();
+        return Err(ApiError::bad_request(format!(
+            "this app has no page '{page}' (it serves: {})",
+            known.join(", ")
+        )));
+    }
+    let asked = request.conversation;
+    let thread = request.thread;
     let (conversation_id, stored) = state
         .with_db(move |db| {
             if let Some(id) = asked {
@@ -84,33 +159,38 @@ pub async fn chat(
                     return Ok((id, Some(stored)));
                 }
             }
-            Ok((new_conversation_id()?, None))
+            let id = new_conversation_id()?;
+            if let Some(thread) = thread {
+                db.add_thread(&thread, &id)?;
+            }
+            Ok((id, None))
         })
         .await?;
     let live = LiveTurn::start(state.clone(), &conversation_id).ok_or_else(|| {
         ApiError::conflict("this conversation is still answering the previous message")
     })?;
-    let (turn, mut messages) = history(stored, &request.conversation_history);
+    let (turn, mut messages) = history(stored, &request.history);
     messages.push(ModelMessage::user(request.message.clone()));
     let messages = alternating(messages);
 
-    let (context, manifest) = {
+    let (prompt_context, manifest) = {
         let id = conversation_id.clone();
         let message = request.message.clone();
         let page = page.clone();
         let client = request.context.clone();
+        let context = state.context.clone();
         state
             .with_db(move |db| {
                 db.ensure_conversation(&id)?;
                 db.add_message(&id, turn, "user", &message, None)?;
-                let context = tables::page_context(&db.conn(), &page, &client)?;
-                Ok((context, db.manifest(&id)?))
+                let prompt_context = context(db, &page, &client)?;
+                Ok((prompt_context, db.manifest(&id)?))
             })
             .await?
     };
     let prompt = PromptBuilder::for_page(registry, &page)
         .map_err(|e| ApiError::bad_request(e.to_string()))?
-        .context(&context)
+        .context(&prompt_context)
         .history(&manifest)
         .build();
     let agent = Agent::for_page(registry, &page)
@@ -121,17 +201,21 @@ pub async fn chat(
         turn,
         page,
     });
-    let (events, received) = mpsc::channel(EVENT_BUFFER);
     let task = TurnTask {
         state: state.clone(),
-        conversation_id: conversation_id.clone(),
+        conversation_id,
         turn,
-        table_id: request.context.get("table_id").and_then(Value::as_i64),
+        client_context: request.context,
         earlier: messages.len(),
         _live: live,
     };
-    tokio::spawn(task.run(agent, model, messages, context, events));
-    Ok(sse::response(received, &conversation_id, turn))
+    Ok(ReadyTurn {
+        agent,
+        model,
+        messages,
+        prompt_context,
+        task,
+    })
 }
 
 /// A fresh id, or a 500 when the system has no random source.
@@ -154,7 +238,7 @@ fn is_conversation_id(id: &str) -> bool {
 /// without an answer adds no assistant message for the model.
 fn history(
     stored: Option<Vec<StoredMessage>>,
-    sent: &[HistoryMessage],
+    sent: &[(String, String)],
 ) -> (usize, Vec<ModelMessage>) {
     let messages: Vec<ModelMessage> = match stored {
         Some(stored) => stored
@@ -164,7 +248,7 @@ fn history(
             .collect(),
         None => sent
             .iter()
-            .map(|m| message(&m.role, m.content.clone()))
+            .map(|(role, text)| message(role, text.clone()))
             .collect(),
     };
     let turn = messages
@@ -209,11 +293,14 @@ fn alternating(messages: Vec<ModelMessage>) -> Vec<ModelMessage> {
 }
 
 /// One turn's task: what it records when the turn completes.
-struct TurnTask {
+pub(crate) struct TurnTask {
     state: Arc<AppState>,
-    conversation_id: String,
-    turn: usize,
-    table_id: Option<i64>,
+    /// The conversation.
+    pub(crate) conversation_id: String,
+    /// Its number, from 0.
+    pub(crate) turn: usize,
+    /// The page context the client sent, stored with a proposed payload.
+    client_context: Value,
     /// How many messages came before this turn's answers.
     earlier: usize,
     /// Holds the conversation until the task ends.
@@ -229,7 +316,7 @@ impl TurnTask {
         model: Box<dyn Model>,
         messages: Vec<ModelMessage>,
         context: Value,
-        events: mpsc::Sender<Bytes>,
+        events: mpsc::Sender<AgentEvent>,
     ) {
         let mut turn = agent.turn(model, messages, context);
         let mut recorded = false;
@@ -250,7 +337,7 @@ impl TurnTask {
                         ),
                     };
                     // The client may be gone too; the turn is recorded either way.
-                    let _ = events.send(Bytes::from(error.to_sse())).await;
+                    let _ = events.send(error).await;
                     break "the turn passed its deadline before the answer was complete";
                 }
                 event = turn.next() => event,
@@ -273,7 +360,7 @@ impl TurnTask {
                     .record_answer(answer.join("\n\n"), response, payload)
                     .await;
             }
-            if events.send(Bytes::from(event.to_sse())).await.is_err() {
+            if events.send(event).await.is_err() {
                 break "the client went away before the answer was complete";
             }
         };
@@ -289,13 +376,14 @@ impl TurnTask {
         response: Value,
         payload: Option<payload_core::CustomPayload>,
     ) -> bool {
-        let (id, turn, table_id) = (self.conversation_id.clone(), self.turn, self.table_id);
+        let (id, turn) = (self.conversation_id.clone(), self.turn);
+        let context = self.client_context.clone();
         let recorded = self
             .state
             .with_db(move |db| {
                 db.add_message(&id, turn, "assistant", &answer, Some(&response))?;
                 if let Some(payload) = &payload {
-                    db.add_payload(&id, turn, payload, table_id)?;
+                    db.add_payload(&id, turn, payload, &context)?;
                 }
                 Ok(())
             })

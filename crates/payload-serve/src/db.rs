@@ -1,11 +1,8 @@
-//! The database: one SQLite connection behind a mutex, the app's own tables (column
-//! metadata, conversations, messages, payload decisions) and the user's tables beside
-//! them.
-//!
-//! SQLite cannot change a column's type or order, so the user's tables hold only the
-//! values, in columns named by the app (`c1`, `c2`, ...); each column's name, type,
-//! options and position live in `app_columns`, and renaming, retyping or reordering a
-//! column changes only that metadata.
+//! The database: one SQLite connection behind a mutex holding what every app's chat
+//! keeps (conversations, messages, payloads and the user's decisions on them), and
+//! beside them the app's own tables, created from the statements the app gives
+//! ([`crate::App::schema`]). An accept handler writes those in the same transaction
+//! that records the decision ([`Db::decide`]).
 
 use payload_core::CustomPayload;
 use payload_prompt::{ManifestEntry, PayloadStatus};
@@ -15,26 +12,10 @@ use serde_json::Value;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
-/// The app's own tables; the user's tables are `data_<id>`.
+/// The chat's tables: conversations, their messages, and the payloads proposed in them
+/// with the page context they were proposed on (what an accept handler reads, such as
+/// the table a page showed).
 const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS app_tables (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL,
-    description TEXT NOT NULL DEFAULT '',
-    next_column INTEGER NOT NULL DEFAULT 1
-);
-CREATE TABLE IF NOT EXISTS app_columns (
-    table_id INTEGER NOT NULL REFERENCES app_tables(id),
-    column_id TEXT NOT NULL,
-    sql_name TEXT NOT NULL,
-    name TEXT NOT NULL,
-    type TEXT NOT NULL,
-    required INTEGER NOT NULL DEFAULT 0,
-    options TEXT,
-    filter_display TEXT,
-    position INTEGER NOT NULL,
-    PRIMARY KEY (table_id, column_id)
-);
 CREATE TABLE IF NOT EXISTS conversations (
     id TEXT PRIMARY KEY,
     created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP
@@ -54,8 +35,12 @@ CREATE TABLE IF NOT EXISTS payloads (
     type TEXT NOT NULL,
     data TEXT NOT NULL,
     status TEXT NOT NULL,
-    table_id INTEGER,
+    context TEXT,
     PRIMARY KEY (conversation_id, turn)
+);
+CREATE TABLE IF NOT EXISTS agui_threads (
+    thread_id TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL REFERENCES conversations(id)
 );
 ";
 
@@ -91,26 +76,44 @@ pub struct StoredPayload {
     pub payload: CustomPayload,
     /// Proposed, accepted or dismissed.
     pub status: PayloadStatus,
-    /// The table the page showed when it was proposed (what an update applies to).
-    pub table_id: Option<i64>,
+    /// The page context the client sent with the message that proposed it (what an
+    /// accept handler applies it to: table.that's `table_id`); `null` when none.
+    pub context: Value,
 }
 
 impl Db {
-    /// Opens (or creates) the database in `path`, or an in-memory one.
+    /// Opens (or creates) the database in `path`, or an in-memory one, with the chat's
+    /// tables only.
     pub fn open(path: Option<&Path>) -> rusqlite::Result<Db> {
+        Db::open_with(path, &[])
+    }
+
+    /// Opens (or creates) the database in `path`, or an in-memory one, with the chat's
+    /// tables and the app's (`app_schema`: SQL batches run in order on every open, so
+    /// they say `CREATE TABLE IF NOT EXISTS`).
+    pub fn open_with(path: Option<&Path>, app_schema: &[&str]) -> rusqlite::Result<Db> {
         let conn = match path {
             Some(path) => Connection::open(path)?,
             None => Connection::open_in_memory()?,
         };
         conn.execute_batch(SCHEMA)?;
         // A database made before turns could be interrupted gains the column.
-        let has_interrupted: bool = conn.query_row(
-            "SELECT COUNT(*) FROM pragma_table_info('messages') WHERE name = 'interrupted'",
-            [],
-            |row| row.get(0),
-        )?;
-        if !has_interrupted {
+        if !has_column(&conn, "messages", "interrupted")? {
             conn.execute_batch("ALTER TABLE messages ADD COLUMN interrupted TEXT")?;
+        }
+        // One made when payloads kept a table id, not their page context, gains the
+        // context, holding that id as table.that's context did.
+        if !has_column(&conn, "payloads", "context")? {
+            conn.execute_batch("ALTER TABLE payloads ADD COLUMN context TEXT")?;
+            if has_column(&conn, "payloads", "table_id")? {
+                conn.execute_batch(
+                    "UPDATE payloads SET context = json_object('table_id', table_id)
+                     WHERE table_id IS NOT NULL",
+                )?;
+            }
+        }
+        for batch in app_schema {
+            conn.execute_batch(batch)?;
         }
         Ok(Db {
             conn: Mutex::new(conn),
@@ -211,17 +214,17 @@ impl Db {
         conversation: &str,
         turn: usize,
         payload: &CustomPayload,
-        table_id: Option<i64>,
+        context: &Value,
     ) -> rusqlite::Result<()> {
         self.conn().execute(
-            "INSERT OR IGNORE INTO payloads (conversation_id, turn, type, data, status, table_id)
+            "INSERT OR IGNORE INTO payloads (conversation_id, turn, type, data, status, context)
              VALUES (?1, ?2, ?3, ?4, 'proposed', ?5)",
             params![
                 conversation,
                 turn as i64,
                 payload.kind,
                 payload.data().to_string(),
-                table_id
+                (!context.is_null()).then(|| context.to_string())
             ],
         )?;
         Ok(())
@@ -231,7 +234,7 @@ impl Db {
     pub fn payloads(&self, conversation: &str) -> rusqlite::Result<Vec<StoredPayload>> {
         let conn = self.conn();
         let mut statement = conn.prepare(
-            "SELECT turn, type, data, status, table_id FROM payloads
+            "SELECT turn, type, data, status, context FROM payloads
              WHERE conversation_id = ?1 ORDER BY turn",
         )?;
         statement
@@ -247,7 +250,7 @@ impl Db {
     ) -> rusqlite::Result<Option<StoredPayload>> {
         self.conn()
             .query_row(
-                "SELECT turn, type, data, status, table_id FROM payloads
+                "SELECT turn, type, data, status, context FROM payloads
                  WHERE conversation_id = ?1 AND turn = ?2",
                 params![conversation, turn as i64],
                 payload_row,
@@ -255,16 +258,25 @@ impl Db {
             .optional()
     }
 
-    /// Checks that the app's column metadata and SQLite's tables agree, for every
-    /// table: each table's columns hold positions 0..n once, distinct ids and SQLite
-    /// names, and its data table has exactly `row_id` and those columns. Every change
-    /// the app makes keeps this true; a database file edited by hand may not.
-    pub fn check(&self) -> Result<(), String> {
-        let conn = self.conn();
-        let tables = crate::tables::list(&conn).map_err(|e| e.to_string())?;
-        for table in tables {
-            crate::tables::check(&conn, table.id)?;
-        }
+    /// The conversation an AG-UI thread is, when the thread was seen before.
+    pub fn thread_conversation(&self, thread_id: &str) -> rusqlite::Result<Option<String>> {
+        self.conn()
+            .query_row(
+                "SELECT conversation_id FROM agui_threads WHERE thread_id = ?1",
+                params![thread_id],
+                |row| row.get(0),
+            )
+            .optional()
+    }
+
+    /// Records that the AG-UI thread `thread_id` is the conversation `conversation`
+    /// (which it creates).
+    pub fn add_thread(&self, thread_id: &str, conversation: &str) -> rusqlite::Result<()> {
+        self.ensure_conversation(conversation)?;
+        self.conn().execute(
+            "INSERT OR IGNORE INTO agui_threads (thread_id, conversation_id) VALUES (?1, ?2)",
+            params![thread_id, conversation],
+        )?;
         Ok(())
     }
 
@@ -279,10 +291,20 @@ impl Db {
     }
 }
 
-/// A `payloads` row (turn, type, data, status, table_id) as a [`StoredPayload`].
+/// Whether `table` has a column named `column`.
+fn has_column(conn: &Connection, table: &str, column: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT COUNT(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2",
+        params![table, column],
+        |row| row.get(0),
+    )
+}
+
+/// A `payloads` row (turn, type, data, status, context) as a [`StoredPayload`].
 pub(crate) fn payload_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPayload> {
     let data: String = row.get(2)?;
     let status: String = row.get(3)?;
+    let context: Option<String> = row.get(4)?;
     Ok(StoredPayload {
         turn: row.get::<_, i64>(0)? as usize,
         payload: CustomPayload::new(
@@ -294,6 +316,8 @@ pub(crate) fn payload_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPay
             "dismissed" => PayloadStatus::Dismissed,
             _ => PayloadStatus::Proposed,
         },
-        table_id: row.get(4)?,
+        context: context
+            .and_then(|c| serde_json::from_str(&c).ok())
+            .unwrap_or(Value::Null),
     })
 }

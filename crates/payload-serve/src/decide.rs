@@ -1,27 +1,36 @@
 //! The user's decision on a proposed payload, as one compare-and-set: inside one
 //! SQLite transaction the status moves from `proposed` (only if it still is) and the
-//! proposal is applied, so both happen or neither does. However many accepts race, and
-//! wherever the process stops, a proposal is applied at most once and its status says
-//! whether it was.
+//! app's accept handler runs, so both happen or neither does. However many accepts
+//! race, and wherever the process stops, a proposal is applied at most once and its
+//! status says whether it was.
 
-use crate::apply::{self, Applied, ApplyError};
 use crate::db::{Db, payload_row};
-use payload_builtin::{DataProposal, SchemaProposal};
-use payload_core::LlmPayload;
+use crate::error::ApiError;
+use crate::handlers::{Accepted, Handlers};
 use payload_prompt::PayloadStatus;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use serde_json::Value;
 use std::fmt;
 
 /// What the user decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
-    /// Apply it; for a data proposal, only the operations at `rows` when given.
+    /// Apply it, with the user's choices (a JSON object, handed to the handler).
     Accept {
-        /// The indices of the operations left ticked (all when `None`).
-        rows: Option<Vec<usize>>,
+        /// What the client sent with the decision (`{}` for no choices).
+        options: Value,
     },
     /// Refuse it.
     Dismiss,
+}
+
+impl Decision {
+    /// Accepting with no choices.
+    pub fn accept() -> Decision {
+        Decision::Accept {
+            options: Value::Object(Default::default()),
+        }
+    }
 }
 
 /// What a decision did.
@@ -29,8 +38,8 @@ pub enum Decision {
 pub struct Decided {
     /// The payload's status now.
     pub status: PayloadStatus,
-    /// What accepting applied (`None` for a dismissal, or a type the app only records).
-    pub applied: Option<Applied>,
+    /// What the accept handler answered (`None` for a dismissal).
+    pub applied: Option<Value>,
 }
 
 /// Why a decision was not made (nothing changed).
@@ -40,10 +49,12 @@ pub enum DecideError {
     NotFound,
     /// It was decided before.
     AlreadyDecided(PayloadStatus),
-    /// The stored payload is not the type it says it is.
-    Corrupt(String),
-    /// Applying it failed.
-    Apply(ApplyError),
+    /// The app registered no handler for the payload's type: it is only shown.
+    NoHandler(String),
+    /// The handler refused or failed.
+    Handler(ApiError),
+    /// The database failed.
+    Sql(rusqlite::Error),
 }
 
 impl fmt::Display for DecideError {
@@ -51,8 +62,11 @@ impl fmt::Display for DecideError {
         match self {
             DecideError::NotFound => f.write_str("no payload was proposed in that turn"),
             DecideError::AlreadyDecided(status) => write!(f, "the payload was already {status}"),
-            DecideError::Corrupt(why) => write!(f, "the stored payload cannot be read: {why}"),
-            DecideError::Apply(e) => e.fmt(f),
+            DecideError::NoHandler(kind) => {
+                write!(f, "this app does nothing with a {kind}: it is only shown")
+            }
+            DecideError::Handler(e) => e.fmt(f),
+            DecideError::Sql(e) => write!(f, "the database failed: {e}"),
         }
     }
 }
@@ -61,38 +75,37 @@ impl std::error::Error for DecideError {}
 
 impl From<rusqlite::Error> for DecideError {
     fn from(e: rusqlite::Error) -> Self {
-        DecideError::Apply(ApplyError::Sql(e))
-    }
-}
-
-impl From<ApplyError> for DecideError {
-    fn from(e: ApplyError) -> Self {
-        DecideError::Apply(e)
+        DecideError::Sql(e)
     }
 }
 
 impl Db {
-    /// Decides the payload proposed in `turn` of `conversation`: the status check, the
-    /// status change and the apply are one transaction, begun with the write lock
-    /// taken (`BEGIN IMMEDIATE`), so a second decision, in this process or another on
-    /// the same file, sees the first's outcome whole or not at all.
+    /// Decides the payload proposed in `turn` of `conversation` with the app's
+    /// `handlers`: the status check, the status change and the handler are one
+    /// transaction, begun with the write lock taken (`BEGIN IMMEDIATE`), so a second
+    /// decision, in this process or another on the same file, sees the first's outcome
+    /// whole or not at all.
     pub fn decide(
         &self,
         conversation: &str,
         turn: usize,
         decision: &Decision,
+        handlers: &Handlers,
     ) -> Result<Decided, DecideError> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let stored = tx
             .query_row(
-                "SELECT turn, type, data, status, table_id FROM payloads
+                "SELECT turn, type, data, status, context FROM payloads
                  WHERE conversation_id = ?1 AND turn = ?2",
                 params![conversation, turn as i64],
                 payload_row,
             )
             .optional()?
             .ok_or(DecideError::NotFound)?;
+        if !handlers.accepts(&stored.payload.kind) {
+            return Err(DecideError::NoHandler(stored.payload.kind));
+        }
         let status = match decision {
             Decision::Accept { .. } => PayloadStatus::Accepted,
             Decision::Dismiss => PayloadStatus::Dismissed,
@@ -108,23 +121,18 @@ impl Db {
         }
         let applied = match decision {
             Decision::Dismiss => None,
-            Decision::Accept { rows } => {
-                let data = stored.payload.data().clone();
-                let corrupt = |e: serde_json::Error| DecideError::Corrupt(e.to_string());
-                match stored.payload.kind.as_str() {
-                    SchemaProposal::NAME => {
-                        let proposal: SchemaProposal =
-                            serde_json::from_value(data).map_err(corrupt)?;
-                        Some(apply::schema(&tx, &proposal, stored.table_id)?)
-                    }
-                    DataProposal::NAME => {
-                        let proposal: DataProposal =
-                            serde_json::from_value(data).map_err(corrupt)?;
-                        let table = stored.table_id.ok_or(ApplyError::NoTable)?;
-                        Some(apply::data(&tx, &proposal, table, rows.as_deref())?)
-                    }
-                    _ => None,
-                }
+            Decision::Accept { options } => {
+                let accepted = Accepted {
+                    payload: stored.payload.data().clone(),
+                    options: options.clone(),
+                    context: stored.context,
+                    conversation_id: conversation.to_string(),
+                    turn,
+                };
+                let outcome = handlers
+                    .run(&stored.payload.kind, &tx, accepted)
+                    .ok_or_else(|| DecideError::NoHandler(stored.payload.kind.clone()))?;
+                Some(outcome.map_err(DecideError::Handler)?)
             }
         };
         tx.commit()?;
@@ -135,95 +143,101 @@ impl Db {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use payload_core::CustomPayload;
+    use payload_core::{CustomPayload, LlmPayload};
     use serde_json::json;
 
-    /// A database with one table and a data proposal on it, proposed in turn 0.
-    fn proposed() -> (Db, i64) {
-        let db = Db::open(None).unwrap();
-        let create: SchemaProposal = serde_json::from_value(json!({
-            "mode": "create", "table_name": "t", "table_description": "d",
-            "operations": [{"action": "add", "column": {"name": "A", "type": "text"}}],
-        }))
-        .unwrap();
-        let table = db.apply_schema(&create, None).unwrap().table_id;
+    /// A payload type of the tests: a note to keep.
+    #[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, LlmPayload)]
+    #[payload(marker = "NOTE")]
+    struct Note {
+        /// The note.
+        text: String,
+    }
+
+    /// Keeps accepted notes in the app's table; fails on a note saying "fail".
+    fn handlers() -> Handlers {
+        Handlers::new().on_accept::<Note, _>(|tx, accepted| {
+            if accepted.payload.text == "fail" {
+                return Err(ApiError::conflict("the note says fail"));
+            }
+            tx.execute(
+                "INSERT INTO notes (text) VALUES (?1)",
+                [&accepted.payload.text],
+            )?;
+            Ok(json!({ "kept": accepted.payload.text, "options": accepted.options }))
+        })
+    }
+
+    fn db_with(text: &str) -> Db {
+        let db = Db::open_with(None, &["CREATE TABLE IF NOT EXISTS notes (text TEXT)"]).unwrap();
         db.ensure_conversation("c").unwrap();
-        let rows = json!({"operations": [{"action": "add", "data": {"A": "x"}}]});
-        db.add_payload(
-            "c",
-            0,
-            &CustomPayload::new("data_proposal", rows),
-            Some(table),
-        )
-        .unwrap();
-        (db, table)
+        let note = CustomPayload::new(Note::NAME, json!({ "text": text }));
+        db.add_payload("c", 0, &note, &json!({"current_page": "p"}))
+            .unwrap();
+        db
     }
 
-    fn status(db: &Db) -> PayloadStatus {
-        db.payloads("c").unwrap()[0].status
+    fn notes(db: &Db) -> i64 {
+        db.conn()
+            .query_row("SELECT COUNT(*) FROM notes", [], |r| r.get(0))
+            .unwrap()
     }
 
     #[test]
-    fn an_apply_that_fails_after_the_status_moved_leaves_it_proposed() {
-        let (db, table) = proposed();
-        // The apply fails after the compare-and-set has run (as a crash there would
-        // stop it): the data table is gone.
-        db.conn()
-            .execute_batch(&format!("DROP TABLE data_{table}"))
+    fn an_accept_runs_the_handler_once_and_a_second_decision_is_refused() {
+        let db = db_with("milk");
+        let decided = db
+            .decide(
+                "c",
+                0,
+                &Decision::Accept {
+                    options: json!({"x": 1}),
+                },
+                &handlers(),
+            )
             .unwrap();
-        let accept = Decision::Accept { rows: None };
-        assert!(matches!(
-            db.decide("c", 0, &accept),
-            Err(DecideError::Apply(ApplyError::Sql(_)))
-        ));
-        assert_eq!(status(&db), PayloadStatus::Proposed);
-        // Once the table is back, the same proposal is accepted, once.
-        db.conn()
-            .execute_batch(&format!(
-                "CREATE TABLE data_{table} (row_id INTEGER PRIMARY KEY AUTOINCREMENT, c1)"
-            ))
-            .unwrap();
+        assert_eq!(decided.status, PayloadStatus::Accepted);
         assert_eq!(
-            db.decide("c", 0, &accept).unwrap().status,
-            PayloadStatus::Accepted
+            decided.applied,
+            Some(json!({"kept": "milk", "options": {"x": 1}}))
         );
-        assert!(matches!(
-            db.decide("c", 0, &accept),
-            Err(DecideError::AlreadyDecided(PayloadStatus::Accepted))
-        ));
-        let rows: i64 = db
-            .conn()
-            .query_row(&format!("SELECT COUNT(*) FROM data_{table}"), [], |r| {
-                r.get(0)
-            })
-            .unwrap();
-        assert_eq!(rows, 1);
+        for again in [Decision::accept(), Decision::Dismiss] {
+            assert!(matches!(
+                db.decide("c", 0, &again, &handlers()),
+                Err(DecideError::AlreadyDecided(PayloadStatus::Accepted))
+            ));
+        }
+        assert_eq!(notes(&db), 1);
     }
 
     #[test]
-    fn a_decision_survives_reopening_the_file_or_is_not_there_at_all() {
-        let dir = std::env::temp_dir().join(format!("payload-decide-{}", std::process::id()));
-        let _ = std::fs::remove_file(&dir);
-        {
-            let db = Db::open(Some(&dir)).unwrap();
-            db.ensure_conversation("c").unwrap();
-            let create = json!({
-                "mode": "create", "table_name": "t", "table_description": "d",
-                "operations": [{"action": "add", "column": {"name": "A", "type": "text"}}],
-                "sample_rows": [{"A": "x"}, {"A": "y"}],
-            });
-            db.add_payload("c", 0, &CustomPayload::new("schema_proposal", create), None)
-                .unwrap();
-            db.decide("c", 0, &Decision::Accept { rows: None }).unwrap();
-        }
-        let db = Db::open(Some(&dir)).unwrap();
-        assert_eq!(status(&db), PayloadStatus::Accepted);
-        assert_eq!(crate::tables::list(&db.conn()).unwrap().len(), 1);
+    fn a_failed_handler_changes_nothing_and_leaves_it_proposed() {
+        let db = db_with("fail");
         assert!(matches!(
-            db.decide("c", 0, &Decision::Accept { rows: None }),
-            Err(DecideError::AlreadyDecided(_))
+            db.decide("c", 0, &Decision::accept(), &handlers()),
+            Err(DecideError::Handler(_))
         ));
-        drop(db);
-        let _ = std::fs::remove_file(&dir);
+        assert_eq!(db.payloads("c").unwrap()[0].status, PayloadStatus::Proposed);
+        assert_eq!(
+            db.decide("c", 0, &Decision::Dismiss, &handlers())
+                .unwrap()
+                .status,
+            PayloadStatus::Dismissed
+        );
+        assert_eq!(notes(&db), 0);
+    }
+
+    #[test]
+    fn a_type_without_a_handler_cannot_be_decided() {
+        let db = db_with("milk");
+        assert!(matches!(
+            db.decide("c", 0, &Decision::Dismiss, &Handlers::new()),
+            Err(DecideError::NoHandler(kind)) if kind == "note"
+        ));
+        assert_eq!(db.payloads("c").unwrap()[0].status, PayloadStatus::Proposed);
+        assert_eq!(
+            db.payloads("c").unwrap()[0].context,
+            json!({"current_page": "p"})
+        );
     }
 }

@@ -1,16 +1,26 @@
-//! Errors as the JSON API answers them: a status and `{"error": "..."}`.
+//! Errors as the JSON API answers them: a status and `{"error": "..."}`. Every error
+//! the server makes has this shape, the request extractors' rejections included
+//! ([`crate::extract::Json`]), and so does what an app's handler or route returns.
 
-use crate::apply::ApplyError;
 use crate::decide::DecideError;
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use std::fmt;
 
-/// An error response.
+/// An error response: a status and a message for the user.
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
     message: String,
+}
+
+/// The body of every error response.
+#[derive(Debug, Serialize)]
+pub struct ErrorBody {
+    /// What went wrong, in words.
+    pub error: String,
 }
 
 impl ApiError {
@@ -34,17 +44,38 @@ impl ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
     }
 
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    /// Any status, with `message`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
         }
     }
+
+    /// The status it answers with.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// What it says.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
 }
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message });
+        let body = ErrorBody {
+            error: self.message,
+        };
         (self.status, Json(body)).into_response()
     }
 }
@@ -56,24 +87,15 @@ impl From<rusqlite::Error> for ApiError {
     }
 }
 
-impl From<ApplyError> for ApiError {
-    fn from(e: ApplyError) -> Self {
-        match e {
-            ApplyError::NoTable | ApplyError::TooManyColumns { .. } => {
-                ApiError::conflict(e.to_string())
-            }
-            ApplyError::Sql(e) => e.into(),
-        }
-    }
-}
-
 impl From<DecideError> for ApiError {
     fn from(e: DecideError) -> Self {
         match e {
             DecideError::NotFound => ApiError::not_found(e.to_string()),
-            DecideError::AlreadyDecided(_) => ApiError::conflict(e.to_string()),
-            DecideError::Corrupt(_) => ApiError::internal(e.to_string()),
-            DecideError::Apply(e) => e.into(),
+            DecideError::AlreadyDecided(_) | DecideError::NoHandler(_) => {
+                ApiError::conflict(e.to_string())
+            }
+            DecideError::Handler(e) => e,
+            DecideError::Sql(e) => e.into(),
         }
     }
 }

@@ -1,63 +1,80 @@
 //! # payload-serve
 //!
-//! The table.that chat app in a browser, over the chat architecture's HTTP contract: a
-//! tables list and a table view backed by a real SQLite database, and a chat tray
-//! whose answers stream in as Server-Sent Events, with payload cards the user accepts
-//! or dismisses, suggestion chips and the page's action buttons.
+//! A chat server for any app's pages: an app names its registry and model, says what
+//! accepting each payload type does, and gets the chat architecture's HTTP contract, an
+//! AG-UI endpoint and a page with a chat tray whose answers stream in, payload cards
+//! (its own, or a generic card built from the type's JSON Schema), suggestion chips and
+//! action buttons:
 //!
-//! - `POST /api/chat` runs one agent turn ([`payload_agent`]) with the page's system
-//!   prompt ([`payload_prompt`]), carrying the conversation's payload manifest, and
-//!   streams its events (`status`, `text_delta`, `payload_start`, ..., `complete`).
-//! - `GET /api/tables`, `GET /api/tables/{id}`, `GET /api/tables/{id}/csv` (the
-//!   `export_csv` action's download) and `GET /api/conversations/{id}` read.
-//! - `POST /api/payloads/{conversation}/{turn}/accept` applies a proposal for real:
-//!   a SCHEMA_PROPOSAL creates or alters a table, a DATA_PROPOSAL changes rows (only
-//!   the ones the user left ticked); `.../dismiss` records the refusal.
-//! - `GET /` is the page, compiled into the binary ([`assets`]).
+//! ```rust,ignore
+//! let app = payload_serve::App::new(Registry::global())
+//!     .title("Recipes")
+//!     .replay(RECORDED_ANSWERS)
+//!     .on_accept::<RecipeProposal, _>(|tx, accepted| save(tx, accepted.payload));
+//! payload_cli::main_with_server(app) // `payload serve` runs it
+//! ```
+//!
+//! - `POST /api/chat` runs one agent turn ([`payload_agent`]) in its own task with the
+//!   page's system prompt ([`payload_prompt`]), carrying the conversation's payload
+//!   manifest, and streams its events (`status`, `text_delta`, `payload_start`, ...,
+//!   `complete`) as Server-Sent Events.
+//! - `POST /api/agui` is the same turn over AG-UI 1.x ([`agui`], `docs/agui.md`).
+//! - `POST /api/payloads/{conversation}/{turn}/accept` runs the app's handler for the
+//!   payload's type ([`App::on_accept`]) in the transaction that records the decision;
+//!   `.../dismiss` records the refusal. `GET /api/conversations/{id}` reads a
+//!   conversation back, `GET /api/app` tells the page the app's pages, starters and
+//!   types ([`AppManifest`]).
+//! - `GET /` is the page, compiled into the binary with the app's files ([`assets`]).
 //!
 //! Every request passes the [`security`] layers (the `Host` must be the address served,
-//! changes must be same-origin JSON, every response carries the anti-framing headers;
-//! they know nothing of table.that), and every connection the [`Timeouts`] (head,
-//! body and idle time). Database work runs on tokio's blocking pool; a decision is one
-//! compare-and-set transaction ([`Db::decide`]).
-//!
-//! Without a key the model is [`ReplayModel`], which plays table.that's recorded
-//! conversation; any [`payload_agent::Model`] can be put in its place through
-//! [`ServeOptions::models`].
+//! changes must be same-origin JSON, every response carries the anti-framing headers)
+//! and every connection the [`Timeouts`]; errors, extractor rejections included, answer
+//! `{"error": ...}` ([`ApiError`]). Database work runs on tokio's blocking pool; a
+//! decision is one compare-and-set transaction ([`Db::decide`]).
 
 #![forbid(unsafe_code)]
 
-mod apply;
+pub mod agui;
 pub mod assets;
 mod body_deadline;
 mod chat;
-mod column_ids;
-mod column_order;
 mod db;
 mod decide;
 mod error;
+mod extract;
+mod handlers;
 mod ids;
 mod listen;
+mod manifest;
 mod replay;
 mod routes;
 pub mod security;
 mod sse;
 mod state;
-mod tables;
 
-pub use apply::{Applied, ApplyError, Skipped};
+pub use assets::Asset;
 pub use db::{Db, StoredMessage, StoredPayload};
 pub use decide::{DecideError, Decided, Decision};
+pub use error::{ApiError, ErrorBody};
+pub use extract::{Json, Path};
+pub use handlers::{Accepted, Handlers};
 pub use listen::Timeouts;
-pub use replay::{DEFAULT_CHUNK_CHARS, DEFAULT_DELAY, ReplayModel};
+pub use manifest::{ActionManifest, AppManifest, PageManifest, TypeManifest};
+pub use replay::{DEFAULT_CHUNK_CHARS, DEFAULT_DELAY, RecordedAnswer, ReplayModel};
 pub use security::SecurityPolicy;
-pub use state::{ModelSource, TurnInfo};
+pub use state::{AppState, ContextSource, ModelSource, Shared, TurnInfo};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use body_deadline::BodyBounds;
-use state::AppState;
+use payload_agent::Model;
+use payload_core::LlmPayload;
+use payload_registry::Registry;
+use rusqlite::Transaction;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use state::StateParts;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -72,13 +89,11 @@ pub const DEFAULT_BODY_LIMIT: usize = 256 * 1024;
 /// message waits), so no turn may hold it for ever, whatever the model does.
 pub const DEFAULT_TURN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
 
-/// How the server is set up.
-#[derive(Clone)]
+/// How the server is set up, beyond what the app is.
+#[derive(Debug, Clone)]
 pub struct ServeOptions {
     /// The database file; in memory when `None`.
     pub db: Option<PathBuf>,
-    /// Where each turn's model comes from.
-    pub models: ModelSource,
     /// The largest request body accepted.
     pub body_limit: usize,
     /// Host names and the page's Content-Security-Policy ([`security`]).
@@ -91,11 +106,10 @@ pub struct ServeOptions {
 }
 
 impl Default for ServeOptions {
-    /// In memory, with the replay model.
+    /// In memory, with the default limits.
     fn default() -> Self {
         ServeOptions {
             db: None,
-            models: replay_models(),
             body_limit: DEFAULT_BODY_LIMIT,
             security: SecurityPolicy::default(),
             timeouts: Timeouts::default(),
@@ -104,60 +118,281 @@ impl Default for ServeOptions {
     }
 }
 
-/// The replay model for every turn.
-pub fn replay_models() -> ModelSource {
-    Arc::new(|turn: &TurnInfo| Box::new(ReplayModel::for_turn(turn.turn)))
+/// Why an app could not be built.
+#[derive(Debug)]
+pub enum BuildError {
+    /// Neither [`App::model`] nor [`App::replay`] was given.
+    NoModel,
+    /// A page given to [`App::pages`] is not registered.
+    UnknownPage(String),
+    /// The database could not be opened or set up.
+    Db(rusqlite::Error),
 }
 
-/// The app: its state and its routes.
-#[derive(Clone)]
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::NoModel => {
+                f.write_str("the app has no model: give it App::model or App::replay")
+            }
+            BuildError::UnknownPage(name) => {
+                write!(f, "the app serves no registered page '{name}'")
+            }
+            BuildError::Db(e) => write!(f, "the database could not be opened: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// An app: its registry and pages, its model, what accepting each payload type does,
+/// its own routes, tables and page files. [`App::build`] makes the running
+/// [`Service`]; [`App::serve_on`] (or `payload serve` through
+/// `payload_cli::main_with_server`) runs it.
 pub struct App {
-    state: Arc<AppState>,
-    body_limit: usize,
-    security: SecurityPolicy,
-    timeouts: Timeouts,
+    registry: &'static Registry,
+    title: String,
+    pages: Vec<&'static str>,
+    models: Option<ModelSource>,
+    recorded: bool,
+    handlers: Handlers,
+    context: ContextSource,
+    routes: Router<Shared>,
+    files: Vec<Asset>,
+    schema: Vec<&'static str>,
+    options: ServeOptions,
 }
 
 impl App {
-    /// Opens the database and sets the app up.
-    pub fn new(options: ServeOptions) -> rusqlite::Result<App> {
-        let db = Db::open(options.db.as_deref())?;
-        Ok(App {
-            state: Arc::new(AppState::new(db, options.models, options.turn_deadline)),
-            body_limit: options.body_limit,
-            security: options.security,
-            timeouts: options.timeouts,
+    /// An app serving every page of `registry`, with no model yet, no handler (every
+    /// payload is only shown), the client's context as each page's context, and the
+    /// default [`ServeOptions`].
+    pub fn new(registry: &'static Registry) -> App {
+        App {
+            registry,
+            title: "payload".to_string(),
+            pages: Vec::new(),
+            models: None,
+            recorded: false,
+            handlers: Handlers::new(),
+            context: Arc::new(|_, _, client| Ok(client.clone())),
+            routes: Router::new(),
+            files: Vec::new(),
+            schema: Vec::new(),
+            options: ServeOptions::default(),
+        }
+    }
+
+    /// The name in the page's title bar.
+    pub fn title(mut self, title: impl Into<String>) -> App {
+        self.title = title.into();
+        self
+    }
+
+    /// Serves only these pages, the first being where the chat starts (all registered
+    /// pages by default).
+    pub fn pages(mut self, pages: &[&'static str]) -> App {
+        self.pages = pages.to_vec();
+        self
+    }
+
+    /// Makes each turn's model with `make` (a real provider's client, or a test's).
+    pub fn model<F>(mut self, make: F) -> App
+    where
+        F: Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync + 'static,
+    {
+        self.models = Some(Arc::new(make));
+        self.recorded = false;
+        self
+    }
+
+    /// Answers with `recording`, one answer per user message in order ([`ReplayModel`]);
+    /// the page says its answers are recorded.
+    pub fn replay(mut self, recording: impl IntoIterator<Item = RecordedAnswer>) -> App {
+        let recording: Arc<[RecordedAnswer]> = recording.into_iter().collect();
+        let fallback = RecordedAnswer {
+            page: "",
+            text: "There is no recorded answer.",
+            cut: false,
+        };
+        self.models = Some(Arc::new(move |turn: &TurnInfo| -> Box<dyn Model> {
+            Box::new(
+                ReplayModel::for_turn(&recording, turn.turn)
+                    .unwrap_or_else(|| ReplayModel::new(fallback)),
+            )
+        }));
+        self.recorded = true;
+        self
+    }
+
+    /// Runs `handler` when a payload of type `T` is accepted, inside the transaction
+    /// that records the decision ([`Handlers::on_accept`]); its cards then offer Accept
+    /// and Dismiss.
+    pub fn on_accept<T, F>(mut self, handler: F) -> App
+    where
+        T: LlmPayload + DeserializeOwned + 'static,
+        F: Fn(&Transaction<'_>, Accepted<T>) -> Result<Value, ApiError> + Send + Sync + 'static,
+    {
+        self.handlers = self.handlers.on_accept::<T, F>(handler);
+        self
+    }
+
+    /// Builds each turn's page context (what the prompt's CURRENT CONTEXT is made from)
+    /// from the client's, reading the app's tables.
+    pub fn context<F>(mut self, build: F) -> App
+    where
+        F: Fn(&Db, &str, &Value) -> Result<Value, ApiError> + Send + Sync + 'static,
+    {
+        self.context = Arc::new(build);
+        self
+    }
+
+    /// Adds the app's own routes (they get the shared state, and pass the same
+    /// security layers and body bounds).
+    pub fn routes(mut self, routes: Router<Shared>) -> App {
+        self.routes = self.routes.merge(routes);
+        self
+    }
+
+    /// Adds a file to the page: a script ([`Asset::script`]) runs after the chat's, a
+    /// style sheet after the page's.
+    pub fn asset(mut self, asset: Asset) -> App {
+        self.files.push(asset);
+        self
+    }
+
+    /// Adds SQL the database runs when it opens (the app's tables, written
+    /// `CREATE TABLE IF NOT EXISTS`).
+    pub fn schema(mut self, sql: &'static str) -> App {
+        self.schema.push(sql);
+        self
+    }
+
+    /// Sets the database file, limits, hosts and timeouts.
+    pub fn options(mut self, options: ServeOptions) -> App {
+        self.options = options;
+        self
+    }
+
+    /// The options set so far.
+    pub fn serve_options(&self) -> &ServeOptions {
+        &self.options
+    }
+
+    /// Opens the database and makes the running service.
+    pub fn build(self) -> Result<Service, BuildError> {
+        let models = self.models.ok_or(BuildError::NoModel)?;
+        if let Some(unknown) = self.pages.iter().find(|p| self.registry.page(p).is_err()) {
+            return Err(BuildError::UnknownPage(unknown.to_string()));
+        }
+        let db = Db::open_with(self.options.db.as_deref(), &self.schema).map_err(BuildError::Db)?;
+        let manifest = AppManifest::new(
+            &self.title,
+            self.registry,
+            &self.pages,
+            &self.handlers,
+            self.recorded,
+        );
+        let parts = StateParts {
+            registry: self.registry,
+            models,
+            handlers: self.handlers,
+            context: self.context,
+            manifest,
+            assets: assets::Assets::new(&self.title, self.files),
+            turn_deadline: self.options.turn_deadline,
+        };
+        Ok(Service {
+            state: Arc::new(AppState::new(parts, db)),
+            routes: self.routes,
+            options: self.options,
         })
     }
 
-    /// The routes, behind the [`security`] layers for a server on `served` and the
-    /// body's bounds.
+    /// Runs the app on `127.0.0.1:port` (0 picks a free port) until Ctrl-C, printing
+    /// the URL to open.
+    pub fn serve_on(self, port: u16) -> std::io::Result<()> {
+        let service = self.build().map_err(std::io::Error::other)?;
+        let runtime = tokio::runtime::Runtime::new()?;
+        runtime.block_on(async move {
+            let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port))).await?;
+            let address = listener.local_addr()?;
+            println!("payload serve: open http://{address}/ (Ctrl-C stops it)");
+            tokio::select! {
+                served = service.serve(listener) => served,
+                _ = tokio::signal::ctrl_c() => Ok(()),
+            }
+        })
+    }
+}
+
+/// `payload serve` runs the app: the request's database, hosts and turn deadline
+/// replace the app's, and a provider named on the command line replaces its model.
+impl payload_cli::Serve for App {
+    fn serve(self: Box<Self>, request: payload_cli::ServeRequest) -> std::io::Result<()> {
+        let mut app = *self;
+        app.options.db = request.db;
+        app.options.security.allowed_hosts = request.allow_hosts;
+        if let Some(deadline) = request.turn_deadline {
+            app.options.turn_deadline = deadline;
+        }
+        if let Some(make) = request.model {
+            app = app.model(move |_: &TurnInfo| make());
+        }
+        app.serve_on(request.port)
+    }
+}
+
+/// A built app: its state and its routes.
+#[derive(Clone)]
+pub struct Service {
+    state: Shared,
+    routes: Router<Shared>,
+    options: ServeOptions,
+}
+
+impl Service {
+    /// The routes, behind request tracing, the [`security`] layers for a server on
+    /// `served` and the body's bounds.
     pub fn router(&self, served: SocketAddr) -> Router {
         let routes = Router::new()
             .route("/", get(assets::index))
             .route("/assets/{name}", get(assets::asset))
+            .route("/api/app", get(routes::app))
             .route("/api/chat", post(chat::chat))
-            .route("/api/tables", get(routes::list_tables))
-            .route("/api/tables/{id}", get(routes::table))
-            .route("/api/tables/{id}/csv", get(routes::table_csv))
+            .route("/api/agui", post(agui::run))
             .route("/api/conversations/{id}", get(routes::conversation))
             .route(
                 "/api/payloads/{conversation}/{turn}/{decision}",
                 post(routes::decide),
             )
-            .layer(DefaultBodyLimit::max(self.body_limit))
+            .merge(self.routes.clone())
+            .fallback(|| async { ApiError::not_found("no such page") })
+            .method_not_allowed_fallback(|| async {
+                ApiError::new(
+                    axum::http::StatusCode::METHOD_NOT_ALLOWED,
+                    "that method is not allowed here",
+                )
+            })
+            .layer(DefaultBodyLimit::max(self.options.body_limit))
             .layer(axum::middleware::from_fn_with_state(
                 BodyBounds {
-                    deadline: self.timeouts.body_read,
-                    limit: self.body_limit,
+                    deadline: self.options.timeouts.body_read,
+                    limit: self.options.body_limit,
                 },
                 body_deadline::read_within,
             ))
             .with_state(self.state.clone());
-        security::protect(routes, &self.security, served)
+        let protected = security::protect(routes, &self.options.security, served);
+        protected.layer(tower_http::trace::TraceLayer::new_for_http())
     }
 
-    /// The database (what a test reads, or holds to see who waits for it).
+    /// The shared state (the database, what a test reads or holds).
+    pub fn state(&self) -> &Shared {
+        &self.state
+    }
+
+    /// The database.
     pub fn db(&self) -> &Db {
         &self.state.db
     }
@@ -171,22 +406,6 @@ impl App {
     /// [`Timeouts`] bounding every connection.
     pub async fn serve(self, listener: TcpListener) -> std::io::Result<()> {
         let router = self.router(listener.local_addr()?);
-        listen::serve(listener, router, self.timeouts).await
+        listen::serve(listener, router, self.options.timeouts).await
     }
-}
-
-/// Runs the server on `127.0.0.1:port` (0 picks a free port) until Ctrl-C, printing the
-/// URL to open.
-pub fn run(port: u16, options: ServeOptions) -> std::io::Result<()> {
-    let app = App::new(options).map_err(std::io::Error::other)?;
-    let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(async move {
-        let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port))).await?;
-        let address = listener.local_addr()?;
-        println!("payload serve: open http://{address}/ (Ctrl-C stops it)");
-        tokio::select! {
-            served = app.serve(listener) => served,
-            _ = tokio::signal::ctrl_c() => Ok(()),
-        }
-    })
 }

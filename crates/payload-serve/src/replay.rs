@@ -1,11 +1,23 @@
-//! The model the demo runs without a key: it plays table.that's recorded conversation,
-//! one recorded answer per user message (the conversation's first message gets the
-//! first answer, and so on, starting over after the last), streamed in small pieces
-//! with short pauses so the streaming can be seen.
+//! The model an app runs without a key ([`crate::App::replay`]): it plays the app's
+//! recorded conversation, one recorded answer per user message (the conversation's
+//! first message gets the first answer, and so on, starting over after the last),
+//! streamed in small pieces with short pauses so the streaming can be seen. The page
+//! says so on a first visit: whatever the user writes, the next recording answers.
 
 use payload_agent::{FinishReason, Model, ModelChunk, ModelRequest, ModelStream};
 use std::time::Duration;
-use table_that::{CONVERSATION, RecordedTurn};
+
+/// One recorded answer: what a model wrote on a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordedAnswer {
+    /// The page it was given on.
+    pub page: &'static str,
+    /// The answer, as the model wrote it.
+    pub text: &'static str,
+    /// Whether the answer stops where a token limit cut it (the replay then reports
+    /// the finish as `length`, the way a provider would).
+    pub cut: bool,
+}
 
 /// How many characters each streamed piece holds, by default.
 pub const DEFAULT_CHUNK_CHARS: usize = 6;
@@ -16,20 +28,26 @@ pub const DEFAULT_DELAY: Duration = Duration::from_millis(12);
 /// Plays one recorded answer.
 #[derive(Debug, Clone)]
 pub struct ReplayModel {
-    answer: RecordedTurn,
+    answer: RecordedAnswer,
     chunk_chars: usize,
     delay: Duration,
 }
 
 impl ReplayModel {
-    /// The model for the conversation's turn `turn` (from 0): the recording's answer of
-    /// that turn, counting round when the conversation is longer than the recording.
-    pub fn for_turn(turn: usize) -> ReplayModel {
+    /// The model playing `answer`.
+    pub fn new(answer: RecordedAnswer) -> ReplayModel {
         ReplayModel {
-            answer: CONVERSATION[turn % CONVERSATION.len()],
+            answer,
             chunk_chars: DEFAULT_CHUNK_CHARS,
             delay: DEFAULT_DELAY,
         }
+    }
+
+    /// The model for the conversation's turn `turn` (from 0): the recording's answer of
+    /// that turn, counting round when the conversation is longer than the recording;
+    /// `None` for an empty recording.
+    pub fn for_turn(recording: &[RecordedAnswer], turn: usize) -> Option<ReplayModel> {
+        (!recording.is_empty()).then(|| ReplayModel::new(recording[turn % recording.len()]))
     }
 
     /// Sets the pause between pieces (zero streams as fast as the client reads).
@@ -84,10 +102,25 @@ mod tests {
     use super::*;
     use futures::StreamExt;
 
+    const RECORDING: [RecordedAnswer; 2] = [
+        RecordedAnswer {
+            page: "a",
+            text: "Hello, wörld: NOTE: {\"text\": \"x\"}",
+            cut: false,
+        },
+        RecordedAnswer {
+            page: "b",
+            text: "NOTE: {\"text\": \"cut her",
+            cut: true,
+        },
+    ];
+
     #[tokio::test]
     async fn the_pieces_join_into_the_recorded_answer_and_the_cut_one_says_so() {
-        for (turn, recorded) in CONVERSATION.iter().enumerate() {
-            let mut model = ReplayModel::for_turn(turn).delay(Duration::ZERO);
+        for (turn, recorded) in RECORDING.iter().enumerate() {
+            let mut model = ReplayModel::for_turn(&RECORDING, turn)
+                .unwrap()
+                .delay(Duration::ZERO);
             let chunks: Vec<ModelChunk> = model.stream(&ModelRequest::new(vec![])).collect().await;
             let text: String = chunks
                 .iter()
@@ -104,6 +137,7 @@ mod tests {
             };
             assert_eq!(chunks.last(), Some(&ModelChunk::Finish(expected)));
         }
-        assert_eq!(ReplayModel::for_turn(8).page(), CONVERSATION[0].page);
+        assert_eq!(ReplayModel::for_turn(&RECORDING, 2).unwrap().page(), "a");
+        assert!(ReplayModel::for_turn(&[], 0).is_none());
     }
 }

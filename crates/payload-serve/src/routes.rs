@@ -1,215 +1,104 @@
-//! The JSON API beside the chat: the user's tables and rows, a conversation as stored,
-//! and the user's decision on a proposed payload.
+//! The JSON API beside the chat: the app's manifest, a conversation as stored, and the
+//! user's decision on a proposed payload. Requests and answers are typed structs.
 
+use crate::db::StoredMessage;
 use crate::decide::Decision;
 use crate::error::ApiError;
+use crate::extract::Json;
+use crate::extract::Path;
+use crate::manifest::AppManifest;
 use crate::state::AppState;
-use crate::tables;
-use axum::Json;
-use axum::extract::{Path, State};
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use axum::extract::State;
+use payload_core::CustomPayload;
+use payload_prompt::PayloadStatus;
+use serde::Serialize;
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
-/// How many rows a table view shows.
-const MAX_ROWS: usize = 1000;
-
-/// `GET /api/tables`: every table with its row count.
-pub async fn list_tables(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiError> {
-    state
-        .with_db(|db| {
-            let tables = tables::list(&db.conn())?;
-            Ok(Json(json!({ "tables": tables })))
-        })
-        .await
+/// `GET /api/app`: what the page is told about the app.
+pub async fn app(State(state): State<Arc<AppState>>) -> axum::Json<AppManifest> {
+    axum::Json(state.manifest.clone())
 }
 
-/// `GET /api/tables/{id}`: a table, its columns and its rows.
-pub async fn table(
-    State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
-) -> Result<Json<Value>, ApiError> {
-    state
-        .with_db(move |db| {
-            let conn = db.conn();
-            let summary =
-                tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
-            Ok(Json(json!({
-                "table": summary,
-                "columns": tables::columns(&conn, id)?,
-                "rows": tables::rows(&conn, id, MAX_ROWS)?,
-            })))
-        })
-        .await
+/// A stored conversation, to show it again.
+#[derive(Debug, Serialize)]
+pub struct ConversationBody {
+    /// Its id.
+    pub conversation_id: String,
+    /// Its messages, oldest first.
+    pub messages: Vec<StoredMessage>,
+    /// Its payloads with what the user did with each.
+    pub payloads: Vec<PayloadBody>,
 }
 
-/// `GET /api/tables/{id}/csv`: the table as CSV, for `export_csv`. A text cell that a
-/// spreadsheet would read as a formula (`=`, `+`, `-`, `@`, tab, carriage return first)
-/// gets a leading `'`: the values came from a model and must not run in the user's
-/// spreadsheet. Numbers are written as they are: `-5` is a number, not a formula.
-pub async fn table_csv(
-    State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
-) -> Result<Response, ApiError> {
-    let (summary, columns, rows) = state
-        .with_db(move |db| {
-            let conn = db.conn();
-            let summary =
-                tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
-            Ok((
-                summary,
-                tables::columns(&conn, id)?,
-                tables::rows(&conn, id, usize::MAX)?,
-            ))
-        })
-        .await?;
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    let write_error = |e: csv::Error| ApiError::internal(e.to_string());
-    writer
-        .write_record(columns.iter().map(|c| defuse(&c.name)))
-        .map_err(write_error)?;
-    for row in &rows {
-        writer
-            .write_record(columns.iter().map(|c| cell(&row.values[&c.id])))
-            .map_err(write_error)?;
-    }
-    let body = writer
-        .into_inner()
-        .map_err(|e| ApiError::internal(e.to_string()))?;
-    let file = format!("{}.csv", file_name(&summary.name));
-    Ok((
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{file}\""),
-            ),
-        ],
-        body,
-    )
-        .into_response())
-}
-
-/// A stored value as a CSV cell: text defused, numbers as written.
-fn cell(value: &Value) -> String {
-    match value {
-        Value::Null => String::new(),
-        Value::String(s) => defuse(s),
-        Value::Number(n) => n.to_string(),
-        other => defuse(&other.to_string()),
-    }
-}
-
-/// The cell as a spreadsheet will show it, never as a formula.
-fn defuse(cell: &str) -> String {
-    match cell.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{cell}"),
-        _ => cell.to_string(),
-    }
-}
-
-/// A table name as a file name: letters, digits, spaces, `-` and `_` kept, the rest
-/// dropped (a name from a model must not smuggle a path or a quote into the header).
-fn file_name(name: &str) -> String {
-    let kept: String = name
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_'))
-        .take(80)
-        .collect();
-    let words: Vec<&str> = kept.split_whitespace().collect();
-    if words.is_empty() {
-        "table".to_string()
-    } else {
-        words.join(" ")
-    }
+/// A payload of a stored conversation.
+#[derive(Debug, Serialize)]
+pub struct PayloadBody {
+    /// The turn it was proposed in.
+    pub turn: usize,
+    /// The payload.
+    pub payload: CustomPayload,
+    /// Proposed, accepted or dismissed.
+    pub status: PayloadStatus,
 }
 
 /// `GET /api/conversations/{id}`: the messages and payloads, to show it again.
 pub async fn conversation(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<axum::Json<ConversationBody>, ApiError> {
     state
         .with_db(move |db| {
-            let payloads: Vec<Value> = db
+            let payloads = db
                 .payloads(&id)?
                 .into_iter()
-                .map(|p| json!({ "turn": p.turn, "payload": p.payload, "status": p.status }))
+                .map(|p| PayloadBody {
+                    turn: p.turn,
+                    payload: p.payload,
+                    status: p.status,
+                })
                 .collect();
-            Ok(Json(json!({
-                "conversation_id": id,
-                "messages": db.messages(&id)?,
-                "payloads": payloads,
-            })))
+            Ok(axum::Json(ConversationBody {
+                messages: db.messages(&id)?,
+                conversation_id: id,
+                payloads,
+            }))
         })
         .await
 }
 
-/// What the user sends with a decision: a JSON object (`{}` for no options).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DecisionBody {
-    /// For a data proposal: the indices of the operations left ticked (all when absent).
-    #[serde(default)]
-    rows: Option<Vec<usize>>,
+/// What a decision did.
+#[derive(Debug, Serialize)]
+pub struct DecidedBody {
+    /// The payload's status now.
+    pub status: PayloadStatus,
+    /// What the app's accept handler answered (`null` for a dismissal).
+    pub applied: Option<Value>,
 }
 
 /// `POST /api/payloads/{conversation}/{turn}/{accept|dismiss}`: applies or dismisses
 /// the payload proposed in that turn, and records the decision, as one transaction
-/// ([`crate::Db::decide`]). A payload is decided once; the payload applied is the one
+/// ([`crate::Db::decide`]). The body is a JSON object of the user's choices, handed to
+/// the app's handler. A payload is decided once; the payload applied is the one
 /// stored, not one the client sends.
 pub async fn decide(
     State(state): State<Arc<AppState>>,
     Path((conversation, turn, decision)): Path<(String, usize, String)>,
-    Json(body): Json<DecisionBody>,
-) -> Result<Json<Value>, ApiError> {
+    Json(options): Json<Map<String, Value>>,
+) -> Result<axum::Json<DecidedBody>, ApiError> {
     let decision = match decision.as_str() {
-        "accept" => Decision::Accept { rows: body.rows },
+        "accept" => Decision::Accept {
+            options: Value::Object(options),
+        },
         "dismiss" => Decision::Dismiss,
         other => return Err(ApiError::not_found(format!("no decision '{other}'"))),
     };
+    let shared = state.clone();
     let decided = state
-        .with_db(move |db| Ok(db.decide(&conversation, turn, &decision)?))
+        .with_db(move |db| Ok(db.decide(&conversation, turn, &decision, &shared.handlers)?))
         .await?;
-    Ok(Json(
-        json!({ "status": decided.status, "applied": decided.applied }),
-    ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{cell, defuse, file_name};
-    use serde_json::{Value, json};
-
-    #[test]
-    fn cells_a_spreadsheet_would_run_are_defused() {
-        for formula in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"] {
-            assert_eq!(defuse(formula), format!("'{formula}"));
-        }
-        assert_eq!(defuse("plain = text"), "plain = text");
-        assert_eq!(defuse(""), "");
-    }
-
-    #[test]
-    fn numbers_are_never_defused_text_always_is() {
-        assert_eq!(cell(&json!(-5)), "-5");
-        assert_eq!(cell(&json!(-0.5)), "-0.5");
-        assert_eq!(cell(&json!(3)), "3");
-        assert_eq!(
-            cell(&json!("-5")),
-            "'-5",
-            "text that looks like a number is text"
-        );
-        assert_eq!(cell(&json!("=1")), "'=1");
-        assert_eq!(cell(&Value::Null), "");
-    }
-
-    #[test]
-    fn file_names_keep_only_plain_characters() {
-        assert_eq!(file_name("Job Applications"), "Job Applications");
-        assert_eq!(file_name("../../etc/passwd\""), "etcpasswd");
-        assert_eq!(file_name("\"\r\n"), "table");
-    }
+    Ok(axum::Json(DecidedBody {
+        status: decided.status,
+        applied: decided.applied,
+    }))
 }

@@ -1,9 +1,16 @@
-//! What every handler shares: the database, where models come from, and the count of
-//! turns still running (what the fault tests read to see a task freed).
+//! What every handler shares, taken from axum's state (never from a global): the
+//! registry, the database, where models come from, the app's accept handlers and
+//! context builder, and the count of turns still running (what the fault tests read to
+//! see a task freed).
 
+use crate::assets::Assets;
 use crate::db::Db;
 use crate::error::ApiError;
+use crate::handlers::Handlers;
+use crate::manifest::AppManifest;
 use payload_agent::Model;
+use payload_registry::Registry;
+use serde_json::Value;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -23,12 +30,30 @@ pub struct TurnInfo {
 /// is one of these too.
 pub type ModelSource = Arc<dyn Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync>;
 
+/// Builds what the model is told about the page (its CURRENT CONTEXT) from the client's
+/// context, reading the app's tables: table.that adds the user's tables and the open
+/// table's columns and rows.
+pub type ContextSource = Arc<dyn Fn(&Db, &str, &Value) -> Result<Value, ApiError> + Send + Sync>;
+
+/// The state every route of the app shares (an app's own routes get it too).
+pub type Shared = Arc<AppState>;
+
 /// The server's shared state.
 pub struct AppState {
+    /// The pages, their payload types and actions.
+    pub registry: &'static Registry,
     /// The database.
     pub db: Db,
     /// Where each turn's model comes from.
     pub models: ModelSource,
+    /// What the app does when a payload is accepted.
+    pub handlers: Handlers,
+    /// The page context a turn's prompt is built from.
+    pub context: ContextSource,
+    /// What the page is told about the app (`GET /api/app`).
+    pub manifest: AppManifest,
+    /// The page and its files.
+    pub assets: Assets,
     /// How long one turn may take in all.
     pub turn_deadline: std::time::Duration,
     /// Turns whose task is still running.
@@ -39,13 +64,17 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state over `db`, with models from `models` and turns bounded by
-    /// `turn_deadline`.
-    pub fn new(db: Db, models: ModelSource, turn_deadline: std::time::Duration) -> AppState {
+    /// The state of an app over `registry` and `db`.
+    pub(crate) fn new(parts: StateParts, db: Db) -> AppState {
         AppState {
+            registry: parts.registry,
             db,
-            models,
-            turn_deadline,
+            models: parts.models,
+            handlers: parts.handlers,
+            context: parts.context,
+            manifest: parts.manifest,
+            assets: parts.assets,
+            turn_deadline: parts.turn_deadline,
             live_turns: AtomicUsize::new(0),
             answering: Mutex::new(HashSet::new()),
         }
@@ -64,6 +93,17 @@ impl AppState {
             .await
             .map_err(|e| ApiError::internal(format!("the database task failed: {e}")))?
     }
+}
+
+/// What an [`AppState`] is made of, but the database.
+pub(crate) struct StateParts {
+    pub registry: &'static Registry,
+    pub models: ModelSource,
+    pub handlers: Handlers,
+    pub context: ContextSource,
+    pub manifest: AppManifest,
+    pub assets: Assets,
+    pub turn_deadline: std::time::Duration,
 }
 
 /// A conversation's running turn: counted as live, and the conversation held, until

@@ -18,6 +18,7 @@ pub const COOKBOOK: Page = Page::new("cookbook")
     )
     .payloads(&[<RecipeProposal as LlmPayload>::TYPE])
     .actions(&[SAVE_RECIPE])
+    .starters(&["I have eggs and a tin of tomatoes: what can I cook?"])
     .context(cookbook_context);
 
 /// The kitchen: the user is cooking one recipe and asks for timers and conversions.
@@ -33,6 +34,10 @@ pub const KITCHEN: Page = Page::new("kitchen")
         <RecipeProposal as LlmPayload>::TYPE,
     ])
     .actions(&[SAVE_RECIPE])
+    .starters(&[
+        "Set a timer for the sauce",
+        "How much is 2 cups of stock in millilitres?",
+    ])
     .context(kitchen_context);
 
 /// The CURRENT CONTEXT of the cookbook: how many recipes it holds.

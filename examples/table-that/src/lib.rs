@@ -31,6 +31,10 @@ pub const TABLES_LIST: Page = Page::new("tables_list")
          and propose a new table with SCHEMA_PROPOSAL in create mode once you know enough.",
     )
     .payloads(&[<SchemaProposal as LlmPayload>::TYPE])
+    .starters(&[
+        "I want to track my job applications",
+        "Help me set up a reading list",
+    ])
     .context(context::tables_list);
 
 /// The page that edits one table's columns.
@@ -45,6 +49,7 @@ pub const TABLE_EDIT: Page = Page::new("table_edit")
         "open_column_editor",
         "Open the column editor panel",
     )])
+    .starters(&["Add a column for the salary range"])
     .context(context::table);
 
 /// The page that shows one table's rows.
@@ -61,6 +66,10 @@ pub const TABLE_VIEW: Page = Page::new("table_view")
     .actions(&[
         ActionSpec::client("open_filters", "Open the filter panel"),
         ActionSpec::client("export_csv", "Download the table as CSV"),
+    ])
+    .starters(&[
+        "Add a few sample rows",
+        "Which applications are at the onsite stage or later?",
     ])
     .context(context::table);
 

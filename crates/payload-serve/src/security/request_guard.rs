@@ -2,7 +2,6 @@
 //! request that may change state, where it comes from and that its body is JSON.
 
 use super::AllowedHosts;
-use axum::Json;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
@@ -13,9 +12,7 @@ use axum::response::{IntoResponse, Response};
 pub async fn guard(State(hosts): State<AllowedHosts>, request: Request, next: Next) -> Response {
     match check(&hosts, request.method(), request.headers()) {
         Ok(()) => next.run(request).await,
-        Err((status, message)) => {
-            (status, Json(serde_json::json!({ "error": message }))).into_response()
-        }
+        Err((status, message)) => crate::ApiError::new(status, message).into_response(),
     }
 }
 

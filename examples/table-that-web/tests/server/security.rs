@@ -11,7 +11,7 @@ use std::time::Duration;
 fn endpoints(id: &str, turn: usize) -> Vec<(&'static str, String, Option<Value>)> {
     vec![
         ("GET", "/".into(), None),
-        ("GET", "/assets/app.js".into(), None),
+        ("GET", "/assets/table-that.js".into(), None),
         ("GET", "/api/tables".into(), None),
         ("GET", "/api/tables/1".into(), None),
         ("GET", "/api/tables/1/csv".into(), None),
@@ -86,14 +86,16 @@ async fn a_rebound_host_is_refused_on_every_endpoint() {
 
 #[tokio::test]
 async fn an_operator_listed_host_is_answered() {
-    let server = start_with(payload_serve::ServeOptions {
-        models: replay(),
-        security: payload_serve::SecurityPolicy {
-            allowed_hosts: vec!["tables.example.com".into()],
+    let server = start_with(
+        replay(),
+        payload_serve::ServeOptions {
+            security: payload_serve::SecurityPolicy {
+                allowed_hosts: vec!["tables.example.com".into()],
+                ..Default::default()
+            },
             ..Default::default()
         },
-        ..Default::default()
-    })
+    )
     .await;
     let request =
         "GET /api/tables HTTP/1.1\r\nHost: tables.example.com\r\nConnection: close\r\n\r\n";

@@ -1,12 +1,13 @@
 //! How accepting a proposal scales: the time to apply a create of n columns, an update
 //! adding n columns, and an update moving n columns, for n and 4n. Linear work gives
 //! ratios near 4; the old apply (every position rewritten per operation, ids probed
-//! one by one) gave about 16. `cargo bench -p payload-serve --bench apply`.
+//! one by one) gave about 16. `cargo bench -p table-that-web --bench apply`.
 
 use payload_builtin::SchemaProposal;
 use payload_serve::Db;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
+use table_that_web::Tables;
 
 fn add(i: usize) -> Value {
     // Names that collapse to one id: the worst case for id numbering.
@@ -21,7 +22,7 @@ fn proposal(value: Value) -> SchemaProposal {
 fn time(setup: impl Fn(&Db) -> Option<i64>, apply: impl Fn(&Db, Option<i64>)) -> Duration {
     (0..9)
         .map(|_| {
-            let db = Db::open(None).unwrap();
+            let db = table_that_web::open_db(None).unwrap();
             let table = setup(&db);
             let started = Instant::now();
             apply(&db, table);

@@ -4,7 +4,8 @@
 #![allow(dead_code)] // each test file uses part of it
 
 use payload_agent::{Model, ModelChunk, ModelRequest};
-use payload_serve::{App, ModelSource, ReplayModel, ServeOptions, TurnInfo};
+use payload_registry::Registry;
+use payload_serve::{ModelSource, ReplayModel, ServeOptions, Service, TurnInfo};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,21 +16,21 @@ pub struct Server {
     /// `http://127.0.0.1:PORT`.
     pub url: String,
     /// The app, to read how many turns are live.
-    pub app: App,
+    pub app: Service,
 }
 
-/// Starts the app with `models` on a free port of 127.0.0.1.
+/// Starts table.that with `models` on a free port of 127.0.0.1.
 pub async fn start(models: ModelSource) -> Server {
-    start_with(ServeOptions {
-        models,
-        ..ServeOptions::default()
-    })
-    .await
+    start_with(models, ServeOptions::default()).await
 }
 
-/// Starts the app with `options`.
-pub async fn start_with(options: ServeOptions) -> Server {
-    let app = App::new(options).expect("the in-memory database opens");
+/// Starts table.that with `models` and `options`.
+pub async fn start_with(models: ModelSource, options: ServeOptions) -> Server {
+    let app = table_that_web::app(Registry::global())
+        .model(move |turn: &TurnInfo| models(turn))
+        .options(options)
+        .build()
+        .expect("the in-memory database opens");
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(app.clone().serve(listener));
@@ -38,7 +39,19 @@ pub async fn start_with(options: ServeOptions) -> Server {
 
 /// The replay model, as fast as the client reads.
 pub fn replay() -> ModelSource {
-    Arc::new(|turn: &TurnInfo| Box::new(ReplayModel::for_turn(turn.turn).delay(Duration::ZERO)))
+    replay_with_delay(Duration::ZERO)
+}
+
+/// The replay model of table.that's recording, pausing `delay` between pieces.
+pub fn replay_with_delay(delay: Duration) -> ModelSource {
+    let recording = table_that_web::recording();
+    Arc::new(move |turn: &TurnInfo| -> Box<dyn Model> {
+        Box::new(
+            ReplayModel::for_turn(&recording, turn.turn)
+                .expect("the recording has answers")
+                .delay(delay),
+        )
+    })
 }
 
 /// A model that answers every call with `text`.
@@ -93,9 +106,13 @@ pub fn message(text: &str, page: &str, table: Option<i64>, id: Option<&str>) -> 
 pub fn events(body: &str) -> Vec<Event> {
     body.split("\n\n")
         .filter(|block| !block.trim().is_empty())
-        .map(|block| {
+        .filter_map(|block| {
             let mut name = String::new();
             let mut data = String::new();
+            if !block.lines().any(|l| l.starts_with("data:")) {
+                // A keep-alive comment: no event.
+                return None;
+            }
             for line in block.lines() {
                 if let Some(rest) = line.strip_prefix("event: ") {
                     name = rest.to_string();
@@ -103,10 +120,10 @@ pub fn events(body: &str) -> Vec<Event> {
                     data.push_str(rest);
                 }
             }
-            (
+            Some((
                 name,
                 serde_json::from_str(&data).expect("event data is JSON"),
-            )
+            ))
         })
         .collect()
 }
@@ -172,8 +189,8 @@ impl Drop for OwnRuntime {
     }
 }
 
-/// Starts the app with `options` on its own two-worker runtime.
-pub fn start_on_own_runtime(options: ServeOptions) -> OwnRuntime {
+/// Starts the app with `models` and `options` on its own two-worker runtime.
+pub fn start_on_own_runtime(models: ModelSource, options: ServeOptions) -> OwnRuntime {
     // Built and entered on a thread of its own: a runtime cannot be entered from
     // inside the test's.
     let (runtime, server) = std::thread::spawn(move || {
@@ -182,7 +199,7 @@ pub fn start_on_own_runtime(options: ServeOptions) -> OwnRuntime {
             .enable_all()
             .build()
             .unwrap();
-        let server = runtime.block_on(start_with(options));
+        let server = runtime.block_on(start_with(models, options));
         (runtime, server)
     })
     .join()

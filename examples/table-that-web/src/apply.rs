@@ -596,10 +596,36 @@ fn update_row(
     Ok(Ok(()))
 }
 
-impl crate::Db {
+/// Applying proposals to the user's tables outside a decision (what the tests and the
+/// bench do; a decision applies them in its own transaction, [`crate::accept`]), and
+/// checking the tables.
+pub trait Tables {
     /// Applies a schema proposal (see [`Applied`]): a new table in create mode, changes
     /// to `table_id`'s columns in update mode, in one transaction.
-    pub fn apply_schema(
+    fn apply_schema(
+        &self,
+        proposal: &SchemaProposal,
+        table_id: Option<i64>,
+    ) -> Result<Applied, ApplyError>;
+
+    /// Applies a data proposal's operations to `table_id` (only those at the indices in
+    /// `keep`, when given), in one transaction.
+    fn apply_data(
+        &self,
+        proposal: &DataProposal,
+        table_id: i64,
+        keep: Option<&[usize]>,
+    ) -> Result<Applied, ApplyError>;
+
+    /// Checks that the app's column metadata and SQLite's tables agree, for every
+    /// table: each table's columns hold positions 0..n once, distinct ids and SQLite
+    /// names, and its data table has exactly `row_id` and those columns. Every change
+    /// the app makes keeps this true; a database file edited by hand may not.
+    fn check(&self) -> Result<(), String>;
+}
+
+impl Tables for payload_serve::Db {
+    fn apply_schema(
         &self,
         proposal: &SchemaProposal,
         table_id: Option<i64>,
@@ -611,9 +637,7 @@ impl crate::Db {
         Ok(applied)
     }
 
-    /// Applies a data proposal's operations to `table_id` (only those at the indices in
-    /// `keep`, when given), in one transaction.
-    pub fn apply_data(
+    fn apply_data(
         &self,
         proposal: &DataProposal,
         table_id: i64,
@@ -624,6 +648,15 @@ impl crate::Db {
         let applied = data(&tx, proposal, table_id, keep)?;
         tx.commit()?;
         Ok(applied)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let conn = self.conn();
+        let tables = tables::list(&conn).map_err(|e| e.to_string())?;
+        for table in tables {
+            tables::check(&conn, table.id)?;
+        }
+        Ok(())
     }
 }
 
@@ -636,7 +669,7 @@ mod tests {
     /// collapsing to one id: the work the old apply did per operation (rewriting every
     /// position) grew as n squared.
     fn rows_changed_creating(n: usize) -> u64 {
-        let db = crate::Db::open(None).unwrap();
+        let db = crate::open_db(None).unwrap();
         let operations: Vec<Value> = (0..n)
             .map(|i| json!({"action": "add", "column": {"name": if i % 2 == 0 { "x" } else { "X!" }, "type": "text"}}))
             .collect();
@@ -666,7 +699,7 @@ mod tests {
 
     #[test]
     fn a_rebuilt_table_keeps_its_rows_values_and_row_id_counter() {
-        let db = crate::Db::open(None).unwrap();
+        let db = crate::open_db(None).unwrap();
         let create: SchemaProposal = serde_json::from_value(json!({
             "mode": "create", "table_name": "t", "table_description": "d",
             "operations": [
@@ -719,7 +752,7 @@ mod tests {
 
     #[test]
     fn an_update_changes_rows_in_proportion_to_its_operations() {
-        let db = crate::Db::open(None).unwrap();
+        let db = crate::open_db(None).unwrap();
         let add = |i: usize| json!({"action": "add", "column": {"name": format!("c{i}"), "type": "text"}});
         let create: SchemaProposal = serde_json::from_value(json!({
             "mode": "create", "table_name": "t", "table_description": "d",
@@ -750,7 +783,7 @@ mod tests {
 
     #[test]
     fn a_table_never_gets_more_columns_than_the_cap() {
-        let db = crate::Db::open(None).unwrap();
+        let db = crate::open_db(None).unwrap();
         let add = |name: String| json!({"action": "add", "column": {"name": name, "type": "text"}});
         let create: SchemaProposal = serde_json::from_value(json!({
             "mode": "create", "table_name": "t", "table_description": "d",

@@ -10,6 +10,7 @@ use payload_serve::{ModelSource, ServeOptions, TurnInfo};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use table_that_web::Tables;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hundred_concurrent_chats_complete_and_stay_apart() {
@@ -185,10 +186,12 @@ async fn twenty_concurrent_accepts_apply_a_proposal_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_answers_while_the_database_is_busy() {
     let columns = payload_builtin::SchemaProposal::MAX_COLUMNS;
-    let own = start_on_own_runtime(ServeOptions {
-        models: saying_owned(create_proposal("Wide", columns)),
-        ..ServeOptions::default()
-    });
+    let own = start_on_own_runtime(
+        saying_owned(create_proposal("Wide", columns)),
+        ServeOptions {
+            ..ServeOptions::default()
+        },
+    );
     let server = Arc::new(Server {
         url: own.server.url.clone(),
         app: own.server.app.clone(),
@@ -222,7 +225,7 @@ async fn the_page_answers_while_the_database_is_busy() {
     tokio::time::sleep(Duration::from_millis(300)).await;
 
     // The page and its assets need no database: they answer now.
-    for path in ["/", "/assets/app.js"] {
+    for path in ["/", "/assets/table-that.js"] {
         let response = tokio::time::timeout(
             Duration::from_secs(10),
             client.get(format!("{}{path}", server.url)).send(),
@@ -340,11 +343,13 @@ async fn a_turn_whose_client_went_away_is_recorded_and_roles_still_alternate() {
 
 #[tokio::test]
 async fn a_turn_past_its_deadline_ends_with_an_error_and_frees_its_conversation() {
-    let server = start_with(ServeOptions {
-        models: endless(),
-        turn_deadline: Duration::from_millis(300),
-        ..ServeOptions::default()
-    })
+    let server = start_with(
+        endless(),
+        ServeOptions {
+            turn_deadline: Duration::from_millis(300),
+            ..ServeOptions::default()
+        },
+    )
     .await;
     let client = reqwest::Client::new();
     let response = post_chat(

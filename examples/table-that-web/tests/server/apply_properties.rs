@@ -7,6 +7,7 @@ use payload_builtin::{DataProposal, SchemaProposal};
 use payload_serve::Db;
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use table_that_web::Tables;
 
 const NAMES: &[&str] = &[
     "Name",
@@ -102,7 +103,7 @@ proptest! {
         samples in prop::collection::vec(row(), 0..3),
         steps in prop::collection::vec(step(), 0..8),
     ) {
-        let db = Db::open(None).unwrap();
+        let db = table_that_web::open_db(None).unwrap();
         let create = json!({
             "mode": "create", "table_name": "\"t\"; --", "table_description": "d",
             "operations": columns.iter().map(|c| json!({"action": "add", "column": c})).collect::<Vec<_>>(),
@@ -141,8 +142,14 @@ proptest! {
 /// A decision on a stored proposal.
 fn decision() -> impl Strategy<Value = payload_serve::Decision> {
     prop_oneof![
-        prop::option::of(prop::collection::vec(0usize..6, 0..4))
-            .prop_map(|rows| payload_serve::Decision::Accept { rows }),
+        prop::option::of(prop::collection::vec(0usize..6, 0..4)).prop_map(|rows| {
+            payload_serve::Decision::Accept {
+                options: match rows {
+                    Some(rows) => json!({ "rows": rows }),
+                    None => json!({}),
+                },
+            }
+        }),
         Just(payload_serve::Decision::Dismiss),
     ]
 }
@@ -162,7 +169,7 @@ proptest! {
     ) {
         use payload_core::CustomPayload;
         use payload_serve::{DecideError, Decision};
-        let db = Db::open(None).unwrap();
+        let db = table_that_web::open_db(None).unwrap();
         let create = json!({
             "mode": "create", "table_name": "t", "table_description": "d",
             "operations": columns.iter().map(|c| json!({"action": "add", "column": c})).collect::<Vec<_>>(),
@@ -174,21 +181,22 @@ proptest! {
             CustomPayload::new("schema_proposal", create)
         };
         db.ensure_conversation("c").unwrap();
-        db.add_payload("c", 0, &payload, Some(table)).unwrap();
+        db.add_payload("c", 0, &payload, &json!({ "table_id": table })).unwrap();
         let snapshot = |db: &Db| payload_serve_tables(&db.conn());
         let before = snapshot(&db);
-        let first = db.decide("c", 0, &decisions[0]);
+        let handlers = table_that_web::handlers();
+        let first = db.decide("c", 0, &decisions[0], &handlers);
         prop_assert!(first.is_ok(), "{:?}", first);
         let after_first = snapshot(&db);
         if decisions[0] == Decision::Dismiss {
             prop_assert_eq!(&before, &after_first, "a dismissal applies nothing");
         }
         for later in &decisions[1..] {
-            let again = db.decide("c", 0, later);
+            let again = db.decide("c", 0, later, &handlers);
             prop_assert!(matches!(again, Err(DecideError::AlreadyDecided(_))), "{:?}", again);
             prop_assert_eq!(&snapshot(&db), &after_first, "a later decision changed nothing");
             // Even recording the proposal again does not make it decidable again.
-            db.add_payload("c", 0, &payload, Some(table)).unwrap();
+            db.add_payload("c", 0, &payload, &json!({ "table_id": table })).unwrap();
         }
         prop_assert_eq!(db.check(), Ok(()));
     }

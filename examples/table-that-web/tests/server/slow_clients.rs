@@ -10,15 +10,17 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 async fn server() -> Server {
-    start_with(ServeOptions {
-        models: replay(),
-        timeouts: Timeouts {
-            header_read: Duration::from_millis(500),
-            body_read: Duration::from_millis(500),
-            ..Timeouts::default()
+    start_with(
+        replay(),
+        ServeOptions {
+            timeouts: Timeouts {
+                header_read: Duration::from_millis(500),
+                body_read: Duration::from_millis(500),
+                ..Timeouts::default()
+            },
+            ..ServeOptions::default()
         },
-        ..ServeOptions::default()
-    })
+    )
     .await
 }
 

@@ -1,6 +1,32 @@
 //! The user's tables as the app shows them: their columns (from the app's metadata, in
 //! the app's order) and their rows, and the values going in and out of SQLite.
 
+/// The app's tables: each user table's name and its columns' metadata (names, types,
+/// options and order); the user's rows are in `data_<id>`. SQLite cannot change a
+/// column's type or order, so the user's tables hold only the values, in columns named
+/// by the app (`c1`, `c2`, ...), and renaming, retyping or reordering a column changes
+/// only this metadata.
+pub const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS app_tables (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    next_column INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS app_columns (
+    table_id INTEGER NOT NULL REFERENCES app_tables(id),
+    column_id TEXT NOT NULL,
+    sql_name TEXT NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    required INTEGER NOT NULL DEFAULT 0,
+    options TEXT,
+    filter_display TEXT,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (table_id, column_id)
+);
+";
+
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
@@ -152,7 +178,7 @@ pub fn rows(conn: &Connection, table_id: i64, limit: usize) -> rusqlite::Result<
         .collect()
 }
 
-/// Checks one table's metadata against its SQLite table (see [`crate::Db::check`]).
+/// Checks one table's metadata against its SQLite table (see [`crate::Tables::check`]).
 pub fn check(conn: &Connection, table_id: i64) -> Result<(), String> {
     let fail = |e: rusqlite::Error| format!("table {table_id}: {e}");
     let mut statement = conn

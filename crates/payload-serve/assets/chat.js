@@ -1,0 +1,500 @@
+// The chat tray every app gets (payload-serve): it posts to /api/chat and reads the
+// answer as Server-Sent Events from the response body (EventSource cannot POST). Model
+// text goes through Markdown.render, which builds DOM nodes; nothing from the model is
+// ever parsed as HTML. An app's own script talks to the tray through `PayloadChat`
+// (its page context, its card context) and DOM events on `document`:
+//
+// - `payload:action` (cancelable; detail {action, label, page}): a client action the
+//   user clicked. The handler that does it calls preventDefault(); an action nobody
+//   handles says so.
+// - `payload:decided` (detail {type, data, status, applied, turn, conversationId}):
+//   the user accepted or dismissed a payload and the server recorded it.
+// - `payload:complete` (detail: the parsed response): an answer is complete.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  let toastTimer = null;
+  function toast(text) {
+    const node = $("toast");
+    node.textContent = text;
+    node.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => (node.hidden = true), 4000);
+  }
+
+  async function api(path, options) {
+    const response = await fetch(path, options);
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(body.error || response.status + " " + response.statusText);
+    return body;
+  }
+
+  function emit(name, detail, cancelable) {
+    return document.dispatchEvent(new CustomEvent(name, { detail, cancelable: !!cancelable }));
+  }
+
+  // What the app's script sets: where the user is, and what its cards need.
+  const hooks = {
+    context: null, // () => {current_page, ...}
+    cardContext: () => ({}),
+    pageHandlers: {}, // page -> {type: handler}, looked up before the global cards
+  };
+
+  let manifest = { title: "", recorded: false, default_page: "", pages: [] };
+  let storageKey = "payload.conversation";
+  const state = { conversationId: null, history: [], busy: false };
+
+  function context() {
+    const ctx = hooks.context ? hooks.context() : null;
+    return ctx && ctx.current_page ? ctx : { current_page: manifest.default_page };
+  }
+
+  function page() {
+    const name = context().current_page;
+    return manifest.pages.find((p) => p.name === name) || null;
+  }
+
+  function typeInfo(type) {
+    for (const p of manifest.pages) {
+      const found = (p.payloads || []).find((t) => t.type === type);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  let messages, form, input, send, chat;
+
+  function scroll() {
+    messages.scrollTop = messages.scrollHeight;
+  }
+
+  function setChatOpen(open) {
+    chat.hidden = !open;
+    $("chat-toggle").setAttribute("aria-expanded", String(open));
+  }
+
+  // An empty chat offers the page's starter messages; any message hides them.
+  function showStarters() {
+    const box = $("starters");
+    box.replaceChildren();
+    const empty = !messages.firstChild;
+    const starters = (page() && page().starters) || [];
+    box.hidden = !empty || !starters.length;
+    if (box.hidden) return;
+    starters.forEach((text) => {
+      const b = el("button", "chip starter", text);
+      b.type = "button";
+      b.addEventListener("click", () => sendMessage(text));
+      box.appendChild(b);
+    });
+  }
+
+  function userMessage(text) {
+    const node = el("div", "message user", text);
+    messages.appendChild(node);
+    showStarters();
+    return node;
+  }
+
+  // The model's reasoning: a collapsed "Thinking" section above the answer, made on
+  // its first piece and filled as it streams. Plain text (a text node), never HTML.
+  function thinkingSection() {
+    const details = el("details", "thinking");
+    const summary = el("summary", null, "Thinking…");
+    const body = el("div", "thinking-text");
+    const words = document.createTextNode("");
+    body.appendChild(words);
+    details.append(summary, body);
+    return {
+      node: details,
+      add(piece) {
+        words.appendData(piece);
+      },
+      done(all) {
+        words.data = all;
+        summary.textContent = "Thinking";
+      },
+    };
+  }
+
+  function cardContext(extra) {
+    return Object.assign({}, hooks.cardContext ? hooks.cardContext() : {}, extra);
+  }
+
+  // One assistant message: its reasoning, text (Markdown), tool lines, the drafting
+  // card, and at `complete` the final message, card, chips and buttons.
+  function assistantMessage() {
+    const node = el("div", "message assistant");
+    node.dataset.state = "streaming";
+    const status = el("div", "status");
+    const text = el("div", "text");
+    const extras = el("div", "extras");
+    node.append(status, text, extras);
+    messages.appendChild(node);
+    showStarters();
+    let raw = "";
+    let frame = 0;
+    let draft = null;
+    let thinking = null;
+    const thought = () => {
+      if (!thinking) {
+        thinking = thinkingSection();
+        node.insertBefore(thinking.node, text);
+      }
+      return thinking;
+    };
+    const paint = () => {
+      frame = 0;
+      text.replaceChildren(Markdown.render(raw));
+      scroll();
+    };
+    return {
+      node,
+      status(message) {
+        status.textContent = message;
+      },
+      reasoning(piece) {
+        status.textContent = "";
+        thought().add(piece);
+        scroll();
+      },
+      delta(piece) {
+        status.textContent = "";
+        raw += piece;
+        if (!frame) frame = requestAnimationFrame(paint);
+      },
+      tool(kind, data) {
+        const line = el("div", "tool", kind === "start" ? "Running " + data.tool + "…" : kind === "progress" ? data.tool + ": " + data.message : data.tool + " finished");
+        extras.appendChild(line);
+      },
+      drafting(type, partial) {
+        const info = typeInfo(type);
+        const next = Payloads.drafting(type, partial, cardContext({
+          schema: info ? info.schema : null,
+          pageHandlers: hooks.pageHandlers[context().current_page],
+        }));
+        if (draft) draft.replaceWith(next);
+        else extras.appendChild(next);
+        draft = next;
+        scroll();
+      },
+      error(message) {
+        extras.appendChild(el("p", "error", message));
+      },
+      complete(parsed, turn, conversationId, payloadState) {
+        if (frame) cancelAnimationFrame(frame);
+        status.textContent = "";
+        raw = parsed.message || "";
+        text.replaceChildren(Markdown.render(raw));
+        // `complete` is the final word on the reasoning too.
+        if (parsed.reasoning) thought().done(parsed.reasoning);
+        else if (thinking) {
+          thinking.node.remove();
+          thinking = null;
+        }
+        if (draft) draft.remove();
+        draft = null;
+        finish(extras, parsed, turn, conversationId, payloadState || "proposed");
+        node.dataset.state = "complete";
+        scroll();
+      },
+    };
+  }
+
+  function finish(extras, parsed, turn, conversationId, payloadState) {
+    const payload = parsed.custom_payload;
+    if (payload) {
+      const info = typeInfo(payload.type);
+      extras.appendChild(
+        Payloads.card(payload, cardContext({
+          state: payloadState,
+          schema: info ? info.schema : null,
+          pageHandlers: hooks.pageHandlers[context().current_page],
+          // Accept and Dismiss only when the app decides this type on the server.
+          decide: info && info.decidable
+            ? (decision, options) => decide(conversationId, turn, payload, decision, options)
+            : null,
+        }))
+      );
+    }
+    (parsed.rejected || []).forEach((r) => {
+      const why = r.errors && r.errors[0] ? r.errors[0].message : "it was not valid";
+      extras.appendChild(el("p", "note warn", "Left out a " + r.type + " block: " + why));
+    });
+    // Items the page cannot use (an invented action, a chip without a label) were
+    // dropped by the parser; say so briefly, with the details on hover.
+    const dropped = (parsed.warnings || []).filter((w) => w.kind === "dropped_item" || w.kind === "unknown_action");
+    if (dropped.length) {
+      const note = el("p", "note dropped", dropped.length === 1 ? "1 suggestion was left out." : dropped.length + " suggestions were left out.");
+      note.title = dropped.map((w) => w.message).join("\n");
+      extras.appendChild(note);
+    }
+    if (parsed.suggested_values && parsed.suggested_values.length) {
+      const chips = el("div", "chips");
+      parsed.suggested_values.forEach((s) => {
+        const b = el("button", "chip", s.label);
+        b.type = "button";
+        b.title = s.value;
+        b.addEventListener("click", () => sendMessage(s.value));
+        chips.appendChild(b);
+      });
+      extras.appendChild(chips);
+    }
+    if (parsed.suggested_actions && parsed.suggested_actions.length) {
+      const actions = el("div", "actions");
+      parsed.suggested_actions.forEach((a) => {
+        const b = el("button", "action", a.label);
+        b.type = "button";
+        b.dataset.action = a.action;
+        if (a.handler !== "client") {
+          b.disabled = true;
+          b.title = "This page cannot do " + a.action;
+        } else {
+          b.addEventListener("click", () => runAction(a));
+        }
+        actions.appendChild(b);
+      });
+      extras.appendChild(actions);
+    }
+    emit("payload:complete", parsed);
+  }
+
+  // A client action is a DOM event the app's script answers; the tray answers
+  // `close_chat` itself. One nobody answers says so.
+  function runAction(action) {
+    const detail = { action: action.action, label: action.label, page: context().current_page };
+    const unhandled = emit("payload:action", detail, true);
+    if (unhandled) toast("This page cannot do " + action.action + ".");
+  }
+
+  document.addEventListener("payload:action", (event) => {
+    if (event.detail.action === "close_chat") {
+      setChatOpen(false);
+      event.preventDefault();
+    }
+  });
+
+  async function decide(conversationId, turn, payload, decision, options) {
+    const result = await api("/api/payloads/" + encodeURIComponent(conversationId) + "/" + turn + "/" + decision, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(options || {}),
+    });
+    emit("payload:decided", {
+      type: payload.type,
+      data: payload.data,
+      status: result.status,
+      applied: result.applied,
+      turn,
+      conversationId,
+    });
+    return result;
+  }
+
+  // Reads `text/event-stream` from a fetch body: events are separated by a blank
+  // line; `event:` names one, `data:` lines carry its JSON; comments keep it alive.
+  async function readEvents(body, onEvent) {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      buffer += decoder.decode(value || new Uint8Array(), { stream: !done });
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        let name = "message";
+        const data = [];
+        block.split("\n").forEach((line) => {
+          if (line.startsWith("event:")) name = line.slice(6).trim();
+          else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+        });
+        if (!data.length) continue;
+        let parsed = null;
+        try {
+          parsed = JSON.parse(data.join("\n"));
+        } catch (e) {
+          parsed = { message: data.join("\n") };
+        }
+        onEvent(name, parsed);
+      }
+      if (done) return;
+    }
+  }
+
+  function setBusy(busy) {
+    state.busy = busy;
+    send.disabled = busy;
+    form.dataset.busy = String(busy);
+  }
+
+  async function sendMessage(text) {
+    text = String(text || "").trim();
+    if (!text || state.busy) return;
+    setChatOpen(true);
+    setBusy(true);
+    userMessage(text);
+    const answer = assistantMessage();
+    answer.status("Sending…");
+    scroll();
+    const request = {
+      message: text,
+      context: context(),
+      conversation_history: state.history.slice(),
+      conversation_id: state.conversationId,
+    };
+    state.history.push({ role: "user", content: text });
+    let completed = false;
+    try {
+      const response = await fetch("/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(request),
+      });
+      if (!response.ok || !response.body) {
+        const body = await response.json().catch(() => ({}));
+        throw new Error(body.error || "the server answered " + response.status);
+      }
+      const conversationId = response.headers.get("x-conversation-id");
+      const turn = Number(response.headers.get("x-turn"));
+      if (conversationId) {
+        state.conversationId = conversationId;
+        localStorage.setItem(storageKey, conversationId);
+      }
+      await readEvents(response.body, (name, data) => {
+        switch (name) {
+          case "status": answer.status(data.message); break;
+          case "text_delta": answer.delta(data.text); break;
+          case "reasoning_delta": answer.reasoning(data.text); break;
+          case "payload_start": answer.drafting(data.type, null); break;
+          case "payload_progress": answer.drafting(data.type, data.partial); break;
+          case "tool_start": answer.tool("start", data); break;
+          case "tool_progress": answer.tool("progress", data); break;
+          case "tool_complete": answer.tool("complete", data); break;
+          case "error": answer.error(data.message); break;
+          case "complete":
+            completed = true;
+            answer.complete(data, turn, state.conversationId);
+            state.history.push({ role: "assistant", content: data.message || "" });
+            break;
+          default: break;
+        }
+      });
+      if (!completed) answer.error("The answer stopped before it was complete.");
+    } catch (error) {
+      answer.error("Could not reach the assistant: " + error.message);
+    } finally {
+      answer.node.dataset.state = "complete";
+      setBusy(false);
+      input.focus();
+    }
+  }
+
+  // Shows a stored conversation again, with what the user did with each payload.
+  async function restore() {
+    if (!state.conversationId) return;
+    let stored;
+    try {
+      stored = await api("/api/conversations/" + encodeURIComponent(state.conversationId));
+    } catch (error) {
+      return;
+    }
+    const statuses = new Map((stored.payloads || []).map((p) => [p.turn, p.status]));
+    stored.messages.forEach((m) => {
+      if (m.role === "user") {
+        userMessage(m.text);
+        state.history.push({ role: "user", content: m.text });
+      } else if (m.response) {
+        const answer = assistantMessage();
+        answer.complete(m.response, m.turn, state.conversationId, statuses.get(m.turn));
+        state.history.push({ role: "assistant", content: m.response.message || "" });
+      } else if (m.interrupted) {
+        // The turn ended without an answer (the page was closed, the model failed).
+        const answer = assistantMessage();
+        answer.error("No answer: " + m.interrupted + ".");
+        answer.node.dataset.state = "complete";
+      }
+    });
+    scroll();
+  }
+
+  function newConversation() {
+    state.conversationId = null;
+    state.history = [];
+    localStorage.removeItem(storageKey);
+    messages.replaceChildren();
+    showStarters();
+  }
+
+  async function start() {
+    messages = $("messages");
+    form = $("chat-form");
+    input = $("chat-input");
+    send = $("chat-send");
+    chat = $("chat");
+    try {
+      manifest = await api("/api/app");
+    } catch (error) {
+      toast("Could not load the app: " + error.message);
+    }
+    storageKey = "payload.conversation." + (manifest.title || "app");
+    state.conversationId = localStorage.getItem(storageKey);
+    $("chat-recorded").hidden = !manifest.recorded;
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = input.value;
+      input.value = "";
+      sendMessage(text);
+    });
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey) {
+        event.preventDefault();
+        form.requestSubmit();
+      }
+    });
+    $("chat-toggle").addEventListener("click", () => setChatOpen(chat.hidden));
+    $("chat-close").addEventListener("click", () => setChatOpen(false));
+    $("chat-new").addEventListener("click", newConversation);
+    await restore();
+    showStarters();
+    emit("payload:ready", { manifest });
+  }
+
+  window.PayloadChat = {
+    /** Sets where the user is: `fn()` returns {current_page, ...the page's fields}. */
+    setContext(fn) {
+      hooks.context = fn;
+      if (messages) showStarters();
+    },
+    /** Sets what the app's cards get in their context (e.g. the open table's columns). */
+    setCardContext(fn) {
+      hooks.cardContext = fn;
+    },
+    /** Registers `handler` for payload `type` on `page` only (before the global cards). */
+    registerPageHandler(pageName, type, handler) {
+      (hooks.pageHandlers[pageName] = hooks.pageHandlers[pageName] || {})[type] = handler;
+    },
+    /** Sends `text` as the user's message. */
+    send: (text) => sendMessage(text),
+    /** Opens or closes the tray. */
+    open: setChatOpen,
+    /** Shows a short note. */
+    toast,
+    /** The JSON API helper: rejects with the server's `error`. */
+    api,
+    /** The app's manifest (after `payload:ready`). */
+    manifest: () => manifest,
+  };
+
+  document.addEventListener("DOMContentLoaded", start);
+})();

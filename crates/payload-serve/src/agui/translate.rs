@@ -1,0 +1,535 @@
+//! The chat architecture's turn events as AG-UI events (the mapping of `docs/agui.md`):
+//! text and reasoning become messages opened on their first piece and closed before
+//! anything that must not fall inside them, a payload becomes an activity whose content
+//! is its card (a snapshot when it starts, JSON Patches of the typed partial while it
+//! streams, a snapshot of the whole value when the turn completes), and the turn's end
+//! becomes `RUN_FINISHED`: interrupted when the proposal waits for the user's decision.
+
+use super::events::{Event, Interrupt, Outcome, PayloadActivity};
+use payload_agent::AgentEvent;
+use serde_json::{Value, json};
+
+/// The activity type of payload cards.
+pub const PAYLOAD_ACTIVITY: &str = "payload";
+
+/// The reason of a payload's interrupt.
+pub const DECISION_REASON: &str = "payload_decision";
+
+/// The id of the interrupt waiting for the decision on the payload of `turn`.
+pub fn interrupt_id(turn: usize) -> String {
+    format!("payload-{turn}")
+}
+
+/// The turn an interrupt id names.
+pub fn interrupt_turn(id: &str) -> Option<usize> {
+    id.strip_prefix("payload-")?.parse().ok()
+}
+
+/// The id of the card of the payload of `turn` in `conversation`.
+pub fn card_id(conversation: &str, turn: usize) -> String {
+    format!("payload-{conversation}-{turn}")
+}
+
+/// Translates one run's turn events, in order.
+pub struct Translator {
+    thread_id: String,
+    run_id: String,
+    conversation: String,
+    turn: usize,
+    /// Which types the app decides (their proposals interrupt the run).
+    decidable: Box<dyn Fn(&str) -> bool + Send>,
+    /// How many messages were opened (each gets a fresh id).
+    opened: usize,
+    text: Option<String>,
+    reasoning: Option<String>,
+    /// The card's content as last sent, what the next patch is made against.
+    card: Option<Value>,
+}
+
+impl Translator {
+    /// A translator for turn `turn` of `conversation`, run as `run_id` on `thread_id`.
+    pub fn new(
+        thread_id: String,
+        run_id: String,
+        conversation: String,
+        turn: usize,
+        decidable: impl Fn(&str) -> bool + Send + 'static,
+    ) -> Translator {
+        Translator {
+            thread_id,
+            run_id,
+            conversation,
+            turn,
+            decidable: Box::new(decidable),
+            opened: 0,
+            text: None,
+            reasoning: None,
+            card: None,
+        }
+    }
+
+    /// `RUN_STARTED`.
+    pub fn started(&self) -> Event {
+        Event::RunStarted {
+            thread_id: self.thread_id.clone(),
+            run_id: self.run_id.clone(),
+        }
+    }
+
+    /// The AG-UI events of `event`.
+    pub fn translate(&mut self, event: AgentEvent) -> Vec<Event> {
+        let mut out = Vec::new();
+        match event {
+            // Status lines ("Thinking…") are the chat page's; AG-UI has no such event.
+            AgentEvent::Status { .. } | AgentEvent::ToolProgress { .. } => {}
+            AgentEvent::TextDelta { text } if !text.is_empty() => {
+                self.close_reasoning(&mut out);
+                let message_id = self.open_text(&mut out);
+                out.push(Event::TextMessageContent {
+                    message_id,
+                    delta: text,
+                });
+            }
+            AgentEvent::TextDelta { .. } => {}
+            AgentEvent::ReasoningDelta { text } if !text.is_empty() => {
+                let message_id = self.open_reasoning(&mut out);
+                out.push(Event::ReasoningMessageContent {
+                    message_id,
+                    delta: text,
+                });
+            }
+            AgentEvent::ReasoningDelta { .. } => {}
+            AgentEvent::PayloadStart { kind, .. } => {
+                let content = card(&kind, "drafting", json!({}), None);
+                self.card = Some(content.clone());
+                out.push(Event::ActivitySnapshot {
+                    message_id: card_id(&self.conversation, self.turn),
+                    activity_type: PAYLOAD_ACTIVITY,
+                    content,
+                    replace: true,
+                });
+            }
+            AgentEvent::PayloadProgress { kind, partial, .. } => {
+                let next = card(&kind, "drafting", partial, None);
+                match &self.card {
+                    Some(before) => {
+                        let patch = json_patch::diff(before, &next);
+                        if !patch.0.is_empty() {
+                            out.push(Event::ActivityDelta {
+                                message_id: card_id(&self.conversation, self.turn),
+                                activity_type: PAYLOAD_ACTIVITY,
+                                patch,
+                            });
+                        }
+                    }
+                    None => out.push(Event::ActivitySnapshot {
+                        message_id: card_id(&self.conversation, self.turn),
+                        activity_type: PAYLOAD_ACTIVITY,
+                        content: next.clone(),
+                        replace: true,
+                    }),
+                }
+                self.card = Some(next);
+            }
+            AgentEvent::ToolStart {
+                id, tool, input, ..
+            } => {
+                self.close_reasoning(&mut out);
+                out.push(Event::ToolCallStart {
+                    tool_call_id: id.clone(),
+                    tool_call_name: tool,
+                    parent_message_id: self.text.clone(),
+                });
+                out.push(Event::ToolCallArgs {
+                    tool_call_id: id.clone(),
+                    delta: input.to_string(),
+                });
+                out.push(Event::ToolCallEnd { tool_call_id: id });
+            }
+            AgentEvent::ToolComplete { id, text, .. } => {
+                out.push(Event::ToolCallResult {
+                    message_id: format!("tool-result-{id}"),
+                    tool_call_id: id,
+                    content: text,
+                    role: "tool",
+                });
+            }
+            AgentEvent::Complete(parsed) => {
+                self.close_reasoning(&mut out);
+                self.close_text(&mut out);
+                let result = serde_json::to_value(&parsed).unwrap_or(Value::Null);
+                let mut interrupts = Vec::new();
+                if let Some(payload) = &parsed.custom_payload {
+                    let decidable = (self.decidable)(&payload.kind);
+                    let status = if decidable { "proposed" } else { "shown" };
+                    out.push(Event::ActivitySnapshot {
+                        message_id: card_id(&self.conversation, self.turn),
+                        activity_type: PAYLOAD_ACTIVITY,
+                        content: card(&payload.kind, status, payload.data().clone(), None),
+                        replace: true,
+                    });
+                    if decidable {
+                        interrupts.push(self.interrupt(&payload.kind));
+                    }
+                } else if let Some(kind) = self.card.as_ref().and_then(|c| c.get("type")) {
+                    // A payload began but none was accepted: the card says so.
+                    let kind = kind.as_str().unwrap_or_default().to_string();
+                    out.push(Event::ActivitySnapshot {
+                        message_id: card_id(&self.conversation, self.turn),
+                        activity_type: PAYLOAD_ACTIVITY,
+                        content: card(&kind, "rejected", json!({}), None),
+                        replace: true,
+                    });
+                }
+                let outcome = if interrupts.is_empty() {
+                    Outcome::Success
+                } else {
+                    Outcome::Interrupt { interrupts }
+                };
+                out.push(Event::RunFinished {
+                    thread_id: self.thread_id.clone(),
+                    run_id: self.run_id.clone(),
+                    result: Some(result),
+                    outcome,
+                });
+            }
+            AgentEvent::Error { message } => {
+                // RUN_ERROR ends the run: nothing may follow it, open messages included.
+                out.push(Event::RunError {
+                    message,
+                    code: Some("turn_failed".into()),
+                });
+            }
+            // An event a later agent adds has no AG-UI form yet: the run goes on
+            // without it, and `complete` still carries the whole response.
+            _ => {}
+        }
+        out
+    }
+
+    /// What the run waits for: the decision on the proposal of this turn.
+    fn interrupt(&self, kind: &str) -> Interrupt {
+        Interrupt {
+            id: interrupt_id(self.turn),
+            reason: DECISION_REASON.into(),
+            message: format!("Accept or dismiss the proposed {kind}"),
+            response_schema: decision_schema(),
+            metadata: json!({
+                "payloadType": kind,
+                "turn": self.turn,
+                "activityId": card_id(&self.conversation, self.turn),
+            }),
+        }
+    }
+
+    fn open_text(&mut self, out: &mut Vec<Event>) -> String {
+        if let Some(id) = &self.text {
+            return id.clone();
+        }
+        let id = self.fresh_id("message");
+        out.push(Event::TextMessageStart {
+            message_id: id.clone(),
+            role: "assistant",
+        });
+        self.text = Some(id.clone());
+        id
+    }
+
+    fn close_text(&mut self, out: &mut Vec<Event>) {
+        if let Some(message_id) = self.text.take() {
+            out.push(Event::TextMessageEnd { message_id });
+        }
+    }
+
+    fn open_reasoning(&mut self, out: &mut Vec<Event>) -> String {
+        if let Some(id) = &self.reasoning {
+            return id.clone();
+        }
+        let id = self.fresh_id("reasoning");
+        out.push(Event::ReasoningStart {
+            message_id: id.clone(),
+        });
+        out.push(Event::ReasoningMessageStart {
+            message_id: id.clone(),
+            role: "reasoning",
+        });
+        self.reasoning = Some(id.clone());
+        id
+    }
+
+    fn close_reasoning(&mut self, out: &mut Vec<Event>) {
+        if let Some(message_id) = self.reasoning.take() {
+            out.push(Event::ReasoningMessageEnd {
+                message_id: message_id.clone(),
+            });
+            out.push(Event::ReasoningEnd { message_id });
+        }
+    }
+
+    fn fresh_id(&mut self, what: &str) -> String {
+        self.opened += 1;
+        format!("{what}-{}-{}-{}", self.run_id, self.turn, self.opened)
+    }
+}
+
+/// A payload card's content.
+pub fn card(kind: &str, status: &'static str, data: Value, applied: Option<Value>) -> Value {
+    serde_json::to_value(PayloadActivity {
+        kind: kind.to_string(),
+        status,
+        data,
+        applied,
+    })
+    .unwrap_or(Value::Null)
+}
+
+/// What a resume entry's `payload` may say.
+pub fn decision_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "decision": {"enum": ["accept", "dismiss"]},
+            "options": {"type": "object"}
+        },
+        "required": ["decision"]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use payload_core::{CustomPayload, ParsedResponse};
+
+    fn translator() -> Translator {
+        Translator::new("t".into(), "r".into(), "c".into(), 2, |kind| kind == "note")
+    }
+
+    fn names(events: &[Event]) -> Vec<String> {
+        events
+            .iter()
+            .map(|e| {
+                serde_json::to_value(e).unwrap()["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn messages_open_once_close_before_the_end_and_a_decidable_proposal_interrupts() {
+        let mut t = translator();
+        let mut all = vec![t.started()];
+        for event in [
+            AgentEvent::ReasoningDelta { text: "hm".into() },
+            AgentEvent::TextDelta {
+                text: "Here".into(),
+            },
+            AgentEvent::PayloadStart {
+                kind: "note".into(),
+                marker: "NOTE".into(),
+            },
+            AgentEvent::PayloadProgress {
+                kind: "note".into(),
+                partial: json!({"text": "mi"}),
+                open: None,
+            },
+            AgentEvent::PayloadProgress {
+                kind: "note".into(),
+                partial: json!({"text": "milk"}),
+                open: None,
+            },
+            AgentEvent::TextDelta {
+                text: " it is".into(),
+            },
+        ] {
+            all.extend(t.translate(event));
+        }
+        let mut parsed = ParsedResponse::default();
+        parsed.message = "Here it is".into();
+        parsed.custom_payload = Some(CustomPayload::new("note", json!({"text": "milk"})));
+        all.extend(t.translate(AgentEvent::Complete(parsed)));
+        assert_eq!(
+            names(&all),
+            [
+                "RUN_STARTED",
+                "REASONING_START",
+                "REASONING_MESSAGE_START",
+                "REASONING_MESSAGE_CONTENT",
+                "REASONING_MESSAGE_END",
+                "REASONING_END",
+                "TEXT_MESSAGE_START",
+                "TEXT_MESSAGE_CONTENT",
+                "ACTIVITY_SNAPSHOT",
+                "ACTIVITY_DELTA",
+                "ACTIVITY_DELTA",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_END",
+                "ACTIVITY_SNAPSHOT",
+                "RUN_FINISHED",
+            ]
+        );
+        let finished = serde_json::to_value(all.last().unwrap()).unwrap();
+        assert_eq!(finished["outcome"]["type"], "interrupt");
+        assert_eq!(finished["outcome"]["interrupts"][0]["id"], "payload-2");
+        assert_eq!(interrupt_turn("payload-2"), Some(2));
+        // The patches rebuild the partial the stream showed.
+        let mut content = serde_json::to_value(&all[8]).unwrap()["content"].clone();
+        for event in &all[9..11] {
+            let Event::ActivityDelta { patch, .. } = event else {
+                panic!()
+            };
+            json_patch::patch(&mut content, patch).unwrap();
+        }
+        assert_eq!(content["data"], json!({"text": "milk"}));
+        assert_eq!(content["status"], "drafting");
+    }
+
+    #[test]
+    fn a_type_the_app_does_not_decide_finishes_the_run_and_an_error_ends_it() {
+        let mut t = translator();
+        let mut parsed = ParsedResponse::default();
+        parsed.custom_payload = Some(CustomPayload::new("other", json!({})));
+        let events = t.translate(AgentEvent::Complete(parsed));
+        let finished = serde_json::to_value(events.last().unwrap()).unwrap();
+        assert_eq!(finished["outcome"], json!({"type": "success"}));
+        let error = t.translate(AgentEvent::Error {
+            message: "no".into(),
+        });
+        assert_eq!(names(&error), ["RUN_ERROR"]);
+    }
+
+    mod properties {
+        //! Whatever the turn sends, the events are a well-formed AG-UI run: one terminal
+        //! event, last; messages opened before their content and closed before the run
+        //! finishes; the text and reasoning deltas are the turn's, in order; applying
+        //! the patches to the first snapshot gives, step by step, every partial the
+        //! stream showed; tool calls balanced; no optional field sent as `null`.
+
+        use super::super::*;
+        use payload_core::{CustomPayload, ParsedResponse};
+        use proptest::prelude::*;
+
+        /// One event of the turn, before its end.
+        fn step() -> impl Strategy<Value = AgentEvent> {
+            let text = "[a-z \n]{0,6}";
+            prop_oneof![
+                text.prop_map(|text| AgentEvent::TextDelta { text }),
+                text.prop_map(|text| AgentEvent::ReasoningDelta { text }),
+                Just(AgentEvent::Status {
+                    message: "…".into()
+                }),
+                Just(AgentEvent::PayloadStart {
+                    kind: "note".into(),
+                    marker: "NOTE".into()
+                }),
+                prop::collection::vec("[a-z]{0,3}", 0..4).prop_map(|items| {
+                    AgentEvent::PayloadProgress {
+                        kind: "note".into(),
+                        partial: json!({ "items": items, "count": items.len() }),
+                        open: None,
+                    }
+                }),
+                (0..3usize).prop_map(|n| AgentEvent::ToolStart {
+                    id: format!("call-{n}"),
+                    tool: "lookup".into(),
+                    input: json!({ "n": n }),
+                }),
+            ]
+        }
+
+        /// The turn's end.
+        fn end() -> impl Strategy<Value = AgentEvent> {
+            prop_oneof![
+                prop::option::of(prop_oneof![Just("note"), Just("other")]).prop_map(|kind| {
+                    let mut parsed = ParsedResponse::default();
+                    parsed.custom_payload =
+                        kind.map(|k| CustomPayload::new(k, json!({ "items": ["x"] })));
+                    AgentEvent::Complete(parsed)
+                }),
+                Just(AgentEvent::Error {
+                    message: "failed".into()
+                }),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(512))]
+
+            #[test]
+            fn every_turn_is_a_well_formed_run(steps in prop::collection::vec(step(), 0..24), last in end()) {
+                let mut t = Translator::new("t".into(), "r".into(), "c".into(), 0, |k| k == "note");
+                let mut out = vec![serde_json::to_value(t.started()).unwrap()];
+                let (mut text, mut reasoning) = (String::new(), String::new());
+                let mut client_card = Value::Null;
+                for step in steps.iter().chain([&last]) {
+                    match step {
+                        AgentEvent::TextDelta { text: piece } => text.push_str(piece),
+                        AgentEvent::ReasoningDelta { text: piece } => reasoning.push_str(piece),
+                        _ => {}
+                    }
+                    // A tool's result follows its start, as the agent sends them.
+                    let mut events = t.translate(step.clone());
+                    if let AgentEvent::ToolStart { id, tool, .. } = step {
+                        events.extend(t.translate(AgentEvent::ToolComplete {
+                            id: id.clone(), tool: tool.clone(), index: 0,
+                            marker: "[[tool:0]]".into(), text: "done".into(), payload: None,
+                        }));
+                    }
+                    for event in &events {
+                        match event {
+                            Event::ActivitySnapshot { content, .. } => client_card = content.clone(),
+                            Event::ActivityDelta { patch, .. } => json_patch::patch(&mut client_card, patch).unwrap(),
+                            _ => {}
+                        }
+                    }
+                    // The card as a client holds it is the partial the stream showed.
+                    if let AgentEvent::PayloadProgress { partial, .. } = step {
+                        prop_assert_eq!(&client_card["data"], partial);
+                        prop_assert_eq!(&client_card["status"], "drafting");
+                    }
+                    out.extend(events.iter().map(|e| serde_json::to_value(e).unwrap()));
+                }
+                let kinds: Vec<&str> = out.iter().map(|e| e["type"].as_str().unwrap()).collect();
+                let terminal = kinds.iter().filter(|k| **k == "RUN_FINISHED" || **k == "RUN_ERROR").count();
+                prop_assert_eq!(terminal, 1);
+                prop_assert!(matches!(*kinds.last().unwrap(), "RUN_FINISHED" | "RUN_ERROR"));
+                let (mut open_text, mut open_reasoning, mut open_tools) = (None, None, Vec::new());
+                let (mut seen_text, mut seen_reasoning) = (String::new(), String::new());
+                for event in &out {
+                    let id = event.get("messageId").cloned();
+                    match event["type"].as_str().unwrap() {
+                        "TEXT_MESSAGE_START" => { prop_assert!(open_text.is_none()); open_text = id; }
+                        "TEXT_MESSAGE_CONTENT" => {
+                            prop_assert_eq!(&open_text, &id);
+                            prop_assert!(!event["delta"].as_str().unwrap().is_empty());
+                            seen_text.push_str(event["delta"].as_str().unwrap());
+                        }
+                        "TEXT_MESSAGE_END" => { prop_assert_eq!(&open_text, &id); open_text = None; }
+                        "REASONING_START" => { prop_assert!(open_reasoning.is_none()); open_reasoning = id; }
+                        "REASONING_MESSAGE_CONTENT" => {
+                            prop_assert_eq!(&open_reasoning, &id);
+                            seen_reasoning.push_str(event["delta"].as_str().unwrap());
+                        }
+                        "REASONING_END" => { prop_assert_eq!(&open_reasoning, &id); open_reasoning = None; }
+                        "TOOL_CALL_START" => open_tools.push(event["toolCallId"].clone()),
+                        "TOOL_CALL_END" => prop_assert_eq!(open_tools.pop(), Some(event["toolCallId"].clone())),
+                        "ACTIVITY_DELTA" => prop_assert!(!event["patch"].as_array().unwrap().is_empty()),
+                        "RUN_FINISHED" => {
+                            prop_assert!(open_text.is_none() && open_reasoning.is_none());
+                        }
+                        _ => {}
+                    }
+                    for key in ["parentMessageId", "code", "result", "timestamp"] {
+                        prop_assert!(!event.get(key).is_some_and(Value::is_null), "{} is null", key);
+                    }
+                }
+                prop_assert!(open_tools.is_empty());
+                if kinds.last() == Some(&"RUN_FINISHED") {
+                    prop_assert_eq!(seen_text, text);
+                    prop_assert_eq!(seen_reasoning, reasoning);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! The tests' app: a `shop` page offering a shopping list (which accepting saves) and a
+//! note (which the app only shows), a scripted model, and helpers to run it on
+//! 127.0.0.1.
+
+use payload_agent::{Model, ModelChunk, ModelRequest};
+use payload_core::LlmPayload;
+use payload_registry::{Page, Registry, register_page};
+use payload_serve::{App, Service, TurnInfo};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
+/// A shopping list for the user to keep.
+#[derive(Debug, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "SHOPPING_LIST", register)]
+pub struct ShoppingList {
+    /// Where to shop.
+    pub store: String,
+    /// What to buy.
+    pub items: Vec<Item>,
+}
+
+/// One thing to buy.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Item {
+    /// What it is.
+    pub name: String,
+    /// How many.
+    pub count: u32,
+    /// Where it is in the shop.
+    pub aisle: Aisle,
+}
+
+/// A part of the shop.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Aisle {
+    /// Fruit and vegetables.
+    Produce,
+    /// Milk, cheese, eggs.
+    Dairy,
+    /// Bread.
+    Bakery,
+}
+
+/// A note the app only shows.
+#[derive(Debug, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "SHOP_NOTE", register)]
+pub struct ShopNote {
+    /// The note.
+    pub text: String,
+}
+
+register_page!(
+    Page::new("shop")
+        .description("Planning the shopping")
+        .payloads(&[ShoppingList::TYPE, ShopNote::TYPE])
+        .starters(&["Plan my shopping for the week"])
+);
+
+/// The answer with a shopping list, its reasoning apart.
+pub const LIST_ANSWER: &str = "Here is your list.\n\nSHOPPING_LIST: {\"store\": \"Corner shop\", \"items\": [{\"name\": \"milk\", \"count\": 2, \"aisle\": \"dairy\"}, {\"name\": \"bread\", \"count\": 1, \"aisle\": \"bakery\"}]}\n\nEnjoy!";
+
+/// The answer with a note.
+pub const NOTE_ANSWER: &str = "Noted.\n\nSHOP_NOTE: {\"text\": \"Bring bags\"}";
+
+/// A model that reasons, then writes `answer` in pieces of seven characters.
+pub fn scripted(answer: &'static str) -> impl Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync {
+    move |_| {
+        Box::new(move |_: &ModelRequest| {
+            let chars: Vec<char> = answer.chars().collect();
+            std::iter::once(ModelChunk::Reasoning("They need milk and bread.".into()))
+                .chain(
+                    chars
+                        .chunks(7)
+                        .map(|c| ModelChunk::Text(c.iter().collect())),
+                )
+                .collect::<Vec<_>>()
+        })
+    }
+}
+
+/// A running app.
+pub struct Running {
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    /// The app.
+    pub service: Service,
+}
+
+/// Runs the shop app answering `answer`; accepting a list saves it in `lists`.
+pub async fn start(answer: &'static str) -> Running {
+    let app = App::new(Registry::global())
+        .title("Shop")
+        .pages(&["shop"])
+        .schema("CREATE TABLE IF NOT EXISTS lists (store TEXT NOT NULL, items INTEGER NOT NULL)")
+        .model(scripted(answer))
+        .on_accept::<ShoppingList, _>(|tx, accepted| {
+            tx.execute(
+                "INSERT INTO lists (store, items) VALUES (?1, ?2)",
+                (&accepted.payload.store, accepted.payload.items.len() as i64),
+            )?;
+            Ok(json!({ "saved": accepted.payload.items.len(), "options": accepted.options }))
+        });
+    let service = app.build().expect("the app builds");
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(service.clone().serve(listener));
+    Running { url, service }
+}
+
+/// How many lists were saved.
+pub fn saved(running: &Running) -> i64 {
+    running
+        .service
+        .db()
+        .conn()
+        .query_row("SELECT COUNT(*) FROM lists", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// The `data:` values of a Server-Sent Events body, as JSON (comments skipped).
+pub fn data_events(body: &str) -> Vec<Value> {
+    body.split("\n\n")
+        .filter_map(|block| {
+            let data: Vec<&str> = block
+                .lines()
+                .filter_map(|l| {
+                    l.strip_prefix("data:")
+                        .map(|d| d.strip_prefix(' ').unwrap_or(d))
+                })
+                .collect();
+            (!data.is_empty()).then(|| serde_json::from_str(&data.join("\n")).expect("JSON data"))
+        })
+        .collect()
+}
+
+/// POSTs `body` as JSON to `path`; the status and the body's text.
+pub async fn post(running: &Running, path: &str, body: &Value) -> (u16, String) {
+    let response = reqwest::Client::new()
+        .post(format!("{}{path}", running.url))
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), response.text().await.unwrap())
+}

@@ -1,0 +1,158 @@
+//! The generic endpoints on an app that is not table.that: its manifest, a turn, a
+//! decision run by its handler, a type it only shows, and errors in one shape.
+
+use crate::app::*;
+use serde_json::{Value, json};
+
+async fn get(running: &Running, path: &str) -> (u16, Value) {
+    let response = reqwest::get(format!("{}{path}", running.url))
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn the_manifest_gives_each_page_its_starters_and_each_type_its_schema_and_decision() {
+    let running = start(LIST_ANSWER).await;
+    let (status, app) = get(&running, "/api/app").await;
+    assert_eq!(status, 200);
+    assert_eq!(app["title"], "Shop");
+    assert_eq!(app["recorded"], false);
+    assert_eq!(app["default_page"], "shop");
+    let page = &app["pages"][0];
+    assert_eq!(page["starters"], json!(["Plan my shopping for the week"]));
+    let types: Vec<(&str, bool)> = page["payloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["type"].as_str().unwrap(),
+                t["decidable"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(types, [("shopping_list", true), ("shop_note", false)]);
+    let schema = &page["payloads"][0]["schema"];
+    assert_eq!(
+        schema["description"],
+        "A shopping list for the user to keep."
+    );
+    assert!(schema.to_string().contains("Where it is in the shop."));
+}
+
+#[tokio::test]
+async fn a_decision_runs_the_apps_handler_once_and_a_shown_type_cannot_be_decided() {
+    let running = start(LIST_ANSWER).await;
+    let chat = json!({"message": "milk?", "context": {"current_page": "shop"}});
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/chat", running.url))
+        .json(&chat)
+        .send()
+        .await
+        .unwrap();
+    let id = response.headers()["x-conversation-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let body = response.text().await.unwrap();
+    let complete = data_events(&body).pop().unwrap();
+    assert_eq!(complete["custom_payload"]["type"], "shopping_list");
+    let accept = format!("/api/payloads/{id}/0/accept");
+    let (status, body) = post(&running, &accept, &json!({"note": "weekly"})).await;
+    assert_eq!(status, 200, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(body["status"], "accepted");
+    assert_eq!(
+        body["applied"],
+        json!({"saved": 2, "options": {"note": "weekly"}})
+    );
+    let (again, body) = post(&running, &accept, &json!({})).await;
+    assert_eq!(again, 409, "{body}");
+    assert_eq!(saved(&running), 1);
+
+    let running = start(NOTE_ANSWER).await;
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/chat", running.url))
+        .json(&chat)
+        .send()
+        .await
+        .unwrap();
+    let id = response.headers()["x-conversation-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let _ = response.text().await.unwrap();
+    let (status, body) = post(
+        &running,
+        &format!("/api/payloads/{id}/0/dismiss"),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(status, 409);
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains("only shown"),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn every_error_is_json_with_an_error_member() {
+    let running = start(LIST_ANSWER).await;
+    let client = reqwest::Client::new();
+    let cases: Vec<(reqwest::RequestBuilder, u16)> = vec![
+        // Not the request's shape: axum's rejection, in our shape.
+        (
+            client
+                .post(format!("{}/api/chat", running.url))
+                .json(&json!({"message": 5})),
+            422,
+        ),
+        // Not JSON at all.
+        (
+            client
+                .post(format!("{}/api/chat", running.url))
+                .header("content-type", "application/json")
+                .body("{"),
+            400,
+        ),
+        // A page the app does not serve.
+        (
+            client
+                .post(format!("{}/api/chat", running.url))
+                .json(&json!({"message": "hi", "context": {"current_page": "elsewhere"}})),
+            400,
+        ),
+        // A decision body that is not an object.
+        (
+            client
+                .post(format!("{}/api/payloads/x/0/accept", running.url))
+                .json(&json!([1])),
+            422,
+        ),
+        (client.get(format!("{}/no/such/page", running.url)), 404),
+        (
+            client.get(format!("{}/assets/nothing.js", running.url)),
+            404,
+        ),
+        (client.get(format!("{}/api/chat", running.url)), 405),
+        (
+            client
+                .post(format!("{}/api/agui", running.url))
+                .json(&json!({"threadId": "t"})),
+            422,
+        ),
+    ];
+    for (request, expected) in cases {
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let body: Value = response.json().await.expect("a JSON body");
+        assert_eq!(status, expected, "{body}");
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{body}"
+        );
+    }
+}

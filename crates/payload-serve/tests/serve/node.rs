@@ -1,0 +1,175 @@
+//! AG-UI checked by the protocol's own packages, run with Node: every event the server
+//! sends (and the input it was sent) validates against `@ag-ui/core`'s published zod
+//! schemas, and the official `@ag-ui/client` consumes a run from the server on
+//! 127.0.0.1 and sees the text, the payload's card and the interrupt, then resumes it.
+//!
+//! The packages are the ones `tests/agui/package-lock.json` pins, installed by `.ci/run`
+//! into a cache outside the clone (`PAYLOAD_AGUI_MODULES` names its `node_modules`).
+//! Without Node or the packages the tests say so and pass, unless
+//! `PAYLOAD_REQUIRE_NODE` is set (as `.ci/run` sets it): then it is a failure.
+
+use crate::agui::{input, resume, run};
+use crate::app::*;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// This folder: the scripts, `package.json` and its lock.
+fn scripts() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agui")
+}
+
+/// Node and the `node_modules` holding `@ag-ui/core` and `@ag-ui/client`, or `None`
+/// (with a note) when either is missing and not required.
+fn node() -> Option<(PathBuf, PathBuf)> {
+    let node = std::env::var_os("NODE").map_or_else(|| PathBuf::from("node"), PathBuf::from);
+    let runs = Command::new(&node)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    let modules = std::env::var_os("PAYLOAD_AGUI_MODULES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| scripts().join("node_modules"));
+    let installed = modules.join("@ag-ui/core/package.json").exists()
+        && modules.join("@ag-ui/client/package.json").exists();
+    if runs && installed {
+        return Some((node, modules));
+    }
+    let why = if runs {
+        format!(
+            "the AG-UI packages are not installed in {}",
+            modules.display()
+        )
+    } else {
+        "node is not installed".to_string()
+    };
+    if std::env::var_os("PAYLOAD_REQUIRE_NODE").is_some() {
+        panic!("PAYLOAD_REQUIRE_NODE is set but {why}");
+    }
+    eprintln!("skipped: {why} (.ci/run installs them)");
+    None
+}
+
+/// Runs `script` with `args`, `stdin` on its input; its standard output as JSON.
+fn run_node(node: &Path, modules: &Path, script: &str, args: &[&str], stdin: &str) -> Value {
+    let mut child = Command::new(node)
+        .arg(scripts().join(script))
+        .args(args)
+        .env("NODE_PATH", modules)
+        .env("SUPPRESS_TRANSFORMATION_WARNINGS", "true")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{script} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("the script prints JSON")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_event_validates_against_ag_ui_cores_published_schemas() {
+    let Some((node, modules)) = node() else {
+        return;
+    };
+    let mut items = Vec::new();
+    // A run with reasoning, text, a drafting card, patches and an interrupt; its
+    // resume, accepted; a second resume, refused (RUN_ERROR); a shown type; a cancel.
+    let running = start(LIST_ANSWER).await;
+    let first = input("schema-thread", "run-1", "What do I need?");
+    items.push(json!({"kind": "input", "value": first}));
+    let events = run(&running, &first).await;
+    let id = events.last().unwrap()["outcome"]["interrupts"][0]["id"].clone();
+    items.extend(
+        events
+            .into_iter()
+            .map(|e| json!({"kind": "event", "value": e})),
+    );
+    let entry =
+        json!([{"interruptId": id, "status": "resolved", "payload": {"decision": "accept"}}]);
+    for run_id in ["run-2", "run-3"] {
+        let body = resume("schema-thread", run_id, entry.clone());
+        items.push(json!({"kind": "input", "value": body}));
+        items.extend(
+            run(&running, &body)
+                .await
+                .into_iter()
+                .map(|e| json!({"kind": "event", "value": e})),
+        );
+    }
+    let running = start(NOTE_ANSWER).await;
+    let events = run(&running, &input("note-thread", "run-1", "Note?")).await;
+    items.extend(
+        events
+            .into_iter()
+            .map(|e| json!({"kind": "event", "value": e})),
+    );
+    let types: std::collections::BTreeSet<String> = items
+        .iter()
+        .filter_map(|i| i["value"]["type"].as_str().map(String::from))
+        .collect();
+    for sent in [
+        "RUN_STARTED",
+        "RUN_FINISHED",
+        "RUN_ERROR",
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_END",
+        "REASONING_START",
+        "REASONING_MESSAGE_START",
+        "REASONING_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_END",
+        "REASONING_END",
+        "ACTIVITY_SNAPSHOT",
+        "ACTIVITY_DELTA",
+    ] {
+        assert!(types.contains(sent), "the runs sent no {sent}");
+    }
+    let report = run_node(
+        &node,
+        &modules,
+        "validate.js",
+        &[],
+        &serde_json::to_string(&items).unwrap(),
+    );
+    assert_eq!(report["checked"], items.len());
+    assert_eq!(report["failures"], json!([]), "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_sees_the_text_the_payload_and_the_interrupt_and_resumes() {
+    let Some((node, modules)) = node() else {
+        return;
+    };
+    let running = start(LIST_ANSWER).await;
+    let url = format!("{}/api/agui", running.url);
+    // The client blocks its thread on Node; the server runs on the test's workers.
+    let seen =
+        tokio::task::spawn_blocking(move || run_node(&node, &modules, "client.js", &[&url], ""))
+            .await
+            .unwrap();
+    assert_eq!(seen["errors"], json!([]), "{seen}");
+    assert_eq!(seen["text"], "Here is your list.\n\nEnjoy!");
+    assert_eq!(seen["reasoning"], "They need milk and bread.");
+    assert_eq!(seen["activity"]["status"], "proposed", "{seen}");
+    assert_eq!(seen["activity"]["data"]["store"], "Corner shop");
+    assert_eq!(seen["pending"][0]["reason"], "payload_decision", "{seen}");
+    assert_eq!(seen["finished"][0]["type"], "interrupt", "{seen}");
+    assert_eq!(seen["resumed"]["activity"]["status"], "accepted", "{seen}");
+    assert_eq!(seen["resumed"]["activity"]["applied"]["saved"], 2);
+    assert_eq!(seen["pendingAfter"], 0);
+    assert_eq!(saved(&running), 1);
+}

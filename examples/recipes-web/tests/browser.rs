@@ -1,0 +1,233 @@
+//! The recipe assistant in a real headless Chromium: a first visit says its answers are
+//! recorded and offers the page's starters; a starter sends its message; the recipe
+//! arrives as a generic card (built from the type's JSON Schema) that fills in while it
+//! streams; accepting it saves it in the cookbook.
+//!
+//! The browser comes from table.that's harness (without one the test says so and
+//! passes, unless `PAYLOAD_REQUIRE_BROWSER` is set).
+
+#[path = "../../table-that-web/tests/support/browser.rs"]
+mod harness;
+
+use harness::*;
+use payload_registry::Registry;
+use recipes as _;
+use serde_json::Value;
+use tokio::net::TcpListener;
+
+/// Serves the app as `recipes serve` does (its replay model, paced so streaming shows).
+async fn serve() -> String {
+    serve_app(recipes_web::app(Registry::global())).await
+}
+
+/// Serves `app` on a free port of 127.0.0.1.
+async fn serve_app(app: payload_serve::App) -> String {
+    let service = app.build().expect("the app builds");
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(service.serve(listener));
+    url
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_generic_card_streams_in_and_is_accepted_into_the_cookbook() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let url = serve().await;
+    client.goto(&url).await.unwrap();
+
+    // A first visit explains itself: recorded answers, and what to ask.
+    let first = until(
+        &client,
+        "the starters and the recorded note",
+        "const s = [...document.querySelectorAll('#starters:not([hidden]) .chip')].map(b => b.textContent);
+         const note = document.getElementById('chat-recorded');
+         return {starters: s, recorded: !note.hidden && note.textContent};",
+        |v| v["starters"].as_array().is_some_and(|s| !s.is_empty()),
+    )
+    .await;
+    assert_eq!(
+        first["starters"][0],
+        "I have eggs and a tin of tomatoes: what can I cook?"
+    );
+    assert!(
+        first["recorded"]
+            .as_str()
+            .unwrap()
+            .contains("recorded answers"),
+        "{first}"
+    );
+
+    // Every state of the drafting card, recorded as the page changes.
+    client
+        .execute(
+            "window.drafts = [];
+             new MutationObserver(() => {
+               const d = document.querySelector('.card.drafting.generic-card');
+               if (d) window.drafts.push({
+                 members: d.querySelectorAll('dd').length,
+                 items: d.querySelectorAll('.generic-list > li').length,
+               });
+             }).observe(document.getElementById('messages'), {childList: true, subtree: true});",
+            vec![],
+        )
+        .await
+        .unwrap();
+    click(&client, "#starters .chip").await;
+    let card = until(
+        &client,
+        "the proposed recipe",
+        "const c = document.querySelector('.card.generic-card[data-type=recipe_proposal]');
+         if (!c || c.dataset.state !== 'proposed') return null;
+         return {
+           title: c.querySelector('.card-head .title').textContent,
+           terms: [...c.querySelectorAll('dt')].map(t => [t.textContent, t.title]),
+           labels: [...c.querySelectorAll('.label')].map(l => l.textContent),
+           nested: c.querySelectorAll('.generic-list .generic-object').length,
+           accept: !!c.querySelector('button.accept'),
+           dismiss: !!c.querySelector('button.dismiss'),
+           members: c.querySelectorAll('dd').length,
+           starters: !document.getElementById('starters').hidden,
+         };",
+        |v| !v.is_null(),
+    )
+    .await;
+    assert_eq!(card["title"], "Recipe proposal");
+    let terms: Vec<(&str, &str)> = card["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t[0].as_str().unwrap(), t[1].as_str().unwrap()))
+        .collect();
+    assert!(
+        terms.contains(&("Title", "The recipe's name.")),
+        "{terms:?}"
+    );
+    assert!(
+        terms.contains(&("Ingredients", "What goes in, in the order it is used.")),
+        "{terms:?}"
+    );
+    assert!(terms.iter().any(|(t, _)| *t == "Prep time"), "{terms:?}");
+    let labels: Vec<&str> = card["labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"piece") && labels.contains(&"gram"),
+        "{labels:?}"
+    );
+    assert!(card["nested"].as_u64().unwrap() >= 5, "{card}");
+    assert_eq!(
+        card["accept"], true,
+        "the app decides recipes: Accept is offered"
+    );
+    assert_eq!(card["dismiss"], true);
+    assert_eq!(card["starters"], false, "starters are for an empty chat");
+
+    // It filled in while it streamed: several drafts, growing, all smaller than the end.
+    let drafts = client
+        .execute("return window.drafts", vec![])
+        .await
+        .unwrap();
+    let drafts: Vec<(u64, u64)> = drafts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["members"].as_u64().unwrap(), d["items"].as_u64().unwrap()))
+        .collect();
+    let distinct: std::collections::BTreeSet<_> = drafts.iter().collect();
+    assert!(
+        distinct.len() >= 3,
+        "the card filled in while it streamed: {drafts:?}"
+    );
+    assert!(
+        drafts.windows(2).all(|w| w[0].0 <= w[1].0),
+        "what was shown stays shown: {drafts:?}"
+    );
+    assert!(
+        drafts[0].0 < card["members"].as_u64().unwrap(),
+        "{drafts:?}"
+    );
+
+    click(&client, ".card[data-type=recipe_proposal] button.accept").await;
+    let saved = until(
+        &client,
+        "the recipe in the cookbook",
+        "const c = document.querySelector('.card[data-type=recipe_proposal]');
+         const saved = [...document.querySelectorAll('#main a[data-recipe-id]')].map(a => a.querySelector('strong').textContent);
+         return {state: c.dataset.state, saved};",
+        |v| v["state"] == "accepted" && v["saved"].as_array().is_some_and(|s| !s.is_empty()),
+    )
+    .await;
+    assert_eq!(saved["saved"], Value::from(vec!["Weeknight shakshuka"]));
+    assert_eq!(
+        count(&client, ".card[data-type=recipe_proposal] button.accept").await,
+        0
+    );
+}
+
+/// A recipe whose every string is markup: the generic card shows it as text.
+const HOSTILE: &str = r#"Try this.
+
+RECIPE_PROPOSAL: {"title": "<img src=x onerror=\"window.ran = 1\">", "servings": 1, "prep_time": 5,
+ "ingredients": [{"name": "<script>window.ran = 2</script>", "quantity": 1, "unit": "piece", "note": "<b>bold</b>"}],
+ "steps": [{"text": "<iframe src=\"/\"></iframe>"}], "tags": ["<a href=\"javascript:window.ran=3\">x</a>"]}"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_generic_card_shows_markup_from_the_model_as_text() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let app = recipes_web::app(Registry::global()).model(|_: &payload_serve::TurnInfo| {
+        Box::new(|_: &payload_agent::ModelRequest| {
+            vec![payload_agent::ModelChunk::Text(HOSTILE.to_string())]
+        }) as Box<dyn payload_agent::Model>
+    });
+    let url = serve_app(app).await;
+    client.goto(&url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.querySelector('#starters .chip') !== null",
+        |v| v == true,
+    )
+    .await;
+    click(&client, "#starters .chip").await;
+    let text = until(
+        &client,
+        "the hostile recipe's card",
+        "const c = document.querySelector('.card.generic-card[data-state=proposed]');
+         return c ? c.querySelector('.card-body').textContent : null;",
+        |v| !v.is_null(),
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await; // an onerror would have fired
+    let text = text.as_str().unwrap();
+    for shown in [
+        "<img src=x onerror=\"window.ran = 1\">",
+        "<script>window.ran = 2</script>",
+        "<b>bold</b>",
+        "<iframe src=\"/\"></iframe>",
+        "javascript:window.ran=3",
+    ] {
+        assert!(
+            text.contains(shown),
+            "{shown:?} is not shown as text in {text:?}"
+        );
+    }
+    for element in ["script", "img", "iframe", "a", "b"] {
+        assert_eq!(
+            count(&client, &format!("#messages {element}")).await,
+            0,
+            "a <{element}> was made"
+        );
+    }
+    let ran = client
+        .execute("return window.ran === undefined", vec![])
+        .await
+        .unwrap();
+    assert_eq!(ran, true, "nothing from the model ran");
+}
