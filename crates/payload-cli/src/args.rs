@@ -61,6 +61,62 @@ pub struct ModelTimeouts {
     pub deadline: Option<Duration>,
 }
 
+/// How a page's grammar treats blocks (`payload chat`, `payload grammar`, `payload
+/// eval`), like a provider's `tool_choice`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+pub struct GrammarChoice {
+    /// auto (free text, blocks allowed), required (a short lead, then exactly one block
+    /// of the expected types, then free text) or none (free text without markers).
+    #[arg(long, default_value = "auto", value_parser = choice)]
+    pub choice: payload_grammar::Choice,
+    /// With `--choice required`: a type the block may be (repeatable; default: the
+    /// page's custom payload types).
+    #[arg(long = "expect", value_name = "TYPE")]
+    pub expect: Vec<String>,
+    /// A lazy grammar (GBNF): rooted at the marker, sent with llama.cpp's
+    /// `grammar_lazy` and `grammar_triggers`, so the text stays free until a marker.
+    #[arg(long)]
+    pub lazy: bool,
+}
+
+impl GrammarChoice {
+    /// The options of the page's grammar.
+    pub fn options(&self) -> payload_grammar::PageOptions {
+        payload_grammar::PageOptions {
+            choice: self.choice,
+            expected: self.expect.clone(),
+            lazy: self.lazy,
+        }
+    }
+}
+
+fn choice(text: &str) -> Result<payload_grammar::Choice, String> {
+    text.parse()
+}
+
+/// Bounds on whole-response values that their schema leaves open (`payload grammar
+/// --type`, `payload eval`): a hint the grammar carries, narrower than the schema, so
+/// a constrained value cannot pad itself out to the token limit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::Args)]
+pub struct LengthHints {
+    /// At most this many characters in a string without a maxLength.
+    #[arg(long, value_name = "N")]
+    pub max_length: Option<u64>,
+    /// At most this many items in a list without a maxItems.
+    #[arg(long, value_name = "N")]
+    pub max_items: Option<u64>,
+}
+
+impl LengthHints {
+    /// The hints for the grammar.
+    pub fn hints(&self) -> payload_grammar::Hints {
+        payload_grammar::Hints {
+            max_length: self.max_length,
+            max_items: self.max_items,
+        }
+    }
+}
+
 /// The longest time a flag may ask for: a day (a longer wait is a mistake).
 const MAX_SECONDS: f64 = 86_400.0;
 
@@ -150,6 +206,9 @@ pub enum Command {
         /// llama.cpp).
         #[arg(long)]
         constrain: Option<String>,
+        /// With `--constrain`: whether the grammar requires, allows or refuses a block.
+        #[command(flatten)]
+        choice: GrammarChoice,
         /// The app's context JSON: the system prompt's CURRENT CONTEXT section and the
         /// context the page's tools see (as `payload prompt --context`).
         #[arg(long)]
@@ -158,6 +217,43 @@ pub enum Command {
         /// prompt --history`).
         #[arg(long)]
         history: Option<PathBuf>,
+        /// The time limits of the model's requests.
+        #[command(flatten)]
+        timeouts: ModelTimeouts,
+    },
+    /// Run a file of scripted user turns against a model and report, per turn, per page
+    /// or type and overall: payloads accepted, rejected (by kind), near-miss markers,
+    /// re-asks and whether they recovered, truncated answers, tokens and latency (JSON,
+    /// or Markdown tables); exits 1 when a turn failed.
+    Eval {
+        /// The turn file (JSON: `{"description", "turns": [{"page" | "type",
+        /// "message", "expect", "choice", "context", "history"}]}`).
+        file: PathBuf,
+        /// Which API the server speaks.
+        #[arg(long, value_enum)]
+        provider: Provider,
+        /// The API's base URL (default: the provider's own).
+        #[arg(long)]
+        base_url: Option<String>,
+        /// The model's name.
+        #[arg(long)]
+        model: String,
+        /// The answer's token limit.
+        #[arg(long)]
+        max_tokens: Option<u32>,
+        /// Send each turn's grammar (lark, structural-tag or gbnf): its page's, with
+        /// the turn's choice and expected types, or its type's.
+        #[arg(long)]
+        constrain: Option<String>,
+        /// The choice of turns that name none, and the lazy grammar.
+        #[command(flatten)]
+        choice: GrammarChoice,
+        /// Bounds for whole-response turns' values.
+        #[command(flatten)]
+        hints: LengthHints,
+        /// Print Markdown tables instead of JSON.
+        #[arg(long)]
+        markdown: bool,
         /// The time limits of the model's requests.
         #[command(flatten)]
         timeouts: ModelTimeouts,
@@ -213,6 +309,12 @@ pub enum Command {
         /// With `--type`: the whole response's format (json).
         #[arg(long, default_value = "json")]
         format: String,
+        /// With `--page`: whether the grammar requires, allows or refuses a block.
+        #[command(flatten)]
+        choice: GrammarChoice,
+        /// With `--type`: bounds the schema leaves open.
+        #[command(flatten)]
+        hints: LengthHints,
         /// Print `{"target", "text", "unsupported"}` as JSON instead of the grammar.
         #[arg(long)]
         json: bool,

@@ -16,13 +16,17 @@ mod args;
 mod bench;
 mod chat;
 mod error;
+mod eval;
 mod grammar;
 mod input;
 mod serve;
 mod stream;
 mod text;
 
-pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES, ModelTimeouts, Provider, Verbosity};
+pub use args::{
+    Cli, Command, DEFAULT_MAX_INPUT_BYTES, GrammarChoice, LengthHints, ModelTimeouts, Provider,
+    Verbosity,
+};
 pub use error::CliError;
 pub use input::{limits, read_input};
 pub use serve::{ModelFactory, ServeRequest, Server};
@@ -134,12 +138,16 @@ pub fn run_with_server(
             message,
             max_tokens,
             constrain,
+            choice,
             context,
             history,
             timeouts,
         } => {
             let constraint = constrain
-                .map(|target| grammar::constraint(registry, &page, &target))
+                .map(|target| {
+                    let target = grammar::target(&target)?;
+                    grammar::page_constraint(registry, &page, target, &choice.options(), true)
+                })
                 .transpose()?;
             let model = chat::ClientOptions {
                 provider,
@@ -158,6 +166,43 @@ pub fn run_with_server(
                 constraint,
             };
             if !chat::run(registry, request, out)? {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Eval {
+            file,
+            provider,
+            base_url,
+            model,
+            max_tokens,
+            constrain,
+            choice,
+            hints,
+            markdown,
+            timeouts,
+        } => {
+            if !choice.expect.is_empty() {
+                return Err(CliError::Usage(
+                    "payload eval takes the expected types from each turn's \"expect\"".into(),
+                ));
+            }
+            let request = eval::EvalRequest {
+                file,
+                model: chat::ClientOptions {
+                    provider,
+                    model,
+                    base_url,
+                    max_tokens,
+                    timeouts,
+                }
+                .checked()?,
+                constrain: constrain.as_deref().map(grammar::target).transpose()?,
+                choice: choice.choice,
+                lazy: choice.lazy,
+                hints: hints.hints(),
+                markdown,
+            };
+            if !eval::run(registry, request, limit, out)? {
                 return Ok(ExitCode::from(1));
             }
         }
@@ -200,14 +245,20 @@ pub fn run_with_server(
             type_name,
             target,
             format,
+            choice,
+            hints,
             json,
         } => grammar::run(
             registry,
-            page.as_deref(),
-            type_name.as_deref(),
-            &target,
-            &format,
-            json,
+            grammar::GrammarRequest {
+                page: page.as_deref(),
+                type_name: type_name.as_deref(),
+                target: &target,
+                format: &format,
+                page_options: choice.options(),
+                hints: hints.hints(),
+                json,
+            },
             out,
         )?,
         Command::Schema { name, dialect } => {
@@ -333,7 +384,10 @@ pub(crate) fn find_type<'r>(
         })
 }
 
-fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), CliError> {
+pub(crate) fn print_json(
+    out: &mut dyn Write,
+    value: &impl serde::Serialize,
+) -> Result<(), CliError> {
     serde_json::to_writer_pretty(&mut *out, value).map_err(|e| match e.io_error_kind() {
         Some(kind) => CliError::from(io::Error::from(kind)),
         None => CliError::Output(io::Error::other(e)),

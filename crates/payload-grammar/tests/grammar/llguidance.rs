@@ -31,7 +31,7 @@ fn factory() -> &'static Arc<ParserFactory> {
 }
 
 /// Whether llguidance accepts `text` whole under the Lark `grammar`.
-fn accepts(grammar: &str, text: &str) -> Result<(), String> {
+pub(crate) fn accepts(grammar: &str, text: &str) -> Result<(), String> {
     let factory = factory();
     let parser = factory.create_parser(TopLevelGrammar::from_lark(grammar.to_string()));
     let mut matcher = Matcher::new(parser);
