@@ -80,12 +80,13 @@ pub struct GrammarChoice {
 }
 
 impl GrammarChoice {
-    /// The options of the page's grammar.
-    pub fn options(&self) -> payload_grammar::PageOptions {
+    /// The options of the page's grammar, with `hints` on its blocks' values.
+    pub fn options(&self, hints: &LengthHints) -> payload_grammar::PageOptions {
         payload_grammar::PageOptions {
             choice: self.choice,
             expected: self.expect.clone(),
             lazy: self.lazy,
+            hints: hints.hints(),
         }
     }
 }
@@ -209,6 +210,9 @@ pub enum Command {
         /// With `--constrain`: whether the grammar requires, allows or refuses a block.
         #[command(flatten)]
         choice: GrammarChoice,
+        /// With `--constrain`: bounds on the blocks' values their schemas leave open.
+        #[command(flatten)]
+        hints: LengthHints,
         /// The app's context JSON: the system prompt's CURRENT CONTEXT section and the
         /// context the page's tools see (as `payload prompt --context`).
         #[arg(long)]
@@ -248,7 +252,7 @@ pub enum Command {
         /// The choice of turns that name none, and the lazy grammar.
         #[command(flatten)]
         choice: GrammarChoice,
-        /// Bounds for whole-response turns' values.
+        /// Bounds on the values the grammars hold, where their schemas leave them open.
         #[command(flatten)]
         hints: LengthHints,
         /// Print Markdown tables instead of JSON.
@@ -312,7 +316,7 @@ pub enum Command {
         /// With `--page`: whether the grammar requires, allows or refuses a block.
         #[command(flatten)]
         choice: GrammarChoice,
-        /// With `--type`: bounds the schema leaves open.
+        /// Bounds the schemas leave open.
         #[command(flatten)]
         hints: LengthHints,
         /// Print `{"target", "text", "unsupported"}` as JSON instead of the grammar.

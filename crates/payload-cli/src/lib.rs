@@ -139,6 +139,7 @@ pub fn run_with_server(
             max_tokens,
             constrain,
             choice,
+            hints,
             context,
             history,
             timeouts,
@@ -146,7 +147,8 @@ pub fn run_with_server(
             let constraint = constrain
                 .map(|target| {
                     let target = grammar::target(&target)?;
-                    grammar::page_constraint(registry, &page, target, &choice.options(), true)
+                    let options = choice.options(&hints);
+                    grammar::page_constraint(registry, &page, target, &options, true)
                 })
                 .transpose()?;
             let model = chat::ClientOptions {
@@ -255,7 +257,7 @@ pub fn run_with_server(
                 type_name: type_name.as_deref(),
                 target: &target,
                 format: &format,
-                page_options: choice.options(),
+                page_options: choice.options(&hints),
                 hints: hints.hints(),
                 json,
             },

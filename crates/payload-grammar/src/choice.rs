@@ -75,9 +75,24 @@ pub struct PageOptions {
     /// stays free until a marker is written, and the grammar, rooted at the marker,
     /// holds what follows. GBNF only: Lark and structural tags are lazy by nature.
     pub lazy: bool,
+    /// Bounds on the blocks' values that their schemas leave open.
+    pub hints: Hints,
 }
 
 impl PageOptions {
+    /// `plan` with the hints written into every block's schema.
+    pub(crate) fn bounded(&self, mut plan: PagePlan) -> PagePlan {
+        for block in plan
+            .payloads
+            .iter_mut()
+            .chain(plan.values.iter_mut())
+            .chain(plan.actions.iter_mut())
+        {
+            block.schema = self.hints.apply(&block.schema);
+        }
+        plan
+    }
+
     /// The blocks a [`Choice::Required`] grammar may hold: the expected types, each
     /// one the page offers, or else the page's custom payloads. Other choices: every
     /// block of the page.

@@ -198,7 +198,7 @@ impl<'a> Converter<'a> {
                     ),
                 }
             }
-            "integer" => "integer".into(),
+            "integer" => bounded_integer(map),
             "number" => "number".into(),
             "boolean" => "boolean".into(),
             "null" => "null".into(),
@@ -287,6 +287,27 @@ impl<'a> Converter<'a> {
         }
         let body = format!("\"{{\" ws {first} ws \"}}\"");
         self.add(name, body)
+    }
+}
+
+/// An integer within the schema's bounds, as far as GBNF can say it: a small range
+/// (at most [`support::SMALL_RANGE`] values) written out, a lower bound of 0 or 1 as
+/// no sign (and no zero), an upper bound as its number of digits. What is left wider
+/// is listed by `support::verdict`.
+fn bounded_integer(map: &serde_json::Map<String, Value>) -> String {
+    let (min, max) = support::integer_bounds(map);
+    if let Some(values) = support::small_range(min, max) {
+        let options: Vec<String> = values.map(|v| literal(&v.to_string())).collect();
+        return format!("({})", options.join(" | "));
+    }
+    let rest = match max {
+        Some(max) if max >= 0 => format!("[0-9]{{0,{}}}", max.to_string().len() - 1),
+        _ => "[0-9]*".into(),
+    };
+    match min {
+        Some(min) if min >= 1 => format!("([1-9] {rest})"),
+        Some(0) => format!("(\"0\" | [1-9] {rest})"),
+        _ => "integer".into(),
     }
 }
 

@@ -152,18 +152,20 @@ pub fn page_grammar_with(
     target: Target,
     options: &PageOptions,
 ) -> Result<Grammar, GrammarError> {
-    let plan = PagePlan::of(registry, page).map_err(GrammarError::UnknownPage)?;
+    let plan = options.bounded(PagePlan::of(registry, page).map_err(GrammarError::UnknownPage)?);
     let expected = options.expected_blocks(&plan)?;
     if options.lazy && target == Target::Lark {
         return Err(GrammarError::Options(
             "lark grammars have no triggers: a lark page grammar is already lazy (text stays free until a marker), so ask for an eager one".into(),
         ));
     }
-    Ok(match target {
+    let mut grammar = match target {
         Target::Lark => lark::page(&plan, options.choice, &expected),
         Target::StructuralTag => structural_tag::page(&plan, options.choice, &expected),
         Target::Gbnf => gbnf::page(&plan, options, &expected),
-    })
+    };
+    grammar.unsupported.extend(options.hints.notes("page"));
+    Ok(grammar)
 }
 
 /// The grammar of a whole response that is one value of `payload`, written as JSON

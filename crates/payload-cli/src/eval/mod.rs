@@ -109,6 +109,7 @@ async fn page_turn(
                     Vec::new()
                 },
                 lazy: request.lazy,
+                hints: request.hints,
             };
             Some(page_constraint(registry, page, target, &options, false)?)
         }

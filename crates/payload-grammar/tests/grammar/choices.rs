@@ -108,7 +108,7 @@ fn the_expected_types_narrow_a_required_block_and_must_be_on_the_page() {
     let values = PageOptions {
         choice: Choice::Required,
         expected: vec!["suggested_values".into()],
-        lazy: false,
+        ..PageOptions::default()
     };
     let lark = grammar(Target::Gbnf, &values);
     accepts(
@@ -206,4 +206,38 @@ fn whole_response_whitespace_and_hinted_lengths_are_bounded() {
     let lark = gbnf_to_lark(&hinted.text);
     let long = r#"{"mode": "create", "table_name": "A name far longer than eight", "operations": [{"action": "add", "column": {"name": "x", "type": "text"}}]}"#;
     assert!(accepts(&lark, long).is_err());
+}
+
+#[test]
+fn integer_bounds_are_kept_where_gbnf_can_say_them() {
+    let schema = serde_json::json!({
+        "title": "RateContext",
+        "type": "object",
+        "properties": {"context_score": {"type": "integer", "minimum": 0, "maximum": 5}},
+        "required": ["context_score"]
+    });
+    let rate = payload_core::PayloadType::from_schema(&schema, Default::default()).unwrap();
+    let grammar = type_grammar_with(rate, Target::Gbnf, "json", &Hints::default()).unwrap();
+    assert!(
+        !grammar.unsupported.iter().any(|u| u.feature == "maximum"),
+        "a small range is enforced: {:#?}",
+        grammar.unsupported
+    );
+    let lark = gbnf_to_lark(&grammar.text);
+    accepts(&lark, r#"{"context_score": 5}"#).unwrap();
+    for wrong in [r#"{"context_score": 6}"#, r#"{"context_score": -1}"#] {
+        assert!(accepts(&lark, wrong).is_err(), "{wrong}");
+    }
+    let data = &payload_builtin::DataProposal::TYPE;
+    let lark = gbnf_to_lark(
+        &type_grammar_with(data, Target::Gbnf, "json", &Hints::default())
+            .unwrap()
+            .text,
+    );
+    let delete =
+        |id: &str| format!(r#"{{"operations": [{{"action": "delete", "row_id": {id}}}]}}"#);
+    accepts(&lark, &delete("7")).unwrap();
+    for wrong in ["0", "-3", "18446744073709551616"] {
+        assert!(accepts(&lark, &delete(wrong)).is_err(), "row id {wrong}");
+    }
 }
