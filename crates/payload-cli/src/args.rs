@@ -61,6 +61,28 @@ pub struct ModelTimeouts {
     pub deadline: Option<Duration>,
 }
 
+/// The model server `payload chat` and `payload eval` talk to, and their client's
+/// settings.
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub struct ClientArgs {
+    /// Which API the server speaks.
+    #[arg(long, value_enum)]
+    pub provider: Provider,
+    /// The API's base URL (default: the provider's own; e.g.
+    /// `http://localhost:11434/v1` for a local OpenAI-compatible server).
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// The model's name.
+    #[arg(long)]
+    pub model: String,
+    /// The answer's token limit.
+    #[arg(long)]
+    pub max_tokens: Option<u32>,
+    /// The time limits of the model's requests.
+    #[command(flatten)]
+    pub timeouts: ModelTimeouts,
+}
+
 /// How a page's grammar treats blocks (`payload chat`, `payload grammar`, `payload
 /// eval`), like a provider's `tool_choice`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
@@ -186,22 +208,12 @@ pub enum Command {
         /// The page the chat is on.
         #[arg(long)]
         page: String,
-        /// Which API the server speaks.
-        #[arg(long, value_enum)]
-        provider: Provider,
-        /// The API's base URL (default: the provider's own; e.g.
-        /// `http://localhost:11434/v1` for a local OpenAI-compatible server).
-        #[arg(long)]
-        base_url: Option<String>,
-        /// The model's name.
-        #[arg(long)]
-        model: String,
+        /// The model server and its client's settings.
+        #[command(flatten)]
+        client: ClientArgs,
         /// The user's message.
         #[arg(long)]
         message: String,
-        /// The answer's token limit.
-        #[arg(long)]
-        max_tokens: Option<u32>,
         /// Ask the server to enforce the page's grammar (OpenAI-compatible servers that
         /// take one: lark for vLLM, structural-tag for vLLM and SGLang, gbnf for
         /// llama.cpp).
@@ -221,9 +233,6 @@ pub enum Command {
         /// prompt --history`).
         #[arg(long)]
         history: Option<PathBuf>,
-        /// The time limits of the model's requests.
-        #[command(flatten)]
-        timeouts: ModelTimeouts,
     },
     /// Run a file of scripted user turns against a model and report, per turn, per page
     /// or type and overall: payloads accepted, rejected (by kind), near-miss markers,
@@ -233,18 +242,9 @@ pub enum Command {
         /// The turn file (JSON: `{"description", "turns": [{"page" | "type",
         /// "message", "expect", "choice", "context", "history"}]}`).
         file: PathBuf,
-        /// Which API the server speaks.
-        #[arg(long, value_enum)]
-        provider: Provider,
-        /// The API's base URL (default: the provider's own).
-        #[arg(long)]
-        base_url: Option<String>,
-        /// The model's name.
-        #[arg(long)]
-        model: String,
-        /// The answer's token limit.
-        #[arg(long)]
-        max_tokens: Option<u32>,
+        /// The model server and its client's settings.
+        #[command(flatten)]
+        client: ClientArgs,
         /// Send each turn's grammar (lark, structural-tag or gbnf): its page's, with
         /// the turn's choice and expected types, or its type's.
         #[arg(long)]
@@ -258,9 +258,6 @@ pub enum Command {
         /// Print Markdown tables instead of JSON.
         #[arg(long)]
         markdown: bool,
-        /// The time limits of the model's requests.
-        #[command(flatten)]
-        timeouts: ModelTimeouts,
     },
     /// Serve the table.that chat app in a browser (on the chat architecture's contract): tables in
     /// SQLite, the chat streamed over SSE, payload cards to accept or dismiss. Without

@@ -4,7 +4,7 @@
 //! turn on a page against a real model server, its events printed as Server-Sent
 //! Events the way `payload stream` prints them, ending with `complete`.
 
-use crate::args::{ModelTimeouts, Provider};
+use crate::args::{ClientArgs, ModelTimeouts, Provider};
 use crate::error::CliError;
 use crate::text::PromptInputs;
 use futures::StreamExt;
@@ -37,6 +37,18 @@ pub(crate) struct ClientOptions {
     pub base_url: Option<String>,
     pub max_tokens: Option<u32>,
     pub timeouts: ModelTimeouts,
+}
+
+impl From<ClientArgs> for ClientOptions {
+    fn from(args: ClientArgs) -> ClientOptions {
+        ClientOptions {
+            provider: args.provider,
+            model: args.model,
+            base_url: args.base_url,
+            max_tokens: args.max_tokens,
+            timeouts: args.timeouts,
+        }
+    }
 }
 
 impl ClientOptions {

@@ -24,8 +24,8 @@ mod stream;
 mod text;
 
 pub use args::{
-    Cli, Command, DEFAULT_MAX_INPUT_BYTES, GrammarChoice, LengthHints, ModelTimeouts, Provider,
-    Verbosity,
+    Cli, ClientArgs, Command, DEFAULT_MAX_INPUT_BYTES, GrammarChoice, LengthHints, ModelTimeouts,
+    Provider, Verbosity,
 };
 pub use error::CliError;
 pub use input::{limits, read_input};
@@ -132,17 +132,13 @@ pub fn run_with_server(
         }
         Command::Chat {
             page,
-            provider,
-            base_url,
-            model,
+            client,
             message,
-            max_tokens,
             constrain,
             choice,
             hints,
             context,
             history,
-            timeouts,
         } => {
             let constraint = constrain
                 .map(|target| {
@@ -151,14 +147,7 @@ pub fn run_with_server(
                     grammar::page_constraint(registry, &page, target, &options, true)
                 })
                 .transpose()?;
-            let model = chat::ClientOptions {
-                provider,
-                model,
-                base_url,
-                max_tokens,
-                timeouts,
-            }
-            .checked()?;
+            let model = chat::ClientOptions::from(client).checked()?;
             let inputs = text::PromptInputs::read(context.as_ref(), history.as_ref(), limit)?;
             let request = chat::ChatRequest {
                 page,
@@ -173,15 +162,11 @@ pub fn run_with_server(
         }
         Command::Eval {
             file,
-            provider,
-            base_url,
-            model,
-            max_tokens,
+            client,
             constrain,
             choice,
             hints,
             markdown,
-            timeouts,
         } => {
             if !choice.expect.is_empty() {
                 return Err(CliError::Usage(
@@ -190,14 +175,7 @@ pub fn run_with_server(
             }
             let request = eval::EvalRequest {
                 file,
-                model: chat::ClientOptions {
-                    provider,
-                    model,
-                    base_url,
-                    max_tokens,
-                    timeouts,
-                }
-                .checked()?,
+                model: chat::ClientOptions::from(client).checked()?,
                 constrain: constrain.as_deref().map(grammar::target).transpose()?,
                 choice: choice.choice,
                 lazy: choice.lazy,
@@ -222,13 +200,13 @@ pub fn run_with_server(
             let turn_deadline = Some(chat::turn_deadline(timeouts.deadline));
             let model = match provider.zip(model) {
                 Some((provider, model)) => Some(serve::factory(
-                    chat::ClientOptions {
+                    chat::ClientOptions::from(ClientArgs {
                         provider,
                         model,
                         base_url,
                         max_tokens,
                         timeouts,
-                    }
+                    })
                     .checked()?,
                 )),
                 None => None,
@@ -400,3 +378,5 @@ pub(crate) fn print_json(
 
 #[cfg(test)]
 mod limits_tests;
+#[cfg(test)]
+mod loopback_tests;

@@ -138,9 +138,9 @@ impl PageOptions {
     }
 }
 
-/// Bounds an app allows on what a type's schema leaves unbounded, so a whole response
-/// under its grammar cannot pad a value out to the token limit. Each applies only
-/// where the schema states no bound of its own (a stated bound is the type's).
+/// Bounds an app allows on what a type's schema leaves open, so a value under its
+/// grammar cannot pad itself out to the token limit: each caps every string's length
+/// or list's items where the schema allows more (never below the schema's minimum).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Hints {
     /// The longest string, in characters (`maxLength`).
@@ -151,7 +151,7 @@ pub struct Hints {
 
 impl Hints {
     /// `schema` with the hints written in as `maxLength` and `maxItems` wherever a
-    /// string or a list has none.
+    /// string or a list allows more.
     pub(crate) fn apply(&self, schema: &Value) -> Value {
         if self.max_length.is_none() && self.max_items.is_none() {
             return schema.clone();
@@ -180,6 +180,8 @@ impl Hints {
                             ("enum" | "const" | "required" | "examples" | "default", v) => {
                                 v.clone()
                             }
+                            // A map of any values: its values bounded as scalars.
+                            ("additionalProperties", Value::Bool(true)) => self.any_value(),
                             (_, v) => self.bound(v, depth + 1),
                         };
                         (key.clone(), value)
@@ -190,14 +192,16 @@ impl Hints {
                     Some(Value::Array(types)) => types.iter().any(|t| t == name),
                     _ => false,
                 };
-                if let (Some(max), true) = (self.max_length, kind("string")) {
-                    let min = map.get("minLength").and_then(Value::as_u64).unwrap_or(0);
-                    out.entry("maxLength").or_insert(max.max(min).into());
-                }
-                if let (Some(max), true) = (self.max_items, kind("array")) {
-                    let min = map.get("minItems").and_then(Value::as_u64).unwrap_or(0);
-                    out.entry("maxItems").or_insert(max.max(min).into());
-                }
+                let mut cap = |hint: Option<u64>, kind_name: &str, min_key: &str, max_key: &str| {
+                    let (Some(hint), true) = (hint, kind(kind_name)) else {
+                        return;
+                    };
+                    let min = map.get(min_key).and_then(Value::as_u64).unwrap_or(0);
+                    let stated = map.get(max_key).and_then(Value::as_u64).unwrap_or(u64::MAX);
+                    out.insert(max_key.into(), stated.min(hint.max(min)).into());
+                };
+                cap(self.max_length, "string", "minLength", "maxLength");
+                cap(self.max_items, "array", "minItems", "maxItems");
                 Value::Object(out)
             }
             Value::Array(list) => {
@@ -207,23 +211,38 @@ impl Hints {
         }
     }
 
+    /// Any value, as the hints bound it: with a length hint, a scalar (a string within
+    /// it, a number, a boolean or null), since a nested value could grow without end;
+    /// without one, any value.
+    fn any_value(&self) -> Value {
+        match self.max_length {
+            Some(max) => serde_json::json!({
+                "type": ["string", "number", "boolean", "null"],
+                "maxLength": max,
+            }),
+            None => Value::Bool(true),
+        }
+    }
+
     /// The hints, listed with what they do (the grammar is narrower than the schema).
     pub(crate) fn notes(&self, name: &str) -> Vec<Unsupported> {
         let mut out = Vec::new();
         if let Some(max) = self.max_length {
             out.push(Unsupported {
                 location: format!("{name}#"),
-                feature: format!("strings of any length (hint: maxLength {max})"),
+                feature: format!("strings longer than the hint (maxLength {max})"),
                 effect: format!(
-                    "narrower: a string without a stated bound has at most {max} characters"
+                    "narrower: a string has at most {max} characters, and a map of any values holds scalars"
                 ),
             });
         }
         if let Some(max) = self.max_items {
             out.push(Unsupported {
                 location: format!("{name}#"),
-                feature: format!("lists of any length (hint: maxItems {max})"),
-                effect: format!("narrower: a list without a stated bound has at most {max} items"),
+                feature: format!("lists longer than the hint (maxItems {max})"),
+                effect: format!(
+                    "narrower: a list has at most {max} items (never fewer than its minItems)"
+                ),
             });
         }
         out
@@ -236,7 +255,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn hints_bound_only_what_the_schema_leaves_unbounded() {
+    fn hints_cap_what_the_schema_leaves_open_but_never_below_its_minimum() {
         let hints = Hints {
             max_length: Some(40),
             max_items: Some(3),
@@ -262,8 +281,16 @@ mod tests {
         );
         assert_eq!(p["tags"]["maxItems"], 3);
         assert_eq!(p["tags"]["items"]["maxLength"], 40);
-        assert_eq!(p["pinned"]["maxItems"], 9);
+        assert_eq!(
+            p["pinned"]["maxItems"], 3,
+            "a looser stated bound is capped"
+        );
         assert_eq!(bounded["required"], json!(["type"]));
+        let rows =
+            json!({"type": "array", "items": {"type": "object", "additionalProperties": true}});
+        let rows = hints.apply(&rows);
+        assert_eq!(rows["items"]["additionalProperties"]["maxLength"], 40);
+        assert_eq!(rows["maxItems"], 3);
         assert_eq!(Hints::default().apply(&schema), schema);
     }
 

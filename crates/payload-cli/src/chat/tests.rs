@@ -21,30 +21,7 @@ fn serve_once(reply: String) -> (String, mpsc::Receiver<String>) {
     let (sent, received) = mpsc::channel();
     std::thread::spawn(move || {
         let (mut socket, _) = listener.accept().unwrap();
-        let mut request = Vec::new();
-        let mut buffer = [0u8; 8192];
-        // Read the head, then as much body as its content-length says.
-        loop {
-            let n = socket.read(&mut buffer).unwrap();
-            request.extend_from_slice(&buffer[..n]);
-            let text = String::from_utf8_lossy(&request).to_string();
-            if let Some(end) = text.find("\r\n\r\n") {
-                let length: usize = text[..end]
-                    .lines()
-                    .find_map(|l| {
-                        let l = l.to_ascii_lowercase();
-                        l.strip_prefix("content-length:")
-                            .map(|v| v.trim().parse().unwrap())
-                    })
-                    .unwrap_or(0);
-                if request.len() >= end + 4 + length {
-                    break;
-                }
-            }
-            if n == 0 {
-                break;
-            }
-        }
+        let (request, _) = crate::loopback_tests::read_request(&mut socket);
         socket.write_all(reply.as_bytes()).unwrap();
         sent.send(String::from_utf8_lossy(&request).to_string())
             .unwrap();

@@ -180,19 +180,7 @@ fn judge_page(outcome: &mut TurnOutcome, parsed: &ParsedResponse, expected: &[St
     outcome.rejected = parsed
         .rejected
         .iter()
-        .map(|r| RejectedOutcome {
-            kind: r.kind.clone(),
-            errors: r
-                .errors
-                .iter()
-                .map(|e| e.kind.as_str().to_string())
-                .collect(),
-            first: r
-                .errors
-                .first()
-                .map(|e| e.message.clone())
-                .unwrap_or_default(),
-        })
+        .map(|r| RejectedOutcome::of(&r.kind, &r.errors))
         .collect();
     outcome.near_misses = parsed.missed_blocks().len();
     outcome.recovered = outcome.reasks > 0 && outcome.accepted == Some(true);
@@ -247,19 +235,7 @@ async fn type_turn(
         if result.success {
             outcome.payload = Some(payload.name.to_string());
         } else {
-            outcome.rejected = vec![RejectedOutcome {
-                kind: payload.name.to_string(),
-                errors: result
-                    .errors
-                    .iter()
-                    .map(|e| e.kind.as_str().to_string())
-                    .collect(),
-                first: result
-                    .errors
-                    .first()
-                    .map(|e| e.message.clone())
-                    .unwrap_or_default(),
-            }];
+            outcome.rejected = vec![RejectedOutcome::of(payload.name, &result.errors)];
         }
     } else {
         outcome.accepted = Some(false);

@@ -18,6 +18,20 @@ pub(crate) struct RejectedOutcome {
     pub first: String,
 }
 
+impl RejectedOutcome {
+    /// The outcome of a payload of type `kind` refused with `errors`.
+    pub(crate) fn of(kind: &str, errors: &[payload_core::PayloadError]) -> RejectedOutcome {
+        RejectedOutcome {
+            kind: kind.to_string(),
+            errors: errors.iter().map(|e| e.kind.as_str().to_string()).collect(),
+            first: errors
+                .first()
+                .map(|e| e.message.clone())
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// What one turn gave.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct TurnOutcome {

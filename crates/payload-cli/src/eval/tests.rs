@@ -5,7 +5,7 @@
 use payload_core::LlmPayload;
 use payload_registry::{Page, PayloadEntry, Registry};
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpListener;
 use std::sync::mpsc;
 
@@ -65,27 +65,8 @@ fn serve(replies: Vec<String>) -> (String, mpsc::Receiver<Value>) {
     std::thread::spawn(move || {
         for reply in replies {
             let (mut socket, _) = listener.accept().unwrap();
-            let mut request = Vec::new();
-            let mut buffer = [0u8; 65536];
-            let body = loop {
-                let n = socket.read(&mut buffer).unwrap();
-                request.extend_from_slice(&buffer[..n]);
-                let text = String::from_utf8_lossy(&request).to_string();
-                if let Some(end) = text.find("\r\n\r\n") {
-                    let length: usize = text[..end]
-                        .lines()
-                        .find_map(|l| {
-                            l.to_ascii_lowercase()
-                                .strip_prefix("content-length:")
-                                .map(|v| v.trim().parse().unwrap())
-                        })
-                        .unwrap_or(0);
-                    if request.len() >= end + 4 + length {
-                        break request[end + 4..end + 4 + length].to_vec();
-                    }
-                }
-                assert!(n > 0, "the client hung up mid-request");
-            };
+            let (request, body) = crate::loopback_tests::read_request(&mut socket);
+            let body = request[body..].to_vec();
             socket.write_all(reply.as_bytes()).unwrap();
             let _ = sent.send(serde_json::from_slice(&body).unwrap());
         }
