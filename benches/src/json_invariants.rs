@@ -223,7 +223,7 @@ fn check_members_accounted(text: &str, payload: &PayloadType, warnings: &[payloa
         return;
     };
     let root = &payload.schema(payload_core::Dialect::Draft2020_12);
-    let top = payload_core::internals::schema_walk::resolve(root, root);
+    let top = payload_schema::walk::resolve(root, root);
     let mut declared = Vec::new();
     let mut open = false;
     let mut shapes = vec![top];
@@ -232,7 +232,7 @@ fn check_members_accounted(text: &str, payload: &PayloadType, warnings: &[payloa
             shapes.extend(
                 branches
                     .iter()
-                    .map(|b| payload_core::internals::schema_walk::resolve(root, b)),
+                    .map(|b| payload_schema::walk::resolve(root, b)),
             );
         }
     }

@@ -1,4 +1,4 @@
-//! The framework's crates depend on each other in one direction: core ← registry, then
+//! The framework's crates depend on each other in one direction: schema ← core ← registry, then
 //! registry ← prompt ← cli and registry ← agent ← providers (the HTTP model clients) ←
 //! cli, with agent and prompt independent of each other (ARCHITECTURE.md lists the
 //! rules), so that each can be used without the ones above it: an app that
@@ -158,6 +158,30 @@ fn each_crate_depends_only_on_the_ones_below_it() {
         assert!(
             !grammar.contains(forbidden),
             "payload-grammar links {forbidden}"
+        );
+    }
+}
+
+#[test]
+fn the_schema_crate_is_the_floor() {
+    let graph = Graph::load();
+    let schema = graph.dependencies("payload-schema");
+    let payload: Vec<&String> = schema
+        .iter()
+        .filter(|name| name.starts_with("payload"))
+        .collect();
+    assert!(payload.is_empty(), "payload-schema depends on {payload:?}");
+    // What it links is serde_json and what serde_json brings, nothing of a validator or
+    // a schema generator.
+    let linked = graph.linked("payload-schema");
+    assert!(linked.contains("serde_json"));
+    for heavy in ["jsonschema", "schemars", "regex", "aho-corasick"] {
+        assert!(!linked.contains(heavy), "payload-schema links {heavy}");
+    }
+    for user in ["payload-core", "payload-grammar"] {
+        assert!(
+            graph.linked(user).contains("payload-schema"),
+            "{user} does not use payload-schema"
         );
     }
 }

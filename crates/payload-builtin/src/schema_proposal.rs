@@ -241,7 +241,10 @@ impl SchemaProposal {
                     known.sort_unstable();
                     errors.push(
                         PayloadError::validation(
-                            payload_core::pointer_join(&format!("/sample_rows/{row_index}"), key),
+                            payload_schema::pointer::join(
+                                &format!("/sample_rows/{row_index}"),
+                                key,
+                            ),
                             format!("sample row uses '{key}', which is not a new column"),
                         )
                         .with_expected(format!("one of the columns {}", known.join(", ")))

@@ -137,6 +137,9 @@ pub fn run_with_server(
             constrain,
             choice,
             hints,
+            type_name,
+            mode,
+            thinking_budget,
             context,
             history,
         } => {
@@ -147,7 +150,10 @@ pub fn run_with_server(
                     grammar::page_constraint(registry, &page, target, &options, true)
                 })
                 .transpose()?;
-            let model = chat::ClientOptions::from(client).checked()?;
+            let mut model = chat::ClientOptions::from(client);
+            model.thinking_budget = thinking_budget;
+            let model = model.checked()?;
+            let output = chat::output(registry, type_name.as_deref(), mode)?;
             let inputs = text::PromptInputs::read(context.as_ref(), history.as_ref(), limit)?;
             let request = chat::ChatRequest {
                 page,
@@ -155,6 +161,7 @@ pub fn run_with_server(
                 message,
                 inputs,
                 constraint,
+                output,
             };
             if !chat::run(registry, request, out)? {
                 return Ok(ExitCode::from(1));
@@ -378,5 +385,3 @@ pub(crate) fn print_json(
 
 #[cfg(test)]
 mod limits_tests;
-#[cfg(test)]
-mod loopback_tests;

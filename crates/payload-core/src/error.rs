@@ -191,38 +191,6 @@ impl fmt::Display for PayloadError {
 
 impl std::error::Error for PayloadError {}
 
-/// Escapes one JSON Pointer reference token (RFC 6901: `~` → `~0`, `/` → `~1`).
-pub fn escape_pointer_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-/// Joins a JSON Pointer and one more reference token.
-pub fn pointer_join(base: &str, token: &str) -> String {
-    let mut pointer = base.to_string();
-    push_pointer_token(&mut pointer, token);
-    pointer
-}
-
-/// Appends `/` and an array index to `pointer`, with no allocation of its own.
-pub(crate) fn push_index_token(pointer: &mut String, index: usize) {
-    use std::fmt::Write;
-    // Writing to a `String` cannot fail.
-    let _ = write!(pointer, "/{index}");
-}
-
-/// Appends `/` and one escaped reference token to `pointer`, allocating nothing when
-/// `pointer` has room (the value walks keep one buffer and push and pop segments).
-pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {
-    pointer.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,10 +230,5 @@ mod tests {
             serde_json::json!({"kind": "missing", "path": "/operations",
                 "message": "required member 'operations' is missing"})
         );
-    }
-
-    #[test]
-    fn pointer_tokens_are_escaped() {
-        assert_eq!(pointer_join("/a", "b/c~d"), "/a/b~1c~0d");
     }
 }

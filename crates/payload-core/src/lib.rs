@@ -66,7 +66,7 @@ pub mod instructions;
 pub mod stream;
 
 pub use caps::{MAX_ERRORS, MAX_WARNINGS};
-pub use error::{ErrorKind, Location, PayloadError, escape_pointer_token, pointer_join};
+pub use error::{ErrorKind, Location, PayloadError};
 pub use limits::{DEFAULT_MAX_INPUT_BYTES, Limits, MAX_DEPTH};
 pub use marker::parse::{ParseOptions, Parser, parse};
 pub use marker::response::{CustomPayload, Missed, ParsedResponse, Rejected};
@@ -87,13 +87,13 @@ pub use payload_derive::LlmPayload;
 /// holds (see the `payload-derive` crate).
 #[cfg(feature = "derive")]
 pub use payload_derive::Partial;
+pub use payload_schema::dialect::Dialect;
+pub use payload_schema::dialect::openai_strict::{StrictRefusal, StrictRefusalKind};
 pub use reprompt::reprompt_message;
 pub use retry::{
     Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async,
 };
 pub use runtime::{Rules, RuntimeOptions, SchemaError, SchemaProblem};
-pub use schema::Dialect;
-pub use schema::strict::{StrictRefusal, StrictRefusalKind};
 pub use stream::sse::{self, ServerSentEvent};
 pub use stream::{StreamEvent, StreamParser};
 pub use summary::default_summary;
@@ -140,6 +140,6 @@ pub mod internals {
     }
     /// `$ref` resolution in a schema.
     pub mod schema_walk {
-        pub use crate::schema::walk::resolve;
+        pub use payload_schema::walk::resolve;
     }
 }

@@ -20,8 +20,8 @@
 //! JSON arrives in order, so everything not on the way to the point still arriving is
 //! complete.
 
-use crate::error::pointer_join;
 use crate::nullable::Nullable;
+use payload_schema::pointer;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
@@ -68,7 +68,7 @@ impl<'a> Cursor<'a> {
     /// The cursor of member `name` of the object here.
     pub fn member(&self, name: &str) -> Cursor<'a> {
         Cursor {
-            here: pointer_join(&self.here, name),
+            here: pointer::join(&self.here, name),
             open: self.open,
         }
     }

@@ -1,12 +1,14 @@
 //! The [`LlmPayload`] trait and its type-erased descriptor, [`PayloadType`].
 
-use crate::error::{PayloadError, escape_pointer_token};
+use crate::error::PayloadError;
 use crate::marker::response::CustomPayload;
-use crate::schema::strict::StrictRefusal;
-use crate::schema::{self, CompiledSchema, Dialect};
+use crate::schema::{self, CompiledSchema};
 use crate::summary;
 use crate::typed::AnyPayload;
 use crate::validate::check::{self, Checked, Decoded, Probe};
+use payload_schema::dialect::Dialect;
+use payload_schema::dialect::openai_strict::StrictRefusal;
+use payload_schema::pointer;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -398,7 +400,7 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
         let token = match segment {
             Segment::Seq { index } => index.to_string(),
             // An externally tagged variant is the key of its one member.
-            Segment::Map { key } | Segment::Enum { variant: key } => escape_pointer_token(key),
+            Segment::Map { key } | Segment::Enum { variant: key } => pointer::escape_token(key),
             Segment::Unknown => break,
         };
         pointer.push('/');

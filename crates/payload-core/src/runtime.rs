@@ -16,11 +16,12 @@
 
 use crate::marker::response::CustomPayload;
 use crate::payload::{PayloadType, Source};
-use crate::schema::strict::StrictRefusal;
-use crate::schema::{CompiledSchema, Dialect, dialects, strict};
+use crate::schema::CompiledSchema;
 use crate::summary;
 use crate::validate::check::Decoded;
 use heck::{ToShoutySnakeCase, ToSnakeCase};
+use payload_schema::dialect::openai_strict::{self, StrictRefusal};
+use payload_schema::dialect::{Dialect, drafts};
 use serde_json::Value;
 use std::any::TypeId;
 use std::collections::HashMap;
@@ -52,14 +53,7 @@ pub struct RuntimeOptions {
 /// Rules beyond a runtime type's schema: every problem with a schema-valid value.
 pub type Rules = fn(&Value) -> Vec<crate::PayloadError>;
 
-/// One problem with a schema document, at a JSON Pointer into it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SchemaProblem {
-    /// Where in the document (`""` for the root).
-    pub pointer: String,
-    /// What is wrong.
-    pub message: String,
-}
+pub use payload_schema::document::SchemaProblem;
 
 /// Why a schema document cannot be a payload type: every problem found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,15 +94,11 @@ impl Source for RuntimeSource {
     }
 
     fn schema(&self, dialect: Dialect) -> Value {
-        match dialect {
-            Dialect::Draft07 => dialects::to_draft_07(&self.schema),
-            Dialect::OpenAiStrict => strict::rewrite(&self.schema).schema,
-            _ => self.schema.clone(),
-        }
+        dialect.write(&self.schema)
     }
 
     fn strict(&self) -> Result<Value, StrictRefusal> {
-        strict::rewrite(&self.schema).into_result()
+        openai_strict::rewrite(&self.schema).into_result()
     }
 
     fn compiled(&self) -> &'static CompiledSchema {
@@ -183,12 +173,12 @@ impl PayloadType {
                 )],
             });
         }
-        let schema = match dialects::declared(schema) {
-            Ok(Dialect::Draft07) => dialects::to_2020_12(schema),
-            Ok(_) => dialects::as_2020_12(schema),
+        let schema = match drafts::declared(schema) {
+            Ok(Dialect::Draft07) => drafts::to_2020_12(schema),
+            Ok(_) => drafts::as_2020_12(schema),
             Err(message) => {
                 return Err(SchemaError {
-                    problems: vec![problem("/$schema", message)],
+                    problems: vec![problem("/$schema", message.to_string())],
                 });
             }
         };
@@ -200,7 +190,7 @@ impl PayloadType {
         }
         crate::runtime_check::x_format(&schema, "", &mut problems);
         crate::runtime_check::x_parsing(&schema, &mut problems);
-        crate::runtime_check::references(&schema, &schema, "", &mut problems, 0);
+        problems.extend(payload_schema::document::unresolved_references(&schema));
         let compiled = if problems.is_empty() {
             match CompiledSchema::try_new(schema.clone()) {
                 Ok(compiled) => Some(compiled),

@@ -1,10 +1,11 @@
 //! The checks a schema written by hand gets before it becomes a payload type, beyond
-//! the meta-schema: every `$ref` leads somewhere in the document, and `x-format` (seed
-//! 002) is consistent — format blocks under known format names, option values of the
+//! the meta-schema and the generic document checks of `payload_schema::document`:
+//! `x-format` (seed 002) is consistent — format blocks under known format names, option values of the
 //! right kind, per-property options only for properties that exist, and no two
 //! properties given the same element, tag or header.
 
 use crate::runtime::SchemaProblem;
+use payload_schema::pointer;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -22,10 +23,6 @@ const NAMES: &[&str] = &[
 ];
 /// Options that are switches.
 const SWITCHES: &[&str] = &["attribute", "cdata"];
-/// How deep the reference walk goes (a document nested deeper is refused by the
-/// meta-schema's own depth long before).
-const MAX_DEPTH: usize = 256;
-
 /// Whether `name` is a payload type name: snake_case ASCII, starting with a letter.
 pub(crate) fn is_name(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_lowercase())
@@ -49,88 +46,6 @@ fn push(problems: &mut Vec<SchemaProblem>, pointer: &str, message: String) {
     });
 }
 
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-/// Every `$ref` of the document: a local pointer (`#`, `#/...`) that resolves.
-pub(crate) fn references(
-    root: &Value,
-    node: &Value,
-    pointer: &str,
-    problems: &mut Vec<SchemaProblem>,
-    depth: usize,
-) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    match node {
-        Value::Object(map) => {
-            if let Some(Value::String(reference)) = map.get("$ref") {
-                let at = format!("{pointer}/$ref");
-                match reference.strip_prefix('#') {
-                    Some(target) if root.pointer(&unescape_fragment(target)).is_some() => {}
-                    Some(_) => push(
-                        problems,
-                        &at,
-                        format!("'{reference}' leads nowhere in the document"),
-                    ),
-                    None => push(
-                        problems,
-                        &at,
-                        format!(
-                            "'{reference}' points outside the document; put what it names under $defs"
-                        ),
-                    ),
-                }
-            }
-            for (key, value) in map {
-                references(
-                    root,
-                    value,
-                    &format!("{pointer}/{}", escape(key)),
-                    problems,
-                    depth + 1,
-                );
-            }
-        }
-        Value::Array(items) => {
-            for (index, value) in items.iter().enumerate() {
-                references(
-                    root,
-                    value,
-                    &format!("{pointer}/{index}"),
-                    problems,
-                    depth + 1,
-                );
-            }
-        }
-        _ => {}
-    }
-}
-
-/// A URI fragment as a JSON Pointer (percent-escapes decoded).
-fn unescape_fragment(fragment: &str) -> String {
-    fn hex(byte: u8) -> Option<u8> {
-        (byte as char).to_digit(16).map(|d| d as u8)
-    }
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let (Some(high), Some(low)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push(high * 16 + low);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// Checks the `x-format` blocks of the object schema at `pointer` and of its
 /// properties, recursively through `properties`, `items` and `$defs`.
 pub(crate) fn x_format(schema: &Value, pointer: &str, problems: &mut Vec<SchemaProblem>) {
@@ -146,7 +61,7 @@ pub(crate) fn x_format(schema: &Value, pointer: &str, problems: &mut Vec<SchemaP
         for (name, child) in properties {
             x_format(
                 child,
-                &format!("{pointer}/properties/{}", escape(name)),
+                &format!("{pointer}/properties/{}", pointer::escape_token(name)),
                 problems,
             );
         }
@@ -161,7 +76,7 @@ pub(crate) fn x_format(schema: &Value, pointer: &str, problems: &mut Vec<SchemaP
             for (name, child) in defs {
                 x_format(
                     child,
-                    &format!("{pointer}/{keyword}/{}", escape(name)),
+                    &format!("{pointer}/{keyword}/{}", pointer::escape_token(name)),
                     problems,
                 );
             }
@@ -190,7 +105,7 @@ fn format_blocks(
         );
     };
     for (format, options) in formats {
-        let at = format!("{pointer}/{}", escape(format));
+        let at = format!("{pointer}/{}", pointer::escape_token(format));
         if !FORMATS.contains(&format.as_str()) {
             push(
                 problems,
@@ -218,7 +133,7 @@ fn format_blocks(
                 continue;
             };
             for (name, options) in per_property {
-                let at = format!("{at}/properties/{}", escape(name));
+                let at = format!("{at}/properties/{}", pointer::escape_token(name));
                 if properties.is_none_or(|p| !p.contains_key(name)) {
                     push(
                         problems,
@@ -237,7 +152,7 @@ fn format_blocks(
 
 fn option_values(options: &Map<String, Value>, pointer: &str, problems: &mut Vec<SchemaProblem>) {
     for (key, value) in options {
-        let at = format!("{pointer}/{}", escape(key));
+        let at = format!("{pointer}/{}", pointer::escape_token(key));
         if NAMES.contains(&key.as_str()) && value.as_str().is_none_or(|s| s.trim().is_empty()) {
             push(problems, &at, format!("'{key}' must be a non-empty string"));
         } else if SWITCHES.contains(&key.as_str()) && !value.is_boolean() {
@@ -288,7 +203,7 @@ fn distinct_names(
         if let Some(other) = seen.insert(folded, name) {
             push(
                 problems,
-                &format!("{pointer}/properties/{}", escape(name)),
+                &format!("{pointer}/properties/{}", pointer::escape_token(name)),
                 format!("its {format} {key} '{explicit}' is also the {key} of '{other}'"),
             );
         }

@@ -13,6 +13,8 @@ use crate::gbnf_text::MarkerRuns;
 use crate::page::{Block, PagePlan, sequences};
 use crate::support::{self, scan};
 use crate::{Grammar, Target, Unsupported};
+use payload_schema::limits::MAX_EXPANSION_DEPTH;
+use payload_schema::walk;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -109,7 +111,7 @@ impl<'a> Converter<'a> {
 
     /// The expression matching JSON values of `schema`.
     fn expr(&mut self, schema: &Value, name: &str, depth: usize) -> String {
-        if depth > 32 {
+        if depth > MAX_EXPANSION_DEPTH {
             return "value".into();
         }
         let Value::Object(map) = schema else {
@@ -166,9 +168,7 @@ impl<'a> Converter<'a> {
             return unique;
         }
         self.defined.push(unique.clone());
-        let target = self
-            .root
-            .pointer(pointer)
+        let target = walk::target(self.root, reference)
             .cloned()
             .unwrap_or(Value::Bool(true));
         // The definition's own rules are named apart from the reference's rule, which

@@ -8,6 +8,7 @@ use crate::choice::{Choice, LEAD_LINES};
 use crate::page::{Block, PagePlan, sequences};
 use crate::support::{rules, scan};
 use crate::{Grammar, Target, Unsupported};
+use payload_schema::keywords::{Holds, holds};
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -30,10 +31,7 @@ pub(crate) fn embeddable(schema: &Value, target: Target) -> Value {
                 })
                 .map(|(key, value)| {
                     // Member names are data, not keywords: keep them all.
-                    let value = if matches!(
-                        key.as_str(),
-                        "properties" | "$defs" | "definitions" | "patternProperties"
-                    ) {
+                    let value = if holds(key) == Some(Holds::Map) {
                         match value {
                             Value::Object(members) => Value::Object(
                                 members

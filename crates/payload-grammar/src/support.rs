@@ -2,45 +2,24 @@
 //! uses that it cannot: the grammar is never wider without saying so.
 
 use crate::{Target, Unsupported};
+use payload_schema::dialect::openai_strict::STRING_FORMATS;
+use payload_schema::keywords::never_refuses;
+use payload_schema::limits::MAX_SCHEMA_DEPTH;
+use payload_schema::pointer;
+use payload_schema::walk::subschemas;
 use serde_json::Value;
 
-/// Keywords with no meaning for what the model may write (annotations), or handled by
-/// every target.
-const ANNOTATIONS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$comment",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$defs",
-    "definitions",
-];
-
-/// The formats llguidance enforces.
-const LLGUIDANCE_FORMATS: &[&str] = &[
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-    "uri",
-];
+/// The formats llguidance enforces: OpenAI's strict list and `uri`.
+fn llguidance_format(format: &str) -> bool {
+    STRING_FORMATS.contains(&format) || format == "uri"
+}
 
 /// What `target` supports of `keyword` (with its value), or why not and what it does.
 fn verdict(target: Target, keyword: &str, value: &Value, node: &Value) -> Option<(String, String)> {
     let all = |feature: &str, effect: &str| Some((feature.to_string(), effect.to_string()));
     match keyword {
         k if k.starts_with("x-") => None,
-        k if ANNOTATIONS.contains(&k) => None,
+        k if never_refuses(k) => None,
         "type" | "properties" | "required" | "items" | "enum" | "const" | "anyOf" | "$ref" => None,
         "additionalProperties" if target != Target::Gbnf || value.is_boolean() => None,
         "additionalProperties" => all(
@@ -79,8 +58,8 @@ fn verdict(target: Target, keyword: &str, value: &Value, node: &Value) -> Option
         // enforced as bounds.
         "format" if node.get("type").and_then(Value::as_str) != Some("string") => None,
         "format" => match value.as_str() {
-            Some(f) if target == Target::Lark && LLGUIDANCE_FORMATS.contains(&f) => None,
-            Some(f) if target == Target::StructuralTag && LLGUIDANCE_FORMATS.contains(&f) => None,
+            Some(f) if target == Target::Lark && llguidance_format(f) => None,
+            Some(f) if target == Target::StructuralTag && llguidance_format(f) => None,
             Some(f) => all(
                 &format!("format \"{f}\""),
                 "any string is allowed; the parser still checks the format",
@@ -170,7 +149,7 @@ fn all_required(node: &Value) -> bool {
 /// Every feature of `schema` that `target` cannot enforce, located under `name`.
 pub(crate) fn scan(target: Target, name: &str, schema: &Value) -> Vec<Unsupported> {
     let mut out = Vec::new();
-    walk(target, name, schema, "", &mut out, 0);
+    walk(target, name, schema, &mut String::new(), &mut out, 0);
     if has_free_form(schema, 0) {
         out.push(Unsupported {
             location: format!("{name}#"),
@@ -190,66 +169,34 @@ pub(crate) fn scan(target: Target, name: &str, schema: &Value) -> Vec<Unsupporte
     out
 }
 
+/// Records what `target` cannot enforce in `node` and, through the one table of which
+/// keywords hold schemas, in every schema under it; `at` is `node`'s JSON Pointer.
 fn walk(
     target: Target,
     name: &str,
     node: &Value,
-    pointer: &str,
+    at: &mut String,
     out: &mut Vec<Unsupported>,
     depth: usize,
 ) {
     let Value::Object(map) = node else { return };
-    if depth > 64 {
+    if depth > MAX_SCHEMA_DEPTH {
         return;
     }
     for (key, value) in map {
         if let Some((feature, effect)) = verdict(target, key, value, node) {
             out.push(Unsupported {
-                location: format!(
-                    "{name}#{pointer}/{}",
-                    key.replace('~', "~0").replace('/', "~1")
-                ),
+                location: format!("{name}#{}", pointer::join(at, key)),
                 feature,
                 effect,
             });
         }
-        let child = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
-        match (key.as_str(), value) {
-            (
-                "properties" | "$defs" | "definitions" | "patternProperties",
-                Value::Object(members),
-            ) => {
-                for (member, schema) in members {
-                    walk(
-                        target,
-                        name,
-                        schema,
-                        &format!("{child}/{member}"),
-                        out,
-                        depth + 1,
-                    );
-                }
-            }
-            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
-                for (index, schema) in list.iter().enumerate() {
-                    walk(
-                        target,
-                        name,
-                        schema,
-                        &format!("{child}/{index}"),
-                        out,
-                        depth + 1,
-                    );
-                }
-            }
-            (
-                "items" | "additionalProperties" | "not" | "if" | "then" | "else" | "contains",
-                schema,
-            ) => {
-                walk(target, name, schema, &child, out, depth + 1);
-            }
-            _ => {}
-        }
+    }
+    let len = at.len();
+    for sub in subschemas(node) {
+        sub.push_pointer(at);
+        walk(target, name, sub.schema, at, out, depth + 1);
+        at.truncate(len);
     }
 }
 

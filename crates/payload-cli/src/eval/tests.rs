@@ -1,13 +1,12 @@
-//! `payload eval` against a loopback server (a thread on 127.0.0.1) that answers each
-//! request, in order, with a recorded OpenAI-compatible stream: an accepted payload, a
-//! rejected one the re-ask recovers, a whole response, one cut by the token limit.
+//! `payload eval` against the workspace's loopback server (payload-loopback) answering
+//! each request, in order, with a recorded OpenAI-compatible stream: an accepted
+//! payload, a rejected one the re-ask recovers, a whole response, one cut by the token
+//! limit.
 
 use payload_core::LlmPayload;
+use payload_loopback::{Reply, Server};
 use payload_registry::{Page, PayloadEntry, Registry};
 use serde_json::Value;
-use std::io::Write;
-use std::net::TcpListener;
-use std::sync::mpsc;
 
 mod types {
     use payload_core::LlmPayload;
@@ -37,7 +36,7 @@ fn registry() -> Registry {
 }
 
 /// An OpenAI-compatible stream of `text` in two pieces, ending for `finish`, with usage.
-fn stream(text: &str, finish: &str) -> String {
+fn stream(text: &str, finish: &str) -> Reply {
     let half = text
         .char_indices()
         .nth(text.chars().count() / 2)
@@ -48,30 +47,23 @@ fn stream(text: &str, finish: &str) -> String {
             serde_json::json!({"choices": [{"index": 0, "delta": {"content": t}, "finish_reason": null}]})
         )
     };
-    format!(
-        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{}{}data: {}\n\ndata: {}\n\ndata: [DONE]\n\n",
-        piece(&text[..half]),
-        piece(&text[half..]),
-        serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}),
-        serde_json::json!({"choices": [], "usage": {"prompt_tokens": 100, "completion_tokens": 20}}),
+    Reply::Stream(
+        format!(
+            "{}{}data: {}\n\ndata: {}\n\ndata: [DONE]\n\n",
+            piece(&text[..half]),
+            piece(&text[half..]),
+            serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}),
+            serde_json::json!({"choices": [], "usage": {"prompt_tokens": 100, "completion_tokens": 20}}),
+        )
+        .into_bytes(),
     )
 }
 
-/// Answers one request after another with `replies`; sends back each request's body.
-fn serve(replies: Vec<String>) -> (String, mpsc::Receiver<Value>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let (sent, received) = mpsc::channel();
-    std::thread::spawn(move || {
-        for reply in replies {
-            let (mut socket, _) = listener.accept().unwrap();
-            let (request, body) = crate::loopback_tests::read_request(&mut socket);
-            let body = request[body..].to_vec();
-            socket.write_all(reply.as_bytes()).unwrap();
-            let _ = sent.send(serde_json::from_slice(&body).unwrap());
-        }
-    });
-    (url, received)
+/// The loopback server answering request n with `replies[n]`, and its `/v1` URL.
+fn serve(replies: Vec<Reply>) -> (Server, String) {
+    let server = Server::start(replies);
+    let url = format!("{}/v1", server.url);
+    (server, url)
 }
 
 fn eval(url: &str, file: &std::path::Path, extra: &[&str]) -> (std::process::ExitCode, String) {
@@ -115,7 +107,7 @@ fn each_turn_is_judged_and_the_totals_add_up() {
             {"type": "note", "message": "Note a long list"}
         ]}"#,
     );
-    let (url, requests) = serve(vec![
+    let (server, url) = serve(vec![
         stream("Sure.\n\nNOTE: {\"text\": \"milk\"}", "stop"),
         stream("NOTE: {\"text\": \"\"}", "stop"),
         stream("Fixed.\n\nNOTE: {\"text\": \"eggs\"}", "stop"),
@@ -159,7 +151,7 @@ fn each_turn_is_judged_and_the_totals_add_up() {
 
     // What was sent: the required turn's page grammar, the page's own for the others,
     // the type's grammar for whole responses, each with bounded whitespace.
-    let bodies: Vec<Value> = requests.try_iter().collect();
+    let bodies: Vec<Value> = server.received().into_iter().map(|r| r.body).collect();
     assert_eq!(bodies.len(), 6);
     let grammar = |i: usize| bodies[i]["grammar"].as_str().unwrap().to_string();
     assert!(grammar(0).contains("choice required"), "{}", grammar(0));
@@ -179,7 +171,7 @@ fn the_markdown_report_has_a_row_per_page_or_type_and_per_turn() {
             {"type": "note", "message": "Note bread"}
         ]}"#,
     );
-    let (url, _requests) = serve(vec![
+    let (_server, url) = serve(vec![
         stream("Just prose, no note.", "stop"),
         stream("{\"text\": \"bread\"}", "stop"),
     ]);
@@ -202,11 +194,7 @@ fn a_failed_turn_is_reported_and_the_command_exits_1() {
         r#"{"turns": [{"page": "notes", "message": "Hi", "expect": "note"}]}"#,
     );
     let body = r#"{"error": {"message": "model not loaded"}}"#;
-    let refusal = format!(
-        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let (url, _requests) = serve(vec![refusal]);
+    let (_server, url) = serve(vec![Reply::Status(400, vec![], body.into())]);
     let (code, out) = eval(&url, &file, &[]);
     assert_eq!(code, std::process::ExitCode::from(1));
     let report: Value = serde_json::from_str(&out).unwrap();

@@ -7,10 +7,10 @@
 use super::InstructionOptions;
 use super::text::{finish, one_line, requirements, rules, section};
 use crate::payload::PayloadType;
-use crate::schema::Dialect;
-use crate::schema::walk::{describe, enum_values, list_values, resolve, single_branch, types_of};
 use crate::whole::formats::render::{render, xml_root};
 use crate::whole::formats::{Format, format_hint};
+use payload_schema::dialect::Dialect;
+use payload_schema::walk::{describe, enum_values, list_values, resolve, single_branch, types_of};
 use serde_json::{Map, Value};
 use std::fmt::Write;
 

@@ -29,7 +29,7 @@ mod suggestions;
 mod text;
 
 pub use formats::whole_response_instructions_in;
-pub use shape::{MAX_NODES, MAX_SCHEMA_DEPTH, TopLevel, render_shape, top_level};
+pub use shape::{TopLevel, render_shape, top_level};
 pub use suggestions::suggestion_format_rules;
 pub use text::{payload_instructions, section_sizes, whole_response_instructions};
 

@@ -8,26 +8,17 @@
 //! enum value, every required member and every bound the schema states is in the text,
 //! which the tests check by walking the schema.
 //!
-//! The walk is recursive but bounded: at most [`MAX_SCHEMA_DEPTH`] levels of nesting and
-//! [`MAX_NODES`] schema nodes, and a `$ref` met again inside its own expansion (a
+//! The walk is recursive but bounded: at most [`MAX_EXPANSION_DEPTH`] levels of nesting and
+//! [`MAX_EXPANSION_NODES`] schema nodes, and a `$ref` met again inside its own expansion (a
 //! recursive type) is printed by name.
 
 use super::InstructionOptions;
+use payload_schema::formats::{integer_format, is_numeric_format};
+use payload_schema::limits::{MAX_EXPANSION_DEPTH, MAX_EXPANSION_NODES};
 use serde_json::{Map, Value};
 
-/// How deep nested schemas are expanded before the rest is written as `any`.
-pub const MAX_SCHEMA_DEPTH: usize = 32;
-/// How many schema nodes one rendering expands at most: a schema that references the
-/// same big definition from many places could otherwise grow the text without bound.
-pub const MAX_NODES: usize = 4_000;
 /// The widest an object or union may be to be written on one line.
 const INLINE_WIDTH: usize = 64;
-/// Numeric `format`s schemars writes for Rust integer and float widths: they say
-/// nothing a model needs beyond the bounds, which are stated anyway.
-const NUMERIC_FORMATS: &[&str] = &[
-    "int", "int8", "int16", "int32", "int64", "int128", "uint", "uint8", "uint16", "uint32",
-    "uint64", "uint128", "float", "double",
-];
 
 /// The value's shape, as compact annotated pseudo-JSON.
 ///
@@ -69,7 +60,7 @@ pub struct TopLevel {
 /// enum) is required; the other members of the branches depend on the tag, so they are
 /// left to the shape.
 pub fn top_level(schema: &Value, options: &InstructionOptions) -> Option<TopLevel> {
-    let root = crate::schema::walk::resolve(schema, schema);
+    let root = payload_schema::walk::resolve(schema, schema);
     let own = root.get("properties").and_then(Value::as_object);
     let common = common_required(schema, root);
     if own.is_none() && common.is_empty() {
@@ -115,7 +106,7 @@ fn variant_requirements(
     };
     let mut out = Vec::new();
     for branch in branches {
-        let branch = crate::schema::walk::resolve(root, branch);
+        let branch = payload_schema::walk::resolve(root, branch);
         let Some(tag) = variant_tag(branch) else {
             continue;
         };
@@ -157,7 +148,7 @@ fn required_paths(root: &Value, schema: &Value, prefix: &str, depth: usize, out:
         };
         let member = properties
             .and_then(|p| p.get(name))
-            .map(|member| crate::schema::walk::resolve(root, member));
+            .map(|member| payload_schema::walk::resolve(root, member));
         let nested = member.filter(|m| depth > 1 && !required_names(m).is_empty());
         match nested {
             Some(member) => {
@@ -181,7 +172,7 @@ fn common_required(root: &Value, schema: &Value) -> Vec<String> {
     };
     let lists: Vec<Vec<&str>> = branches
         .iter()
-        .map(|branch| required_names(crate::schema::walk::resolve(root, branch)))
+        .map(|branch| required_names(payload_schema::walk::resolve(root, branch)))
         .collect();
     let Some((first, rest)) = lists.split_first() else {
         return Vec::new();
@@ -338,12 +329,12 @@ impl<'a> Renderer<'a> {
             expanding: Vec::new(),
             recursive: Vec::new(),
             explained: Vec::new(),
-            nodes_left: MAX_NODES,
+            nodes_left: MAX_EXPANSION_NODES,
         }
     }
 
     fn render(&mut self, schema: &'a Value, depth: usize) -> Rendered {
-        if depth > MAX_SCHEMA_DEPTH || self.nodes_left == 0 {
+        if depth > MAX_EXPANSION_DEPTH || self.nodes_left == 0 {
             let mut cut = Rendered::inline("any");
             cut.notes.description.push("nested too deep to show".into());
             return cut;
@@ -458,7 +449,7 @@ impl<'a> Renderer<'a> {
         let mut rendered = Vec::with_capacity(branches.len());
         let mut examples = Vec::with_capacity(branches.len());
         for branch in branches {
-            let resolved = crate::schema::walk::resolve(self.root, branch);
+            let resolved = payload_schema::walk::resolve(self.root, branch);
             if is_union && is_null_schema(resolved) {
                 has_null = true;
                 continue;
@@ -775,7 +766,7 @@ fn bounds_of(map: &Map<String, Value>) -> Vec<String> {
         bounds.push(format!("matching {pattern}"));
     }
     if let Some(format) = map.get("format").and_then(Value::as_str) {
-        if !NUMERIC_FORMATS.contains(&format) {
+        if !is_numeric_format(format) {
             bounds.push(format_hint(format));
         }
     }
@@ -786,21 +777,21 @@ fn bounds_of(map: &Map<String, Value>) -> Vec<String> {
 }
 
 /// The range of the Rust integer type a schemars `format` names (`uint8`: 0 to 255;
-/// `uint64`: from 0), as the minimum and maximum schemars writes for it.
+/// `uint64`: from 0), as the minimum and maximum schemars writes for it: a bound is
+/// stated only when a float holds it exactly as an integer (within 2^53), so the
+/// 64-bit and wider ends are left unsaid.
 pub(crate) fn natural_range(map: &Map<String, Value>) -> (Option<f64>, Option<f64>) {
-    let Some(format) = map.get("format").and_then(Value::as_str) else {
+    const EXACT: i128 = 1 << 53;
+    let Some(format) = map
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(integer_format)
+    else {
         return (None, None);
     };
-    match format {
-        "uint8" => (Some(0.0), Some(u8::MAX as f64)),
-        "uint16" => (Some(0.0), Some(u16::MAX as f64)),
-        "uint32" => (Some(0.0), Some(u32::MAX as f64)),
-        "uint" | "uint64" | "uint128" => (Some(0.0), None),
-        "int8" => (Some(i8::MIN as f64), Some(i8::MAX as f64)),
-        "int16" => (Some(i16::MIN as f64), Some(i16::MAX as f64)),
-        "int32" => (Some(i32::MIN as f64), Some(i32::MAX as f64)),
-        _ => (None, None),
-    }
+    let low = (format.min >= -EXACT).then_some(format.min as f64);
+    let high = (format.max <= EXACT as u128).then_some(format.max as f64);
+    (low, high)
 }
 
 /// `1 to 5 items`, `at least 1 item`, `exactly 3 characters`.

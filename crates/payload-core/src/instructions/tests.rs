@@ -6,7 +6,7 @@ use super::*;
 use crate::marker::parse::{ParseOptions, parse};
 use crate::marker::suggestions::ActionSpec;
 use crate::payload::{LlmPayload, PayloadType};
-use crate::schema::Dialect;
+use payload_schema::dialect::Dialect;
 use serde_json::{Value, json};
 
 fn schema_of(payload: PayloadType) -> Value {
@@ -457,7 +457,7 @@ fn deep_schemas_are_cut_not_overflowed() {
     }
     let text = shape(&schema);
     assert!(text.contains("nested too deep to show"));
-    assert!(text.lines().count() < 2 * MAX_SCHEMA_DEPTH + 4);
+    assert!(text.lines().count() < 2 * payload_schema::limits::MAX_EXPANSION_DEPTH + 4);
 }
 
 #[test]
@@ -474,7 +474,7 @@ fn shared_definitions_cannot_blow_up_the_text() {
     defs.insert("L40".into(), json!({"type": "string"}));
     let schema = json!({"$ref": "#/$defs/L0", "$defs": defs});
     let text = shape(&schema);
-    assert!(text.lines().count() <= 2 * MAX_NODES + 2);
+    assert!(text.lines().count() <= 2 * payload_schema::limits::MAX_EXPANSION_NODES + 2);
 }
 
 #[test]

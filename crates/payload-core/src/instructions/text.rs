@@ -5,7 +5,7 @@
 use super::InstructionOptions;
 use super::shape::{TopLevel, render_shape, top_level};
 use crate::payload::PayloadType;
-use crate::schema::Dialect;
+use payload_schema::dialect::Dialect;
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -214,7 +214,7 @@ pub(super) fn section(out: &mut String, title: &str, items: &[String]) {
 
 /// `{`, `}` and "object" for an object schema; `[`, `]` and "array" for an array.
 fn brackets(schema: &Value) -> (&'static str, &'static str, &'static str) {
-    let root = crate::schema::walk::resolve(schema, schema);
+    let root = payload_schema::walk::resolve(schema, schema);
     match root.get("type").and_then(Value::as_str) {
         Some("array") => ("[", "]", "array"),
         _ => ("{", "}", "object"),

@@ -5,6 +5,7 @@
 //! current path with an explicit stack; it reads strict JSON exactly and the repairable
 //! dialect (single quotes, unquoted keys, comments) well enough to find members.
 
+use payload_schema::pointer;
 use std::collections::HashMap;
 
 enum Frame {
@@ -126,7 +127,7 @@ fn set_key(stack: &mut [Frame], path: &mut String, lengths: &[usize], key: Strin
     if let Some(Frame::Object { key: slot }) = stack.last_mut() {
         path.truncate(*lengths.last().unwrap_or(&0));
         path.push('/');
-        path.push_str(&crate::error::escape_pointer_token(&key));
+        path.push_str(&pointer::escape_token(&key));
         *slot = Some(key);
     }
 }

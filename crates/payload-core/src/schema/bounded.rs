@@ -30,10 +30,12 @@
 
 use super::CompiledSchema;
 use crate::caps::{Capped, MAX_ERRORS};
-use crate::error::{PayloadError, escape_pointer_token};
-use crate::schema::walk::applies::{Choice, choose};
+use crate::error::PayloadError;
+use crate::schema::applies::{Choice, choose};
 use crate::validate::schema_errors;
 use jsonschema::Validator;
+use payload_schema::keywords::never_refuses;
+use payload_schema::pointer;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -42,9 +44,7 @@ use std::sync::{Arc, Mutex};
 const BUDGET: usize = 256;
 
 use crate::limits::MAX_DEPTH;
-
-/// How many `$ref` hops and union branches are followed to settle a schema.
-const MAX_HOPS: usize = 32;
+use payload_schema::limits::MAX_REF_HOPS;
 
 /// Where the root schema's own keywords go in an entry schema.
 const HOME: &str = "__payload_root";
@@ -186,7 +186,7 @@ impl Piece<'_> {
             }
             Some(Value::Object(members)) => {
                 for (key, member) in members.iter().skip(cut.from) {
-                    check(&escape_pointer_token(key), member, errors);
+                    check(&pointer::escape_token(key), member, errors);
                 }
             }
             _ => {}
@@ -254,7 +254,7 @@ impl Pruner<'_> {
                 for (index, item) in items.iter().take(keep).enumerate() {
                     let child = item_location(schema, location, index);
                     let len = self.path.len();
-                    crate::error::push_index_token(&mut self.path, index);
+                    pointer::push_index(&mut self.path, index);
                     let built = self.walk(item, child.as_deref(), depth + 1, copy);
                     self.path.truncate(len);
                     kept.extend(built);
@@ -283,7 +283,7 @@ impl Pruner<'_> {
                     let child = member_location(schema, location, key);
                     let len = self.path.len();
                     self.path.push('/');
-                    self.path.push_str(&escape_pointer_token(key));
+                    self.path.push_str(&pointer::escape_token(key));
                     let built = self.walk(member, child.as_deref(), depth + 1, copy);
                     self.path.truncate(len);
                     if let Some(built) = built {
@@ -383,28 +383,9 @@ fn descends(schema: &Value) -> bool {
     match schema {
         Value::Object(map) => map
             .keys()
-            .all(|k| STRUCTURAL.contains(&k.as_str()) || is_annotation(k)),
+            .all(|k| STRUCTURAL.contains(&k.as_str()) || never_refuses(k)),
         _ => false,
     }
-}
-
-/// Keywords that only describe: they never fail a value.
-fn is_annotation(keyword: &str) -> bool {
-    const ANNOTATIONS: &[&str] = &[
-        "$schema",
-        "$id",
-        "$defs",
-        "definitions",
-        "$comment",
-        "title",
-        "description",
-        "default",
-        "examples",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-    ];
-    ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
 }
 
 /// The location of the schema that governs `value` where `location` does: through
@@ -413,10 +394,10 @@ fn is_annotation(keyword: &str) -> bool {
 /// not clear.
 fn settle(root: &Value, location: &str, value: &Value) -> Option<String> {
     let mut location = location.to_string();
-    for _ in 0..MAX_HOPS {
+    for _ in 0..MAX_REF_HOPS {
         let schema = root.pointer(&location)?.as_object()?;
         if let Some(reference) = schema.get("$ref") {
-            if !schema.keys().all(|k| k == "$ref" || is_annotation(k)) {
+            if !schema.keys().all(|k| k == "$ref" || never_refuses(k)) {
                 return None;
             }
             let target = reference.as_str()?.strip_prefix('#')?;
@@ -432,7 +413,7 @@ fn settle(root: &Value, location: &str, value: &Value) -> Option<String> {
         let Some(keyword) = union else {
             return Some(location);
         };
-        if !schema.keys().all(|k| k == keyword || is_annotation(k)) {
+        if !schema.keys().all(|k| k == keyword || never_refuses(k)) {
             return None;
         }
         let branches = schema.get(keyword)?.as_array()?;
@@ -460,7 +441,7 @@ fn member_location(schema: &Value, location: &str, key: &str) -> Option<String> 
     if schema.get("properties").and_then(|p| p.get(key)).is_some() {
         return Some(format!(
             "{location}/properties/{}",
-            escape_pointer_token(key)
+            pointer::escape_token(key)
         ));
     }
     if schema.get("patternProperties").is_some() {

@@ -8,74 +8,21 @@
 use crate::caps::Capped;
 use crate::error::PayloadError;
 use crate::payload::{LlmPayload, Shape};
+use payload_schema::dialect::Dialect;
+use payload_schema::dialect::openai_strict::{self, StrictRefusal};
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 use std::any::TypeId;
 use std::collections::HashMap;
-use std::fmt;
-use std::str::FromStr;
 use std::sync::{OnceLock, RwLock};
-
-/// Which JSON Schema flavour to produce.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Dialect {
-    /// JSON Schema 2020-12 (the default, and what the validator uses).
-    #[default]
-    Draft2020_12,
-    /// JSON Schema draft-07 (`definitions` instead of `$defs`).
-    Draft07,
-    /// The subset OpenAI's Structured Outputs accept with `strict: true`: an object at
-    /// the top, every object closed (`additionalProperties: false`), every member listed
-    /// in `required` (an optional one accepts `null` instead), only the keywords and
-    /// formats the subset knows (see [`crate::PayloadType::strict_schema`]).
-    ///
-    /// For a type that has no strict form, [`crate::PayloadType::schema`] in this
-    /// dialect is the best effort: every node that has a strict form is rewritten, the
-    /// others are left as they were. OpenAI will reject it in strict mode, and it is not
-    /// promised to accept the same values as the type's schema (closing the branches of
-    /// a flattened enum, say, refuses the members beside them);
-    /// [`crate::PayloadType::strict_schema`] says why there is no strict form instead.
-    OpenAiStrict,
-}
-
-impl Dialect {
-    /// The name used on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::Draft2020_12 => "2020-12",
-            Dialect::Draft07 => "draft-07",
-            Dialect::OpenAiStrict => "openai-strict",
-        }
-    }
-}
-
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Dialect {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "2020-12" | "draft-2020-12" | "draft2020-12" => Ok(Dialect::Draft2020_12),
-            "draft-07" | "draft07" | "7" => Ok(Dialect::Draft07),
-            "openai-strict" | "openai" => Ok(Dialect::OpenAiStrict),
-            other => Err(format!(
-                "unknown dialect '{other}': use 2020-12, draft-07 or openai-strict"
-            )),
-        }
-    }
-}
 
 /// The JSON Schema of `T` in `dialect`, for deserialization (what input is accepted).
 pub(crate) fn generate<T: LlmPayload>(dialect: Dialect) -> Value {
+    // schemars writes draft-07 itself (its own `definitions` and `items` forms); every
+    // other dialect is written from 2020-12 by `Dialect::write`.
     let settings = match dialect {
-        Dialect::Draft2020_12 | Dialect::OpenAiStrict => SchemaSettings::draft2020_12(),
         Dialect::Draft07 => SchemaSettings::draft07(),
+        _ => SchemaSettings::draft2020_12(),
     };
     let schema = settings
         .for_deserialize()
@@ -84,14 +31,14 @@ pub(crate) fn generate<T: LlmPayload>(dialect: Dialect) -> Value {
         .to_value();
     let schema = with_format_options(schema, T::FORMAT_OPTIONS);
     match dialect {
-        Dialect::OpenAiStrict => strict::rewrite(&schema).schema,
-        _ => schema,
+        Dialect::Draft07 | Dialect::Draft2020_12 => schema,
+        other => other.write(&schema),
     }
 }
 
 /// The OpenAI strict schema of `T`, or the first reason it has none.
-pub(crate) fn generate_strict<T: LlmPayload>() -> Result<Value, strict::StrictRefusal> {
-    strict::rewrite(&generate::<T>(Dialect::Draft2020_12)).into_result()
+pub(crate) fn generate_strict<T: LlmPayload>() -> Result<Value, StrictRefusal> {
+    openai_strict::rewrite(&generate::<T>(Dialect::Draft2020_12)).into_result()
 }
 
 /// Merges the type's declared `x-format` options into the schema's root `x-format`
@@ -131,10 +78,9 @@ fn merge(into: &mut Value, from: Value) {
     }
 }
 
+pub(crate) mod applies;
 mod bounded;
-pub(crate) mod dialects;
-pub(crate) mod strict;
-pub(crate) mod walk;
+pub(crate) mod facts;
 
 /// A payload type's schema, compiled once and kept for the life of the process.
 pub(crate) struct CompiledSchema {
@@ -208,7 +154,7 @@ impl CompiledSchema {
 }
 
 fn shape_of(schema: &Value) -> Shape {
-    let resolved = crate::schema::walk::resolve(schema, schema);
+    let resolved = payload_schema::walk::resolve(schema, schema);
     match resolved.get("type").and_then(Value::as_str) {
         Some("object") => Shape::Object,
         Some("array") => Shape::Array,
@@ -232,7 +178,7 @@ pub(crate) fn compiled<T: LlmPayload>() -> &'static CompiledSchema {
         let compiled: &'static CompiledSchema = Box::leak(Box::new(CompiledSchema::new(
             generate::<T>(Dialect::Draft2020_12),
         )));
-        walk::facts::learn(&compiled.schema);
+        facts::learn(&compiled.schema);
         compiled
     })
 }

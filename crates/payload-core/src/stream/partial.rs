@@ -14,9 +14,9 @@
 //! `complete` event carries the real result, repaired and validated. One forward pass,
 //! an explicit stack (at most 128 deep), no recursion.
 
+use payload_schema::pointer;
 use serde_json::{Map, Value};
 
-use crate::error::escape_pointer_token;
 use crate::limits::MAX_DEPTH;
 
 enum Frame {
@@ -209,7 +209,7 @@ fn open_pointer(stack: &[Frame], growing: bool) -> String {
         pointer.push('/');
         match frame {
             Frame::Object(_, key) => {
-                pointer.push_str(&escape_pointer_token(key.as_deref().unwrap_or_default()));
+                pointer.push_str(&pointer::escape_token(key.as_deref().unwrap_or_default()));
             }
             Frame::Array(items) => pointer.push_str(&items.len().to_string()),
         }

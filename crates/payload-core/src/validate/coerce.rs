@@ -26,10 +26,11 @@
 //! both modes (`crate::validate::numbers`); whole-response mode reports those as `coerced` too.
 
 use crate::caps::Capped;
-use crate::schema::walk::applies::{Applies, Members};
-use crate::schema::walk::{self as schema_walk, types_of};
+use crate::schema::applies::{Applies, Members};
 use crate::validate::schema_errors::fold;
 use crate::warning::{Warning, WarningKind};
+use payload_schema::pointer;
+use payload_schema::walk::{self as schema_walk, types_of};
 use serde_json::{Map, Number, Value};
 
 /// Values nest at most this deep (the JSON parsers' own limit), so the walk's
@@ -127,7 +128,7 @@ fn walk(
             for (key, member) in map.iter_mut() {
                 if let Some(sub) = applies.member(key) {
                     let len = path.len();
-                    crate::error::push_pointer_token(path, key);
+                    pointer::push_token(path, key);
                     walk(member, root, sub, path, depth + 1, fixes);
                     path.truncate(len);
                 }
@@ -137,7 +138,7 @@ fn walk(
             for (index, item) in items.iter_mut().enumerate() {
                 if let Some(sub) = applies.item(index) {
                     let len = path.len();
-                    crate::error::push_index_token(path, index);
+                    pointer::push_index(path, index);
                     walk(item, root, sub, path, depth + 1, fixes);
                     path.truncate(len);
                 }

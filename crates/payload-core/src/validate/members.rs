@@ -34,10 +34,11 @@
 //! warnings. Warnings past the cap of docs/spec.md §8.1 are counted, never built.
 
 use crate::caps::Capped;
-use crate::error::{PayloadError, pointer_join};
-use crate::schema::walk::applies::{Applies, Members};
+use crate::error::PayloadError;
+use crate::schema::applies::{Applies, Members};
 use crate::warning::{Warning, WarningKind};
 use crate::whole::formats::fold_name as fold;
+use payload_schema::pointer;
 use serde_json::{Map, Value};
 
 /// How many undeclared members of one object are compared with the declared ones.
@@ -60,13 +61,13 @@ pub(crate) struct NearMiss {
 impl NearMiss {
     /// The pointer of the member as written.
     pub(crate) fn path(&self) -> String {
-        pointer_join(&self.object, &self.name)
+        pointer::join(&self.object, &self.name)
     }
 
     /// The pointer of the member meant, when exactly one is.
     pub(crate) fn intended_path(&self) -> Option<String> {
         match self.intended.as_slice() {
-            [only] => Some(pointer_join(&self.object, only)),
+            [only] => Some(pointer::join(&self.object, only)),
             _ => None,
         }
     }
@@ -205,7 +206,7 @@ impl<'w> Undeclared<'w> {
             self.warnings.count_omitted(1);
             return;
         }
-        let at = pointer_join(path, key);
+        let at = pointer::join(path, key);
         self.warnings.push(Warning::new(
             WarningKind::UnknownMember,
             format!("unknown member '{key}' at {at} was ignored: the type does not declare it"),

@@ -28,6 +28,7 @@
 use crate::caps::Capped;
 use crate::error::PayloadError;
 use crate::warning::{Warning, WarningKind};
+use payload_schema::formats::integer_format;
 use serde_json::{Number, Value};
 
 /// The largest magnitude up to which every integer is exactly a float (2^53).
@@ -157,22 +158,14 @@ fn within(schema: &Value, float: f64) -> bool {
     low.is_none_or(|low| float >= low) && high.is_none_or(|high| float <= high)
 }
 
-/// The range of the integer type a schemars `format` names.
+/// The range of the integer type a schemars `format` names, up to 64 bits (a wider
+/// type's range is not stated: no JSON number here reaches its ends).
 fn format_range(schema: &Value) -> Option<(i128, i128)> {
-    let range = match schema.get("format")?.as_str()? {
-        "int8" => (i8::MIN.into(), i8::MAX.into()),
-        "int16" => (i16::MIN.into(), i16::MAX.into()),
-        "int32" => (i32::MIN.into(), i32::MAX.into()),
-        "int64" => (i64::MIN.into(), i64::MAX.into()),
-        "int" => (isize::MIN as i128, isize::MAX as i128),
-        "uint8" => (0, u8::MAX.into()),
-        "uint16" => (0, u16::MAX.into()),
-        "uint32" => (0, u32::MAX.into()),
-        "uint64" => (0, u64::MAX.into()),
-        "uint" => (0, usize::MAX as i128),
-        _ => return None,
-    };
-    Some(range)
+    let format = integer_format(schema.get("format")?.as_str()?)?;
+    if format.bits > 64 {
+        return None;
+    }
+    format.range_i128()
 }
 
 #[cfg(test)]

@@ -4,11 +4,12 @@
 //! the errors of the branch the value was evidently meant to match, not of every branch.
 
 use crate::caps::Capped;
-use crate::error::{PayloadError, pointer_join};
-use crate::schema::walk::{self as schema_walk, describe, json_type, list_values};
+use crate::error::PayloadError;
 use crate::validate::members::{self, Folded};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ErrorIterator, ValidationError};
+use payload_schema::pointer;
+use payload_schema::walk::{self as schema_walk, describe, json_type, list_values};
 use serde_json::Value;
 
 pub(crate) mod variants;
@@ -76,7 +77,7 @@ fn convert(
     match error.kind() {
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            let member = pointer_join(&path, name);
+            let member = pointer::join(&path, name);
             let expected = owner
                 .and_then(|o| variants::property(&variants::object_properties(root, o), name))
                 .map(|s| describe(root, s))
@@ -347,7 +348,7 @@ fn tagged_errors(
                     _ => &Value::Null,
                 })
                 .collect();
-            let member = pointer_join(path, key);
+            let member = pointer::join(path, key);
             let allowed = format!("one of {}", list_values(&tags));
             let suggestion = match fits.as_slice() {
                 [only] => format!("add \"{key}\": {only} (allowed: {})", list_values(&tags)),
@@ -364,7 +365,7 @@ fn tagged_errors(
             // Externally tagged: the one member's name is the tag.
             let (name, content) = map.iter().next().expect("one member");
             let mut e = PayloadError::validation(
-                pointer_join(path, name),
+                pointer::join(path, name),
                 format!("'{name}' is not a known variant"),
             )
             .with_received(content.clone())
@@ -386,7 +387,7 @@ fn tagged_errors(
 
 /// `"exprot" is not a known 'intent'`, with the valid tags and the closest suggested.
 fn unknown_tag(path: &str, key: &str, instance: &Value, tags: &[Value]) -> PayloadError {
-    let tag_path = pointer_join(path, key);
+    let tag_path = pointer::join(path, key);
     let tag = instance.get(key).unwrap_or(&Value::Null);
     let mut e =
         PayloadError::validation(tag_path, format!("{} is not a known '{key}'", short(tag)))
@@ -468,8 +469,10 @@ fn unknown_member(
     intended: &[String],
     instance: &Value,
 ) -> PayloadError {
-    let mut e =
-        PayloadError::validation(pointer_join(path, name), format!("unknown member '{name}'"));
+    let mut e = PayloadError::validation(
+        pointer::join(path, name),
+        format!("unknown member '{name}'"),
+    );
     e.received = instance.get(name).map(received);
     e.expected = Some(if allowed.is_empty() {
         "no other members".into()

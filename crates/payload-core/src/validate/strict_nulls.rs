@@ -8,8 +8,8 @@
 //! it, and its own schema does not accept `null`. Everything else is left as written.
 
 use crate::limits::MAX_DEPTH;
-use crate::schema::walk::accepts_null;
-use crate::schema::walk::applies::Applies;
+use crate::schema::applies::Applies;
+use payload_schema::walk::accepts_null;
 use serde_json::Value;
 
 /// Removes from `value` (governed by the schema `root`) every member whose `null`

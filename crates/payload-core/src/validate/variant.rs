@@ -6,7 +6,8 @@
 //! own attribute reader): that is the name the model wrote, where the serialized value
 //! would give the `rename(serialize = ...)` one.
 
-use crate::error::{PayloadError, escape_pointer_token};
+use crate::error::PayloadError;
+use payload_schema::pointer;
 
 /// `errors` (paths relative to the content of the variant named `variant`) as errors of
 /// the enum.
@@ -29,12 +30,12 @@ pub fn variant_errors(
         Some(tag) => (
             format!("{tag} {quoted}"),
             content
-                .map(|c| format!("/{}", escape_pointer_token(c)))
+                .map(|c| format!("/{}", pointer::escape_token(c)))
                 .unwrap_or_default(),
         ),
         None => (
             format!("variant {quoted}"),
-            format!("/{}", escape_pointer_token(variant)),
+            format!("/{}", pointer::escape_token(variant)),
         ),
     };
     errors

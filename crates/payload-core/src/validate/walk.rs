@@ -4,12 +4,13 @@
 //! ([`Applies`]); one walk decides them once per node instead of once per check.
 
 use crate::caps::Capped;
-use crate::error::{PayloadError, push_index_token, push_pointer_token};
+use crate::error::PayloadError;
 use crate::limits::MAX_DEPTH;
-use crate::schema::walk::applies::Applies;
+use crate::schema::applies::Applies;
 use crate::validate::members::{Undeclared, Unknowns};
 use crate::validate::numbers::Integers;
 use crate::warning::Warning;
+use payload_schema::pointer;
 use serde_json::Value;
 
 /// Walks `value` beside `root` (its schema): integer-valued floats where integers are
@@ -63,7 +64,7 @@ impl<'a> Walker<'_, 'a> {
                 for (key, member) in map.iter_mut() {
                     if let Some(sub) = applies.member(key) {
                         let len = self.path.len();
-                        push_pointer_token(&mut self.path, key);
+                        pointer::push_token(&mut self.path, key);
                         self.visit(member, sub, depth + 1);
                         self.path.truncate(len);
                     }
@@ -75,7 +76,7 @@ impl<'a> Walker<'_, 'a> {
                 for (index, item) in items.iter_mut().enumerate() {
                     if let Some(sub) = applies.item(index) {
                         let len = self.path.len();
-                        push_index_token(&mut self.path, index);
+                        pointer::push_index(&mut self.path, index);
                         self.visit(item, sub, depth + 1);
                         self.path.truncate(len);
                     }

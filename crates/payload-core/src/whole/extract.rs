@@ -503,9 +503,9 @@ fn is_json_scalar(text: &str) -> bool {
 
 fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
     let schema = payload.compiled().schema();
-    let top = crate::schema::walk::resolve(schema, schema);
-    let types = crate::schema::walk::types_of(top);
-    let is_enum = crate::schema::walk::enum_values(schema, top).is_some();
+    let top = payload_schema::walk::resolve(schema, schema);
+    let types = payload_schema::walk::types_of(top);
+    let is_enum = payload_schema::walk::enum_values(schema, top).is_some();
     let scalar = ["string", "number", "integer", "boolean"];
     let trimmed = text.trim().trim_matches('`').trim();
     let parsed = serde_json::from_str::<Value>(trimmed)

@@ -6,8 +6,8 @@ use super::kinds::Repair;
 use super::lexer::{Lexer, error};
 use super::notes::{DuplicateKey, Imprecise, Notes};
 use super::{ErrorKind, Hint, Lenient, RepairError};
-use crate::error::pointer_join;
 use crate::limits::MAX_DEPTH;
+use payload_schema::pointer;
 use serde_json::{Map, Value};
 
 /// An object or array being read.
@@ -441,7 +441,7 @@ fn pointer(frames: &[Frame]) -> String {
         match frame {
             Frame::Array(items) => path = format!("{path}/{}", items.len()),
             Frame::Object { key, .. } => {
-                path = pointer_join(&path, key.as_deref().unwrap_or_default());
+                path = pointer::join(&path, key.as_deref().unwrap_or_default());
             }
         }
     }

@@ -11,7 +11,7 @@
 //! Read from the schema, not guessed from the errors: a value whose tag names a variant
 //! is checked against that variant only, however many errors that variant reports.
 
-use crate::schema::walk::{resolve, types_of};
+use payload_schema::walk::{resolve, types_of};
 use serde_json::Value;
 
 /// How one branch of a union is recognised in a value.

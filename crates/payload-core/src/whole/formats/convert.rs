@@ -20,10 +20,11 @@ use super::node::{Node, clean_string, each_comma_item, each_list_item, fold};
 use super::options::{self, field_names, hint, item_names};
 use super::{Format, FormatFailure, FormatRead};
 use crate::caps::Capped;
-use crate::error::{ErrorKind, Location, PayloadError, pointer_join};
+use crate::error::{ErrorKind, Location, PayloadError};
 use crate::limits::MAX_DEPTH;
-use crate::schema::walk::{self as schema_walk, describe, resolve, single_branch, types_of};
 use crate::warning::{Warning, WarningKind};
+use payload_schema::pointer;
+use payload_schema::walk::{self as schema_walk, describe, resolve, single_branch, types_of};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -343,7 +344,7 @@ impl<'a> Converter<'a> {
         };
         let (mut by_field, mut by_item, unmatched) = self.by_property(schema, &children);
         for (index, (prop, prop_schema)) in props.into_iter().flatten().enumerate() {
-            let child_path = pointer_join(path, prop);
+            let child_path = pointer::join(path, prop);
             let names = field_names(self.root, schema, prop, self.format);
             let mut matches = std::mem::take(&mut by_field[index]);
             // An element and an attribute of one name are one field written twice; the
@@ -405,7 +406,7 @@ impl<'a> Converter<'a> {
             let any = Value::Bool(true);
             let certain = self.cut == Cut::Certain;
             for child in unmatched.into_iter().filter(|c| !(c.cut && certain)) {
-                let child_path = pointer_join(path, &child.name);
+                let child_path = pointer::join(path, &child.name);
                 if let Some(v) = self.value(child, &any, &child_path, level) {
                     self.insert_last_wins(&mut map, child, v);
                 }
@@ -414,7 +415,7 @@ impl<'a> Converter<'a> {
         if props.is_none_or(|p| p.is_empty()) {
             if let Some(extra) = schema.get("additionalProperties").filter(|e| e.is_object()) {
                 for child in &children {
-                    let child_path = pointer_join(path, &child.name);
+                    let child_path = pointer::join(path, &child.name);
                     if let Some(v) = self.value(child, extra, &child_path, level) {
                         self.insert_last_wins(&mut map, child, v);
                     }
@@ -610,7 +611,7 @@ impl<'a> Converter<'a> {
         }
         let any = Value::Bool(true);
         for child in &node.children {
-            let child_path = pointer_join(path, &child.name);
+            let child_path = pointer::join(path, &child.name);
             if let Some(v) = self.value(child, &any, &child_path, level) {
                 self.insert_last_wins(&mut map, child, v);
             }
@@ -665,7 +666,7 @@ impl<'a> Converter<'a> {
         let index = array.next;
         array.next += 1;
         let item_schema = schema_walk::item(self.root, array.schema, index).unwrap_or(&any);
-        let item_path = pointer_join(array.path, &index.to_string());
+        let item_path = pointer::join(array.path, &index.to_string());
         match self.value(item, item_schema, &item_path, array.level) {
             Some(v) => array.out.push(v),
             None => array.failed = true,

@@ -18,7 +18,7 @@ use super::options::known_names;
 use super::xml::{read_forest, root_field_names};
 use super::{Format, delimited, markdown};
 use crate::fence;
-use crate::schema::walk::resolve;
+use payload_schema::walk::resolve;
 use serde_json::Value;
 use std::collections::HashSet;
 

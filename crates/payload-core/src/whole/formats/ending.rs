@@ -41,8 +41,8 @@ use super::Format;
 use super::node::{Node, fold};
 use super::options::{self, field_names, item_names};
 use crate::error::{ErrorKind, Location, PayloadError};
-use crate::schema::walk::{resolve, single_branch};
 use crate::warning::{Warning, WarningKind};
+use payload_schema::walk::{resolve, single_branch};
 use serde_json::Value;
 
 /// How sure a reader is that a part it found open at the end of the text was cut.

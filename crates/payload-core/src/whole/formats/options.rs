@@ -8,8 +8,8 @@
 
 use super::Format;
 use super::node::fold;
-use crate::schema::walk::{self as schema_walk, resolve};
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToTitleCase, ToUpperCamelCase};
+use payload_schema::walk::{self as schema_walk, resolve};
 use serde_json::Value;
 use std::collections::HashSet;
 

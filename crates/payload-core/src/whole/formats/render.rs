@@ -14,19 +14,16 @@
 //! such a value still writes something, but the reader will not give it back.
 //!
 //! Written by hand because it must mirror our own readers, names and `x-format`
-//! options; no general serializer knows them. Nesting is bounded by [`crate::instructions::MAX_SCHEMA_DEPTH`].
+//! options; no general serializer knows them. Nesting is bounded by [`MAX_EXPANSION_DEPTH`].
 
 use super::Format;
 use super::options::{custom_name, field_opt, global_opt, opt_str};
-use crate::schema::walk::{self as schema_walk, enum_values, resolve, single_branch, types_of};
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToTitleCase, ToUpperCamelCase};
+use payload_schema::walk::{self as schema_walk, enum_values, resolve, single_branch, types_of};
 use serde_json::{Map, Value};
 use std::fmt::Write;
 
-use crate::instructions::MAX_SCHEMA_DEPTH as MAX_DEPTH;
-/// How many object schemas [`expressible`] visits (a recursive type would otherwise
-/// be walked without end).
-const MAX_NODES: usize = 4_000;
+use payload_schema::limits::{MAX_EXPANSION_DEPTH, MAX_EXPANSION_NODES};
 
 /// The XML root element when the schema names none (the output-schema app's `response`).
 pub const DEFAULT_ROOT: &str = "response";
@@ -113,7 +110,7 @@ pub fn expressible(format: Format, schema: &Value) -> Result<(), String> {
     let mut visited = 0;
     while let Some((object, path, depth)) = stack.pop() {
         visited += 1;
-        if visited > MAX_NODES || depth > MAX_DEPTH {
+        if visited > MAX_EXPANSION_NODES || depth > MAX_EXPANSION_DEPTH {
             return Err("the type nests too deeply (a recursive type?)".into());
         }
         let object = single_branch(schema, object).unwrap_or(object);
@@ -252,7 +249,7 @@ impl Xml<'_> {
     ) {
         let pad = "  ".repeat(indent);
         match value {
-            _ if indent > MAX_DEPTH => {
+            _ if indent > MAX_EXPANSION_DEPTH => {
                 let _ = writeln!(out, "{pad}<{name}>{}</{name}>", escape(&value.to_string()));
             }
             Value::Object(map) => {
@@ -354,7 +351,7 @@ impl<'a> Delimited<'a> {
                 .unwrap_or_else(|| prop.to_shouty_snake_case());
             let _ = writeln!(out, "{}", self.start.replace("{NAME}", &name));
             match value {
-                Value::Object(inner) if depth < MAX_DEPTH => {
+                Value::Object(inner) if depth < MAX_EXPANSION_DEPTH => {
                     self.sections(out, prop_schema, inner, depth + 1);
                     let _ = writeln!(out, "{}", self.object_end.replace("{NAME}", &name));
                     out.push('\n');
@@ -415,7 +412,7 @@ fn tagged(out: &mut String, root: &Value, schema: &Value, map: &Map<String, Valu
     for (prop, prop_schema, value) in members(root, object, map) {
         let tag = tag_name(root, object, prop);
         match value {
-            Value::Object(inner) if depth < MAX_DEPTH => {
+            Value::Object(inner) if depth < MAX_EXPANSION_DEPTH => {
                 let _ = writeln!(out, "<{tag}>");
                 tagged(out, root, prop_schema, inner, depth + 1);
                 let _ = writeln!(out, "</{tag}>");
@@ -433,7 +430,7 @@ fn tagged(out: &mut String, root: &Value, schema: &Value, map: &Map<String, Valu
                 let any = Value::Bool(true);
                 for (index, item) in items.iter().enumerate() {
                     match item {
-                        Value::Object(inner) if depth < MAX_DEPTH => {
+                        Value::Object(inner) if depth < MAX_EXPANSION_DEPTH => {
                             let item_schema =
                                 schema_walk::item(root, prop_schema, index).unwrap_or(&any);
                             let _ = writeln!(out, "<{tag}>");
@@ -471,7 +468,7 @@ fn markdown(
             .unwrap_or_else(|| prop.to_title_case());
         let _ = writeln!(out, "{} {title}", "#".repeat(level));
         match value {
-            Value::Object(inner) if depth < MAX_DEPTH => {
+            Value::Object(inner) if depth < MAX_EXPANSION_DEPTH => {
                 out.push('\n');
                 markdown(out, root, prop_schema, inner, depth + 1);
                 continue;

@@ -452,7 +452,7 @@ pub(crate) fn choose_root<'a>(doc: &'a Node, root: &Value, format: Format) -> &'
 
 /// The folded names of the root schema's properties in `format`.
 pub(crate) fn root_field_names(root: &Value, format: Format) -> Vec<String> {
-    let schema = crate::schema::walk::resolve(root, root);
+    let schema = payload_schema::walk::resolve(root, root);
     schema
         .get("properties")
         .and_then(Value::as_object)
