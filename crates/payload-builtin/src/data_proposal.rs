@@ -21,7 +21,7 @@ use std::collections::HashMap;
     rule = "add: data keyed by column names (not ids) with values for all relevant columns",
     rule = "update: row_id from the context or tools, changes with only the changed columns",
     rule = "delete: row_id only",
-    rule = "a row is updated or deleted at most once per proposal (JSON Schema cannot compare one member across items)",
+    rule = "a row is updated or deleted at most once per proposal",
     rule = "at most 1000 operations and 20000 values per proposal: split a bigger change into several proposals",
     rule = "a single row the user explicitly asks to add, change or delete goes through the row tools (create_row, update_row, delete_row) when they are offered; several rows, sample data, \"update all X to Y\" and anything uncertain go in a DATA_PROPOSAL",
     summary = DataProposal::summary_line
