@@ -104,6 +104,23 @@ pub struct ClientArgs {
     pub timeouts: ModelTimeouts,
 }
 
+/// The grammar a request to a model server carries (`payload chat`, `payload eval`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+pub struct ConstrainArgs {
+    /// Ask the server to enforce a grammar (OpenAI-compatible servers that take one:
+    /// lark for vLLM, structural-tag for vLLM and SGLang, gbnf for llama.cpp; lark for
+    /// the Responses API, as a custom tool).
+    #[arg(long)]
+    pub constrain: Option<String>,
+    /// With `--constrain`: whether a page's grammar requires, allows or refuses a block.
+    #[command(flatten)]
+    pub choice: GrammarChoice,
+    /// With `--constrain`: bounds on the values the grammar holds where their schemas
+    /// leave them open.
+    #[command(flatten)]
+    pub hints: LengthHints,
+}
+
 /// How a page's grammar treats blocks (`payload chat`, `payload grammar`, `payload
 /// eval`), like a provider's `tool_choice`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
@@ -235,17 +252,9 @@ pub enum Command {
         /// The user's message.
         #[arg(long)]
         message: String,
-        /// Ask the server to enforce the page's grammar (OpenAI-compatible servers that
-        /// take one: lark for vLLM, structural-tag for vLLM and SGLang, gbnf for
-        /// llama.cpp; lark for the Responses API, as a custom tool).
-        #[arg(long)]
-        constrain: Option<String>,
-        /// With `--constrain`: whether the grammar requires, allows or refuses a block.
+        /// The grammar the request carries.
         #[command(flatten)]
-        choice: GrammarChoice,
-        /// With `--constrain`: bounds on the blocks' values their schemas leave open.
-        #[command(flatten)]
-        hints: LengthHints,
+        grammar: ConstrainArgs,
         /// Ask for one value of this registered type (whole-response mode) instead of
         /// a turn on the page; prints the extraction as JSON.
         #[arg(long = "type")]
@@ -277,16 +286,11 @@ pub enum Command {
         /// The model server and its client's settings.
         #[command(flatten)]
         client: ClientArgs,
-        /// Send each turn's grammar (lark, structural-tag or gbnf): its page's, with
-        /// the turn's choice and expected types, or its type's.
-        #[arg(long)]
-        constrain: Option<String>,
-        /// The choice of turns that name none, and the lazy grammar.
+        /// The grammar each request carries: its page's (with the turn's choice, which
+        /// `--choice` gives to turns that name none, and its expected types) or its
+        /// type's.
         #[command(flatten)]
-        choice: GrammarChoice,
-        /// Bounds on the values the grammars hold, where their schemas leave them open.
-        #[command(flatten)]
-        hints: LengthHints,
+        grammar: ConstrainArgs,
         /// Print Markdown tables instead of JSON.
         #[arg(long)]
         markdown: bool,

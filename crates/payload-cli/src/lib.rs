@@ -24,8 +24,8 @@ mod stream;
 mod text;
 
 pub use args::{
-    Cli, ClientArgs, Command, DEFAULT_MAX_INPUT_BYTES, GrammarChoice, LengthHints, ModelTimeouts,
-    Provider, Verbosity,
+    Cli, ClientArgs, Command, ConstrainArgs, DEFAULT_MAX_INPUT_BYTES, GrammarChoice, LengthHints,
+    ModelTimeouts, Provider, Verbosity,
 };
 pub use error::CliError;
 pub use input::{limits, read_input};
@@ -134,9 +134,12 @@ pub fn run_with_server(
             page,
             client,
             message,
-            constrain,
-            choice,
-            hints,
+            grammar:
+                ConstrainArgs {
+                    constrain,
+                    choice,
+                    hints,
+                },
             type_name,
             mode,
             thinking_budget,
@@ -170,9 +173,12 @@ pub fn run_with_server(
         Command::Eval {
             file,
             client,
-            constrain,
-            choice,
-            hints,
+            grammar:
+                ConstrainArgs {
+                    constrain,
+                    choice,
+                    hints,
+                },
             markdown,
         } => {
             if !choice.expect.is_empty() {
