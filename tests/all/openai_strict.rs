@@ -48,8 +48,8 @@ const REFUSED: [(&str, StrictRefusalKind, &str); 7] = [
     ),
     (
         "schema_proposal",
-        StrictRefusalKind::FreeFormMap,
-        "free-form map",
+        StrictRefusalKind::NotAnObjectRoot,
+        "union of variants",
     ),
     (
         "selfhelp_response",

@@ -326,7 +326,9 @@ fn docs_carry_every_fact_of_seed_000() {
         "| `close_chat` | client | Close the chat panel | every page |",
         // Schema operations and their fields.
         "\"action\": \"add\",",
-        "\"type\": \"text\" | \"number\" | \"date\" | \"boolean\" | \"select\"",
+        "\"type\": \"select\",",
+        "\"type\": \"text\" | \"number\" | \"date\" | \"boolean\",",
+        "\"type\"?: \"text\" | \"number\" | \"date\" | \"boolean\" | \"select\"",
         "\"filterDisplay\"?: \"tab\" | \"dropdown\"",
         "\"after_column_id\"?: string  // Place it after this column; omit to append at the end.",
         "\"action\": \"modify\",",
@@ -342,11 +344,18 @@ fn docs_carry_every_fact_of_seed_000() {
         "row_id",
         "Only the columns being changed.",
         "add: data keyed by column names (not ids) with values for all relevant columns",
-        // Mode rules, create vs update.
-        "create mode: only \"add\" operations; table_name, table_description and sample_rows (2-3 realistic rows, at most 5) are required; columns are referenced by name",
-        "update mode: add, modify, remove and reorder operations; columns are referenced by column_id from the current context; table_name only when renaming, table_description optional, no sample_rows",
-        "select columns need a non-empty options list",
-        "filterDisplay (tab or dropdown) is only for select columns",
+        // Mode rules, create vs update: the schema's union on mode, and the rules it
+        // cannot state.
+        "\"mode\": \"create\",",
+        "\"mode\": \"update\",",
+        "\"table_name\": string,  // non-empty",
+        "\"sample_rows\": [object]  // 2 to 5 items.",
+        "create mode: columns are referenced by name, and every new column has a distinct name",
+        "update mode: columns are referenced by column_id from the current context; table_name only when renaming, no sample_rows",
+        // Select columns: options required, filterDisplay only there.
+        "\"options\": [string],  // 1 to 200 items.",
+        "\"filterDisplay\"?: null",
+        "when changing a column to select, give the full, non-empty options list",
         // DATA_PROPOSAL vs tools.
         "create_row, update_row, delete_row",
         // Suggestions.

@@ -127,7 +127,8 @@ fn create_mode_allows_only_add_operations() {
     assert!(parsed.custom_payload.is_none());
     let error = &parsed.rejected[0].errors[0];
     assert_eq!(error.path, "/operations/0/action");
-    assert_eq!(error.expected.as_deref(), Some("add"));
+    // The rule is the schema's (its union on mode), so the validator states it.
+    assert_eq!(error.expected.as_deref(), Some("exactly \"add\""));
 }
 
 #[test]
@@ -145,10 +146,10 @@ fn update_mode_allows_every_operation_and_needs_no_name() {
 
 #[test]
 fn select_columns_need_options_and_filter_display_needs_select() {
+    // A new column's rules are the schema's (a union on its type)...
     let text = r#"SCHEMA_PROPOSAL: {"mode": "update", "operations": [
   {"action": "add", "column": {"name": "Stage", "type": "select"}},
-  {"action": "add", "column": {"name": "Notes", "type": "text", "filterDisplay": "tab"}},
-  {"action": "modify", "column_id": "col_3", "changes": {"type": "select"}}
+  {"action": "add", "column": {"name": "Notes", "type": "text", "filterDisplay": "tab"}}
 ]}"#;
     let parsed = parse("table_edit", text);
     let paths: Vec<&str> = parsed.rejected[0]
@@ -160,9 +161,17 @@ fn select_columns_need_options_and_filter_display_needs_select() {
         paths,
         [
             "/operations/0/column/options",
-            "/operations/1/column/filterDisplay",
-            "/operations/2/changes/options"
+            "/operations/1/column/filterDisplay"
         ]
+    );
+    // ...and a modify to select without options is the type's own check.
+    let text = r#"SCHEMA_PROPOSAL: {"mode": "update", "operations": [
+  {"action": "modify", "column_id": "col_3", "changes": {"type": "select"}}
+]}"#;
+    let parsed = parse("table_edit", text);
+    assert_eq!(
+        parsed.rejected[0].errors[0].path,
+        "/operations/0/changes/options"
     );
 }
 

@@ -46,16 +46,16 @@ pub enum DataOperation {
     },
     /// Change some values of a row.
     Update {
-        /// The database row id.
-        #[schemars(range(min = 1))]
+        /// The database row id (SQLite's row ids are at most 2^63 - 1).
+        #[schemars(range(min = 1, max = 9_223_372_036_854_775_807u64))]
         row_id: u64,
         /// Only the columns being changed.
         changes: Map<String, Value>,
     },
     /// Delete a row.
     Delete {
-        /// The database row id.
-        #[schemars(range(min = 1))]
+        /// The database row id (SQLite's row ids are at most 2^63 - 1).
+        #[schemars(range(min = 1, max = 9_223_372_036_854_775_807u64))]
         row_id: u64,
     },
 }

@@ -18,6 +18,7 @@
 mod data_proposal;
 mod examples;
 mod schema_proposal;
+mod schema_rules;
 mod suggestions;
 
 pub use data_proposal::{DataOperation, DataOperationPartial, DataProposal, DataProposalPartial};

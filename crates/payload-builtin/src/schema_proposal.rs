@@ -1,5 +1,6 @@
-//! SCHEMA_PROPOSAL: create a table, or change an existing table's columns (table.that),
-//! with the mode rules the schema cannot state.
+//! SCHEMA_PROPOSAL: create a table, or change an existing table's columns (table.that).
+//! The mode and column rules are in the schema (`schema_rules.rs`); what it cannot
+//! state is checked here.
 
 use payload_core::PayloadError;
 use payload_core::{LlmPayload, Partial};
@@ -11,6 +12,7 @@ use std::collections::HashSet;
 /// Proposes creating a new table or changing an existing table's schema. The user
 /// reviews it and applies or dismisses it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[schemars(transform = crate::schema_rules::mode_union)]
 #[payload(
     name = "schema_proposal",
     marker = "SCHEMA_PROPOSAL",
@@ -18,10 +20,9 @@ use std::collections::HashSet;
     partial,
     example = crate::examples::create_jobs_table,
     check = SchemaProposal::check_mode_rules,
-    rule = "create mode: only \"add\" operations; table_name, table_description and sample_rows (2-3 realistic rows, at most 5) are required; columns are referenced by name",
-    rule = "update mode: add, modify, remove and reorder operations; columns are referenced by column_id from the current context; table_name only when renaming, table_description optional, no sample_rows",
-    rule = "select columns need a non-empty options list; when changing a column to select, give the full options list",
-    rule = "filterDisplay (tab or dropdown) is only for select columns",
+    rule = "create mode: columns are referenced by name, and every new column has a distinct name",
+    rule = "update mode: columns are referenced by column_id from the current context; table_name only when renaming, no sample_rows",
+    rule = "a modify operation changes at least one field; when changing a column to select, give the full, non-empty options list",
     rule = "sample_rows use the new columns' names as keys",
     rule = "at most 1000 operations per proposal, 200 options per select column, and 1000 columns per table: split a bigger change into several proposals",
     summary = SchemaProposal::summary_line
@@ -93,6 +94,7 @@ pub enum SchemaOperation {
 
 /// A column to add.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Partial)]
+#[schemars(transform = crate::schema_rules::column_union)]
 pub struct ColumnSpec {
     /// Column name.
     #[schemars(length(min = 1))]
@@ -181,8 +183,10 @@ impl SchemaProposal {
     /// The most options a select column may list (the schema's `maxItems`).
     pub const MAX_OPTIONS: usize = 200;
 
-    /// table.that's mode rules, the column rules the schema cannot state, and the totals
-    /// it cannot count (columns a create adds).
+    /// The rules the schema cannot state (the mode, sample-row count and column-type
+    /// rules are in it: `schema_rules.rs`): the columns a create adds (each name once,
+    /// at most [`SchemaProposal::MAX_COLUMNS`]), the sample rows' keys, and what a
+    /// modify operation changes.
     pub fn check_mode_rules(&self) -> Vec<PayloadError> {
         let mut errors = Vec::new();
         let added = self
@@ -204,9 +208,8 @@ impl SchemaProposal {
                 .with_suggestion("create the table with fewer columns"),
             );
         }
-        match self.mode {
-            SchemaMode::Create => self.check_create(&mut errors),
-            SchemaMode::Update => {}
+        if self.mode == SchemaMode::Create {
+            self.check_create(&mut errors);
         }
         for (index, operation) in self.operations.iter().enumerate() {
             check_operation(index, operation, &mut errors);
@@ -215,53 +218,7 @@ impl SchemaProposal {
     }
 
     fn check_create(&self, errors: &mut Vec<PayloadError>) {
-        for (index, operation) in self.operations.iter().enumerate() {
-            if !matches!(operation, SchemaOperation::Add { .. }) {
-                errors.push(
-                    PayloadError::validation(
-                        format!("/operations/{index}/action"),
-                        "create mode allows only \"add\" operations",
-                    )
-                    .with_received(operation_name(operation))
-                    .with_expected("add")
-                    .with_suggestion(
-                        "use mode \"update\" to change an existing table, or only add columns",
-                    ),
-                );
-            }
-        }
-        for (member, value) in [
-            ("table_name", &self.table_name),
-            ("table_description", &self.table_description),
-        ] {
-            if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
-                errors.push(
-                    PayloadError::missing(
-                        format!("/{member}"),
-                        format!("create mode requires a non-empty {member}"),
-                    )
-                    .with_expected("non-empty string")
-                    .with_suggestion(format!("add \"{member}\" for the new table")),
-                );
-            }
-        }
         let rows = self.sample_rows.as_deref().unwrap_or_default();
-        if !(2..=5).contains(&rows.len()) {
-            let error = if self.sample_rows.is_none() {
-                PayloadError::missing("/sample_rows", "create mode requires sample_rows")
-            } else {
-                PayloadError::validation(
-                    "/sample_rows",
-                    format!("create mode needs 2-5 sample rows, got {}", rows.len()),
-                )
-                .with_received(rows.len())
-            };
-            errors.push(
-                error
-                    .with_expected("2-5 example rows keyed by column name")
-                    .with_suggestion("add 2-3 realistic example rows"),
-            );
-        }
         let mut names = HashSet::new();
         for (index, operation) in self.operations.iter().enumerate() {
             if let SchemaOperation::Add { column, .. } = operation {
@@ -334,45 +291,19 @@ fn operation_name(operation: &SchemaOperation) -> &'static str {
 }
 
 fn check_operation(index: usize, operation: &SchemaOperation, errors: &mut Vec<PayloadError>) {
-    match operation {
-        SchemaOperation::Add { column, .. } => check_select(
-            &format!("/operations/{index}/column"),
-            Some(column.column_type),
-            column.options.as_deref(),
-            column.filter_display,
-            errors,
-        ),
-        SchemaOperation::Modify { changes, .. } => {
-            let base = format!("/operations/{index}/changes");
-            if changes == &ColumnChanges::default() {
-                errors.push(
-                    PayloadError::validation(base.clone(), "a modify operation changes nothing")
-                        .with_suggestion("list the fields being changed in \"changes\""),
-                );
-            }
-            if changes.column_type == Some(ColumnType::Select) {
-                check_select(
-                    &base,
-                    changes.column_type,
-                    changes.options.as_deref(),
-                    None,
-                    errors,
-                );
-            }
-        }
-        SchemaOperation::Remove { .. } | SchemaOperation::Reorder { .. } => {}
+    let SchemaOperation::Modify { changes, .. } = operation else {
+        return;
+    };
+    let base = format!("/operations/{index}/changes");
+    if changes == &ColumnChanges::default() {
+        errors.push(
+            PayloadError::validation(base.clone(), "a modify operation changes nothing")
+                .with_suggestion("list the fields being changed in \"changes\""),
+        );
     }
-}
-
-fn check_select(
-    base: &str,
-    column_type: Option<ColumnType>,
-    options: Option<&[String]>,
-    filter_display: Option<FilterDisplay>,
-    errors: &mut Vec<PayloadError>,
-) {
-    let is_select = column_type == Some(ColumnType::Select);
-    if is_select && options.is_none_or(<[String]>::is_empty) {
+    if changes.column_type == Some(ColumnType::Select)
+        && changes.options.as_deref().is_none_or(<[String]>::is_empty)
+    {
         errors.push(
             PayloadError::missing(
                 format!("{base}/options"),
@@ -380,15 +311,6 @@ fn check_select(
             )
             .with_expected("array of option strings")
             .with_suggestion("add \"options\": [\"...\", \"...\"] with every choice"),
-        );
-    }
-    if !is_select && filter_display.is_some() {
-        errors.push(
-            PayloadError::validation(
-                format!("{base}/filterDisplay"),
-                "filterDisplay is only for select columns",
-            )
-            .with_suggestion("remove filterDisplay, or make the column a select column"),
         );
     }
 }

@@ -82,6 +82,102 @@ pub struct ModelTimeouts {
     pub deadline: Option<Duration>,
 }
 
+/// The model server `payload chat` and `payload eval` talk to, and their client's
+/// settings.
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub struct ClientArgs {
+    /// Which API the server speaks.
+    #[arg(long, value_enum)]
+    pub provider: Provider,
+    /// The API's base URL (default: the provider's own; e.g.
+    /// `http://localhost:11434/v1` for a local OpenAI-compatible server).
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// The model's name.
+    #[arg(long)]
+    pub model: String,
+    /// The answer's token limit.
+    #[arg(long)]
+    pub max_tokens: Option<u32>,
+    /// The time limits of the model's requests.
+    #[command(flatten)]
+    pub timeouts: ModelTimeouts,
+}
+
+/// The grammar a request to a model server carries (`payload chat`, `payload eval`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+pub struct ConstrainArgs {
+    /// Ask the server to enforce a grammar (OpenAI-compatible servers that take one:
+    /// lark for vLLM, structural-tag for vLLM and SGLang, gbnf for llama.cpp; lark for
+    /// the Responses API, as a custom tool).
+    #[arg(long)]
+    pub constrain: Option<String>,
+    /// With `--constrain`: whether a page's grammar requires, allows or refuses a block.
+    #[command(flatten)]
+    pub choice: GrammarChoice,
+    /// With `--constrain`: bounds on the values the grammar holds where their schemas
+    /// leave them open.
+    #[command(flatten)]
+    pub hints: LengthHints,
+}
+
+/// How a page's grammar treats blocks (`payload chat`, `payload grammar`, `payload
+/// eval`), like a provider's `tool_choice`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+pub struct GrammarChoice {
+    /// auto (free text, blocks allowed), required (a short lead, then exactly one block
+    /// of the expected types, then free text) or none (free text without markers).
+    #[arg(long, default_value = "auto", value_parser = choice)]
+    pub choice: payload_grammar::Choice,
+    /// With `--choice required`: a type the block may be (repeatable; default: the
+    /// page's custom payload types).
+    #[arg(long = "expect", value_name = "TYPE")]
+    pub expect: Vec<String>,
+    /// A lazy grammar (GBNF): rooted at the marker, sent with llama.cpp's
+    /// `grammar_lazy` and `grammar_triggers`, so the text stays free until a marker.
+    #[arg(long)]
+    pub lazy: bool,
+}
+
+impl GrammarChoice {
+    /// The options of the page's grammar, with `hints` on its blocks' values.
+    pub fn options(&self, hints: &LengthHints) -> payload_grammar::PageOptions {
+        payload_grammar::PageOptions {
+            choice: self.choice,
+            expected: self.expect.clone(),
+            lazy: self.lazy,
+            hints: hints.hints(),
+        }
+    }
+}
+
+fn choice(text: &str) -> Result<payload_grammar::Choice, String> {
+    text.parse()
+}
+
+/// Bounds on whole-response values that their schema leaves open (`payload grammar
+/// --type`, `payload eval`): a hint the grammar carries, narrower than the schema, so
+/// a constrained value cannot pad itself out to the token limit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::Args)]
+pub struct LengthHints {
+    /// At most this many characters in a string without a maxLength.
+    #[arg(long, value_name = "N")]
+    pub max_length: Option<u64>,
+    /// At most this many items in a list without a maxItems.
+    #[arg(long, value_name = "N")]
+    pub max_items: Option<u64>,
+}
+
+impl LengthHints {
+    /// The hints for the grammar.
+    pub fn hints(&self) -> payload_grammar::Hints {
+        payload_grammar::Hints {
+            max_length: self.max_length,
+            max_items: self.max_items,
+        }
+    }
+}
+
 /// The longest time a flag may ask for: a day (a longer wait is a mistake).
 const MAX_SECONDS: f64 = 86_400.0;
 
@@ -150,27 +246,15 @@ pub enum Command {
         /// The page the chat is on.
         #[arg(long)]
         page: String,
-        /// Which API the server speaks.
-        #[arg(long, value_enum)]
-        provider: Provider,
-        /// The API's base URL (default: the provider's own; e.g.
-        /// `http://localhost:11434/v1` for a local OpenAI-compatible server).
-        #[arg(long)]
-        base_url: Option<String>,
-        /// The model's name.
-        #[arg(long)]
-        model: String,
+        /// The model server and its client's settings.
+        #[command(flatten)]
+        client: ClientArgs,
         /// The user's message.
         #[arg(long)]
         message: String,
-        /// The answer's token limit.
-        #[arg(long)]
-        max_tokens: Option<u32>,
-        /// Ask the server to enforce the page's grammar (OpenAI-compatible servers that
-        /// take one: lark for vLLM, structural-tag for vLLM and SGLang, gbnf for
-        /// llama.cpp; lark for the Responses API, as a custom tool).
-        #[arg(long)]
-        constrain: Option<String>,
+        /// The grammar the request carries.
+        #[command(flatten)]
+        grammar: ConstrainArgs,
         /// Ask for one value of this registered type (whole-response mode) instead of
         /// a turn on the page; prints the extraction as JSON.
         #[arg(long = "type")]
@@ -190,9 +274,26 @@ pub enum Command {
         /// prompt --history`).
         #[arg(long)]
         history: Option<PathBuf>,
-        /// The time limits of the model's requests.
+    },
+    /// Run a file of scripted user turns against a model and report, per turn, per page
+    /// or type and overall: payloads accepted, rejected (by kind), near-miss markers,
+    /// re-asks and whether they recovered, truncated answers, tokens and latency (JSON,
+    /// or Markdown tables); exits 1 when a turn failed.
+    Eval {
+        /// The turn file (JSON: `{"description", "turns": [{"page" | "type",
+        /// "message", "expect", "choice", "context", "history"}]}`).
+        file: PathBuf,
+        /// The model server and its client's settings.
         #[command(flatten)]
-        timeouts: ModelTimeouts,
+        client: ClientArgs,
+        /// The grammar each request carries: its page's (with the turn's choice, which
+        /// `--choice` gives to turns that name none, and its expected types) or its
+        /// type's.
+        #[command(flatten)]
+        grammar: ConstrainArgs,
+        /// Print Markdown tables instead of JSON.
+        #[arg(long)]
+        markdown: bool,
     },
     /// Serve the table.that chat app in a browser (on the chat architecture's contract): tables in
     /// SQLite, the chat streamed over SSE, payload cards to accept or dismiss. Without
@@ -245,6 +346,12 @@ pub enum Command {
         /// With `--type`: the whole response's format (json).
         #[arg(long, default_value = "json")]
         format: String,
+        /// With `--page`: whether the grammar requires, allows or refuses a block.
+        #[command(flatten)]
+        choice: GrammarChoice,
+        /// Bounds the schemas leave open.
+        #[command(flatten)]
+        hints: LengthHints,
         /// Print `{"target", "text", "unsupported"}` as JSON instead of the grammar.
         #[arg(long)]
         json: bool,

@@ -8,7 +8,7 @@
 //! its errors), printed as JSON.
 
 use crate::args::Mode;
-use crate::args::{ModelTimeouts, Provider};
+use crate::args::{ClientArgs, ModelTimeouts, Provider};
 use crate::error::CliError;
 use crate::text::PromptInputs;
 use futures::StreamExt;
@@ -87,6 +87,19 @@ pub(crate) struct ClientOptions {
     /// The thinking budget (Anthropic and Gemini).
     pub thinking_budget: Option<u32>,
     pub timeouts: ModelTimeouts,
+}
+
+impl From<ClientArgs> for ClientOptions {
+    fn from(args: ClientArgs) -> ClientOptions {
+        ClientOptions {
+            provider: args.provider,
+            model: args.model,
+            base_url: args.base_url,
+            max_tokens: args.max_tokens,
+            thinking_budget: None,
+            timeouts: args.timeouts,
+        }
+    }
 }
 
 impl ClientOptions {

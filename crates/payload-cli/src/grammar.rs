@@ -1,33 +1,52 @@
-//! `payload grammar --page PAGE | --type NAME --target structural-tag|lark|gbnf
-//! [--format json] [--json]`: the grammar on stdout and, so it is never missed, what
-//! the target cannot express on stderr (one line each), or all of it as JSON.
+//! `payload grammar --page PAGE [--choice auto|required|none] [--expect TYPE]...
+//! [--lazy] | --type NAME [--format json] [--max-length N] [--max-items N] --target
+//! structural-tag|lark|gbnf [--json]`: the grammar on stdout and, so it is never
+//! missed, what the target cannot express on stderr (one line each), or all of it as
+//! JSON.
 
 use crate::error::CliError;
 use crate::find_type;
-use payload_grammar::{Grammar, Target, page_grammar, type_grammar};
+#[cfg(feature = "providers")]
+use payload_core::PayloadType;
+use payload_grammar::{Grammar, Hints, PageOptions, Target, page_grammar_with, type_grammar_with};
 #[cfg(feature = "providers")]
 use payload_providers::Constraint;
 use payload_registry::Registry;
 use std::io::Write;
 
-fn target(name: &str) -> Result<Target, CliError> {
+/// The grammar target named on the command line.
+pub(crate) fn target(name: &str) -> Result<Target, CliError> {
     name.parse().map_err(CliError::Grammar)
+}
+
+/// What `payload grammar` was asked for.
+#[derive(Debug)]
+pub(crate) struct GrammarRequest<'a> {
+    pub page: Option<&'a str>,
+    pub type_name: Option<&'a str>,
+    pub target: &'a str,
+    pub format: &'a str,
+    pub page_options: PageOptions,
+    pub hints: Hints,
+    pub json: bool,
 }
 
 /// Prints the grammar asked for.
 pub(crate) fn run(
     registry: &Registry,
-    page: Option<&str>,
-    type_name: Option<&str>,
-    target_name: &str,
-    format: &str,
-    json: bool,
+    request: GrammarRequest<'_>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let target = target(target_name)?;
-    let grammar = match (page, type_name) {
-        (Some(page), _) => page_grammar(registry, page, target),
-        (None, Some(name)) => type_grammar(find_type(registry, name)?, target, format),
+    let target = target(request.target)?;
+    let json = request.json;
+    let grammar = match (request.page, request.type_name) {
+        (Some(page), _) => page_grammar_with(registry, page, target, &request.page_options),
+        (None, Some(name)) => type_grammar_with(
+            find_type(registry, name)?,
+            target,
+            request.format,
+            &request.hints,
+        ),
         (None, None) => unreachable!("clap requires --page or --type"),
     }
     .map_err(|e| CliError::Grammar(e.to_string()))?;
@@ -55,19 +74,51 @@ fn report(grammar: &Grammar) {
     }
 }
 
-/// The page's grammar in `target_name`, as a constraint for the OpenAI-compatible client.
+/// The page's grammar in `target` with `options`, as a constraint for the
+/// OpenAI-compatible client; what it cannot express goes to stderr when `report`.
 #[cfg(feature = "providers")]
-pub(crate) fn constraint(
+pub(crate) fn page_constraint(
     registry: &Registry,
     page: &str,
-    target_name: &str,
+    target: Target,
+    options: &PageOptions,
+    report_unsupported: bool,
 ) -> Result<Constraint, CliError> {
-    let target = target(target_name)?;
-    let grammar =
-        page_grammar(registry, page, target).map_err(|e| CliError::Grammar(e.to_string()))?;
-    report(&grammar);
-    Ok(match target {
+    let grammar = page_grammar_with(registry, page, target, options)
+        .map_err(|e| CliError::Grammar(e.to_string()))?;
+    if report_unsupported {
+        report(&grammar);
+    }
+    as_constraint(grammar)
+}
+
+/// The whole-response grammar of `payload` (JSON) in `target` with `hints`, as a
+/// constraint: GBNF as `grammar`, Lark as `structured_outputs.grammar`, and for the
+/// structural-tag target the `json_schema` response format (which llama.cpp's server
+/// reads too).
+#[cfg(feature = "providers")]
+pub(crate) fn type_constraint(
+    payload: &PayloadType,
+    target: Target,
+    hints: &Hints,
+    report_unsupported: bool,
+) -> Result<Constraint, CliError> {
+    let grammar = type_grammar_with(payload, target, "json", hints)
+        .map_err(|e| CliError::Grammar(e.to_string()))?;
+    if report_unsupported {
+        report(&grammar);
+    }
+    as_constraint(grammar)
+}
+
+#[cfg(feature = "providers")]
+fn as_constraint(grammar: Grammar) -> Result<Constraint, CliError> {
+    Ok(match grammar.target {
         Target::Lark => Constraint::Lark(grammar.text),
+        Target::Gbnf if !grammar.triggers.is_empty() => Constraint::LazyGbnf {
+            grammar: grammar.text,
+            triggers: grammar.triggers,
+        },
         Target::Gbnf => Constraint::Gbnf(grammar.text),
         Target::StructuralTag => Constraint::StructuralTag(
             serde_json::from_str(&grammar.text).map_err(|e| CliError::Grammar(e.to_string()))?,
@@ -134,7 +185,7 @@ mod tests {
         ])
         .unwrap();
         let tag: Value = serde_json::from_str(&tag).unwrap();
-        assert_eq!(tag["triggers"][0], "NOTE:");
+        assert_eq!(tag["format"]["triggers"][0], "NOTE:");
         let json = cli(&[
             "payload", "grammar", "--page", "notes", "--target", "gbnf", "--json",
         ])
@@ -146,7 +197,7 @@ mod tests {
                 .as_array()
                 .unwrap()
                 .iter()
-                .any(|u| u["feature"] == "free text without markers")
+                .any(|u| u["feature"] == "other spellings of a marker")
         );
     }
 

@@ -22,13 +22,18 @@ mod bench;
 #[cfg(feature = "providers")]
 mod chat;
 mod error;
+#[cfg(feature = "providers")]
+mod eval;
 mod grammar;
 mod input;
 mod serve;
 mod stream;
 mod text;
 
-pub use args::{Cli, Command, DEFAULT_MAX_INPUT_BYTES, ModelTimeouts, Provider, Verbosity};
+pub use args::{
+    Cli, ClientArgs, Command, ConstrainArgs, DEFAULT_MAX_INPUT_BYTES, GrammarChoice, LengthHints,
+    ModelTimeouts, Provider, Verbosity,
+};
 pub use error::CliError;
 pub use input::{limits, read_input};
 pub use serve::{ModelFactory, Serve, ServeRequest, Server};
@@ -136,31 +141,30 @@ pub fn run_with_server(
         #[cfg(feature = "providers")]
         Command::Chat {
             page,
-            provider,
-            base_url,
-            model,
+            client,
             message,
-            max_tokens,
-            constrain,
+            grammar:
+                ConstrainArgs {
+                    constrain,
+                    choice,
+                    hints,
+                },
             type_name,
             mode,
             thinking_budget,
             context,
             history,
-            timeouts,
         } => {
             let constraint = constrain
-                .map(|target| grammar::constraint(registry, &page, &target))
+                .map(|target| {
+                    let target = grammar::target(&target)?;
+                    let options = choice.options(&hints);
+                    grammar::page_constraint(registry, &page, target, &options, true)
+                })
                 .transpose()?;
-            let model = chat::ClientOptions {
-                provider,
-                model,
-                base_url,
-                max_tokens,
-                thinking_budget,
-                timeouts,
-            }
-            .checked()?;
+            let mut model = chat::ClientOptions::from(client);
+            model.thinking_budget = thinking_budget;
+            let model = model.checked()?;
             let output = chat::output(registry, type_name.as_deref(), mode)?;
             let inputs = text::PromptInputs::read(context.as_ref(), history.as_ref(), limit)?;
             let request = chat::ChatRequest {
@@ -177,6 +181,38 @@ pub fn run_with_server(
         }
         #[cfg(not(feature = "providers"))]
         Command::Chat { .. } => return Err(CliError::NoProviders),
+        #[cfg(feature = "providers")]
+        Command::Eval {
+            file,
+            client,
+            grammar:
+                ConstrainArgs {
+                    constrain,
+                    choice,
+                    hints,
+                },
+            markdown,
+        } => {
+            if !choice.expect.is_empty() {
+                return Err(CliError::Usage(
+                    "payload eval takes the expected types from each turn's \"expect\"".into(),
+                ));
+            }
+            let request = eval::EvalRequest {
+                file,
+                model: chat::ClientOptions::from(client).checked()?,
+                constrain: constrain.as_deref().map(grammar::target).transpose()?,
+                choice: choice.choice,
+                lazy: choice.lazy,
+                hints: hints.hints(),
+                markdown,
+            };
+            if !eval::run(registry, request, limit, out)? {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        #[cfg(not(feature = "providers"))]
+        Command::Eval { .. } => return Err(CliError::NoProviders),
         Command::Serve {
             port,
             db,
@@ -205,14 +241,20 @@ pub fn run_with_server(
             type_name,
             target,
             format,
+            choice,
+            hints,
             json,
         } => grammar::run(
             registry,
-            page.as_deref(),
-            type_name.as_deref(),
-            &target,
-            &format,
-            json,
+            grammar::GrammarRequest {
+                page: page.as_deref(),
+                type_name: type_name.as_deref(),
+                target: &target,
+                format: &format,
+                page_options: choice.options(&hints),
+                hints: hints.hints(),
+                json,
+            },
             out,
         )?,
         Command::Schema { name, dialect } => {
@@ -231,12 +273,15 @@ pub fn run_with_server(
                 // A provider's native form: what it does not enforce left out (checked
                 // locally), or why the type cannot be sent at all.
                 Dialect::AnthropicStrict | Dialect::Gemini => {
-                    payload_providers::native_schema(payload, dialect)
-                        .map(|native| native.schema)
-                        .map_err(|refusal| CliError::NotStrict {
-                            name: name.clone(),
-                            refusal,
-                        })?
+                    payload_schema::dialect::native::native(
+                        &payload.schema(Dialect::Draft2020_12),
+                        dialect,
+                    )
+                    .map(|native| native.schema)
+                    .map_err(|refusal| CliError::NotStrict {
+                        name: name.clone(),
+                        refusal,
+                    })?
                 }
                 _ => payload.schema(dialect),
             };

@@ -1,11 +1,16 @@
 //! llama.cpp's GBNF, with JSON Schemas converted to rules here: objects (members in the
 //! schema's order, optional ones each optional), maps, arrays with
 //! item bounds, strings with length bounds, numbers, integers, booleans, null, enums
-//! and constants, `anyOf`/`oneOf`, a one-schema `allOf` and local `$ref`s. GBNF has no
-//! negation, so free text cannot be kept free of markers; that, and every schema
-//! feature left out, is listed in [`Grammar::unsupported`].
+//! and constants, `anyOf`/`oneOf`, a one-schema `allOf` and local `$ref`s. Whitespace
+//! between tokens is bounded as llama.cpp's own schema converter bounds it (a space, or
+//! one or two line breaks and at most 20 spaces or tabs), so a model cannot pad a value
+//! with whitespace to its token limit. GBNF has no negation: free text is kept free of
+//! markers by refusing long runs of the markers' characters (`gbnf_text.rs`); every
+//! schema feature left out is listed in [`Grammar::unsupported`].
 
-use crate::page::{PagePlan, sequences};
+use crate::choice::{Choice, LEAD_LINES, PageOptions};
+use crate::gbnf_text::MarkerRuns;
+use crate::page::{Block, PagePlan, sequences};
 use crate::support::{self, scan};
 use crate::{Grammar, Target, Unsupported};
 use payload_schema::limits::MAX_EXPANSION_DEPTH;
@@ -15,7 +20,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The shared rules every JSON grammar uses.
-const BASE: &str = r#"ws ::= [ \t\n]*
+const BASE: &str = r#"ws ::= ( " " | "\n" "\n"? [ \t]{0,20} )?
 char ::= [^"\\\x7F\x00-\x1F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})
 string ::= "\"" char* "\""
 integer ::= "-"? ([0-9] | [1-9] [0-9]*)
@@ -51,6 +56,19 @@ fn literal(text: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// One character as GBNF writes it in a literal or (`in_class`) a character class:
+/// letters, digits, `_` and space as they are, anything else as an escape, which
+/// llama.cpp reads the same everywhere.
+pub(crate) fn literal_char(c: char, in_class: bool) -> String {
+    match c {
+        c if c.is_ascii_alphanumeric() || c == '_' || c == ' ' => c.to_string(),
+        '"' if !in_class => "\\\"".into(),
+        c if (c as u32) < 0x80 => format!("\\x{:02X}", c as u32),
+        c if (c as u32) <= 0xFFFF => format!("\\u{:04X}", c as u32),
+        c => format!("\\U{:08X}", c as u32),
+    }
 }
 
 fn rule_name(text: &str) -> String {
@@ -180,7 +198,7 @@ impl<'a> Converter<'a> {
                     ),
                 }
             }
-            "integer" => "integer".into(),
+            "integer" => bounded_integer(map),
             "number" => "number".into(),
             "boolean" => "boolean".into(),
             "null" => "null".into(),
@@ -272,6 +290,27 @@ impl<'a> Converter<'a> {
     }
 }
 
+/// An integer within the schema's bounds, as far as GBNF can say it: a small range
+/// (at most [`support::SMALL_RANGE`] values) written out, a lower bound of 0 or 1 as
+/// no sign (and no zero), an upper bound as its number of digits. What is left wider
+/// is listed by `support::verdict`.
+fn bounded_integer(map: &serde_json::Map<String, Value>) -> String {
+    let (min, max) = support::integer_bounds(map);
+    if let Some(values) = support::small_range(min, max) {
+        let options: Vec<String> = values.map(|v| literal(&v.to_string())).collect();
+        return format!("({})", options.join(" | "));
+    }
+    let rest = match max {
+        Some(max) if max >= 0 => format!("[0-9]{{0,{}}}", max.to_string().len() - 1),
+        _ => "[0-9]*".into(),
+    };
+    match min {
+        Some(min) if min >= 1 => format!("([1-9] {rest})"),
+        Some(0) => format!("(\"0\" | [1-9] {rest})"),
+        _ => "integer".into(),
+    }
+}
+
 /// The rules for one block's JSON value; returns the value's expression.
 fn value_rules(schema: &Value, name: &str, rules: &mut BTreeMap<String, String>) -> String {
     let mut converter = Converter::new(schema, name);
@@ -305,29 +344,134 @@ fn fenced_alternatives(value: &str) -> String {
         .collect()
 }
 
-/// The grammar of marker-mode responses on the page.
-pub(crate) fn page(plan: &PagePlan) -> Grammar {
+/// The rule of one block, `MARKER: ` then its value (bare or fenced); returns its name.
+fn block_rule(block: &Block, rules: &mut BTreeMap<String, String>) -> String {
+    let value = value_rules(&block.schema, &block.name, rules);
+    let rule = format!("blk-{}", rule_name(&block.name));
+    rules.insert(
+        rule.clone(),
+        format!(
+            "{} ws ({value}{})",
+            literal(&format!("{}: ", block.marker)),
+            fenced_alternatives(&value)
+        ),
+    );
+    rule
+}
+
+/// The grammar of marker-mode responses on the page: blocks allowed, required or
+/// refused as `options` say; `expected` are the blocks a required one may be.
+pub(crate) fn page(plan: &PagePlan, options: &PageOptions, expected: &[Block]) -> Grammar {
     let mut rules = BTreeMap::new();
     let mut unsupported = Vec::new();
-    let mut kinds = Vec::new();
-    let mut customs = Vec::new();
-    for block in plan.payloads.iter().chain(plan.suggestions()) {
-        let value = value_rules(&block.schema, &block.name, &mut rules);
-        let rule = format!("blk-{}", rule_name(&block.name));
-        rules.insert(
-            rule.clone(),
-            format!(
-                "{} ws ({value}{})",
-                literal(&format!("{}: ", block.marker)),
-                fenced_alternatives(&value)
+    let runs = MarkerRuns::of(&plan.markers);
+    let text = match &runs {
+        Some(runs) => runs.rules("text", true, &mut rules),
+        None => {
+            rules.insert("text".into(), "[^\\x00]*".into());
+            "text".into()
+        }
+    };
+    if let Some(runs) = &runs {
+        unsupported.push(Unsupported {
+            location: "page".into(),
+            feature: "free text that merely resembles a marker".into(),
+            effect: format!(
+                "narrower: free text holds no run of {} or more of the markers' characters (GBNF has no negation, so a long capitalised word is refused with the markers)",
+                runs.shortest()
             ),
-        );
+        });
+    }
+    let blocks: Vec<&Block> = match options.choice {
+        Choice::Auto => plan.payloads.iter().chain(plan.suggestions()).collect(),
+        Choice::Required => expected.iter().collect(),
+        Choice::None => Vec::new(),
+    };
+    for block in &blocks {
+        block_rule(block, &mut rules);
         unsupported.extend(scan(Target::Gbnf, &block.name, &block.schema));
         unsupported.extend(support::rules(&block.name, &block.rules));
-        if plan.payloads.contains(block) {
-            customs.push(rule);
-        }
     }
+    let root = match options.choice {
+        Choice::Auto => auto_root(plan, &text, &mut rules),
+        Choice::Required => {
+            let choices: Vec<String> = blocks
+                .iter()
+                .map(|b| format!("blk-{}", rule_name(&b.name)))
+                .collect();
+            rules.insert("required".into(), choices.join(" | "));
+            let line = match &runs {
+                Some(runs) => runs.rules("line", false, &mut rules),
+                None => {
+                    rules.insert("line".into(), "[^\\n\\x00]*".into());
+                    "line".into()
+                }
+            };
+            rules.insert("lead".into(), format!("({line} \"\\n\"){{0,{LEAD_LINES}}}"));
+            format!("lead required {text}")
+        }
+        Choice::None => text.clone(),
+    };
+    unsupported.push(Unsupported {
+        location: "page".into(),
+        feature: "other spellings of a marker".into(),
+        effect: "blocks are written `MARKER: ` then the value (optionally in a ```json or ~~~json fence)"
+            .into(),
+    });
+    let mut triggers = Vec::new();
+    let root = if options.lazy && !blocks.is_empty() {
+        // Rooted at the marker: the engine holds the text to the grammar from the
+        // trigger on, and the text before it stays free (llama.cpp's lazy grammars).
+        let names: Vec<String> = blocks
+            .iter()
+            .map(|b| format!("blk-{}", rule_name(&b.name)))
+            .collect();
+        triggers = blocks.iter().map(|b| format!("{}:", b.marker)).collect();
+        let first = format!("({})", names.join(" | "));
+        let page = |feature: &str, effect: &str| Unsupported {
+            location: "page".into(),
+            feature: feature.into(),
+            effect: effect.into(),
+        };
+        if options.choice == Choice::Required {
+            unsupported.push(page(
+                "a required block",
+                "lazy: the grammar starts only at a marker, so a model that writes none is not led to one; use an eager grammar to require it",
+            ));
+            format!("{first} {text}")
+        } else {
+            unsupported.push(page(
+                "at most one custom payload and one block of each suggestion kind",
+                "lazy: any number of blocks may follow the first; the parser keeps the first valid custom payload and rejects the others (extra_payload)",
+            ));
+            format!("{first} ({text} {first})* {text}")
+        }
+    } else {
+        root
+    };
+    let header = format!(
+        "Marker-mode responses on page \"{}\", choice {}{} (llama.cpp GBNF)",
+        plan.page,
+        options.choice,
+        if triggers.is_empty() { "" } else { ", lazy" }
+    );
+    Grammar {
+        target: Target::Gbnf,
+        text: render(&header, &root, &rules),
+        unsupported,
+        triggers,
+    }
+}
+
+/// Every order of at most one custom payload and one block of each suggestion kind,
+/// with free text around them.
+fn auto_root(plan: &PagePlan, text: &str, rules: &mut BTreeMap<String, String>) -> String {
+    let mut kinds = Vec::new();
+    let customs: Vec<String> = plan
+        .payloads
+        .iter()
+        .map(|b| format!("blk-{}", rule_name(&b.name)))
+        .collect();
     if !customs.is_empty() {
         rules.insert("custom".into(), customs.join(" | "));
         kinds.push("custom");
@@ -346,35 +490,15 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
     let alternatives: Vec<String> = sequences(&kinds)
         .into_iter()
         .map(|sequence| {
-            let mut parts = vec!["text".to_string()];
+            let mut parts = vec![text.to_string()];
             for kind in sequence {
                 parts.push(kind);
-                parts.push("text".into());
+                parts.push(text.to_string());
             }
             parts.join(" ")
         })
         .collect();
-    rules.insert("text".into(), "[^\\x00]*".into());
-    unsupported.push(Unsupported {
-        location: "page".into(),
-        feature: "free text without markers".into(),
-        effect: "GBNF has no negation: text may hold a marker, and the value after it is then not constrained; the parser checks it".into(),
-    });
-    unsupported.push(Unsupported {
-        location: "page".into(),
-        feature: "other spellings of a marker".into(),
-        effect: "blocks are written `MARKER: ` then the value (optionally in a ```json or ~~~json fence)"
-            .into(),
-    });
-    let header = format!(
-        "Marker-mode responses on page \"{}\" (llama.cpp GBNF)",
-        plan.page
-    );
-    Grammar {
-        target: Target::Gbnf,
-        text: render(&header, &format!("({})", alternatives.join(" | ")), &rules),
-        unsupported,
-    }
+    format!("({})", alternatives.join(" | "))
 }
 
 /// A whole response that is one JSON value of the schema.
@@ -389,5 +513,6 @@ pub(crate) fn whole_json(name: &str, schema: &Value) -> Grammar {
             &rules,
         ),
         unsupported: scan(Target::Gbnf, name, schema),
+        triggers: Vec::new(),
     }
 }

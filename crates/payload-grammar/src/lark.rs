@@ -4,7 +4,8 @@
 //! `%json {...}`; the start rule lists every order of at most one custom payload and
 //! at most one block of each suggestion kind.
 
-use crate::page::{PagePlan, sequences};
+use crate::choice::{Choice, LEAD_LINES};
+use crate::page::{Block, PagePlan, sequences};
 use crate::support::{rules, scan};
 use crate::{Grammar, Target, Unsupported};
 use payload_schema::keywords::{Holds, holds};
@@ -90,15 +91,100 @@ fn rule(name: &str) -> String {
         .collect()
 }
 
-/// The grammar of marker-mode responses on the page.
-pub(crate) fn page(plan: &PagePlan) -> Grammar {
+/// The grammar of marker-mode responses on the page: blocks allowed, required (one of
+/// `expected`) or refused as `choice` says.
+pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Grammar {
     let mut unsupported: Vec<Unsupported> = Vec::new();
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "// Marker-mode responses on page \"{}\" (llguidance Lark).",
+        "// Marker-mode responses on page \"{}\", choice {choice} (llguidance Lark).",
         plan.page
     );
+    let blocks: Vec<&Block> = match choice {
+        Choice::Auto => {
+            start_auto(plan, &mut out);
+            plan.payloads.iter().chain(plan.suggestions()).collect()
+        }
+        Choice::Required => {
+            let names: Vec<String> = expected
+                .iter()
+                .map(|b| format!("blk_{}", rule(&b.name)))
+                .collect();
+            let _ = writeln!(out, "start: required tail");
+            let _ = writeln!(out, "required: {}", names.join(" | "));
+            expected.iter().collect()
+        }
+        Choice::None => {
+            let _ = writeln!(out, "start: tail");
+            Vec::new()
+        }
+    };
+    // A required block's free text before it is at most LEAD_LINES lines.
+    let head_text = if choice == Choice::Required {
+        "LEAD"
+    } else {
+        "TEXT"
+    };
+    for block in blocks {
+        let name = rule(&block.name);
+        let _ = writeln!(out, "blk_{name}: hd_{name} value_{name}");
+        let _ = writeln!(
+            out,
+            "hd_{name}[lazy]: {head_text} /{}{MARKER_TAIL}/",
+            regex_literal(&block.marker)
+        );
+        let fenced: Vec<String> = fences()
+            .map(|(i, _, _)| format!(" | CLOSE? GAP? FENCE_OPEN_{i} json_{name} FENCE_CLOSE_{i}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "value_{name}: CLOSE? GAP? json_{name}{}",
+            fenced.concat()
+        );
+        let schema =
+            serde_json::to_string(&embeddable(&block.schema, Target::Lark)).unwrap_or_default();
+        let _ = writeln!(out, "json_{name}: %json {schema}");
+        unsupported.extend(scan(Target::Lark, &block.name, &block.schema));
+        unsupported.extend(rules(&block.name, &block.rules));
+    }
+    let markers: Vec<String> = plan.markers.iter().map(|m| regex_literal(m)).collect();
+    let markers = markers.join("|");
+    let _ = writeln!(out, "tail: TEXT");
+    let _ = writeln!(
+        out,
+        "TEXT: /(?s:.*)/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
+    );
+    if choice == Choice::Required {
+        let _ = writeln!(
+            out,
+            "LEAD: /([^\\n]*\\n){{0,{LEAD_LINES}}}[^\\n]*/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
+        );
+    }
+    let _ = writeln!(out, "CLOSE: /[*_]{{1,3}}/");
+    let _ = writeln!(out, "GAP: /[ \\t]+|[ \\t]*\\r?\\n[ \\t]*/");
+    for (i, ch, len) in fences() {
+        let run = regex_literal(&ch.to_string());
+        let _ = writeln!(
+            out,
+            "FENCE_OPEN_{i}: /({run}){{{len}}}[A-Za-z]*[ \\t]*\\r?\\n/"
+        );
+        let _ = writeln!(
+            out,
+            "FENCE_CLOSE_{i}: /[ \\t]*\\r?\\n[ \\t]*({run}){{{len},}}/"
+        );
+    }
+    Grammar {
+        target: Target::Lark,
+        text: out,
+        unsupported,
+        triggers: Vec::new(),
+    }
+}
+
+/// The start rule of a page where blocks are allowed: every order of at most one custom
+/// payload and one block of each suggestion kind.
+fn start_auto(plan: &PagePlan, out: &mut String) {
     let mut kinds: Vec<&str> = Vec::new();
     if !plan.payloads.is_empty() {
         kinds.push("custom");
@@ -132,53 +218,6 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
     if let Some(actions) = &plan.actions {
         let _ = writeln!(out, "actions: blk_{}", rule(&actions.name));
     }
-    for block in plan.payloads.iter().chain(plan.suggestions()) {
-        let name = rule(&block.name);
-        let _ = writeln!(out, "blk_{name}: hd_{name} value_{name}");
-        let _ = writeln!(
-            out,
-            "hd_{name}[lazy]: TEXT /{}{MARKER_TAIL}/",
-            regex_literal(&block.marker)
-        );
-        let fenced: Vec<String> = fences()
-            .map(|(i, _, _)| format!(" | CLOSE? GAP? FENCE_OPEN_{i} json_{name} FENCE_CLOSE_{i}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "value_{name}: CLOSE? GAP? json_{name}{}",
-            fenced.concat()
-        );
-        let schema =
-            serde_json::to_string(&embeddable(&block.schema, Target::Lark)).unwrap_or_default();
-        let _ = writeln!(out, "json_{name}: %json {schema}");
-        unsupported.extend(scan(Target::Lark, &block.name, &block.schema));
-        unsupported.extend(rules(&block.name, &block.rules));
-    }
-    let markers: Vec<String> = plan.markers.iter().map(|m| regex_literal(m)).collect();
-    let markers = markers.join("|");
-    let _ = writeln!(out, "tail: TEXT");
-    let _ = writeln!(
-        out,
-        "TEXT: /(?s:.*)/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
-    );
-    let _ = writeln!(out, "CLOSE: /[*_]{{1,3}}/");
-    let _ = writeln!(out, "GAP: /[ \\t]+|[ \\t]*\\r?\\n[ \\t]*/");
-    for (i, ch, len) in fences() {
-        let run = regex_literal(&ch.to_string());
-        let _ = writeln!(
-            out,
-            "FENCE_OPEN_{i}: /({run}){{{len}}}[A-Za-z]*[ \\t]*\\r?\\n/"
-        );
-        let _ = writeln!(
-            out,
-            "FENCE_CLOSE_{i}: /[ \\t]*\\r?\\n[ \\t]*({run}){{{len},}}/"
-        );
-    }
-    Grammar {
-        target: Target::Lark,
-        text: out,
-        unsupported,
-    }
 }
 
 /// A whole response that is one JSON value of the schema.
@@ -190,5 +229,6 @@ pub(crate) fn whole_json(name: &str, schema: &Value) -> Grammar {
             "// A whole response: one {name} as JSON (llguidance Lark).\nstart: %json {embedded}\n"
         ),
         unsupported: scan(Target::Lark, name, schema),
+        triggers: Vec::new(),
     }
 }

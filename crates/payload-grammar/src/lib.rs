@@ -23,12 +23,15 @@
 
 #![forbid(unsafe_code)]
 
+mod choice;
 mod gbnf;
+mod gbnf_text;
 mod lark;
 mod page;
 mod structural_tag;
 mod support;
 
+pub use choice::{Choice, Hints, LEAD_LINES, PageOptions};
 pub use page::{Block, PagePlan};
 
 use payload_core::{Dialect, PayloadType};
@@ -101,6 +104,11 @@ pub struct Grammar {
     pub text: String,
     /// What the target could not express, in order found.
     pub unsupported: Vec<Unsupported>,
+    /// For a lazy grammar ([`PageOptions::lazy`]): the words that switch it on. The
+    /// engine leaves the text free until one of them is written, then holds what
+    /// follows, the trigger included, to the grammar. Empty for an eager grammar.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub triggers: Vec<String>,
 }
 
 /// Why no grammar could be made.
@@ -110,31 +118,54 @@ pub enum GrammarError {
     UnknownPage(UnknownPage),
     /// The whole-response format is not one the target can express for this type.
     Format(String),
+    /// The options ask for something the page cannot give (an expected type it does
+    /// not offer, a lazy grammar the target has no triggers for).
+    Options(String),
 }
 
 impl fmt::Display for GrammarError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GrammarError::UnknownPage(e) => write!(f, "{e}"),
-            GrammarError::Format(message) => f.write_str(message),
+            GrammarError::Format(message) | GrammarError::Options(message) => f.write_str(message),
         }
     }
 }
 
 impl std::error::Error for GrammarError {}
 
-/// The grammar of marker-mode responses on `page`.
+/// The grammar of marker-mode responses on `page`, blocks allowed
+/// ([`Choice::Auto`]).
 pub fn page_grammar(
     registry: &Registry,
     page: &str,
     target: Target,
 ) -> Result<Grammar, GrammarError> {
-    let plan = PagePlan::of(registry, page).map_err(GrammarError::UnknownPage)?;
-    Ok(match target {
-        Target::Lark => lark::page(&plan),
-        Target::StructuralTag => structural_tag::page(&plan),
-        Target::Gbnf => gbnf::page(&plan),
-    })
+    page_grammar_with(registry, page, target, &PageOptions::default())
+}
+
+/// The grammar of marker-mode responses on `page`, with a block required, allowed or
+/// refused as `options` say (like a provider's `tool_choice`), eager or lazy.
+pub fn page_grammar_with(
+    registry: &Registry,
+    page: &str,
+    target: Target,
+    options: &PageOptions,
+) -> Result<Grammar, GrammarError> {
+    let plan = options.bounded(PagePlan::of(registry, page).map_err(GrammarError::UnknownPage)?);
+    let expected = options.expected_blocks(&plan)?;
+    if options.lazy && target == Target::Lark {
+        return Err(GrammarError::Options(
+            "lark grammars have no triggers: a lark page grammar is already lazy (text stays free until a marker), so ask for an eager one".into(),
+        ));
+    }
+    let mut grammar = match target {
+        Target::Lark => lark::page(&plan, options.choice, &expected),
+        Target::StructuralTag => structural_tag::page(&plan, options.choice, &expected),
+        Target::Gbnf => gbnf::page(&plan, options, &expected),
+    };
+    grammar.unsupported.extend(options.hints.notes("page"));
+    Ok(grammar)
 }
 
 /// The grammar of a whole response that is one value of `payload`, written as JSON
@@ -145,12 +176,25 @@ pub fn type_grammar(
     target: Target,
     format: &str,
 ) -> Result<Grammar, GrammarError> {
+    type_grammar_with(payload, target, format, &Hints::default())
+}
+
+/// [`type_grammar`] with `hints`: bounds the app allows on what the schema leaves
+/// unbounded (every string's length, every list's items), so a constrained value
+/// cannot pad itself out to the token limit. The grammar is then narrower than the
+/// schema, and says so in [`Grammar::unsupported`].
+pub fn type_grammar_with(
+    payload: &PayloadType,
+    target: Target,
+    format: &str,
+    hints: &Hints,
+) -> Result<Grammar, GrammarError> {
     if format != "json" {
         return Err(GrammarError::Format(format!(
             "grammars are made for whole responses written as json, not {format}"
         )));
     }
-    let schema = payload.schema(Dialect::Draft2020_12);
+    let schema = hints.apply(&payload.schema(Dialect::Draft2020_12));
     let mut grammar = match target {
         Target::Lark => lark::whole_json(payload.name, &schema),
         Target::StructuralTag => structural_tag::whole_json(payload.name, &schema),
@@ -160,5 +204,6 @@ pub fn type_grammar(
     grammar
         .unsupported
         .extend(support::rules(payload.name, &rules));
+    grammar.unsupported.extend(hints.notes(payload.name));
     Ok(grammar)
 }

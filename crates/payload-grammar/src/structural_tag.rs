@@ -1,60 +1,97 @@
-//! xgrammar's `structural_tag` response format: free text, and after each trigger (a
-//! page's marker and its colon) a value constrained by the type's schema. The format
-//! has no way to count blocks or to keep other spellings out of the text, and says so.
+//! xgrammar's `structural_tag` response format (`{"type": "structural_tag", "format":
+//! ...}`): free text, and after each trigger (a page's marker and its colon) a value
+//! constrained by the type's schema, as `triggered_tags`. A required block is
+//! `at_least_one` with `stop_after_first` (the block comes first, nothing after it); no
+//! block is `any_text`. The format has no way to count blocks or to keep other
+//! spellings out of the text, and says so.
 
+use crate::choice::Choice;
 use crate::lark::embeddable;
-use crate::page::PagePlan;
+use crate::page::{Block, PagePlan};
 use crate::support::{rules, scan};
 use crate::{Grammar, Target, Unsupported};
 use serde_json::{Value, json};
 
-/// The grammar of marker-mode responses on the page.
-pub(crate) fn page(plan: &PagePlan) -> Grammar {
+/// The grammar of marker-mode responses on the page: blocks allowed, required (one of
+/// `expected`) or refused as `choice` says.
+pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Grammar {
     let mut unsupported = Vec::new();
-    let mut structures = Vec::new();
+    let page = |feature: &str, effect: &str| Unsupported {
+        location: "page".into(),
+        feature: feature.into(),
+        effect: effect.into(),
+    };
+    let blocks: Vec<&Block> = match choice {
+        Choice::Auto => plan.payloads.iter().chain(plan.suggestions()).collect(),
+        Choice::Required => expected.iter().collect(),
+        Choice::None => Vec::new(),
+    };
+    let mut tags = Vec::new();
     let mut triggers = Vec::new();
-    for block in plan.payloads.iter().chain(plan.suggestions()) {
+    for block in &blocks {
         let trigger = format!("{}:", block.marker);
-        structures.push(json!({
+        tags.push(json!({
+            "type": "tag",
             "begin": format!("{trigger} "),
-            "schema": embeddable(&block.schema, Target::StructuralTag),
+            "content": {
+                "type": "json_schema",
+                "json_schema": embeddable(&block.schema, Target::StructuralTag),
+            },
             "end": "",
         }));
         triggers.push(trigger);
         unsupported.extend(scan(Target::StructuralTag, &block.name, &block.schema));
         unsupported.extend(rules(&block.name, &block.rules));
     }
-    let page = |feature: &str, effect: &str| Unsupported {
-        location: "page".into(),
-        feature: feature.into(),
-        effect: effect.into(),
+    let format = match choice {
+        Choice::None => {
+            unsupported.push(page(
+                "free text without markers",
+                "any text is allowed (the format cannot exclude words): a block the model writes anyway is checked by the parser",
+            ));
+            json!({"type": "any_text"})
+        }
+        Choice::Required => {
+            unsupported.push(page(
+                "free text around the required block",
+                "narrower: the block comes first and the answer ends after it (at_least_one, stop_after_first)",
+            ));
+            json!({
+                "type": "triggered_tags",
+                "triggers": triggers,
+                "tags": tags,
+                "at_least_one": true,
+                "stop_after_first": true,
+            })
+        }
+        Choice::Auto => {
+            if blocks.len() > 1 {
+                unsupported.push(page(
+                    "at most one custom payload and one block of each suggestion kind",
+                    "any number of blocks may be written; the parser keeps the first valid custom payload and rejects the others (extra_payload)",
+                ));
+            }
+            json!({
+                "type": "triggered_tags",
+                "triggers": triggers,
+                "tags": tags,
+                "at_least_one": false,
+                "stop_after_first": false,
+            })
+        }
     };
-    if plan.payloads.len()
-        + usize::from(plan.values.is_some())
-        + usize::from(plan.actions.is_some())
-        > 1
-    {
+    if choice != Choice::None {
         unsupported.push(page(
-            "at most one custom payload and one block of each suggestion kind",
-            "any number of blocks may be written; the parser keeps the first valid custom payload and rejects the others (extra_payload)",
+            "other spellings of a marker (emphasis around the name, a space before the colon, a code fence after it)",
+            "only the canonical `MARKER: ` starts a constrained value; a block in another spelling is written unconstrained and checked by the parser",
         ));
     }
-    unsupported.push(page(
-        "other spellings of a marker (emphasis around the name, a space before the colon, a code fence after it)",
-        "only the canonical `MARKER: ` starts a constrained value; a block in another spelling is written unconstrained and checked by the parser",
-    ));
     let foreign: Vec<&String> = plan
         .markers
         .iter()
-        .filter(|m| {
-            !plan
-                .payloads
-                .iter()
-                .chain(plan.suggestions())
-                .any(|b| &b.marker == *m)
-        })
+        .filter(|m| !blocks.iter().any(|b| &b.marker == *m))
         .collect();
-    if !foreign.is_empty() {
+    if choice == Choice::Auto && !foreign.is_empty() {
         unsupported.push(page(
             "free text without the markers of types the page does not offer",
             &format!(
@@ -67,15 +104,12 @@ pub(crate) fn page(plan: &PagePlan) -> Grammar {
             ),
         ));
     }
-    let format = json!({
-        "type": "structural_tag",
-        "structures": structures,
-        "triggers": triggers,
-    });
+    let format = json!({"type": "structural_tag", "format": format});
     Grammar {
         target: Target::StructuralTag,
         text: serde_json::to_string_pretty(&format).unwrap_or_default(),
         unsupported,
+        triggers: Vec::new(),
     }
 }
 
@@ -90,5 +124,6 @@ pub(crate) fn whole_json(name: &str, schema: &Value) -> Grammar {
         target: Target::StructuralTag,
         text: serde_json::to_string_pretty(&format).unwrap_or_default(),
         unsupported: scan(Target::StructuralTag, name, schema),
+        triggers: Vec::new(),
     }
 }

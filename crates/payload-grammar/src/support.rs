@@ -31,6 +31,14 @@ fn verdict(target: Target, keyword: &str, value: &Value, node: &Value) -> Option
             "read as anyOf: a value matching two branches is allowed; the parser still refuses it",
         ),
         "oneOf" | "allOf" | "prefixItems" | "minItems" | "maxItems" => None,
+        "minimum" | "maximum"
+            if target == Target::Gbnf && {
+                let (min, max) = integer_bounds(node.as_object().unwrap_or(&Default::default()));
+                is_integer(node) && small_range(min, max).is_some()
+            } =>
+        {
+            None
+        }
         "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf"
             if target == Target::Gbnf =>
         {
@@ -68,6 +76,56 @@ fn verdict(target: Target, keyword: &str, value: &Value, node: &Value) -> Option
     }
 }
 
+/// The most values an integer range may hold for GBNF to list them one by one.
+pub(crate) const SMALL_RANGE: i64 = 256;
+
+/// An integer schema's inclusive bounds (exclusive ones moved in by one); a bound
+/// beyond `i64` says nothing GBNF can use and is left out (and listed).
+pub(crate) fn integer_bounds(map: &serde_json::Map<String, Value>) -> (Option<i64>, Option<i64>) {
+    // A bound as an integer, rounded inwards (`up` for a lower bound).
+    let read = |key: &str, up: bool| -> Option<i64> {
+        let value = map.get(key)?;
+        if let Some(whole) = value.as_i64() {
+            return Some(whole);
+        }
+        let real = value.as_f64()?;
+        let rounded = if up { real.ceil() } else { real.floor() };
+        (rounded.abs() < 9.0e18).then_some(rounded as i64)
+    };
+    let tighter = |a: Option<i64>, b: Option<i64>, pick: fn(i64, i64) -> i64| match (a, b) {
+        (Some(a), Some(b)) => Some(pick(a, b)),
+        (a, b) => a.or(b),
+    };
+    let min = tighter(
+        read("minimum", true),
+        read("exclusiveMinimum", false).and_then(|v| v.checked_add(1)),
+        i64::max,
+    );
+    let max = tighter(
+        read("maximum", false),
+        read("exclusiveMaximum", true).and_then(|v| v.checked_sub(1)),
+        i64::min,
+    );
+    (min, max)
+}
+
+/// The values of a small inclusive range, when both bounds are given.
+pub(crate) fn small_range(
+    min: Option<i64>,
+    max: Option<i64>,
+) -> Option<std::ops::RangeInclusive<i64>> {
+    let (min, max) = (min?, max?);
+    (min <= max && max - min < SMALL_RANGE).then_some(min..=max)
+}
+
+fn is_integer(node: &Value) -> bool {
+    match node.get("type") {
+        Some(Value::String(t)) => t == "integer",
+        Some(Value::Array(types)) => types.len() == 1 && types[0] == "integer",
+        _ => false,
+    }
+}
+
 /// Whether `target` enforces `keyword` of `node` (annotations count as enforced: they
 /// constrain nothing). A grammar embeds only these, so the engine never refuses the
 /// grammar over a keyword it does not know; the others are in the unsupported list.
@@ -92,6 +150,15 @@ fn all_required(node: &Value) -> bool {
 pub(crate) fn scan(target: Target, name: &str, schema: &Value) -> Vec<Unsupported> {
     let mut out = Vec::new();
     walk(target, name, schema, &mut String::new(), &mut out, 0);
+    if has_free_form(schema, 0) {
+        out.push(Unsupported {
+            location: format!("{name}#"),
+            feature: "values nested deeper than 128 levels where the schema takes any value".into(),
+            effect:
+                "allowed (no grammar counts nesting); the parser refuses them (docs/spec.md §8.3)"
+                    .into(),
+        });
+    }
     if target != Target::StructuralTag && has_object_with_many_members(schema) {
         out.push(Unsupported {
             location: format!("{name}#"),
@@ -130,6 +197,46 @@ fn walk(
         sub.push_pointer(at);
         walk(target, name, sub.schema, at, out, depth + 1);
         at.truncate(len);
+    }
+}
+
+/// Whether some part of the schema takes any JSON value (a map's values, an untyped
+/// member): there a value may nest as deep as the text goes.
+fn has_free_form(node: &Value, depth: usize) -> bool {
+    const SHAPING: &[&str] = &[
+        "type", "$ref", "enum", "const", "anyOf", "oneOf", "allOf", "not",
+    ];
+    match node {
+        _ if depth > 64 => false,
+        Value::Bool(any) => *any,
+        Value::Object(map) => {
+            let untyped = !SHAPING.iter().any(|k| map.contains_key(*k));
+            let open_map = map.get("additionalProperties") == Some(&Value::Bool(true))
+                || (map.get("type") == Some(&Value::String("object".into()))
+                    && !map.contains_key("properties")
+                    && !map.contains_key("additionalProperties"));
+            untyped
+                || open_map
+                || map.iter().any(|(key, child)| match (key.as_str(), child) {
+                    ("properties" | "$defs" | "definitions", Value::Object(members)) => {
+                        members.values().any(|m| has_free_form(m, depth + 1))
+                    }
+                    ("enum" | "const" | "required" | "examples" | "default", _) => false,
+                    (_, child) => has_free_form_inside(child, depth + 1),
+                })
+        }
+        _ => false,
+    }
+}
+
+/// [`has_free_form`] of a keyword's value: a schema, or a list of them.
+fn has_free_form_inside(value: &Value, depth: usize) -> bool {
+    match value {
+        Value::Array(list) => list
+            .iter()
+            .any(|v| matches!(v, Value::Object(_)) && has_free_form(v, depth)),
+        Value::Object(_) => has_free_form(value, depth),
+        _ => false,
     }
 }
 

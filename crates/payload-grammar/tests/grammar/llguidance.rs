@@ -31,7 +31,7 @@ fn factory() -> &'static Arc<ParserFactory> {
 }
 
 /// Whether llguidance accepts `text` whole under the Lark `grammar`.
-fn accepts(grammar: &str, text: &str) -> Result<(), String> {
+pub(crate) fn accepts(grammar: &str, text: &str) -> Result<(), String> {
     let factory = factory();
     let parser = factory.create_parser(TopLevelGrammar::from_lark(grammar.to_string()));
     let mut matcher = Matcher::new(parser);
@@ -162,7 +162,108 @@ fn proposal(body: &str) -> String {
     format!("Here it is.\n\nSCHEMA_PROPOSAL: {body}\n")
 }
 
-const GOOD: &str = r#"{"mode": "create", "table_name": "Books", "table_description": "Books I read", "operations": [{"action": "add", "column": {"name": "Title", "type": "text"}}]}"#;
+const GOOD: &str = r#"{"mode": "create", "table_name": "Books", "table_description": "Books I read", "operations": [{"action": "add", "column": {"name": "Title", "type": "text"}}], "sample_rows": [{"Title": "Dune"}, {"Title": "Emma"}]}"#;
+
+/// How a held-out answer the parser refuses fares under the page's grammar.
+enum HeldOut {
+    /// The grammar refuses it: the rule is in the schema.
+    Refused,
+    /// The grammar lets it through, and lists the rule it cannot state.
+    Listed(&'static str),
+}
+
+#[test]
+fn the_grammar_accepts_nothing_the_parser_refuses_but_what_it_lists() {
+    let update = |ops: &str| format!(r#"{{"mode": "update", "operations": [{ops}]}}"#);
+    let deep = format!(
+        r#"{{"operations": [{{"action": "add", "data": {{"Title": {}1{}}}}}]}}"#,
+        "[".repeat(129),
+        "]".repeat(129)
+    );
+    let cases: Vec<(&str, String, HeldOut)> = vec![
+        (
+            "a create with a remove operation",
+            GOOD.replace(
+                r#"{"action": "add", "column": {"name": "Title", "type": "text"}}"#,
+                r#"{"action": "remove", "column_id": "col_1"}"#,
+            ),
+            HeldOut::Refused,
+        ),
+        (
+            "a create without sample rows",
+            GOOD.replace(r#", "sample_rows": [{"Title": "Dune"}, {"Title": "Emma"}]"#, ""),
+            HeldOut::Refused,
+        ),
+        (
+            "a create without a table name",
+            GOOD.replace(r#""table_name": "Books", "#, ""),
+            HeldOut::Refused,
+        ),
+        (
+            "a blank table name",
+            GOOD.replace(r#""Books""#, r#""  ""#),
+            HeldOut::Refused,
+        ),
+        (
+            "a select column without options",
+            GOOD.replace(r#""type": "text""#, r#""type": "select""#),
+            HeldOut::Refused,
+        ),
+        (
+            "filterDisplay on a text column",
+            GOOD.replace(r#""type": "text""#, r#""type": "text", "filterDisplay": "tab""#),
+            HeldOut::Refused,
+        ),
+        (
+            "a 2^64 row id",
+            r#"{"operations": [{"action": "delete", "row_id": 18446744073709551616}]}"#.into(),
+            HeldOut::Refused,
+        ),
+        (
+            "the same row twice",
+            r#"{"operations": [{"action": "delete", "row_id": 3}, {"action": "delete", "row_id": 3}]}"#
+                .into(),
+            HeldOut::Listed("a row is updated or deleted at most once"),
+        ),
+        (
+            "a modify that changes nothing",
+            update(r#"{"action": "modify", "column_id": "col_1", "changes": {}}"#),
+            HeldOut::Listed("a modify operation changes at least one field"),
+        ),
+        (
+            "129 levels of nesting",
+            deep,
+            HeldOut::Listed("nested deeper than 128 levels"),
+        ),
+    ];
+    let grammar = lark("table_view");
+    let listed = page_grammar(Registry::global(), "table_view", Target::Lark)
+        .unwrap()
+        .unsupported;
+    for (what, value, outcome) in cases {
+        let marker = if value.contains("\"mode\"") {
+            "SCHEMA_PROPOSAL"
+        } else {
+            "DATA_PROPOSAL"
+        };
+        let text = format!("Here it is.\n\n{marker}: {value}\n");
+        let parsed = payload_registry::parse_response("table_view", &text).unwrap();
+        assert!(
+            parsed.custom_payload.is_none() && !parsed.rejected.is_empty(),
+            "{what}: the parser should refuse it: {parsed:?}"
+        );
+        match outcome {
+            HeldOut::Refused => assert!(
+                accepts(&grammar, &text).is_err(),
+                "{what} was accepted by the grammar"
+            ),
+            HeldOut::Listed(feature) => assert!(
+                listed.iter().any(|u| u.feature.contains(feature)),
+                "{what}: '{feature}' is not listed: {listed:#?}"
+            ),
+        }
+    }
+}
 
 #[test]
 fn the_four_ways_a_block_goes_wrong_are_refused() {

