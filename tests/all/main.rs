@@ -30,4 +30,5 @@ mod runtime_types;
 mod corpus;
 mod crate_graph;
 mod hostile;
+mod module_graph;
 mod properties;

@@ -42,6 +42,7 @@
 // The pipeline, in the order text flows through it. Everything inside is `pub(crate)`;
 // what a user names is re-exported below, so the public API is this file.
 mod caps;
+mod derived;
 mod error;
 pub mod fence;
 mod json;
@@ -69,7 +70,7 @@ pub use caps::{MAX_ERRORS, MAX_WARNINGS};
 pub use error::{ErrorKind, Location, PayloadError};
 pub use limits::{DEFAULT_MAX_INPUT_BYTES, Limits, MAX_DEPTH};
 pub use marker::parse::{ParseOptions, Parser, parse};
-pub use marker::response::{CustomPayload, Missed, ParsedResponse, Rejected};
+pub use marker::response::{Missed, ParsedResponse, Rejected};
 pub use marker::suggestions::{
     ActionSpec, Handler, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
     SUGGESTED_VALUES_NAME, SuggestedAction, SuggestedValue,
@@ -78,7 +79,7 @@ pub use nullable::Nullable;
 #[doc(hidden)]
 pub use partial::__private as __partial;
 pub use partial::{Cursor, Growing, PartialType};
-pub use payload::{LlmPayload, PayloadType, Shape};
+pub use payload::{CustomPayload, LlmPayload, PayloadType};
 /// `#[derive(LlmPayload)]`: the marker, schema, instructions and summarizer of a type
 /// from one declaration (see the `payload-derive` crate).
 #[cfg(feature = "derive")]
@@ -94,6 +95,7 @@ pub use retry::{
     Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_async,
 };
 pub use runtime::{Rules, RuntimeOptions, SchemaError, SchemaProblem};
+pub use schema::Shape;
 pub use stream::sse::{self, ServerSentEvent};
 pub use stream::{StreamEvent, StreamParser};
 pub use summary::default_summary;

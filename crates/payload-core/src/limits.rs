@@ -74,19 +74,6 @@ pub(crate) fn too_deep() -> PayloadError {
     .with_suggestion("flatten the structure")
 }
 
-/// A format reader's result when the text nested too deep: the depth error first,
-/// with whatever else the reader found.
-pub(crate) fn fail_too_deep(
-    result: Result<serde_json::Value, crate::whole::formats::FormatFailure>,
-) -> crate::whole::formats::FormatFailure {
-    let (mut errors, partial) = match result {
-        Ok(value) => (Vec::new(), value),
-        Err(failure) => (failure.errors, failure.partial),
-    };
-    errors.insert(0, too_deep());
-    crate::whole::formats::FormatFailure { errors, partial }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

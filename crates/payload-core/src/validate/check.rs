@@ -17,8 +17,8 @@
 
 use crate::caps::{Capped, MAX_ERRORS};
 use crate::error::{ErrorKind, PayloadError};
-use crate::schema::CompiledSchema;
 use crate::typed::AnyPayload;
+use crate::validate::compiled::CompiledSchema;
 use crate::validate::members::{NearMiss, Unknowns};
 use crate::validate::walk;
 use crate::warning::Warning;

@@ -178,7 +178,7 @@ impl FormatRead {
     /// A reader that stopped at its one fatal error, a part nested deeper than
     /// [`crate::limits::MAX_DEPTH`] at `location`: nothing was read.
     pub(crate) fn too_deep(location: Location) -> FormatRead {
-        let mut failure = crate::limits::fail_too_deep(Ok(Value::Object(Map::new())));
+        let mut failure = fail_too_deep(Ok(Value::Object(Map::new())));
         for error in &mut failure.errors {
             error.location = Some(location);
         }
@@ -263,6 +263,17 @@ fn parse_json(text: &str) -> Result<Value, FormatFailure> {
             errors: vec![error],
             partial: Value::Object(Map::new()),
         })
+}
+
+/// A format reader's result when the text nested too deep: the depth error first,
+/// with whatever else the reader found.
+fn fail_too_deep(result: Result<serde_json::Value, FormatFailure>) -> FormatFailure {
+    let (mut errors, partial) = match result {
+        Ok(value) => (Vec::new(), value),
+        Err(failure) => (failure.errors, failure.partial),
+    };
+    errors.insert(0, crate::limits::too_deep());
+    FormatFailure { errors, partial }
 }
 
 #[cfg(test)]
