@@ -7,7 +7,7 @@ use payload_benches::{Response, realistic, table_view_options, whole_response};
 use payload_builtin::DataProposal;
 use payload_core::LlmPayload;
 use payload_core::Parser;
-use payload_core::StreamParser;
+use payload_core::stream::StreamParser;
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::Duration;
@@ -112,7 +112,7 @@ fn floats(c: &mut Criterion) {
     let origin = payload_core::Location { line: 1, column: 1 };
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.bench_function("decode", |b| {
-        b.iter(|| black_box(payload_core::internals::json::decode(&text, origin).unwrap()))
+        b.iter(|| black_box(payload_core::__internals::json::decode(&text, origin).unwrap()))
     });
     group.bench_function("serde_floor", |b| {
         b.iter(|| black_box(serde_json::from_str::<Value>(&text).unwrap()))

@@ -12,7 +12,7 @@ pub mod invariants;
 pub mod json_invariants;
 
 use payload_builtin::{CLOSE_CHAT, DataProposal, SchemaProposal};
-use payload_core::{ActionSpec, LlmPayload, ParseOptions};
+use payload_core::{LlmPayload, ParseOptions, suggestions::ActionSpec};
 use std::fmt::Write;
 
 /// The options of the table.that `table_view` page: both proposals, the suggestion

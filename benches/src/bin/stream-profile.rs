@@ -4,7 +4,7 @@
 
 use payload_benches::{realistic, table_view_options};
 use payload_core::Parser;
-use payload_core::StreamParser;
+use payload_core::stream::StreamParser;
 use std::hint::black_box;
 use std::time::Instant;
 

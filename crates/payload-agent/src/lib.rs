@@ -8,7 +8,7 @@
 //!
 //! The turn ([`Turn`]) is a `futures::Stream` of [`AgentEvent`]s, polled by the caller
 //! (a web handler writes each one as SSE with
-//! [`ServerSentEvent::write_sse`](payload_core::ServerSentEvent::write_sse));
+//! [`ServerSentEvent::write_sse`](payload_core::stream::sse::ServerSentEvent::write_sse));
 //! [`Turn::blocking`] iterates it for models that need no runtime. The model is
 //! anything that turns a [`ModelRequest`] into a stream of [`ModelChunk`]s: an HTTP
 //! client reading a provider's streamed completion, or a script in tests. Tools

@@ -9,7 +9,7 @@ use crate::error::CliError;
 use crate::text::PromptInputs;
 use futures::StreamExt;
 use payload_agent::{Agent, AgentEvent, Model, ModelMessage};
-use payload_core::ServerSentEvent;
+use payload_core::stream::sse::ServerSentEvent;
 use payload_providers::{Anthropic, Constraint, DEFAULT_DEADLINE, OpenAi};
 use payload_registry::Registry;
 use serde_json::json;

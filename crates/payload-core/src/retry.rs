@@ -12,7 +12,7 @@
 //! [`RetryOutcome::model_error`].
 
 use crate::error::PayloadError;
-use crate::reprompt::reprompt_message;
+pub use crate::reprompt::reprompt_message;
 use crate::whole::extract::ExtractResult;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -1,4 +1,4 @@
-//! The partial form of a type (`payload_core::PartialType`): `#[payload(partial)]` on a
+//! The partial form of a type (`payload_core::partial::PartialType`): `#[payload(partial)]` on a
 //! payload type and `#[derive(Partial)]` on the types its members hold.
 //!
 //! A struct `Foo` gets `FooPartial`, every member an `Option` of the member type's
@@ -74,13 +74,13 @@ impl Generator<'_, '_> {
         let ident = self.cont.ident;
         quote! {
             #[automatically_derived]
-            impl #krate::PartialType for #ident {
+            impl #krate::partial::PartialType for #ident {
                 type Partial = #partial;
 
                 #[allow(unused_variables)]
                 fn read_partial(
-                    value: &#krate::__partial::serde_json::Value,
-                    at: #krate::Cursor<'_>,
+                    value: &#krate::partial::__private::serde_json::Value,
+                    at: #krate::partial::Cursor<'_>,
                 ) -> ::core::option::Option<Self::Partial> {
                     #body
                 }
@@ -92,8 +92,8 @@ impl Generator<'_, '_> {
     fn delegate(&self, inner: &syn::Type) -> TokenStream {
         let krate = self.krate;
         self.impl_block(
-            quote!(<#inner as #krate::PartialType>::Partial),
-            quote!(<#inner as #krate::PartialType>::read_partial(value, at)),
+            quote!(<#inner as #krate::partial::PartialType>::Partial),
+            quote!(<#inner as #krate::partial::PartialType>::read_partial(value, at)),
         )
     }
 
@@ -120,12 +120,12 @@ impl Generator<'_, '_> {
         };
         let body = quote! {
             let object = value.as_object()?;
-            ::core::option::Option::Some(#krate::Growing {
+            ::core::option::Option::Some(#krate::partial::Growing {
                 value: #partial { #(#reads)* },
                 complete: at.complete(),
             })
         };
-        let implementation = self.impl_block(quote!(#krate::Growing<#partial>), body);
+        let implementation = self.impl_block(quote!(#krate::partial::Growing<#partial>), body);
         quote!(#definition #implementation)
     }
 
@@ -138,12 +138,15 @@ impl Generator<'_, '_> {
         if variants.iter().all(|v| matches!(v.style, Style::Unit))
             && matches!(self.cont.repr, Repr::External)
         {
-            return self.impl_block(quote!(Self), quote!(#krate::__partial::unit(value, &at)));
+            return self.impl_block(
+                quote!(Self),
+                quote!(#krate::partial::__private::unit(value, &at)),
+            );
         }
         if matches!(self.cont.repr, Repr::Untagged) {
             return self.impl_block(
-                quote!(#krate::Growing<#krate::__partial::serde_json::Value>),
-                quote!(<#krate::__partial::serde_json::Value as #krate::PartialType>::read_partial(value, at)),
+                quote!(#krate::partial::Growing<#krate::partial::__private::serde_json::Value>),
+                quote!(<#krate::partial::__private::serde_json::Value as #krate::partial::PartialType>::read_partial(value, at)),
             );
         }
         if let Some(tuple) = variants.iter().find(|v| matches!(v.style, Style::Tuple)) {
@@ -178,22 +181,22 @@ impl Generator<'_, '_> {
         let choose = match &self.cont.repr {
             Repr::Internal { tag } => quote! {
                 let object = value.as_object()?;
-                let name = #krate::__partial::tag(object, #tag, &at)?;
+                let name = #krate::partial::__private::tag(object, #tag, &at)?;
                 let (content, inner) = (value, at.clone());
             },
             Repr::Adjacent { tag, content } => quote! {
                 let object = value.as_object()?;
-                let name = #krate::__partial::tag(object, #tag, &at)?;
+                let name = #krate::partial::__private::tag(object, #tag, &at)?;
                 let inner = at.member(#content);
                 let content = object.get(#content);
             },
             // External: `"unit"` or `{"variant": content}`.
             _ => quote! {
                 let (name, content, inner) = match value {
-                    #krate::__partial::serde_json::Value::String(name) if at.complete() => {
+                    #krate::partial::__private::serde_json::Value::String(name) if at.complete() => {
                         (name.as_str(), ::core::option::Option::None, at.clone())
                     }
-                    #krate::__partial::serde_json::Value::Object(object) => {
+                    #krate::partial::__private::serde_json::Value::Object(object) => {
                         let (name, content) = object.iter().next()?;
                         (name.as_str(), ::core::option::Option::Some(content), at.member(name))
                     }
@@ -224,9 +227,9 @@ impl Generator<'_, '_> {
                 #(#arms)*
                 _ => return ::core::option::Option::None,
             };
-            ::core::option::Option::Some(#krate::Growing { value: chosen, complete: at.complete() })
+            ::core::option::Option::Some(#krate::partial::Growing { value: chosen, complete: at.complete() })
         };
-        let implementation = self.impl_block(quote!(#krate::Growing<#partial>), body);
+        let implementation = self.impl_block(quote!(#krate::partial::Growing<#partial>), body);
         quote!(#definition #implementation)
     }
 
@@ -238,7 +241,7 @@ impl Generator<'_, '_> {
             Style::Unit => quote!(#[doc = #doc] #ident,),
             Style::Newtype | Style::Tuple => {
                 let ty = variant.fields[0].ty;
-                quote!(#[doc = #doc] #ident(::core::option::Option<<#ty as #krate::PartialType>::Partial>),)
+                quote!(#[doc = #doc] #ident(::core::option::Option<<#ty as #krate::partial::PartialType>::Partial>),)
             }
             Style::Struct => {
                 let kept = read_fields(&variant.fields);
@@ -260,7 +263,7 @@ impl Generator<'_, '_> {
             Style::Newtype | Style::Tuple => {
                 let ty = variant.fields[0].ty;
                 quote!(#partial::#ident(content.and_then(|content| {
-                    <#ty as #krate::PartialType>::read_partial(content, inner.clone())
+                    <#ty as #krate::partial::PartialType>::read_partial(content, inner.clone())
                 })))
             }
             Style::Struct => {
@@ -269,8 +272,8 @@ impl Generator<'_, '_> {
                     .iter()
                     .map(|f| field_read(krate, f, quote!(object), quote!(inner)));
                 quote!({
-                    let empty = #krate::__partial::serde_json::Map::new();
-                    let object = content.and_then(#krate::__partial::serde_json::Value::as_object).unwrap_or(&empty);
+                    let empty = #krate::partial::__private::serde_json::Map::new();
+                    let object = content.and_then(#krate::partial::__private::serde_json::Value::as_object).unwrap_or(&empty);
                     #partial::#ident { #(#reads)* }
                 })
             }
@@ -302,7 +305,7 @@ fn field_declaration(krate: &Path, field: &Field, with_visibility: bool) -> Toke
     };
     quote! {
         #[doc = #doc]
-        #vis #ident: ::core::option::Option<<#ty as #krate::PartialType>::Partial>,
+        #vis #ident: ::core::option::Option<<#ty as #krate::partial::PartialType>::Partial>,
     }
 }
 
@@ -313,15 +316,15 @@ fn field_read(krate: &Path, field: &Field, object: TokenStream, at: TokenStream)
     let ty = field.ty;
     if field.serde.flatten() {
         return quote! {
-            #ident: <#ty as #krate::PartialType>::read_partial(
-                &#krate::__partial::serde_json::Value::Object(#object.clone()),
+            #ident: <#ty as #krate::partial::PartialType>::read_partial(
+                &#krate::partial::__private::serde_json::Value::Object(#object.clone()),
                 #at.clone(),
             ),
         };
     }
     let names = names(field.name(), field.serde.aliases());
     quote! {
-        #ident: #krate::__partial::member::<#ty>(#object, &[#(#names),*], &#at),
+        #ident: #krate::partial::__private::member::<#ty>(#object, &[#(#names),*], &#at),
     }
 }
 

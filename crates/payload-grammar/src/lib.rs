@@ -31,7 +31,7 @@ mod support;
 
 pub use page::{Block, PagePlan};
 
-use payload_core::{Dialect, PayloadType};
+use payload_core::{PayloadType, schema::Dialect};
 use payload_registry::{Registry, UnknownPage};
 use serde::Serialize;
 use std::fmt;

@@ -10,7 +10,8 @@ use payload_agent::{Model, ModelChunk, ModelError, ModelMessage, ModelRequest, S
 use payload_core::instructions::{InstructionOptions, whole_response_instructions};
 use payload_core::stream::ReasoningText;
 use payload_core::{
-    Dialect, LlmPayload, PayloadType, RetryOutcome, RetryPolicy, RetryRequest, extract_json,
+    LlmPayload, PayloadType, extract_json, retry::RetryOutcome, retry::RetryPolicy,
+    retry::RetryRequest, schema::Dialect,
 };
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -73,7 +74,7 @@ pub async fn extract_with<T: LlmPayload>(
         reasoning: String::new(),
     });
     let state = &state;
-    let outcome = payload_core::retry_async(
+    let outcome = payload_core::retry::retry_async(
         policy,
         move |retry: RetryRequest| {
             // The lock is held to start the stream and to keep its answer, never

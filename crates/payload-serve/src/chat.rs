@@ -13,7 +13,7 @@ use axum::extract::State;
 use axum::response::Response;
 use futures::StreamExt;
 use payload_agent::{Agent, AgentEvent, Model, ModelMessage};
-use payload_core::ServerSentEvent;
+use payload_core::stream::sse::ServerSentEvent;
 use payload_prompt::PromptBuilder;
 use payload_registry::Registry;
 use serde::Deserialize;

@@ -659,7 +659,8 @@ mod tests {
 
     #[test]
     fn undeclared_members_of_suggestion_items_are_left_out_with_a_warning() {
-        let options = ParseOptions::new().action(crate::ActionSpec::client("open", "Open it"));
+        let options =
+            ParseOptions::new().action(crate::suggestions::ActionSpec::client("open", "Open it"));
         let parser = Parser::new(&options);
         let text = "Hi.\nSUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\", \"icon\": \"star\"}]\n\
                     SUGGESTED_ACTIONS: [{\"label\": \"Open\", \"action\": \"open\", \"handler\": \"client\", \"params\": {\"id\": 3}}]";

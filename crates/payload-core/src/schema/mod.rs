@@ -1,11 +1,17 @@
-//! What the pipeline knows about a payload type's schema, beyond the generic walk of
-//! `payload_schema`: the top-level [`Shape`], which parts of a schema apply at a place
-//! ([`applies`]), facts learned once per schema ([`facts`]) and how a union's
-//! variants are told apart ([`variants`]).
+//! Schemas of payload types: the [`Dialect`]s a type's schema is written in
+//! (`PayloadType::schema`), why a type has no OpenAI strict form ([`StrictRefusal`],
+//! from `PayloadType::strict_schema`), and the top-level [`Shape`] a schema requires.
+//! The schema tools themselves are the `payload-schema` crate's.
+//!
+//! Inside the crate, what the pipeline knows about a schema beyond that crate's walk:
+//! which parts of a schema apply at a place (`applies`), facts learned once per schema
+//! (`facts`) and how a union's variants are told apart (`variants`).
 //!
 //! Generating a type's schema is the payload layer's (`crate::derived`); compiling and
 //! running the validator is the validation layer's (`crate::validate::compiled`).
 
+pub use payload_schema::dialect::Dialect;
+pub use payload_schema::dialect::openai_strict::{StrictRefusal, StrictRefusalKind};
 use serde_json::Value;
 
 pub(crate) mod applies;

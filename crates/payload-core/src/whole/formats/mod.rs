@@ -30,7 +30,7 @@
 //!   or attribute) that is not an array: the last one wins, with a `duplicate_key`
 //!   warning naming it. Repeated parts of an array field are its items.
 //! - **Bounded reports** (docs/spec.md §8.1): at most 100 errors per value and 100 warnings per
-//!   response are kept ([`crate::MAX_ERRORS`], [`crate::MAX_WARNINGS`]); the rest are counted.
+//!   response are kept ([`crate::limits::MAX_ERRORS`], [`crate::limits::MAX_WARNINGS`]); the rest are counted.
 //!
 //! # `x-format`
 //!
@@ -56,12 +56,12 @@
 
 mod convert;
 mod delimited;
-pub mod detect;
+pub(crate) mod detect;
 mod ending;
 mod markdown;
 mod node;
 mod options;
-pub mod render;
+pub(crate) mod render;
 mod tagged;
 mod xml;
 

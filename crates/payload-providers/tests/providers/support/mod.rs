@@ -6,7 +6,7 @@
 
 use payload_agent::{AgentEvent, Tool, ToolContext, ToolResult};
 use payload_builtin::SchemaProposal;
-use payload_core::{LlmPayload, ParsedResponse, ServerSentEvent};
+use payload_core::{LlmPayload, ParsedResponse, stream::sse::ServerSentEvent};
 use payload_providers::NetworkRetry;
 use payload_registry::Page;
 use serde_json::{Value, json};
