@@ -84,6 +84,12 @@ pub enum AgentEvent {
         /// What the client shows, if anything.
         payload: Option<CustomPayload>,
     },
+    /// `refusal`: the model refused to answer (docs/spec.md §9.1: an outcome, never
+    /// text). Comes before `complete`; the refusal is not parsed and not re-asked.
+    Refusal {
+        /// The model's refusal, in its words (empty when the provider gave none).
+        message: String,
+    },
     /// `complete`: the final response, tool precedence applied.
     Complete(ParsedResponse),
     /// `error`: the turn went wrong (the model failed, or kept calling tools).
@@ -104,6 +110,7 @@ impl ServerSentEvent for AgentEvent {
             AgentEvent::ToolStart { .. } => "tool_start",
             AgentEvent::ToolProgress { .. } => "tool_progress",
             AgentEvent::ToolComplete { .. } => "tool_complete",
+            AgentEvent::Refusal { .. } => "refusal",
             AgentEvent::Complete(_) => "complete",
             AgentEvent::Error { .. } => "error",
         }

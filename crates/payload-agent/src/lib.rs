@@ -32,15 +32,17 @@
 mod agent;
 mod calls;
 mod event;
+mod fallback;
 mod model;
 mod tools;
 mod turn;
 
 pub use agent::{Agent, AgentError, DEFAULT_MAX_ITERATIONS, DEFAULT_REASKS, page_options};
 pub use event::AgentEvent;
+pub use fallback::{Fallback, FallbackAttempt};
 pub use model::{
     FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
-    ModelStream, StructuredOutput, ToolCall, Usage,
+    ModelStream, OutputMode, StructuredOutput, ToolCall, Usage,
 };
 pub use payload_core;
 pub use tools::{Tool, ToolContext, ToolResult, ToolSpec, TypedTool, tool_schema};

@@ -11,6 +11,7 @@ use crate::tools::ToolSpec;
 use futures::Stream;
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::pin::Pin;
 use std::time::Duration;
@@ -22,10 +23,15 @@ pub enum ModelChunk {
     /// Text, in whatever pieces the model API delivers.
     Text(String),
     /// Reasoning from the provider's own reasoning channel (Anthropic `thinking`
-    /// deltas, the `reasoning_content` of OpenAI-compatible servers): shown as
+    /// deltas, OpenAI Responses reasoning summaries, Gemini `thought` parts, the
+    /// `reasoning_content` of OpenAI-compatible servers): shown as
     /// `reasoning_delta` events and returned in `complete`'s `reasoning`, never read for
     /// payloads or suggestions (docs/spec.md §9.1).
     Reasoning(String),
+    /// A piece of the model's refusal to answer (OpenAI's `refusal` field and deltas,
+    /// Gemini's blocked prompt): an outcome, never text. The turn reports the pieces
+    /// joined as one `refusal` event, does not parse them and does not re-ask.
+    Refusal(String),
     /// A piece of a tool call whose arguments arrive in fragments (as both OpenAI's and
     /// Anthropic's streams deliver them). The first piece of call `index` carries its id
     /// and name; every piece may carry more of the arguments' JSON text. The agent joins
@@ -73,6 +79,9 @@ pub enum FinishReason {
     ToolCalls,
     /// The provider's content filter stopped it.
     ContentFilter,
+    /// The model refused (Anthropic `stop_reason: refusal`, OpenAI's refusal output,
+    /// Gemini's safety stops): the turn reports a `refusal` event.
+    Refusal,
     /// A reason this crate does not know, as the provider spelled it.
     Other(String),
 }
@@ -107,6 +116,11 @@ pub enum ModelErrorKind {
     Protocol,
     /// The model code panicked.
     Panicked,
+    /// The model refused to answer (its refusal is the message). Sending the same
+    /// request again would be refused again, so nothing retries it.
+    Refused,
+    /// A budget of the caller's ran out (attempts or tokens across re-asks).
+    Budget,
 }
 
 /// A failed model call, as a value the turn reports and a retry loop reads.
@@ -223,20 +237,87 @@ impl ModelMessage {
     }
 }
 
+/// How a client asks for whole-response output ([`StructuredOutput::mode`]), from the
+/// strongest guarantee to the weakest. Each client resolves [`OutputMode::Auto`] by its
+/// provider's and model's capability (the README's provider table) and falls back from
+/// `Native` to `Tool` or `Prompted` where the provider cannot send the schema.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputMode {
+    /// The client's best mode for its provider, model and request.
+    #[default]
+    Auto,
+    /// The provider's own structured output, enforcing the schema on the answer's text
+    /// (OpenAI `response_format` / Responses `text.format`, Anthropic
+    /// `output_config.format`, Gemini `responseJsonSchema`). Tool calls stay possible.
+    Native,
+    /// A tool whose input is the answer, which the model must call (or call another
+    /// tool first): for providers or schemas without native output.
+    Tool,
+    /// Nothing enforced: the instructions in the prompt describe the shape (and JSON
+    /// mode where the provider has one); the parser checks every value.
+    Prompted,
+    /// No whole-response output at all: the answer is text with marker blocks, read
+    /// by the page's parser (a client sends no schema).
+    Marker,
+}
+
+impl OutputMode {
+    /// The mode's name, as `payload chat --mode` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputMode::Auto => "auto",
+            OutputMode::Native => "native",
+            OutputMode::Tool => "tool",
+            OutputMode::Prompted => "prompted",
+            OutputMode::Marker => "marker",
+        }
+    }
+}
+
 /// The answer must be one JSON value of a schema (whole-response mode): clients ask the
-/// provider for it natively (OpenAI `response_format`, an Anthropic forced tool).
+/// provider for it in [`StructuredOutput::mode`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StructuredOutput {
     /// The payload type's name (providers want a name for the schema).
     pub name: String,
     /// What the value is, for the provider.
     pub description: String,
-    /// The JSON Schema the provider enforces: OpenAI's strict subset when `strict`,
-    /// otherwise the type's ordinary schema.
+    /// The JSON Schema of tool mode (an output tool's input): OpenAI's strict subset
+    /// when `strict`, otherwise the type's ordinary schema; wrapped in an object member
+    /// when `wrapped` says so.
     pub schema: Value,
-    /// Whether `schema` is in OpenAI's strict subset; when it is not, OpenAI-compatible
-    /// clients ask for JSON mode and rely on the instructions in the prompt.
+    /// Whether `schema` is in OpenAI's strict subset.
     pub strict: bool,
+    /// The schema native mode sends, by dialect (`openai-strict`, `anthropic-strict`,
+    /// `gemini`), for each dialect that can send the type: its narrowing keywords the
+    /// dialect does not enforce left out (and checked locally), listed in `unenforced`.
+    /// A dialect missing here cannot send the type at all (the client falls back).
+    pub native: BTreeMap<String, Value>,
+    /// What each dialect leaves out, as `dialect: /pointer keyword`.
+    pub unenforced: Vec<String>,
+    /// The member the value is wrapped in when the type's root is not an object (every
+    /// schema above is then the wrapper's); the answer is unwrapped before it is read.
+    pub wrapped: Option<String>,
+    /// How the client asks for it.
+    pub mode: OutputMode,
+}
+
+impl StructuredOutput {
+    /// An output of `schema` (not strict, no native form, not wrapped) in
+    /// [`OutputMode::Auto`].
+    pub fn new(name: impl Into<String>, description: impl Into<String>, schema: Value) -> Self {
+        StructuredOutput {
+            name: name.into(),
+            description: description.into(),
+            schema,
+            strict: false,
+            native: BTreeMap::new(),
+            unenforced: Vec::new(),
+            wrapped: None,
+            mode: OutputMode::Auto,
+        }
+    }
 }
 
 /// One call to the model.

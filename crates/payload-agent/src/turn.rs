@@ -22,6 +22,10 @@
 //! one text (a blank line between the reasoning of different calls or channels), and
 //! `complete`'s `reasoning` is that text: the turn's reasoning deltas concatenated.
 //!
+//! A refusal ([`ModelChunk::Refusal`], or a stop with [`FinishReason::Refusal`]) is an
+//! outcome, not text: the turn sends one `refusal` event with the refusal's words, runs
+//! no tool and does not re-ask, then `complete` with the text that came before it.
+//!
 //! Nothing the model does ends the turn without `complete`: an error chunk, a stream
 //! that panics, or a call that panics when started becomes an `error` event, then
 //! `complete` with what arrived before it.
@@ -65,6 +69,10 @@ pub struct Turn<'a, M: Model> {
     call_start: usize,
     calls: PendingCalls,
     finish: Option<FinishReason>,
+    /// This call's refusal, as its pieces arrive.
+    refusal: String,
+    /// The turn's refusal, once an answer was a refusal.
+    refused: Option<String>,
     usage: Usage,
     tool_payloads: Vec<CustomPayload>,
     tool_index: usize,
@@ -99,6 +107,8 @@ impl<'a, M: Model> Turn<'a, M> {
             call_start: 0,
             calls: PendingCalls::default(),
             finish: None,
+            refusal: String::new(),
+            refused: None,
             usage: Usage::default(),
             tool_payloads: Vec::new(),
             tool_index: 0,
@@ -121,6 +131,12 @@ impl<'a, M: Model> Turn<'a, M> {
         self.usage
     }
 
+    /// The model's refusal, when an answer of the turn was one (its words; empty when
+    /// the provider gave none).
+    pub fn refusal(&self) -> Option<&str> {
+        self.refused.as_deref()
+    }
+
     /// The turn as an iterator that waits for each event on the current thread. Only
     /// for models that need no async runtime (scripts, or a model that blocks); an HTTP
     /// client needs the runtime it was built for.
@@ -134,6 +150,7 @@ impl<'a, M: Model> Turn<'a, M> {
     fn call_model(&mut self) {
         self.iteration += 1;
         self.call_text.clear();
+        self.refusal.clear();
         self.finish = None;
         self.call_start = self.parser.as_ref().map_or(0, |p| p.text().len());
         tracing::debug!(iteration = self.iteration, "calling the model");
@@ -156,6 +173,7 @@ impl<'a, M: Model> Turn<'a, M> {
         match chunk {
             ModelChunk::Text(text) => self.text(&text),
             ModelChunk::Reasoning(text) => self.reasoning(Channel::Provider, &text),
+            ModelChunk::Refusal(text) => self.refusal.push_str(&text),
             ModelChunk::ToolCallDelta {
                 index,
                 id,
@@ -236,6 +254,13 @@ impl<'a, M: Model> Turn<'a, M> {
             text: self.call_text.clone(),
             tool_calls: calls.clone(),
         });
+        if !self.refusal.is_empty() || self.finish == Some(FinishReason::Refusal) {
+            let message = std::mem::take(&mut self.refusal);
+            tracing::info!(iteration = self.iteration, "the model refused");
+            self.refused = Some(message.clone());
+            self.queue.push_back(AgentEvent::Refusal { message });
+            return self.complete();
+        }
         if calls.is_empty() {
             return self.complete();
         }
@@ -333,6 +358,7 @@ impl<'a, M: Model> Turn<'a, M> {
     /// without events: they were sent), so the corrected answer's parse continues it.
     fn reask(&mut self, parsed: &ParsedResponse, before: &str) -> bool {
         if self.reasks_left == 0
+            || self.refused.is_some()
             || !self.tool_payloads.is_empty()
             || self.finish == Some(FinishReason::Length)
         {

@@ -33,14 +33,35 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// The model APIs `payload chat` speaks. The key is read from `OPENAI_API_KEY` or
-/// `ANTHROPIC_API_KEY`; without one no key is sent (local servers need none).
+/// The model APIs `payload chat` speaks. The key is read from `OPENAI_API_KEY`,
+/// `ANTHROPIC_API_KEY` or `GEMINI_API_KEY`; without one no key is sent (local servers
+/// need none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Provider {
     /// OpenAI's chat completions API, and the servers that speak it.
     Openai,
+    /// OpenAI's Responses API.
+    OpenaiResponses,
     /// Anthropic's messages API.
     Anthropic,
+    /// Google's Gemini API.
+    Gemini,
+}
+
+/// How `payload chat` asks for the answer (payload-agent's `OutputMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    /// The provider's best mode for the model (native, else the output tool, else
+    /// prompted); marker for a page.
+    Auto,
+    /// The provider's structured output (needs `--type`).
+    Native,
+    /// An output tool the model must call (needs `--type`).
+    Tool,
+    /// Only the instructions, and JSON mode where there is one (needs `--type`).
+    Prompted,
+    /// Text with the page's marker blocks.
+    Marker,
 }
 
 /// How long a model request may take (`payload chat`, `payload serve`), in seconds;
@@ -147,9 +168,20 @@ pub enum Command {
         max_tokens: Option<u32>,
         /// Ask the server to enforce the page's grammar (OpenAI-compatible servers that
         /// take one: lark for vLLM, structural-tag for vLLM and SGLang, gbnf for
-        /// llama.cpp).
+        /// llama.cpp; lark for the Responses API, as a custom tool).
         #[arg(long)]
         constrain: Option<String>,
+        /// Ask for one value of this registered type (whole-response mode) instead of
+        /// a turn on the page; prints the extraction as JSON.
+        #[arg(long = "type")]
+        type_name: Option<String>,
+        /// How the answer is asked for (default: auto).
+        #[arg(long, value_enum, default_value = "auto")]
+        mode: Mode,
+        /// Let the model think for up to this many tokens (Anthropic extended thinking,
+        /// Gemini thinking), its reasoning streamed as reasoning.
+        #[arg(long)]
+        thinking_budget: Option<u32>,
         /// The app's context JSON: the system prompt's CURRENT CONTEXT section and the
         /// context the page's tools see (as `payload prompt --context`).
         #[arg(long)]

@@ -1,17 +1,27 @@
-//! `payload chat --page PAGE --provider openai|anthropic [--base-url URL] --model NAME
-//! --message TEXT [--max-tokens N] [--context FILE] [--history FILE]
+//! `payload chat --page PAGE --provider openai|openai-responses|anthropic|gemini
+//! [--base-url URL] --model NAME --message TEXT [--type NAME] [--mode MODE]
+//! [--max-tokens N] [--thinking-budget N] [--context FILE] [--history FILE]
 //! [--first-token-timeout SECS] [--idle-timeout SECS] [--deadline SECS]`: one agent
 //! turn on a page against a real model server, its events printed as Server-Sent
-//! Events the way `payload stream` prints them, ending with `complete`.
+//! Events the way `payload stream` prints them, ending with `complete`; with `--type`,
+//! one value of that type asked for in `--mode` (whole-response mode, re-asked with
+//! its errors), printed as JSON.
 
+use crate::args::Mode;
 use crate::args::{ModelTimeouts, Provider};
 use crate::error::CliError;
 use crate::text::PromptInputs;
 use futures::StreamExt;
-use payload_agent::{Agent, AgentEvent, Model, ModelMessage};
-use payload_core::stream::sse::ServerSentEvent;
-use payload_providers::{Anthropic, Constraint, DEFAULT_DEADLINE, OpenAi};
+use payload_agent::{
+    Agent, AgentEvent, Model, ModelError, ModelErrorKind, ModelMessage, ModelRequest, OutputMode,
+    Usage,
+};
+use payload_core::{ExtractResult, PayloadType, retry::RetryPolicy, stream::sse::ServerSentEvent};
+use payload_providers::{
+    Anthropic, Constraint, DEFAULT_DEADLINE, ExtractOptions, Gemini, OpenAi, OpenAiResponses,
+};
 use payload_registry::Registry;
+use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
 use std::time::Duration;
@@ -24,8 +34,46 @@ pub(crate) struct ChatRequest {
     pub message: String,
     /// The context and history the system prompt is built with.
     pub inputs: PromptInputs,
-    /// The grammar the server is asked to enforce (OpenAI-compatible servers only).
+    /// The grammar the server is asked to enforce (OpenAI-compatible servers, and a
+    /// Lark grammar on the Responses API).
     pub constraint: Option<Constraint>,
+    /// Whole-response mode: the type asked for, and how.
+    pub output: Option<(PayloadType, OutputMode)>,
+}
+
+/// The type and mode `--type` and `--mode` ask for: none for a page's turn (marker
+/// mode); a mode other than auto or marker needs a type.
+pub(crate) fn output(
+    registry: &payload_registry::Registry,
+    type_name: Option<&str>,
+    mode: Mode,
+) -> Result<Option<(PayloadType, OutputMode)>, CliError> {
+    let mode = match mode {
+        Mode::Auto => OutputMode::Auto,
+        Mode::Native => OutputMode::Native,
+        Mode::Tool => OutputMode::Tool,
+        Mode::Prompted => OutputMode::Prompted,
+        Mode::Marker => OutputMode::Marker,
+    };
+    match (type_name, mode) {
+        (None, OutputMode::Auto | OutputMode::Marker) => Ok(None),
+        (None, mode) => Err(CliError::Usage(format!(
+            "--mode {} asks for one value of a type: name it with --type",
+            mode.name()
+        ))),
+        (Some(_), OutputMode::Marker) => Err(CliError::Usage(
+            "--mode marker is a turn on the page: leave out --type".into(),
+        )),
+        (Some(name), mode) => {
+            let payload = registry
+                .payload_type(name)
+                .ok_or_else(|| CliError::UnknownType {
+                    name: name.to_string(),
+                    known: registry.types().map(|t| t.name).collect(),
+                })?;
+            Ok(Some((*payload, mode)))
+        }
+    }
 }
 
 /// How to make a provider's client: the same for `payload chat` and each turn of
@@ -36,6 +84,8 @@ pub(crate) struct ClientOptions {
     pub model: String,
     pub base_url: Option<String>,
     pub max_tokens: Option<u32>,
+    /// The thinking budget (Anthropic and Gemini).
+    pub thinking_budget: Option<u32>,
     pub timeouts: ModelTimeouts,
 }
 
@@ -66,12 +116,15 @@ pub(crate) fn turn_deadline(deadline: Option<Duration>) -> Duration {
 }
 
 /// Runs the turn, writing each event as it arrives; `Ok(false)` when the turn reported
-/// an error (the events, `complete` included, are written all the same).
+/// an error or a refusal (the events, `complete` included, are written all the same).
 pub(crate) fn run(
     registry: &Registry,
     request: ChatRequest,
     out: &mut dyn Write,
 ) -> Result<bool, CliError> {
+    if let Some((payload, mode)) = request.output {
+        return whole_response(payload, mode, &request, out);
+    }
     let system = request.inputs.prompt(registry, &request.page)?;
     let agent = Agent::for_page(registry, &request.page)?.system(system);
     let model = client(&request.model, request.constraint.clone());
@@ -111,7 +164,9 @@ pub(crate) fn run(
                     return Ok(false);
                 }
             };
-            clean &= !matches!(event, AgentEvent::Error { .. });
+            // A refusal is an outcome, not a failure of the tools; but the turn has no
+            // answer, which a script wants to know from the exit code.
+            clean &= !matches!(event, AgentEvent::Error { .. } | AgentEvent::Refusal { .. });
             event.write_sse(out)?;
             out.flush()?;
         }
@@ -119,7 +174,60 @@ pub(crate) fn run(
     })
 }
 
-/// The builder settings both clients share, applied to either.
+/// What `payload chat --type` prints: the last attempt's result, how many attempts
+/// there were, the tokens of them all, and what stopped the loop (a model error, a
+/// refusal, a spent budget).
+#[derive(Serialize)]
+struct WholeResponse<'a> {
+    result: Option<&'a ExtractResult>,
+    attempts: usize,
+    usage: Usage,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refusal: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a ModelError>,
+}
+
+/// One value of `payload` asked for in `mode`, re-asked with its errors (three attempts
+/// at most), the extraction printed as JSON; `Ok(false)` unless it succeeded.
+fn whole_response(
+    payload: PayloadType,
+    mode: OutputMode,
+    request: &ChatRequest,
+    out: &mut dyn Write,
+) -> Result<bool, CliError> {
+    let mut model = client(&request.model, None);
+    let options = payload_core::instructions::InstructionOptions::default();
+    let mut model_request = ModelRequest::new(vec![ModelMessage::user(request.message.clone())]);
+    model_request.system =
+        payload_core::instructions::whole_response_instructions(&payload, &options);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(CliError::Runtime)?;
+    let options = ExtractOptions::new(RetryPolicy::default()).mode(mode);
+    let extraction = runtime.block_on(payload_providers::extract_payload(
+        &mut model,
+        model_request,
+        &payload,
+        options,
+    ));
+    let error = extraction.outcome.model_error.as_ref();
+    let refusal = error
+        .filter(|e| e.kind == ModelErrorKind::Refused)
+        .map(|e| e.message.as_str());
+    let printed = WholeResponse {
+        result: extraction.outcome.result.as_ref(),
+        attempts: extraction.outcome.attempts.len(),
+        usage: extraction.usage,
+        refusal,
+        error: error.filter(|_| refusal.is_none()),
+    };
+    crate::print_json(out, &printed)?;
+    Ok(extraction.outcome.succeeded())
+}
+
+/// The builder settings every client shares, applied to any.
 macro_rules! configure {
     ($client:expr, $options:expr) => {{
         let options: &ClientOptions = $options;
@@ -145,7 +253,8 @@ macro_rules! configure {
 }
 
 /// The provider's client for `options`, with its key from the environment; a grammar
-/// is sent only to an OpenAI-compatible server.
+/// is sent only to an OpenAI-compatible server, or as a Lark grammar to the Responses
+/// API (which takes no other kind).
 pub(crate) fn client(options: &ClientOptions, constraint: Option<Constraint>) -> Box<dyn Model> {
     match options.provider {
         Provider::Openai => {
@@ -155,7 +264,27 @@ pub(crate) fn client(options: &ClientOptions, constraint: Option<Constraint>) ->
             }
             Box::new(client)
         }
-        Provider::Anthropic => Box::new(configure!(Anthropic::new(&options.model), options)),
+        Provider::OpenaiResponses => {
+            let mut client = configure!(OpenAiResponses::new(&options.model), options);
+            if let Some(Constraint::Lark(grammar)) = constraint {
+                client = client.grammar(grammar);
+            }
+            Box::new(client)
+        }
+        Provider::Anthropic => {
+            let mut client = configure!(Anthropic::new(&options.model), options);
+            if let Some(budget) = options.thinking_budget {
+                client = client.thinking_budget(budget);
+            }
+            Box::new(client)
+        }
+        Provider::Gemini => {
+            let mut client = configure!(Gemini::new(&options.model), options);
+            if let Some(budget) = options.thinking_budget {
+                client = client.thinking_budget(budget);
+            }
+            Box::new(client)
+        }
     }
 }
 

@@ -134,6 +134,9 @@ pub fn run_with_server(
             message,
             max_tokens,
             constrain,
+            type_name,
+            mode,
+            thinking_budget,
             context,
             history,
             timeouts,
@@ -146,9 +149,11 @@ pub fn run_with_server(
                 model,
                 base_url,
                 max_tokens,
+                thinking_budget,
                 timeouts,
             }
             .checked()?;
+            let output = chat::output(registry, type_name.as_deref(), mode)?;
             let inputs = text::PromptInputs::read(context.as_ref(), history.as_ref(), limit)?;
             let request = chat::ChatRequest {
                 page,
@@ -156,6 +161,7 @@ pub fn run_with_server(
                 message,
                 inputs,
                 constraint,
+                output,
             };
             if !chat::run(registry, request, out)? {
                 return Ok(ExitCode::from(1));
@@ -180,6 +186,7 @@ pub fn run_with_server(
                         model,
                         base_url,
                         max_tokens,
+                        thinking_budget: None,
                         timeouts,
                     }
                     .checked()?,
@@ -333,7 +340,10 @@ pub(crate) fn find_type<'r>(
         })
 }
 
-fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), CliError> {
+pub(crate) fn print_json(
+    out: &mut dyn Write,
+    value: &impl serde::Serialize,
+) -> Result<(), CliError> {
     serde_json::to_writer_pretty(&mut *out, value).map_err(|e| match e.io_error_kind() {
         Some(kind) => CliError::from(io::Error::from(kind)),
         None => CliError::Output(io::Error::other(e)),

@@ -2,10 +2,13 @@
 //!
 //! Model clients for the agent ([`payload_agent::Model`]) that talk to real providers
 //! over HTTP, streamed: [`OpenAi`] for OpenAI's chat completions API and the servers
-//! that speak it (vLLM, Ollama, llama.cpp, LM Studio), and [`Anthropic`] for Anthropic's
-//! messages API. Each reads its provider's server-sent events into
-//! [`ModelChunk`](payload_agent::ModelChunk)s: text, tool-call pieces, the finish
-//! reason, usage, and failures as values.
+//! that speak it (vLLM, Ollama, llama.cpp, LM Studio), [`OpenAiResponses`] for OpenAI's
+//! Responses API, [`Anthropic`] for Anthropic's messages API and [`Gemini`] for
+//! Google's. Each reads its provider's server-sent events, as typed wire formats, into
+//! [`ModelChunk`](payload_agent::ModelChunk)s: text, reasoning, refusals, tool-call
+//! pieces, the finish reason, usage, and failures as values. Whole-response output is
+//! asked for in the [`OutputMode`](payload_agent::OutputMode) the request names,
+//! resolved by what the provider and model can do (the README's provider table).
 //!
 //! The network is retried inside the client, before the first piece of the answer,
 //! only where the server cannot still be working on the request: HTTP 429 (after its
@@ -25,7 +28,8 @@
 //!
 //! [`extract`] is whole-response mode over any model: the payload type's schema asked
 //! for natively, the answer read with payload-core's JSON extraction and re-asked with
-//! its errors by payload-core's retry driver.
+//! its errors by payload-core's retry driver; [`extract_in`] adds the mode and a budget
+//! across re-asks (attempts, tokens), and reports the usage of every attempt.
 //!
 //! The HTTP stack (reqwest on tokio, rustls with ring) lives only in this crate, so an
 //! app that does not talk to a provider does not link it. Clients must be polled from
@@ -46,10 +50,17 @@ mod anthropic;
 mod attempts;
 mod config;
 mod extract;
+mod gemini;
 mod http_error;
+mod mode;
+mod native;
 mod openai;
+#[cfg(test)]
+mod properties;
+mod responses;
 mod sse;
 mod transport;
+mod wire;
 
 pub use anthropic::{
     ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, Anthropic, DEFAULT_MAX_TOKENS,
@@ -59,8 +70,14 @@ pub use config::{
     ClientConfig, DEFAULT_DEADLINE, DEFAULT_FIRST_TOKEN_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
     DEFAULT_MAX_EVENT_BYTES, NetworkRetry,
 };
-pub use extract::{extract, extract_with, structured_output};
+pub use extract::{
+    ExtractOptions, Extraction, extract, extract_in, extract_payload, extract_with,
+    structured_output,
+};
+pub use gemini::{GEMINI_API_KEY, GEMINI_BASE_URL, Gemini};
+pub use native::{Dialect, NativeSchema, Unenforced, WRAPPED_MEMBER, native_schema};
 pub use openai::{Constraint, OPENAI_API_KEY, OPENAI_BASE_URL, OpenAi};
+pub use responses::{GRAMMAR_TOOL, OpenAiResponses};
 /// The key's wrapper ([`ClientConfig::api_key`]) and the trait that reads it, so an
 /// app needs no dependency of its own to set or read one.
 pub use secrecy::{ExposeSecret, SecretString};

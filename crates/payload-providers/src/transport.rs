@@ -62,6 +62,74 @@ pub(crate) struct HttpRequest {
     pub span: tracing::Span,
 }
 
+/// How a provider takes the key.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum KeyHeader {
+    /// `Authorization: Bearer KEY` (OpenAI).
+    Bearer,
+    /// The key alone in a header of this name (`x-api-key`, `x-goog-api-key`).
+    Named(&'static str),
+}
+
+/// What one provider's request is made of, besides the configuration.
+pub(crate) struct RequestParts<'a> {
+    /// The provider's name, for traces.
+    pub provider: &'static str,
+    /// The path after the base URL.
+    pub path: &'a str,
+    /// How the key is sent.
+    pub key: KeyHeader,
+    /// The provider's own fixed headers (an API version).
+    pub fixed: &'a [(&'static str, &'static str)],
+    /// The JSON body.
+    pub body: Vec<u8>,
+    /// Which call of the turn this is.
+    pub iteration: usize,
+}
+
+/// The request for `parts` with the configuration's headers, key (marked sensitive) and
+/// a fresh attempt log (returned for the client to keep as "the last request's").
+pub(crate) fn http_request(
+    config: &ClientConfig,
+    client: &mut Option<reqwest::Client>,
+    parts: RequestParts<'_>,
+) -> (HttpRequest, AttemptLog) {
+    use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderName, HeaderValue};
+    let client = client.get_or_insert_with(|| http_client(config)).clone();
+    let mut map = headers(&config.headers);
+    map.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    for (name, value) in parts.fixed {
+        map.insert(
+            HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
+    }
+    if let Some(key) = &config.api_key {
+        let (name, value) = match parts.key {
+            KeyHeader::Bearer => (AUTHORIZATION, format!("Bearer {}", key.expose_secret())),
+            KeyHeader::Named(name) => (
+                HeaderName::from_static(name),
+                key.expose_secret().to_string(),
+            ),
+        };
+        if let Ok(mut value) = HeaderValue::from_str(&value) {
+            value.set_sensitive(true);
+            map.insert(name, value);
+        }
+    }
+    let log = AttemptLog::fresh();
+    let request = HttpRequest {
+        client,
+        url: config.url(parts.path),
+        headers: map,
+        body: parts.body,
+        config: config.clone(),
+        log: log.clone(),
+        span: crate::request_span(parts.provider, &config.model, parts.iteration),
+    };
+    (request, log)
+}
+
 /// Sends `request` and streams its answer, decoded by a fresh `new_decoder()` for each
 /// attempt.
 pub(crate) fn stream<D: Decoder>(
@@ -421,7 +489,7 @@ fn may_send_again(error: &ModelError) -> bool {
 /// Whether a chunk is part of the answer (after which nothing can be retried).
 fn is_content(chunk: &ModelChunk) -> bool {
     match chunk {
-        ModelChunk::Text(text) => !text.is_empty(),
+        ModelChunk::Text(text) | ModelChunk::Refusal(text) => !text.is_empty(),
         ModelChunk::ToolCallDelta { .. } | ModelChunk::ToolCall { .. } => true,
         _ => false,
     }

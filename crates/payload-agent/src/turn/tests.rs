@@ -378,12 +378,7 @@ fn typed_tools_get_decoded_input_and_bad_input_never_reaches_them() {
 
 #[test]
 fn whole_response_output_is_in_every_request() {
-    let output = StructuredOutput {
-        name: "tally".into(),
-        description: "A count".into(),
-        schema: json!({"type": "object"}),
-        strict: false,
-    };
+    let output = StructuredOutput::new("tally", "A count", json!({"type": "object"}));
     let agent = Agent::new("chat", ParseOptions::new()).output(output.clone());
     let model = move |request: &ModelRequest| {
         assert_eq!(request.output.as_ref(), Some(&output));
@@ -478,4 +473,56 @@ fn inline_think_sections_are_surfaced_like_the_reasoning_channel() {
         })
         .collect();
     assert_eq!(shown, "Done: HI.");
+}
+
+#[test]
+fn a_refusal_is_an_outcome_never_text_and_is_not_reasked() {
+    let agent = Agent::new("chat", ParseOptions::new()).tools([&SHOUT]);
+    let mut calls = 0;
+    let model = |_: &ModelRequest| {
+        calls += 1;
+        vec![
+            ModelChunk::Refusal("I can't help ".into()),
+            ModelChunk::Refusal("with that.".into()),
+            ModelChunk::Finish(FinishReason::Refusal),
+        ]
+    };
+    let events = run(&agent, model, vec![ModelMessage::user("hi")]);
+    assert_eq!(calls, 1);
+    assert_eq!(names(&events), ["status", "refusal", "complete"]);
+    assert_eq!(
+        events[1],
+        AgentEvent::Refusal {
+            message: "I can't help with that.".into()
+        }
+    );
+    assert_eq!(completed(&events).message, "");
+    assert_eq!(
+        events[1].to_sse(),
+        "event: refusal\ndata: {\"message\":\"I can't help with that.\"}\n\n"
+    );
+}
+
+#[test]
+fn a_refusal_stop_without_words_is_still_a_refusal_and_its_tool_calls_do_not_run() {
+    let agent = Agent::new("chat", ParseOptions::new()).tools([&SHOUT]);
+    let model = |_: &ModelRequest| {
+        vec![
+            ModelChunk::Text("Sure, ".into()),
+            ModelChunk::ToolCall {
+                id: "c1".into(),
+                name: "shout".into(),
+                input: json!({"text": "hi"}),
+            },
+            ModelChunk::Finish(FinishReason::Refusal),
+        ]
+    };
+    let mut turn = agent.turn(model, vec![ModelMessage::user("hi")], json!({}));
+    let events: Vec<AgentEvent> = futures::executor::block_on_stream(&mut turn).collect();
+    assert_eq!(
+        names(&events),
+        ["status", "text_delta", "refusal", "complete"]
+    );
+    assert_eq!(turn.refusal(), Some(""));
+    assert_eq!(completed(&events).message, "Sure,");
 }

@@ -1,10 +1,8 @@
-//! `payload chat` against a loopback server (a thread on 127.0.0.1) that answers with a
-//! recorded OpenAI-compatible stream, or refuses.
+//! `payload chat` against the workspace's loopback server (payload-loopback) answering
+//! with each provider's recorded stream, or refusing, or stalling.
 
+use payload_loopback::{Reply, Server};
 use payload_registry::{Page, Registry};
-use std::io::{Read, Write};
-use std::net::TcpListener;
-use std::sync::mpsc;
 
 const STREAM: &str = concat!(
     "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}\n\n",
@@ -13,44 +11,6 @@ const STREAM: &str = concat!(
     "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
     "data: [DONE]\n\n",
 );
-
-/// Serves one request with `reply` (head and body); sends back the request it read.
-fn serve_once(reply: String) -> (String, mpsc::Receiver<String>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let (sent, received) = mpsc::channel();
-    std::thread::spawn(move || {
-        let (mut socket, _) = listener.accept().unwrap();
-        let mut request = Vec::new();
-        let mut buffer = [0u8; 8192];
-        // Read the head, then as much body as its content-length says.
-        loop {
-            let n = socket.read(&mut buffer).unwrap();
-            request.extend_from_slice(&buffer[..n]);
-            let text = String::from_utf8_lossy(&request).to_string();
-            if let Some(end) = text.find("\r\n\r\n") {
-                let length: usize = text[..end]
-                    .lines()
-                    .find_map(|l| {
-                        let l = l.to_ascii_lowercase();
-                        l.strip_prefix("content-length:")
-                            .map(|v| v.trim().parse().unwrap())
-                    })
-                    .unwrap_or(0);
-                if request.len() >= end + 4 + length {
-                    break;
-                }
-            }
-            if n == 0 {
-                break;
-            }
-        }
-        socket.write_all(reply.as_bytes()).unwrap();
-        sent.send(String::from_utf8_lossy(&request).to_string())
-            .unwrap();
-    });
-    (url, received)
-}
 
 fn registry() -> Registry {
     Registry::from_parts(
@@ -62,11 +22,8 @@ fn registry() -> Registry {
 
 #[test]
 fn chat_runs_a_turn_against_the_server_and_prints_sse() {
-    let reply = format!(
-        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{STREAM}"
-    );
-    let (url, request) = serve_once(reply);
-    let url = format!("{url}/v1");
+    let server = Server::start(vec![Reply::Stream(STREAM.into())]);
+    let url = format!("{}/v1", server.url);
     let mut out = Vec::new();
     let args = [
         "payload",
@@ -96,10 +53,9 @@ fn chat_runs_a_turn_against_the_server_and_prints_sse() {
     assert!(last.starts_with("event: complete\n"), "{sse}");
     assert!(last.contains("\"label\":\"Yes\""), "{last}");
 
-    let request = request.recv().unwrap();
-    assert!(request.starts_with("POST /v1/chat/completions HTTP/1.1"));
-    let body: serde_json::Value =
-        serde_json::from_str(request.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let [request] = server.received().try_into().unwrap();
+    assert_eq!(request.line, "POST /v1/chat/completions HTTP/1.1");
+    let body = request.body;
     assert_eq!(body["model"], "local-model");
     assert_eq!(body["max_tokens"], 50);
     // The page's system prompt, as payload-prompt builds it, goes first.
@@ -118,11 +74,8 @@ fn chat_runs_a_turn_against_the_server_and_prints_sse() {
 #[test]
 fn a_refused_request_prints_error_then_complete_and_exits_1() {
     let body = r#"{"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}"#;
-    let reply = format!(
-        "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let (url, request) = serve_once(reply);
+    let server = Server::start(vec![Reply::Status(401, vec![], body.to_string())]);
+    let url = server.url.clone();
     let mut out = Vec::new();
     let args = [
         "payload",
@@ -147,12 +100,7 @@ fn a_refused_request_prints_error_then_complete_and_exits_1() {
     );
     let last = sse.trim_end().rsplit("\n\n").next().unwrap();
     assert!(last.starts_with("event: complete\n"), "{sse}");
-    assert!(
-        request
-            .recv()
-            .unwrap()
-            .starts_with("POST /v1/messages HTTP/1.1")
-    );
+    assert_eq!(server.received()[0].line, "POST /v1/messages HTTP/1.1");
 }
 
 #[test]
@@ -208,47 +156,19 @@ struct Slow {
     piece: Option<&'static str>,
 }
 
-/// A server that answers every connection as `slow` says and counts the requests (a
-/// re-sent request is a second one).
-fn serve_slowly(slow: Slow) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    use std::sync::atomic::Ordering;
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let counted = count.clone();
-    let slow = std::sync::Arc::new(slow);
-    std::thread::spawn(move || {
-        for socket in listener.incoming() {
-            let Ok(mut socket) = socket else { return };
-            let (slow, counted) = (slow.clone(), counted.clone());
-            std::thread::spawn(move || {
-                let mut buffer = [0u8; 65536];
-                let mut request = Vec::new();
-                while !String::from_utf8_lossy(&request).contains("\"messages\"")
-                    || !request.ends_with(b"}")
-                {
-                    match socket.read(&mut buffer) {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => request.extend_from_slice(&buffer[..n]),
-                    }
-                }
-                counted.fetch_add(1, Ordering::SeqCst);
-                let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
-                let _ = socket.write_all(head.as_bytes());
-                std::thread::sleep(slow.delay);
-                let _ = socket.write_all(slow.body.as_bytes());
-                if let Some(piece) = slow.piece {
-                    for _ in 0..300 {
-                        if socket.write_all(piece.as_bytes()).is_err() {
-                            return;
-                        }
-                        std::thread::sleep(std::time::Duration::from_millis(100));
-                    }
-                }
-            });
-        }
-    });
-    (url, count)
+/// A server that answers every connection as `slow` says (a re-sent request is a
+/// second one in its `received()`), and its URL.
+fn serve_slowly(slow: Slow) -> (String, Server) {
+    let reply = match slow.piece {
+        None => Reply::Delayed(slow.delay, slow.body.into()),
+        Some(piece) => Reply::Trickle {
+            prefix: slow.body.into(),
+            piece: piece.into(),
+            every: std::time::Duration::from_millis(100),
+        },
+    };
+    let server = Server::always(reply);
+    (format!("{}/v1", server.url), server)
 }
 
 /// `payload chat` on the test page against `url` with `extra` flags: the exit code, the
@@ -277,7 +197,6 @@ fn chat(url: &str, extra: &[&str]) -> (std::process::ExitCode, String, std::time
 
 #[test]
 fn a_slow_first_token_is_waited_for_up_to_the_flag_and_never_sent_again() {
-    use std::sync::atomic::Ordering;
     let slow = |delay_ms| Slow {
         delay: std::time::Duration::from_millis(delay_ms),
         body: STREAM,
@@ -288,7 +207,7 @@ fn a_slow_first_token_is_waited_for_up_to_the_flag_and_never_sent_again() {
     let (code, sse, _) = chat(&url, &["--first-token-timeout", "10"]);
     assert_eq!(code, std::process::ExitCode::SUCCESS, "{sse}");
     assert!(sse.contains("\"text\":\"Hello.\""), "{sse}");
-    assert_eq!(requests.load(Ordering::SeqCst), 1);
+    assert_eq!(requests.received().len(), 1);
     // Given up on after the flag's 0.5 s, with one request sent.
     let (url, requests) = serve_slowly(slow(3000));
     let (code, sse, took) = chat(&url, &["--first-token-timeout", "0.5"]);
@@ -298,7 +217,7 @@ fn a_slow_first_token_is_waited_for_up_to_the_flag_and_never_sent_again() {
         "{sse}"
     );
     assert!(took < std::time::Duration::from_millis(2500), "{took:?}");
-    assert_eq!(requests.load(Ordering::SeqCst), 1, "never sent again");
+    assert_eq!(requests.received().len(), 1, "never sent again");
 }
 
 #[test]
@@ -377,11 +296,8 @@ fn context_and_history_go_into_the_system_prompt_as_payload_prompt_puts_them() {
         r#"[{"turn": 1, "payload": {"type": "schema_proposal", "data": {"table_name": "Books"}}, "status": "accepted"}]"#,
     )
     .unwrap();
-    let reply = format!(
-        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{STREAM}"
-    );
-    let (url, request) = serve_once(reply);
-    let url = format!("{url}/v1");
+    let server = Server::start(vec![Reply::Stream(STREAM.into())]);
+    let url = format!("{}/v1", server.url);
     let (code, sse, _) = chat(
         &url,
         &[
@@ -392,9 +308,7 @@ fn context_and_history_go_into_the_system_prompt_as_payload_prompt_puts_them() {
         ],
     );
     assert_eq!(code, std::process::ExitCode::SUCCESS, "{sse}");
-    let request = request.recv().unwrap();
-    let body: serde_json::Value =
-        serde_json::from_str(request.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let body = &server.received()[0].body;
     let system = body["messages"][0]["content"].as_str().unwrap();
     let expected = crate::prompt_text(
         &registry(),
@@ -408,4 +322,350 @@ fn context_and_history_go_into_the_system_prompt_as_payload_prompt_puts_them() {
     assert!(system.contains("Reading list 42"), "{system}");
     assert!(system.contains("Books"), "{system}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each provider's streams, as its API sends them, for the whole-turn tests below.
+mod wire {
+    /// OpenAI Responses events.
+    pub fn responses(events: &[serde_json::Value]) -> String {
+        events
+            .iter()
+            .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+            .collect()
+    }
+
+    pub fn responses_text(text: &str) -> String {
+        responses(&[
+            serde_json::json!({"type": "response.created", "response": {"status": "in_progress"}}),
+            serde_json::json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "message", "id": "msg_1", "role": "assistant", "content": []}}),
+            serde_json::json!({"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 0, "content_index": 0, "delta": text}),
+            serde_json::json!({"type": "response.completed", "response": {"status": "completed", "usage": {"input_tokens": 10, "output_tokens": 5}}}),
+        ])
+    }
+
+    pub fn responses_call(name: &str, arguments: &str) -> String {
+        responses(&[
+            serde_json::json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name, "arguments": ""}}),
+            serde_json::json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": arguments}),
+            serde_json::json!({"type": "response.completed", "response": {"status": "completed", "usage": {"input_tokens": 10, "output_tokens": 5}}}),
+        ])
+    }
+
+    fn anthropic(events: &[serde_json::Value]) -> String {
+        events
+            .iter()
+            .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+            .collect()
+    }
+
+    pub fn anthropic_text(text: &str, stop: &str) -> String {
+        anthropic(&[
+            serde_json::json!({"type": "message_start", "message": {"usage": {"input_tokens": 10, "output_tokens": 1}}}),
+            serde_json::json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+            serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
+            serde_json::json!({"type": "content_block_stop", "index": 0}),
+            serde_json::json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 5}}),
+            serde_json::json!({"type": "message_stop"}),
+        ])
+    }
+
+    pub fn anthropic_call(name: &str, arguments: &str) -> String {
+        anthropic(&[
+            serde_json::json!({"type": "message_start", "message": {"usage": {"input_tokens": 10, "output_tokens": 1}}}),
+            serde_json::json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}}),
+            serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": arguments}}),
+            serde_json::json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 5}}),
+            serde_json::json!({"type": "message_stop"}),
+        ])
+    }
+
+    pub fn gemini(part: serde_json::Value) -> String {
+        let chunk = serde_json::json!({
+            "candidates": [{"content": {"parts": [part], "role": "model"}, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5},
+        });
+        format!("data: {chunk}\r\n\r\n")
+    }
+
+    pub fn openai_call(name: &str, arguments: &str) -> String {
+        let call = serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}]}, "finish_reason": "stop"}]});
+        let usage = serde_json::json!({"choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 5}});
+        format!("data: {call}\n\ndata: {usage}\n\ndata: [DONE]\n\n")
+    }
+
+    pub fn openai_text(text: &str) -> String {
+        let chunk = serde_json::json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": "stop"}]});
+        let usage = serde_json::json!({"choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 5}});
+        format!("data: {chunk}\n\ndata: {usage}\n\ndata: [DONE]\n\n")
+    }
+}
+
+mod note {
+    use payload_core::LlmPayload;
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+
+    /// A note.
+    #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+    #[payload(marker = "NOTE")]
+    pub struct Note {
+        /// Its text.
+        pub text: String,
+    }
+}
+
+fn notes() -> Registry {
+    let note = <note::Note as payload_core::LlmPayload>::TYPE;
+    Registry::from_parts(
+        vec![payload_registry::PayloadEntry::new(note, &[])],
+        vec![Page::new("chat").instructions("Be brief.")],
+        vec![],
+    )
+}
+
+/// `payload chat` with `provider` against `server`, with `extra` flags: the exit code,
+/// what it printed, and the one request the server read.
+fn chat_with(
+    provider: &str,
+    server: &Server,
+    extra: &[&str],
+) -> (std::process::ExitCode, String, payload_loopback::Received) {
+    let url = match provider {
+        "openai" | "openai-responses" => format!("{}/v1", server.url),
+        _ => server.url.clone(),
+    };
+    let mut args = vec![
+        "payload",
+        "chat",
+        "--page",
+        "chat",
+        "--provider",
+        provider,
+        "--base-url",
+        &url,
+        "--model",
+        "test-model",
+        "--message",
+        "Note milk",
+    ];
+    args.extend_from_slice(extra);
+    let mut out = Vec::new();
+    let code = crate::run(args, &notes(), &mut out).unwrap();
+    let printed = String::from_utf8(out).unwrap();
+    let [request] = server.received().try_into().unwrap();
+    (code, printed, request)
+}
+
+#[test]
+fn every_provider_runs_a_marker_turn_on_the_page() {
+    for (provider, stream, path) in [
+        ("openai", wire::openai_text("Hi."), "/v1/chat/completions"),
+        (
+            "openai-responses",
+            wire::responses_text("Hi."),
+            "/v1/responses",
+        ),
+        (
+            "anthropic",
+            wire::anthropic_text("Hi.", "end_turn"),
+            "/v1/messages",
+        ),
+        (
+            "gemini",
+            wire::gemini(serde_json::json!({"text": "Hi."})),
+            "/v1beta/models/test-model:streamGenerateContent?alt=sse",
+        ),
+    ] {
+        let server = Server::start(vec![Reply::Stream(stream.into_bytes())]);
+        let (code, sse, request) = chat_with(provider, &server, &["--mode", "marker"]);
+        assert_eq!(code, std::process::ExitCode::SUCCESS, "{provider}: {sse}");
+        assert_eq!(request.line, format!("POST {path} HTTP/1.1"), "{provider}");
+        let last = sse.trim_end().rsplit("\n\n").next().unwrap();
+        assert!(last.starts_with("event: complete\n"), "{provider}: {sse}");
+        assert!(last.contains("\"message\":\"Hi.\""), "{provider}: {last}");
+    }
+}
+
+#[test]
+fn every_provider_and_mode_reads_a_whole_response_type() {
+    let json = r#"{"text": "milk"}"#;
+    let text = |provider: &str| match provider {
+        "openai" => wire::openai_text(json),
+        "openai-responses" => wire::responses_text(json),
+        "anthropic" => wire::anthropic_text(json, "end_turn"),
+        _ => wire::gemini(serde_json::json!({"text": json})),
+    };
+    let call = |provider: &str| match provider {
+        "openai" => wire::openai_call("note", json),
+        "openai-responses" => wire::responses_call("note", json),
+        "anthropic" => wire::anthropic_call("note", json),
+        _ => wire::gemini(
+            serde_json::json!({"functionCall": {"name": "note", "args": {"text": "milk"}}}),
+        ),
+    };
+    // What each request must say of its mode: a JSON pointer into the body and its value.
+    let cases: Vec<(&str, &str, String, &str, serde_json::Value)> = vec![
+        (
+            "openai",
+            "native",
+            text("openai"),
+            "/response_format/type",
+            "json_schema".into(),
+        ),
+        (
+            "openai",
+            "prompted",
+            text("openai"),
+            "/response_format/type",
+            "json_object".into(),
+        ),
+        (
+            "openai-responses",
+            "auto",
+            text("openai-responses"),
+            "/text/format/type",
+            "json_schema".into(),
+        ),
+        (
+            "openai-responses",
+            "native",
+            text("openai-responses"),
+            "/text/format/strict",
+            true.into(),
+        ),
+        (
+            "openai-responses",
+            "tool",
+            call("openai-responses"),
+            "/tool_choice/name",
+            "note".into(),
+        ),
+        (
+            "openai-responses",
+            "prompted",
+            text("openai-responses"),
+            "/text/format/type",
+            "json_object".into(),
+        ),
+        (
+            "anthropic",
+            "native",
+            text("anthropic"),
+            "/output_config/format/type",
+            "json_schema".into(),
+        ),
+        (
+            "anthropic",
+            "tool",
+            call("anthropic"),
+            "/tool_choice/name",
+            "note".into(),
+        ),
+        (
+            "anthropic",
+            "prompted",
+            text("anthropic"),
+            "/messages/0/role",
+            "user".into(),
+        ),
+        (
+            "gemini",
+            "native",
+            text("gemini"),
+            "/generationConfig/responseMimeType",
+            "application/json".into(),
+        ),
+        (
+            "gemini",
+            "tool",
+            call("gemini"),
+            "/toolConfig/functionCallingConfig/mode",
+            "ANY".into(),
+        ),
+        (
+            "gemini",
+            "prompted",
+            text("gemini"),
+            "/generationConfig/responseMimeType",
+            "application/json".into(),
+        ),
+    ];
+    for (provider, mode, stream, pointer, expected) in cases {
+        let server = Server::start(vec![Reply::Stream(stream.into_bytes())]);
+        let (code, printed, request) =
+            chat_with(provider, &server, &["--type", "note", "--mode", mode]);
+        assert_eq!(
+            code,
+            std::process::ExitCode::SUCCESS,
+            "{provider} {mode}: {printed}"
+        );
+        let printed: serde_json::Value = serde_json::from_str(&printed).unwrap();
+        assert_eq!(
+            printed["result"]["data"],
+            serde_json::json!({"text": "milk"}),
+            "{provider} {mode}"
+        );
+        assert_eq!(printed["attempts"], 1);
+        assert_eq!(
+            printed["usage"],
+            serde_json::json!({"input_tokens": 10, "output_tokens": 5}),
+            "{provider} {mode}"
+        );
+        assert_eq!(
+            request.body.pointer(pointer),
+            Some(&expected),
+            "{provider} {mode}: {}",
+            request.body
+        );
+    }
+}
+
+#[test]
+fn a_refusal_is_printed_as_one_and_exits_1() {
+    let refusal = wire::responses(&[
+        serde_json::json!({"type": "response.refusal.delta", "item_id": "msg_1", "output_index": 0, "content_index": 0, "delta": "I can't help with that."}),
+        serde_json::json!({"type": "response.completed", "response": {"status": "completed"}}),
+    ]);
+    let server = Server::start(vec![Reply::Stream(refusal.clone().into_bytes())]);
+    let (code, sse, _) = chat_with("openai-responses", &server, &[]);
+    assert_eq!(code, std::process::ExitCode::from(1));
+    assert!(
+        sse.contains("event: refusal\ndata: {\"message\":\"I can't help with that.\"}"),
+        "{sse}"
+    );
+    let server = Server::start(vec![Reply::Stream(refusal.into_bytes())]);
+    let (code, printed, _) = chat_with("openai-responses", &server, &["--type", "note"]);
+    assert_eq!(code, std::process::ExitCode::from(1));
+    let printed: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    assert_eq!(printed["refusal"], "I can't help with that.");
+}
+
+#[test]
+fn a_mode_without_a_type_or_marker_with_one_is_a_usage_error() {
+    let server = Server::start(vec![]);
+    for extra in [
+        &["--mode", "native"][..],
+        &["--type", "note", "--mode", "marker"][..],
+    ] {
+        let mut args = vec![
+            "payload",
+            "chat",
+            "--page",
+            "chat",
+            "--provider",
+            "gemini",
+            "--base-url",
+            &server.url,
+            "--model",
+            "m",
+            "--message",
+            "x",
+        ];
+        args.extend_from_slice(extra);
+        let refused = crate::run(args, &notes(), &mut Vec::new());
+        assert!(
+            matches!(refused, Err(crate::CliError::Usage(_))),
+            "{extra:?}: {refused:?}"
+        );
+    }
 }

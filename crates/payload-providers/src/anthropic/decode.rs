@@ -1,22 +1,25 @@
 //! Reading Anthropic's message stream: `message_start` (input tokens),
 //! `content_block_start` / `content_block_delta` / `content_block_stop` for each text or
 //! `tool_use` block, `message_delta` (the stop reason and output tokens),
-//! `message_stop`, `ping`, and `error`. Event types it does not know are skipped, as
-//! Anthropic asks of clients.
+//! `message_stop`, `ping`, and `error`, read as the typed events of [`super::wire`].
+//! Event types it does not know are skipped by name, as Anthropic asks of clients.
+//! `stop_reason: refusal` is [`FinishReason::Refusal`]: the turn reports a refusal.
 //!
 //! With extended thinking, `thinking` blocks come first: their `thinking_delta` pieces
 //! are the reasoning channel ([`ModelChunk::Reasoning`], never text, docs/spec.md §9.1); their
 //! `signature_delta` and `redacted_thinking` blocks (encrypted, nothing to show) are
 //! skipped. A second thinking block of the same answer starts after a blank line.
 //!
-//! In whole-response mode the answer is the input of a forced tool: that block's
+//! In whole-response tool mode the answer is the input of the output tool: that block's
 //! `input_json_delta` pieces are passed on as text, not as a tool call, so the turn
-//! reads the JSON as the answer.
+//! reads the JSON as the answer. In native mode (`output_config.format`) the answer is
+//! the text blocks themselves.
 
+use super::wire::{ApiError, BlockDelta, ContentBlock, StreamEvent};
 use crate::sse::Event;
 use crate::transport::Decoder;
+use crate::wire::{Wire, read_tagged};
 use payload_agent::{FinishReason, ModelChunk, ModelError, ModelErrorKind, Usage};
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// What a content block of the answer is.
@@ -34,10 +37,12 @@ enum Block {
 /// The decoder of one attempt's stream.
 #[derive(Debug, Default)]
 pub(crate) struct AnthropicDecoder {
-    /// The forced output tool's name, in whole-response mode.
+    /// The output tool's name, in whole-response tool mode.
     output: Option<String>,
     blocks: HashMap<u64, Block>,
     calls: usize,
+    /// The output tool was called (its input is the answer).
+    answered: bool,
     /// A thinking block has been read (the next one is a new section).
     thought: bool,
     input_tokens: u64,
@@ -45,7 +50,7 @@ pub(crate) struct AnthropicDecoder {
 }
 
 impl AnthropicDecoder {
-    /// A decoder for a request whose forced output tool (if any) is `output`.
+    /// A decoder for a request whose output tool (if any) is `output`.
     pub(crate) fn new(output: Option<String>) -> AnthropicDecoder {
         AnthropicDecoder {
             output,
@@ -53,103 +58,75 @@ impl AnthropicDecoder {
         }
     }
 
-    fn start(&mut self, event: &Value) -> Vec<ModelChunk> {
-        let index = event["index"].as_u64().unwrap_or_default();
-        let block = &event["content_block"];
-        match block["type"].as_str() {
-            Some("text") => {
+    fn start(&mut self, index: u64, block: ContentBlock) -> Vec<ModelChunk> {
+        match block {
+            ContentBlock::Text { text: start } => {
                 self.blocks.insert(index, Block::Text);
-                text(block["text"].as_str().unwrap_or_default())
+                text(start)
             }
-            Some("thinking") => {
+            ContentBlock::Thinking { thinking } => {
                 self.blocks.insert(index, Block::Thinking);
                 let mut chunks = Vec::new();
                 if std::mem::replace(&mut self.thought, true) {
                     chunks.push(ModelChunk::Reasoning("\n\n".to_string()));
                 }
-                let thinking = block["thinking"].as_str().unwrap_or_default();
                 if !thinking.is_empty() {
-                    chunks.push(ModelChunk::Reasoning(thinking.to_string()));
+                    chunks.push(ModelChunk::Reasoning(thinking));
                 }
                 chunks
             }
-            Some("tool_use") if block["name"].as_str() == self.output.as_deref() => {
+            ContentBlock::ToolUse { name, .. } if Some(&name) == self.output.as_ref() => {
+                self.answered = true;
                 self.blocks.insert(index, Block::Answer);
                 Vec::new()
             }
-            Some("tool_use") => {
+            ContentBlock::ToolUse { id, name } => {
                 let call = self.calls;
                 self.calls += 1;
                 self.blocks.insert(index, Block::Call(call));
-                // `input` here is always `{}`: the arguments come as deltas.
+                // The block's `input` is always `{}`: the arguments come as deltas.
                 vec![ModelChunk::ToolCallDelta {
                     index: call,
-                    id: block["id"].as_str().map(str::to_string),
-                    name: block["name"].as_str().map(str::to_string),
+                    id: Some(id),
+                    name: Some(name),
                     arguments: String::new(),
                 }]
             }
-            _ => Vec::new(),
+            ContentBlock::RedactedThinking {} | ContentBlock::Unknown => Vec::new(),
         }
     }
 
-    fn delta(&self, event: &Value) -> Vec<ModelChunk> {
-        let index = event["index"].as_u64().unwrap_or_default();
-        let delta = &event["delta"];
-        match (self.blocks.get(&index), delta["type"].as_str()) {
-            (Some(Block::Text), Some("text_delta")) => {
-                text(delta["text"].as_str().unwrap_or_default())
+    fn delta(&self, index: u64, delta: BlockDelta) -> Vec<ModelChunk> {
+        match (self.blocks.get(&index), delta) {
+            (Some(Block::Text), BlockDelta::TextDelta { text: piece }) => text(piece),
+            (Some(Block::Thinking), BlockDelta::ThinkingDelta { thinking })
+                if !thinking.is_empty() =>
+            {
+                vec![ModelChunk::Reasoning(thinking)]
             }
-            (Some(Block::Thinking), Some("thinking_delta")) => {
-                match delta["thinking"].as_str().filter(|t| !t.is_empty()) {
-                    Some(thinking) => vec![ModelChunk::Reasoning(thinking.to_string())],
-                    None => Vec::new(),
-                }
+            (Some(Block::Answer), BlockDelta::InputJsonDelta { partial_json }) => {
+                text(partial_json)
             }
-            (Some(Block::Answer), Some("input_json_delta")) => {
-                text(delta["partial_json"].as_str().unwrap_or_default())
-            }
-            (Some(Block::Call(call)), Some("input_json_delta")) => {
+            (Some(Block::Call(call)), BlockDelta::InputJsonDelta { partial_json }) => {
                 vec![ModelChunk::ToolCallDelta {
                     index: *call,
                     id: None,
                     name: None,
-                    arguments: delta["partial_json"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string(),
+                    arguments: partial_json,
                 }]
             }
             _ => Vec::new(),
         }
-    }
-
-    fn message_delta(&self, event: &Value) -> Vec<ModelChunk> {
-        let mut chunks = Vec::new();
-        if let Some(reason) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
-            chunks.push(ModelChunk::Finish(self.stop_reason(reason)));
-        }
-        if let Some(output) = event
-            .pointer("/usage/output_tokens")
-            .and_then(Value::as_u64)
-        {
-            // `output_tokens` is the total so far; this is the call's one usage chunk.
-            chunks.push(ModelChunk::Usage(Usage {
-                input_tokens: self.input_tokens,
-                output_tokens: output,
-            }));
-        }
-        chunks
     }
 
     fn stop_reason(&self, reason: &str) -> FinishReason {
         match reason {
             "end_turn" | "stop_sequence" => FinishReason::Stop,
-            "max_tokens" => FinishReason::Length,
-            // Stopping for the forced output tool is the answer ending, not a call.
-            "tool_use" if self.calls == 0 && self.output.is_some() => FinishReason::Stop,
+            "max_tokens" | "model_context_window_exceeded" => FinishReason::Length,
+            // Stopping after the output tool alone is the answer ending, not a call.
+            "tool_use" if self.calls == 0 && self.answered => FinishReason::Stop,
             "tool_use" => FinishReason::ToolCalls,
-            "refusal" => FinishReason::ContentFilter,
+            "refusal" => FinishReason::Refusal,
             other => FinishReason::Other(other.to_string()),
         }
     }
@@ -157,34 +134,46 @@ impl AnthropicDecoder {
 
 impl Decoder for AnthropicDecoder {
     fn event(&mut self, event: &Event) -> Result<Vec<ModelChunk>, ModelError> {
-        let data: Value = serde_json::from_str(&event.data).map_err(|e| {
-            ModelError::new(
-                ModelErrorKind::Protocol,
-                format!(
-                    "the stream sent an event that is not JSON ({e}): {}",
-                    event.data
-                ),
-            )
-        })?;
-        let kind = data["type"].as_str().unwrap_or(&event.event);
-        Ok(match kind {
-            "message_start" => {
-                self.input_tokens = data
-                    .pointer("/message/usage/input_tokens")
-                    .and_then(Value::as_u64)
+        let event = match read_tagged::<StreamEvent>(&event.data)? {
+            Wire::Known(event) => event,
+            // Event types added later are skipped, as Anthropic asks of clients.
+            Wire::Unknown { .. } => return Ok(Vec::new()),
+        };
+        Ok(match event {
+            StreamEvent::MessageStart { message } => {
+                self.input_tokens = message
+                    .usage
+                    .and_then(|u| u.input_tokens)
                     .unwrap_or_default();
                 Vec::new()
             }
-            "content_block_start" => self.start(&data),
-            "content_block_delta" => self.delta(&data),
-            "message_delta" => self.message_delta(&data),
-            "message_stop" => {
+            StreamEvent::ContentBlockStart {
+                index,
+                content_block,
+            } => self.start(index, content_block),
+            StreamEvent::ContentBlockDelta { index, delta } => self.delta(index, delta),
+            StreamEvent::MessageDelta { delta, usage } => {
+                let mut chunks = Vec::new();
+                if let Some(reason) = delta.stop_reason {
+                    chunks.push(ModelChunk::Finish(self.stop_reason(&reason)));
+                }
+                if let Some(output) = usage.and_then(|u| u.output_tokens) {
+                    // `output_tokens` is the total so far; this is the call's one usage.
+                    chunks.push(ModelChunk::Usage(Usage {
+                        input_tokens: self.input_tokens,
+                        output_tokens: output,
+                    }));
+                }
+                chunks
+            }
+            StreamEvent::MessageStop {} => {
                 self.done = true;
                 Vec::new()
             }
-            "error" => return Err(stream_error(&data)),
-            // ping, content_block_stop, and event types added later.
-            _ => Vec::new(),
+            StreamEvent::Error { error } => return Err(stream_error(error)),
+            StreamEvent::Ping {} | StreamEvent::ContentBlockStop {} | StreamEvent::Unknown => {
+                Vec::new()
+            }
         })
     }
 
@@ -197,31 +186,30 @@ impl Decoder for AnthropicDecoder {
     }
 }
 
-fn text(text: &str) -> Vec<ModelChunk> {
+fn text(text: String) -> Vec<ModelChunk> {
     if text.is_empty() {
         Vec::new()
     } else {
-        vec![ModelChunk::Text(text.to_string())]
+        vec![ModelChunk::Text(text)]
     }
 }
 
 /// An `error` event, by its `error.type`.
-fn stream_error(data: &Value) -> ModelError {
-    let kind = match data.pointer("/error/type").and_then(Value::as_str) {
-        Some("rate_limit_error") => ModelErrorKind::RateLimited,
-        Some(
-            "invalid_request_error"
-            | "authentication_error"
-            | "permission_error"
-            | "not_found_error"
-            | "request_too_large",
-        ) => ModelErrorKind::Rejected,
+fn stream_error(error: ApiError) -> ModelError {
+    let kind = match error.kind.as_str() {
+        "rate_limit_error" => ModelErrorKind::RateLimited,
+        "invalid_request_error"
+        | "authentication_error"
+        | "permission_error"
+        | "not_found_error"
+        | "request_too_large" => ModelErrorKind::Rejected,
         _ => ModelErrorKind::Server,
     };
-    let message = data
-        .pointer("/error/message")
-        .and_then(Value::as_str)
-        .unwrap_or("the provider failed");
+    let message = if error.message.is_empty() {
+        "the provider failed".to_string()
+    } else {
+        error.message
+    };
     ModelError::new(kind, message)
 }
 
@@ -316,5 +304,32 @@ mod tests {
             ModelErrorKind::Rejected
         );
         assert!(read(&mut decoder, r#"{"type":"ping"}"#).is_empty());
+    }
+
+    #[test]
+    fn unknown_events_are_named_and_skipped_and_known_ones_must_be_well_formed() {
+        assert!(matches!(
+            read_tagged::<StreamEvent>(r#"{"type":"server_tool_progress","x":1}"#).unwrap(),
+            Wire::Unknown { kind } if kind == "server_tool_progress"
+        ));
+        let mut decoder = AnthropicDecoder::default();
+        assert!(read(&mut decoder, r#"{"type":"server_tool_progress"}"#).is_empty());
+        let unknown_block = r#"{"type":"content_block_start","index":0,"content_block":{"type":"web_search_tool_result","content":[]}}"#;
+        assert!(read(&mut decoder, unknown_block).is_empty());
+        let malformed = r#"{"type":"content_block_delta","index":"zero","delta":{"type":"text_delta","text":"x"}}"#;
+        assert_eq!(
+            decoder.event(&event(malformed)).unwrap_err().kind,
+            ModelErrorKind::Protocol
+        );
+    }
+
+    #[test]
+    fn a_refusal_stop_is_a_refusal() {
+        let mut decoder = AnthropicDecoder::default();
+        let stop = r#"{"type":"message_delta","delta":{"stop_reason":"refusal","stop_sequence":null},"usage":{"output_tokens":3}}"#;
+        assert_eq!(
+            read(&mut decoder, stop)[0],
+            ModelChunk::Finish(FinishReason::Refusal)
+        );
     }
 }

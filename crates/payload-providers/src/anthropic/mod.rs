@@ -2,18 +2,19 @@
 //! `anthropic-version` headers.
 
 mod body;
-mod decode;
+pub(crate) mod decode;
+pub(crate) mod wire;
 
 pub use body::DEFAULT_MAX_TOKENS;
 
 use crate::attempts::AttemptLog;
 use crate::config::{ClientConfig, config_builder};
+use crate::mode::{Capability, Sent, has_native, resolve};
 use crate::output_name;
-use crate::transport::{self, HttpRequest};
+use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use decode::AnthropicDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
-use reqwest::header::{CONTENT_TYPE, HeaderName, HeaderValue};
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 use serde_json::Value;
 
 /// Anthropic's API.
@@ -33,6 +34,7 @@ pub struct Anthropic {
     config: ClientConfig,
     client: Option<reqwest::Client>,
     attempts: AttemptLog,
+    thinking_budget: Option<u32>,
 }
 
 impl Anthropic {
@@ -55,41 +57,53 @@ impl Anthropic {
             config,
             client: None,
             attempts: AttemptLog::fresh(),
+            thinking_budget: None,
         }
+    }
+
+    /// Turns extended thinking on with a budget of `tokens` (at least 1024, as the API
+    /// requires): the thinking streams as reasoning, never as text.
+    pub fn thinking_budget(mut self, tokens: u32) -> Anthropic {
+        self.thinking_budget = Some(tokens.max(1024));
+        self
+    }
+
+    /// The mode `request` is sent in: native structured output on the models that have
+    /// it, else the output tool.
+    fn sent(&self, request: &ModelRequest) -> Sent {
+        let can = Capability {
+            native: body::has_structured_outputs(&self.config.model)
+                && has_native(request, crate::Dialect::AnthropicStrict),
+            tool: true,
+            tool_first: true,
+        };
+        resolve(request.output.as_ref(), can)
     }
 
     /// The JSON body sent for `request`.
     pub fn body(&self, request: &ModelRequest) -> Value {
-        body::body(&self.config, request)
+        let sent = self.sent(request);
+        serde_json::to_value(body::body(
+            &self.config,
+            request,
+            sent,
+            self.thinking_budget,
+        ))
+        .unwrap_or_default()
     }
 
     fn request(&mut self, request: &ModelRequest) -> HttpRequest {
-        let client = self
-            .client
-            .get_or_insert_with(|| transport::http_client(&self.config))
-            .clone();
-        let mut headers = transport::headers(&self.config.headers);
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        headers.insert(
-            HeaderName::from_static("anthropic-version"),
-            HeaderValue::from_static(ANTHROPIC_VERSION),
-        );
-        if let Some(key) = &self.config.api_key {
-            if let Ok(mut value) = HeaderValue::from_str(key.expose_secret()) {
-                value.set_sensitive(true);
-                headers.insert(HeaderName::from_static("x-api-key"), value);
-            }
-        }
-        self.attempts = AttemptLog::fresh();
-        HttpRequest {
-            client,
-            url: self.config.url("v1/messages"),
-            headers,
+        let parts = RequestParts {
+            provider: "anthropic",
+            path: "v1/messages",
+            key: KeyHeader::Named("x-api-key"),
+            fixed: &[("anthropic-version", ANTHROPIC_VERSION)],
             body: self.body(request).to_string().into_bytes(),
-            config: self.config.clone(),
-            log: self.attempts.clone(),
-            span: crate::request_span("anthropic", &self.config.model, request.iteration),
-        }
+            iteration: request.iteration,
+        };
+        let (http, log) = transport::http_request(&self.config, &mut self.client, parts);
+        self.attempts = log;
+        http
     }
 }
 
@@ -97,7 +111,10 @@ config_builder!(Anthropic);
 
 impl Model for Anthropic {
     fn stream(&mut self, request: &ModelRequest) -> ModelStream {
-        let output = request.output.as_ref().map(|o| output_name(&o.name));
+        let output = match (self.sent(request), &request.output) {
+            (Sent::Tool, Some(output)) => Some(output_name(&output.name)),
+            _ => None,
+        };
         let http = self.request(request);
         transport::stream(http, move || AnthropicDecoder::new(output.clone()))
     }

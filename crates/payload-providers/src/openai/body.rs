@@ -1,27 +1,57 @@
 //! The body of an OpenAI-compatible `POST /chat/completions`: the conversation as
 //! chat messages (the system prompt first), the tools as functions, and whole-response
-//! output as a `response_format`.
+//! output in the mode [`crate::mode::resolve`] chose: a `response_format` json_schema
+//! (native), an output function the model must call (tool), JSON mode (prompted).
 
+use crate::Dialect;
 use crate::config::ClientConfig;
+use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest, StructuredOutput, ToolSpec};
 use serde_json::{Map, Value, json};
 
-/// The JSON body for `request`, streamed with usage at the end.
-pub(crate) fn body(config: &ClientConfig, request: &ModelRequest) -> Value {
+/// The JSON body for `request` sent in mode `sent`, streamed with usage at the end.
+pub(crate) fn body(config: &ClientConfig, request: &ModelRequest, sent: Sent) -> Value {
     let mut body = Map::new();
     body.insert("model".into(), json!(config.model));
     body.insert("messages".into(), Value::Array(messages(request)));
     body.insert("stream".into(), json!(true));
     body.insert("stream_options".into(), json!({"include_usage": true}));
-    if !request.tools.is_empty() {
-        body.insert(
-            "tools".into(),
-            request.tools.iter().map(tool).collect::<Vec<_>>().into(),
-        );
-    }
+    let mut tools: Vec<Value> = request.tools.iter().map(tool).collect();
     if let Some(output) = &request.output {
-        body.insert("response_format".into(), response_format(output));
+        match sent {
+            Sent::Native => {
+                body.insert("response_format".into(), json_schema(output));
+            }
+            Sent::Tool => {
+                // The output function, which the model must call (or, with the page's
+                // tools beside it, any function: they stay callable).
+                let name = output_name(&output.name);
+                let (parameters, strict) = tool_schema(output, Dialect::OpenAiStrict);
+                let choice = if tools.is_empty() {
+                    json!({"type": "function", "function": {"name": name}})
+                } else {
+                    json!("required")
+                };
+                tools.push(json!({
+                    "type": "function",
+                    "function": {
+                        "name": name,
+                        "description": output.description,
+                        "parameters": parameters,
+                        "strict": strict,
+                    },
+                }));
+                body.insert("tool_choice".into(), choice);
+            }
+            Sent::Prompted => {
+                body.insert("response_format".into(), json!({"type": "json_object"}));
+            }
+            Sent::Marker => {}
+        }
+    }
+    if !tools.is_empty() {
+        body.insert("tools".into(), tools.into());
     }
     if let Some(max) = config.max_tokens {
         body.insert(token_limit_key(&config.base_url).into(), json!(max));
@@ -101,22 +131,18 @@ fn tool(spec: &ToolSpec) -> Value {
     })
 }
 
-/// A strict schema is enforced by the API (`json_schema`); any other schema only gets
-/// JSON mode, and the prompt's instructions describe the shape.
-fn response_format(output: &StructuredOutput) -> Value {
-    if output.strict {
-        json!({
-            "type": "json_schema",
-            "json_schema": {
-                "name": output_name(&output.name),
-                "description": output.description,
-                "schema": output.schema,
-                "strict": true,
-            },
-        })
-    } else {
-        json!({"type": "json_object"})
-    }
+/// A strict schema, enforced by the API (native mode). Any other schema only gets JSON
+/// mode (prompted), and the prompt's instructions describe the shape.
+fn json_schema(output: &StructuredOutput) -> Value {
+    json!({
+        "type": "json_schema",
+        "json_schema": {
+            "name": output_name(&output.name),
+            "description": output.description,
+            "schema": native(output, Dialect::OpenAiStrict).unwrap_or(&output.schema),
+            "strict": true,
+        },
+    })
 }
 
 /// Adds `constraint` to `body`, in the field the servers that accept it read.

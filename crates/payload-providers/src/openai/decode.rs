@@ -6,17 +6,28 @@
 //! Reasoning models on compatible servers send their reasoning apart from the answer, in
 //! `delta.reasoning_content` (DeepSeek, llama.cpp, SGLang, older vLLM) or
 //! `delta.reasoning` (newer vLLM, OpenRouter, Ollama): it becomes
-//! [`ModelChunk::Reasoning`], never text (docs/spec.md §9.1).
+//! [`ModelChunk::Reasoning`], never text (docs/spec.md §9.1). A `delta.refusal` is the
+//! model refusing (OpenAI structured outputs): [`ModelChunk::Refusal`], never text.
+//!
+//! The chunks are read as the typed structs of [`super::wire`].
 
+use super::wire::{ChatChunk, Choice};
 use crate::http_error::error_message;
 use crate::sse::Event;
 use crate::transport::Decoder;
+use crate::wire::{read, some_text};
 use payload_agent::{FinishReason, ModelChunk, ModelError, ModelErrorKind, Usage};
 use serde_json::Value;
 
 /// The decoder of one attempt's stream.
 #[derive(Debug, Default)]
 pub(crate) struct OpenAiDecoder {
+    /// The output function's name, in whole-response tool mode.
+    answer_tool: Option<String>,
+    /// The index of the call to it, once it began: its arguments are the answer.
+    answer_index: Option<usize>,
+    /// Calls of the page's tools so far.
+    calls: usize,
     finished: bool,
     done: bool,
 }
@@ -31,23 +42,18 @@ impl Decoder for OpenAiDecoder {
         if data.is_empty() {
             return Ok(Vec::new());
         }
-        let chunk: Value = serde_json::from_str(data).map_err(|e| {
-            ModelError::new(
-                ModelErrorKind::Protocol,
-                format!("the stream sent an event that is not JSON ({e}): {data}"),
-            )
-        })?;
-        if chunk.get("error").is_some_and(|e| !e.is_null()) {
-            return Err(stream_error(&chunk));
+        let chunk: ChatChunk = read(data)?;
+        if let Some(error) = chunk.error.filter(|e| !e.is_null()) {
+            return Err(stream_error(error));
         }
         let mut chunks = Vec::new();
-        if let Some(choice) = chunk.pointer("/choices/0") {
+        if let Some(choice) = chunk.choices.into_iter().flatten().next() {
             self.choice(choice, &mut chunks);
         }
-        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+        if let Some(usage) = chunk.usage {
             chunks.push(ModelChunk::Usage(Usage {
-                input_tokens: count(usage, "prompt_tokens"),
-                output_tokens: count(usage, "completion_tokens"),
+                input_tokens: usage.prompt_tokens,
+                output_tokens: usage.completion_tokens,
             }));
         }
         Ok(chunks)
@@ -64,49 +70,65 @@ impl Decoder for OpenAiDecoder {
 }
 
 impl OpenAiDecoder {
-    fn choice(&mut self, choice: &Value, chunks: &mut Vec<ModelChunk>) {
-        let delta = &choice["delta"];
-        // A server sends one of the two names; were both there, they would be the same
-        // text twice, so the first one present is read.
-        let reasoning = delta["reasoning_content"]
-            .as_str()
-            .or_else(|| delta["reasoning"].as_str());
-        if let Some(reasoning) = reasoning.filter(|t| !t.is_empty()) {
-            chunks.push(ModelChunk::Reasoning(reasoning.to_string()));
-        }
-        if let Some(text) = delta["content"].as_str().filter(|t| !t.is_empty()) {
-            chunks.push(ModelChunk::Text(text.to_string()));
-        }
-        for (n, call) in delta["tool_calls"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            let function = &call["function"];
-            chunks.push(ModelChunk::ToolCallDelta {
-                index: call["index"].as_u64().map_or(n, |i| i as usize),
-                id: text(&call["id"]),
-                name: text(&function["name"]),
-                arguments: function["arguments"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string(),
-            });
-        }
-        if let Some(reason) = choice["finish_reason"].as_str() {
-            self.finished = true;
-            chunks.push(ModelChunk::Finish(finish_reason(reason)));
+    /// A decoder for a request whose answer is the arguments of `answer_tool`, if any.
+    pub(crate) fn new(answer_tool: Option<String>) -> OpenAiDecoder {
+        OpenAiDecoder {
+            answer_tool,
+            ..OpenAiDecoder::default()
         }
     }
-}
 
-fn text(value: &Value) -> Option<String> {
-    value.as_str().filter(|s| !s.is_empty()).map(str::to_string)
-}
-
-fn count(usage: &Value, name: &str) -> u64 {
-    usage[name].as_u64().unwrap_or(0)
+    fn choice(&mut self, choice: Choice, chunks: &mut Vec<ModelChunk>) {
+        let delta = choice.delta.unwrap_or_default();
+        // A server sends one of the two names; were both there, they would be the same
+        // text twice, so the first one present is read.
+        let reasoning = some_text(delta.reasoning_content).or(some_text(delta.reasoning));
+        if let Some(reasoning) = reasoning {
+            chunks.push(ModelChunk::Reasoning(reasoning));
+        }
+        if let Some(refusal) = some_text(delta.refusal) {
+            chunks.push(ModelChunk::Refusal(refusal));
+        }
+        if let Some(text) = some_text(delta.content) {
+            chunks.push(ModelChunk::Text(text));
+        }
+        for (n, call) in delta.tool_calls.into_iter().flatten().enumerate() {
+            let (name, arguments) = match call.function {
+                Some(function) => (some_text(function.name), function.arguments),
+                None => (None, None),
+            };
+            let index = call.index.unwrap_or(n);
+            if name.is_some() && name == self.answer_tool {
+                self.answer_index = Some(index);
+            }
+            if Some(index) == self.answer_index {
+                if let Some(piece) = some_text(arguments) {
+                    chunks.push(ModelChunk::Text(piece));
+                }
+                continue;
+            }
+            if name.is_some() {
+                self.calls += 1;
+            }
+            chunks.push(ModelChunk::ToolCallDelta {
+                index,
+                id: some_text(call.id),
+                name,
+                arguments: arguments.unwrap_or_default(),
+            });
+        }
+        if let Some(reason) = choice.finish_reason {
+            self.finished = true;
+            let reason = match finish_reason(&reason) {
+                // Stopping after the output function alone is the answer ending.
+                FinishReason::ToolCalls if self.calls == 0 && self.answer_index.is_some() => {
+                    FinishReason::Stop
+                }
+                reason => reason,
+            };
+            chunks.push(ModelChunk::Finish(reason));
+        }
+    }
 }
 
 fn finish_reason(reason: &str) -> FinishReason {
@@ -115,13 +137,13 @@ fn finish_reason(reason: &str) -> FinishReason {
         "length" => FinishReason::Length,
         "tool_calls" | "function_call" => FinishReason::ToolCalls,
         "content_filter" => FinishReason::ContentFilter,
+        "refusal" => FinishReason::Refusal,
         other => FinishReason::Other(other.to_string()),
     }
 }
 
 /// An error object sent inside the stream, by its `type` or `code`.
-fn stream_error(chunk: &Value) -> ModelError {
-    let error = &chunk["error"];
+pub(crate) fn stream_error(error: Value) -> ModelError {
     let label = error["type"]
         .as_str()
         .or_else(|| error["code"].as_str())
@@ -133,7 +155,8 @@ fn stream_error(chunk: &Value) -> ModelError {
     } else {
         ModelErrorKind::Server
     };
-    let message = error_message(chunk).unwrap_or_else(|| "the provider failed".to_string());
+    let message = error_message(&serde_json::json!({ "error": error }))
+        .unwrap_or_else(|| "the provider failed".to_string());
     ModelError::new(kind, message)
 }
 
@@ -200,7 +223,7 @@ mod tests {
             decoder.event(&event(vllm)).unwrap(),
             [ModelChunk::Reasoning(" ok".into())]
         );
-        let both = r#"{"choices":[{"index":0,"delta":{"reasoning_content":"","content":"Hi"},"finish_reason":null}]}"#;
+        let both = r#"{"choices":[{"index":0,"delta":{"reasoning_content":"","content":"Hi","refusal":null},"finish_reason":null}]}"#;
         assert_eq!(
             decoder.event(&event(both)).unwrap(),
             [ModelChunk::Text("Hi".into())]
@@ -216,5 +239,25 @@ mod tests {
         assert_eq!(failed.message, "The server had an error");
         let bad = decoder.event(&event("{nope")).unwrap_err();
         assert_eq!(bad.kind, ModelErrorKind::Protocol);
+    }
+
+    #[test]
+    fn refusal_deltas_are_the_refusal_never_text() {
+        let mut decoder = OpenAiDecoder::default();
+        let refusal = r#"{"choices":[{"index":0,"delta":{"content":null,"refusal":"I'm sorry"},"finish_reason":null}]}"#;
+        assert_eq!(
+            decoder.event(&event(refusal)).unwrap(),
+            [ModelChunk::Refusal("I'm sorry".into())]
+        );
+    }
+
+    #[test]
+    fn a_member_of_the_wrong_type_is_a_protocol_error_not_a_silent_miss() {
+        let mut decoder = OpenAiDecoder::default();
+        let wrong = r#"{"choices":[{"index":0,"delta":{"content":7},"finish_reason":null}]}"#;
+        assert_eq!(
+            decoder.event(&event(wrong)).unwrap_err().kind,
+            ModelErrorKind::Protocol
+        );
     }
 }

@@ -3,15 +3,16 @@
 //! without a key no `Authorization` header is sent.
 
 mod body;
-mod decode;
+pub(crate) mod decode;
+mod wire;
 
 use crate::attempts::AttemptLog;
 use crate::config::{ClientConfig, config_builder};
-use crate::transport::{self, HttpRequest};
+use crate::mode::{Capability, Sent, has_native, resolve};
+use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use decode::OpenAiDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
-use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue};
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 use serde_json::Value;
 
 /// OpenAI's API.
@@ -76,9 +77,23 @@ impl OpenAi {
         self
     }
 
+    /// The mode `request` is sent in. OpenAI's older models lack structured outputs;
+    /// compatible servers (vLLM, llama.cpp, Ollama) enforce `json_schema` with their
+    /// grammar engines.
+    fn sent(&self, request: &ModelRequest) -> Sent {
+        let can = Capability {
+            native: has_structured_outputs(&self.config.model)
+                && has_native(request, crate::Dialect::OpenAiStrict),
+            tool: true,
+            tool_first: false,
+        };
+        resolve(request.output.as_ref(), can)
+    }
+
     /// The JSON body sent for `request`.
     pub fn body(&self, request: &ModelRequest) -> Value {
-        let mut body = body::body(&self.config, request);
+        let sent = self.sent(request);
+        let mut body = body::body(&self.config, request, sent);
         if let (Some(constraint), None) = (&self.constraint, &request.output) {
             body::constrain(&mut body, constraint);
         }
@@ -86,38 +101,37 @@ impl OpenAi {
     }
 
     fn request(&mut self, request: &ModelRequest) -> HttpRequest {
-        let client = self
-            .client
-            .get_or_insert_with(|| transport::http_client(&self.config))
-            .clone();
-        let mut headers = transport::headers(&self.config.headers);
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        if let Some(key) = &self.config.api_key {
-            let bearer = format!("Bearer {}", key.expose_secret());
-            if let Ok(mut value) = HeaderValue::from_str(&bearer) {
-                value.set_sensitive(true);
-                headers.insert(AUTHORIZATION, value);
-            }
-        }
-        self.attempts = AttemptLog::fresh();
-        HttpRequest {
-            client,
-            url: self.config.url("chat/completions"),
-            headers,
+        let parts = RequestParts {
+            provider: "openai",
+            path: "chat/completions",
+            key: KeyHeader::Bearer,
+            fixed: &[],
             body: self.body(request).to_string().into_bytes(),
-            config: self.config.clone(),
-            log: self.attempts.clone(),
-            span: crate::request_span("openai", &self.config.model, request.iteration),
-        }
+            iteration: request.iteration,
+        };
+        let (http, log) = transport::http_request(&self.config, &mut self.client, parts);
+        self.attempts = log;
+        http
     }
 }
 
 config_builder!(OpenAi);
 
+/// Whether an OpenAI model has structured outputs (a strict JSON Schema enforced on the
+/// answer): every current one, not `gpt-3.5*`, `gpt-4` and `gpt-4-*` (`gpt-4o` and
+/// later have it).
+pub(crate) fn has_structured_outputs(model: &str) -> bool {
+    !(model.starts_with("gpt-3.5") || model == "gpt-4" || model.starts_with("gpt-4-"))
+}
+
 impl Model for OpenAi {
     fn stream(&mut self, request: &ModelRequest) -> ModelStream {
+        let answer_tool = match (self.sent(request), &request.output) {
+            (Sent::Tool, Some(output)) => Some(crate::output_name(&output.name)),
+            _ => None,
+        };
         let request = self.request(request);
-        transport::stream(request, OpenAiDecoder::default)
+        transport::stream(request, move || OpenAiDecoder::new(answer_tool.clone()))
     }
 }
 

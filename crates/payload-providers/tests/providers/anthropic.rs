@@ -20,7 +20,7 @@ fn client(server: &Server) -> Anthropic {
 
 #[tokio::test]
 async fn a_marker_split_across_deltas_becomes_the_turns_payload() {
-    let server = Server::start(vec![stream("anthropic/schema_proposal.sse")]).await;
+    let server = Server::start(vec![stream("anthropic/schema_proposal.sse")]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_schema_proposal_turn(&events);
@@ -50,7 +50,7 @@ async fn a_marker_split_across_deltas_becomes_the_turns_payload() {
 #[tokio::test]
 async fn thinking_blocks_are_reasoning_never_the_payload() {
     // A thinking block (with its signature), a redacted one, then the text answer.
-    let server = Server::start(vec![stream("anthropic/thinking.sse")]).await;
+    let server = Server::start(vec![stream("anthropic/thinking.sse")]);
     let events = turn(&mut client(&server)).await;
     assert_reasoning_turn(&events);
 }
@@ -60,8 +60,7 @@ async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
     let server = Server::start(vec![
         stream("anthropic/tool_call.sse"),
         stream("anthropic/after_tool.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     let start = events
@@ -140,7 +139,7 @@ fn consecutive_tool_results_share_one_user_message() {
 
 #[tokio::test]
 async fn a_stream_cut_by_max_tokens_leaves_the_payload_truncated() {
-    let server = Server::start(vec![stream("anthropic/max_tokens.sse")]).await;
+    let server = Server::start(vec![stream("anthropic/max_tokens.sse")]);
     let mut model = client(&server).max_tokens(16);
     let events = turn(&mut model).await;
     let parsed = completed(&events);
@@ -163,8 +162,7 @@ async fn a_429_is_retried_after_its_retry_after() {
             r#"{"type": "error", "error": {"type": "rate_limit_error", "message": "Number of requests has exceeded your rate limit"}}"#.to_string(),
         ),
         stream("anthropic/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let started = Instant::now();
     let events = turn(&mut model).await;
@@ -194,8 +192,7 @@ async fn a_500_and_an_overloaded_event_before_content_are_retried() {
         ),
         stream("anthropic/overloaded_first.sse"),
         stream("anthropic/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert!(errors(&events).is_empty());
@@ -221,8 +218,7 @@ async fn a_drop_before_content_is_retried_and_after_content_ends_the_turn() {
     let server = Server::start(vec![
         stream("anthropic/cut_before_content.sse"),
         stream("anthropic/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert!(errors(&events).is_empty());
@@ -232,8 +228,7 @@ async fn a_drop_before_content_is_retried_and_after_content_ends_the_turn() {
     let server = Server::start(vec![
         stream("anthropic/cut_after_content.sse"),
         stream("anthropic/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_eq!(
@@ -246,7 +241,7 @@ async fn a_drop_before_content_is_retried_and_after_content_ends_the_turn() {
 
 #[tokio::test]
 async fn an_error_event_after_content_ends_the_turn_with_an_error_event() {
-    let server = Server::start(vec![stream("anthropic/error_event.sse")]).await;
+    let server = Server::start(vec![stream("anthropic/error_event.sse")]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_eq!(
@@ -262,7 +257,7 @@ async fn a_server_that_stops_mid_stream_times_out_instead_of_hanging() {
     // The stream up to its second text delta: some text came, then nothing.
     let recorded = String::from_utf8(fixture("anthropic/cut_after_content.sse")).unwrap();
     let second = recorded.rfind("event: content_block_delta").unwrap();
-    let server = Server::start(vec![Reply::Hang(recorded.as_bytes()[..second].to_vec())]).await;
+    let server = Server::start(vec![Reply::Hang(recorded.as_bytes()[..second].to_vec())]);
     let mut model = client(&server);
     let started = Instant::now();
     let events = turn(&mut model).await;
@@ -285,7 +280,7 @@ async fn a_server_that_stops_mid_stream_times_out_instead_of_hanging() {
 
 #[tokio::test]
 async fn whole_response_extraction_forces_the_output_tool_and_reads_its_input() {
-    let server = Server::start(vec![stream("anthropic/json_answer.sse")]).await;
+    let server = Server::start(vec![stream("anthropic/json_answer.sse")]);
     let mut model = client(&server);
     let (value, outcome) = payload_providers::extract::<SchemaProposal>(
         &mut model,
@@ -313,4 +308,94 @@ async fn whole_response_extraction_forces_the_output_tool_and_reads_its_input() 
         <SchemaProposal as payload_core::LlmPayload>::TYPE
             .schema(payload_core::schema::Dialect::Draft2020_12)
     );
+}
+
+#[tokio::test]
+async fn whole_response_native_sends_output_config_and_reads_the_text() {
+    let server = Server::start(vec![stream("anthropic/native_answer.sse")]);
+    let (note, outcome) =
+        extract_note(&mut client(&server), payload_agent::OutputMode::Auto, 1).await;
+    assert_eq!(note, Some(groceries()), "{outcome:?}");
+    let body = &server.received()[0].body;
+    let format = &body["output_config"]["format"];
+    assert_eq!(format["type"], "json_schema");
+    assert_eq!(format["schema"]["additionalProperties"], false);
+    assert!(body.get("tools").is_none() && body.get("tool_choice").is_none());
+}
+
+#[tokio::test]
+async fn whole_response_tool_mode_sends_a_strict_output_tool() {
+    let server = Server::start(vec![stream("anthropic/json_answer.sse")]);
+    let mut model = client(&server);
+    let mut request =
+        payload_agent::ModelRequest::new(vec![ModelMessage::user("Remove column nine")]);
+    request.system = "Propose.".into();
+    let options = payload_providers::ExtractOptions::new(RetryPolicy::attempts(1))
+        .mode(payload_agent::OutputMode::Tool);
+    let extraction =
+        payload_providers::extract_in::<SchemaProposal>(&mut model, request, options).await;
+    assert!(extraction.value.is_some());
+    // A type with a strict schema gets a strict output tool.
+    let note = Anthropic::new("claude-sonnet-4-5").body(&{
+        let mut request = payload_agent::ModelRequest::new(vec![]);
+        let mut output =
+            payload_providers::structured_output(&<Note as payload_core::LlmPayload>::TYPE);
+        output.mode = payload_agent::OutputMode::Tool;
+        request.output = Some(output);
+        request
+    });
+    assert_eq!(note["tools"][0]["strict"], true);
+    assert_eq!(note["tool_choice"], json!({"type": "tool", "name": "note"}));
+    // A model before structured outputs gets the tool in auto mode.
+    let old = Anthropic::new("claude-3-5-haiku-latest").body(&{
+        let mut request = payload_agent::ModelRequest::new(vec![]);
+        request.output = Some(payload_providers::structured_output(
+            &<Note as payload_core::LlmPayload>::TYPE,
+        ));
+        request
+    });
+    assert!(old.get("output_config").is_none());
+    assert_eq!(old["tool_choice"]["name"], "note");
+}
+
+#[tokio::test]
+async fn a_refusal_stop_is_a_refusal_event_and_extraction_stops_with_it() {
+    let server = Server::start(vec![stream("anthropic/refusal.sse")]);
+    let events = turn(&mut client(&server)).await;
+    assert_eq!(
+        names(&events),
+        ["status", "text_delta", "refusal", "complete"]
+    );
+    assert_eq!(server.received().len(), 1, "a refusal is not re-asked");
+
+    let server = Server::start(vec![stream("anthropic/refusal.sse")]);
+    let (note, outcome) =
+        extract_note(&mut client(&server), payload_agent::OutputMode::Auto, 3).await;
+    assert!(note.is_none());
+    assert_eq!(
+        outcome.model_error.as_ref().map(|e| e.kind),
+        Some(ModelErrorKind::Refused)
+    );
+    assert_eq!(server.received().len(), 1, "a refusal is not re-asked");
+}
+
+#[test]
+fn extended_thinking_is_sent_with_its_budget_and_without_forcing_a_tool() {
+    let mut request = payload_agent::ModelRequest::new(vec![ModelMessage::user("hi")]);
+    let mut output =
+        payload_providers::structured_output(&<Note as payload_core::LlmPayload>::TYPE);
+    output.mode = payload_agent::OutputMode::Tool;
+    request.output = Some(output);
+    let body = Anthropic::new("claude-sonnet-4-5")
+        .max_tokens(1000)
+        .temperature(0.2)
+        .thinking_budget(2048)
+        .body(&request);
+    assert_eq!(
+        body["thinking"],
+        json!({"type": "enabled", "budget_tokens": 2048})
+    );
+    assert_eq!(body["max_tokens"], 3048, "the answer keeps its room");
+    assert!(body.get("temperature").is_none());
+    assert!(body.get("tool_choice").is_none());
 }

@@ -90,7 +90,7 @@ async fn assert_kept_alive_without_content(model: &mut dyn Model, server: &Serve
 #[tokio::test]
 async fn empty_choices_for_ever_end_in_a_timeout_that_says_so() {
     let keep_alive = "data: {\"choices\":[]}\n\n";
-    let server = Server::start(vec![trickle("", keep_alive), trickle("", keep_alive)]).await;
+    let server = Server::start(vec![trickle("", keep_alive), trickle("", keep_alive)]);
     let mut model = openai(&server);
     assert_kept_alive_without_content(&mut model, &server).await;
     assert_eq!(model.attempts().len(), 1);
@@ -100,7 +100,7 @@ async fn empty_choices_for_ever_end_in_a_timeout_that_says_so() {
 async fn anthropic_pings_for_ever_end_in_a_timeout_that_says_so() {
     let start = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n";
     let ping = "event: ping\ndata: {\"type\": \"ping\"}\n\n";
-    let server = Server::start(vec![trickle(start, ping), trickle(start, ping)]).await;
+    let server = Server::start(vec![trickle(start, ping), trickle(start, ping)]);
     let mut model = anthropic(&server);
     assert_kept_alive_without_content(&mut model, &server).await;
     assert_eq!(model.attempts().len(), 1);
@@ -109,7 +109,7 @@ async fn anthropic_pings_for_ever_end_in_a_timeout_that_says_so() {
 #[tokio::test]
 async fn a_trickle_of_spaces_or_comments_ends_in_a_timeout_that_says_so() {
     for piece in [" ", ": keep-alive\n\n", "\n"] {
-        let server = Server::start(vec![trickle("", piece), trickle("", piece)]).await;
+        let server = Server::start(vec![trickle("", piece), trickle("", piece)]);
         let mut model = openai(&server);
         assert_kept_alive_without_content(&mut model, &server).await;
     }
@@ -118,7 +118,7 @@ async fn a_trickle_of_spaces_or_comments_ends_in_a_timeout_that_says_so() {
 #[tokio::test]
 async fn keep_alives_after_content_end_it_with_the_text_so_far() {
     let content = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Half an\"}}]}\n\n";
-    let server = Server::start(vec![trickle(content, "data: {\"choices\":[]}\n\n")]).await;
+    let server = Server::start(vec![trickle(content, "data: {\"choices\":[]}\n\n")]);
     let mut model = openai(&server);
     let (chunks, took) = request(&mut model).await;
     assert_eq!(text(&chunks), "Half an");
@@ -132,7 +132,7 @@ async fn keep_alives_after_content_end_it_with_the_text_so_far() {
 #[tokio::test]
 async fn an_answer_that_never_ends_is_cut_at_the_overall_deadline() {
     let piece = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}\n\n";
-    let server = Server::start(vec![trickle("", piece)]).await;
+    let server = Server::start(vec![trickle("", piece)]);
     let mut model = openai(&server).deadline(Duration::from_millis(1500));
     let (chunks, took) = request(&mut model).await;
     assert!(text(&chunks).starts_with("aaa"));
@@ -153,8 +153,7 @@ async fn a_slow_first_token_is_waited_for_and_the_request_sent_once() {
     let server = Server::start(vec![
         Reply::Delayed(Duration::from_millis(1500), answer.clone()),
         stream("openai/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = openai(&server)
         .first_token_timeout(Duration::from_secs(10))
         .idle_timeout(Duration::from_millis(300));
@@ -176,8 +175,7 @@ async fn a_first_token_slower_than_its_timeout_is_an_error_never_a_re_send() {
             fixture("openai/schema_proposal.sse"),
         ),
         stream("openai/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = openai(&server);
     let (chunks, took) = request(&mut model).await;
     let error = ended_with(&chunks);
@@ -195,7 +193,7 @@ async fn a_first_token_slower_than_its_timeout_is_an_error_never_a_re_send() {
 
 #[tokio::test]
 async fn no_response_headers_is_an_error_never_a_re_send() {
-    let server = Server::start(vec![Reply::Silent, stream("anthropic/schema_proposal.sse")]).await;
+    let server = Server::start(vec![Reply::Silent, stream("anthropic/schema_proposal.sse")]);
     let mut model = anthropic(&server);
     let (chunks, _) = request(&mut model).await;
     let error = ended_with(&chunks);
@@ -216,8 +214,7 @@ async fn an_overloaded_status_before_content_is_sent_again() {
     let server = Server::start(vec![
         Reply::Status(529, vec![], overloaded.to_string()),
         stream("anthropic/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = anthropic(&server);
     let (chunks, _) = request(&mut model).await;
     assert!(text(&chunks).contains("SCHEMA_PROPOSAL"));
@@ -256,7 +253,7 @@ fn big_event(size: usize) -> Vec<u8> {
 #[tokio::test]
 async fn a_ten_megabyte_event_is_read_whole() {
     let size = 10_000_000;
-    let server = Server::start(vec![Reply::Stream(big_event(size))]).await;
+    let server = Server::start(vec![Reply::Stream(big_event(size))]);
     let mut model = openai(&server);
     // Generous: this bounds a hang, it does not measure speed.
     let (chunks, _) = request(&mut model).await;
@@ -279,8 +276,7 @@ async fn an_event_over_the_cap_is_a_clear_error_tried_once() {
     let server = Server::start(vec![
         Reply::Stream(big_event(3_000_000)),
         Reply::Stream(big_event(10)),
-    ])
-    .await;
+    ]);
     let mut model = openai(&server).max_event_bytes(1 << 20);
     let (chunks, _) = request(&mut model).await;
     let error = ended_with(&chunks);
@@ -301,8 +297,7 @@ async fn the_default_cap_refuses_a_twenty_megabyte_event_once() {
     let server = Server::start(vec![
         Reply::Stream(big_event(20_000_000)),
         Reply::Stream(big_event(10)),
-    ])
-    .await;
+    ]);
     let mut model = openai(&server);
     let (chunks, _) = request(&mut model).await;
     let error = ended_with(&chunks);

@@ -5,6 +5,10 @@
 mod support;
 
 mod anthropic;
+mod fallback;
 mod faults;
+mod gemini;
+mod native;
 mod openai;
+mod responses;
 mod secrets;

@@ -20,7 +20,7 @@ fn client(server: &Server) -> OpenAi {
 
 #[tokio::test]
 async fn a_marker_split_across_deltas_becomes_the_turns_payload() {
-    let server = Server::start(vec![stream("openai/schema_proposal.sse")]).await;
+    let server = Server::start(vec![stream("openai/schema_proposal.sse")]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_schema_proposal_turn(&events);
@@ -61,7 +61,7 @@ async fn reasoning_content_and_reasoning_deltas_are_reasoning_never_the_payload(
         "openai/vllm_reasoning.sse",
         "openai/inline_think.sse",
     ] {
-        let server = Server::start(vec![stream(recorded)]).await;
+        let server = Server::start(vec![stream(recorded)]);
         let events = turn(&mut client(&server)).await;
         assert_reasoning_turn(&events);
     }
@@ -72,8 +72,7 @@ async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
     let server = Server::start(vec![
         stream("openai/tool_call.sse"),
         stream("openai/after_tool.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server).no_api_key();
     let events = turn(&mut model).await;
     let start = events
@@ -123,7 +122,7 @@ async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
 
 #[tokio::test]
 async fn a_stream_cut_by_max_tokens_leaves_the_payload_truncated() {
-    let server = Server::start(vec![stream("openai/max_tokens.sse")]).await;
+    let server = Server::start(vec![stream("openai/max_tokens.sse")]);
     let mut model = client(&server).max_tokens(16);
     let events = turn(&mut model).await;
     let parsed = completed(&events);
@@ -146,8 +145,7 @@ async fn a_429_is_retried_after_its_retry_after() {
             r#"{"error": {"message": "Rate limit reached", "type": "requests"}}"#.to_string(),
         ),
         stream("openai/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let started = Instant::now();
     let events = turn(&mut model).await;
@@ -172,8 +170,7 @@ async fn a_500_is_retried_and_a_400_is_not() {
     let server = Server::start(vec![
         Reply::Status(500, vec![], "upstream failed".to_string()),
         stream("openai/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert!(completed(&events).custom_payload.is_some());
@@ -185,8 +182,7 @@ async fn a_500_is_retried_and_a_400_is_not() {
         vec![],
         r#"{"error": {"message": "Unknown model: gpt-nope", "type": "invalid_request_error"}}"#
             .to_string(),
-    )])
-    .await;
+    )]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_eq!(errors(&events), ["Unknown model: gpt-nope (HTTP 400)"]);
@@ -199,8 +195,7 @@ async fn a_drop_before_content_is_retried_and_after_content_ends_the_turn() {
     let server = Server::start(vec![
         stream("openai/cut_before_content.sse"),
         stream("openai/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert!(errors(&events).is_empty());
@@ -215,8 +210,7 @@ async fn a_drop_before_content_is_retried_and_after_content_ends_the_turn() {
     let server = Server::start(vec![
         stream("openai/cut_after_content.sse"),
         stream("openai/schema_proposal.sse"),
-    ])
-    .await;
+    ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_eq!(
@@ -230,7 +224,7 @@ async fn a_drop_before_content_is_retried_and_after_content_ends_the_turn() {
 
 #[tokio::test]
 async fn an_error_object_in_the_stream_ends_the_turn_with_an_error_event() {
-    let server = Server::start(vec![stream("openai/error_event.sse")]).await;
+    let server = Server::start(vec![stream("openai/error_event.sse")]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
     assert_eq!(
@@ -243,7 +237,7 @@ async fn an_error_object_in_the_stream_ends_the_turn_with_an_error_event() {
 
 #[tokio::test]
 async fn a_hanging_server_times_out_and_is_not_sent_the_request_again() {
-    let server = Server::start(vec![Reply::Hang(Vec::new()), Reply::Hang(Vec::new())]).await;
+    let server = Server::start(vec![Reply::Hang(Vec::new()), Reply::Hang(Vec::new())]);
     let mut model = client(&server)
         .retry(quick_retry(2))
         .first_token_timeout(Duration::from_millis(300));
@@ -270,7 +264,7 @@ async fn a_hanging_server_times_out_and_is_not_sent_the_request_again() {
 
 #[tokio::test]
 async fn whole_response_extraction_asks_for_json_and_reads_the_type() {
-    let server = Server::start(vec![stream("openai/json_answer.sse")]).await;
+    let server = Server::start(vec![stream("openai/json_answer.sse")]);
     let mut model = client(&server);
     let (value, outcome) = payload_providers::extract::<SchemaProposal>(
         &mut model,
@@ -295,20 +289,15 @@ async fn whole_response_extraction_asks_for_json_and_reads_the_type() {
 #[test]
 fn a_strict_output_is_sent_as_a_json_schema() {
     let mut request = payload_agent::ModelRequest::new(vec![ModelMessage::user("hi")]);
-    let mut output =
-        payload_providers::structured_output(&<SchemaProposal as payload_core::LlmPayload>::TYPE);
-    output.strict = true;
+    let output = payload_providers::structured_output(&<Note as payload_core::LlmPayload>::TYPE);
     request.output = Some(output.clone());
     let body = OpenAi::new("m").body(&request);
     assert_eq!(body["response_format"]["type"], "json_schema");
-    assert_eq!(
-        body["response_format"]["json_schema"]["name"],
-        "schema_proposal"
-    );
+    assert_eq!(body["response_format"]["json_schema"]["name"], "note");
     assert_eq!(body["response_format"]["json_schema"]["strict"], true);
     assert_eq!(
         body["response_format"]["json_schema"]["schema"],
-        output.schema
+        output.native["openai-strict"]
     );
 }
 
@@ -335,7 +324,7 @@ async fn a_grammar_is_sent_where_the_server_reads_it_and_only_in_marker_mode() {
         ),
     ];
     for (constraint, pointer, expected) in cases {
-        let server = Server::start(vec![stream("openai/schema_proposal.sse")]).await;
+        let server = Server::start(vec![stream("openai/schema_proposal.sse")]);
         let model = client(&server).constrain(constraint);
         turn(model).await;
         let [request] = server.received().try_into().unwrap();
@@ -353,4 +342,35 @@ async fn a_grammar_is_sent_where_the_server_reads_it_and_only_in_marker_mode() {
         &<SchemaProposal as payload_core::LlmPayload>::TYPE,
     ));
     assert!(model.body(&request).get("grammar").is_none());
+}
+
+#[tokio::test]
+async fn whole_response_tool_mode_forces_the_output_function_and_reads_its_arguments() {
+    let server = Server::start(vec![stream("openai/tool_answer.sse")]);
+    let (note, outcome) =
+        extract_note(&mut client(&server), payload_agent::OutputMode::Tool, 1).await;
+    assert_eq!(note, Some(groceries()), "{outcome:?}");
+    let body = &server.received()[0].body;
+    assert_eq!(
+        body["tool_choice"],
+        json!({"type": "function", "function": {"name": "note"}})
+    );
+    assert_eq!(body["tools"][0]["function"]["name"], "note");
+    assert_eq!(body["tools"][0]["function"]["strict"], true);
+    assert!(body.get("response_format").is_none());
+}
+
+#[tokio::test]
+async fn a_refusal_field_is_a_refusal_event() {
+    let refusal = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"refusal\":\"\"},\"finish_reason\":null}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I'm sorry, I can't \"},\"finish_reason\":null}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"help with that.\"},\"finish_reason\":null}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+    let server = Server::start(vec![Reply::Stream(refusal.into())]);
+    let events = turn(&mut client(&server)).await;
+    assert_eq!(names(&events), ["status", "refusal", "complete"]);
+    assert_eq!(refusals(&events), ["I'm sorry, I can't help with that."]);
 }

@@ -4,8 +4,9 @@
 
 use crate::support::*;
 use futures::StreamExt;
+use payload_agent::Fallback;
 use payload_agent::{Model, ModelChunk, ModelMessage, ModelRequest};
-use payload_providers::{Anthropic, ExposeSecret, OpenAi};
+use payload_providers::{Anthropic, ExposeSecret, Gemini, OpenAi, OpenAiResponses};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -22,11 +23,17 @@ fn debug_shows_no_key_and_no_header_value() {
     let anthropic = Anthropic::new("m")
         .api_key(KEY)
         .header("api-key", HEADER_KEY);
+    let responses = OpenAiResponses::new("m")
+        .api_key(KEY)
+        .header("api-key", HEADER_KEY);
+    let gemini = Gemini::new("m").api_key(KEY).header("api-key", HEADER_KEY);
     for text in [
         format!("{openai:?}"),
         format!("{:?}", openai.config()),
         format!("{anthropic:?}"),
         format!("{:#?}", anthropic.config()),
+        format!("{responses:?}"),
+        format!("{gemini:#?}"),
     ] {
         assert!(!text.contains(KEY), "{text}");
         assert!(!text.contains(HEADER_KEY), "{text}");
@@ -124,8 +131,13 @@ fn errors_traces_and_logs_never_show_the_key() {
                 // A failure that is retried: its error is traced on the way.
                 Reply::Status(500, vec![], format!("upstream said {HEADER_KEY}")),
                 stream("anthropic/schema_proposal.sse"),
-            ])
-            .await;
+                Reply::Status(
+                    429,
+                    vec![],
+                    format!(r#"{{"error": {{"code": 429, "message": "quota for {KEY}", "status": "RESOURCE_EXHAUSTED"}}}}"#),
+                ),
+                stream("responses/schema_proposal.sse"),
+            ]);
             let mut openai = OpenAi::new("m")
                 .base_url(format!("{}/v1", server.url))
                 .api_key(KEY)
@@ -148,6 +160,21 @@ fn errors_traces_and_logs_never_show_the_key() {
                 .header("api-key", HEADER_KEY)
                 .retry(quick_retry(2));
             chunks(&mut anthropic).await;
+            // A chain whose first model (Gemini) is rate limited falls back to the
+            // Responses API: both keys sent, neither shown.
+            let gemini = Gemini::new("m")
+                .base_url(&server.url)
+                .api_key(KEY)
+                .retry(quick_retry(1));
+            let responses = OpenAiResponses::new("m")
+                .base_url(format!("{}/v1", server.url))
+                .api_key(KEY)
+                .retry(quick_retry(1));
+            let mut chain = Fallback::new([Box::new(gemini) as Box<dyn Model>]).or(responses);
+            chunks(&mut chain).await;
+            let fallback = format!("{chain:?}");
+            assert!(fallback.contains("RateLimited"), "{fallback}");
+            assert!(!fallback.contains(KEY), "{fallback}");
             (server.received(), error, attempt_error)
         })
     });
@@ -158,6 +185,11 @@ fn errors_traces_and_logs_never_show_the_key() {
     );
     assert_eq!(received[3].header("x-api-key"), Some(KEY));
     assert_eq!(received[3].header("api-key"), Some(HEADER_KEY));
+    assert_eq!(received[4].header("x-goog-api-key"), Some(KEY));
+    assert_eq!(
+        received[5].header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
     // The provider echoed it: the error shows it redacted.
     assert_eq!(
         error, "Incorrect API key provided: [REDACTED] (HTTP 401)",

@@ -1,6 +1,6 @@
-//! What the provider tests share: a loopback HTTP server that replays recorded streams
-//! byte for byte and keeps the requests it received, the page and tool the agent turns
-//! run with, and helpers to read a turn's events.
+//! What the provider tests share: the workspace's loopback server (payload-loopback)
+//! replaying recorded streams byte for byte, the page and tool the agent turns run
+//! with, and helpers to read a turn's events.
 
 #![allow(dead_code)]
 
@@ -11,10 +11,7 @@ use payload_providers::NetworkRetry;
 use payload_registry::Page;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
 
 /// The page the turns run on: it offers SCHEMA_PROPOSAL and the `echo` tool.
 pub const TABLES: Page = Page::new("provider_tables")
@@ -44,180 +41,7 @@ payload_agent::register_tool!(Tool::new("echo", "Echo the text back", echo_schem
 /// The system prompt the tests send.
 pub const SYSTEM: &str = "You help with a table.";
 
-/// What the server answers one connection with.
-#[derive(Debug, Clone)]
-pub enum Reply {
-    /// 200 with a recorded event stream, then the connection is closed.
-    Stream(Vec<u8>),
-    /// A status with headers and a body.
-    Status(u16, Vec<(&'static str, String)>, String),
-    /// 200 with the stream's head and `prefix`, then nothing, for ever.
-    Hang(Vec<u8>),
-    /// 200 with the stream's head and `prefix`, then `piece` every `every`, until the
-    /// client goes away (or a minute has passed).
-    Trickle {
-        /// Sent once, with the head.
-        prefix: Vec<u8>,
-        /// Sent again and again.
-        piece: Vec<u8>,
-        /// The pause between two pieces.
-        every: Duration,
-    },
-    /// 200 with the stream's head, then nothing for `wait`, then the stream (a server
-    /// reading a long prompt before its first token).
-    Delayed(Duration, Vec<u8>),
-    /// The request is read and never answered: no status, no headers.
-    Silent,
-}
-
-/// A request the server received.
-#[derive(Debug, Clone)]
-pub struct Received {
-    /// `POST /v1/...`.
-    pub line: String,
-    /// Its headers, names lower-cased.
-    pub headers: Vec<(String, String)>,
-    /// Its JSON body.
-    pub body: Value,
-}
-
-impl Received {
-    /// The value of header `name`, if sent.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// A loopback server on 127.0.0.1 answering connection n with the n-th reply.
-pub struct Server {
-    /// `http://127.0.0.1:PORT`.
-    pub url: String,
-    received: Arc<Mutex<Vec<Received>>>,
-}
-
-impl Server {
-    /// Starts the server on a free port.
-    pub async fn start(replies: Vec<Reply>) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let received = Arc::new(Mutex::new(Vec::new()));
-        let log = received.clone();
-        tokio::spawn(async move {
-            for reply in replies {
-                let Ok((socket, _)) = listener.accept().await else {
-                    return;
-                };
-                let log = log.clone();
-                tokio::spawn(async move { serve(socket, reply, log).await });
-            }
-        });
-        Server { url, received }
-    }
-
-    /// The requests received so far.
-    pub fn received(&self) -> Vec<Received> {
-        self.received.lock().unwrap().clone()
-    }
-}
-
-async fn serve(mut socket: TcpStream, reply: Reply, log: Arc<Mutex<Vec<Received>>>) {
-    let Some(request) = read_request(&mut socket).await else {
-        return;
-    };
-    log.lock().unwrap().push(request);
-    const STREAM_HEAD: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
-    match reply {
-        Reply::Stream(bytes) => {
-            let _ = socket.write_all(STREAM_HEAD).await;
-            let _ = socket.write_all(&bytes).await;
-        }
-        Reply::Status(status, headers, body) => {
-            let mut head = format!(
-                "HTTP/1.1 {status} Error\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
-                body.len()
-            );
-            for (name, value) in headers {
-                head.push_str(&format!("{name}: {value}\r\n"));
-            }
-            head.push_str("\r\n");
-            let _ = socket.write_all(head.as_bytes()).await;
-            let _ = socket.write_all(body.as_bytes()).await;
-        }
-        Reply::Trickle {
-            prefix,
-            piece,
-            every,
-        } => {
-            let _ = socket.write_all(STREAM_HEAD).await;
-            let _ = socket.write_all(&prefix).await;
-            let until = tokio::time::Instant::now() + Duration::from_secs(60);
-            while tokio::time::Instant::now() < until {
-                if socket.write_all(&piece).await.is_err() || socket.flush().await.is_err() {
-                    break;
-                }
-                tokio::time::sleep(every).await;
-            }
-        }
-        Reply::Delayed(wait, bytes) => {
-            let _ = socket.write_all(STREAM_HEAD).await;
-            let _ = socket.flush().await;
-            tokio::time::sleep(wait).await;
-            let _ = socket.write_all(&bytes).await;
-        }
-        Reply::Silent => tokio::time::sleep(Duration::from_secs(60)).await,
-        Reply::Hang(prefix) => {
-            let _ = socket.write_all(STREAM_HEAD).await;
-            let _ = socket.write_all(&prefix).await;
-            let _ = socket.flush().await;
-            tokio::time::sleep(Duration::from_secs(3600)).await;
-        }
-    }
-    let _ = socket.shutdown().await;
-}
-
-/// Reads one HTTP/1.1 request with a `content-length` body.
-async fn read_request(socket: &mut TcpStream) -> Option<Received> {
-    let mut buffer = Vec::new();
-    let mut chunk = [0u8; 4096];
-    let head_end = loop {
-        if let Some(at) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at + 4;
-        }
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..n]);
-    };
-    let head = String::from_utf8_lossy(&buffer[..head_end]).to_string();
-    let mut lines = head.split("\r\n");
-    let line = lines.next()?.to_string();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    let length: usize = headers
-        .iter()
-        .find(|(n, _)| n == "content-length")
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    while buffer.len() < head_end + length {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..n]);
-    }
-    let body = serde_json::from_slice(&buffer[head_end..head_end + length]).unwrap_or(Value::Null);
-    Some(Received {
-        line,
-        headers,
-        body,
-    })
-}
+pub use payload_loopback::{Reply, Server};
 
 /// A recorded stream under `tests/fixtures/`.
 pub fn fixture(name: &str) -> Vec<u8> {
@@ -358,4 +182,62 @@ pub fn assert_reasoning_turn(events: &[AgentEvent]) {
         .collect();
     assert_eq!(deltas, expected);
     assert!(errors(events).is_empty(), "{:?}", errors(events));
+}
+
+/// A type every provider can be asked for natively (its strict schema exists), with an
+/// optional member a strict answer writes as `null`.
+#[derive(
+    Debug,
+    PartialEq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    payload_core::LlmPayload,
+)]
+#[payload(name = "note", marker = "NOTE")]
+pub struct Note {
+    /// The title.
+    pub title: String,
+    /// A remark, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remark: Option<String>,
+}
+
+/// The note every `json_answer.sse` / `tool_answer.sse` recording carries.
+pub fn groceries() -> Note {
+    Note {
+        title: "Groceries".into(),
+        remark: None,
+    }
+}
+
+/// Asks `model` for a [`Note`] in `mode`, at most `attempts` times.
+pub async fn extract_note<M: payload_agent::Model>(
+    model: &mut M,
+    mode: payload_agent::OutputMode,
+    attempts: usize,
+) -> (
+    Option<Note>,
+    payload_core::retry::RetryOutcome<payload_agent::ModelError>,
+) {
+    let mut request =
+        payload_agent::ModelRequest::new(vec![payload_agent::ModelMessage::user("Note groceries")]);
+    request.system = "Write a note.".into();
+    let options = payload_providers::ExtractOptions::new(
+        payload_core::retry::RetryPolicy::attempts(attempts),
+    )
+    .mode(mode);
+    let extraction = payload_providers::extract_in::<Note>(model, request, options).await;
+    (extraction.value, extraction.outcome)
+}
+
+/// The `refusal` events' messages.
+pub fn refusals(events: &[AgentEvent]) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Refusal { message } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect()
 }

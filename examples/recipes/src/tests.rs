@@ -1,0 +1,221 @@
+//! The recipe assistant end to end on recorded model answers: registered pages, one-shot
+//! and streamed parses, the retry driver, and the prompts the pages write.
+
+use crate::{COOKBOOK, KITCHEN, KitchenCommand, RecipeProposal, Unit};
+use chrono::NaiveDate;
+use payload_core::{
+    ErrorKind, LlmPayload, ParsedResponse, extract_json, retry::RetryPolicy, retry::RetryRequest,
+    retry::retry, stream::StreamEvent, stream::StreamParser,
+};
+use payload_registry::Registry;
+use std::time::Duration;
+
+const PROPOSAL: &str = include_str!("../responses/cookbook-proposal.md");
+const TIMER: &str = include_str!("../responses/kitchen-timer.md");
+const CONVERT: &str = include_str!("../responses/kitchen-convert.md");
+const RETRY_WRONG_UNIT: &str = include_str!("../responses/retry-1-wrong-unit.json");
+const RETRY_FIXED: &str = include_str!("../responses/retry-2-fixed.json");
+
+fn parse(page: &str, text: &str) -> ParsedResponse {
+    payload_registry::parse_response(page, text).expect("the page is registered")
+}
+
+/// The response parsed clean: no rejected block, no warning.
+fn clean(page: &str, text: &str) -> ParsedResponse {
+    let parsed = parse(page, text);
+    assert!(parsed.rejected.is_empty(), "{:#?}", parsed.rejected);
+    assert!(parsed.warnings.is_empty(), "{:#?}", parsed.warnings);
+    parsed
+}
+
+#[test]
+fn the_registrations_pass_the_registry_checks() {
+    let registry = Registry::global();
+    registry.check().expect("no registration error");
+    for page in [COOKBOOK.name, KITCHEN.name] {
+        let info = registry.page(page).expect("registered");
+        assert!(
+            info.actions.iter().any(|a| a.action == "save_recipe"),
+            "{page}"
+        );
+    }
+}
+
+#[test]
+fn a_recipe_is_read_one_shot_with_its_minutes_as_a_duration() {
+    let parsed = clean("cookbook", PROPOSAL);
+    let recipe: RecipeProposal = parsed.into_payload().expect("a recipe");
+    assert_eq!(recipe.title, "Weeknight shakshuka");
+    assert_eq!(recipe.prep_time, Duration::from_secs(25 * 60));
+    assert_eq!(recipe.ingredients.len(), 5);
+    assert_eq!(recipe.ingredients[4].unit, Unit::Piece);
+    assert_eq!(recipe.ingredients[1].note.as_deref(), Some("finely sliced"));
+    assert_eq!(recipe.steps[1].minutes, Some(10));
+}
+
+#[test]
+fn the_message_keeps_the_prose_around_the_recipe() {
+    let parsed = clean("cookbook", PROPOSAL);
+    assert!(parsed.message.starts_with("With eggs"));
+    assert!(parsed.message.ends_with("spicier or with feta."));
+    assert!(!parsed.message.contains("RECIPE_PROPOSAL"));
+}
+
+#[test]
+fn an_internally_tagged_command_is_read_by_its_tag() {
+    let timer: KitchenCommand = clean("kitchen", TIMER).into_payload().expect("a command");
+    assert_eq!(
+        timer,
+        KitchenCommand::SetTimer {
+            label: "tomato sauce".to_string(),
+            duration: Duration::from_secs(600),
+        }
+    );
+    let convert: KitchenCommand = clean("kitchen", CONVERT).into_payload().expect("a command");
+    assert_eq!(
+        convert,
+        KitchenCommand::ConvertUnits {
+            quantity: 2.0,
+            from: Unit::Cup,
+            to: Unit::Millilitre,
+        }
+    );
+}
+
+#[test]
+fn a_command_with_an_unknown_tag_is_rejected_naming_the_commands() {
+    let text = r#"KITCHEN_COMMAND: {"command": "preheat_oven", "degrees": 200}"#;
+    let parsed = parse("kitchen", text);
+    assert!(parsed.custom_payload.is_none());
+    assert_eq!(parsed.rejected.len(), 1);
+    let message = format!("{:?}", parsed.rejected[0].errors);
+    assert!(message.contains("set_timer"), "{message}");
+}
+
+#[test]
+fn a_recipe_is_not_offered_on_a_page_that_does_not_list_it() {
+    let parsed = parse("cookbook", TIMER);
+    assert!(parsed.custom_payload.is_none());
+}
+
+/// Streams `text` in chunks of `size` bytes (on char boundaries) through the page's
+/// parser.
+fn stream(page: &str, text: &str, size: usize) -> (Vec<StreamEvent>, ParsedResponse) {
+    let info = Registry::global().page(page).expect("registered");
+    let mut parser = StreamParser::with_parser(info.parser().clone());
+    let mut events = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut end = size.min(rest.len());
+        while !rest.is_char_boundary(end) {
+            end += 1;
+        }
+        events.extend(parser.push(&rest[..end]));
+        rest = &rest[end..];
+    }
+    let (last, parsed) = parser.finish();
+    events.extend(last);
+    (events, parsed)
+}
+
+#[test]
+fn a_streamed_recipe_ends_as_the_one_shot_parse_in_every_chunking() {
+    let one_shot = parse("cookbook", PROPOSAL);
+    for size in [1, 3, 16, 64, PROPOSAL.len()] {
+        let (events, parsed) = stream("cookbook", PROPOSAL, size);
+        assert_eq!(parsed, one_shot, "chunks of {size}");
+        let shown: String = events
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::TextDelta { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shown, one_shot.message, "chunks of {size}");
+        assert!(
+            events.iter().any(|e| matches!(e,
+                StreamEvent::PayloadStart { kind, .. } if kind == RecipeProposal::NAME)),
+            "chunks of {size}"
+        );
+    }
+}
+
+#[test]
+fn the_recipe_grows_while_it_streams() {
+    let (events, _) = stream("cookbook", PROPOSAL, 16);
+    let counts: Vec<usize> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::PayloadProgress { partial, .. } => partial
+                .get("ingredients")
+                .and_then(|i| i.as_array())
+                .map(Vec::len),
+            _ => None,
+        })
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    assert_eq!(counts.last(), Some(&5));
+}
+
+#[test]
+fn the_retry_driver_feeds_the_wrong_unit_back_and_takes_the_fix() {
+    let answers = [RETRY_WRONG_UNIT, RETRY_FIXED];
+    let mut feedback = Vec::new();
+    let outcome = retry(
+        RetryPolicy::attempts(3),
+        |request: &RetryRequest| {
+            feedback.push(request.feedback.clone());
+            Ok::<_, ()>(answers[request.attempt - 1].to_string())
+        },
+        |text| extract_json(text, &RecipeProposal::TYPE),
+    );
+    assert!(outcome.succeeded());
+    assert_eq!(outcome.attempts.len(), 2);
+    let first = &outcome.attempts[0].errors;
+    assert_eq!(first.len(), 1, "{first:#?}");
+    assert_eq!(first[0].path, "/ingredients/0/unit");
+    assert_eq!(first[0].kind, ErrorKind::Validation);
+    let told = feedback[1].as_deref().expect("the second attempt is told");
+    assert!(
+        told.contains("/ingredients/0/unit") && told.contains("gram"),
+        "{told}"
+    );
+    let recipe: RecipeProposal = outcome.result.expect("a result").decode().expect("decodes");
+    assert_eq!(recipe.best_before, NaiveDate::from_ymd_opt(2026, 11, 29));
+    assert_eq!(recipe.prep_time, Duration::from_secs(300));
+}
+
+#[test]
+fn the_pages_prompts_name_their_payloads_and_the_save_action() {
+    let registry = Registry::global();
+    let cookbook = payload_prompt::PromptBuilder::for_page(registry, "cookbook")
+        .expect("registered")
+        .context(&serde_json::json!({"saved": 12}))
+        .build();
+    assert!(cookbook.contains("RECIPE_PROPOSAL"), "{cookbook}");
+    assert!(cookbook.contains("save_recipe"), "{cookbook}");
+    assert!(cookbook.contains("12 saved recipes"), "{cookbook}");
+    assert!(!cookbook.contains("KITCHEN_COMMAND"), "{cookbook}");
+    let kitchen = payload_prompt::PromptBuilder::for_page(registry, "kitchen")
+        .expect("registered")
+        .build();
+    assert!(kitchen.contains("KITCHEN_COMMAND") && kitchen.contains("set_timer"));
+}
+
+#[test]
+fn the_examples_are_valid_payloads() {
+    for (name, value) in [
+        (
+            RecipeProposal::NAME,
+            serde_json::to_value(crate::examples::shakshuka()).unwrap(),
+        ),
+        (
+            KitchenCommand::NAME,
+            serde_json::to_value(crate::examples::tea_timer()).unwrap(),
+        ),
+    ] {
+        let payload = Registry::global().payload_type(name).expect("registered");
+        let result = extract_json(&value.to_string(), payload);
+        assert!(result.success, "{name}: {:#?}", result.errors);
+    }
+}
