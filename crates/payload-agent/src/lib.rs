@@ -65,3 +65,18 @@ macro_rules! register_tool {
 pub mod __private {
     pub use inventory;
 }
+
+// What the docs promise about threads, checked when the crate compiles: an agent and
+// everything a turn yields may move to and be shared with another thread (a web server
+// runs each turn in its own task).
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Agent>();
+    send_sync::<AgentEvent>();
+    send_sync::<AgentError>();
+    send_sync::<ModelChunk>();
+    send_sync::<ModelError>();
+    send_sync::<ModelRequest>();
+    send_sync::<ToolCall>();
+    send_sync::<ToolResult>();
+};

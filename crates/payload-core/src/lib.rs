@@ -108,6 +108,25 @@ pub mod suggestions {
     };
 }
 
+// What the docs promise about threads, checked when the crate compiles: a parser, a
+// stream parser, a type descriptor and every result and error may be built on one thread
+// and used or shared on another (a web server parses on its worker threads).
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Parser>();
+    send_sync::<ParseOptions>();
+    send_sync::<ParsedResponse>();
+    send_sync::<CustomPayload>();
+    send_sync::<PayloadType>();
+    send_sync::<ExtractResult>();
+    send_sync::<PayloadError>();
+    send_sync::<Warning>();
+    send_sync::<stream::StreamParser>();
+    send_sync::<stream::StreamEvent>();
+    send_sync::<runtime::SchemaError>();
+    send_sync::<schema::StrictRefusal>();
+};
+
 /// Re-exported so that generated code and users name one version of each.
 pub use schemars;
 pub use serde_json;
