@@ -12,8 +12,8 @@
 use payload_benches::{Family, table_view_options};
 use payload_builtin::DataProposal;
 use payload_core::Parser;
-use payload_core::StreamParser;
 use payload_core::formats::Format;
+use payload_core::stream::StreamParser;
 use payload_core::{LlmPayload, extract_as};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -136,7 +136,7 @@ fn peak_memory_is_a_constant_times_the_input() {
     let mut result = None;
     let peak = peak_of(|| result = Some(extract_as(&text, &payload, Some(Format::Json))));
     let result = result.unwrap();
-    assert!(result.warnings.len() <= payload_core::MAX_WARNINGS + 1);
+    assert!(result.warnings.len() <= payload_core::limits::MAX_WARNINGS + 1);
     assert!(
         peak <= FACTOR * text.len(),
         "{:.1}x at the cap",

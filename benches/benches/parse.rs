@@ -96,7 +96,7 @@ fn floats(c: &mut Criterion) {
     let origin = payload_core::Location { line: 1, column: 1 };
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.bench_function("decode", |b| {
-        b.iter(|| black_box(payload_core::internals::json::decode(&text, origin).unwrap()))
+        b.iter(|| black_box(payload_core::__internals::json::decode(&text, origin).unwrap()))
     });
     group.bench_function("serde_floor", |b| {
         b.iter(|| black_box(serde_json::from_str::<Value>(&text).unwrap()))

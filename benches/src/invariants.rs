@@ -26,7 +26,7 @@
 use payload_core::ParseOptions;
 use payload_core::ParsedResponse;
 use payload_core::Parser;
-use payload_core::{StreamEvent, StreamParser};
+use payload_core::{stream::StreamEvent, stream::StreamParser};
 
 /// Feeds `text` to a stream parser for `options` in chunks of `sizes` bytes (cycled,
 /// moved forward to a character boundary), checks every event against the page's
@@ -130,13 +130,13 @@ fn block_value(
     raw: &str,
     openers: &[char],
     closers: &[char],
-) -> Option<payload_core::internals::json::Decoded> {
+) -> Option<payload_core::__internals::json::Decoded> {
     let (start, end) = (raw.find(openers)?, raw.rfind(closers)?);
     if end < start {
         return None;
     }
     let origin = payload_core::Location { line: 1, column: 1 };
-    payload_core::internals::json::decode(&raw[start..=end], origin).ok()
+    payload_core::__internals::json::decode(&raw[start..=end], origin).ok()
 }
 
 /// No accepted block holds a number that differs from its literal (docs/spec.md §7.2): the

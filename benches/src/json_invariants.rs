@@ -28,9 +28,9 @@
 //!   the one its format reads when named, and a value found by fallback says so with a
 //!   `format_fallback` warning and a confidence of at most 0.5.
 
+use payload_core::__internals::balanced::{self, Balanced};
+use payload_core::__internals::json::{self, Decoded};
 use payload_core::formats::Format;
-use payload_core::internals::balanced::{self, Balanced};
-use payload_core::internals::json::{self, Decoded};
 use payload_core::{ErrorKind, ExtractResult, Location, PayloadType, WarningKind};
 use serde_json::Value;
 
@@ -125,7 +125,7 @@ pub fn check_numbers_held(text: &str, decoded: &Decoded) {
         }
     }
     let pointers: Vec<&str> = numbers.iter().map(|(path, _)| path.as_str()).collect();
-    let offsets = payload_core::internals::locate::locate(text, &pointers);
+    let offsets = payload_core::__internals::locate::locate(text, &pointers);
     let noted = decoded.notes.imprecise_paths();
     for (path, number) in &numbers {
         let Some(&at) = offsets.get(path) else {
@@ -222,7 +222,7 @@ fn check_members_accounted(text: &str, payload: &PayloadType, warnings: &[payloa
     let Value::Object(members) = decoded.value else {
         return;
     };
-    let root = &payload.schema(payload_core::Dialect::Draft2020_12);
+    let root = &payload.schema(payload_core::schema::Dialect::Draft2020_12);
     let top = payload_schema::walk::resolve(root, root);
     let mut declared = Vec::new();
     let mut open = false;

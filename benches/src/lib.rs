@@ -12,7 +12,7 @@ pub mod invariants;
 pub mod json_invariants;
 
 use payload_builtin::{CLOSE_CHAT, DataProposal, SchemaProposal};
-use payload_core::{ActionSpec, LlmPayload, ParseOptions};
+use payload_core::{LlmPayload, ParseOptions, suggestions::ActionSpec};
 use std::fmt::Write;
 
 /// Feeds `text` to a new stream parser for `options` in chunks of `chunk` bytes (moved
@@ -23,7 +23,7 @@ pub fn stream_in_chunks(
     text: &str,
     chunk: usize,
 ) -> payload_core::ParsedResponse {
-    let mut stream = payload_core::StreamParser::new(options);
+    let mut stream = payload_core::stream::StreamParser::new(options);
     let mut events = Vec::new();
     let mut at = 0;
     while at < text.len() {

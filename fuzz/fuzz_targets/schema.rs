@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use payload_core::formats::Format;
 use payload_core::instructions::{InstructionOptions, payload_instructions};
-use payload_core::{PayloadType, RuntimeOptions, extract_as};
+use payload_core::{PayloadType, runtime::RuntimeOptions, extract_as};
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {

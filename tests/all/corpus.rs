@@ -2,8 +2,8 @@
 //! absent): whole-response extraction accepts strictly more than strict parsing, and
 //! never accepts a response cut off inside its JSON value.
 
+use payload_core::__internals::balanced::{self, Balanced};
 use payload_core::extract_json;
-use payload_core::internals::balanced::{self, Balanced};
 use payload_tests::corpus_dir;
 use serde_json::Value;
 use structured_rag::{Outcome, evaluate_file, type_for_test};

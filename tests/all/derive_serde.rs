@@ -4,7 +4,7 @@
 //! `rename(deserialize = ...)`, `rename_all(deserialize = ...)` and `alias`.
 
 use payload_core::instructions::{InstructionOptions, payload_instructions};
-use payload_core::{Dialect, LlmPayload, ParseOptions, PayloadError, parse};
+use payload_core::{LlmPayload, ParseOptions, PayloadError, parse, schema::Dialect};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

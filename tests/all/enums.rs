@@ -5,7 +5,8 @@
 //! naming the variant. An unknown tag lists the valid tags and suggests the closest.
 
 use payload_core::{
-    Dialect, ErrorKind, LlmPayload, ParseOptions, PayloadError, extract, extract_json, parse,
+    ErrorKind, LlmPayload, ParseOptions, PayloadError, extract, extract_json, parse,
+    schema::Dialect,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

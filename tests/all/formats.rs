@@ -4,7 +4,7 @@
 
 use payload_core::formats::{Format, expressible, render};
 use payload_core::instructions::{InstructionOptions, whole_response_instructions_in};
-use payload_core::{Dialect, extract_as};
+use payload_core::{extract_as, schema::Dialect};
 use payload_registry::Registry;
 use serde_json::Value;
 
@@ -193,7 +193,7 @@ mod field_options {
 }
 
 mod declared_format_options {
-    use payload_core::{Dialect, LlmPayload};
+    use payload_core::{LlmPayload, schema::Dialect};
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};
     use serde_json::json;

@@ -41,7 +41,7 @@ fn every_entry_point(text: &str, sizes: &[usize]) {
         // `auto` and every named format, with detection checked against the result.
         check_auto(text, &payload);
     }
-    let _ = payload_core::internals::repair::parse_lenient(text);
+    let _ = payload_core::__internals::repair::parse_lenient(text);
 }
 
 /// `PROPTEST_CASES` when set (for long runs: `PROPTEST_CASES=50000`), else `default`.
@@ -208,7 +208,7 @@ proptest! {
 
     #[test]
     fn the_lenient_reader_never_panics(text in response()) {
-        let _ = payload_core::internals::repair::parse_lenient(&text);
+        let _ = payload_core::__internals::repair::parse_lenient(&text);
     }
 }
 

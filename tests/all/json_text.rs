@@ -4,9 +4,9 @@
 //! `payload_benches::json_invariants`).
 
 use payload_benches::json_invariants::{check_cut_off, check_extract, check_json_text};
-use payload_core::MAX_DEPTH;
+use payload_core::__internals::json;
 use payload_core::formats::Format;
-use payload_core::internals::json;
+use payload_core::limits::MAX_DEPTH;
 use payload_core::{ErrorKind, LlmPayload, Location, WarningKind, extract_as};
 use proptest::prelude::*;
 use schemars::JsonSchema;

@@ -31,4 +31,5 @@ mod serde_attributes;
 mod corpus;
 mod crate_graph;
 mod hostile;
+mod module_graph;
 mod properties;

@@ -4,7 +4,7 @@
 
 use payload_benches::table_view_options;
 use payload_core::{ErrorKind, Location, ParsedResponse, WarningKind};
-use payload_core::{StreamEvent, StreamParser};
+use payload_core::{stream::StreamEvent, stream::StreamParser};
 use payload_tests::parse;
 
 const DELETE: &str = r#"{"operations": [{"action": "delete", "row_id": 7}]}"#;

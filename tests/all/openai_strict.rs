@@ -11,7 +11,10 @@ mod strict_form;
 
 use output_schema::AnalysisResult;
 use payload_core::formats::Format;
-use payload_core::{Dialect, Limits, LlmPayload, PayloadType, StrictRefusalKind, extract_as_with};
+use payload_core::{
+    LlmPayload, PayloadType, extract_as_with, limits::Limits, schema::Dialect,
+    schema::StrictRefusalKind,
+};
 use payload_registry::Registry;
 use proptest::prelude::*;
 use schemars::JsonSchema;

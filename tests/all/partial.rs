@@ -5,7 +5,8 @@
 //! grow), and once the block closes the partial value is complete and equals the final.
 
 use payload_core::{
-    Growing, LlmPayload, ParseOptions, Partial, PartialType, StreamEvent, StreamParser,
+    LlmPayload, ParseOptions, Partial, partial::Growing, partial::PartialType, stream::StreamEvent,
+    stream::StreamParser,
 };
 use proptest::prelude::*;
 use schemars::JsonSchema;
@@ -238,7 +239,8 @@ fn a_card_fills_in_while_it_streams_and_ends_complete() {
 fn a_member_is_none_until_begun_and_defaults_are_never_invented() {
     let (value, open) =
         payload_core::stream::partial_with_open(r#"{"title": "Hi", "kind": "fa"#).unwrap();
-    let partial = Card::read_partial(&value, payload_core::Cursor::root(open.as_deref())).unwrap();
+    let partial =
+        Card::read_partial(&value, payload_core::partial::Cursor::root(open.as_deref())).unwrap();
     assert!(!partial.complete);
     assert_eq!(
         partial.value.title,
@@ -253,7 +255,7 @@ fn a_member_is_none_until_begun_and_defaults_are_never_invented() {
     assert_eq!(partial.value.note, None);
     // An alias reads the same member.
     let value = serde_json::json!({"remark": "via alias"});
-    let partial = Card::read_partial(&value, payload_core::Cursor::root(None)).unwrap();
+    let partial = Card::read_partial(&value, payload_core::partial::Cursor::root(None)).unwrap();
     assert_eq!(
         partial.value.note,
         Some(Some(Growing {
@@ -271,7 +273,8 @@ fn every_representation_of_an_enum_is_read_once_its_tag_is_complete() {
     };
     let (value, open) = read(r#"{"t": "Pair", "c": {"a": 1, "b""#);
     let adjacent =
-        Adjacent::read_partial(&value, payload_core::Cursor::root(open.as_deref())).unwrap();
+        Adjacent::read_partial(&value, payload_core::partial::Cursor::root(open.as_deref()))
+            .unwrap();
     assert_eq!(
         adjacent.value,
         AdjacentPartial::Pair {
@@ -281,12 +284,13 @@ fn every_representation_of_an_enum_is_read_once_its_tag_is_complete() {
     );
     let (value, open) = read(r#"{"t": "Pa"#);
     assert_eq!(
-        Adjacent::read_partial(&value, payload_core::Cursor::root(open.as_deref())),
+        Adjacent::read_partial(&value, payload_core::partial::Cursor::root(open.as_deref())),
         None
     );
     let (value, open) = read(r#"{"Word": "hel"#);
     let external =
-        External::read_partial(&value, payload_core::Cursor::root(open.as_deref())).unwrap();
+        External::read_partial(&value, payload_core::partial::Cursor::root(open.as_deref()))
+            .unwrap();
     assert_eq!(
         external.value,
         ExternalPartial::Word(Some(Growing {
@@ -296,11 +300,14 @@ fn every_representation_of_an_enum_is_read_once_its_tag_is_complete() {
     );
     let nothing = External::read_partial(
         &serde_json::json!("Nothing"),
-        payload_core::Cursor::root(None),
+        payload_core::partial::Cursor::root(None),
     );
     assert_eq!(nothing.map(|g| g.value), Some(ExternalPartial::Nothing));
-    let tags =
-        Tags::read_partial(&serde_json::json!(["a"]), payload_core::Cursor::root(None)).unwrap();
+    let tags = Tags::read_partial(
+        &serde_json::json!(["a"]),
+        payload_core::partial::Cursor::root(None),
+    )
+    .unwrap();
     assert_eq!(
         tags.value,
         [Growing {

@@ -8,7 +8,7 @@
 use payload_core::instructions::{
     InstructionOptions, payload_instructions, size_report, whole_response_instructions,
 };
-use payload_core::{Dialect, PayloadType};
+use payload_core::{PayloadType, schema::Dialect};
 use payload_prompt::{ManifestEntry, PromptBuilder, docs};
 use payload_registry::{Registry, Role};
 use serde_json::Value;

@@ -8,8 +8,8 @@ use payload_builtin::{
     ColumnChanges, ColumnSpec, ColumnType, DataOperation, DataProposal, SchemaMode,
     SchemaOperation, SchemaProposal,
 };
-use payload_core::Handler;
-use payload_core::{SuggestedAction, SuggestedValue};
+use payload_core::suggestions::Handler;
+use payload_core::{suggestions::SuggestedAction, suggestions::SuggestedValue};
 use payload_tests::parse;
 use proptest::prelude::*;
 use serde_json::{Map, Value};

@@ -2,7 +2,7 @@
 //! test, as `marker_mode.rs` does for the `payload` binary's registry.
 
 use payload_builtin::{DataProposal, SchemaProposal, SuggestedValues};
-use payload_core::{ActionSpec, LlmPayload};
+use payload_core::{LlmPayload, suggestions::ActionSpec};
 use payload_registry::{Page, PayloadEntry, Registry};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

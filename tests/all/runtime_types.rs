@@ -10,7 +10,8 @@ use payload_core::instructions::{
     InstructionOptions, payload_instructions, whole_response_instructions,
 };
 use payload_core::{
-    Dialect, LlmPayload, ParseOptions, PayloadType, RuntimeOptions, StreamParser, extract_as, parse,
+    LlmPayload, ParseOptions, PayloadType, extract_as, parse, runtime::RuntimeOptions,
+    schema::Dialect, stream::StreamParser,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};

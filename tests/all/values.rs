@@ -338,7 +338,7 @@ fn a_float_that_cannot_be_held_to_its_digits_is_an_error_at_its_path() {
     let json = r#"{"plan": [1e-400]}"#;
     let any = payload_core::PayloadType::from_schema(
         &json!({"type": "object"}),
-        payload_core::RuntimeOptions::default(),
+        payload_core::runtime::RuntimeOptions::default(),
     )
     .unwrap();
     let result = extract_as(json, any, None);

@@ -9,7 +9,7 @@ use payload_benches::{Family, table_view_options};
 use payload_builtin::DataProposal;
 use payload_core::LlmPayload;
 use payload_core::Parser;
-use payload_core::StreamParser;
+use payload_core::stream::StreamParser;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

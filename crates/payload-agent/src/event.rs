@@ -1,8 +1,11 @@
 //! The events of a turn (the chat architecture app) and their Server-Sent Events encoding: a web
 //! handler writes each one with [`ServerSentEvent::write_sse`].
 
-use payload_core::sse::{self, ServerSentEvent};
-use payload_core::{Cursor, CustomPayload, LlmPayload, ParsedResponse, PartialType, StreamEvent};
+use payload_core::stream::sse::{self, ServerSentEvent};
+use payload_core::{
+    CustomPayload, LlmPayload, ParsedResponse, partial::Cursor, partial::PartialType,
+    stream::StreamEvent,
+};
 use serde::Serialize;
 use serde_json::Value;
 use std::io::{self, Write};
@@ -120,7 +123,7 @@ impl ServerSentEvent for AgentEvent {
 
 impl AgentEvent {
     /// The partial value of a `payload_progress` event for `T`, typed (see
-    /// [`payload_core::PartialType`]); `None` for any other event or type.
+    /// [`payload_core::partial::PartialType`]); `None` for any other event or type.
     pub fn partial<T: LlmPayload + PartialType>(&self) -> Option<T::Partial> {
         match self {
             AgentEvent::PayloadProgress {

@@ -8,7 +8,7 @@
 //!
 //! The turn ([`Turn`]) is a `futures::Stream` of [`AgentEvent`]s, polled by the caller
 //! (a web handler writes each one as SSE with
-//! [`ServerSentEvent::write_sse`](payload_core::ServerSentEvent::write_sse));
+//! [`ServerSentEvent::write_sse`](payload_core::stream::sse::ServerSentEvent::write_sse));
 //! [`Turn::blocking`] iterates it for models that need no runtime. The model is
 //! anything that turns a [`ModelRequest`] into a stream of [`ModelChunk`]s: an HTTP
 //! client reading a provider's streamed completion, or a script in tests. Tools
@@ -65,3 +65,18 @@ macro_rules! register_tool {
 pub mod __private {
     pub use inventory;
 }
+
+// What the docs promise about threads, checked when the crate compiles: an agent and
+// everything a turn yields may move to and be shared with another thread (a web server
+// runs each turn in its own task).
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Agent>();
+    send_sync::<AgentEvent>();
+    send_sync::<AgentError>();
+    send_sync::<ModelChunk>();
+    send_sync::<ModelError>();
+    send_sync::<ModelRequest>();
+    send_sync::<ToolCall>();
+    send_sync::<ToolResult>();
+};

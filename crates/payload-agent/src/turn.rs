@@ -40,7 +40,10 @@ use crate::model::{
 use crate::tools::{ToolContext, ToolResult};
 use futures::Stream;
 use payload_core::stream::ReasoningText;
-use payload_core::{CustomPayload, ParsedResponse, StreamEvent, StreamParser, reprompt_message};
+use payload_core::{
+    CustomPayload, ParsedResponse, retry::reprompt_message, stream::StreamEvent,
+    stream::StreamParser,
+};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};

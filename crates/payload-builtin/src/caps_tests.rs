@@ -3,7 +3,7 @@
 //! the cap.
 
 use crate::{DataProposal, SchemaProposal};
-use payload_core::{Dialect, LlmPayload};
+use payload_core::{LlmPayload, schema::Dialect};
 use serde_json::{Value, json};
 
 fn add(name: String) -> Value {

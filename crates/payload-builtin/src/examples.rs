@@ -5,8 +5,8 @@ use crate::{
     ColumnSpec, ColumnType, DataOperation, DataProposal, SchemaMode, SchemaOperation,
     SchemaProposal, SuggestedActions, SuggestedValues,
 };
-use payload_core::Handler;
-use payload_core::{SuggestedAction, SuggestedValue};
+use payload_core::suggestions::Handler;
+use payload_core::{suggestions::SuggestedAction, suggestions::SuggestedValue};
 use serde_json::{Map, Value, json};
 
 fn row(value: Value) -> Map<String, Value> {

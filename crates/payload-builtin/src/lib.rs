@@ -28,7 +28,7 @@ pub use schema_proposal::{
 };
 pub use suggestions::{SuggestedActions, SuggestedValues};
 
-use payload_core::ActionSpec;
+use payload_core::suggestions::ActionSpec;
 
 /// The action that closes the chat panel, offered on every page.
 pub const CLOSE_CHAT: ActionSpec = ActionSpec::client("close_chat", "Close the chat panel");

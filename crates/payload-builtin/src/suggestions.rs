@@ -1,6 +1,6 @@
 //! SUGGESTED_VALUES and SUGGESTED_ACTIONS as payload types.
 
-use payload_core::{LlmPayload, SuggestedAction, SuggestedValue};
+use payload_core::{LlmPayload, suggestions::SuggestedAction, suggestions::SuggestedValue};
 use payload_registry::PayloadEntry;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

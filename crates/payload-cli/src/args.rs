@@ -10,7 +10,7 @@ pub enum Verbosity {
     /// Also the constraints in words, common mistakes and the example.
     Detailed,
 }
-use payload_core::Dialect;
+use payload_core::schema::Dialect;
 use std::path::PathBuf;
 use std::time::Duration;
 

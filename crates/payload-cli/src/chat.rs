@@ -16,7 +16,7 @@ use payload_agent::{
     Agent, AgentEvent, Model, ModelError, ModelErrorKind, ModelMessage, ModelRequest, OutputMode,
     Usage,
 };
-use payload_core::{ExtractResult, PayloadType, RetryPolicy, ServerSentEvent};
+use payload_core::{ExtractResult, PayloadType, retry::RetryPolicy, stream::sse::ServerSentEvent};
 use payload_providers::{
     Anthropic, Constraint, DEFAULT_DEADLINE, ExtractOptions, Gemini, OpenAi, OpenAiResponses,
 };

@@ -27,7 +27,7 @@ pub enum CliError {
         /// The type's name.
         name: String,
         /// Why.
-        refusal: payload_core::StrictRefusal,
+        refusal: payload_core::schema::StrictRefusal,
     },
     /// The format is unknown, or the type cannot be written in it.
     Format(String),
@@ -67,7 +67,7 @@ pub enum CliError {
         /// The file.
         path: PathBuf,
         /// Every problem with it.
-        error: payload_core::SchemaError,
+        error: payload_core::runtime::SchemaError,
     },
     /// `payload serve` in a build that has no app to serve.
     NoServer,

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 /// The library's limits for the `--max-input-bytes` the command was given: the one
 /// setting, raised as well as lowered (docs/spec.md §8.2), so what the command reads the
 /// library reads too.
-pub fn limits(max_input_bytes: u64) -> payload_core::Limits {
+pub fn limits(max_input_bytes: u64) -> payload_core::limits::Limits {
     let bytes = usize::try_from(max_input_bytes).unwrap_or(usize::MAX);
-    payload_core::Limits::DEFAULT.max_input_bytes(bytes)
+    payload_core::limits::Limits::DEFAULT.max_input_bytes(bytes)
 }
 
 /// Reads FILE, or standard input when there is none, refusing more than `limit` bytes.

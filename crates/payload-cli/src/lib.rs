@@ -40,8 +40,8 @@ pub use serve::{ModelFactory, Serve, ServeRequest, Server};
 pub use text::{instructions_for, instructions_text, prompt_text, schema_type};
 
 use clap::Parser;
-use payload_core::Dialect;
 use payload_core::formats::Format;
+use payload_core::schema::Dialect;
 use payload_registry::Registry;
 use serde_json::{Value, json};
 use std::ffi::OsString;

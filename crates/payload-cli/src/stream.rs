@@ -5,8 +5,8 @@
 use crate::error::CliError;
 use crate::input::{limits, read_input};
 use payload_agent::page_options;
-use payload_core::ServerSentEvent;
-use payload_core::StreamParser;
+use payload_core::stream::StreamParser;
+use payload_core::stream::sse::ServerSentEvent;
 use payload_registry::Registry;
 use std::io::Write;
 use std::path::PathBuf;

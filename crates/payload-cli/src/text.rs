@@ -8,7 +8,7 @@ use payload_core::formats::Format;
 use payload_core::instructions::{
     InstructionOptions, payload_instructions, whole_response_instructions_in,
 };
-use payload_core::{Dialect, PayloadType, RuntimeOptions};
+use payload_core::{PayloadType, runtime::RuntimeOptions, schema::Dialect};
 use payload_prompt::{ManifestEntry, PromptBuilder};
 use payload_registry::Registry;
 use serde_json::Value;

@@ -11,10 +11,7 @@
 use crate::error::PayloadError;
 use crate::warning::{Warning, WarningKind};
 
-/// How many errors one payload's report keeps before counting the rest.
-pub const MAX_ERRORS: usize = 100;
-/// How many warnings one response's report keeps before counting the rest.
-pub const MAX_WARNINGS: usize = 100;
+pub(crate) use crate::limits::{MAX_ERRORS, MAX_WARNINGS};
 
 /// A list that keeps its first `cap` entries and counts the others.
 #[derive(Debug, Clone, PartialEq)]

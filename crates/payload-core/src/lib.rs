@@ -19,88 +19,113 @@
 //!
 //! ## Layout
 //!
-//! The public API is this page: the items re-exported here, and the [`formats`],
-//! [`instructions`], [`runtime`], [`stream`] and [`sse`] modules. The folders inside follow the
-//! pipeline, and everything in them is crate-private:
+//! The crate root holds what most programs name: the payload trait and descriptor
+//! ([`LlmPayload`], [`PayloadType`], [`CustomPayload`]), the two modes ([`parse()`] and
+//! [`Parser`]; [`extract`] and [`extract_as`]) with their results, and the errors and
+//! warnings. Everything else is in one public module each, and reachable at that path
+//! only:
 //!
-//! - `scan`: cutting a response into prose and blocks (marker table, recogniser, the one
-//!   value scanner every mode shares, quote and fence rules);
-//! - `json`: reading one block as JSON, strict first, then repaired (`json::repair`);
-//! - `validate`: checking a value against a type (schema, undeclared members, numbers,
-//!   the type's own rules) and, in whole-response mode, coercing it;
-//! - `marker`: marker mode, the [`Parser`] and what it returns;
-//! - `whole`: whole-response mode, [`extract`] and the [`formats`];
-//! - `stream`: the [`StreamParser`] over the same segmenter, and SSE encoding;
-//! - `schema`: schemas in each [`Dialect`] (with OpenAI's strict subset,
-//!   [`PayloadType::strict_schema`] and [`StrictRefusal`]) and the compiled validator.
+//! - [`stream`]: the [`stream::StreamParser`], its events, and SSE encoding ([`stream::sse`]);
+//! - [`schema`]: the [`schema::Dialect`]s, [`schema::StrictRefusal`], [`schema::Shape`];
+//! - [`runtime`]: payload types from JSON Schema documents;
+//! - [`formats`]: the whole-response formats (XML, delimited, tagged, markdown);
+//! - [`instructions`]: what a model is told about a type;
+//! - [`suggestions`]: suggestion chips and action buttons;
+//! - [`response`]: the parts of a [`ParsedResponse`] beyond the payload;
+//! - [`partial`]: the partial form of a payload being streamed;
+//! - [`retry`]: ask, validate, and ask again;
+//! - [`limits`]: the caps on size, nesting and reports;
+//! - [`fence`]: the one code-fence rule.
+//!
+//! The folders inside follow the pipeline, lowest layer first (`ARCHITECTURE.md` states
+//! the layers, and a test holds them): `scan` cuts a response into prose and blocks,
+//! `json` reads one block (strict, then repaired), `whole::formats` reads the other
+//! formats, `schema` knows schemas, `validate` checks a value against a type, `payload`
+//! describes a type, `marker` and `whole` are the two modes, and `stream`, `retry` and
+//! `instructions` run on them. The schema tools shared with other crates (the `$ref`
+//! walk, the dialects, the keyword tables) are the `payload-schema` crate.
 
 #![forbid(unsafe_code)]
 // `PayloadError` is returned by value on purpose: errors are data the caller inspects
 // and forwards, and they are built off the hot path (only when input is wrong).
 #![allow(clippy::result_large_err)]
 
-// The pipeline, in the order text flows through it. Everything inside is `pub(crate)`;
-// what a user names is re-exported below, so the public API is this file.
+// The pipeline, lowest layer first (ARCHITECTURE.md). Crate-private unless its module
+// is the public home of its items; what the root names is re-exported below.
 mod caps;
+mod derived;
 mod error;
 pub mod fence;
+pub mod instructions;
 mod json;
-mod limits;
+pub mod limits;
 mod marker;
 mod nullable;
-mod partial;
+pub mod partial;
 mod payload;
 mod reprompt;
-mod retry;
+pub mod retry;
 pub mod runtime;
 mod runtime_check;
 mod scan;
-mod schema;
+pub mod schema;
+pub mod stream;
 mod summary;
 mod typed;
 mod validate;
 mod warning;
 mod whole;
 
-pub mod instructions;
-pub mod stream;
-
-pub use caps::{MAX_ERRORS, MAX_WARNINGS};
 pub use error::{ErrorKind, Location, PayloadError};
-pub use limits::{DEFAULT_MAX_INPUT_BYTES, Limits, MAX_DEPTH};
 pub use marker::parse::{ParseOptions, Parser, parse};
-pub use marker::response::{CustomPayload, Missed, ParsedResponse, Rejected};
-pub use marker::suggestions::{
-    ActionSpec, Handler, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
-    SUGGESTED_VALUES_NAME, SuggestedAction, SuggestedValue,
-};
+pub use marker::response::ParsedResponse;
 pub use nullable::Nullable;
-#[doc(hidden)]
-pub use partial::__private as __partial;
-pub use partial::{Cursor, Growing, PartialType};
-pub use payload::{LlmPayload, PayloadType, Shape};
+pub use payload::{CustomPayload, LlmPayload, PayloadType};
 /// `#[derive(LlmPayload)]`: the marker, schema, instructions and summarizer of a type
 /// from one declaration (see the `payload-derive` crate).
 #[cfg(feature = "derive")]
 pub use payload_derive::LlmPayload;
-/// `#[derive(Partial)]`: the partial form ([`PartialType`]) of a type a partial payload
-/// holds (see the `payload-derive` crate).
+/// `#[derive(Partial)]`: the partial form ([`partial::PartialType`]) of a type a partial
+/// payload holds (see the `payload-derive` crate).
 #[cfg(feature = "derive")]
 pub use payload_derive::Partial;
-pub use payload_schema::dialect::Dialect;
-pub use payload_schema::dialect::openai_strict::{StrictRefusal, StrictRefusalKind};
-pub use reprompt::reprompt_message;
-pub use retry::{
-    Attempt, AttemptOutcome, RetryOutcome, RetryPolicy, RetryRequest, retry, retry_as, retry_async,
-    retry_async_as,
-};
-pub use runtime::{Rules, RuntimeOptions, SchemaError, SchemaProblem};
-pub use stream::sse::{self, ServerSentEvent};
-pub use stream::{StreamEvent, StreamParser};
 pub use summary::default_summary;
 pub use warning::{Warning, WarningKind};
 pub use whole::extract::{ExtractResult, extract, extract_as, extract_as_with, extract_json};
 pub use whole::formats;
+
+/// The parts of a [`ParsedResponse`] beyond its message and custom payload.
+pub mod response {
+    pub use crate::marker::response::{Missed, Rejected};
+}
+
+/// Suggestion chips and action buttons: what a response may suggest and how a page
+/// declares the actions it allows.
+pub mod suggestions {
+    pub use crate::marker::suggestions::{
+        ActionSpec, Handler, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME,
+        SUGGESTED_VALUES_MARKER, SUGGESTED_VALUES_NAME, SuggestedAction, SuggestedValue,
+    };
+}
+
+// What the docs promise about threads, checked when the crate compiles: a parser, a
+// stream parser, a type descriptor and every result and error may be built on one thread
+// and used or shared on another (a web server parses on its worker threads).
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Parser>();
+    send_sync::<ParseOptions>();
+    send_sync::<ParsedResponse>();
+    send_sync::<CustomPayload>();
+    send_sync::<PayloadType>();
+    send_sync::<ExtractResult>();
+    send_sync::<PayloadError>();
+    send_sync::<Warning>();
+    send_sync::<stream::StreamParser>();
+    send_sync::<stream::StreamEvent>();
+    send_sync::<runtime::SchemaError>();
+    send_sync::<schema::StrictRefusal>();
+};
 
 /// Re-exported so that generated code and users name one version of each.
 pub use schemars;
@@ -117,12 +142,17 @@ pub mod __private {
     pub use serde_json::to_value;
 }
 
-/// The machinery under the public API, reachable only with the `internals` feature, for
-/// this workspace's invariant tests, fuzz targets and benches (which check the scanner
-/// and the JSON reader on their own). Not a public API: no stability promise.
-#[cfg(feature = "internals")]
+/// The machinery under the public API, reachable only with the `__internals` feature,
+/// for this workspace's invariant tests, fuzz targets and benches (which check the
+/// scanner and the JSON reader on their own).
+///
+/// **Unstable**: not a public API, no stability promise, and nothing may rely on it
+/// but this workspace's own tests. The leading underscores say so, as serde's
+/// `__private` does; `--all-features` switches it on, which changes no behaviour of the
+/// public API.
+#[cfg(feature = "__internals")]
 #[doc(hidden)]
-pub mod internals {
+pub mod __internals {
     /// The JSON reader: strict, then repaired.
     pub mod json {
         pub use crate::json::{Decoded, decode};

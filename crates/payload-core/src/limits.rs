@@ -8,6 +8,8 @@
 //!   `parsing` error on the strict and the lenient path alike; the other formats'
 //!   readers, the coercer, the schema converter and the streaming preview stop at the
 //!   same depth, so no value a model writes can overflow the call stack.
+//! - **reports**: at most [`MAX_ERRORS`] errors per payload and [`MAX_WARNINGS`]
+//!   warnings per response are kept, the rest counted in one final entry;
 //! - **input size**: [`Limits::max_input_bytes`], [`DEFAULT_MAX_INPUT_BYTES`] unless set.
 //!   A larger response is refused whole with a clear `parsing` error instead of being
 //!   read: [`crate::marker::parse::Parser::with_limits`], [`crate::stream::StreamParser::with_limits`]
@@ -18,6 +20,12 @@ use crate::error::{ErrorKind, PayloadError};
 /// How many levels of nesting a value may have, in every format and on every path:
 /// this many are read, one more is a `parsing` error (docs/spec.md §8.3).
 pub const MAX_DEPTH: usize = 128;
+
+/// How many errors one payload's report keeps before counting the rest
+/// (docs/spec.md §8.1).
+pub const MAX_ERRORS: usize = 100;
+/// How many warnings one response's report keeps before counting the rest.
+pub const MAX_WARNINGS: usize = 100;
 
 /// The default cap on a response's size: 16 MiB, far beyond any model's output.
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
@@ -74,19 +82,6 @@ pub(crate) fn too_deep() -> PayloadError {
     .with_suggestion("flatten the structure")
 }
 
-/// A format reader's result when the text nested too deep: the depth error first,
-/// with whatever else the reader found.
-pub(crate) fn fail_too_deep(
-    result: Result<serde_json::Value, crate::whole::formats::FormatFailure>,
-) -> crate::whole::formats::FormatFailure {
-    let (mut errors, partial) = match result {
-        Ok(value) => (Vec::new(), value),
-        Err(failure) => (failure.errors, failure.partial),
-    };
-    errors.insert(0, too_deep());
-    crate::whole::formats::FormatFailure { errors, partial }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,10 +108,11 @@ mod tests {
 
 #[cfg(test)]
 mod entry_points {
+    use crate::limits::Limits;
     use crate::marker::parse::{ParseOptions, Parser};
     use crate::stream::StreamParser;
     use crate::whole::formats::Format;
-    use crate::{ErrorKind, Limits, LlmPayload};
+    use crate::{ErrorKind, LlmPayload};
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};
 

@@ -1,17 +1,18 @@
 //! The [`LlmPayload`] trait and its type-erased descriptor, [`PayloadType`].
 
+use crate::derived;
 use crate::error::PayloadError;
-use crate::marker::response::CustomPayload;
-use crate::schema::{self, CompiledSchema};
+use crate::schema::Shape;
 use crate::summary;
-use crate::typed::AnyPayload;
+use crate::typed::{AnyPayload, Typed};
 use crate::validate::check::{self, Checked, Decoded, Probe};
+use crate::validate::compiled::CompiledSchema;
 use payload_schema::dialect::Dialect;
 use payload_schema::dialect::openai_strict::StrictRefusal;
 use payload_schema::pointer;
 use schemars::JsonSchema;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::any::TypeId;
 use std::fmt;
@@ -120,15 +121,15 @@ impl<T: LlmPayload> Source for Derived<T> {
     }
 
     fn schema(&self, dialect: Dialect) -> Value {
-        schema::generate::<T>(dialect)
+        derived::generate::<T>(dialect, T::FORMAT_OPTIONS)
     }
 
     fn strict(&self) -> Result<Value, StrictRefusal> {
-        schema::generate_strict::<T>()
+        derived::generate_strict::<T>(T::FORMAT_OPTIONS)
     }
 
     fn compiled(&self) -> &'static CompiledSchema {
-        schema::compiled::<T>()
+        derived::compiled::<T>(T::FORMAT_OPTIONS)
     }
 
     fn decode(&self, value: &Value, roundtrip: bool) -> Decoded {
@@ -323,28 +324,6 @@ impl fmt::Debug for PayloadType {
     }
 }
 
-/// The JSON kind a payload's top level takes, which decides what may follow its marker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// A JSON object (`{`).
-    Object,
-    /// A JSON array (`[`).
-    Array,
-    /// Either; the schema does not say.
-    Any,
-}
-
-impl Shape {
-    /// Whether a value opening with `byte` can be of this shape.
-    pub fn accepts_opener(self, byte: u8) -> bool {
-        match self {
-            Shape::Object => byte == b'{',
-            Shape::Array => byte == b'[',
-            Shape::Any => byte == b'{' || byte == b'[',
-        }
-    }
-}
-
 /// Decodes a schema-valid value into `T` and applies its rules; with `roundtrip`,
 /// also writes the decoded value back as JSON (to see which members serde took in).
 fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> Decoded {
@@ -407,4 +386,84 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
         pointer.push_str(&token);
     }
     pointer
+}
+
+/// The custom payload of a response: `{"type": name, "data": value}`.
+///
+/// The value is kept twice, as what the model wrote (`data`, JSON) and as the Rust
+/// value validation decoded it into, so that [`CustomPayload::get`] is a lookup, not a
+/// second decode. `data` is reached through accessors so the two cannot drift apart.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CustomPayload {
+    /// The payload type's name (e.g. `schema_proposal`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    data: Value,
+    #[serde(skip)]
+    typed: Typed,
+}
+
+impl PartialEq for CustomPayload {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind && self.data == other.data
+    }
+}
+
+impl CustomPayload {
+    /// A payload of type `kind` holding `data`.
+    pub fn new(kind: impl Into<String>, data: Value) -> Self {
+        CustomPayload {
+            kind: kind.into(),
+            data,
+            typed: Typed::default(),
+        }
+    }
+
+    /// A validated payload with the value it was decoded into.
+    pub(crate) fn validated(kind: &str, data: Value, decoded: Option<AnyPayload>) -> Self {
+        CustomPayload {
+            kind: kind.to_string(),
+            data,
+            typed: Typed::holding(decoded),
+        }
+    }
+
+    /// Wraps a typed payload.
+    pub fn of<T: LlmPayload>(payload: &T) -> Result<Self, serde_json::Error> {
+        Ok(CustomPayload::new(T::NAME, serde_json::to_value(payload)?))
+    }
+
+    /// The validated value, as JSON.
+    pub fn data(&self) -> &Value {
+        &self.data
+    }
+
+    /// The value as JSON, for changing it; what was decoded from it is forgotten.
+    pub fn data_mut(&mut self) -> &mut Value {
+        self.typed = Typed::default();
+        &mut self.data
+    }
+
+    /// The value as JSON, taken out.
+    pub fn into_data(self) -> Value {
+        self.data
+    }
+
+    /// The data as `T`, if this payload is of type `T`: the value validation decoded,
+    /// without decoding again.
+    pub fn get<T: LlmPayload>(&self) -> Option<&T> {
+        if self.kind != T::NAME {
+            return None;
+        }
+        self.typed.get::<T>(&self.data)
+    }
+
+    /// The data as an owned `T`, if this payload is of type `T` (decoded again only when
+    /// a clone of this payload still shares the decoded value).
+    pub fn into_typed<T: LlmPayload>(self) -> Option<T> {
+        if self.kind != T::NAME {
+            return None;
+        }
+        self.typed.take::<T>(&self.data)
+    }
 }

@@ -13,7 +13,7 @@
 
 use crate::error::PayloadError;
 use crate::payload::LlmPayload;
-use crate::reprompt::reprompt_message;
+pub use crate::reprompt::reprompt_message;
 use crate::whole::extract::{ExtractResult, extract_json};
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};

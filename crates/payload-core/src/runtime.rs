@@ -14,11 +14,11 @@
 //! type made the first time, so memory grows with the number of different schemas an
 //! app uses, not with the number of calls.
 
-use crate::marker::response::CustomPayload;
+use crate::payload::CustomPayload;
 use crate::payload::{PayloadType, Source};
-use crate::schema::CompiledSchema;
 use crate::summary;
 use crate::validate::check::Decoded;
+use crate::validate::compiled::CompiledSchema;
 use heck::{ToShoutySnakeCase, ToSnakeCase};
 use payload_schema::dialect::openai_strict::{self, StrictRefusal};
 use payload_schema::dialect::{Dialect, drafts};
@@ -320,7 +320,7 @@ fn refused_by_policy(compiled: &CompiledSchema, example: &Value) -> Option<Strin
     } else {
         crate::ExtractResult::failure("json", 1.0, checked.errors)
     };
-    let result = compiled.policy().finish(result);
+    let result = crate::whole::extract::policy::finish(compiled.policy(), result);
     (!result.success).then(|| {
         result
             .errors

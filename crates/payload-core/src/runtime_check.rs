@@ -4,7 +4,7 @@
 //! right kind, per-property options only for properties that exist, and no two
 //! properties given the same element, tag or header.
 
-use crate::runtime::SchemaProblem;
+use payload_schema::document::SchemaProblem;
 use payload_schema::pointer;
 use serde_json::{Map, Value};
 use std::collections::HashMap;

@@ -7,7 +7,7 @@
 //! A value that arrives some other way (built by hand, deserialized from a stored
 //! response) is decoded once, on first request.
 
-use crate::LlmPayload;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::any::Any;
 use std::fmt;
@@ -32,7 +32,10 @@ impl Typed {
 
     /// The value as `T`: the kept one, or `data` decoded now (and kept). `None` when
     /// `data` does not decode into `T`.
-    pub(crate) fn get<T: LlmPayload>(&self, data: &Value) -> Option<&T> {
+    pub(crate) fn get<T: DeserializeOwned + Send + Sync + 'static>(
+        &self,
+        data: &Value,
+    ) -> Option<&T> {
         self.0
             .get_or_init(|| decode::<T>(data))
             .as_ref()?
@@ -41,7 +44,10 @@ impl Typed {
 
     /// The value as an owned `T`: the kept one when no clone shares it, else `data`
     /// decoded.
-    pub(crate) fn take<T: LlmPayload>(self, data: &Value) -> Option<T> {
+    pub(crate) fn take<T: DeserializeOwned + Send + Sync + 'static>(
+        self,
+        data: &Value,
+    ) -> Option<T> {
         let kept = self.0.into_inner().flatten();
         match kept.map(Arc::downcast::<T>) {
             Some(Ok(shared)) => Arc::try_unwrap(shared)
@@ -52,7 +58,7 @@ impl Typed {
     }
 }
 
-fn decode<T: LlmPayload>(data: &Value) -> Option<AnyPayload> {
+fn decode<T: DeserializeOwned + Send + Sync + 'static>(data: &Value) -> Option<AnyPayload> {
     T::deserialize(data)
         .ok()
         .map(|decoded| Arc::new(decoded) as AnyPayload)

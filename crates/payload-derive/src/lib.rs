@@ -145,7 +145,7 @@ pub fn derive_llm_payload(input: TokenStream) -> TokenStream {
     expand::derive(&input).into()
 }
 
-/// Implements `payload_core::PartialType` for a type held by a `#[payload(partial)]`
+/// Implements `payload_core::partial::PartialType` for a type held by a `#[payload(partial)]`
 /// payload: writes `NamePartial`, its form while it streams (see `payload_core`'s
 /// `PartialType`). `#[payload(crate = "...")]` names the core crate as for
 /// `LlmPayload`.

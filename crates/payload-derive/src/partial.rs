@@ -1,4 +1,4 @@
-//! The partial form of a type (`payload_core::PartialType`): `#[payload(partial)]` on a
+//! The partial form of a type (`payload_core::partial::PartialType`): `#[payload(partial)]` on a
 //! payload type and `#[derive(Partial)]` on the types its members hold.
 //!
 //! A struct `Foo` gets `FooPartial`, every member an `Option` of the member type's
@@ -75,13 +75,13 @@ impl Generator<'_, '_> {
         let ident = self.cont.ident;
         quote! {
             #[automatically_derived]
-            impl #krate::PartialType for #ident {
+            impl #krate::partial::PartialType for #ident {
                 type Partial = #partial;
 
                 #[allow(unused_variables)]
                 fn read_partial(
-                    value: &#krate::__partial::serde_json::Value,
-                    at: #krate::Cursor<'_>,
+                    value: &#krate::partial::__private::serde_json::Value,
+                    at: #krate::partial::Cursor<'_>,
                 ) -> ::core::option::Option<Self::Partial> {
                     #body
                 }
@@ -93,8 +93,8 @@ impl Generator<'_, '_> {
     fn delegate(&self, inner: &syn::Type) -> TokenStream {
         let krate = self.krate;
         self.impl_block(
-            quote!(<#inner as #krate::PartialType>::Partial),
-            quote!(<#inner as #krate::PartialType>::read_partial(value, at)),
+            quote!(<#inner as #krate::partial::PartialType>::Partial),
+            quote!(<#inner as #krate::partial::PartialType>::read_partial(value, at)),
         )
     }
 
@@ -121,12 +121,12 @@ impl Generator<'_, '_> {
         };
         let body = quote! {
             let object = value.as_object()?;
-            ::core::option::Option::Some(#krate::Growing {
+            ::core::option::Option::Some(#krate::partial::Growing {
                 value: #partial { #(#reads)* },
                 complete: at.complete(),
             })
         };
-        let implementation = self.impl_block(quote!(#krate::Growing<#partial>), body);
+        let implementation = self.impl_block(quote!(#krate::partial::Growing<#partial>), body);
         quote!(#definition #implementation)
     }
 
@@ -139,12 +139,15 @@ impl Generator<'_, '_> {
         if variants.iter().all(|v| matches!(v.style, Style::Unit))
             && matches!(self.cont.repr, Repr::External)
         {
-            return self.impl_block(quote!(Self), quote!(#krate::__partial::unit(value, &at)));
+            return self.impl_block(
+                quote!(Self),
+                quote!(#krate::partial::__private::unit(value, &at)),
+            );
         }
         if matches!(self.cont.repr, Repr::Untagged) {
             return self.impl_block(
-                quote!(#krate::Growing<#krate::__partial::serde_json::Value>),
-                quote!(<#krate::__partial::serde_json::Value as #krate::PartialType>::read_partial(value, at)),
+                quote!(#krate::partial::Growing<#krate::partial::__private::serde_json::Value>),
+                quote!(<#krate::partial::__private::serde_json::Value as #krate::partial::PartialType>::read_partial(value, at)),
             );
         }
         if let Some(tuple) = variants.iter().find(|v| matches!(v.style, Style::Tuple)) {
@@ -179,22 +182,22 @@ impl Generator<'_, '_> {
         let choose = match &self.cont.repr {
             Repr::Internal { tag } => quote! {
                 let object = value.as_object()?;
-                let name = #krate::__partial::tag(object, #tag, &at)?;
+                let name = #krate::partial::__private::tag(object, #tag, &at)?;
                 let (content, inner) = (value, at.clone());
             },
             Repr::Adjacent { tag, content } => quote! {
                 let object = value.as_object()?;
-                let name = #krate::__partial::tag(object, #tag, &at)?;
+                let name = #krate::partial::__private::tag(object, #tag, &at)?;
                 let inner = at.member(#content);
                 let content = object.get(#content);
             },
             // External: `"unit"` or `{"variant": content}`.
             _ => quote! {
                 let (name, content, inner) = match value {
-                    #krate::__partial::serde_json::Value::String(name) if at.complete() => {
+                    #krate::partial::__private::serde_json::Value::String(name) if at.complete() => {
                         (name.as_str(), ::core::option::Option::None, at.clone())
                     }
-                    #krate::__partial::serde_json::Value::Object(object) => {
+                    #krate::partial::__private::serde_json::Value::Object(object) => {
                         let (name, content) = object.iter().next()?;
                         (name.as_str(), ::core::option::Option::Some(content), at.member(name))
                     }
@@ -225,9 +228,9 @@ impl Generator<'_, '_> {
                 #(#arms)*
                 _ => return ::core::option::Option::None,
             };
-            ::core::option::Option::Some(#krate::Growing { value: chosen, complete: at.complete() })
+            ::core::option::Option::Some(#krate::partial::Growing { value: chosen, complete: at.complete() })
         };
-        let implementation = self.impl_block(quote!(#krate::Growing<#partial>), body);
+        let implementation = self.impl_block(quote!(#krate::partial::Growing<#partial>), body);
         quote!(#definition #implementation)
     }
 
@@ -239,7 +242,7 @@ impl Generator<'_, '_> {
             Style::Unit => quote!(#[doc = #doc] #ident,),
             Style::Newtype | Style::Tuple => {
                 let ty = variant.fields[0].ty;
-                quote!(#[doc = #doc] #ident(::core::option::Option<<#ty as #krate::PartialType>::Partial>),)
+                quote!(#[doc = #doc] #ident(::core::option::Option<<#ty as #krate::partial::PartialType>::Partial>),)
             }
             Style::Struct => {
                 let kept = read_fields(&variant.fields);
@@ -261,7 +264,7 @@ impl Generator<'_, '_> {
             Style::Newtype | Style::Tuple => {
                 let ty = variant.fields[0].ty;
                 quote!(#partial::#ident(content.and_then(|content| {
-                    <#ty as #krate::PartialType>::read_partial(content, inner.clone())
+                    <#ty as #krate::partial::PartialType>::read_partial(content, inner.clone())
                 })))
             }
             Style::Struct => {
@@ -270,8 +273,8 @@ impl Generator<'_, '_> {
                     .iter()
                     .map(|f| field_read(krate, f, quote!(object), quote!(inner)));
                 quote!({
-                    let empty = #krate::__partial::serde_json::Map::new();
-                    let object = content.and_then(#krate::__partial::serde_json::Value::as_object).unwrap_or(&empty);
+                    let empty = #krate::partial::__private::serde_json::Map::new();
+                    let object = content.and_then(#krate::partial::__private::serde_json::Value::as_object).unwrap_or(&empty);
                     #partial::#ident { #(#reads)* }
                 })
             }
@@ -335,7 +338,9 @@ fn field_declaration(krate: &Path, field: &Field, with_visibility: bool) -> Toke
         )
     };
     let partial = match reader {
-        Reader::Partial => quote_spanned!(ty.span()=> <#ty as #krate::PartialType>::Partial),
+        Reader::Partial => {
+            quote_spanned!(ty.span()=> <#ty as #krate::partial::PartialType>::Partial)
+        }
         Reader::Deserialize | Reader::With(_) => quote!(#ty),
     };
     quote! {
@@ -350,16 +355,16 @@ fn field_read(krate: &Path, field: &Field, object: TokenStream, at: TokenStream)
     let ident = &field.original.ident;
     let ty = field.ty;
     if field.serde.flatten() {
-        let read = quote_spanned!(ty.span()=> <#ty as #krate::PartialType>::read_partial);
+        let read = quote_spanned!(ty.span()=> <#ty as #krate::partial::PartialType>::read_partial);
         return quote! {
             #ident: #read(
-                &#krate::__partial::serde_json::Value::Object(#object.clone()),
+                &#krate::partial::__private::serde_json::Value::Object(#object.clone()),
                 #at.clone(),
             ),
         };
     }
     let names = names(field.name(), field.serde.aliases());
-    let private = quote!(#krate::__partial);
+    let private = quote!(#krate::partial::__private);
     match Reader::of(field) {
         Reader::Partial => {
             let member = quote_spanned!(ty.span()=> #private::member::<#ty>);

@@ -34,7 +34,7 @@ mod support;
 pub use choice::{Choice, Hints, LEAD_LINES, PageOptions};
 pub use page::{Block, PagePlan};
 
-use payload_core::{Dialect, PayloadType};
+use payload_core::{PayloadType, schema::Dialect};
 use payload_registry::{Registry, UnknownPage};
 use serde::Serialize;
 use std::fmt;

@@ -2,7 +2,9 @@
 //! (its custom payload types, the suggestion kinds), the schema of each, and every
 //! registered marker, which free text must not hold.
 
-use payload_core::{Dialect, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
+use payload_core::{
+    schema::Dialect, suggestions::SUGGESTED_ACTIONS_MARKER, suggestions::SUGGESTED_VALUES_MARKER,
+};
 use payload_registry::{Registry, UnknownPage};
 use serde_json::{Value, json};
 
@@ -50,13 +52,13 @@ impl PagePlan {
             .collect();
         let suggestions = info.page.suggestions;
         let values = suggestions.then(|| Block {
-            name: payload_core::SUGGESTED_VALUES_NAME.to_string(),
+            name: payload_core::suggestions::SUGGESTED_VALUES_NAME.to_string(),
             marker: SUGGESTED_VALUES_MARKER.to_string(),
             schema: values_schema(),
             rules: Vec::new(),
         });
         let actions = (suggestions && !info.actions.is_empty()).then(|| Block {
-            name: payload_core::SUGGESTED_ACTIONS_NAME.to_string(),
+            name: payload_core::suggestions::SUGGESTED_ACTIONS_NAME.to_string(),
             marker: SUGGESTED_ACTIONS_MARKER.to_string(),
             schema: actions_schema(&info.actions),
             rules: Vec::new(),
@@ -96,7 +98,7 @@ fn values_schema() -> Value {
 }
 
 /// SUGGESTED_ACTIONS: buttons, each one of the page's (action, handler) pairs.
-fn actions_schema(actions: &[payload_core::ActionSpec]) -> Value {
+fn actions_schema(actions: &[payload_core::suggestions::ActionSpec]) -> Value {
     let items: Vec<Value> = actions
         .iter()
         .map(|action| {

@@ -352,7 +352,7 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use payload_core::ActionSpec;
+    use payload_core::suggestions::ActionSpec;
     use payload_registry::Page;
     use serde_json::json;
 

@@ -10,7 +10,7 @@ use crate::sections::SectionKind;
 use payload_core::instructions::{
     InstructionOptions, render_shape, section_sizes, suggestion_format_rules,
 };
-use payload_core::{ActionSpec, Dialect, PayloadType};
+use payload_core::{PayloadType, schema::Dialect, suggestions::ActionSpec};
 use payload_registry::{PageInfo, Registry, Role};
 use std::fmt::Write;
 
@@ -283,7 +283,7 @@ fn type_reference(registry: &Registry, out: &mut String) {
         let t = &entry.payload;
         let schema = t.schema(Dialect::Draft2020_12);
         let (open, close) = match t.shape() {
-            payload_core::Shape::Array => ("[", "]"),
+            payload_core::schema::Shape::Array => ("[", "]"),
             _ => ("{", "}"),
         };
         let _ = writeln!(out, "\n### `{}`\n", t.name);

@@ -14,7 +14,8 @@ use payload_agent::{
 use payload_core::instructions::{InstructionOptions, whole_response_instructions};
 use payload_core::stream::ReasoningText;
 use payload_core::{
-    Dialect, LlmPayload, PayloadType, RetryOutcome, RetryPolicy, RetryRequest, extract_json,
+    LlmPayload, PayloadType, extract_json, retry::RetryOutcome, retry::RetryPolicy,
+    retry::RetryRequest, schema::Dialect,
 };
 use serde_json::Value;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -46,7 +47,7 @@ pub fn structured_output(payload: &PayloadType) -> StructuredOutput {
     output.wrapped = wrapped.map(str::to_string);
     match output
         .native
-        .get(payload_core::Dialect::OpenAiStrict.as_str())
+        .get(payload_core::schema::Dialect::OpenAiStrict.as_str())
     {
         Some(strict) => {
             output.schema = strict.clone();
@@ -192,7 +193,7 @@ pub async fn extract_payload(
         last_feedback: None,
     });
     let state = &state;
-    let outcome = payload_core::retry_async(
+    let outcome = payload_core::retry::retry_async(
         options.policy,
         move |retry: RetryRequest| {
             // The lock is held to start the stream and to keep its answer, never

@@ -82,11 +82,12 @@ pub use responses::{GRAMMAR_TOOL, OpenAiResponses};
 /// app needs no dependency of its own to set or read one.
 pub use secrecy::{ExposeSecret, SecretString};
 
-/// The machinery under the public API, reachable only with the `internals` feature, for
-/// this workspace's fuzz targets. Not a public API: no stability promise.
-#[cfg(feature = "internals")]
+/// The machinery under the public API, reachable only with the `__internals` feature,
+/// for this workspace's fuzz targets. **Unstable**: not a public API, no stability
+/// promise.
+#[cfg(feature = "__internals")]
 #[doc(hidden)]
-pub mod internals {
+pub mod __internals {
     /// The server-sent-event reader and the check of its invariants.
     pub mod sse {
         pub use crate::sse::check::check_reading;

@@ -22,7 +22,7 @@ use payload_agent::{OutputMode, StructuredOutput};
 /// The native schema `output` has in `dialect`, if it has one.
 pub(crate) fn native(
     output: &StructuredOutput,
-    dialect: payload_core::Dialect,
+    dialect: payload_core::schema::Dialect,
 ) -> Option<&serde_json::Value> {
     output.native.get(dialect.as_str())
 }
@@ -31,7 +31,7 @@ pub(crate) fn native(
 /// native schema when the type has one, else the tool-mode schema (not strict).
 pub(crate) fn tool_schema(
     output: &StructuredOutput,
-    dialect: payload_core::Dialect,
+    dialect: payload_core::schema::Dialect,
 ) -> (&serde_json::Value, bool) {
     match native(output, dialect) {
         Some(schema) => (schema, true),
@@ -42,7 +42,7 @@ pub(crate) fn tool_schema(
 /// Whether `request` has an output with a native schema in `dialect`.
 pub(crate) fn has_native(
     request: &payload_agent::ModelRequest,
-    dialect: payload_core::Dialect,
+    dialect: payload_core::schema::Dialect,
 ) -> bool {
     request
         .output

@@ -165,7 +165,7 @@ impl SseReader {
 
     /// The bytes searched for a line end so far: never more than those received (each
     /// byte is searched once), which is what keeps the reader linear.
-    #[cfg(any(test, feature = "internals"))]
+    #[cfg(any(test, feature = "__internals"))]
     pub fn examined(&self) -> u64 {
         self.examined
     }
@@ -234,7 +234,7 @@ fn utf8(bytes: &[u8]) -> Result<&str, SseError> {
     std::str::from_utf8(bytes).map_err(|_| SseError::NotUtf8)
 }
 
-#[cfg(any(test, feature = "internals"))]
+#[cfg(any(test, feature = "__internals"))]
 pub mod check;
 
 #[cfg(test)]

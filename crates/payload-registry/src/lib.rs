@@ -77,3 +77,14 @@ macro_rules! register_action {
 pub mod __private {
     pub use inventory;
 }
+
+// What the docs promise about threads, checked when the crate compiles: the registry is
+// built once and shared by every request's thread.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Registry>();
+    send_sync::<Page>();
+    send_sync::<PageInfo>();
+    send_sync::<PayloadEntry>();
+    send_sync::<RegistryError>();
+};

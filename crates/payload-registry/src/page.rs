@@ -1,7 +1,7 @@
 //! Pages: where a chat runs, what the model may emit there, and which actions it may
 //! suggest.
 
-use payload_core::{ActionSpec, PayloadType};
+use payload_core::{PayloadType, suggestions::ActionSpec};
 use serde_json::Value;
 
 /// Builds the CURRENT CONTEXT section of a page's prompt from what the app knows about

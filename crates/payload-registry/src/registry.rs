@@ -3,9 +3,9 @@
 
 use crate::entry::{PayloadEntry, Role};
 use crate::page::{GlobalAction, Page};
-use payload_core::{ActionSpec, CustomPayload, ParsedResponse, PayloadType};
+use payload_core::{CustomPayload, ParsedResponse, PayloadType, suggestions::ActionSpec};
 use payload_core::{ParseOptions, Parser};
-use payload_core::{SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
+use payload_core::{suggestions::SUGGESTED_ACTIONS_MARKER, suggestions::SUGGESTED_VALUES_MARKER};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;

@@ -4,7 +4,7 @@
 //! whether the app decides them (only then does a card offer Accept and Dismiss).
 
 use crate::handlers::Handlers;
-use payload_core::Dialect;
+use payload_core::schema::Dialect;
 use payload_registry::Registry;
 use serde::Serialize;
 use serde_json::Value;

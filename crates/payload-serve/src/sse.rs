@@ -8,7 +8,7 @@ use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use payload_agent::AgentEvent;
-use payload_core::ServerSentEvent;
+use payload_core::stream::sse::ServerSentEvent;
 use std::convert::Infallible;
 use std::time::Duration;
 use tokio::sync::mpsc::Receiver;

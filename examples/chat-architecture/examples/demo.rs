@@ -13,7 +13,7 @@
 use chat_architecture::model::{ScriptedModel, Step};
 use futures::StreamExt;
 use payload_agent::{Agent, Model, ModelMessage};
-use payload_core::ServerSentEvent;
+use payload_core::stream::sse::ServerSentEvent;
 use payload_prompt::PromptBuilder;
 use payload_providers::{Anthropic, OpenAi};
 use payload_registry::Registry;

@@ -18,7 +18,7 @@ mod tests;
 
 pub use payloads::{SearchRefinement, SearchRefinementPartial};
 
-use payload_core::{ActionSpec, LlmPayload};
+use payload_core::{LlmPayload, suggestions::ActionSpec};
 use payload_registry::Page;
 use serde_json::Value;
 

@@ -5,7 +5,7 @@ use crate::model::{ScriptedModel, Step};
 use crate::pubmed::RESULTS_TYPE;
 use payload_agent::{Agent, AgentEvent, ModelMessage};
 use payload_core::ErrorKind;
-use payload_core::ServerSentEvent;
+use payload_core::stream::sse::ServerSentEvent;
 use payload_registry::Registry;
 use serde_json::{Value, json};
 

@@ -308,7 +308,7 @@ fn instructions_list_every_intent_with_its_parameters_and_a_valid_example() {
             "- Required fields: intent, parameters (confidence, reasoning are optional)."
         )
     );
-    let schema = ContactsCommand::TYPE.schema(payload_core::Dialect::Draft2020_12);
+    let schema = ContactsCommand::TYPE.schema(payload_core::schema::Dialect::Draft2020_12);
     let branches = schema["oneOf"].as_array().unwrap();
     assert_eq!(branches.len(), 6);
     for branch in branches {

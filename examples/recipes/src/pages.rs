@@ -1,7 +1,7 @@
 //! The recipe assistant's pages and its client action.
 
 use crate::{KitchenCommand, RecipeProposal};
-use payload_core::{ActionSpec, LlmPayload};
+use payload_core::{LlmPayload, suggestions::ActionSpec};
 use payload_registry::Page;
 use serde_json::Value;
 

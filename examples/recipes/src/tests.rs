@@ -4,8 +4,8 @@
 use crate::{COOKBOOK, KITCHEN, KitchenCommand, RecipeProposal, Unit};
 use chrono::NaiveDate;
 use payload_core::{
-    ErrorKind, LlmPayload, ParsedResponse, RetryPolicy, RetryRequest, StreamEvent, StreamParser,
-    extract_json, retry_as,
+    ErrorKind, LlmPayload, ParsedResponse, extract_json, retry::RetryPolicy, retry::RetryRequest,
+    retry::retry_as, stream::StreamEvent, stream::StreamParser,
 };
 use payload_registry::Registry;
 use std::time::Duration;
@@ -219,7 +219,7 @@ fn the_recipe_is_typed_while_it_streams() {
     assert_eq!(
         timer.value,
         crate::KitchenCommandPartial::SetTimer {
-            label: Some(payload_core::Growing {
+            label: Some(payload_core::partial::Growing {
                 value: "tomato sauce".to_string(),
                 complete: true
             }),
@@ -302,7 +302,7 @@ fn the_examples_are_valid_payloads() {
 /// configuration) offered on the registered cookbook page, beside the derived recipe.
 #[test]
 fn a_runtime_type_joins_a_registered_page() {
-    use payload_core::{PayloadType, RuntimeOptions};
+    use payload_core::{PayloadType, runtime::RuntimeOptions};
     use payload_registry::PayloadEntry;
     let schema = serde_json::json!({
         "title": "shopping_list",

@@ -4,7 +4,7 @@
 
 use crate::SelfHelpResponse;
 use payload_core::{LlmPayload, PayloadType, extract_json};
-use payload_core::{RetryOutcome, RetryPolicy, RetryRequest, retry};
+use payload_core::{retry::RetryOutcome, retry::RetryPolicy, retry::RetryRequest, retry::retry};
 use std::convert::Infallible;
 
 /// What the scripted model answers, attempt by attempt: plain text, then JSON with

@@ -2,7 +2,7 @@
 //!
 //! The SelfHelp LLM plugin (SelfHelp): every answer is one JSON object, the
 //! [`SelfHelpResponse`], validated against its schema and the seed's rules, with up to
-//! three attempts and specific feedback ([`payload_core::retry()`]). Its schema is
+//! three attempts and specific feedback ([`payload_core::retry::retry()`]). Its schema is
 //! published as draft-07 (`payload schema selfhelp_response --dialect draft-07`).
 //!
 //! The plugin can also start as the original SelfHelp plugin does, loading its schema from

@@ -9,7 +9,9 @@
 //! whichever way it starts.
 
 use crate::SelfHelpResponse;
-use payload_core::{LlmPayload, PayloadError, PayloadType, RuntimeOptions, SchemaError};
+use payload_core::{
+    LlmPayload, PayloadError, PayloadType, runtime::RuntimeOptions, runtime::SchemaError,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -1,7 +1,7 @@
 //! SelfHelp: the complete example responses validate, every anti-pattern the seed names
 //! is rejected with an error at the right path, and the retry loop converges.
 
-use payload_core::{Dialect, ErrorKind, LlmPayload, extract_json};
+use payload_core::{ErrorKind, LlmPayload, extract_json, schema::Dialect};
 use selfhelp::examples::{EMERGENCY_JSON, FORM_JSON, WELCOME_JSON};
 use selfhelp::{DangerLevel, SelfHelpResponse};
 use serde_json::{Value, json};
@@ -256,7 +256,7 @@ fn the_schema_file_teaches_what_the_compiled_in_type_teaches() {
 fn the_retry_loop_goes_the_same_way_from_the_schema_file() {
     let (derived, _) = selfhelp::demo::run();
     let (loaded, _) = selfhelp::demo::run_with(selfhelp::schema_file::from_file());
-    let errors = |outcome: &payload_core::RetryOutcome<std::convert::Infallible>| {
+    let errors = |outcome: &payload_core::retry::RetryOutcome<std::convert::Infallible>| {
         outcome
             .attempts
             .iter()

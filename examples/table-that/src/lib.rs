@@ -20,7 +20,7 @@ mod recording;
 pub use recording::{CONVERSATION, RecordedTurn};
 
 use payload_builtin::{DataProposal, SchemaProposal};
-use payload_core::{ActionSpec, LlmPayload};
+use payload_core::{LlmPayload, suggestions::ActionSpec};
 use payload_registry::Page;
 
 /// The page listing every table: create a new table from a conversation.

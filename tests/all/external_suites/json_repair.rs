@@ -2,7 +2,7 @@
 //! whole model response, the way json_repair reads it: prose, code fences and several
 //! values included. The reader is whole-response extraction with a schema-less type
 //! ([`super::any_json`]), which locates the value and hands it to
-//! [`payload_core::internals::json::decode`] (strict, then repaired).
+//! [`payload_core::__internals::json::decode`] (strict, then repaired).
 //!
 //! Each case is `equal` (our value is json_repair's, numbers compared by value and
 //! object members in any order, as Python's `==` does), `refused` (we return an error)
@@ -138,12 +138,13 @@ fn classify(case: &Case) -> Result<Seen, String> {
         Some(value)
     };
     let extracted = any_json::extract(&case.input);
-    let block = payload_core::internals::json::decode(&case.input, Location { line: 1, column: 1 })
-        .map(|d| d.value)
-        .map_err(|e| {
-            let at = e.location.map(|l| format!(" at {}:{}", l.line, l.column));
-            format!("{}{}: {}", e.kind, at.unwrap_or_default(), e.message)
-        });
+    let block =
+        payload_core::__internals::json::decode(&case.input, Location { line: 1, column: 1 })
+            .map(|d| d.value)
+            .map_err(|e| {
+                let at = e.location.map(|l| format!(" at {}:{}", l.line, l.column));
+                format!("{}{}: {}", e.kind, at.unwrap_or_default(), e.message)
+            });
     let show = |result: &Result<Value, String>| match result {
         Ok(value) => shorten(&value.to_string()),
         Err(errors) => format!("refused ({errors})"),

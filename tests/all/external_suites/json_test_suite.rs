@@ -1,6 +1,6 @@
 //! JSONTestSuite's `test_parsing` files through the block reader
-//! ([`payload_core::internals::json::decode`]), the lenient reader
-//! ([`payload_core::internals::repair::parse_lenient`]) and whole-response extraction.
+//! ([`payload_core::__internals::json::decode`]), the lenient reader
+//! ([`payload_core::__internals::repair::parse_lenient`]) and whole-response extraction.
 //!
 //! - `y_` (valid JSON): both readers give exactly serde_json's value and report no
 //!   repair; extraction gives the same value when it is an object or an array (a bare
@@ -18,9 +18,9 @@
 
 use super::any_json;
 use super::expectations::{self, blessing};
+use payload_core::__internals::json;
+use payload_core::__internals::repair;
 use payload_core::Location;
-use payload_core::internals::json;
-use payload_core::internals::repair;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 use super::*;
 use crate::model::StructuredOutput;
 use crate::tools::{Tool, TypedTool, tool_schema};
-use payload_core::{LlmPayload, ParseOptions, ServerSentEvent};
+use payload_core::{LlmPayload, ParseOptions, stream::sse::ServerSentEvent};
 use serde_json::json;
 
 fn shout(input: &Value, ctx: &ToolContext) -> ToolResult {

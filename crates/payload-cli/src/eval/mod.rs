@@ -165,10 +165,10 @@ fn judge_page(outcome: &mut TurnOutcome, parsed: &ParsedResponse, expected: &[St
         kinds.push(payload.kind.as_str());
     }
     if parsed.suggested_values.is_some() {
-        kinds.push(payload_core::SUGGESTED_VALUES_NAME);
+        kinds.push(payload_core::suggestions::SUGGESTED_VALUES_NAME);
     }
     if parsed.suggested_actions.is_some() {
-        kinds.push(payload_core::SUGGESTED_ACTIONS_NAME);
+        kinds.push(payload_core::suggestions::SUGGESTED_ACTIONS_NAME);
     }
     let hit = kinds.iter().find(|k| expected.iter().any(|e| e == *k));
     outcome.payload = hit

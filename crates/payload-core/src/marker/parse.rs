@@ -35,11 +35,12 @@ use crate::json;
 use crate::limits::Limits;
 use crate::marker::message::MessageBuilder;
 use crate::marker::near_miss::NearMisses;
-use crate::marker::response::{CustomPayload, Missed, ParsedResponse, Rejected};
+use crate::marker::response::{Missed, ParsedResponse, Rejected};
 use crate::marker::suggestions::{
     self, ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
     SUGGESTED_VALUES_NAME,
 };
+use crate::payload::CustomPayload;
 use crate::payload::PayloadType;
 use crate::scan::reasoning::{self, ReasoningText, Scope};
 use crate::scan::segmenter::{Block, Ending, Piece, Segmenter};
@@ -658,7 +659,8 @@ mod tests {
 
     #[test]
     fn undeclared_members_of_suggestion_items_are_left_out_with_a_warning() {
-        let options = ParseOptions::new().action(crate::ActionSpec::client("open", "Open it"));
+        let options =
+            ParseOptions::new().action(crate::suggestions::ActionSpec::client("open", "Open it"));
         let parser = Parser::new(&options);
         let text = "Hi.\nSUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\", \"icon\": \"star\"}]\n\
                     SUGGESTED_ACTIONS: [{\"label\": \"Open\", \"action\": \"open\", \"handler\": \"client\", \"params\": {\"id\": 3}}]";

@@ -4,90 +4,9 @@
 use crate::LlmPayload;
 use crate::error::{ErrorKind, PayloadError};
 use crate::marker::suggestions::{SuggestedAction, SuggestedValue};
-use crate::typed::{AnyPayload, Typed};
+use crate::payload::CustomPayload;
 use crate::warning::Warning;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
-/// The custom payload of a response: `{"type": name, "data": value}`.
-///
-/// The value is kept twice, as what the model wrote (`data`, JSON) and as the Rust
-/// value validation decoded it into, so that [`CustomPayload::get`] is a lookup, not a
-/// second decode. `data` is reached through accessors so the two cannot drift apart.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct CustomPayload {
-    /// The payload type's name (e.g. `schema_proposal`).
-    #[serde(rename = "type")]
-    pub kind: String,
-    data: Value,
-    #[serde(skip)]
-    typed: Typed,
-}
-
-impl PartialEq for CustomPayload {
-    fn eq(&self, other: &Self) -> bool {
-        self.kind == other.kind && self.data == other.data
-    }
-}
-
-impl CustomPayload {
-    /// A payload of type `kind` holding `data`.
-    pub fn new(kind: impl Into<String>, data: Value) -> Self {
-        CustomPayload {
-            kind: kind.into(),
-            data,
-            typed: Typed::default(),
-        }
-    }
-
-    /// A validated payload with the value it was decoded into.
-    pub(crate) fn validated(kind: &str, data: Value, decoded: Option<AnyPayload>) -> Self {
-        CustomPayload {
-            kind: kind.to_string(),
-            data,
-            typed: Typed::holding(decoded),
-        }
-    }
-
-    /// Wraps a typed payload.
-    pub fn of<T: LlmPayload>(payload: &T) -> Result<Self, serde_json::Error> {
-        Ok(CustomPayload::new(T::NAME, serde_json::to_value(payload)?))
-    }
-
-    /// The validated value, as JSON.
-    pub fn data(&self) -> &Value {
-        &self.data
-    }
-
-    /// The value as JSON, for changing it; what was decoded from it is forgotten.
-    pub fn data_mut(&mut self) -> &mut Value {
-        self.typed = Typed::default();
-        &mut self.data
-    }
-
-    /// The value as JSON, taken out.
-    pub fn into_data(self) -> Value {
-        self.data
-    }
-
-    /// The data as `T`, if this payload is of type `T`: the value validation decoded,
-    /// without decoding again.
-    pub fn get<T: LlmPayload>(&self) -> Option<&T> {
-        if self.kind != T::NAME {
-            return None;
-        }
-        self.typed.get::<T>(&self.data)
-    }
-
-    /// The data as an owned `T`, if this payload is of type `T` (decoded again only when
-    /// a clone of this payload still shares the decoded value).
-    pub fn into_typed<T: LlmPayload>(self) -> Option<T> {
-        if self.kind != T::NAME {
-            return None;
-        }
-        self.typed.take::<T>(&self.data)
-    }
-}
 
 /// A block that was removed from the message but not accepted, with its text kept.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

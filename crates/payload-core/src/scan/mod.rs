@@ -18,7 +18,7 @@
 //! chunk and resume.
 
 // Used by the invariant tests and benches only (the parsers call the scanner directly).
-#[cfg(feature = "internals")]
+#[cfg(feature = "__internals")]
 pub(crate) mod balanced;
 pub(crate) mod lines;
 pub(crate) mod quotes;

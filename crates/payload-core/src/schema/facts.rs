@@ -13,7 +13,7 @@
 //! for a tagged enum, how each branch is recognised, found by the address of the
 //! branch list.
 
-use crate::validate::schema_errors::variants;
+use crate::schema::variants;
 use payload_schema::walk::{resolve, types_of};
 use serde_json::{Map, Value};
 use std::collections::HashMap;

@@ -119,7 +119,7 @@ pub enum StreamEvent {
 
 impl StreamEvent {
     /// The partial value of a `payload_progress` event for `T`, typed: `None` for any
-    /// other event or type. See [`crate::PartialType`].
+    /// other event or type. See [`crate::partial::PartialType`].
     pub fn partial<T: LlmPayload + PartialType>(&self) -> Option<T::Partial> {
         match self {
             StreamEvent::PayloadProgress {

@@ -20,9 +20,9 @@
 
 use crate::caps::{Capped, MAX_ERRORS};
 use crate::error::{ErrorKind, PayloadError};
-use crate::schema::CompiledSchema;
 use crate::typed::AnyPayload;
 use crate::validate::aliases;
+use crate::validate::compiled::CompiledSchema;
 use crate::validate::members::Unknowns;
 use crate::validate::walk;
 use crate::warning::Warning;

@@ -4,6 +4,8 @@
 //! - [`aliases`]: undeclared members serde reads under another name, renamed to it;
 //! - [`check`]: the steps in order: the schema, members the type does not declare,
 //!   integer-valued numbers, decoding into the type and its own rules;
+//! - [`compiled`]: a type's schema compiled into the validator, and [`bounded`]: its
+//!   errors, in work and memory bounded by the value;
 //! - [`schema_errors`]: `jsonschema` errors turned into errors a model can act on;
 //! - [`walk`]: one walk over the value for the two rules serde alone would not report,
 //!   [`numbers`] (integer-valued floats) and [`members`] (undeclared members);
@@ -13,8 +15,10 @@
 //!   descriptor opts in.
 
 pub(crate) mod aliases;
+pub(crate) mod bounded;
 pub(crate) mod check;
 pub(crate) mod coerce;
+pub(crate) mod compiled;
 pub(crate) mod members;
 pub(crate) mod numbers;
 pub(crate) mod schema_errors;

@@ -12,9 +12,7 @@ use payload_schema::pointer;
 use payload_schema::walk::{self as schema_walk, describe, json_type, list_values};
 use serde_json::Value;
 
-pub(crate) mod variants;
-
-use variants::Discriminator;
+use crate::schema::variants::{self, Discriminator};
 
 /// Converts every error of one validation run into `out`, which keeps the first ones
 /// and only counts the rest (nothing past its cap is built).

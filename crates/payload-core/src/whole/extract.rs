@@ -14,6 +14,7 @@
 
 mod candidates;
 mod fallback;
+pub(crate) mod policy;
 #[cfg(test)]
 mod reasoning_tests;
 
@@ -22,8 +23,9 @@ use crate::error::{ErrorKind, Location, PayloadError};
 use crate::json;
 use crate::json::locate;
 use crate::limits::Limits;
-use crate::payload::{LlmPayload, PayloadType, Shape};
+use crate::payload::{LlmPayload, PayloadType};
 use crate::scan::reasoning::{self, Scope};
+use crate::schema::Shape;
 use crate::typed::AnyPayload;
 use crate::validate::check::Probe;
 use crate::validate::coerce;
@@ -192,10 +194,10 @@ pub fn extract_as_with(
 ) -> ExtractResult {
     if let Err(error) = limits.check_input(text.len()) {
         let name = format.map_or("json", Format::as_str);
-        return payload
-            .compiled()
-            .policy()
-            .finish(ExtractResult::failure(name, 0.0, vec![error]));
+        return policy::finish(
+            payload.compiled().policy(),
+            ExtractResult::failure(name, 0.0, vec![error]),
+        );
     }
     let split = reasoning::split(text, Scope::Leading);
     with_reasoning(read_answer(&split.answer, payload, format), split)
@@ -227,14 +229,14 @@ fn read_answer(text: &str, payload: &PayloadType, format: Option<Format>) -> Ext
     if format == Format::Json {
         // The JSON reader scores its own confidence from where the value sits, so the
         // other formats' detectors need not run.
-        return policy.finish(extract_json_unchecked(text, payload));
+        return policy::finish(policy, extract_json_unchecked(text, payload));
     }
     // A format the caller names is read whatever the schema's x-parsing says.
     let confidence = formats::detect(text, payload.compiled().schema())
         .into_iter()
         .find(|(f, _)| *f == format)
         .map_or(0.0, |(_, score)| score);
-    policy.finish(read_in(text, payload, format, confidence))
+    policy::finish(policy, read_in(text, payload, format, confidence))
 }
 
 /// Reads `text` as a value of `payload` written in `format`, with `confidence` the
@@ -351,7 +353,7 @@ pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
     }
     let split = reasoning::split(text, Scope::Leading);
     let result = extract_json_unchecked(&split.answer, payload);
-    with_reasoning(payload.compiled().policy().finish(result), split)
+    with_reasoning(policy::finish(payload.compiled().policy(), result), split)
 }
 
 fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {

@@ -16,9 +16,6 @@
 //! repair this library makes is reported, so there is no riskier tier to opt into.
 //! These apply to whole-response mode; marker mode has its own rules (docs/spec.md §1).
 
-use crate::error::{ErrorKind, PayloadError};
-use crate::warning::{Warning, WarningKind};
-use crate::whole::extract::ExtractResult;
 use crate::whole::formats::Format;
 use serde_json::Value;
 
@@ -117,60 +114,5 @@ impl ParsingPolicy {
         self.formats
             .as_ref()
             .is_none_or(|formats| formats.contains(&format))
-    }
-
-    /// The result as the policy reports it: unknown members, missing required members
-    /// and partial data handled as stated.
-    pub(crate) fn finish(&self, mut result: ExtractResult) -> ExtractResult {
-        if *self == ParsingPolicy::default() {
-            return result;
-        }
-        match self.additional {
-            Additional::Warn => {}
-            Additional::Allow => result
-                .warnings
-                .retain(|w| w.kind != WarningKind::UnknownMember),
-            Additional::Error => {
-                let (unknown, kept): (Vec<Warning>, Vec<Warning>) =
-                    std::mem::take(&mut result.warnings)
-                        .into_iter()
-                        .partition(|w| w.kind == WarningKind::UnknownMember);
-                result.warnings = kept;
-                if !unknown.is_empty() {
-                    if result.success {
-                        result.success = false;
-                        result.partial_data = result.data.take();
-                        result.clear_typed();
-                    }
-                    result.errors.extend(unknown.into_iter().map(|w| {
-                        PayloadError::validation("", w.message)
-                            .with_suggestion("use only the members the schema declares")
-                    }));
-                }
-            }
-        }
-        if self.required != Required::Error && !result.success {
-            let (missing, others): (Vec<PayloadError>, Vec<PayloadError>) =
-                std::mem::take(&mut result.errors)
-                    .into_iter()
-                    .partition(|e| e.kind == ErrorKind::Missing);
-            result.errors = others;
-            if self.required == Required::Warn {
-                result.warnings.extend(missing.iter().map(|e| {
-                    Warning::new(
-                        WarningKind::MissingMember,
-                        format!("{}: {}", e.path, e.message),
-                    )
-                }));
-            }
-            if result.errors.is_empty() && !missing.is_empty() && result.partial_data.is_some() {
-                result.success = true;
-                result.data = result.partial_data.take();
-            }
-        }
-        if !self.partial && !result.success {
-            result.partial_data = None;
-        }
-        result
     }
 }

@@ -8,7 +8,7 @@
 use llguidance::api::TopLevelGrammar;
 use llguidance::toktrie::ApproximateTokEnv;
 use llguidance::{Matcher, ParserFactory};
-use payload_core::{Dialect, LlmPayload};
+use payload_core::{LlmPayload, schema::Dialect};
 use payload_grammar::{Target, page_grammar, type_grammar};
 use payload_registry::Registry;
 use proptest::prelude::*;
@@ -355,7 +355,7 @@ fn mutated() -> impl Strategy<Value = String> {
 
 /// Whether a rejected block's value satisfies its type's schema (so only the type's
 /// own rules, which the grammar lists as unsupported, refused it).
-fn schema_valid(rejected: &payload_core::Rejected) -> bool {
+fn schema_valid(rejected: &payload_core::response::Rejected) -> bool {
     let Some(payload) = Registry::global().payload_type(&rejected.kind) else {
         return false;
     };
@@ -406,7 +406,7 @@ fn the_types_own_rules_are_listed_as_unsupported() {
 
 #[test]
 fn keywords_the_engine_cannot_enforce_are_listed_and_left_out_so_the_grammar_compiles() {
-    use payload_core::{PayloadType, RuntimeOptions};
+    use payload_core::{PayloadType, runtime::RuntimeOptions};
     use payload_registry::{Page, PayloadEntry};
     let schema = serde_json::json!({
         "title": "Palette",

@@ -10,7 +10,7 @@ use crate::config::ClientConfig;
 use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest};
-use payload_core::Dialect;
+use payload_core::schema::Dialect;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -73,7 +73,7 @@ impl Anthropic {
     fn sent(&self, request: &ModelRequest) -> Sent {
         let can = Capability {
             native: body::has_structured_outputs(&self.config.model)
-                && has_native(request, payload_core::Dialect::AnthropicStrict),
+                && has_native(request, payload_core::schema::Dialect::AnthropicStrict),
             tool: true,
             tool_first: true,
         };

@@ -15,7 +15,7 @@ use crate::config::ClientConfig;
 use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest};
-use payload_core::Dialect;
+use payload_core::schema::Dialect;
 use serde_json::json;
 
 /// The body for `request` sent in mode `sent`, with a thinking budget if one is set.

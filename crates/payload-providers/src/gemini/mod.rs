@@ -71,7 +71,7 @@ impl Gemini {
     fn sent(&self, request: &ModelRequest) -> Sent {
         let model = self.model_name();
         let native = (request.tools.is_empty() || !model.starts_with("gemini-2"))
-            && has_native(request, payload_core::Dialect::Gemini);
+            && has_native(request, payload_core::schema::Dialect::Gemini);
         let can = Capability {
             native,
             tool: true,

@@ -4,7 +4,7 @@
 //! listed, a non-object root wrapped, the strict rewrite); here it is asked of a payload
 //! type, for the dialects of the providers this crate talks to.
 
-use payload_core::{Dialect, PayloadType, RuntimeOptions, StrictRefusal};
+use payload_core::{PayloadType, runtime::RuntimeOptions, schema::Dialect, schema::StrictRefusal};
 pub use payload_schema::dialect::native::{Native as NativeSchema, Unenforced, WRAPPED_MEMBER};
 use serde_json::{Value, json};
 

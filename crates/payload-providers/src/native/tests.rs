@@ -1,6 +1,6 @@
 use super::*;
 use payload_core::LlmPayload;
-use payload_core::StrictRefusalKind;
+use payload_core::schema::StrictRefusalKind;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -140,7 +140,7 @@ fn what_cannot_be_sent_at_all_is_still_refused() {
 #[test]
 fn every_listed_keyword_is_gone_from_what_is_sent_and_was_in_the_types_schema() {
     for payload in [Signup::TYPE, Command::TYPE] {
-        let original = payload.schema(payload_core::Dialect::Draft2020_12);
+        let original = payload.schema(payload_core::schema::Dialect::Draft2020_12);
         for dialect in [
             Dialect::OpenAiStrict,
             Dialect::AnthropicStrict,

@@ -7,7 +7,7 @@ use crate::config::ClientConfig;
 use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest, StructuredOutput, ToolSpec};
-use payload_core::Dialect;
+use payload_core::schema::Dialect;
 use serde_json::{Map, Value, json};
 
 /// The JSON body for `request` sent in mode `sent`, streamed with usage at the end.

@@ -94,7 +94,7 @@ impl OpenAi {
     fn sent(&self, request: &ModelRequest) -> Sent {
         let can = Capability {
             native: has_structured_outputs(&self.config.model)
-                && has_native(request, payload_core::Dialect::OpenAiStrict),
+                && has_native(request, payload_core::schema::Dialect::OpenAiStrict),
             tool: true,
             tool_first: false,
         };

@@ -13,7 +13,7 @@ use crate::config::ClientConfig;
 use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
 use payload_agent::{ModelMessage, ModelRequest};
-use payload_core::Dialect;
+use payload_core::schema::Dialect;
 use serde_json::json;
 
 /// The name of the custom tool that carries a grammar-constrained answer.

@@ -75,7 +75,7 @@ impl OpenAiResponses {
     fn sent(&self, request: &ModelRequest) -> Sent {
         let can = Capability {
             native: crate::openai::has_structured_outputs(&self.config.model)
-                && has_native(request, payload_core::Dialect::OpenAiStrict),
+                && has_native(request, payload_core::schema::Dialect::OpenAiStrict),
             tool: true,
             tool_first: true,
         };

@@ -4,7 +4,7 @@
 use crate::support::*;
 use payload_agent::{AgentEvent, ModelErrorKind, ModelMessage};
 use payload_builtin::SchemaProposal;
-use payload_core::{ErrorKind, RetryPolicy};
+use payload_core::{ErrorKind, retry::RetryPolicy};
 use payload_providers::Anthropic;
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -306,7 +306,7 @@ async fn whole_response_extraction_forces_the_output_tool_and_reads_its_input() 
     assert_eq!(
         tool["input_schema"],
         <SchemaProposal as payload_core::LlmPayload>::TYPE
-            .schema(payload_core::Dialect::Draft2020_12)
+            .schema(payload_core::schema::Dialect::Draft2020_12)
     );
 }
 

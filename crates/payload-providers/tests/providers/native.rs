@@ -5,7 +5,7 @@
 
 use crate::support::*;
 use payload_agent::{ModelMessage, ModelRequest, OutputMode};
-use payload_core::{LlmPayload, RetryPolicy};
+use payload_core::{LlmPayload, retry::RetryPolicy};
 use payload_providers::{Anthropic, ExtractOptions, Gemini, OpenAiResponses};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

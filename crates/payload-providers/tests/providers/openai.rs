@@ -4,7 +4,7 @@
 use crate::support::*;
 use payload_agent::{AgentEvent, ModelErrorKind, ModelMessage};
 use payload_builtin::SchemaProposal;
-use payload_core::{ErrorKind, RetryPolicy};
+use payload_core::{ErrorKind, retry::RetryPolicy};
 use payload_providers::OpenAi;
 use serde_json::json;
 use std::time::{Duration, Instant};

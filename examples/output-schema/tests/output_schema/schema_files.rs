@@ -5,7 +5,7 @@
 
 use output_schema::{AnalysisResult, TaskPlan};
 use payload_core::instructions::{InstructionOptions, whole_response_instructions};
-use payload_core::{LlmPayload, PayloadType, RuntimeOptions, extract_as};
+use payload_core::{LlmPayload, PayloadType, extract_as, runtime::RuntimeOptions};
 use payload_registry::Registry;
 use serde_json::Value;
 use std::path::PathBuf;

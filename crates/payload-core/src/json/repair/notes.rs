@@ -62,7 +62,7 @@ impl Default for Notes {
 }
 
 // Only the invariant checks ask; the readers look at each list.
-#[cfg(feature = "internals")]
+#[cfg(feature = "__internals")]
 impl Notes {
     /// Whether nothing was noted.
     pub fn is_empty(&self) -> bool {

@@ -30,6 +30,7 @@
 //! should fix. The other formats are summarized in one `format_fallback` warning on
 //! the result (each format tried, and its first error).
 
+use super::policy;
 use super::{ExtractResult, read_in};
 use crate::error::ErrorKind;
 use crate::payload::PayloadType;
@@ -56,13 +57,13 @@ pub(super) fn read_auto(text: &str, payload: &PayloadType) -> ExtractResult {
     }
     let order = order(&scores);
     let (detected, score) = order[0];
-    let first = policy.finish(read_in(text, payload, detected, score));
+    let first = policy::finish(policy, read_in(text, payload, detected, score));
     if first.success || first.errors.iter().any(|e| e.kind == ErrorKind::Truncated) {
         return first;
     }
     let mut tried = Vec::new();
     for &(format, score) in &order[1..] {
-        let attempt = policy.finish(read_in(text, payload, format, score));
+        let attempt = policy::finish(policy, read_in(text, payload, format, score));
         if attempt.success {
             return fell_back(attempt, detected, &first);
         }

@@ -30,7 +30,7 @@
 //!   or attribute) that is not an array: the last one wins, with a `duplicate_key`
 //!   warning naming it. Repeated parts of an array field are its items.
 //! - **Bounded reports** (docs/spec.md §8.1): at most 100 errors per value and 100 warnings per
-//!   response are kept ([`crate::MAX_ERRORS`], [`crate::MAX_WARNINGS`]); the rest are counted.
+//!   response are kept ([`crate::limits::MAX_ERRORS`], [`crate::limits::MAX_WARNINGS`]); the rest are counted.
 //!
 //! # `x-format`
 //!
@@ -56,12 +56,12 @@
 
 mod convert;
 mod delimited;
-pub mod detect;
+pub(crate) mod detect;
 mod ending;
 mod markdown;
 mod node;
 mod options;
-pub mod render;
+pub(crate) mod render;
 mod tagged;
 mod xml;
 
@@ -178,7 +178,7 @@ impl FormatRead {
     /// A reader that stopped at its one fatal error, a part nested deeper than
     /// [`crate::limits::MAX_DEPTH`] at `location`: nothing was read.
     pub(crate) fn too_deep(location: Location) -> FormatRead {
-        let mut failure = crate::limits::fail_too_deep(Ok(Value::Object(Map::new())));
+        let mut failure = fail_too_deep(Ok(Value::Object(Map::new())));
         for error in &mut failure.errors {
             error.location = Some(location);
         }
@@ -263,6 +263,17 @@ fn parse_json(text: &str) -> Result<Value, FormatFailure> {
             errors: vec![error],
             partial: Value::Object(Map::new()),
         })
+}
+
+/// A format reader's result when the text nested too deep: the depth error first,
+/// with whatever else the reader found.
+fn fail_too_deep(result: Result<serde_json::Value, FormatFailure>) -> FormatFailure {
+    let (mut errors, partial) = match result {
+        Ok(value) => (Vec::new(), value),
+        Err(failure) => (failure.errors, failure.partial),
+    };
+    errors.insert(0, crate::limits::too_deep());
+    FormatFailure { errors, partial }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use payload_agent::{AgentEvent, Tool, ToolContext, ToolResult};
 use payload_builtin::SchemaProposal;
-use payload_core::{LlmPayload, ParsedResponse, ServerSentEvent};
+use payload_core::{LlmPayload, ParsedResponse, stream::sse::ServerSentEvent};
 use payload_providers::NetworkRetry;
 use payload_registry::Page;
 use serde_json::{Value, json};
@@ -218,14 +218,15 @@ pub async fn extract_note<M: payload_agent::Model>(
     attempts: usize,
 ) -> (
     Option<Note>,
-    payload_core::RetryOutcome<payload_agent::ModelError>,
+    payload_core::retry::RetryOutcome<payload_agent::ModelError>,
 ) {
     let mut request =
         payload_agent::ModelRequest::new(vec![payload_agent::ModelMessage::user("Note groceries")]);
     request.system = "Write a note.".into();
-    let options =
-        payload_providers::ExtractOptions::new(payload_core::RetryPolicy::attempts(attempts))
-            .mode(mode);
+    let options = payload_providers::ExtractOptions::new(
+        payload_core::retry::RetryPolicy::attempts(attempts),
+    )
+    .mode(mode);
     let extraction = payload_providers::extract_in::<Note>(model, request, options).await;
     (extraction.value, extraction.outcome)
 }

@@ -43,7 +43,7 @@ impl Discriminator {
     }
 
     /// The variant's name as a model writes it: `export`, `add`, `noop`.
-    pub(super) fn tag(&self) -> Value {
+    pub(crate) fn tag(&self) -> Value {
         match self {
             Discriminator::Member { value, .. } => value.clone(),
             Discriminator::Key(key) => Value::String(key.clone()),
@@ -53,7 +53,7 @@ impl Discriminator {
 
     /// How messages about this variant's content name it: `intent "export"`,
     /// `variant "add"`. `None` for a constant, which has no content.
-    pub(super) fn label(&self) -> Option<String> {
+    pub(crate) fn label(&self) -> Option<String> {
         match self {
             Discriminator::Member { key, value } => Some(format!("{key} {value}")),
             Discriminator::Key(key) => Some(format!("variant \"{key}\"")),
@@ -130,7 +130,7 @@ fn constant(schema: &Value) -> Option<&Value> {
 /// parts (schemars puts a newtype variant's content there beside the tag); a name
 /// declared twice keeps its first schema. Borrowed from the schema: this runs for every
 /// tagged value a walk meets, so nothing is copied.
-pub(super) fn object_properties<'a>(
+pub(crate) fn object_properties<'a>(
     root: &'a Value,
     schema: &'a Value,
 ) -> Vec<(&'a str, &'a Value)> {
@@ -152,7 +152,7 @@ pub(super) fn object_properties<'a>(
 }
 
 /// The schema of member `name` among `properties`.
-pub(super) fn property<'a>(properties: &[(&'a str, &'a Value)], name: &str) -> Option<&'a Value> {
+pub(crate) fn property<'a>(properties: &[(&'a str, &'a Value)], name: &str) -> Option<&'a Value> {
     properties
         .iter()
         .find(|(key, _)| *key == name)
@@ -168,7 +168,7 @@ fn required(schema: &Value) -> Vec<&str> {
 }
 
 /// The members any branch of the union in `schema` declares, with the schema's own.
-pub(super) fn union_members(root: &Value, schema: &Value) -> Vec<String> {
+pub(crate) fn union_members(root: &Value, schema: &Value) -> Vec<String> {
     let mut names: Vec<String> = object_properties(root, schema)
         .into_iter()
         .map(|(name, _)| name.to_string())

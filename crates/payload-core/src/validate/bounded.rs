@@ -28,7 +28,7 @@
 //! `$ref` inside still resolves ([`entry_schema`]). These are compiled once per location
 //! and kept with the type's compiled schema.
 
-use super::CompiledSchema;
+use super::compiled::CompiledSchema;
 use crate::caps::{Capped, MAX_ERRORS};
 use crate::error::PayloadError;
 use crate::schema::applies::{Choice, choose};
@@ -520,7 +520,7 @@ fn encode_fragment(pointer: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::CompiledSchema;
+    use crate::validate::compiled::CompiledSchema;
 
     fn compiled() -> CompiledSchema {
         CompiledSchema::new(json!({

@@ -1,0 +1,81 @@
+//! A payload type's schema compiled into the `jsonschema` validator every payload is
+//! checked with; every keyword the schema states is enforced exactly as any other JSON
+//! Schema tool would enforce it. Its errors are bounded by [`super::bounded`].
+
+use super::bounded;
+use crate::caps::Capped;
+use crate::error::PayloadError;
+use crate::schema::{Shape, shape_of};
+use crate::whole::policy::ParsingPolicy;
+use serde_json::Value;
+
+/// A payload type's schema, compiled once and kept for the life of the process.
+pub(crate) struct CompiledSchema {
+    pub(super) schema: Value,
+    pub(super) validator: jsonschema::Validator,
+    pub(super) shape: Shape,
+    /// Validators entering the schema at item schemas, for bounded validation.
+    pub(super) entries: bounded::Entries,
+    /// Its `x-parsing`, read once.
+    pub(super) policy: ParsingPolicy,
+}
+
+impl CompiledSchema {
+    /// Compiles `schema` (2020-12).
+    ///
+    /// # Panics
+    /// If the schema is not a valid JSON Schema. Schemas come from schemars, so that
+    /// is a bug in a type's `JsonSchema` impl, never a property of the model's text.
+    pub fn new(schema: Value) -> Self {
+        Self::try_new(schema)
+            .unwrap_or_else(|error| panic!("generated schema does not compile: {error}"))
+    }
+
+    /// Compiles `schema` (2020-12), or says why it does not compile (a schema written
+    /// by hand, [`crate::PayloadType::from_schema`]).
+    pub fn try_new(schema: Value) -> Result<Self, String> {
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .map_err(|error| error.to_string())?;
+        let shape = shape_of(&schema);
+        let policy = ParsingPolicy::from_schema(&schema);
+        Ok(CompiledSchema {
+            schema,
+            validator,
+            shape,
+            entries: bounded::Entries::default(),
+            policy,
+        })
+    }
+
+    /// The schema itself.
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
+    /// How whole responses of this type are read (its `x-parsing`).
+    pub(crate) fn policy(&self) -> &ParsingPolicy {
+        &self.policy
+    }
+
+    /// The top-level JSON kind the schema requires.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// Whether `value` satisfies the schema (no error is built).
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.validator.is_valid(value)
+    }
+
+    /// Every way `value` fails the schema, pushed to `errors` (which keeps the first
+    /// ones and counts the rest). The work and memory this takes are bounded by the
+    /// value, not by how many problems it has (`bounded`).
+    pub fn validate_into(&self, value: &Value, errors: &mut Capped<PayloadError>) {
+        if self.validator.is_valid(value) {
+            return;
+        }
+        bounded::validate(self, value, errors);
+    }
+}
