@@ -303,11 +303,12 @@ async fn whole_response_extraction_forces_the_output_tool_and_reads_its_input() 
         .iter()
         .find(|t| t["name"] == "schema_proposal")
         .expect("the output tool");
-    assert_eq!(
-        tool["input_schema"],
-        <SchemaProposal as payload_core::LlmPayload>::TYPE
-            .schema(payload_core::schema::Dialect::Draft2020_12)
-    );
+    // The type's own schema (no native form), wrapped in `value` when its root is a
+    // union, as tool mode sends it.
+    let output =
+        payload_providers::structured_output(&<SchemaProposal as payload_core::LlmPayload>::TYPE);
+    assert!(!output.strict);
+    assert_eq!(tool["input_schema"], output.schema);
 }
 
 #[tokio::test]
