@@ -40,6 +40,13 @@ pub enum Summary {
 /// What is wrong with a summary template, if anything. The runtime keeps an unclosed
 /// `{` as written; here it is caught while the author is still looking at it.
 fn template_problem(template: &str) -> Option<String> {
+    placeholders(template).err()
+}
+
+/// The placeholders of a summary template (`{{` is a literal brace), in order, or what
+/// is wrong with the template.
+pub fn placeholders(template: &str) -> Result<Vec<&str>, String> {
+    let mut found = Vec::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         let tail = &rest[open..];
@@ -48,17 +55,18 @@ fn template_problem(template: &str) -> Option<String> {
             continue;
         }
         let Some(close) = tail.find('}') else {
-            return Some("unclosed `{` (write `{{` for a literal brace)".to_string());
+            return Err("unclosed `{` (write `{{` for a literal brace)".to_string());
         };
         let placeholder = &tail[1..close];
         if placeholder.trim().is_empty() || placeholder.contains('{') {
-            return Some(format!(
+            return Err(format!(
                 "bad placeholder `{{{placeholder}}}`: expected `{{member}}` or `{{member.len}}`"
             ));
         }
+        found.push(placeholder);
         rest = &tail[close + 1..];
     }
-    None
+    Ok(found)
 }
 
 /// `pages("a", "b")`.

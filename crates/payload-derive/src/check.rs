@@ -1,7 +1,7 @@
 //! Checks that look at the whole declaration rather than at one key.
 
 use crate::ast::{Container, Data, Variant};
-use crate::attr::{Summary, is_valid_marker, is_valid_name};
+use crate::attr::{Summary, is_valid_marker, is_valid_name, placeholders};
 use crate::ctxt::Ctxt;
 use crate::serde_repr::Repr;
 use serde_derive_internals::ast::Style;
@@ -81,8 +81,13 @@ fn check_summary_template(cx: &Ctxt, cont: &Container) {
     let Some(members) = serialized_members(cont) else {
         return;
     };
-    for placeholder in placeholders(&template.value()) {
-        let member = placeholder.strip_suffix(".len").unwrap_or(&placeholder);
+    let text = template.value();
+    // A malformed template is reported where it is read (`attr`).
+    let Ok(placeholders) = placeholders(&text) else {
+        return;
+    };
+    for placeholder in placeholders {
+        let member = placeholder.strip_suffix(".len").unwrap_or(placeholder);
         if !members.iter().any(|m| m == member) {
             cx.error_spanned_by(
                 template,
@@ -140,25 +145,6 @@ fn serialized_members(cont: &Container) -> Option<Vec<String>> {
             Some(names)
         }
     }
-}
-
-/// The placeholders of a template (`{{` is a literal brace).
-fn placeholders(template: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let tail = &rest[open..];
-        if let Some(after) = tail.strip_prefix("{{") {
-            rest = after;
-            continue;
-        }
-        let Some(close) = tail.find('}') else {
-            break;
-        };
-        found.push(tail[1..close].to_string());
-        rest = &tail[close + 1..];
-    }
-    found
 }
 
 /// A payload's schema is compiled once and cached per type, and the constants are
