@@ -12,7 +12,7 @@
 //!   holder of sub-schemas);
 //! - [`formats`]: the integer widths schemars writes and the ranges they stand for;
 //! - [`limits`]: how deep each schema walk goes, one name per meaning;
-//! - [`pointer`]: JSON Pointer tokens, escaped and joined;
+//! - [`pointer`](mod@pointer): JSON Pointer tokens, escaped and joined;
 //! - [`document`]: checks of a hand-written schema document.
 //!
 //! It depends on no other payload crate; `payload-core`, `payload-grammar`,

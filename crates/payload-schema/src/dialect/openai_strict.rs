@@ -18,7 +18,7 @@
 //! Whatever would change the set of accepted values (dropping `minLength`, an
 //! overlapping `oneOf`, a free-form map, a non-object top level) is a
 //! [`StrictRefusal`], never a silent change. Every result is then checked against the
-//! subset and its limits ([`rules`]).
+//! subset and its limits (the `rules` module).
 //!
 //! A response that follows a strict schema writes `null` for the members the type
 //! leaves out; `payload_core`'s `PayloadType::strict_nulls` reads those as absent.

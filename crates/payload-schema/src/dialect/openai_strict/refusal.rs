@@ -63,7 +63,7 @@ impl fmt::Display for StrictRefusalKind {
 /// Why a payload type has no schema OpenAI accepts with `strict: true` that accepts
 /// exactly the values the type's own schema accepts.
 ///
-/// Returned by [`crate::PayloadType::strict_schema`]. `path` is a JSON Pointer into the
+/// Returned by `payload_core::PayloadType::strict_schema`. `path` is a JSON Pointer into the
 /// type's 2020-12 schema (what `payload schema NAME` prints) at the node at fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StrictRefusal {
