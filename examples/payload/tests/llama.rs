@@ -12,8 +12,9 @@
 //!   answers reported.
 //!
 //! The server and model come from `PAYLOAD_LLAMA_SERVER` and `PAYLOAD_LLAMA_MODEL`.
-//! Without them the test says so and passes, unless `PAYLOAD_REQUIRE_LLAMA=1` (set by
-//! `.ci/run` once the server is built), which makes a missing server a failure. The
+//! Without them the test says so and passes, unless `PAYLOAD_REQUIRE_LLAMA=1`, which
+//! makes a missing server a failure. `.ci/run` does not run it yet: its 100% assertion
+//! does not hold on the merged main (see `.ci/run`). The
 //! runtime is kept small: one thread, few turns, short token limits.
 
 use serde_json::{Value, json};
