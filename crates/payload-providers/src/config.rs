@@ -157,6 +157,16 @@ impl ClientConfig {
         }
     }
 
+    /// The key read from the environment variable `var` (none when it is unset or
+    /// empty, as a local server needs none).
+    pub fn key_from_env(mut self, var: &str) -> ClientConfig {
+        self.api_key = std::env::var(var)
+            .ok()
+            .filter(|k| !k.is_empty())
+            .map(SecretString::from);
+        self
+    }
+
     /// `path` appended to the base URL, with exactly one slash between them.
     pub(crate) fn url(&self, path: &str) -> String {
         format!(

@@ -14,7 +14,6 @@ use crate::output_name;
 use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use decode::AnthropicDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
-use secrecy::SecretString;
 use serde_json::Value;
 
 /// Anthropic's API.
@@ -41,11 +40,8 @@ impl Anthropic {
     /// A client of Anthropic's API for `model`, with the key from `ANTHROPIC_API_KEY`
     /// (none when it is unset or empty) and a token limit of [`DEFAULT_MAX_TOKENS`].
     pub fn new(model: impl Into<String>) -> Anthropic {
-        let mut config = ClientConfig::new(ANTHROPIC_BASE_URL, model);
-        config.api_key = std::env::var(ANTHROPIC_API_KEY)
-            .ok()
-            .filter(|k| !k.is_empty())
-            .map(SecretString::from);
+        let mut config =
+            ClientConfig::new(ANTHROPIC_BASE_URL, model).key_from_env(ANTHROPIC_API_KEY);
         config.max_tokens = Some(DEFAULT_MAX_TOKENS);
         Anthropic::with_config(config)
     }

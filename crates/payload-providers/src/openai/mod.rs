@@ -12,7 +12,6 @@ use crate::mode::{Capability, Sent, has_native, resolve};
 use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use decode::OpenAiDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
-use secrecy::SecretString;
 use serde_json::Value;
 
 /// OpenAI's API.
@@ -64,11 +63,7 @@ impl OpenAi {
     /// A client of OpenAI's API for `model`, with the key from `OPENAI_API_KEY` (none
     /// when it is unset or empty).
     pub fn new(model: impl Into<String>) -> OpenAi {
-        let mut config = ClientConfig::new(OPENAI_BASE_URL, model);
-        config.api_key = std::env::var(OPENAI_API_KEY)
-            .ok()
-            .filter(|k| !k.is_empty())
-            .map(SecretString::from);
+        let config = ClientConfig::new(OPENAI_BASE_URL, model).key_from_env(OPENAI_API_KEY);
         OpenAi::with_config(config)
     }
 

@@ -18,7 +18,6 @@ use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
 use crate::{OPENAI_API_KEY, OPENAI_BASE_URL};
 use decode::ResponsesDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
-use secrecy::SecretString;
 use serde_json::Value;
 
 /// A streaming client of OpenAI's Responses API. Call it from a tokio runtime.
@@ -36,11 +35,7 @@ impl OpenAiResponses {
     /// A client of OpenAI's API for `model`, with the key from `OPENAI_API_KEY` (none
     /// when it is unset or empty).
     pub fn new(model: impl Into<String>) -> OpenAiResponses {
-        let mut config = ClientConfig::new(OPENAI_BASE_URL, model);
-        config.api_key = std::env::var(OPENAI_API_KEY)
-            .ok()
-            .filter(|k| !k.is_empty())
-            .map(SecretString::from);
+        let config = ClientConfig::new(OPENAI_BASE_URL, model).key_from_env(OPENAI_API_KEY);
         OpenAiResponses::with_config(config)
     }
 
