@@ -6,7 +6,7 @@
 //! `UPDATE_DOCS=1 cargo test -p payload-tests --test all prompt_docs::`.
 
 use payload_core::instructions::{
-    InstructionOptions, payload_instructions, size_report, whole_response_instructions,
+    InstructionOptions, SizeReport, payload_instructions, size_report, whole_response_instructions,
 };
 use payload_core::{PayloadType, schema::Dialect};
 use payload_prompt::{ManifestEntry, PromptBuilder, docs};
@@ -178,7 +178,7 @@ fn shape_is_smaller_than_the_schema() {
         "type", "shape chars", "schema chars", "ratio"
     );
     for t in registry().types() {
-        let (shape, schema) = size_report(&t.schema(Dialect::Draft2020_12));
+        let SizeReport { shape, schema } = size_report(&t.schema(Dialect::Draft2020_12));
         println!(
             "{:<20} {shape:>12} {schema:>14} {:>6.0}%",
             t.name,

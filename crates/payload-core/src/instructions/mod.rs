@@ -90,12 +90,25 @@ impl InstructionOptions {
     }
 }
 
-/// `(shape, schema)`: the length in characters of [`render_shape`] with the default
-/// options, and of the schema pretty-printed — what the shape saves in the prompt.
-pub fn size_report(schema: &Value) -> (usize, usize) {
+/// How long a type's shape is next to its schema, in characters: what the shape saves
+/// in the prompt ([`size_report`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeReport {
+    /// The length of [`render_shape`] with the default options.
+    pub shape: usize,
+    /// The length of the schema pretty-printed.
+    pub schema: usize,
+}
+
+/// The length in characters of [`render_shape`] with the default options, and of the
+/// schema pretty-printed.
+pub fn size_report(schema: &Value) -> SizeReport {
     let shape = render_shape(schema, &InstructionOptions::default());
     let dump = serde_json::to_string_pretty(schema).unwrap_or_default();
-    (shape.chars().count(), dump.chars().count())
+    SizeReport {
+        shape: shape.chars().count(),
+        schema: dump.chars().count(),
+    }
 }
 
 #[cfg(test)]
