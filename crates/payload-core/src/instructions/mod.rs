@@ -45,6 +45,53 @@ pub enum Verbosity {
     Detailed,
 }
 
+impl Verbosity {
+    /// Every verbosity, least first.
+    pub const ALL: [Verbosity; 2] = [Verbosity::Concise, Verbosity::Detailed];
+
+    /// The lowercase name (`concise`, `detailed`), as a command line or a config writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verbosity::Concise => "concise",
+            Verbosity::Detailed => "detailed",
+        }
+    }
+}
+
+impl std::fmt::Display for Verbosity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Verbosity {
+    type Err = UnknownVerbosity;
+
+    /// Reads the name [`Verbosity::as_str`] writes.
+    fn from_str(name: &str) -> Result<Verbosity, UnknownVerbosity> {
+        Verbosity::ALL
+            .into_iter()
+            .find(|verbosity| verbosity.as_str() == name)
+            .ok_or_else(|| UnknownVerbosity(name.to_string()))
+    }
+}
+
+/// A name that is no [`Verbosity`]; its `Display` names the ones there are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownVerbosity(String);
+
+impl std::fmt::Display for UnknownVerbosity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown verbosity '{}' (use concise or detailed)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownVerbosity {}
+
 /// What the generated instructions include (the output-schema app's `generateInstructions`
 /// options).
 ///

@@ -683,3 +683,16 @@ fn the_shape_is_much_smaller_than_the_schema() {
         assert!(shape_chars * 2 < schema_chars, "{name}");
     }
 }
+
+#[test]
+fn a_verbosity_is_read_by_the_name_it_writes() {
+    for verbosity in Verbosity::ALL {
+        assert_eq!(verbosity.as_str().parse(), Ok(verbosity));
+        assert_eq!(verbosity.to_string(), verbosity.as_str());
+    }
+    let unknown = "loud".parse::<Verbosity>().unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "unknown verbosity 'loud' (use concise or detailed)"
+    );
+}

@@ -6,6 +6,7 @@
 
 use payload_agent::{AgentEvent, Tool, ToolContext, ToolResult};
 use payload_builtin::SchemaProposal;
+use payload_core::stream::StreamEvent;
 use payload_core::{LlmPayload, ParsedResponse, stream::sse::ServerSentEvent};
 use payload_providers::NetworkRetry;
 use payload_registry::Page;
@@ -78,7 +79,7 @@ pub fn shown(events: &[AgentEvent]) -> String {
     events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::TextDelta { text } => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::TextDelta { text }) => Some(text.as_str()),
             _ => None,
         })
         .collect()
@@ -87,7 +88,7 @@ pub fn shown(events: &[AgentEvent]) -> String {
 /// The `complete` event's parse (the turn must end with it).
 pub fn completed(events: &[AgentEvent]) -> &ParsedResponse {
     match events.last() {
-        Some(AgentEvent::Complete(parsed)) => parsed,
+        Some(AgentEvent::Stream(StreamEvent::Complete(parsed))) => parsed,
         other => panic!("the turn must end with complete, not {other:?}"),
     }
 }
@@ -176,7 +177,7 @@ pub fn assert_reasoning_turn(events: &[AgentEvent]) {
     let deltas: String = events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::ReasoningDelta { text } => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::ReasoningDelta { text }) => Some(text.as_str()),
             _ => None,
         })
         .collect();
