@@ -58,7 +58,7 @@ impl Checked {
 
 /// What decoding a schema-valid value into its type found.
 #[derive(Debug, Clone, Default)]
-pub struct Decoded {
+pub struct TypedDecode {
     /// The decode error, or the type's own rule violations.
     pub errors: Vec<PayloadError>,
     /// The decoded value written back as JSON, when asked for and it decoded.
@@ -82,7 +82,7 @@ pub(crate) enum Probe {
 pub(crate) fn check(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> Decoded,
+    decode: impl Fn(&Value, bool) -> TypedDecode,
 ) -> Checked {
     if compiled.is_clean(value) {
         return decode_clean(value, decode);
@@ -98,7 +98,7 @@ pub(crate) fn check(
 pub(crate) fn probe(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> Decoded,
+    decode: impl Fn(&Value, bool) -> TypedDecode,
 ) -> Probe {
     if compiled.is_clean(value) {
         return Probe::Checked(decode_clean(value, decode));
@@ -152,7 +152,7 @@ impl Walked {
         self,
         value: &mut Value,
         compiled: &CompiledSchema,
-        decode: &impl Fn(&Value, bool) -> Decoded,
+        decode: &impl Fn(&Value, bool) -> TypedDecode,
     ) -> Walked {
         if self.unknowns.undeclared.is_empty() {
             return self;
@@ -181,7 +181,7 @@ impl Walked {
 }
 
 /// Step 4 alone, for a value the plan found clean.
-fn decode_clean(value: &Value, decode: impl Fn(&Value, bool) -> Decoded) -> Checked {
+fn decode_clean(value: &Value, decode: impl Fn(&Value, bool) -> TypedDecode) -> Checked {
     let decoded = decode(value, false);
     let mut errors = Capped::errors();
     errors.extend(decoded.errors);
@@ -198,7 +198,7 @@ fn decode_clean(value: &Value, decode: impl Fn(&Value, bool) -> Decoded) -> Chec
 fn finish(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> Decoded,
+    decode: impl Fn(&Value, bool) -> TypedDecode,
     walked: Walked,
 ) -> Checked {
     let Walked {
