@@ -33,3 +33,4 @@ mod crate_graph;
 mod hostile;
 mod module_graph;
 mod properties;
+mod public_paths;

@@ -10,6 +10,12 @@
 //! chat` runs), `payload-providers` (the model clients of `payload chat`) and
 //! `payload-core`; clap reads the command line. An app that only needs a registry does not link it.
 //!
+//! Each subcommand is one function in the subcommand's own module (`parse`, `extract`,
+//! `stream`, `chat`, `eval`, `serve`, `grammar`, `schema`, `list` for `pages` and
+//! `types`, `text` for `instructions`, `prompt` and `docs`, `bench`), and its arguments
+//! one [`clap::Args`] struct ([`Command`] names them all); [`run_with_server`] only
+//! reads the command line and dispatches.
+//!
 //! The `providers` feature (on by default) is `payload chat` and the model of `payload
 //! serve`: the provider clients and their HTTP stack. Without it the crate links no
 //! HTTP client and no async runtime, and those two commands say the build has no
