@@ -333,11 +333,7 @@ pub(crate) fn command(
         constraint,
         output,
     };
-    Ok(if run(registry, request, out)? {
-        std::process::ExitCode::SUCCESS
-    } else {
-        std::process::ExitCode::from(1)
-    })
+    Ok(crate::exit_status(run(registry, request, out)?))
 }
 
 #[cfg(test)]

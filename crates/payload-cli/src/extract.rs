@@ -32,9 +32,5 @@ pub(crate) fn command(
     let text = read_input(args.file.as_ref(), limit)?;
     let result = payload_core::extract_as_with(&text, payload, format, limits(limit));
     print_json(out, &result)?;
-    Ok(if result.success {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(crate::exit_status(result.success))
 }

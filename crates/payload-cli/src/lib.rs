@@ -159,6 +159,16 @@ pub(crate) fn find_type<'r>(
         })
 }
 
+/// The exit status of a command that ran and reports whether what it did succeeded:
+/// 0, or 1 (a usage or input error is 2, from [`main`]).
+pub(crate) fn exit_status(success: bool) -> ExitCode {
+    if success {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
 pub(crate) fn print_json(
     out: &mut dyn Write,
     value: &impl serde::Serialize,

@@ -316,11 +316,7 @@ pub(crate) fn command(
         hints: hints.hints(),
         markdown: args.markdown,
     };
-    Ok(if run(registry, request, limit, out)? {
-        std::process::ExitCode::SUCCESS
-    } else {
-        std::process::ExitCode::from(1)
-    })
+    Ok(crate::exit_status(run(registry, request, limit, out)?))
 }
 
 #[cfg(test)]
