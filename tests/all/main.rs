@@ -34,3 +34,4 @@ mod hostile;
 mod module_graph;
 mod properties;
 mod public_paths;
+mod validation_plan;
