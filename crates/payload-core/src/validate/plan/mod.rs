@@ -1,5 +1,6 @@
 //! A payload type's schema compiled once into a plan that decides, in one walk over a
-//! value with no keyword lookups and no allocation, that the value is *clean*: valid
+//! value with no keyword lookups and no allocation of its own (a `pattern` or string
+//! `format` is the validator's check of that string), that the value is *clean*: valid
 //! under the schema, and with nothing for the walk after validation to report or
 //! rewrite (no undeclared member, no integer-valued float where an integer is wanted,
 //! no number a field cannot hold: docs/spec.md §7.1, §7.2).

@@ -1,5 +1,6 @@
 //! Checking a value against a compiled plan: one walk over the value, beside the nodes
-//! that apply at each place, asking no keyword by name and allocating nothing.
+//! that apply at each place, asking no keyword by name and allocating nothing (the
+//! nodes that apply to a value are gathered on the stack).
 //!
 //! At each value the nodes that apply are gathered the way the walks after validation
 //! gather them (`crate::schema::applies`): the node, its `allOf` parts and `$ref`
