@@ -12,7 +12,8 @@ pub mod invariants;
 pub mod json_invariants;
 
 use payload_builtin::{CLOSE_CHAT, DataProposal, SchemaProposal};
-use payload_core::{LlmPayload, ParseOptions, suggestions::ActionSpec};
+use payload_core::suggestions::{ActionSpec, Combination};
+use payload_core::{LlmPayload, ParseOptions};
 use std::fmt::Write;
 
 /// Feeds `text` to a new stream parser for `options` in chunks of `chunk` bytes (moved
@@ -51,6 +52,7 @@ pub fn table_view_options() -> ParseOptions {
             "Download the table as CSV",
         ))
         .action(CLOSE_CHAT)
+        .combination(Combination::PAYLOAD_ALONE)
 }
 
 /// A generated response and the JSON text of each of its blocks.

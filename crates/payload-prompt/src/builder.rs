@@ -24,6 +24,7 @@
 
 use crate::manifest::{self, ManifestEntry};
 use crate::sections::{DEFAULT_PREAMBLE, Holds, Position, Section, SectionKind, preamble_rules};
+use payload_core::PayloadKind;
 use payload_core::instructions::{
     InstructionOptions, payload_instructions, suggestion_format_rules,
 };
@@ -240,7 +241,8 @@ impl<'r> PromptBuilder<'r> {
             SectionKind::Capabilities => self.capabilities(),
             SectionKind::Help => self.help.clone(),
             SectionKind::FormatRules if page.suggestions => {
-                suggestion_format_rules(&self.page.actions, !self.page.payloads.is_empty())
+                let kinds: Vec<PayloadKind> = self.page.payloads.iter().map(|p| p.kind).collect();
+                suggestion_format_rules(&self.page.actions, &kinds, page.combination)
             }
             SectionKind::FormatRules | SectionKind::Custom => String::new(),
         }
@@ -261,8 +263,12 @@ impl<'r> PromptBuilder<'r> {
             .iter()
             .find(|(k, _)| *k == SectionKind::Capabilities)
             .map_or("", |(_, text)| text.as_str());
+        let kind = |kind: PayloadKind| self.page.payloads.iter().any(|p| p.kind == kind);
         let holds = Holds {
             payloads: capabilities.contains("### STRUCTURED RESPONSES"),
+            proposals: kind(PayloadKind::Proposal),
+            commands: kind(PayloadKind::Command),
+            displays: kind(PayloadKind::Display),
             tools: capabilities.contains("### TOOLS"),
             actions: capabilities.contains("### CLIENT ACTIONS"),
             context: held(SectionKind::Context),

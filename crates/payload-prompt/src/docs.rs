@@ -10,7 +10,8 @@ use crate::sections::SectionKind;
 use payload_core::instructions::{
     InstructionOptions, render_shape, section_sizes, suggestion_format_rules,
 };
-use payload_core::{PayloadType, schema::Dialect, suggestions::ActionSpec};
+use payload_core::suggestions::{ActionSpec, Combination};
+use payload_core::{PayloadKind, PayloadType, schema::Dialect};
 use payload_registry::{PageInfo, Registry, Role};
 use std::fmt::Write;
 
@@ -114,7 +115,11 @@ fn pages(registry: &Registry, out: &mut String) {
         let markers: Vec<String> = info
             .payloads
             .iter()
-            .map(|t| format!("`{}:`", t.marker))
+            .map(|t| match t.kind {
+                // A proposal is the kind a prompt assumes; the others are named.
+                PayloadKind::Proposal => format!("`{}:`", t.marker),
+                kind => format!("`{}:` ({kind})", t.marker),
+            })
             .collect();
         let _ = writeln!(
             out,
@@ -130,6 +135,13 @@ fn pages(registry: &Registry, out: &mut String) {
             "- Suggestions (SUGGESTED_VALUES / SUGGESTED_ACTIONS): {}",
             if page.suggestions { "yes" } else { "no" }
         );
+        if page.suggestions && !info.payloads.is_empty() {
+            let _ = writeln!(
+                out,
+                "- Beside a payload (`Page::combination`): {}",
+                beside_a_payload(page.combination, !info.actions.is_empty())
+            );
+        }
         let _ = writeln!(
             out,
             "- Current context: {}",
@@ -219,18 +231,37 @@ fn global_actions(registry: &Registry, out: &mut String) {
     action_table(global, global, out);
 }
 
+/// The suggestion blocks a page lets go beside a custom payload, in words.
+fn beside_a_payload(combination: Combination, actions: bool) -> &'static str {
+    match (
+        combination.values_with_payload,
+        combination.actions_with_payload && actions,
+    ) {
+        (true, true) => "SUGGESTED_VALUES and SUGGESTED_ACTIONS",
+        (true, false) => "SUGGESTED_VALUES",
+        (false, true) => "SUGGESTED_ACTIONS",
+        (false, false) => "no suggestion block",
+    }
+}
+
 fn suggestion_formats(registry: &Registry, out: &mut String) {
     if !registry.pages().any(|info| info.page.suggestions) {
         return;
     }
     out.push_str(
         "\n## Suggestion formats\n\nThe FORMAT RULES section, as given on a page that offers \
-         proposals and whose only actions are the global ones (each page's prompt lists its own actions):\n\n",
+         proposals, keeps them apart from suggestion blocks (`Combination::PAYLOAD_ALONE`, \
+         table.that's rule) and has only the global actions (each page's prompt lists its \
+         own actions and states its own rule):\n\n",
     );
     fenced(
         out,
         "text",
-        &suggestion_format_rules(registry.global_actions(), true),
+        &suggestion_format_rules(
+            registry.global_actions(),
+            &[PayloadKind::Proposal],
+            Combination::PAYLOAD_ALONE,
+        ),
     );
 }
 

@@ -328,3 +328,124 @@ fn a_runtime_type_joins_a_registered_page() {
         .expect("registered");
     assert!(recipe.payload::<RecipeProposal>().is_some());
 }
+
+// ---- payload kinds and the pages' combination rules ----
+
+fn prompt(page: &str) -> String {
+    payload_prompt::PromptBuilder::for_page(Registry::global(), page)
+        .expect("registered")
+        .build()
+}
+
+/// A recipe is a proposal the user reviews; a kitchen command is run at once: each
+/// page's prompt says so, and a command is never framed as "not done yet".
+#[test]
+fn each_page_frames_its_payloads_by_their_kind() {
+    assert_eq!(
+        RecipeProposal::TYPE.kind,
+        payload_core::PayloadKind::Proposal
+    );
+    assert_eq!(
+        KitchenCommand::TYPE.kind,
+        payload_core::PayloadKind::Command
+    );
+    let cookbook = prompt("cookbook");
+    assert!(
+        cookbook.contains("To propose a change, add one of the structured payloads"),
+        "{cookbook}"
+    );
+    assert!(cookbook.contains("never claim it has already been done"));
+    assert!(!cookbook.contains("A command is") && !cookbook.contains("Kind: command"));
+    let kitchen = prompt("kitchen");
+    assert!(
+        kitchen
+            .contains("A command is carried out by the application as soon as your reply arrives"),
+        "{kitchen}"
+    );
+    assert!(kitchen.contains("say in your reply what it did"));
+    // The kitchen offers recipes too: the proposal rule stays, for proposals only.
+    assert!(
+        kitchen.contains(
+            "A proposal is shown to the user as an interactive proposal, which they review"
+        )
+    );
+    assert!(kitchen.contains("a payload is a proposal unless its entry there names another kind"));
+    let entry = &kitchen[kitchen
+        .find("KITCHEN_COMMAND\nWhen to use")
+        .expect("its entry")..];
+    assert!(
+        entry.contains("Kind: command. The application runs it as soon as your reply arrives"),
+        "{entry}"
+    );
+    let recipe = &kitchen[kitchen
+        .find("RECIPE_PROPOSAL\nWhen to use")
+        .expect("its entry")..];
+    assert!(!recipe[..recipe.find("Write the marker").unwrap()].contains("Kind:"));
+}
+
+/// The cookbook lets the save button go with the recipe it saves, and no chips; the
+/// kitchen lets anything go together. Each prompt states its page's rule.
+#[test]
+fn each_page_states_its_combination_rule() {
+    assert!(prompt("cookbook").ends_with(
+        "A response with a payload from STRUCTURED RESPONSES may also hold SUGGESTED_ACTIONS \
+         but no SUGGESTED_VALUES."
+    ));
+    assert!(
+        prompt("kitchen")
+            .ends_with("A response with a payload from STRUCTURED RESPONSES may hold them too.")
+    );
+}
+
+const SAVE: &str =
+    r#"SUGGESTED_ACTIONS: [{"label": "Save it", "action": "save_recipe", "handler": "client"}]"#;
+const CHIPS: &str = r#"SUGGESTED_VALUES: [{"label": "Spicier", "value": "Make it spicier"}]"#;
+
+/// The recipe with its save button: both read, no warning.
+#[test]
+fn a_recipe_goes_with_the_button_that_saves_it() {
+    let text = format!("{PROPOSAL}\n\n{SAVE}");
+    let parsed = clean("cookbook", &text);
+    assert!(parsed.payload::<RecipeProposal>().is_some());
+    let actions = parsed.suggested_actions.expect("the save button");
+    assert_eq!(actions[0].action, "save_recipe");
+}
+
+/// Chips beside the recipe break the cookbook's rule: the chips are taken out with a
+/// warning that names the rule and quotes them; the recipe, the button and the message
+/// stay, in one-shot and streamed parses alike. Without the recipe the chips are kept.
+#[test]
+fn chips_beside_a_recipe_are_taken_out_with_a_warning_naming_the_rule() {
+    for text in [
+        format!("{PROPOSAL}\n\n{CHIPS}\n{SAVE}"),
+        format!("Here it is.\n\n{CHIPS}\n\n{PROPOSAL}\n{SAVE}"),
+    ] {
+        let parsed = parse("cookbook", &text);
+        assert!(parsed.rejected.is_empty(), "{:#?}", parsed.rejected);
+        assert!(parsed.payload::<RecipeProposal>().is_some());
+        assert!(parsed.suggested_values.is_none());
+        assert_eq!(parsed.suggested_actions.as_ref().map(Vec::len), Some(1));
+        assert_eq!(parsed.warnings.len(), 1, "{:#?}", parsed.warnings);
+        let warning = &parsed.warnings[0];
+        assert_eq!(warning.kind, payload_core::WarningKind::Combination);
+        assert!(
+            warning.message.contains("combination rule")
+                && warning.message.contains("recipe_proposal")
+                && warning.message.contains(r#""label":"Spicier""#),
+            "{warning}"
+        );
+        assert!(!parsed.message.contains("SUGGESTED_VALUES"));
+        for size in [1, 7, 64] {
+            assert_eq!(
+                stream("cookbook", &text, size).1,
+                parsed,
+                "chunks of {size}"
+            );
+        }
+    }
+    let chips_alone = clean("cookbook", &format!("What do you have?\n\n{CHIPS}"));
+    assert!(chips_alone.suggested_values.is_some());
+    // The kitchen's rule is free: a timer goes with chips.
+    let timer = clean("kitchen", &format!("{TIMER}\n\n{CHIPS}"));
+    assert!(timer.suggested_values.is_some() && timer.custom_payload.is_some());
+}

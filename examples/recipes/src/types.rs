@@ -94,6 +94,7 @@ pub struct Step {
 #[payload(
     name = "kitchen_command",
     marker = "KITCHEN_COMMAND",
+    kind = "command",
     register,
     partial,
     example = crate::examples::tea_timer,

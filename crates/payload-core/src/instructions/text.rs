@@ -4,7 +4,7 @@
 
 use super::InstructionOptions;
 use super::shape::{TopLevel, render_shape, top_level};
-use crate::payload::PayloadType;
+use crate::payload::{PayloadKind, PayloadType};
 use payload_schema::dialect::Dialect;
 use serde_json::Value;
 use std::fmt::Write;
@@ -39,6 +39,18 @@ pub(super) fn marker_sections(
     let mut head = format!("{marker}\n");
     if !payload.description.trim().is_empty() {
         let _ = writeln!(head, "When to use: {}", one_line(payload.description));
+    }
+    // A proposal is what the prompt assumes unless told (docs/prompts.md, "Payload
+    // kinds"): only the other kinds say theirs, so the model knows what its reply
+    // may claim.
+    match payload.kind {
+        PayloadKind::Proposal => {}
+        PayloadKind::Command => head.push_str(
+            "Kind: command. The application runs it as soon as your reply arrives, with no review.\n",
+        ),
+        PayloadKind::Display => head.push_str(
+            "Kind: display. The application shows it to the user; it changes nothing.\n",
+        ),
     }
     parts.push(("when to use", head));
     parts.push((
