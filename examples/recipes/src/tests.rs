@@ -397,15 +397,12 @@ fn each_page_states_its_combination_rule() {
     );
 }
 
-const SAVE: &str =
-    r#"SUGGESTED_ACTIONS: [{"label": "Save it", "action": "save_recipe", "handler": "client"}]"#;
 const CHIPS: &str = r#"SUGGESTED_VALUES: [{"label": "Spicier", "value": "Make it spicier"}]"#;
 
-/// The recipe with its save button: both read, no warning.
+/// The recorded recipe comes with its save button: both read, no warning.
 #[test]
 fn a_recipe_goes_with_the_button_that_saves_it() {
-    let text = format!("{PROPOSAL}\n\n{SAVE}");
-    let parsed = clean("cookbook", &text);
+    let parsed = clean("cookbook", PROPOSAL);
     assert!(parsed.payload::<RecipeProposal>().is_some());
     let actions = parsed.suggested_actions.expect("the save button");
     assert_eq!(actions[0].action, "save_recipe");
@@ -417,8 +414,8 @@ fn a_recipe_goes_with_the_button_that_saves_it() {
 #[test]
 fn chips_beside_a_recipe_are_taken_out_with_a_warning_naming_the_rule() {
     for text in [
-        format!("{PROPOSAL}\n\n{CHIPS}\n{SAVE}"),
-        format!("Here it is.\n\n{CHIPS}\n\n{PROPOSAL}\n{SAVE}"),
+        format!("{PROPOSAL}\n\n{CHIPS}"),
+        format!("Here it is.\n\n{CHIPS}\n\n{PROPOSAL}"),
     ] {
         let parsed = parse("cookbook", &text);
         assert!(parsed.rejected.is_empty(), "{:#?}", parsed.rejected);
@@ -448,4 +445,50 @@ fn chips_beside_a_recipe_are_taken_out_with_a_warning_naming_the_rule() {
     // The kitchen's rule is free: a timer goes with chips.
     let timer = clean("kitchen", &format!("{TIMER}\n\n{CHIPS}"));
     assert!(timer.suggested_values.is_some() && timer.custom_payload.is_some());
+}
+
+// ---- aliases beside other failures ----
+
+/// A recipe whose ingredients say `qty` (the required `quantity`'s alias) and whose
+/// steps say `mins` (the optional `minutes`' alias), with one real mistake: a unit
+/// that is not one of the units. The errors name the unit, and only the unit, in
+/// marker mode one-shot and streamed and in whole-response mode: never a missing
+/// `quantity`, never an unknown `qty` or `mins`.
+#[test]
+fn an_alias_is_read_when_something_else_in_the_value_fails() {
+    let json = r#"{"title": "Pancakes", "servings": 4, "prep_time": 20,
+        "ingredients": [{"name": "flour", "qty": 200, "unit": "grams"},
+                        {"name": "milk", "qty": 300, "unit": "millilitre"}],
+        "steps": [{"text": "Rest the batter.", "mins": 10}]}"#;
+    let text = format!("Here you are:\n\nRECIPE_PROPOSAL: {json}\n\nEnjoy!");
+    let only_the_unit = |errors: &[payload_core::PayloadError]| {
+        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["/ingredients/0/unit"], "{errors:#?}");
+        for error in errors {
+            let said = format!("{} {:?}", error.message, error.suggestion);
+            assert!(
+                !said.contains("quantity") && !said.contains("qty") && !said.contains("mins"),
+                "{error:#?}"
+            );
+        }
+    };
+    let parsed = parse("cookbook", &text);
+    assert!(parsed.custom_payload.is_none());
+    assert_eq!(parsed.rejected.len(), 1, "{:#?}", parsed.rejected);
+    only_the_unit(&parsed.rejected[0].errors);
+    for size in [1, 9, 64] {
+        assert_eq!(
+            stream("cookbook", &text, size).1,
+            parsed,
+            "chunks of {size}"
+        );
+    }
+    let whole = extract_json(json, &RecipeProposal::TYPE);
+    assert!(!whole.success);
+    only_the_unit(&whole.errors);
+    // Fixed, the same answer is read whole, through both aliases.
+    let fixed = text.replace("\"grams\"", "\"gram\"");
+    let recipe: RecipeProposal = clean("cookbook", &fixed).into_payload().expect("a recipe");
+    assert_eq!(recipe.ingredients[1].quantity, 300.0);
+    assert_eq!(recipe.steps[0].minutes, Some(10));
 }

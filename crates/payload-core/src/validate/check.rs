@@ -161,6 +161,13 @@ impl Walked {
             &missing,
             &self.unknowns.near,
             |value| decode(value, true).roundtrip,
+            |value| {
+                decode(value, false)
+                    .errors
+                    .into_iter()
+                    .next()
+                    .map(|error| error.message)
+            },
         );
         if renamed == 0 {
             self
