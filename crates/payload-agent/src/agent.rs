@@ -51,7 +51,14 @@ impl fmt::Display for AgentError {
     }
 }
 
-impl std::error::Error for AgentError {}
+impl std::error::Error for AgentError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AgentError::UnknownPage(error) => Some(error),
+            AgentError::UnknownTool { .. } => None,
+        }
+    }
+}
 
 impl From<UnknownPage> for AgentError {
     fn from(e: UnknownPage) -> Self {

@@ -3,8 +3,7 @@
 
 use payload_core::stream::sse::{self, ServerSentEvent};
 use payload_core::{
-    CustomPayload, LlmPayload, ParsedResponse, partial::Cursor, partial::PartialType,
-    stream::StreamEvent,
+    CustomPayload, LlmPayload, ParsedResponse, partial::PartialType, stream::StreamEvent,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -20,37 +19,11 @@ pub enum AgentEvent {
         /// The status line.
         message: String,
     },
-    /// `text_delta`: text safe to show.
-    TextDelta {
-        /// The new text.
-        text: String,
-    },
-    /// `reasoning_delta`: more of the model's reasoning (its reasoning channel, or a
-    /// `<think>` section of its text), never part of the message. The deltas of a turn
-    /// concatenated are `complete`'s `reasoning`.
-    ReasoningDelta {
-        /// The new reasoning text.
-        text: String,
-    },
-    /// `payload_start`: a block of the page's payload types began in the text.
-    PayloadStart {
-        /// The payload type's name.
-        #[serde(rename = "type")]
-        kind: String,
-        /// Its marker.
-        marker: String,
-    },
-    /// `payload_progress`: the block's value so far (typed: [`AgentEvent::partial`]).
-    PayloadProgress {
-        /// The payload type's name.
-        #[serde(rename = "type")]
-        kind: String,
-        /// The partial value.
-        partial: Value,
-        /// The JSON pointer of what is still arriving, `None` once the value closed.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        open: Option<String>,
-    },
+    /// What the stream parser reports, under its own SSE names: `text_delta`,
+    /// `reasoning_delta` (the model's reasoning channel too, not only `<think>`
+    /// sections), `payload_start`, `payload_progress` (typed: [`AgentEvent::partial`]),
+    /// and `complete`: the final response, tool precedence applied.
+    Stream(StreamEvent),
     /// `tool_start`: a tool begins.
     ToolStart {
         /// The call's id.
@@ -90,8 +63,6 @@ pub enum AgentEvent {
         /// The model's refusal, in its words (empty when the provider gave none).
         message: String,
     },
-    /// `complete`: the final response, tool precedence applied.
-    Complete(ParsedResponse),
     /// `error`: the turn went wrong (the model failed, or kept calling tools).
     Error {
         /// What went wrong.
@@ -103,15 +74,11 @@ impl ServerSentEvent for AgentEvent {
     fn event_name(&self) -> &'static str {
         match self {
             AgentEvent::Status { .. } => "status",
-            AgentEvent::TextDelta { .. } => "text_delta",
-            AgentEvent::ReasoningDelta { .. } => "reasoning_delta",
-            AgentEvent::PayloadStart { .. } => "payload_start",
-            AgentEvent::PayloadProgress { .. } => "payload_progress",
+            AgentEvent::Stream(event) => event.name(),
             AgentEvent::ToolStart { .. } => "tool_start",
             AgentEvent::ToolProgress { .. } => "tool_progress",
             AgentEvent::ToolComplete { .. } => "tool_complete",
             AgentEvent::Refusal { .. } => "refusal",
-            AgentEvent::Complete(_) => "complete",
             AgentEvent::Error { .. } => "error",
         }
     }
@@ -126,11 +93,15 @@ impl AgentEvent {
     /// [`payload_core::partial::PartialType`]); `None` for any other event or type.
     pub fn partial<T: LlmPayload + PartialType>(&self) -> Option<T::Partial> {
         match self {
-            AgentEvent::PayloadProgress {
-                kind,
-                partial,
-                open,
-            } if kind == T::NAME => T::read_partial(partial, Cursor::root(open.as_deref())),
+            AgentEvent::Stream(event) => event.partial::<T>(),
+            _ => None,
+        }
+    }
+
+    /// The final response of a `complete` event; `None` for any other event.
+    pub fn complete(&self) -> Option<&ParsedResponse> {
+        match self {
+            AgentEvent::Stream(StreamEvent::Complete(parsed)) => Some(parsed),
             _ => None,
         }
     }
@@ -138,21 +109,7 @@ impl AgentEvent {
 
 impl From<StreamEvent> for AgentEvent {
     fn from(event: StreamEvent) -> Self {
-        match event {
-            StreamEvent::TextDelta { text } => AgentEvent::TextDelta { text },
-            StreamEvent::ReasoningDelta { text } => AgentEvent::ReasoningDelta { text },
-            StreamEvent::PayloadStart { kind, marker } => AgentEvent::PayloadStart { kind, marker },
-            StreamEvent::PayloadProgress {
-                kind,
-                partial,
-                open,
-            } => AgentEvent::PayloadProgress {
-                kind,
-                partial,
-                open,
-            },
-            StreamEvent::Complete(parsed) => AgentEvent::Complete(parsed),
-        }
+        AgentEvent::Stream(event)
     }
 }
 
@@ -169,14 +126,14 @@ mod tests {
             event.to_sse(),
             "event: status\ndata: {\"message\":\"Thinking...\"}\n\n"
         );
-        let event = AgentEvent::TextDelta {
+        let event = AgentEvent::from(StreamEvent::TextDelta {
             text: "a\nb".into(),
-        };
+        });
         assert_eq!(
             event.to_sse(),
             "event: text_delta\ndata: {\"text\":\"a\\nb\"}\n\n"
         );
-        let event = AgentEvent::ReasoningDelta { text: "hmm".into() };
+        let event = AgentEvent::from(StreamEvent::ReasoningDelta { text: "hmm".into() });
         assert_eq!(
             event.to_sse(),
             "event: reasoning_delta\ndata: {\"text\":\"hmm\"}\n\n"

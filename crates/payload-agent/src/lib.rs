@@ -45,7 +45,7 @@ pub use model::{
     ModelStream, OutputMode, StructuredOutput, ToolCall, Usage,
 };
 pub use payload_core;
-pub use tools::{Tool, ToolContext, ToolResult, ToolSpec, TypedTool, tool_schema};
+pub use tools::{InputMismatch, Tool, ToolContext, ToolResult, ToolSpec, TypedTool, tool_schema};
 pub use turn::Turn;
 
 /// Registers a [`Tool`] at link time (a page offers it by naming it in `Page::tools`).

@@ -25,8 +25,31 @@ use serde::{Deserialize as _, Serialize};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
+
+/// Why a tool's input was not run: each way it fails the tool's input schema (the
+/// first ten), as `pointer: what is wrong`. Its `Display` is them in one line, joined by
+/// `; `, which is what the model is told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputMismatch {
+    problems: Vec<String>,
+}
+
+impl InputMismatch {
+    /// The problems, one `pointer: what is wrong` each (`the input` for the root).
+    pub fn problems(&self) -> &[String] {
+        &self.problems
+    }
+}
+
+impl fmt::Display for InputMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.problems.join("; "))
+    }
+}
+
+impl std::error::Error for InputMismatch {}
 
 /// A tool the model can call.
 #[derive(Debug, Clone, Copy)]
@@ -115,25 +138,25 @@ impl Tool {
         }
     }
 
-    /// Every way `input` fails the input schema, in one line; `Ok` when it matches.
+    /// Every way `input` fails the input schema (the first ten); `Ok` when it matches.
     /// A schema that does not compile checks nothing (the tool then sees all input).
-    pub fn check(&self, input: &Value) -> Result<(), String> {
+    pub fn check(&self, input: &Value) -> Result<(), InputMismatch> {
         let Some(validator) = self.validator() else {
             return Ok(());
         };
-        let mut problems = String::new();
-        for error in validator.iter_errors(input).take(10) {
-            if !problems.is_empty() {
-                problems.push_str("; ");
-            }
-            let at = error.instance_path().as_str();
-            let at = if at.is_empty() { "the input" } else { at };
-            let _ = write!(problems, "{at}: {error}");
-        }
+        let problems: Vec<String> = validator
+            .iter_errors(input)
+            .take(10)
+            .map(|error| {
+                let at = error.instance_path().as_str();
+                let at = if at.is_empty() { "the input" } else { at };
+                format!("{at}: {error}")
+            })
+            .collect();
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(problems)
+            Err(InputMismatch { problems })
         }
     }
 
@@ -289,6 +312,29 @@ mod tests {
         assert_eq!(ctx.take_progress(), vec!["echoing".to_string()]);
         let failed = (tool.execute)(&json!({}), &ctx);
         assert!(failed.text.starts_with("Error:") && failed.payload.is_none());
+    }
+
+    #[test]
+    fn input_that_fails_the_schema_is_named_problem_by_problem() {
+        let tool = Tool::find("test_echo").unwrap();
+        assert_eq!(tool.check(&json!({"text": "hi"})), Ok(()));
+        let mismatch = tool.check(&json!({"text": 1, "more": true})).unwrap_err();
+        assert!(!mismatch.problems().is_empty());
+        assert!(mismatch.problems().iter().all(|p| p.starts_with("/text: ")));
+        // What the model is told is every problem, in one line.
+        assert_eq!(mismatch.to_string(), mismatch.problems().join("; "));
+        let missing = tool.check(&json!({})).unwrap_err();
+        assert!(
+            missing.problems()[0].starts_with("the input: "),
+            "{missing}"
+        );
+        let ctx = ToolContext::new("reports", json!({}));
+        let refused = tool.call(&json!({}), &ctx);
+        assert!(
+            refused.text.contains(&missing.to_string()),
+            "{}",
+            refused.text
+        );
     }
 
     #[test]

@@ -224,7 +224,8 @@ impl<'a, M: Model> Turn<'a, M> {
             self.reasoning.section();
         }
         if let Some(text) = self.reasoning.push(text) {
-            self.queue.push_back(AgentEvent::ReasoningDelta { text });
+            self.queue
+                .push_back(AgentEvent::Stream(StreamEvent::ReasoningDelta { text }));
         }
     }
 
@@ -348,7 +349,8 @@ impl<'a, M: Model> Turn<'a, M> {
         parsed.apply_tool_payloads(&self.tool_payloads);
         // Both channels' reasoning, as the deltas sent it.
         parsed.reasoning = self.reasoning.text().map(str::to_owned);
-        self.queue.push_back(AgentEvent::Complete(parsed));
+        self.queue
+            .push_back(AgentEvent::Stream(StreamEvent::Complete(parsed)));
     }
 
     /// Sends a rejected custom payload back to the model to be corrected, if re-asks

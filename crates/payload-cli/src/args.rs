@@ -2,20 +2,11 @@
 
 use clap::{Parser, Subcommand};
 
-/// How much `payload instructions` says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Verbosity {
-    /// The marker line, the shape and the rules.
-    Concise,
-    /// Also the constraints in words, common mistakes and the example.
-    Detailed,
-}
+use payload_core::instructions::Verbosity;
+use payload_core::limits::DEFAULT_MAX_INPUT_BYTES;
 use payload_core::schema::Dialect;
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// Inputs larger than this are refused with a clear error rather than read whole.
-pub const DEFAULT_MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Command-line arguments of the `payload` command.
 #[derive(Debug, Parser)]
@@ -25,8 +16,10 @@ pub const DEFAULT_MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
     about = "Parse, validate and document LLM payloads"
 )]
 pub struct Cli {
-    /// Refuse inputs larger than this many bytes.
-    #[arg(long, global = true, default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    /// Refuse inputs larger than this many bytes. A `u64`, so that any number a shell
+    /// passes is read (and clamped to the address space by [`crate::limits`]); the
+    /// default is the library's own, `payload_core::limits::DEFAULT_MAX_INPUT_BYTES`.
+    #[arg(long, global = true, default_value_t = DEFAULT_MAX_INPUT_BYTES as u64)]
     pub max_input_bytes: u64,
     /// The subcommand.
     #[command(subcommand)]
@@ -388,7 +381,7 @@ pub enum Command {
         format: String,
         /// concise (the marker line, the shape and the rules) or detailed (also the
         /// constraints in words, common mistakes and the example).
-        #[arg(long, default_value = "detailed")]
+        #[arg(long, default_value = "detailed", value_parser = verbosity_parser())]
         verbosity: Verbosity,
     },
     /// Print the assembled system prompt of a page.
@@ -417,4 +410,11 @@ pub enum Command {
         /// The response.
         file: PathBuf,
     },
+}
+
+/// `--verbosity`: the core's [`Verbosity`] by its name, the names listed in the help.
+fn verbosity_parser() -> impl clap::builder::TypedValueParser<Value = Verbosity> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Verbosity::ALL.map(Verbosity::as_str))
+        .try_map(|name| name.parse::<Verbosity>())
 }

@@ -31,8 +31,7 @@ mod stream;
 mod text;
 
 pub use args::{
-    Cli, ClientArgs, Command, ConstrainArgs, DEFAULT_MAX_INPUT_BYTES, GrammarChoice, LengthHints,
-    ModelTimeouts, Provider, Verbosity,
+    Cli, ClientArgs, Command, ConstrainArgs, GrammarChoice, LengthHints, ModelTimeouts, Provider,
 };
 pub use error::CliError;
 pub use input::{limits, read_input};
@@ -337,9 +336,9 @@ pub fn run_with_server(
                 example.as_ref(),
                 limit,
             )?;
-            let options = match verbosity {
-                Verbosity::Concise => payload_core::instructions::InstructionOptions::concise(),
-                Verbosity::Detailed => payload_core::instructions::InstructionOptions::default(),
+            let options = payload_core::instructions::InstructionOptions {
+                verbosity,
+                ..Default::default()
             };
             let text = instructions_for(payload, &format, &options)?;
             writeln!(out, "{text}")?;

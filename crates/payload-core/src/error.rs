@@ -97,8 +97,20 @@ impl Location {
 }
 
 /// One problem with a model's output, in the shape docs/spec.md §2 gives.
+///
+/// The parts live behind one box, as `serde_json::Error` keeps its own, so a
+/// `Result<T, PayloadError>` costs a pointer on the error side however much an error
+/// says: errors are built only when input is wrong, results are passed on every call.
+/// The parts ([`ErrorDetails`]) are read and written through the error itself
+/// (`error.kind`, `error.path = …`, by `Deref`), and serialize as one flat object.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PayloadError(Box<ErrorDetails>);
+
+/// The parts of a [`PayloadError`]: what, where, what was received and what to do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PayloadError {
+#[non_exhaustive]
+pub struct ErrorDetails {
     /// What kind of problem this is.
     pub kind: ErrorKind,
     /// JSON Pointer into the payload (`""` for the whole value; for a missing member,
@@ -120,10 +132,50 @@ pub struct PayloadError {
     pub location: Option<Location>,
 }
 
+// What the box is for, checked when the crate compiles.
+const _: () =
+    assert!(std::mem::size_of::<Result<(), PayloadError>>() == std::mem::size_of::<usize>());
+
+impl std::ops::Deref for PayloadError {
+    type Target = ErrorDetails;
+
+    fn deref(&self) -> &ErrorDetails {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for PayloadError {
+    fn deref_mut(&mut self) -> &mut ErrorDetails {
+        &mut self.0
+    }
+}
+
+impl From<ErrorDetails> for PayloadError {
+    fn from(details: ErrorDetails) -> PayloadError {
+        PayloadError(Box::new(details))
+    }
+}
+
+// Written by hand so that the box does not show: the same text as the parts' own.
+impl fmt::Debug for PayloadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let details = &*self.0;
+        f.debug_struct("PayloadError")
+            .field("kind", &details.kind)
+            .field("path", &details.path)
+            .field("message", &details.message)
+            .field("suggestion", &details.suggestion)
+            .field("received", &details.received)
+            .field("expected", &details.expected)
+            .field("location", &details.location)
+            .finish()
+    }
+}
+
 impl PayloadError {
     /// A new error of `kind` at `path` with `message`; the optional parts start empty.
     pub fn new(kind: ErrorKind, path: impl Into<String>, message: impl Into<String>) -> Self {
-        PayloadError {
+        PayloadError::from(ErrorDetails {
             kind,
             path: path.into(),
             message: message.into(),
@@ -131,7 +183,17 @@ impl PayloadError {
             received: None,
             expected: None,
             location: None,
-        }
+        })
+    }
+
+    /// What kind of problem this is (the same as `error.kind`, for a `match`).
+    pub fn kind(&self) -> ErrorKind {
+        self.0.kind
+    }
+
+    /// The parts, out of their box (to move a message or a received value out).
+    pub fn into_details(self) -> ErrorDetails {
+        *self.0
     }
 
     /// A `validation` error: the shorthand for per-type rules.
@@ -218,6 +280,24 @@ mod tests {
         assert_eq!(
             Location::of_offset(text, 999),
             Location { line: 3, column: 4 }
+        );
+    }
+
+    #[test]
+    fn the_box_is_unseen_in_reading_writing_and_serializing() {
+        let mut error = PayloadError::validation("/a", "too long").with_suggestion("shorten it");
+        error.path = "/b".into();
+        assert_eq!(error.kind(), ErrorKind::Validation);
+        assert_eq!(error.kind, ErrorKind::Validation);
+        assert_eq!(error.to_string(), "validation at /b: too long (shorten it)");
+        let json = serde_json::to_value(&error).unwrap();
+        assert_eq!(json["path"], "/b");
+        let back: PayloadError = serde_json::from_value(json).unwrap();
+        assert_eq!(back, error);
+        assert!(format!("{error:?}").starts_with("PayloadError { kind: Validation, path: \"/b\""));
+        assert_eq!(
+            error.into_details().suggestion.as_deref(),
+            Some("shorten it")
         );
     }
 

@@ -46,9 +46,6 @@
 //! walk, the dialects, the keyword tables) are the `payload-schema` crate.
 
 #![forbid(unsafe_code)]
-// `PayloadError` is returned by value on purpose: errors are data the caller inspects
-// and forwards, and they are built off the hot path (only when input is wrong).
-#![allow(clippy::result_large_err)]
 
 // The pipeline, lowest layer first (ARCHITECTURE.md). Crate-private unless its module
 // is the public home of its items; what the root names is re-exported below.
@@ -76,7 +73,7 @@ mod validate;
 mod warning;
 mod whole;
 
-pub use error::{ErrorKind, Location, PayloadError};
+pub use error::{ErrorDetails, ErrorKind, Location, PayloadError};
 pub use marker::parse::{ParseOptions, Parser, parse};
 pub use marker::response::ParsedResponse;
 pub use nullable::Nullable;

@@ -5,7 +5,7 @@ use crate::error::PayloadError;
 use crate::schema::Shape;
 use crate::summary;
 use crate::typed::{AnyPayload, Typed};
-use crate::validate::check::{self, Checked, Decoded, Probe};
+use crate::validate::check::{self, Checked, Probe, TypedDecode};
 use crate::validate::compiled::CompiledSchema;
 use payload_schema::dialect::Dialect;
 use payload_schema::dialect::openai_strict::StrictRefusal;
@@ -143,7 +143,7 @@ pub(crate) trait Source: Send + Sync {
     /// The compiled 2020-12 schema.
     fn compiled(&self) -> &'static CompiledSchema;
     /// Decodes a schema-valid value and applies the type's own rules.
-    fn decode(&self, value: &Value, roundtrip: bool) -> Decoded;
+    fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode;
     /// The example, as JSON.
     fn example(&self) -> Option<Value>;
     /// The manifest line of a payload of this type.
@@ -175,7 +175,7 @@ impl<T: LlmPayload> Source for Derived<T> {
         derived::compiled::<T>(T::FORMAT_OPTIONS)
     }
 
-    fn decode(&self, value: &Value, roundtrip: bool) -> Decoded {
+    fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {
         decode_value::<T>(value, roundtrip)
     }
 
@@ -371,7 +371,7 @@ impl fmt::Debug for PayloadType {
 
 /// Decodes a schema-valid value into `T` and applies its rules; with `roundtrip`,
 /// also writes the decoded value back as JSON (to see which members serde took in).
-fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> Decoded {
+fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> TypedDecode {
     // Tracking the path costs a wrapper around every seed and visitor, and it is needed
     // only for the message of a failure: decode plainly, and again with the path only
     // when that fails.
@@ -385,7 +385,7 @@ fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> Decoded {
                 Ok(_) => PayloadError::validation("", "the value does not decode")
                     .with_suggestion("follow the schema exactly"),
             };
-            return Decoded {
+            return TypedDecode {
                 errors: vec![error],
                 roundtrip: None,
                 typed: None,
@@ -393,7 +393,7 @@ fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> Decoded {
         }
     };
     let errors = decoded.check();
-    Decoded {
+    TypedDecode {
         roundtrip: roundtrip
             .then(|| serde_json::to_value(&decoded).ok())
             .flatten(),

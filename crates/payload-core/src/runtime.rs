@@ -17,7 +17,7 @@
 use crate::payload::CustomPayload;
 use crate::payload::{PayloadType, Source};
 use crate::summary;
-use crate::validate::check::Decoded;
+use crate::validate::check::TypedDecode;
 use crate::validate::compiled::CompiledSchema;
 use heck::{ToShoutySnakeCase, ToSnakeCase};
 use payload_schema::dialect::openai_strict::{self, StrictRefusal};
@@ -108,10 +108,10 @@ impl Source for RuntimeSource {
         self.compiled
     }
 
-    fn decode(&self, value: &Value, _roundtrip: bool) -> Decoded {
+    fn decode(&self, value: &Value, _roundtrip: bool) -> TypedDecode {
         // No Rust value to decode into: a value the schema accepts is the payload, as
         // JSON, and only the app's rules remain.
-        Decoded {
+        TypedDecode {
             errors: self.rules.map(|rules| rules(value)).unwrap_or_default(),
             roundtrip: None,
             typed: None,
@@ -314,7 +314,7 @@ fn leak(text: String) -> &'static str {
 /// instructions show, so it must read as a success.
 fn refused_by_policy(compiled: &CompiledSchema, example: &Value) -> Option<String> {
     let mut value = example.clone();
-    let untyped = |_: &Value, _: bool| Decoded {
+    let untyped = |_: &Value, _: bool| TypedDecode {
         errors: Vec::new(),
         roundtrip: None,
         typed: None,

@@ -132,7 +132,14 @@ impl fmt::Display for GrammarError {
     }
 }
 
-impl std::error::Error for GrammarError {}
+impl std::error::Error for GrammarError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GrammarError::UnknownPage(error) => Some(error),
+            GrammarError::Format(_) | GrammarError::Options(_) => None,
+        }
+    }
+}
 
 /// The grammar of marker-mode responses on `page`, blocks allowed
 /// ([`Choice::Auto`]).

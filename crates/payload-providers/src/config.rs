@@ -187,51 +187,53 @@ impl ClientConfig {
     }
 }
 
-/// The builder methods both clients share, over their [`ClientConfig`].
-macro_rules! config_builder {
+/// What every provider's client shares, over its `http` connection
+/// ([`crate::transport::Connection`]): the builder methods on its [`ClientConfig`], the
+/// last request's attempts, and `&mut Client` as a model (so the caller keeps the client).
+macro_rules! client_methods {
     ($client:ty) => {
         impl $client {
             /// Sets the base URL.
             pub fn base_url(mut self, url: impl Into<String>) -> Self {
-                self.config.base_url = url.into();
+                self.http.config.base_url = url.into();
                 self
             }
 
             /// Sets the API key (replacing the one read from the environment).
             pub fn api_key(mut self, key: impl Into<String>) -> Self {
-                self.config.api_key = Some($crate::SecretString::from(key.into()));
+                self.http.config.api_key = Some($crate::SecretString::from(key.into()));
                 self
             }
 
             /// Sends no API key (local servers need none).
             pub fn no_api_key(mut self) -> Self {
-                self.config.api_key = None;
+                self.http.config.api_key = None;
                 self
             }
 
             /// Sets the model.
             pub fn model(mut self, model: impl Into<String>) -> Self {
-                self.config.model = model.into();
+                self.http.config.model = model.into();
                 self
             }
 
             /// Sets the answer's token limit.
             pub fn max_tokens(mut self, max: u32) -> Self {
-                self.config.max_tokens = Some(max);
+                self.http.config.max_tokens = Some(max);
                 self
             }
 
             /// Sets the sampling temperature.
             pub fn temperature(mut self, temperature: f32) -> Self {
-                self.config.temperature = Some(temperature);
+                self.http.config.temperature = Some(temperature);
                 self
             }
 
             /// Sets how long to wait to connect.
             pub fn connect_timeout(mut self, timeout: std::time::Duration) -> Self {
-                self.config.connect_timeout = timeout;
+                self.http.config.connect_timeout = timeout;
                 // The HTTP client holds the connect timeout: build it again.
-                self.client = None;
+                self.http.rebuild_client();
                 self
             }
 
@@ -239,38 +241,39 @@ macro_rules! config_builder {
             /// content (response headers included). A slow server is waited for this
             /// long and never sent the request again.
             pub fn first_token_timeout(mut self, timeout: std::time::Duration) -> Self {
-                self.config.first_token_timeout = timeout;
+                self.http.config.first_token_timeout = timeout;
                 self
             }
 
             /// Sets how long the answer may go without content once it has begun
             /// (events without content do not count).
             pub fn idle_timeout(mut self, timeout: std::time::Duration) -> Self {
-                self.config.idle_timeout = timeout;
+                self.http.config.idle_timeout = timeout;
                 self
             }
 
             /// Sets how long the whole request may take, retries included.
             pub fn deadline(mut self, deadline: std::time::Duration) -> Self {
-                self.config.deadline = deadline;
+                self.http.config.deadline = deadline;
                 self
             }
 
             /// Sets the largest server-sent event read (bytes).
             pub fn max_event_bytes(mut self, max: usize) -> Self {
-                self.config.max_event_bytes = max;
+                self.http.config.max_event_bytes = max;
                 self
             }
 
             /// Sets the network retries.
             pub fn retry(mut self, retry: $crate::NetworkRetry) -> Self {
-                self.config.retry = retry;
+                self.http.config.retry = retry;
                 self
             }
 
             /// Adds a header sent with every request (its value kept as a secret).
             pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-                self.config
+                self.http
+                    .config
                     .headers
                     .push((name.into(), $crate::SecretString::from(value.into())));
                 self
@@ -278,18 +281,27 @@ macro_rules! config_builder {
 
             /// The configuration requests are sent with.
             pub fn config(&self) -> &$crate::ClientConfig {
-                &self.config
+                &self.http.config
             }
 
             /// Every attempt of the last request, in order (empty before the first).
             pub fn attempts(&self) -> Vec<$crate::AttemptRecord> {
-                self.attempts.snapshot()
+                self.http.attempts().snapshot()
+            }
+        }
+
+        impl payload_agent::Model for &mut $client {
+            fn stream(
+                &mut self,
+                request: &payload_agent::ModelRequest,
+            ) -> payload_agent::ModelStream {
+                (**self).stream(request)
             }
         }
     };
 }
 
-pub(crate) use config_builder;
+pub(crate) use client_methods;
 
 #[cfg(test)]
 mod tests {

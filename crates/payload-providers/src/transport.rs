@@ -87,15 +87,59 @@ pub(crate) struct RequestParts<'a> {
     pub iteration: usize,
 }
 
-/// The request for `parts` with the configuration's headers, key (marked sensitive) and
-/// a fresh attempt log (returned for the client to keep as "the last request's").
-pub(crate) fn http_request(
+/// What every provider's client holds to send its requests: the configuration, the HTTP
+/// client (built on first use), and the attempts of the last request. One value, so the
+/// four clients share how a request is made and what is kept of it.
+#[derive(Debug, Clone)]
+pub(crate) struct Connection {
+    /// The configuration requests are sent with.
+    pub(crate) config: ClientConfig,
+    client: Option<reqwest::Client>,
+    attempts: AttemptLog,
+}
+
+impl Connection {
+    /// A connection with `config`; no request sent yet.
+    pub(crate) fn new(config: ClientConfig) -> Connection {
+        Connection {
+            config,
+            client: None,
+            attempts: AttemptLog::fresh(),
+        }
+    }
+
+    /// Forgets the HTTP client, which holds the connect timeout, so the next request
+    /// builds it again from the configuration.
+    pub(crate) fn rebuild_client(&mut self) {
+        self.client = None;
+    }
+
+    /// The attempts of the last request.
+    pub(crate) fn attempts(&self) -> &AttemptLog {
+        &self.attempts
+    }
+
+    /// The request for `parts` with the configuration's headers and key (marked
+    /// sensitive); its fresh attempt log becomes "the last request's".
+    pub(crate) fn request(&mut self, parts: RequestParts<'_>) -> HttpRequest {
+        let config = &self.config;
+        let client = self
+            .client
+            .get_or_insert_with(|| http_client(config))
+            .clone();
+        let (request, log) = http_request(config, client, parts);
+        self.attempts = log;
+        request
+    }
+}
+
+/// The request for `parts` on `client`, and its attempt log.
+fn http_request(
     config: &ClientConfig,
-    client: &mut Option<reqwest::Client>,
+    client: reqwest::Client,
     parts: RequestParts<'_>,
 ) -> (HttpRequest, AttemptLog) {
     use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderName, HeaderValue};
-    let client = client.get_or_insert_with(|| http_client(config)).clone();
     let mut map = headers(&config.headers);
     map.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     for (name, value) in parts.fixed {

@@ -345,7 +345,7 @@ impl TurnTask {
             let Some(event) = event else {
                 break "the turn ended without an answer";
             };
-            if let AgentEvent::Complete(parsed) = &event {
+            if let Some(parsed) = event.complete() {
                 // Recorded before the client hears of it, so it can decide at once.
                 let answer: Vec<String> = turn.messages()[self.earlier..]
                     .iter()

@@ -71,7 +71,17 @@ impl fmt::Display for DecideError {
     }
 }
 
-impl std::error::Error for DecideError {}
+impl std::error::Error for DecideError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DecideError::Handler(error) => Some(error),
+            DecideError::Sql(error) => Some(error),
+            DecideError::NotFound | DecideError::AlreadyDecided(_) | DecideError::NoHandler(_) => {
+                None
+            }
+        }
+    }
+}
 
 impl From<rusqlite::Error> for DecideError {
     fn from(e: rusqlite::Error) -> Self {

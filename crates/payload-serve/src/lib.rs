@@ -143,7 +143,14 @@ impl std::fmt::Display for BuildError {
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Db(error) => Some(error),
+            BuildError::NoModel | BuildError::UnknownPage(_) => None,
+        }
+    }
+}
 
 /// An app: its registry and pages, its model, what accepting each payload type does,
 /// its own routes, tables and page files. [`App::build`] makes the running

@@ -5,6 +5,7 @@ use crate::model::{ScriptedModel, Step};
 use crate::pubmed::RESULTS_TYPE;
 use payload_agent::{Agent, AgentEvent, ModelMessage};
 use payload_core::ErrorKind;
+use payload_core::stream::StreamEvent;
 use payload_core::stream::sse::ServerSentEvent;
 use payload_registry::Registry;
 use serde_json::{Value, json};
@@ -48,7 +49,7 @@ fn names(events: &[AgentEvent]) -> Vec<&'static str> {
 
 fn complete(events: &[AgentEvent]) -> &payload_core::ParsedResponse {
     match events.last() {
-        Some(AgentEvent::Complete(parsed)) => parsed,
+        Some(AgentEvent::Stream(StreamEvent::Complete(parsed))) => parsed,
         other => panic!("the turn must end with complete, not {other:?}"),
     }
 }
@@ -88,7 +89,7 @@ fn a_turn_searches_then_answers_with_suggestions() {
     let shown: String = events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::TextDelta { text } => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::TextDelta { text }) => Some(text.as_str()),
             _ => None,
         })
         .collect();
@@ -135,7 +136,7 @@ fn without_a_tool_the_model_s_payload_is_the_custom_payload() {
     let refinement: &crate::SearchRefinement = parsed.payload().unwrap();
     assert_eq!(refinement.reason, "Narrower.");
     let last_progress = events.iter().rev().find_map(|e| match e {
-        AgentEvent::PayloadProgress { partial, .. } => Some(partial),
+        AgentEvent::Stream(StreamEvent::PayloadProgress { partial, .. }) => Some(partial),
         _ => None,
     });
     assert_eq!(

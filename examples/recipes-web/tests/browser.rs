@@ -207,29 +207,12 @@ async fn a_generic_card_shows_markup_from_the_model_as_text() {
     )
     .await;
     tokio::time::sleep(std::time::Duration::from_millis(200)).await; // an onerror would have fired
-    let text = text.as_str().unwrap();
-    for shown in [
+    let shown = [
         "<img src=x onerror=\"window.ran = 1\">",
         "<script>window.ran = 2</script>",
         "<b>bold</b>",
         "<iframe src=\"/\"></iframe>",
         "javascript:window.ran=3",
-    ] {
-        assert!(
-            text.contains(shown),
-            "{shown:?} is not shown as text in {text:?}"
-        );
-    }
-    for element in ["script", "img", "iframe", "a", "b"] {
-        assert_eq!(
-            count(&client, &format!("#messages {element}")).await,
-            0,
-            "a <{element}> was made"
-        );
-    }
-    let ran = client
-        .execute("return window.ran === undefined", vec![])
-        .await
-        .unwrap();
-    assert_eq!(ran, true, "nothing from the model ran");
+    ];
+    assert_markup_stayed_text(&client, text.as_str().unwrap(), &shown).await;
 }

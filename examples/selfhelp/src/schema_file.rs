@@ -42,7 +42,15 @@ impl std::fmt::Display for LoadError {
     }
 }
 
-impl std::error::Error for LoadError {}
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Read(error) => Some(error),
+            LoadError::Json(error) => Some(error),
+            LoadError::Schema(error) => Some(error),
+        }
+    }
+}
 
 /// Loads a SelfHelp response schema from `path` as a payload type named
 /// `selfhelp_response`, with the seed's rules beyond the schema.

@@ -91,7 +91,14 @@ impl fmt::Display for ApplyError {
     }
 }
 
-impl std::error::Error for ApplyError {}
+impl std::error::Error for ApplyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ApplyError::Sql(error) => Some(error),
+            ApplyError::NoTable | ApplyError::TooManyColumns { .. } => None,
+        }
+    }
+}
 
 impl From<rusqlite::Error> for ApplyError {
     fn from(e: rusqlite::Error) -> Self {

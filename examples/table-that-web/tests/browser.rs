@@ -275,33 +275,14 @@ async fn hostile_model_text_is_shown_as_text() {
         )
         .await
         .unwrap();
-    let text = text.as_str().unwrap();
-    for shown in [
+    let shown = [
         "<script>window.ran = 1</script>",
         "<img src=x onerror=",
         "[click](javascript:",
         "<b>not bold</b>",
         "<iframe",
-    ] {
-        assert!(
-            text.contains(shown),
-            "{shown:?} is not shown as text in {text:?}"
-        );
-    }
-    for element in ["script", "img", "iframe", "a", "b"] {
-        assert_eq!(
-            count(&client, &format!("#messages {element}")).await,
-            0,
-            "a <{element}> was made"
-        );
-    }
-    assert_eq!(
-        client
-            .execute("return window.ran === undefined", vec![])
-            .await
-            .unwrap(),
-        true
-    );
+    ];
+    assert_markup_stayed_text(&client, text.as_str().unwrap(), &shown).await;
     client.close().await.unwrap();
 }
 

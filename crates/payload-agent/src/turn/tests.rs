@@ -27,7 +27,7 @@ fn run<M: Model + Unpin>(agent: &Agent, model: M, messages: Vec<ModelMessage>) -
 
 fn completed(events: &[AgentEvent]) -> &ParsedResponse {
     match events.last() {
-        Some(AgentEvent::Complete(parsed)) => parsed,
+        Some(AgentEvent::Stream(StreamEvent::Complete(parsed))) => parsed,
         other => panic!("the turn did not end with complete: {other:?}"),
     }
 }
@@ -405,7 +405,7 @@ fn reasoning_deltas(events: &[AgentEvent]) -> String {
     events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::ReasoningDelta { text } => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::ReasoningDelta { text }) => Some(text.as_str()),
             _ => None,
         })
         .collect()
@@ -468,7 +468,7 @@ fn inline_think_sections_are_surfaced_like_the_reasoning_channel() {
     let shown: String = events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::TextDelta { text } => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::TextDelta { text }) => Some(text.as_str()),
             _ => None,
         })
         .collect();

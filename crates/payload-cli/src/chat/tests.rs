@@ -315,7 +315,7 @@ fn context_and_history_go_into_the_system_prompt_as_payload_prompt_puts_them() {
         "chat",
         Some(&context),
         Some(&history),
-        crate::DEFAULT_MAX_INPUT_BYTES,
+        payload_core::limits::DEFAULT_MAX_INPUT_BYTES as u64,
     )
     .unwrap();
     assert_eq!(system, expected);

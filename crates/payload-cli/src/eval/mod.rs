@@ -24,6 +24,7 @@ use futures::StreamExt;
 use payload_agent::{Agent, AgentEvent, FinishReason, Model, ModelMessage, ModelRequest};
 use payload_core::formats::Format;
 use payload_core::instructions::{InstructionOptions, whole_response_instructions_in};
+use payload_core::stream::StreamEvent;
 use payload_core::{ErrorKind, ParsedResponse};
 use payload_grammar::{Choice, Hints, PageOptions, Target};
 use payload_registry::Registry;
@@ -135,7 +136,9 @@ async fn page_turn(
     let mut error = None;
     loop {
         match tokio::time::timeout_at(deadline, stream.next()).await {
-            Ok(Some(AgentEvent::Complete(response))) => parsed = Some(response),
+            Ok(Some(AgentEvent::Stream(StreamEvent::Complete(response)))) => {
+                parsed = Some(response)
+            }
             Ok(Some(AgentEvent::Error { message })) => error = Some(message),
             Ok(Some(_)) => {}
             Ok(None) => break,

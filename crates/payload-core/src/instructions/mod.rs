@@ -45,6 +45,53 @@ pub enum Verbosity {
     Detailed,
 }
 
+impl Verbosity {
+    /// Every verbosity, least first.
+    pub const ALL: [Verbosity; 2] = [Verbosity::Concise, Verbosity::Detailed];
+
+    /// The lowercase name (`concise`, `detailed`), as a command line or a config writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verbosity::Concise => "concise",
+            Verbosity::Detailed => "detailed",
+        }
+    }
+}
+
+impl std::fmt::Display for Verbosity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Verbosity {
+    type Err = UnknownVerbosity;
+
+    /// Reads the name [`Verbosity::as_str`] writes.
+    fn from_str(name: &str) -> Result<Verbosity, UnknownVerbosity> {
+        Verbosity::ALL
+            .into_iter()
+            .find(|verbosity| verbosity.as_str() == name)
+            .ok_or_else(|| UnknownVerbosity(name.to_string()))
+    }
+}
+
+/// A name that is no [`Verbosity`]; its `Display` names the ones there are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownVerbosity(String);
+
+impl std::fmt::Display for UnknownVerbosity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown verbosity '{}' (use concise or detailed)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownVerbosity {}
+
 /// What the generated instructions include (the output-schema app's `generateInstructions`
 /// options).
 ///
@@ -90,12 +137,25 @@ impl InstructionOptions {
     }
 }
 
-/// `(shape, schema)`: the length in characters of [`render_shape`] with the default
-/// options, and of the schema pretty-printed — what the shape saves in the prompt.
-pub fn size_report(schema: &Value) -> (usize, usize) {
+/// How long a type's shape is next to its schema, in characters: what the shape saves
+/// in the prompt ([`size_report`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeReport {
+    /// The length of [`render_shape`] with the default options.
+    pub shape: usize,
+    /// The length of the schema pretty-printed.
+    pub schema: usize,
+}
+
+/// The length in characters of [`render_shape`] with the default options, and of the
+/// schema pretty-printed.
+pub fn size_report(schema: &Value) -> SizeReport {
     let shape = render_shape(schema, &InstructionOptions::default());
     let dump = serde_json::to_string_pretty(schema).unwrap_or_default();
-    (shape.chars().count(), dump.chars().count())
+    SizeReport {
+        shape: shape.chars().count(),
+        schema: dump.chars().count(),
+    }
 }
 
 #[cfg(test)]

@@ -724,15 +724,34 @@ fn the_format_examples_parse_as_suggestions() {
 fn the_shape_is_much_smaller_than_the_schema() {
     // The derived schemas; the keyword zoo is printed for comparison only (it is all
     // bounds, which the shape states in words too).
-    let (zoo_shape, zoo_schema) = size_report(&keyword_zoo());
+    let SizeReport {
+        shape: zoo_shape,
+        schema: zoo_schema,
+    } = size_report(&keyword_zoo());
     println!("keyword_zoo: shape {zoo_shape} chars, schema {zoo_schema} chars");
     for payload in fixture_types() {
         let (name, schema) = (payload.name, schema_of(payload));
-        let (shape_chars, schema_chars) = size_report(&schema);
+        let SizeReport {
+            shape: shape_chars,
+            schema: schema_chars,
+        } = size_report(&schema);
         println!(
             "{name}: shape {shape_chars} chars, schema {schema_chars} chars ({}%)",
             shape_chars * 100 / schema_chars
         );
         assert!(shape_chars * 2 < schema_chars, "{name}");
     }
+}
+
+#[test]
+fn a_verbosity_is_read_by_the_name_it_writes() {
+    for verbosity in Verbosity::ALL {
+        assert_eq!(verbosity.as_str().parse(), Ok(verbosity));
+        assert_eq!(verbosity.to_string(), verbosity.as_str());
+    }
+    let unknown = "loud".parse::<Verbosity>().unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "unknown verbosity 'loud' (use concise or detailed)"
+    );
 }

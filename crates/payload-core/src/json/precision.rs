@@ -29,6 +29,17 @@ const SAFE_DIGITS: usize = f64::DIGITS as usize;
 /// Exponents saturate here: far past any float's range, far inside `i64`.
 const EXPONENT_CAP: i64 = 1 << 40;
 
+/// Whether `text` is made only of the characters a number literal may have (digits,
+/// sign, point, exponent), and is not empty: the cheap test every reader of a number
+/// written as text (whole-response formats, coercion) runs before a parser sees it, so
+/// that `inf`, `NaN`, `0x1F` or space around the digits are never read as numbers.
+pub(crate) fn number_characters_only(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
+}
+
 /// A decimal literal, normalized: `0.d1 d2 ... dn × 10^point`, with `digits` holding
 /// `d1 ... dn` (no leading or trailing zeros; empty for zero).
 struct Decimal<'a> {
@@ -269,6 +280,18 @@ pub(crate) fn preview(literal: &str) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn only_a_number_literal_s_characters_pass_the_pre_check() {
+        for text in ["0", "-1.5e+3", "42", "1E9", "+5", ".5"] {
+            assert!(number_characters_only(text), "{text:?}");
+        }
+        for text in [
+            "", " 1", "1 ", "inf", "NaN", "0x1F", "1_000", "1,5", "5%", "٣",
+        ] {
+            assert!(!number_characters_only(text), "{text:?}");
+        }
+    }
 
     fn read_holds(literal: &str) -> bool {
         holds(literal, literal.parse::<f64>().unwrap())

@@ -104,20 +104,20 @@ impl ParseOptions {
 
 /// What a marker found in the text stands for.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Role {
+pub(crate) enum BlockKind {
     Values,
     Actions,
     Custom(PayloadType),
     Foreign(PayloadType),
 }
 
-impl Role {
+impl BlockKind {
     /// The name rejected blocks and stream events carry.
     pub(crate) fn name(&self) -> &'static str {
         match self {
-            Role::Values => SUGGESTED_VALUES_NAME,
-            Role::Actions => SUGGESTED_ACTIONS_NAME,
-            Role::Custom(t) | Role::Foreign(t) => t.name,
+            BlockKind::Values => SUGGESTED_VALUES_NAME,
+            BlockKind::Actions => SUGGESTED_ACTIONS_NAME,
+            BlockKind::Custom(t) | BlockKind::Foreign(t) => t.name,
         }
     }
 }
@@ -128,7 +128,7 @@ impl Role {
 pub struct Parser {
     table: Arc<MarkerTable>,
     near_misses: Arc<NearMisses>,
-    roles: Arc<[Role]>,
+    roles: Arc<[BlockKind]>,
     actions: Arc<[ActionSpec]>,
     combination: Combination,
     limits: Limits,
@@ -142,21 +142,21 @@ impl Parser {
     pub fn new(options: &ParseOptions) -> Parser {
         let mut roles = Vec::new();
         let mut markers: Vec<&'static str> = Vec::new();
-        let mut add = |marker: &'static str, role: Role| {
+        let mut add = |marker: &'static str, role: BlockKind| {
             if !marker.is_empty() && !markers.contains(&marker) {
                 markers.push(marker);
                 roles.push(role);
             }
         };
         if options.suggestions {
-            add(SUGGESTED_VALUES_MARKER, Role::Values);
-            add(SUGGESTED_ACTIONS_MARKER, Role::Actions);
+            add(SUGGESTED_VALUES_MARKER, BlockKind::Values);
+            add(SUGGESTED_ACTIONS_MARKER, BlockKind::Actions);
         }
         for payload in &options.payloads {
-            add(payload.marker, Role::Custom(*payload));
+            add(payload.marker, BlockKind::Custom(*payload));
         }
         for payload in &options.foreign {
-            add(payload.marker, Role::Foreign(*payload));
+            add(payload.marker, BlockKind::Foreign(*payload));
         }
         Parser {
             near_misses: Arc::new(NearMisses::new(&markers)),
@@ -208,7 +208,7 @@ impl Parser {
     }
 
     /// What the marker with table index `pattern` stands for.
-    pub(crate) fn role(&self, pattern: usize) -> Role {
+    pub(crate) fn role(&self, pattern: usize) -> BlockKind {
         self.roles[pattern]
     }
 
@@ -311,7 +311,7 @@ impl Assembly {
         self.result.message.push_str(&rest);
         for near in self.parser.near_misses().find(&self.result.message) {
             let role = self.parser.role(near.pattern);
-            if matches!(role, Role::Foreign(_)) {
+            if matches!(role, BlockKind::Foreign(_)) {
                 continue;
             }
             let marker = role_marker(&role);
@@ -409,7 +409,7 @@ impl Assembly {
         };
         let json_text = &text[value_start..value_end];
         match role {
-            Role::Foreign(payload) => {
+            BlockKind::Foreign(payload) => {
                 let error = PayloadError::new(
                     ErrorKind::NotOnPage,
                     "",
@@ -419,8 +419,10 @@ impl Assembly {
                 .with_location(origin);
                 self.reject(payload.name, raw, vec![error]);
             }
-            Role::Custom(payload) => self.custom(payload, raw, json_text, origin),
-            Role::Values | Role::Actions => self.suggestions(role, raw, json_text, origin),
+            BlockKind::Custom(payload) => self.custom(payload, raw, json_text, origin),
+            BlockKind::Values | BlockKind::Actions => {
+                self.suggestions(role, raw, json_text, origin)
+            }
         }
     }
 
@@ -463,7 +465,7 @@ impl Assembly {
         self.result.accepted.push((payload.name, raw));
     }
 
-    fn suggestions(&mut self, role: Role, raw: String, json_text: &str, origin: Location) {
+    fn suggestions(&mut self, role: BlockKind, raw: String, json_text: &str, origin: Location) {
         let name = role.name();
         let marker = role_marker(&role);
         let decoded = match json::decode(json_text, origin) {
@@ -487,7 +489,7 @@ impl Assembly {
             }
         };
         let taken = match role {
-            Role::Values => self.result.suggested_values.is_some(),
+            BlockKind::Values => self.result.suggested_values.is_some(),
             _ => self.result.suggested_actions.is_some(),
         };
         if taken {
@@ -513,7 +515,7 @@ impl Assembly {
             ));
         }
         match role {
-            Role::Values => {
+            BlockKind::Values => {
                 let kept = suggestions::keep_values(items, &mut self.warnings);
                 if !kept.is_empty() {
                     self.result.suggested_values = Some(kept);
@@ -532,7 +534,7 @@ impl Assembly {
 
     /// A marker alone at a line's start with no value (docs/spec.md §1.17): removed, quoted in a
     /// warning, and listed for a re-ask.
-    fn missing_value(&mut self, role: Role, raw: String, origin: Location) {
+    fn missing_value(&mut self, role: BlockKind, raw: String, origin: Location) {
         let marker = role_marker(&role);
         self.warnings.push(Warning::new(
             WarningKind::MissingValue,
@@ -606,11 +608,11 @@ fn locate_in_block(
     errors
 }
 
-pub(crate) fn role_marker(role: &Role) -> &'static str {
+pub(crate) fn role_marker(role: &BlockKind) -> &'static str {
     match role {
-        Role::Values => SUGGESTED_VALUES_MARKER,
-        Role::Actions => SUGGESTED_ACTIONS_MARKER,
-        Role::Custom(t) | Role::Foreign(t) => t.marker,
+        BlockKind::Values => SUGGESTED_VALUES_MARKER,
+        BlockKind::Actions => SUGGESTED_ACTIONS_MARKER,
+        BlockKind::Custom(t) | BlockKind::Foreign(t) => t.marker,
     }
 }
 

@@ -57,7 +57,7 @@ mod tests;
 
 use crate::caps::Capped;
 use crate::limits::Limits;
-use crate::marker::parse::{Assembly, ParseOptions, Parser, Role};
+use crate::marker::parse::{Assembly, BlockKind, ParseOptions, Parser};
 use crate::marker::response::ParsedResponse;
 use crate::marker::suggestions;
 use crate::partial::{Cursor, PartialType};
@@ -379,7 +379,7 @@ impl StreamParser {
         }
         preview.shown = Some(state);
         let role = self.parser.role(preview.pattern);
-        if let Role::Foreign(_) = role {
+        if let BlockKind::Foreign(_) = role {
             return;
         }
         let snapshot = if closed {
@@ -391,7 +391,7 @@ impl StreamParser {
         let Some((value, open)) = self.allowed_preview(role, snapshot, closed) else {
             return;
         };
-        if matches!(role, Role::Values | Role::Actions) {
+        if matches!(role, BlockKind::Values | BlockKind::Actions) {
             // What is still open counts too: a string that closed without growing
             // makes a new preview, so a typed reader learns it is complete.
             let fingerprint = fingerprint(&value, open.as_deref());
@@ -412,7 +412,7 @@ impl StreamParser {
     /// keep.
     fn allowed_preview(
         &self,
-        role: Role,
+        role: BlockKind,
         snapshot: Option<(Value, Option<String>)>,
         closed: bool,
     ) -> Option<(Value, Option<String>)> {
@@ -420,9 +420,9 @@ impl StreamParser {
         let open = if closed { None } else { open };
         let mut ignored = Capped::warnings();
         match role {
-            Role::Custom(_) => Some((value, open)),
-            Role::Foreign(_) => None,
-            Role::Values | Role::Actions => {
+            BlockKind::Custom(_) => Some((value, open)),
+            BlockKind::Foreign(_) => None,
+            BlockKind::Values | BlockKind::Actions => {
                 let Value::Array(mut items) = value else {
                     return None;
                 };
@@ -430,7 +430,7 @@ impl StreamParser {
                     // The last item may still be arriving.
                     items.pop();
                 }
-                let kept = if let Role::Values = role {
+                let kept = if let BlockKind::Values = role {
                     serde_json::to_value(suggestions::keep_values(items, &mut ignored))
                 } else {
                     serde_json::to_value(suggestions::keep_actions(
@@ -500,6 +500,6 @@ fn hash_value(value: &Value, hasher: &mut impl Hasher) {
 
 /// Whether blocks of this role are announced: not those of types the page does not
 /// offer.
-fn shown(role: &Role) -> bool {
-    !matches!(role, Role::Foreign(_))
+fn shown(role: &BlockKind) -> bool {
+    !matches!(role, BlockKind::Foreign(_))
 }

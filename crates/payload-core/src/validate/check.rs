@@ -54,7 +54,7 @@ impl Checked {
 
 /// What decoding a schema-valid value into its type found.
 #[derive(Debug, Clone, Default)]
-pub struct Decoded {
+pub struct TypedDecode {
     /// The decode error, or the type's own rule violations.
     pub errors: Vec<PayloadError>,
     /// The decoded value written back as JSON, when asked for and it decoded.
@@ -78,7 +78,7 @@ pub(crate) enum Probe {
 pub(crate) fn check(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> Decoded,
+    decode: impl Fn(&Value, bool) -> TypedDecode,
 ) -> Checked {
     let walked = Walked::of(value, compiled);
     let walked = walked.with_aliases(value, compiled, &decode);
@@ -91,7 +91,7 @@ pub(crate) fn check(
 pub(crate) fn probe(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> Decoded,
+    decode: impl Fn(&Value, bool) -> TypedDecode,
 ) -> Probe {
     let walked = Walked::of(value, compiled);
     let walked = walked.with_aliases(value, compiled, &decode);
@@ -142,7 +142,7 @@ impl Walked {
         self,
         value: &mut Value,
         compiled: &CompiledSchema,
-        decode: &impl Fn(&Value, bool) -> Decoded,
+        decode: &impl Fn(&Value, bool) -> TypedDecode,
     ) -> Walked {
         if self.unknowns.undeclared.is_empty() {
             return self;
@@ -166,7 +166,7 @@ impl Walked {
                     .errors
                     .into_iter()
                     .next()
-                    .map(|error| error.message)
+                    .map(|error| error.message.clone())
             },
         );
         if renamed == 0 {
@@ -181,7 +181,7 @@ impl Walked {
 fn finish(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> Decoded,
+    decode: impl Fn(&Value, bool) -> TypedDecode,
     walked: Walked,
 ) -> Checked {
     let Walked {

@@ -200,11 +200,7 @@ fn convert_scalar(value: &Value, types: &[&str]) -> Option<Value> {
 fn exact_number(text: &str) -> Option<Number> {
     // serde_json would skip whitespace around the number; inside the text none is
     // allowed, and the grammar's own characters are all that may appear.
-    let plausible = !text.is_empty()
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'));
-    if !plausible {
+    if !crate::json::precision::number_characters_only(text) {
         return None;
     }
     // `"1e-400"` or thirty digits would be read as another number: not exact, so not

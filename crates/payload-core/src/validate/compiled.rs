@@ -33,11 +33,10 @@ impl CompiledSchema {
 
     /// Compiles `schema` (2020-12), or says why it does not compile (a schema written
     /// by hand, [`crate::PayloadType::from_schema`]).
-    pub fn try_new(schema: Value) -> Result<Self, String> {
+    pub fn try_new(schema: Value) -> Result<Self, jsonschema::ValidationError<'static>> {
         let validator = jsonschema::options()
             .should_validate_formats(true)
-            .build(&schema)
-            .map_err(|error| error.to_string())?;
+            .build(&schema)?;
         let shape = shape_of(&schema);
         let policy = ParsingPolicy::from_schema(&schema);
         Ok(CompiledSchema {

@@ -417,6 +417,7 @@ mod tests {
         assert!(
             error
                 .suggestion
+                .as_deref()
                 .unwrap()
                 .starts_with("did you mean 'labels'?")
         );

@@ -7,11 +7,10 @@ pub(crate) mod wire;
 
 pub use body::DEFAULT_MAX_TOKENS;
 
-use crate::attempts::AttemptLog;
-use crate::config::{ClientConfig, config_builder};
+use crate::config::{ClientConfig, client_methods};
 use crate::mode::{Capability, Sent, has_native, resolve};
 use crate::output_name;
-use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
+use crate::transport::{self, Connection, HttpRequest, KeyHeader, RequestParts};
 use decode::AnthropicDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
 use serde_json::Value;
@@ -30,9 +29,7 @@ pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 /// [`Anthropic::attempts`] after a turn.
 #[derive(Debug, Clone)]
 pub struct Anthropic {
-    config: ClientConfig,
-    client: Option<reqwest::Client>,
-    attempts: AttemptLog,
+    http: Connection,
     thinking_budget: Option<u32>,
 }
 
@@ -50,9 +47,7 @@ impl Anthropic {
     /// sent).
     pub fn with_config(config: ClientConfig) -> Anthropic {
         Anthropic {
-            config,
-            client: None,
-            attempts: AttemptLog::fresh(),
+            http: Connection::new(config),
             thinking_budget: None,
         }
     }
@@ -68,7 +63,7 @@ impl Anthropic {
     /// it, else the output tool.
     fn sent(&self, request: &ModelRequest) -> Sent {
         let can = Capability {
-            native: body::has_structured_outputs(&self.config.model)
+            native: body::has_structured_outputs(&self.http.config.model)
                 && has_native(request, payload_core::schema::Dialect::AnthropicStrict),
             tool: true,
             tool_first: true,
@@ -80,7 +75,7 @@ impl Anthropic {
     pub fn body(&self, request: &ModelRequest) -> Value {
         let sent = self.sent(request);
         serde_json::to_value(body::body(
-            &self.config,
+            &self.http.config,
             request,
             sent,
             self.thinking_budget,
@@ -97,13 +92,11 @@ impl Anthropic {
             body: self.body(request).to_string().into_bytes(),
             iteration: request.iteration,
         };
-        let (http, log) = transport::http_request(&self.config, &mut self.client, parts);
-        self.attempts = log;
-        http
+        self.http.request(parts)
     }
 }
 
-config_builder!(Anthropic);
+client_methods!(Anthropic);
 
 impl Model for Anthropic {
     fn stream(&mut self, request: &ModelRequest) -> ModelStream {
@@ -113,11 +106,5 @@ impl Model for Anthropic {
         };
         let http = self.request(request);
         transport::stream(http, move || AnthropicDecoder::new(output.clone()))
-    }
-}
-
-impl Model for &mut Anthropic {
-    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
-        (**self).stream(request)
     }
 }

@@ -8,10 +8,9 @@ mod body;
 pub(crate) mod decode;
 mod wire;
 
-use crate::attempts::AttemptLog;
-use crate::config::{ClientConfig, config_builder};
+use crate::config::{ClientConfig, client_methods};
 use crate::mode::{Capability, Sent, has_native, resolve};
-use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
+use crate::transport::{self, Connection, HttpRequest, KeyHeader, RequestParts};
 use decode::GeminiDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
 use secrecy::SecretString;
@@ -29,9 +28,7 @@ pub const GEMINI_API_KEY: &str = "GEMINI_API_KEY";
 /// [`Gemini::attempts`] after a turn.
 #[derive(Debug, Clone)]
 pub struct Gemini {
-    config: ClientConfig,
-    client: Option<reqwest::Client>,
-    attempts: AttemptLog,
+    http: Connection,
     thinking_budget: Option<u32>,
 }
 
@@ -51,9 +48,7 @@ impl Gemini {
     /// A client with exactly `config`.
     pub fn with_config(config: ClientConfig) -> Gemini {
         Gemini {
-            config,
-            client: None,
-            attempts: AttemptLog::fresh(),
+            http: Connection::new(config),
             thinking_budget: None,
         }
     }
@@ -82,7 +77,7 @@ impl Gemini {
 
     /// The model's name without a `models/` prefix.
     fn model_name(&self) -> &str {
-        let model = &self.config.model;
+        let model = &self.http.config.model;
         model.strip_prefix("models/").unwrap_or(model)
     }
 
@@ -90,7 +85,7 @@ impl Gemini {
     pub fn body(&self, request: &ModelRequest) -> Value {
         let sent = self.sent(request);
         serde_json::to_value(body::body(
-            &self.config,
+            &self.http.config,
             request,
             sent,
             self.thinking_budget,
@@ -111,13 +106,11 @@ impl Gemini {
             body: self.body(request).to_string().into_bytes(),
             iteration: request.iteration,
         };
-        let (http, log) = transport::http_request(&self.config, &mut self.client, parts);
-        self.attempts = log;
-        http
+        self.http.request(parts)
     }
 }
 
-config_builder!(Gemini);
+client_methods!(Gemini);
 
 /// `text` as one URL path segment: every byte but letters, digits, `.`, `-` and `_`
 /// percent-encoded, so a model name cannot change the path or add a query.
@@ -141,12 +134,6 @@ impl Model for Gemini {
         };
         let http = self.request(request);
         transport::stream(http, move || GeminiDecoder::new(output.clone()))
-    }
-}
-
-impl Model for &mut Gemini {
-    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
-        (**self).stream(request)
     }
 }
 

@@ -6,10 +6,9 @@ mod body;
 pub(crate) mod decode;
 mod wire;
 
-use crate::attempts::AttemptLog;
-use crate::config::{ClientConfig, config_builder};
+use crate::config::{ClientConfig, client_methods};
 use crate::mode::{Capability, Sent, has_native, resolve};
-use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
+use crate::transport::{self, Connection, HttpRequest, KeyHeader, RequestParts};
 use decode::OpenAiDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
 use serde_json::Value;
@@ -25,9 +24,7 @@ pub const OPENAI_API_KEY: &str = "OPENAI_API_KEY";
 /// read [`OpenAi::attempts`] after a turn.
 #[derive(Debug, Clone)]
 pub struct OpenAi {
-    config: ClientConfig,
-    client: Option<reqwest::Client>,
-    attempts: AttemptLog,
+    http: Connection,
     constraint: Option<Constraint>,
 }
 
@@ -70,9 +67,7 @@ impl OpenAi {
     /// A client with exactly `config`.
     pub fn with_config(config: ClientConfig) -> OpenAi {
         OpenAi {
-            config,
-            client: None,
-            attempts: AttemptLog::fresh(),
+            http: Connection::new(config),
             constraint: None,
         }
     }
@@ -88,7 +83,7 @@ impl OpenAi {
     /// grammar engines.
     fn sent(&self, request: &ModelRequest) -> Sent {
         let can = Capability {
-            native: has_structured_outputs(&self.config.model)
+            native: has_structured_outputs(&self.http.config.model)
                 && has_native(request, payload_core::schema::Dialect::OpenAiStrict),
             tool: true,
             tool_first: false,
@@ -99,7 +94,7 @@ impl OpenAi {
     /// The JSON body sent for `request`.
     pub fn body(&self, request: &ModelRequest) -> Value {
         let sent = self.sent(request);
-        let mut body = body::body(&self.config, request, sent);
+        let mut body = body::body(&self.http.config, request, sent);
         if let (Some(constraint), None) = (&self.constraint, &request.output) {
             body::constrain(&mut body, constraint);
         }
@@ -115,13 +110,11 @@ impl OpenAi {
             body: self.body(request).to_string().into_bytes(),
             iteration: request.iteration,
         };
-        let (http, log) = transport::http_request(&self.config, &mut self.client, parts);
-        self.attempts = log;
-        http
+        self.http.request(parts)
     }
 }
 
-config_builder!(OpenAi);
+client_methods!(OpenAi);
 
 /// Whether an OpenAI model has structured outputs (a strict JSON Schema enforced on the
 /// answer): every current one, not `gpt-3.5*`, `gpt-4` and `gpt-4-*` (`gpt-4o` and
@@ -138,11 +131,5 @@ impl Model for OpenAi {
         };
         let request = self.request(request);
         transport::stream(request, move || OpenAiDecoder::new(answer_tool.clone()))
-    }
-}
-
-impl Model for &mut OpenAi {
-    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
-        (**self).stream(request)
     }
 }

@@ -11,10 +11,9 @@ pub(crate) mod wire;
 
 pub use body::GRAMMAR_TOOL;
 
-use crate::attempts::AttemptLog;
-use crate::config::{ClientConfig, config_builder};
+use crate::config::{ClientConfig, client_methods};
 use crate::mode::{Capability, Sent, has_native, resolve};
-use crate::transport::{self, HttpRequest, KeyHeader, RequestParts};
+use crate::transport::{self, Connection, HttpRequest, KeyHeader, RequestParts};
 use crate::{OPENAI_API_KEY, OPENAI_BASE_URL};
 use decode::ResponsesDecoder;
 use payload_agent::{Model, ModelRequest, ModelStream};
@@ -25,9 +24,7 @@ use serde_json::Value;
 /// [`OpenAiResponses::attempts`] after a turn.
 #[derive(Debug, Clone)]
 pub struct OpenAiResponses {
-    config: ClientConfig,
-    client: Option<reqwest::Client>,
-    attempts: AttemptLog,
+    http: Connection,
     extras: body::Extras,
 }
 
@@ -42,9 +39,7 @@ impl OpenAiResponses {
     /// A client with exactly `config`.
     pub fn with_config(config: ClientConfig) -> OpenAiResponses {
         OpenAiResponses {
-            config,
-            client: None,
-            attempts: AttemptLog::fresh(),
+            http: Connection::new(config),
             extras: body::Extras::default(),
         }
     }
@@ -69,7 +64,7 @@ impl OpenAiResponses {
     /// that have it (not `gpt-3.5*`, `gpt-4`, `gpt-4-*`), else the output tool.
     fn sent(&self, request: &ModelRequest) -> Sent {
         let can = Capability {
-            native: crate::openai::has_structured_outputs(&self.config.model)
+            native: crate::openai::has_structured_outputs(&self.http.config.model)
                 && has_native(request, payload_core::schema::Dialect::OpenAiStrict),
             tool: true,
             tool_first: true,
@@ -80,7 +75,7 @@ impl OpenAiResponses {
     /// The JSON body sent for `request`.
     pub fn body(&self, request: &ModelRequest) -> Value {
         let sent = self.sent(request);
-        serde_json::to_value(body::body(&self.config, &self.extras, request, sent))
+        serde_json::to_value(body::body(&self.http.config, &self.extras, request, sent))
             .unwrap_or_default()
     }
 
@@ -102,24 +97,16 @@ impl OpenAiResponses {
             body: self.body(request).to_string().into_bytes(),
             iteration: request.iteration,
         };
-        let (http, log) = transport::http_request(&self.config, &mut self.client, parts);
-        self.attempts = log;
-        http
+        self.http.request(parts)
     }
 }
 
-config_builder!(OpenAiResponses);
+client_methods!(OpenAiResponses);
 
 impl Model for OpenAiResponses {
     fn stream(&mut self, request: &ModelRequest) -> ModelStream {
         let answer_tool = self.answer_tool(request);
         let http = self.request(request);
         transport::stream(http, move || ResponsesDecoder::new(answer_tool.clone()))
-    }
-}
-
-impl Model for &mut OpenAiResponses {
-    fn stream(&mut self, request: &ModelRequest) -> ModelStream {
-        (**self).stream(request)
     }
 }

@@ -2,7 +2,7 @@
 //! sends, and what a real agent turn makes of what comes back.
 
 use crate::support::*;
-use payload_agent::{AgentEvent, ModelErrorKind, ModelMessage};
+use payload_agent::{ModelErrorKind, ModelMessage};
 use payload_builtin::SchemaProposal;
 use payload_core::{ErrorKind, retry::RetryPolicy};
 use payload_providers::Anthropic;
@@ -10,12 +10,7 @@ use serde_json::json;
 use std::time::{Duration, Instant};
 
 fn client(server: &Server) -> Anthropic {
-    Anthropic::new("claude-sonnet-4-5")
-        .base_url(&server.url)
-        .api_key("sk-ant-test")
-        .retry(quick_retry(3))
-        .first_token_timeout(Duration::from_secs(5))
-        .idle_timeout(Duration::from_millis(300))
+    Anthropic::with_config(test_config(&server.url, "claude-sonnet-4-5", "sk-ant-test"))
 }
 
 #[tokio::test]
@@ -63,25 +58,7 @@ async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
     ]);
     let mut model = client(&server);
     let events = turn(&mut model).await;
-    let start = events
-        .iter()
-        .find_map(|e| match e {
-            AgentEvent::ToolStart { id, tool, input } => Some((id, tool, input)),
-            _ => None,
-        })
-        .expect("the tool ran");
-    assert_eq!(
-        start,
-        (
-            &"toolu_01A09q90".to_string(),
-            &"echo".to_string(),
-            &json!({"text": "hi"})
-        )
-    );
-    assert_eq!(
-        completed(&events).message,
-        "Let me check.\n\nThe tool said hi back."
-    );
+    assert_echo_tool_turn(&events, "toolu_01A09q90");
     let received = server.received();
     assert_eq!(received.len(), 2);
     assert_eq!(

@@ -10,12 +10,7 @@ use serde_json::json;
 use std::time::{Duration, Instant};
 
 fn client(server: &Server) -> Gemini {
-    Gemini::new("gemini-2.5-flash")
-        .base_url(&server.url)
-        .api_key("gm-test-key")
-        .retry(quick_retry(3))
-        .first_token_timeout(Duration::from_secs(5))
-        .idle_timeout(Duration::from_millis(300))
+    Gemini::with_config(test_config(&server.url, "gemini-2.5-flash", "gm-test-key"))
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 //! what it sends, and what a real agent turn makes of what comes back.
 
 use crate::support::*;
-use payload_agent::{AgentEvent, ModelErrorKind, ModelMessage};
+use payload_agent::{ModelErrorKind, ModelMessage};
 use payload_builtin::SchemaProposal;
 use payload_core::{ErrorKind, retry::RetryPolicy};
 use payload_providers::OpenAi;
@@ -10,12 +10,11 @@ use serde_json::json;
 use std::time::{Duration, Instant};
 
 fn client(server: &Server) -> OpenAi {
-    OpenAi::new("gpt-4o-mini")
-        .base_url(format!("{}/v1", server.url))
-        .api_key("sk-test")
-        .retry(quick_retry(3))
-        .first_token_timeout(Duration::from_secs(5))
-        .idle_timeout(Duration::from_millis(300))
+    OpenAi::with_config(test_config(
+        format!("{}/v1", server.url),
+        "gpt-4o-mini",
+        "sk-test",
+    ))
 }
 
 #[tokio::test]
@@ -75,25 +74,7 @@ async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
     ]);
     let mut model = client(&server).no_api_key();
     let events = turn(&mut model).await;
-    let start = events
-        .iter()
-        .find_map(|e| match e {
-            AgentEvent::ToolStart { id, tool, input } => Some((id, tool, input)),
-            _ => None,
-        })
-        .expect("the tool ran");
-    assert_eq!(
-        start,
-        (
-            &"call_Ab12".to_string(),
-            &"echo".to_string(),
-            &json!({"text": "hi"})
-        )
-    );
-    assert_eq!(
-        completed(&events).message,
-        "Let me check.\n\nThe tool said hi back."
-    );
+    assert_echo_tool_turn(&events, "call_Ab12");
     let received = server.received();
     assert_eq!(received.len(), 2);
     assert_eq!(

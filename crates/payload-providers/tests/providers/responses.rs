@@ -9,12 +9,11 @@ use serde_json::json;
 use std::time::{Duration, Instant};
 
 fn client(server: &Server) -> OpenAiResponses {
-    OpenAiResponses::new("gpt-5-mini")
-        .base_url(format!("{}/v1", server.url))
-        .api_key("sk-test")
-        .retry(quick_retry(3))
-        .first_token_timeout(Duration::from_secs(5))
-        .idle_timeout(Duration::from_millis(300))
+    OpenAiResponses::with_config(test_config(
+        format!("{}/v1", server.url),
+        "gpt-5-mini",
+        "sk-test",
+    ))
 }
 
 #[tokio::test]

@@ -7,6 +7,7 @@
 
 use super::events::{Event, Interrupt, Outcome, PayloadActivity};
 use payload_agent::AgentEvent;
+use payload_core::stream::StreamEvent;
 use serde_json::{Value, json};
 
 /// The activity type of payload cards.
@@ -82,7 +83,7 @@ impl Translator {
         match event {
             // Status lines ("Thinking…") are the chat page's; AG-UI has no such event.
             AgentEvent::Status { .. } | AgentEvent::ToolProgress { .. } => {}
-            AgentEvent::TextDelta { text } if !text.is_empty() => {
+            AgentEvent::Stream(StreamEvent::TextDelta { text }) if !text.is_empty() => {
                 self.close_reasoning(&mut out);
                 let message_id = self.open_text(&mut out);
                 out.push(Event::TextMessageContent {
@@ -90,16 +91,16 @@ impl Translator {
                     delta: text,
                 });
             }
-            AgentEvent::TextDelta { .. } => {}
-            AgentEvent::ReasoningDelta { text } if !text.is_empty() => {
+            AgentEvent::Stream(StreamEvent::TextDelta { .. }) => {}
+            AgentEvent::Stream(StreamEvent::ReasoningDelta { text }) if !text.is_empty() => {
                 let message_id = self.open_reasoning(&mut out);
                 out.push(Event::ReasoningMessageContent {
                     message_id,
                     delta: text,
                 });
             }
-            AgentEvent::ReasoningDelta { .. } => {}
-            AgentEvent::PayloadStart { kind, .. } => {
+            AgentEvent::Stream(StreamEvent::ReasoningDelta { .. }) => {}
+            AgentEvent::Stream(StreamEvent::PayloadStart { kind, .. }) => {
                 let content = card(&kind, "drafting", json!({}), None);
                 self.card = Some(content.clone());
                 out.push(Event::ActivitySnapshot {
@@ -109,7 +110,7 @@ impl Translator {
                     replace: true,
                 });
             }
-            AgentEvent::PayloadProgress { kind, partial, .. } => {
+            AgentEvent::Stream(StreamEvent::PayloadProgress { kind, partial, .. }) => {
                 let next = card(&kind, "drafting", partial, None);
                 match &self.card {
                     Some(before) => {
@@ -154,7 +155,7 @@ impl Translator {
                     role: "tool",
                 });
             }
-            AgentEvent::Complete(parsed) => {
+            AgentEvent::Stream(StreamEvent::Complete(parsed)) => {
                 self.close_reasoning(&mut out);
                 self.close_text(&mut out);
                 let result = serde_json::to_value(&parsed).unwrap_or(Value::Null);
@@ -321,34 +322,34 @@ mod tests {
         let mut t = translator();
         let mut all = vec![t.started()];
         for event in [
-            AgentEvent::ReasoningDelta { text: "hm".into() },
-            AgentEvent::TextDelta {
+            AgentEvent::Stream(StreamEvent::ReasoningDelta { text: "hm".into() }),
+            AgentEvent::Stream(StreamEvent::TextDelta {
                 text: "Here".into(),
-            },
-            AgentEvent::PayloadStart {
+            }),
+            AgentEvent::Stream(StreamEvent::PayloadStart {
                 kind: "note".into(),
                 marker: "NOTE".into(),
-            },
-            AgentEvent::PayloadProgress {
+            }),
+            AgentEvent::Stream(StreamEvent::PayloadProgress {
                 kind: "note".into(),
                 partial: json!({"text": "mi"}),
                 open: None,
-            },
-            AgentEvent::PayloadProgress {
+            }),
+            AgentEvent::Stream(StreamEvent::PayloadProgress {
                 kind: "note".into(),
                 partial: json!({"text": "milk"}),
                 open: None,
-            },
-            AgentEvent::TextDelta {
+            }),
+            AgentEvent::Stream(StreamEvent::TextDelta {
                 text: " it is".into(),
-            },
+            }),
         ] {
             all.extend(t.translate(event));
         }
         let mut parsed = ParsedResponse::default();
         parsed.message = "Here it is".into();
         parsed.custom_payload = Some(CustomPayload::new("note", json!({"text": "milk"})));
-        all.extend(t.translate(AgentEvent::Complete(parsed)));
+        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed))));
         assert_eq!(
             names(&all),
             [
@@ -390,7 +391,7 @@ mod tests {
         let mut t = translator();
         let mut parsed = ParsedResponse::default();
         parsed.custom_payload = Some(CustomPayload::new("other", json!({})));
-        let events = t.translate(AgentEvent::Complete(parsed));
+        let events = t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed)));
         let finished = serde_json::to_value(events.last().unwrap()).unwrap();
         assert_eq!(finished["outcome"], json!({"type": "success"}));
         let error = t.translate(AgentEvent::Error {
@@ -414,21 +415,21 @@ mod tests {
         fn step() -> impl Strategy<Value = AgentEvent> {
             let text = "[a-z \n]{0,6}";
             prop_oneof![
-                text.prop_map(|text| AgentEvent::TextDelta { text }),
-                text.prop_map(|text| AgentEvent::ReasoningDelta { text }),
+                text.prop_map(|text| AgentEvent::Stream(StreamEvent::TextDelta { text })),
+                text.prop_map(|text| AgentEvent::Stream(StreamEvent::ReasoningDelta { text })),
                 Just(AgentEvent::Status {
                     message: "…".into()
                 }),
-                Just(AgentEvent::PayloadStart {
+                Just(AgentEvent::Stream(StreamEvent::PayloadStart {
                     kind: "note".into(),
                     marker: "NOTE".into()
-                }),
+                })),
                 prop::collection::vec("[a-z]{0,3}", 0..4).prop_map(|items| {
-                    AgentEvent::PayloadProgress {
+                    AgentEvent::Stream(StreamEvent::PayloadProgress {
                         kind: "note".into(),
                         partial: json!({ "items": items, "count": items.len() }),
                         open: None,
-                    }
+                    })
                 }),
                 (0..3usize).prop_map(|n| AgentEvent::ToolStart {
                     id: format!("call-{n}"),
@@ -445,7 +446,7 @@ mod tests {
                     let mut parsed = ParsedResponse::default();
                     parsed.custom_payload =
                         kind.map(|k| CustomPayload::new(k, json!({ "items": ["x"] })));
-                    AgentEvent::Complete(parsed)
+                    AgentEvent::Stream(StreamEvent::Complete(parsed))
                 }),
                 Just(AgentEvent::Error {
                     message: "failed".into()
@@ -464,8 +465,8 @@ mod tests {
                 let mut client_card = Value::Null;
                 for step in steps.iter().chain([&last]) {
                     match step {
-                        AgentEvent::TextDelta { text: piece } => text.push_str(piece),
-                        AgentEvent::ReasoningDelta { text: piece } => reasoning.push_str(piece),
+                        AgentEvent::Stream(StreamEvent::TextDelta { text: piece }) => text.push_str(piece),
+                        AgentEvent::Stream(StreamEvent::ReasoningDelta { text: piece }) => reasoning.push_str(piece),
                         _ => {}
                     }
                     // A tool's result follows its start, as the agent sends them.
@@ -484,7 +485,7 @@ mod tests {
                         }
                     }
                     // The card as a client holds it is the partial the stream showed.
-                    if let AgentEvent::PayloadProgress { partial, .. } = step {
+                    if let AgentEvent::Stream(StreamEvent::PayloadProgress { partial, .. }) = step {
                         prop_assert_eq!(&client_card["data"], partial);
                         prop_assert_eq!(&client_card["status"], "drafting");
                     }

@@ -183,3 +183,27 @@ pub async fn count(client: &Client, css: &str) -> u64 {
         .as_u64()
         .unwrap()
 }
+
+/// Markup the model wrote stayed text: each of `shown` is in `text` (what the page
+/// shows), no element a model could use was made in the messages, and no script of the
+/// model's set `window.ran` (wait for an `onerror` to have had its chance first).
+pub async fn assert_markup_stayed_text(client: &Client, text: &str, shown: &[&str]) {
+    for piece in shown {
+        assert!(
+            text.contains(piece),
+            "{piece:?} is not shown as text in {text:?}"
+        );
+    }
+    for element in ["script", "img", "iframe", "a", "b"] {
+        assert_eq!(
+            count(client, &format!("#messages {element}")).await,
+            0,
+            "a <{element}> was made"
+        );
+    }
+    let ran = client
+        .execute("return window.ran === undefined", vec![])
+        .await
+        .unwrap();
+    assert_eq!(ran, true, "nothing from the model ran");
+}

@@ -856,10 +856,7 @@ fn number(text: &str) -> Option<Number> {
 /// and only when the float holds the number to the digits written (`1e-400` is not 0;
 /// the rule is in `crate::json::precision`).
 fn plain_float(text: &str) -> Option<f64> {
-    if !text
-        .bytes()
-        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'))
-    {
+    if !crate::json::precision::number_characters_only(text) {
         return None;
     }
     text.parse::<f64>()

@@ -67,7 +67,7 @@ mod xml;
 
 pub use detect::detect;
 pub use node::fold_name;
-pub use render::{expressible, render};
+pub use render::{Inexpressible, expressible, render};
 
 use crate::error::{ErrorKind, Location, PayloadError};
 use crate::warning::Warning;
@@ -216,16 +216,31 @@ pub fn read_as(format: Format, text: &str, schema: &Value) -> FormatRead {
     }
 }
 
-/// Detects the format of `text` and reads it: the format, the detection confidence
-/// (0..1) and the result. This is the detector's reading only, unvalidated and with no
-/// fallback; [`crate::extract_as`] in `auto` checks detection against the result and
-/// reads the other formats when the detected one gives no valid value (docs/spec.md §4.7).
-pub fn parse_detected(text: &str, schema: &Value) -> (Format, f64, Result<Value, FormatFailure>) {
+/// What [`parse_detected`] read: the format it detected, how sure it was, the value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Detected {
+    /// The format detection chose ([`Format::Json`] when nothing scored).
+    pub format: Format,
+    /// The detection's confidence, 0..1.
+    pub confidence: f64,
+    /// The value read in that format, or every error found and what was read.
+    pub result: Result<Value, FormatFailure>,
+}
+
+/// Detects the format of `text` and reads it. This is the detector's reading only,
+/// unvalidated and with no fallback; [`crate::extract_as`] in `auto` checks detection
+/// against the result and reads the other formats when the detected one gives no valid
+/// value (docs/spec.md §4.7).
+pub fn parse_detected(text: &str, schema: &Value) -> Detected {
     let (format, confidence) = detect(text, schema)
         .into_iter()
         .next()
         .unwrap_or((Format::Json, 0.0));
-    (format, confidence, parse_as(format, text, schema))
+    Detected {
+        format,
+        confidence,
+        result: parse_as(format, text, schema),
+    }
 }
 
 /// How to write field `field` of the object `schema` in `format`, as one sentence for

@@ -96,10 +96,37 @@ fn kind(root: &Value, schema: &Value, in_array: bool) -> Result<Kind, String> {
     }
 }
 
+/// Why a type cannot be written in a format and read back the same: which field and
+/// why, in one sentence (`field 'rows' is an array of objects, which delimited sections
+/// cannot write`). Its `Display` is that sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inexpressible {
+    reason: String,
+}
+
+impl Inexpressible {
+    /// The sentence: which field cannot be written, and why.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl std::fmt::Display for Inexpressible {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for Inexpressible {}
+
 /// Whether every value of `schema` can be written in `format` and read back the same,
-/// or which field cannot and why (`field 'rows' is an array of objects, which delimited
-/// sections cannot write`). JSON can write everything.
-pub fn expressible(format: Format, schema: &Value) -> Result<(), String> {
+/// or which field cannot and why. JSON can write everything.
+pub fn expressible(format: Format, schema: &Value) -> Result<(), Inexpressible> {
+    first_unwritable(format, schema).map_err(|reason| Inexpressible { reason })
+}
+
+/// The reason of [`expressible`], as the walk finds it.
+fn first_unwritable(format: Format, schema: &Value) -> Result<(), String> {
     if format == Format::Json {
         return Ok(());
     }

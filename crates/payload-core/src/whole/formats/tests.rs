@@ -172,7 +172,11 @@ fn seed_analysis_example_reads_the_same_in_all_five_formats() {
             "{format}: {:?}",
             detect(text, &schema)
         );
-        let (detected, confidence, result) = parse_detected(text, &schema);
+        let Detected {
+            format: detected,
+            confidence,
+            result,
+        } = parse_detected(text, &schema);
         assert_eq!(detected, format);
         assert!(confidence >= 0.8, "{format}: {confidence}");
         assert_eq!(result.unwrap(), analysis_value());

@@ -6,8 +6,9 @@
 
 use payload_agent::{AgentEvent, Tool, ToolContext, ToolResult};
 use payload_builtin::SchemaProposal;
+use payload_core::stream::StreamEvent;
 use payload_core::{LlmPayload, ParsedResponse, stream::sse::ServerSentEvent};
-use payload_providers::NetworkRetry;
+use payload_providers::{ClientConfig, NetworkRetry};
 use payload_registry::Page;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -56,6 +57,34 @@ pub fn stream(name: &str) -> Reply {
     Reply::Stream(fixture(name))
 }
 
+/// The configuration every provider's test client starts from: `model` at `base_url`
+/// with `key`, retries fast enough for tests, 5 s for the first token and 300 ms idle.
+pub fn test_config(base_url: impl Into<String>, model: &str, key: &str) -> ClientConfig {
+    let mut config = ClientConfig::new(base_url, model);
+    config.api_key = Some(key.to_string().into());
+    config.retry = quick_retry(3);
+    config.first_token_timeout = Duration::from_secs(5);
+    config.idle_timeout = Duration::from_millis(300);
+    config
+}
+
+/// The turn called the `echo` tool once, as `call_id` with `{"text": "hi"}`, and its
+/// message is the text before the call and after the tool's answer.
+pub fn assert_echo_tool_turn(events: &[AgentEvent], call_id: &str) {
+    let start = events
+        .iter()
+        .find_map(|e| match e {
+            AgentEvent::ToolStart { id, tool, input } => Some((id.as_str(), tool.as_str(), input)),
+            _ => None,
+        })
+        .expect("the tool ran");
+    assert_eq!(start, (call_id, "echo", &json!({"text": "hi"})));
+    assert_eq!(
+        completed(events).message,
+        "Let me check.\n\nThe tool said hi back."
+    );
+}
+
 /// Retries fast enough for tests.
 pub fn quick_retry(max_attempts: usize) -> NetworkRetry {
     NetworkRetry {
@@ -78,7 +107,7 @@ pub fn shown(events: &[AgentEvent]) -> String {
     events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::TextDelta { text } => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::TextDelta { text }) => Some(text.as_str()),
             _ => None,
         })
         .collect()
@@ -87,7 +116,7 @@ pub fn shown(events: &[AgentEvent]) -> String {
 /// The `complete` event's parse (the turn must end with it).
 pub fn completed(events: &[AgentEvent]) -> &ParsedResponse {
     match events.last() {
-        Some(AgentEvent::Complete(parsed)) => parsed,
+        Some(AgentEvent::Stream(StreamEvent::Complete(parsed))) => parsed,
         other => panic!("the turn must end with complete, not {other:?}"),
     }
 }
@@ -176,7 +205,7 @@ pub fn assert_reasoning_turn(events: &[AgentEvent]) {
     let deltas: String = events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::ReasoningDelta { text } => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::ReasoningDelta { text }) => Some(text.as_str()),
             _ => None,
         })
         .collect();
