@@ -26,8 +26,9 @@ use crate::manifest::{self, ManifestEntry};
 use crate::sections::{DEFAULT_PREAMBLE, Holds, Position, Section, SectionKind, preamble_rules};
 use payload_core::PayloadKind;
 use payload_core::instructions::{
-    InstructionOptions, payload_instructions, suggestion_format_rules,
+    Definitions, InstructionOptions, payload_instructions_in, suggestion_format_rules,
 };
+use payload_core::schema::Dialect;
 use payload_registry::{PageInfo, Registry, UnknownPage};
 use serde_json::Value;
 use std::fmt::Write;
@@ -295,8 +296,21 @@ impl<'r> PromptBuilder<'r> {
                  written after its marker. Everything else in your reply is shown to the user \
                  as your message.",
             );
+            // One description per definition across the page's types (a shared enum
+            // is written out in the first type that uses it, named in the others).
+            let schemas: Vec<Value> = self
+                .page
+                .payloads
+                .iter()
+                .map(|payload| payload.schema(Dialect::Draft2020_12))
+                .collect();
+            let mut definitions = Definitions::of(&schemas.iter().collect::<Vec<_>>());
             for payload in &self.page.payloads {
-                let _ = write!(text, "\n\n{}", payload_instructions(payload, &self.options));
+                let _ = write!(
+                    text,
+                    "\n\n{}",
+                    payload_instructions_in(payload, &self.options, &mut definitions)
+                );
             }
             parts.push(text);
         }

@@ -6,7 +6,7 @@
 //! All of it is derived from the registrations, so the page cannot drift from what the
 //! prompts say; apps check it in and test that it is current.
 
-use crate::sections::SectionKind;
+use crate::sections::{SectionKind, kind_rule};
 use payload_core::instructions::{
     InstructionOptions, render_shape, section_sizes, suggestion_format_rules,
 };
@@ -29,6 +29,7 @@ pub fn render(registry: &Registry) -> String {
     payload_table(registry, &mut out);
     availability_matrix(registry, &mut out);
     prompt_sections(&mut out);
+    payload_kinds(&mut out);
     pages(registry, &mut out);
     global_actions(registry, &mut out);
     suggestion_formats(registry, &mut out);
@@ -101,6 +102,30 @@ fn prompt_sections(out: &mut String) {
                 .map_or("(none)".to_string(), |t| format!("`## {t}`")),
             cell(kind.contents())
         );
+    }
+}
+
+/// What each payload kind means to the app and what the prompt tells the model of it.
+fn payload_kinds(out: &mut String) {
+    out.push_str(
+        "\n## Payload kinds\n\nWhat the app does with a payload decides how the prompt frames it \
+         (`#[payload(kind = \"...\")]`, `LlmPayload::KIND`). A page of proposals alone gets one \
+         rule (\"To propose a change ... never claim it has already been done\"); a page that \
+         mixes kinds gets the rule of each kind it offers, and each type that is not a \
+         proposal says its kind in its entry.\n\n| Kind | The app | The preamble's rule on a page that mixes kinds |\n|---|---|---|\n",
+    );
+    for (kind, app) in [
+        (
+            PayloadKind::Proposal,
+            "shows it; the user reviews it, then applies or dismisses it (the default)",
+        ),
+        (
+            PayloadKind::Command,
+            "runs it as soon as the reply arrives, with no review",
+        ),
+        (PayloadKind::Display, "shows it; nothing changes"),
+    ] {
+        let _ = writeln!(out, "| `{kind}` | {app} | {} |", cell(&kind_rule(kind)));
     }
 }
 

@@ -1,6 +1,8 @@
 //! The sections of a system prompt: table.that's eight standard ones, in order, and the
 //! ones an app adds; with the default global preamble.
 
+use payload_core::PayloadKind;
+
 /// The global preamble's fixed part, used unless the app gives its own: the assistant's
 /// role and how to reply, in terms that hold for any app. The builder adds the rules
 /// that depend on what the prompt holds, so that no rule names a
@@ -70,15 +72,17 @@ pub fn preamble_rules(holds: Holds) -> String {
     rules.iter().map(|rule| format!("- {rule}\n")).collect()
 }
 
+/// How a proposal is handled, in the words of table.that's preamble.
+const REVIEWED: &str = "which they review and then apply or dismiss. Nothing changes until they \
+    apply it: say in your reply what you proposed and why, and never claim it has already been \
+    done.";
+
 /// The rules of the payloads, worded for the kinds the page offers
 /// (docs/prompts.md, "Payload kinds"): a proposal is reviewed and applied by the user,
 /// so the reply must not claim it done; a command is run at once, so the reply says
 /// what it did; a display only shows something. A page of proposals alone gets
 /// table.that's one rule.
 fn payload_rules(holds: Holds) -> Vec<String> {
-    const REVIEWED: &str = "which they review and then apply or dismiss. Nothing changes \
-        until they apply it: say in your reply what you proposed and why, and never claim it \
-        has already been done.";
     if !holds.commands && !holds.displays {
         return vec![format!(
             "To propose a change, add one of the structured payloads described under \
@@ -97,26 +101,34 @@ fn payload_rules(holds: Holds) -> Vec<String> {
             ", which its entry there names"
         }
     )];
-    if holds.proposals {
-        rules.push(format!(
-            "A proposal is shown to the user as an interactive proposal, {REVIEWED}"
-        ));
-    }
-    if holds.commands {
-        rules.push(
-            "A command is carried out by the application as soon as your reply arrives, with \
-             no review. Send one only when the user asks for what it does, and say in your reply \
-             what it did (\"I've started the timer\"), not what you would do."
-                .to_string(),
-        );
-    }
-    if holds.displays {
-        rules.push(
-            "A display is shown to the user beside your message and changes nothing. Point to it in your reply rather than repeating what it shows."
-                .to_string(),
-        );
+    for (held, kind) in [
+        (holds.proposals, PayloadKind::Proposal),
+        (holds.commands, PayloadKind::Command),
+        (holds.displays, PayloadKind::Display),
+    ] {
+        if held {
+            rules.push(kind_rule(kind));
+        }
     }
     rules
+}
+
+/// The preamble's rule for payloads of `kind` on a page that mixes kinds (and the
+/// generated docs' statement of it).
+pub(crate) fn kind_rule(kind: PayloadKind) -> String {
+    match kind {
+        PayloadKind::Proposal => {
+            format!("A proposal is shown to the user as an interactive proposal, {REVIEWED}")
+        }
+        PayloadKind::Command => "A command is carried out by the application as soon as your \
+             reply arrives, with no review. Send one only when the user asks for what it does, \
+             and say in your reply what it did (\"I've started the timer\"), not what you would \
+             do."
+        .to_string(),
+        PayloadKind::Display => "A display is shown to the user beside your message and \
+             changes nothing. Point to it in your reply rather than repeating what it shows."
+            .to_string(),
+    }
 }
 
 /// `a`, `a and b`, `a, b and c`.

@@ -492,3 +492,18 @@ fn an_alias_is_read_when_something_else_in_the_value_fails() {
     assert_eq!(recipe.ingredients[1].quantity, 300.0);
     assert_eq!(recipe.steps[0].minutes, Some(10));
 }
+
+/// One description per definition: the kitchen page offers two types that use `Unit`
+/// three times; its values and meanings are written once, at the first use (labelled),
+/// and `Unit` is named at the two others. The cookbook, with one use, writes it out.
+#[test]
+fn the_unit_is_described_once_per_page() {
+    let kitchen = prompt("kitchen");
+    assert_eq!(kitchen.matches("// Kilograms.").count(), 1, "{kitchen}");
+    assert!(kitchen.contains("\"from\":  // Unit: The unit it is in."));
+    assert!(kitchen.contains("\"to\": Unit  // The unit wanted."));
+    assert!(kitchen.contains("\"unit\": Unit,  // The unit of `quantity`."));
+    let cookbook = prompt("cookbook");
+    assert_eq!(cookbook.matches("// Kilograms.").count(), 1);
+    assert!(!cookbook.contains(": Unit"), "{cookbook}");
+}

@@ -755,3 +755,73 @@ fn a_verbosity_is_read_by_the_name_it_writes() {
         "unknown verbosity 'loud' (use concise or detailed)"
     );
 }
+
+// ---- one description per definition ----
+
+/// A unit of measure, shared by several members and types.
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Measure {
+    /// Grams.
+    Gram,
+    /// Litres.
+    Litre,
+}
+
+/// A conversion: the shared enum twice in one type.
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, crate::LlmPayload)]
+#[payload(crate = "crate", marker = "CONVERSION")]
+struct Conversion {
+    /// From this unit.
+    from: Measure,
+    /// To this unit.
+    to: Measure,
+}
+
+/// A weighing: the shared enum once, in another type.
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, crate::LlmPayload)]
+#[payload(crate = "crate", marker = "WEIGHING")]
+struct Weighing {
+    /// The unit read.
+    unit: Measure,
+}
+
+/// A shared definition is written once, labelled at its first use, and named at every
+/// other, within a type and across the types of one prompt; each member keeps its own
+/// description.
+#[test]
+fn a_shared_definition_is_written_once_and_named_elsewhere() {
+    let options = InstructionOptions::default();
+    let one = payload_instructions(&Conversion::TYPE, &options);
+    assert_eq!(one.matches("Litres.").count(), 1, "{one}");
+    assert!(
+        one.contains("\"from\": \"gram\" | \"litre\",  // Measure: From this unit."),
+        "{one}"
+    );
+    assert!(one.contains("\"to\": Measure  // To this unit."), "{one}");
+
+    let (conversion, weighing) = (schema_of(Conversion::TYPE), schema_of(Weighing::TYPE));
+    let mut definitions = Definitions::of(&[&conversion, &weighing]);
+    let first = payload_instructions_in(&Conversion::TYPE, &options, &mut definitions);
+    let second = payload_instructions_in(&Weighing::TYPE, &options, &mut definitions);
+    assert_eq!(first, one);
+    assert!(
+        second.contains("\"unit\": Measure  // The unit read."),
+        "{second}"
+    );
+    assert!(!second.contains("Litres."), "{second}");
+    // Alone, the weighing writes its one use out in full, with no label.
+    let alone = payload_instructions(&Weighing::TYPE, &options);
+    assert!(
+        alone.contains("Litres.") && !alone.contains("Measure"),
+        "{alone}"
+    );
+    // Without descriptions nothing is named: the label would be a comment.
+    let bare = InstructionOptions {
+        include_descriptions: false,
+        ..options
+    };
+    let text = render_shape(&conversion, &bare);
+    assert_eq!(text.matches("\"litre\"").count(), 2, "{text}");
+    assert!(!text.contains("Measure"), "{text}");
+}
