@@ -112,11 +112,41 @@ impl Generator<'_, '_> {
             "The partial form of [`{ident}`] while it streams: every member `None` until \
              the model begins it."
         );
+        let idents: Vec<_> = kept.iter().map(|f| &f.original.ident).collect();
+        let name = partial.to_string();
+        // Written out rather than derived: a derive repeats each field's type, and so
+        // each report of a member type with no partial form; these name the fields
+        // only, so that report is printed once, at the field.
         let definition = quote! {
             #[doc = #doc]
-            #[derive(Debug, Clone, PartialEq)]
+            // The field types are spanned at the user's members, so clippy would read
+            // the generated `Option<<T as PartialType>::Partial>` as theirs.
+            #[allow(clippy::type_complexity)]
             #vis struct #partial {
                 #(#declarations)*
+            }
+
+            #[automatically_derived]
+            impl ::core::fmt::Debug for #partial {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_struct(#name)
+                        #(.field(::core::stringify!(#idents), &self.#idents))*
+                        .finish()
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::clone::Clone for #partial {
+                fn clone(&self) -> Self {
+                    #partial { #(#idents: ::core::clone::Clone::clone(&self.#idents),)* }
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::cmp::PartialEq for #partial {
+                fn eq(&self, other: &Self) -> bool {
+                    true #(&& self.#idents == other.#idents)*
+                }
             }
         };
         let body = quote! {
@@ -174,6 +204,7 @@ impl Generator<'_, '_> {
         let definition = quote! {
             #[doc = #doc]
             #[derive(Debug, Clone, PartialEq)]
+            #[allow(clippy::type_complexity)]
             #vis enum #partial {
                 #(#declarations)*
             }
@@ -337,16 +368,34 @@ fn field_declaration(krate: &Path, field: &Field, with_visibility: bool) -> Toke
             field.name()
         )
     };
+    let span = ty.span();
     let partial = match reader {
         Reader::Partial => {
-            quote_spanned!(ty.span()=> <#ty as #krate::partial::PartialType>::Partial)
+            let krate = respanned(krate, span);
+            quote_spanned!(span=> <#ty as #krate::partial::PartialType>::Partial)
         }
         Reader::Deserialize | Reader::With(_) => quote!(#ty),
     };
+    // Every token of the field's type at the member's own type: a type with no partial
+    // form is then reported there, and the reports of the struct and of its derives are
+    // one report (the same message at the same place), printed once.
+    let declared = quote_spanned!(span=> ::core::option::Option<#partial>);
     quote! {
         #[doc = #doc]
-        #vis #ident: ::core::option::Option<#partial>,
+        #vis #ident: #declared,
     }
+}
+
+/// `tokens` with every token at `span`.
+fn respanned(tokens: &impl quote::ToTokens, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .to_token_stream()
+        .into_iter()
+        .map(|mut token| {
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 /// `name: <read of the member>,`: under serde's name and aliases, or, flattened, from
