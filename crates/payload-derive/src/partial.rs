@@ -112,11 +112,26 @@ impl Generator<'_, '_> {
             "The partial form of [`{ident}`] while it streams: every member `None` until \
              the model begins it."
         );
-        let idents: Vec<_> = kept.iter().map(|f| &f.original.ident).collect();
         let name = partial.to_string();
-        // Written out rather than derived: a derive repeats each field's type, and so
-        // each report of a member type with no partial form; these name the fields
-        // only, so that report is printed once, at the field.
+        let at_type = |f: &&Field| {
+            let span = f.ty.span();
+            (span, respanned(&f.original.ident, span))
+        };
+        let debugs = kept.iter().map(|f| {
+            let (span, ident) = at_type(f);
+            quote_spanned!(span=> .field(::core::stringify!(#ident), &self.#ident))
+        });
+        let clones = kept.iter().map(|f| {
+            let (span, ident) = at_type(f);
+            quote_spanned!(span=> #ident: ::core::clone::Clone::clone(&self.#ident),)
+        });
+        let equals = kept.iter().map(|f| {
+            let (span, ident) = at_type(f);
+            quote_spanned!(span=> && self.#ident == other.#ident)
+        });
+        // Written out rather than derived, each use of a field spanned at its type as
+        // its declaration is: a member type with no partial form is then one report,
+        // at the member, where derives would each repeat it at the derive.
         let definition = quote! {
             #[doc = #doc]
             // The field types are spanned at the user's members, so clippy would read
@@ -130,7 +145,7 @@ impl Generator<'_, '_> {
             impl ::core::fmt::Debug for #partial {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     f.debug_struct(#name)
-                        #(.field(::core::stringify!(#idents), &self.#idents))*
+                        #(#debugs)*
                         .finish()
                 }
             }
@@ -138,14 +153,14 @@ impl Generator<'_, '_> {
             #[automatically_derived]
             impl ::core::clone::Clone for #partial {
                 fn clone(&self) -> Self {
-                    #partial { #(#idents: ::core::clone::Clone::clone(&self.#idents),)* }
+                    #partial { #(#clones)* }
                 }
             }
 
             #[automatically_derived]
             impl ::core::cmp::PartialEq for #partial {
                 fn eq(&self, other: &Self) -> bool {
-                    true #(&& self.#idents == other.#idents)*
+                    true #(#equals)*
                 }
             }
         };
@@ -416,8 +431,11 @@ fn field_read(krate: &Path, field: &Field, object: TokenStream, at: TokenStream)
     let private = quote!(#krate::partial::__private);
     match Reader::of(field) {
         Reader::Partial => {
-            let member = quote_spanned!(ty.span()=> #private::member::<#ty>);
-            quote!(#ident: #member(#object, &[#(#names),*], &#at),)
+            // At the member's type, as its declaration is (one report, at the member).
+            let span = ty.span();
+            let (private, ident) = (respanned(&private, span), respanned(ident, span));
+            let (object, at) = (respanned(&object, span), respanned(&at, span));
+            quote_spanned!(span=> #ident: #private::member::<#ty>(#object, &[#(#names),*], &#at),)
         }
         Reader::Deserialize => quote! {
             #ident: #private::complete_member(#object, &[#(#names),*], &#at, #private::deserialize::<#ty>),

@@ -20,14 +20,14 @@ const SEVERAL_MISTAKES: &[(&str, usize)] = &[("several_errors_one_report.stderr"
 
 /// Cases whose misuse is a missing trait, so `E0277` is the error that describes it (with
 /// the fix in its note), not a follow-on one, and how many times rustc gives it: a
-/// member type without a partial form is reported at the member's type (the partial
-/// struct's field is spanned there) and once more at the derive, for the partial form's
-/// own `Debug`, `Clone` and `PartialEq` (written out, not derived, so that the three
-/// are one report instead of three).
-const MISSING_TRAIT: &[(&str, usize)] = &[("partial_member_without_partial.stderr", 2)];
+/// member type without a partial form is reported once, at the member's type (every
+/// use of the member in the generated code is spanned there, so rustc's reports of the
+/// field, of the partial form's `Debug`, `Clone` and `PartialEq`, and of its reading
+/// are one report).
+const MISSING_TRAIT: &[(&str, usize)] = &[("partial_member_without_partial.stderr", 1)];
 
-/// A member type with no partial form is reported first at the member itself (the line
-/// of `steps: Vec<Step>` in the case), not at the derive.
+/// A member type with no partial form is reported at the member itself (the line of
+/// `steps: Vec<Step>` in the case), not at the derive.
 #[test]
 fn a_member_without_a_partial_form_is_reported_at_the_member() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
