@@ -216,13 +216,14 @@ impl Generator<'_, '_> {
             "The partial form of [`{ident}`] while it streams: the variant, once its tag is \
              complete, with every member `None` until the model begins it."
         );
+        let impls = self.enum_impls(&variants);
         let definition = quote! {
             #[doc = #doc]
-            #[derive(Debug, Clone, PartialEq)]
             #[allow(clippy::type_complexity)]
             #vis enum #partial {
                 #(#declarations)*
             }
+            #impls
         };
         let arms = variants.iter().map(|v| self.variant_arm(v));
         let choose = match &self.cont.repr {
@@ -280,6 +281,94 @@ impl Generator<'_, '_> {
         quote!(#definition #implementation)
     }
 
+    /// `Debug`, `Clone` and `PartialEq` of the partial enum, written out as for a struct
+    /// (`named_struct`): each use of a member spanned at its type, so a member type
+    /// with no partial form is one report, at the member.
+    fn enum_impls(&self, variants: &[&Variant]) -> TokenStream {
+        let partial = &self.partial;
+        let mut debug = Vec::new();
+        let mut clone = Vec::new();
+        let mut equal = Vec::new();
+        for variant in variants {
+            let ident = &variant.original.ident;
+            let name = ident.to_string();
+            match variant.style {
+                Style::Unit => {
+                    debug.push(quote!(#partial::#ident => f.write_str(#name),));
+                    clone.push(quote!(#partial::#ident => #partial::#ident,));
+                    equal.push(quote!((#partial::#ident, #partial::#ident) => true,));
+                }
+                Style::Newtype | Style::Tuple => {
+                    let span = variant.fields[0].ty.span();
+                    debug.push(quote_spanned!(span=>
+                        #partial::#ident(x) => f.debug_tuple(#name).field(x).finish(),));
+                    clone.push(quote_spanned!(span=>
+                        #partial::#ident(x) => #partial::#ident(::core::clone::Clone::clone(x)),));
+                    equal.push(quote_spanned!(span=>
+                        (#partial::#ident(x), #partial::#ident(y)) => x == y,));
+                }
+                Style::Struct => {
+                    let kept = read_fields(&variant.fields);
+                    let fields: Vec<(proc_macro2::Span, TokenStream)> = kept
+                        .iter()
+                        .map(|f| {
+                            let span = f.ty.span();
+                            (span, respanned(&f.original.ident, span))
+                        })
+                        .collect();
+                    let names: Vec<&TokenStream> = fields.iter().map(|(_, i)| i).collect();
+                    let theirs: Vec<proc_macro2::Ident> = (0..fields.len())
+                        .map(|i| format_ident!("__other_{i}"))
+                        .collect();
+                    let debugs = fields.iter().map(|(span, field)| {
+                        quote_spanned!(*span=> .field(::core::stringify!(#field), #field))
+                    });
+                    let clones = fields.iter().map(|(span, field)| {
+                        quote_spanned!(*span=> #field: ::core::clone::Clone::clone(#field),)
+                    });
+                    let equals = fields
+                        .iter()
+                        .zip(&theirs)
+                        .map(|((span, field), other)| quote_spanned!(*span=> && #field == #other));
+                    debug.push(quote!(#partial::#ident { #(#names),* } =>
+                        f.debug_struct(#name) #(#debugs)* .finish(),));
+                    clone.push(quote!(#partial::#ident { #(#names),* } =>
+                        #partial::#ident { #(#clones)* },));
+                    equal.push(quote!((
+                        #partial::#ident { #(#names),* },
+                        #partial::#ident { #(#names: #theirs),* },
+                    ) => true #(#equals)*,));
+                }
+            }
+        }
+        quote! {
+            #[automatically_derived]
+            impl ::core::fmt::Debug for #partial {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    match self { #(#debug)* }
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::clone::Clone for #partial {
+                fn clone(&self) -> Self {
+                    match self { #(#clone)* }
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::cmp::PartialEq for #partial {
+                #[allow(unreachable_patterns)]
+                fn eq(&self, other: &Self) -> bool {
+                    match (self, other) {
+                        #(#equal)*
+                        _ => false,
+                    }
+                }
+            }
+        }
+    }
+
     fn variant_declaration(&self, variant: &Variant) -> TokenStream {
         let krate = self.krate;
         let ident = &variant.original.ident;
@@ -288,7 +377,11 @@ impl Generator<'_, '_> {
             Style::Unit => quote!(#[doc = #doc] #ident,),
             Style::Newtype | Style::Tuple => {
                 let ty = variant.fields[0].ty;
-                quote!(#[doc = #doc] #ident(::core::option::Option<<#ty as #krate::partial::PartialType>::Partial>),)
+                let span = ty.span();
+                let krate = respanned(krate, span);
+                let declared = quote_spanned!(span=>
+                    ::core::option::Option<<#ty as #krate::partial::PartialType>::Partial>);
+                quote!(#[doc = #doc] #ident(#declared),)
             }
             Style::Struct => {
                 let kept = read_fields(&variant.fields);
