@@ -27,9 +27,14 @@
 //!   response cut off (then `auto` fails with a `truncated` error); `auto`'s value is
 //!   the one its format reads when named, and a value found by fallback says so with a
 //!   `format_fallback` warning and a confidence of at most 0.5.
+//! - **The compiled validation plan says only what is so** ([`check_plan`]): a value it
+//!   finds clean is valid with nothing for the walk after validation to report, one
+//!   it finds invalid is refused by the validator, and one it sends to be reported is
+//!   refused or reported; so skipping the validator for clean values changes nothing.
 
 use payload_core::__internals::balanced::{self, Balanced};
 use payload_core::__internals::json::{self, Decoded};
+use payload_core::__internals::plan::{self, Judged};
 use payload_core::formats::Format;
 use payload_core::{ErrorKind, ExtractResult, Location, PayloadType, WarningKind};
 use serde_json::Value;
@@ -365,4 +370,23 @@ pub fn check_auto(text: &str, payload: &PayloadType) -> ExtractResult {
         check_no_joined_choices(text, data);
     }
     auto
+}
+
+/// Checks the compiled validation plan of `payload` on `value` against the validator and
+/// the walk after validation; returns what each said.
+pub fn check_plan(payload: &PayloadType, value: &Value) -> Judged {
+    let judged = plan::judge(payload, value);
+    assert!(
+        judged.agrees(),
+        "the plan of {} says {:?}, the validator {} and the walk {}: {value}",
+        payload.name,
+        judged.verdict,
+        if judged.valid { "accepts" } else { "refuses" },
+        if judged.walk_reports {
+            "reports"
+        } else {
+            "reports nothing"
+        },
+    );
+    judged
 }

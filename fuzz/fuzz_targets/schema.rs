@@ -1,12 +1,15 @@
 //! Any bytes as a schema document for a runtime payload type: `PayloadType::from_schema`
 //! never panics; it refuses with at least one located problem, or makes a type whose
 //! instructions render, whose example (the second JSON value, when given and accepted)
-//! is read back as a success, and which reads any text without panicking.
+//! is read back as a success, and which reads any text without panicking. The type's
+//! compiled validation plan says only what is so of the example and of every further
+//! JSON value in the input (`payload_benches::json_invariants::check_plan`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use payload_core::formats::Format;
 use payload_core::instructions::{InstructionOptions, payload_instructions};
+use payload_benches::json_invariants::check_plan;
 use payload_core::{PayloadType, runtime::RuntimeOptions, extract_as};
 use serde_json::Value;
 
@@ -25,6 +28,10 @@ fuzz_target!(|data: &[u8]| {
         Err(error) => assert!(!error.problems.is_empty()),
         Ok(payload) => {
             let _ = payload_instructions(payload, &InstructionOptions::default());
+            let further: Vec<Value> = values.filter_map(Result::ok).take(8).collect();
+            for value in example.iter().chain(&further) {
+                check_plan(payload, value);
+            }
             if let Some(example) = example {
                 let read = extract_as(&example.to_string(), payload, Some(Format::Json));
                 assert!(

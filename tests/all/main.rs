@@ -33,3 +33,5 @@ mod crate_graph;
 mod hostile;
 mod module_graph;
 mod properties;
+mod public_paths;
+mod validation_plan;

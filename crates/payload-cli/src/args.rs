@@ -192,224 +192,268 @@ fn seconds(text: &str) -> Result<Duration, String> {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Parse a response in marker mode and print the ParsedResponse.
-    Parse {
-        /// The page the response was given on.
-        #[arg(long)]
-        page: String,
-        /// The response (default: standard input).
-        file: Option<PathBuf>,
-    },
+    Parse(ParseArgs),
     /// Read a whole response as one value of a type (docs/spec.md §4); exits 1 when
     /// `success` is false.
-    Extract {
-        /// The registered type's name.
-        #[arg(
-            long = "type",
-            required_unless_present = "schema",
-            conflicts_with = "schema"
-        )]
-        type_name: Option<String>,
-        /// A JSON Schema file (2020-12 or draft-07) to read the value as, instead of a
-        /// registered type.
-        #[arg(long)]
-        schema: Option<PathBuf>,
-        /// With `--schema`: an example value (JSON file) for the type.
-        #[arg(long, requires = "schema")]
-        example: Option<PathBuf>,
-        /// json, xml, delimited, tagged, markdown, or auto (detect).
-        #[arg(long, default_value = "auto")]
-        format: String,
-        /// The response (default: standard input).
-        file: Option<PathBuf>,
-    },
+    Extract(ExtractArgs),
     /// Replay a response in chunks through the streaming parser and print SSE.
-    Stream {
-        /// The page the response was given on.
-        #[arg(long)]
-        page: String,
-        /// Chunk size in bytes (cut at char boundaries).
-        #[arg(long, default_value_t = crate::stream::DEFAULT_CHUNK)]
-        chunk: usize,
-        /// The response (default: standard input).
-        file: Option<PathBuf>,
-    },
+    Stream(StreamArgs),
     /// Run one agent turn on a page against a model server and print its events as SSE
     /// (ending with `complete`); exits 1 when the turn reported an error.
-    Chat {
-        /// The page the chat is on.
-        #[arg(long)]
-        page: String,
-        /// The model server and its client's settings.
-        #[command(flatten)]
-        client: ClientArgs,
-        /// The user's message.
-        #[arg(long)]
-        message: String,
-        /// The grammar the request carries.
-        #[command(flatten)]
-        grammar: ConstrainArgs,
-        /// Ask for one value of this registered type (whole-response mode) instead of
-        /// a turn on the page; prints the extraction as JSON.
-        #[arg(long = "type")]
-        type_name: Option<String>,
-        /// How the answer is asked for (default: auto).
-        #[arg(long, value_enum, default_value = "auto")]
-        mode: Mode,
-        /// Let the model think for up to this many tokens (Anthropic extended thinking,
-        /// Gemini thinking), its reasoning streamed as reasoning.
-        #[arg(long)]
-        thinking_budget: Option<u32>,
-        /// The app's context JSON: the system prompt's CURRENT CONTEXT section and the
-        /// context the page's tools see (as `payload prompt --context`).
-        #[arg(long)]
-        context: Option<PathBuf>,
-        /// The conversation's payloads, for the PAYLOAD MANIFEST section (as `payload
-        /// prompt --history`).
-        #[arg(long)]
-        history: Option<PathBuf>,
-    },
+    Chat(ChatArgs),
     /// Run a file of scripted user turns against a model and report, per turn, per page
     /// or type and overall: payloads accepted, rejected (by kind), near-miss markers,
     /// re-asks and whether they recovered, truncated answers, tokens and latency (JSON,
     /// or Markdown tables); exits 1 when a turn failed.
-    Eval {
-        /// The turn file (JSON: `{"description", "turns": [{"page" | "type",
-        /// "message", "expect", "choice", "context", "history"}]}`).
-        file: PathBuf,
-        /// The model server and its client's settings.
-        #[command(flatten)]
-        client: ClientArgs,
-        /// The grammar each request carries: its page's (with the turn's choice, which
-        /// `--choice` gives to turns that name none, and its expected types) or its
-        /// type's.
-        #[command(flatten)]
-        grammar: ConstrainArgs,
-        /// Print Markdown tables instead of JSON.
-        #[arg(long)]
-        markdown: bool,
-    },
+    Eval(EvalArgs),
     /// Serve the table.that chat app in a browser (on the chat architecture's contract): tables in
     /// SQLite, the chat streamed over SSE, payload cards to accept or dismiss. Without
     /// `--provider` the model replays a recorded conversation, offline.
-    Serve {
-        /// The port on 127.0.0.1 (0 picks a free one).
-        #[arg(long, default_value_t = 8080)]
-        port: u16,
-        /// The SQLite database file (created when missing); in memory when absent.
-        #[arg(long)]
-        db: Option<PathBuf>,
-        /// Talk to a real model through this API instead of replaying.
-        #[arg(long, value_enum, requires = "model")]
-        provider: Option<Provider>,
-        /// The API's base URL (default: the provider's own).
-        #[arg(long, requires = "provider")]
-        base_url: Option<String>,
-        /// The model's name.
-        #[arg(long, requires = "provider")]
-        model: Option<String>,
-        /// The answer's token limit.
-        #[arg(long, requires = "provider")]
-        max_tokens: Option<u32>,
-        /// The time limits of the model's requests.
-        #[command(flatten)]
-        timeouts: ModelTimeouts,
-        /// A host name the server also answers for (repeatable): the public name a
-        /// proxy in front of it forwards (`name`, any port, or `name:port`). Requests
-        /// naming any other host are refused, against DNS rebinding.
-        #[arg(long = "allow-host", value_name = "NAME")]
-        allow_hosts: Vec<String>,
-    },
+    Serve(ServeArgs),
     /// Print a grammar for constrained decoding: a page's marker-mode responses
     /// (`--page`) or a whole response of one type (`--type`). What the target cannot
     /// express is listed on stderr (or in the JSON with `--json`).
-    Grammar {
-        /// The page whose responses the grammar describes.
-        #[arg(
-            long,
-            required_unless_present = "type_name",
-            conflicts_with = "type_name"
-        )]
-        page: Option<String>,
-        /// The type a whole response is one value of.
-        #[arg(long = "type")]
-        type_name: Option<String>,
-        /// structural-tag (xgrammar), lark (llguidance) or gbnf (llama.cpp).
-        #[arg(long)]
-        target: String,
-        /// With `--type`: the whole response's format (json).
-        #[arg(long, default_value = "json")]
-        format: String,
-        /// With `--page`: whether the grammar requires, allows or refuses a block.
-        #[command(flatten)]
-        choice: GrammarChoice,
-        /// Bounds the schemas leave open.
-        #[command(flatten)]
-        hints: LengthHints,
-        /// Print `{"target", "text", "unsupported"}` as JSON instead of the grammar.
-        #[arg(long)]
-        json: bool,
-    },
+    Grammar(GrammarArgs),
     /// Print a payload type's JSON Schema.
-    Schema {
-        /// The type's name.
-        name: String,
-        /// 2020-12, draft-07, openai-strict (OpenAI's Structured Outputs subset; a
-        /// type that has none is an error that says why), anthropic-strict or gemini
-        /// (what those providers take natively: what they do not enforce left out, a
-        /// type they cannot take at all an error that says why).
-        #[arg(long, default_value = "2020-12")]
-        dialect: Dialect,
-    },
+    Schema(SchemaArgs),
     /// List the registered pages.
     Pages,
     /// List the registered payload types.
     Types,
     /// Print the LLM instructions for a payload type.
-    Instructions {
-        /// The registered type's name.
-        #[arg(required_unless_present = "schema", conflicts_with = "schema")]
-        name: Option<String>,
-        /// A JSON Schema file (2020-12 or draft-07) to teach, instead of a registered type.
-        #[arg(long)]
-        schema: Option<PathBuf>,
-        /// With `--schema`: an example value (JSON file), shown in detailed instructions.
-        #[arg(long, requires = "schema")]
-        example: Option<PathBuf>,
-        /// `marker` (inside a conversational reply, the default), or the format of a
-        /// response that is the value: json, xml, delimited, tagged or markdown.
-        #[arg(long, default_value = "marker")]
-        format: String,
-        /// concise (the marker line, the shape and the rules) or detailed (also the
-        /// constraints in words, common mistakes and the example).
-        #[arg(long, default_value = "detailed", value_parser = verbosity_parser())]
-        verbosity: Verbosity,
-    },
+    Instructions(InstructionsArgs),
     /// Print the assembled system prompt of a page.
-    Prompt {
-        /// The page.
-        #[arg(long)]
-        page: String,
-        /// The app's context JSON, for the CURRENT CONTEXT section.
-        #[arg(long)]
-        context: Option<PathBuf>,
-        /// The conversation's payloads, for the PAYLOAD MANIFEST section: a JSON array of
-        /// `{"turn", "payload": {"type", "data"}, "status"}`.
-        #[arg(long)]
-        history: Option<PathBuf>,
-    },
+    Prompt(PromptArgs),
     /// Print the generated prompt documentation (Markdown) for every page and type.
     Docs,
     /// Parse FILE N times in process and print {"bytes","iterations","seconds","mb_per_s"}.
-    Bench {
-        /// The page the response was given on.
-        #[arg(long)]
-        page: String,
-        /// How many times to parse it.
-        #[arg(long, default_value_t = crate::bench::DEFAULT_ITERATIONS)]
-        iterations: u32,
-        /// The response.
-        file: PathBuf,
-    },
+    Bench(BenchArgs),
+}
+
+/// The arguments of `payload parse`.
+#[derive(Debug, clap::Args)]
+pub struct ParseArgs {
+    /// The page the response was given on.
+    #[arg(long)]
+    pub page: String,
+    /// The response (default: standard input).
+    pub file: Option<PathBuf>,
+}
+
+/// The arguments of `payload extract`.
+#[derive(Debug, clap::Args)]
+pub struct ExtractArgs {
+    /// The registered type's name.
+    #[arg(
+        long = "type",
+        required_unless_present = "schema",
+        conflicts_with = "schema"
+    )]
+    pub type_name: Option<String>,
+    /// A JSON Schema file (2020-12 or draft-07) to read the value as, instead of a
+    /// registered type.
+    #[arg(long)]
+    pub schema: Option<PathBuf>,
+    /// With `--schema`: an example value (JSON file) for the type.
+    #[arg(long, requires = "schema")]
+    pub example: Option<PathBuf>,
+    /// json, xml, delimited, tagged, markdown, or auto (detect).
+    #[arg(long, default_value = "auto")]
+    pub format: String,
+    /// The response (default: standard input).
+    pub file: Option<PathBuf>,
+}
+
+/// The arguments of `payload stream`.
+#[derive(Debug, clap::Args)]
+pub struct StreamArgs {
+    /// The page the response was given on.
+    #[arg(long)]
+    pub page: String,
+    /// Chunk size in bytes (cut at char boundaries).
+    #[arg(long, default_value_t = crate::stream::DEFAULT_CHUNK)]
+    pub chunk: usize,
+    /// The response (default: standard input).
+    pub file: Option<PathBuf>,
+}
+
+/// The arguments of `payload chat`.
+#[derive(Debug, clap::Args)]
+pub struct ChatArgs {
+    /// The page the chat is on.
+    #[arg(long)]
+    pub page: String,
+    /// The model server and its client's settings.
+    #[command(flatten)]
+    pub client: ClientArgs,
+    /// The user's message.
+    #[arg(long)]
+    pub message: String,
+    /// The grammar the request carries.
+    #[command(flatten)]
+    pub grammar: ConstrainArgs,
+    /// Ask for one value of this registered type (whole-response mode) instead of
+    /// a turn on the page; prints the extraction as JSON.
+    #[arg(long = "type")]
+    pub type_name: Option<String>,
+    /// How the answer is asked for (default: auto).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub mode: Mode,
+    /// Let the model think for up to this many tokens (Anthropic extended thinking,
+    /// Gemini thinking), its reasoning streamed as reasoning.
+    #[arg(long)]
+    pub thinking_budget: Option<u32>,
+    /// The app's context JSON: the system prompt's CURRENT CONTEXT section and the
+    /// context the page's tools see (as `payload prompt --context`).
+    #[arg(long)]
+    pub context: Option<PathBuf>,
+    /// The conversation's payloads, for the PAYLOAD MANIFEST section (as `payload
+    /// prompt --history`).
+    #[arg(long)]
+    pub history: Option<PathBuf>,
+}
+
+/// The arguments of `payload eval`.
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    /// The turn file (JSON: `{"description", "turns": [{"page" | "type",
+    /// "message", "expect", "choice", "context", "history"}]}`).
+    pub file: PathBuf,
+    /// The model server and its client's settings.
+    #[command(flatten)]
+    pub client: ClientArgs,
+    /// The grammar each request carries: its page's (with the turn's choice, which
+    /// `--choice` gives to turns that name none, and its expected types) or its
+    /// type's.
+    #[command(flatten)]
+    pub grammar: ConstrainArgs,
+    /// Print Markdown tables instead of JSON.
+    #[arg(long)]
+    pub markdown: bool,
+}
+
+/// The arguments of `payload serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The port on 127.0.0.1 (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The SQLite database file (created when missing); in memory when absent.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Talk to a real model through this API instead of replaying.
+    #[arg(long, value_enum, requires = "model")]
+    pub provider: Option<Provider>,
+    /// The API's base URL (default: the provider's own).
+    #[arg(long, requires = "provider")]
+    pub base_url: Option<String>,
+    /// The model's name.
+    #[arg(long, requires = "provider")]
+    pub model: Option<String>,
+    /// The answer's token limit.
+    #[arg(long, requires = "provider")]
+    pub max_tokens: Option<u32>,
+    /// The time limits of the model's requests.
+    #[command(flatten)]
+    pub timeouts: ModelTimeouts,
+    /// A host name the server also answers for (repeatable): the public name a
+    /// proxy in front of it forwards (`name`, any port, or `name:port`). Requests
+    /// naming any other host are refused, against DNS rebinding.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
+}
+
+/// The arguments of `payload grammar`.
+#[derive(Debug, clap::Args)]
+pub struct GrammarArgs {
+    /// The page whose responses the grammar describes.
+    #[arg(
+        long,
+        required_unless_present = "type_name",
+        conflicts_with = "type_name"
+    )]
+    pub page: Option<String>,
+    /// The type a whole response is one value of.
+    #[arg(long = "type")]
+    pub type_name: Option<String>,
+    /// structural-tag (xgrammar), lark (llguidance) or gbnf (llama.cpp).
+    #[arg(long)]
+    pub target: String,
+    /// With `--type`: the whole response's format (json).
+    #[arg(long, default_value = "json")]
+    pub format: String,
+    /// With `--page`: whether the grammar requires, allows or refuses a block.
+    #[command(flatten)]
+    pub choice: GrammarChoice,
+    /// Bounds the schemas leave open.
+    #[command(flatten)]
+    pub hints: LengthHints,
+    /// Print `{"target", "text", "unsupported"}` as JSON instead of the grammar.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The arguments of `payload schema`.
+#[derive(Debug, clap::Args)]
+pub struct SchemaArgs {
+    /// The type's name.
+    pub name: String,
+    /// 2020-12, draft-07, openai-strict (OpenAI's Structured Outputs subset; a
+    /// type that has none is an error that says why), anthropic-strict or gemini
+    /// (what those providers take natively: what they do not enforce left out, a
+    /// type they cannot take at all an error that says why).
+    #[arg(long, default_value = "2020-12")]
+    pub dialect: Dialect,
+}
+
+/// The arguments of `payload instructions`.
+#[derive(Debug, clap::Args)]
+pub struct InstructionsArgs {
+    /// The registered type's name.
+    #[arg(required_unless_present = "schema", conflicts_with = "schema")]
+    pub name: Option<String>,
+    /// A JSON Schema file (2020-12 or draft-07) to teach, instead of a registered type.
+    #[arg(long)]
+    pub schema: Option<PathBuf>,
+    /// With `--schema`: an example value (JSON file), shown in detailed instructions.
+    #[arg(long, requires = "schema")]
+    pub example: Option<PathBuf>,
+    /// `marker` (inside a conversational reply, the default), or the format of a
+    /// response that is the value: json, xml, delimited, tagged or markdown.
+    #[arg(long, default_value = "marker")]
+    pub format: String,
+    /// concise (the marker line, the shape and the rules) or detailed (also the
+    /// constraints in words, common mistakes and the example).
+    #[arg(long, default_value = "detailed", value_parser = verbosity_parser())]
+    pub verbosity: Verbosity,
+}
+
+/// The arguments of `payload prompt`.
+#[derive(Debug, clap::Args)]
+pub struct PromptArgs {
+    /// The page.
+    #[arg(long)]
+    pub page: String,
+    /// The app's context JSON, for the CURRENT CONTEXT section.
+    #[arg(long)]
+    pub context: Option<PathBuf>,
+    /// The conversation's payloads, for the PAYLOAD MANIFEST section: a JSON array of
+    /// `{"turn", "payload": {"type", "data"}, "status"}`.
+    #[arg(long)]
+    pub history: Option<PathBuf>,
+}
+
+/// The arguments of `payload bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// The page the response was given on.
+    #[arg(long)]
+    pub page: String,
+    /// How many times to parse it.
+    #[arg(long, default_value_t = crate::bench::DEFAULT_ITERATIONS)]
+    pub iterations: u32,
+    /// The response.
+    pub file: PathBuf,
 }
 
 /// `--verbosity`: the core's [`Verbosity`] by its name, the names listed in the help.

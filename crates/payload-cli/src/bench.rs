@@ -81,6 +81,24 @@ fn block_json(raw: &str) -> Option<&str> {
     raw.get(start..=end)
 }
 
+/// Runs `payload bench`.
+pub(crate) fn command(
+    registry: &Registry,
+    args: crate::args::BenchArgs,
+    limit: u64,
+    out: &mut dyn Write,
+) -> Result<std::process::ExitCode, CliError> {
+    run(
+        registry,
+        &args.page,
+        args.iterations,
+        &args.file,
+        limit,
+        out,
+    )?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -301,5 +301,40 @@ pub(crate) fn client(options: &ClientOptions, constraint: Option<Constraint>) ->
     }
 }
 
+/// Runs `payload chat`: exits 1 when the turn reported an error or a refusal.
+pub(crate) fn command(
+    registry: &Registry,
+    args: crate::args::ChatArgs,
+    limit: u64,
+    out: &mut dyn Write,
+) -> Result<std::process::ExitCode, CliError> {
+    let crate::args::ConstrainArgs {
+        constrain,
+        choice,
+        hints,
+    } = args.grammar;
+    let constraint = constrain
+        .map(|target| {
+            let target = crate::grammar::target(&target)?;
+            let options = choice.options(&hints);
+            crate::grammar::page_constraint(registry, &args.page, target, &options, true)
+        })
+        .transpose()?;
+    let mut model = ClientOptions::from(args.client);
+    model.thinking_budget = args.thinking_budget;
+    let model = model.checked()?;
+    let output = output(registry, args.type_name.as_deref(), args.mode)?;
+    let inputs = PromptInputs::read(args.context.as_ref(), args.history.as_ref(), limit)?;
+    let request = ChatRequest {
+        page: args.page,
+        model,
+        message: args.message,
+        inputs,
+        constraint,
+        output,
+    };
+    Ok(crate::exit_status(run(registry, request, out)?))
+}
+
 #[cfg(test)]
 mod tests;

@@ -126,6 +126,28 @@ fn as_constraint(grammar: Grammar) -> Result<Constraint, CliError> {
     })
 }
 
+/// Runs `payload grammar`.
+pub(crate) fn command(
+    registry: &Registry,
+    args: crate::args::GrammarArgs,
+    out: &mut dyn Write,
+) -> Result<std::process::ExitCode, CliError> {
+    run(
+        registry,
+        GrammarRequest {
+            page: args.page.as_deref(),
+            type_name: args.type_name.as_deref(),
+            target: &args.target,
+            format: &args.format,
+            page_options: args.choice.options(&args.hints),
+            hints: args.hints.hints(),
+            json: args.json,
+        },
+        out,
+    )?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{CliError, run};

@@ -10,6 +10,12 @@
 //! chat` runs), `payload-providers` (the model clients of `payload chat`) and
 //! `payload-core`; clap reads the command line. An app that only needs a registry does not link it.
 //!
+//! Each subcommand is one function in the subcommand's own module (`parse`, `extract`,
+//! `stream`, `chat`, `eval`, `serve`, `grammar`, `schema`, `list` for `pages` and
+//! `types`, `text` for `instructions`, `prompt` and `docs`, `bench`), and its arguments
+//! one [`clap::Args`] struct ([`Command`] names them all); [`run_with_server`] only
+//! reads the command line and dispatches.
+//!
 //! The `providers` feature (on by default) is `payload chat` and the model of `payload
 //! serve`: the provider clients and their HTTP stack. Without it the crate links no
 //! HTTP client and no async runtime, and those two commands say the build has no
@@ -24,14 +30,20 @@ mod chat;
 mod error;
 #[cfg(feature = "providers")]
 mod eval;
+mod extract;
 mod grammar;
 mod input;
+mod list;
+mod parse;
+mod schema;
 mod serve;
 mod stream;
 mod text;
 
 pub use args::{
-    Cli, ClientArgs, Command, ConstrainArgs, GrammarChoice, LengthHints, ModelTimeouts, Provider,
+    BenchArgs, ChatArgs, Cli, ClientArgs, Command, ConstrainArgs, EvalArgs, ExtractArgs,
+    GrammarArgs, GrammarChoice, InstructionsArgs, LengthHints, ModelTimeouts, ParseArgs,
+    PromptArgs, Provider, SchemaArgs, ServeArgs, StreamArgs,
 };
 pub use error::CliError;
 pub use input::{limits, read_input};
@@ -39,10 +51,7 @@ pub use serve::{ModelFactory, Serve, ServeRequest, Server};
 pub use text::{instructions_for, instructions_text, prompt_text, schema_type};
 
 use clap::Parser;
-use payload_core::formats::Format;
-use payload_core::schema::Dialect;
 use payload_registry::Registry;
-use serde_json::{Value, json};
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -98,274 +107,32 @@ pub fn run_with_server(
         Err(error) => return Err(CliError::Usage(error.to_string().trim_end().to_string())),
     };
     let limit = cli.max_input_bytes;
+    // One function per subcommand, in the subcommand's module.
     match cli.command {
-        Command::Parse { page, file } => {
-            let text = read_input(file.as_ref(), limit)?;
-            let parser = registry
-                .page(&page)
-                .map_err(CliError::UnknownPage)?
-                .parser()
-                .clone()
-                .with_limits(limits(limit));
-            print_json(out, &parser.parse(&text))?;
-        }
-        Command::Extract {
-            type_name,
-            schema,
-            example,
-            format,
-            file,
-        } => {
-            let payload = type_or_schema(
-                registry,
-                type_name.as_deref(),
-                schema.as_ref(),
-                example.as_ref(),
-                limit,
-            )?;
-            let format = match format.as_str() {
-                "auto" => None,
-                other => Some(other.parse::<Format>().map_err(CliError::Format)?),
-            };
-            let text = read_input(file.as_ref(), limit)?;
-            let result = payload_core::extract_as_with(&text, payload, format, limits(limit));
-            print_json(out, &result)?;
-            if !result.success {
-                return Ok(ExitCode::from(1));
-            }
-        }
-        Command::Stream { page, chunk, file } => {
-            stream::run(registry, &page, chunk, file.as_ref(), limit, out)?
-        }
+        Command::Parse(args) => parse::command(registry, args, limit, out),
+        Command::Extract(args) => extract::command(registry, args, limit, out),
+        Command::Stream(args) => stream::command(registry, args, limit, out),
         #[cfg(feature = "providers")]
-        Command::Chat {
-            page,
-            client,
-            message,
-            grammar:
-                ConstrainArgs {
-                    constrain,
-                    choice,
-                    hints,
-                },
-            type_name,
-            mode,
-            thinking_budget,
-            context,
-            history,
-        } => {
-            let constraint = constrain
-                .map(|target| {
-                    let target = grammar::target(&target)?;
-                    let options = choice.options(&hints);
-                    grammar::page_constraint(registry, &page, target, &options, true)
-                })
-                .transpose()?;
-            let mut model = chat::ClientOptions::from(client);
-            model.thinking_budget = thinking_budget;
-            let model = model.checked()?;
-            let output = chat::output(registry, type_name.as_deref(), mode)?;
-            let inputs = text::PromptInputs::read(context.as_ref(), history.as_ref(), limit)?;
-            let request = chat::ChatRequest {
-                page,
-                model,
-                message,
-                inputs,
-                constraint,
-                output,
-            };
-            if !chat::run(registry, request, out)? {
-                return Ok(ExitCode::from(1));
-            }
-        }
-        #[cfg(not(feature = "providers"))]
-        Command::Chat { .. } => return Err(CliError::NoProviders),
+        Command::Chat(args) => chat::command(registry, args, limit, out),
         #[cfg(feature = "providers")]
-        Command::Eval {
-            file,
-            client,
-            grammar:
-                ConstrainArgs {
-                    constrain,
-                    choice,
-                    hints,
-                },
-            markdown,
-        } => {
-            if !choice.expect.is_empty() {
-                return Err(CliError::Usage(
-                    "payload eval takes the expected types from each turn's \"expect\"".into(),
-                ));
-            }
-            let request = eval::EvalRequest {
-                file,
-                model: chat::ClientOptions::from(client).checked()?,
-                constrain: constrain.as_deref().map(grammar::target).transpose()?,
-                choice: choice.choice,
-                lazy: choice.lazy,
-                hints: hints.hints(),
-                markdown,
-            };
-            if !eval::run(registry, request, limit, out)? {
-                return Ok(ExitCode::from(1));
-            }
-        }
+        Command::Eval(args) => eval::command(registry, args, limit, out),
         #[cfg(not(feature = "providers"))]
-        Command::Eval { .. } => return Err(CliError::NoProviders),
-        Command::Serve {
-            port,
-            db,
-            provider,
-            base_url,
-            model,
-            max_tokens,
-            timeouts,
-            allow_hosts,
-        } => {
-            let server = server.ok_or(CliError::NoServer)?;
-            let (model, turn_deadline) =
-                serve::model(provider, model, base_url, max_tokens, timeouts)?;
-            server
-                .serve(ServeRequest {
-                    port,
-                    db,
-                    model,
-                    allow_hosts,
-                    turn_deadline,
-                })
-                .map_err(CliError::Serve)?;
-        }
-        Command::Grammar {
-            page,
-            type_name,
-            target,
-            format,
-            choice,
-            hints,
-            json,
-        } => grammar::run(
-            registry,
-            grammar::GrammarRequest {
-                page: page.as_deref(),
-                type_name: type_name.as_deref(),
-                target: &target,
-                format: &format,
-                page_options: choice.options(&hints),
-                hints: hints.hints(),
-                json,
-            },
-            out,
-        )?,
-        Command::Schema { name, dialect } => {
-            let payload = find_type(registry, &name)?;
-            let schema = match dialect {
-                // The best-effort schema of a type that has no strict form would be
-                // refused by the API: say why instead.
-                Dialect::OpenAiStrict => {
-                    payload
-                        .strict_schema()
-                        .map_err(|refusal| CliError::NotStrict {
-                            name: name.clone(),
-                            refusal,
-                        })?
-                }
-                // A provider's native form: what it does not enforce left out (checked
-                // locally), or why the type cannot be sent at all.
-                Dialect::AnthropicStrict | Dialect::Gemini => {
-                    payload_schema::dialect::native::native(
-                        &payload.schema(Dialect::Draft2020_12),
-                        dialect,
-                    )
-                    .map(|native| native.schema)
-                    .map_err(|refusal| CliError::NotStrict {
-                        name: name.clone(),
-                        refusal,
-                    })?
-                }
-                _ => payload.schema(dialect),
-            };
-            print_json(out, &schema)?;
-        }
-        Command::Pages => {
-            let pages: Vec<Value> = registry
-                .pages()
-                .map(|info| {
-                    json!({
-                        "name": info.page.name,
-                        "description": info.page.description,
-                        "payloads": info.payloads.iter().map(|t| t.name).collect::<Vec<_>>(),
-                        "actions": info.actions.iter().map(|a| a.action).collect::<Vec<_>>(),
-                        "suggestions": info.page.suggestions,
-                    })
-                })
-                .collect();
-            print_json(out, &pages)?;
-        }
-        Command::Types => {
-            let warnings = registry.warnings();
-            let types: Vec<Value> = registry
-                .types()
-                .map(|t| {
-                    let lacks: Vec<String> = warnings
-                        .iter()
-                        .filter(|w| w.type_name() == t.name)
-                        .map(ToString::to_string)
-                        .collect();
-                    json!({
-                        "name": t.name,
-                        "marker": t.marker,
-                        "description": t.description,
-                        "pages": registry.pages_offering(t.name),
-                        "warnings": lacks,
-                    })
-                })
-                .collect();
-            print_json(out, &types)?;
-        }
-        Command::Instructions {
-            name,
-            schema,
-            example,
-            format,
-            verbosity,
-        } => {
-            let payload = type_or_schema(
-                registry,
-                name.as_deref(),
-                schema.as_ref(),
-                example.as_ref(),
-                limit,
-            )?;
-            let options = payload_core::instructions::InstructionOptions {
-                verbosity,
-                ..Default::default()
-            };
-            let text = instructions_for(payload, &format, &options)?;
-            writeln!(out, "{text}")?;
-        }
-        Command::Prompt {
-            page,
-            context,
-            history,
-        } => {
-            let text = prompt_text(registry, &page, context.as_ref(), history.as_ref(), limit)?;
-            writeln!(out, "{text}")?;
-        }
-        Command::Docs => {
-            write!(out, "{}", payload_prompt::docs::render(registry))?;
-        }
-        Command::Bench {
-            page,
-            iterations,
-            file,
-        } => bench::run(registry, &page, iterations, &file, limit, out)?,
+        Command::Chat(_) | Command::Eval(_) => Err(CliError::NoProviders),
+        Command::Serve(args) => serve::command(args, server),
+        Command::Grammar(args) => grammar::command(registry, args, out),
+        Command::Schema(args) => schema::command(registry, args, out),
+        Command::Pages => list::pages(registry, out),
+        Command::Types => list::types(registry, out),
+        Command::Instructions(args) => text::instructions_command(registry, args, limit, out),
+        Command::Prompt(args) => text::prompt_command(registry, args, limit, out),
+        Command::Docs => text::docs_command(registry, out),
+        Command::Bench(args) => bench::command(registry, args, limit, out),
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// The registered type named `name`, or else the type the schema file describes (clap
 /// makes sure exactly one is given).
-fn type_or_schema<'r>(
+pub(crate) fn type_or_schema<'r>(
     registry: &'r Registry,
     name: Option<&str>,
     schema: Option<&std::path::PathBuf>,
@@ -390,6 +157,16 @@ pub(crate) fn find_type<'r>(
             name: name.to_string(),
             known: registry.types().map(|t| t.name).collect(),
         })
+}
+
+/// The exit status of a command that ran and reports whether what it did succeeded:
+/// 0, or 1 (a usage or input error is 2, from [`main`]).
+pub(crate) fn exit_status(success: bool) -> ExitCode {
+    if success {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 pub(crate) fn print_json(

@@ -102,6 +102,32 @@ pub(crate) fn model(
     }
 }
 
+/// Runs `payload serve`: the app `server` (none: an error saying the build has none)
+/// with the model and limits asked for.
+pub(crate) fn command(
+    args: crate::args::ServeArgs,
+    server: Option<Server>,
+) -> Result<std::process::ExitCode, crate::CliError> {
+    let server = server.ok_or(crate::CliError::NoServer)?;
+    let (model, turn_deadline) = model(
+        args.provider,
+        args.model,
+        args.base_url,
+        args.max_tokens,
+        args.timeouts,
+    )?;
+    server
+        .serve(ServeRequest {
+            port: args.port,
+            db: args.db,
+            model,
+            allow_hosts: args.allow_hosts,
+            turn_deadline,
+        })
+        .map_err(crate::CliError::Serve)?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
 #[cfg(all(test, feature = "providers"))]
 mod tests {
     use crate::{CliError, run, run_with_server};

@@ -69,6 +69,24 @@ fn chunks(text: &str, size: usize) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Runs `payload stream`.
+pub(crate) fn command(
+    registry: &Registry,
+    args: crate::args::StreamArgs,
+    limit: u64,
+    out: &mut dyn Write,
+) -> Result<std::process::ExitCode, CliError> {
+    run(
+        registry,
+        &args.page,
+        args.chunk,
+        args.file.as_ref(),
+        limit,
+        out,
+    )?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -119,3 +119,53 @@ impl PromptInputs {
         Ok(builder.history(&self.history).build())
     }
 }
+
+/// Runs `payload instructions`.
+pub(crate) fn instructions_command(
+    registry: &Registry,
+    args: crate::args::InstructionsArgs,
+    limit: u64,
+    out: &mut dyn std::io::Write,
+) -> Result<std::process::ExitCode, CliError> {
+    let payload = crate::type_or_schema(
+        registry,
+        args.name.as_deref(),
+        args.schema.as_ref(),
+        args.example.as_ref(),
+        limit,
+    )?;
+    let options = InstructionOptions {
+        verbosity: args.verbosity,
+        ..Default::default()
+    };
+    let text = instructions_for(payload, &args.format, &options)?;
+    writeln!(out, "{text}")?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Runs `payload prompt`.
+pub(crate) fn prompt_command(
+    registry: &Registry,
+    args: crate::args::PromptArgs,
+    limit: u64,
+    out: &mut dyn std::io::Write,
+) -> Result<std::process::ExitCode, CliError> {
+    let text = prompt_text(
+        registry,
+        &args.page,
+        args.context.as_ref(),
+        args.history.as_ref(),
+        limit,
+    )?;
+    writeln!(out, "{text}")?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Runs `payload docs`.
+pub(crate) fn docs_command(
+    registry: &Registry,
+    out: &mut dyn std::io::Write,
+) -> Result<std::process::ExitCode, CliError> {
+    write!(out, "{}", payload_prompt::docs::render(registry))?;
+    Ok(std::process::ExitCode::SUCCESS)
+}

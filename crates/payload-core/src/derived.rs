@@ -14,6 +14,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 use std::any::TypeId;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::{OnceLock, RwLock};
 
 /// The JSON Schema of `T` in `dialect`, for deserialization (what input is accepted).
@@ -82,7 +83,10 @@ fn merge(into: &mut Value, from: Value) {
 pub(crate) fn compiled<T: JsonSchema + 'static>(format_options: &str) -> &'static CompiledSchema {
     // One map for every type: Rust has no generic statics, and a lookup under a read
     // lock costs far less than the validation it precedes.
-    static CACHE: OnceLock<RwLock<HashMap<TypeId, &'static CompiledSchema>>> = OnceLock::new();
+    // A type's id is already a hash: SipHash over it cost more than the rest of the
+    // lookup, which every extraction makes several times.
+    type ById = HashMap<TypeId, &'static CompiledSchema, BuildHasherDefault<facts::AddressHasher>>;
+    static CACHE: OnceLock<RwLock<ById>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let id = TypeId::of::<T>();
     if let Some(found) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&id) {

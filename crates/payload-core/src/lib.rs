@@ -167,6 +167,17 @@ pub mod __internals {
     pub mod balanced {
         pub use crate::scan::balanced::{Balanced, scan};
     }
+    /// A payload type's compiled validation plan, judged beside the validator and the
+    /// walk after validation.
+    pub mod plan {
+        pub use crate::validate::plan::Verdict;
+        pub use crate::validate::plan::judge::Judged;
+
+        /// Judges `value` for `payload` (as it is checked, without `strict_nulls`).
+        pub fn judge(payload: &crate::PayloadType, value: &serde_json::Value) -> Judged {
+            crate::validate::plan::judge::judge(payload.compiled(), value)
+        }
+    }
     /// `$ref` resolution in a schema.
     pub mod schema_walk {
         pub use payload_schema::walk::resolve;

@@ -22,7 +22,8 @@
 //! holds two blank lines in a row. Apps replace a section's text
 //! ([`PromptBuilder::replace`]) or add their own ([`PromptBuilder::section`]).
 
-use crate::manifest::{self, ManifestEntry};
+use crate::ManifestEntry;
+use crate::manifest;
 use crate::sections::{DEFAULT_PREAMBLE, Holds, Position, Section, SectionKind, preamble_rules};
 use payload_core::PayloadKind;
 use payload_core::instructions::{

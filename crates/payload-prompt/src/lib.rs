@@ -26,10 +26,11 @@
 mod builder;
 pub mod data;
 pub mod docs;
+mod entry;
 pub mod manifest;
 mod sections;
 
 pub use builder::PromptBuilder;
-pub use manifest::{ManifestEntry, PayloadStatus};
+pub use entry::{ManifestEntry, PayloadStatus};
 pub use payload_core;
 pub use sections::{DEFAULT_PREAMBLE, Position, Section, SectionKind};

@@ -6,68 +6,16 @@
 //! payload of a type this registry does not know (a tool's payload, say) or whose data
 //! no longer decodes gets core's [`default_summary`].
 
+use crate::ManifestEntry;
 use payload_core::CustomPayload;
 use payload_core::default_summary;
 use payload_registry::Registry;
-use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// How many entries the manifest lists: the most recent ones, with the count of the
 /// older ones left out, so that a long conversation cannot grow the prompt without bound.
 pub const MAX_MANIFEST_ENTRIES: usize = 30;
 /// How long one summary may be: summaries quote what the model wrote, which may be long.
 pub const MAX_SUMMARY_CHARS: usize = 160;
-
-/// What became of a proposed payload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PayloadStatus {
-    /// Shown to the user, who has not acted on it yet.
-    Proposed,
-    /// The user applied it.
-    Accepted,
-    /// The user dismissed it.
-    Dismissed,
-}
-
-impl PayloadStatus {
-    /// `proposed`, `accepted` or `dismissed`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            PayloadStatus::Proposed => "proposed",
-            PayloadStatus::Accepted => "accepted",
-            PayloadStatus::Dismissed => "dismissed",
-        }
-    }
-}
-
-impl fmt::Display for PayloadStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A payload from the conversation's history.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ManifestEntry {
-    /// The turn it was given in (as the app counts turns).
-    pub turn: usize,
-    /// The payload as parsed (or as a tool returned it).
-    pub payload: CustomPayload,
-    /// What the user did with it.
-    pub status: PayloadStatus,
-}
-
-impl ManifestEntry {
-    /// An entry for `payload`, given in `turn`, now in `status`.
-    pub fn new(turn: usize, payload: CustomPayload, status: PayloadStatus) -> Self {
-        ManifestEntry {
-            turn,
-            payload,
-            status,
-        }
-    }
-}
 
 /// The one-line summary of `payload`: its type's summarizer when the registry knows the
 /// type and the data decodes, else [`default_summary`]. Always one line of at most
@@ -133,6 +81,7 @@ fn one_line(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::PayloadStatus;
     use serde_json::json;
 
     fn empty() -> Registry {

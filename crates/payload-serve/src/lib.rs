@@ -52,8 +52,9 @@ pub mod security;
 mod sse;
 mod state;
 
-pub use assets::Asset;
 pub use db::{Db, StoredMessage, StoredPayload};
+
+use assets::Asset;
 pub use decide::{DecideError, Decided, Decision};
 pub use error::{ApiError, ErrorBody};
 pub use extract::{Json, Path};
@@ -61,7 +62,7 @@ pub use handlers::{Accepted, Handlers};
 pub use listen::Timeouts;
 pub use manifest::{ActionManifest, AppManifest, PageManifest, TypeManifest};
 pub use replay::{DEFAULT_CHUNK_CHARS, DEFAULT_DELAY, RecordedAnswer, ReplayModel};
-pub use security::SecurityPolicy;
+use security::SecurityPolicy;
 pub use state::{AppState, ContextSource, ModelSource, Shared, TurnInfo};
 
 use axum::Router;

@@ -25,7 +25,8 @@ mod cookbook;
 pub use cookbook::{RecipesBody, SCHEMA, SavedRecipe, routes, save};
 
 use payload_registry::Registry;
-use payload_serve::{App, Asset, RecordedAnswer};
+use payload_serve::assets::Asset;
+use payload_serve::{App, RecordedAnswer};
 use recipes::RecipeProposal;
 
 /// The pages served, the first being where the chat starts.

@@ -26,7 +26,8 @@ pub use apply::{Applied, ApplyError, Skipped, Tables};
 
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_registry::Registry;
-use payload_serve::{ApiError, App, Asset, Db, Handlers, RecordedAnswer};
+use payload_serve::assets::Asset;
+use payload_serve::{ApiError, App, Db, Handlers, RecordedAnswer};
 use serde_json::Value;
 use std::path::Path;
 

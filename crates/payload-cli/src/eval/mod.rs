@@ -287,5 +287,37 @@ fn outcome(turn: &Turn, calls: &[Call], started: Instant, error: Option<String>)
     }
 }
 
+/// Runs `payload eval`: exits 1 when a turn failed.
+pub(crate) fn command(
+    registry: &Registry,
+    args: crate::args::EvalArgs,
+    limit: u64,
+    out: &mut dyn Write,
+) -> Result<std::process::ExitCode, CliError> {
+    let crate::args::ConstrainArgs {
+        constrain,
+        choice,
+        hints,
+    } = args.grammar;
+    if !choice.expect.is_empty() {
+        return Err(CliError::Usage(
+            "payload eval takes the expected types from each turn's \"expect\"".into(),
+        ));
+    }
+    let request = EvalRequest {
+        file: args.file,
+        model: ClientOptions::from(args.client).checked()?,
+        constrain: constrain
+            .as_deref()
+            .map(crate::grammar::target)
+            .transpose()?,
+        choice: choice.choice,
+        lazy: choice.lazy,
+        hints: hints.hints(),
+        markdown: args.markdown,
+    };
+    Ok(crate::exit_status(run(registry, request, limit, out)?))
+}
+
 #[cfg(test)]
 mod tests;

@@ -188,10 +188,11 @@ fn address(node: &Value) -> usize {
     node as *const Value as usize
 }
 
-/// A hasher for addresses: they are already unique, so one multiplication spreads them
-/// (SipHash would cost more than the lookups it replaces).
+/// A hasher for keys that are already unique (addresses, and the `TypeId`s of
+/// `crate::derived`'s cache): one multiplication spreads them (SipHash would cost more
+/// than the lookups it replaces).
 #[derive(Default)]
-struct AddressHasher(u64);
+pub(crate) struct AddressHasher(u64);
 
 impl Hasher for AddressHasher {
     fn finish(&self) -> u64 {

@@ -319,7 +319,7 @@ impl StreamParser {
                             && block.ending == Ending::Closed
                         {
                             self.flush(events);
-                            self.preview_at(&mut preview, end, true, events);
+                            preview_at(&self.parser, &self.buf, &mut preview, end, true, events);
                         }
                     }
                     self.assembly.piece(&self.buf, piece);
@@ -327,128 +327,138 @@ impl StreamParser {
             }
         }
         self.pieces = pieces;
-        if let Some(mut preview) = self.preview.take() {
+        // The preview is read where it lies: it is large, and this runs for every chunk.
+        if let Some(preview) = &mut self.preview {
             match self.segmenter.open_block() {
                 Some((start, value_end)) if start == preview.value_start => {
-                    self.flush(events);
+                    if let Some(text) = self.assembly.take_text() {
+                        events.push(StreamEvent::TextDelta { text });
+                    }
                     let to = value_end.unwrap_or(self.buf.len());
-                    self.preview_at(&mut preview, to, value_end.is_some(), events);
-                    self.preview = Some(preview);
+                    preview_at(
+                        &self.parser,
+                        &self.buf,
+                        preview,
+                        to,
+                        value_end.is_some(),
+                        events,
+                    );
                 }
                 // Another block is open: this one has ended.
-                Some(_) => {}
+                Some(_) => self.preview = None,
                 // The segmenter has not decided yet where the block ends (it reads a line
                 // start only once the whole line is here, docs/spec.md §1.14): the block is neither
                 // open nor ended, so its preview waits for the decision, and the closed
                 // preview still comes when the block does.
-                None => self.preview = Some(preview),
+                None => {}
             }
         }
         self.flush(events);
-    }
-
-    /// Emits a progress preview of the value up to `to` when it has grown enough
-    /// (always when it has `closed`).
-    fn preview_at(
-        &self,
-        preview: &mut Preview,
-        to: usize,
-        closed: bool,
-        events: &mut Vec<StreamEvent>,
-    ) {
-        let size = to - preview.value_start;
-        if !closed && size < preview.next_at {
-            return;
-        }
-        // Doubling the threshold keeps the copies the previews make within twice the
-        // block's size, while small blocks still get a preview every 64 bytes; the
-        // reading itself is incremental (each byte read once).
-        preview.next_at = size + size.max(64);
-        let json = &self.buf[preview.value_start..to];
-        if json.len() < preview.reader.read() {
-            // Not an extension of the text read (the block ended before it): read anew.
-            preview.reader = PartialReader::default();
-        }
-        preview.reader.advance(json);
-        let state = (
-            preview.reader.version(),
-            closed || preview.reader.complete(),
-        );
-        if preview.shown == Some(state) {
-            return;
-        }
-        preview.shown = Some(state);
-        let role = self.parser.role(preview.pattern);
-        if let BlockKind::Foreign(_) = role {
-            return;
-        }
-        let snapshot = if closed {
-            // The last preview of the block: the value read is handed over, not copied.
-            std::mem::take(&mut preview.reader).into_snapshot()
-        } else {
-            preview.reader.snapshot()
-        };
-        let Some((value, open)) = self.allowed_preview(role, snapshot, closed) else {
-            return;
-        };
-        if matches!(role, BlockKind::Values | BlockKind::Actions) {
-            // What is still open counts too: a string that closed without growing
-            // makes a new preview, so a typed reader learns it is complete.
-            let fingerprint = fingerprint(&value, open.as_deref());
-            if preview.last == Some(fingerprint) {
-                return;
-            }
-            preview.last = Some(fingerprint);
-        }
-        events.push(StreamEvent::PayloadProgress {
-            kind: role.name().to_string(),
-            partial: value,
-            open,
-        });
-    }
-
-    /// The preview of a block's value so far, showing nothing the final result would
-    /// drop: a suggestion block shows only its complete items that the page's rules
-    /// keep.
-    fn allowed_preview(
-        &self,
-        role: BlockKind,
-        snapshot: Option<(Value, Option<String>)>,
-        closed: bool,
-    ) -> Option<(Value, Option<String>)> {
-        let (value, open) = snapshot?;
-        let open = if closed { None } else { open };
-        let mut ignored = Capped::warnings();
-        match role {
-            BlockKind::Custom(_) => Some((value, open)),
-            BlockKind::Foreign(_) => None,
-            BlockKind::Values | BlockKind::Actions => {
-                let Value::Array(mut items) = value else {
-                    return None;
-                };
-                if !closed {
-                    // The last item may still be arriving.
-                    items.pop();
-                }
-                let kept = if let BlockKind::Values = role {
-                    serde_json::to_value(suggestions::keep_values(items, &mut ignored))
-                } else {
-                    serde_json::to_value(suggestions::keep_actions(
-                        items,
-                        self.parser.actions(),
-                        &mut ignored,
-                    ))
-                };
-                // Only complete items are shown: the array is what is open.
-                kept.ok().map(|kept| (kept, open.map(|_| String::new())))
-            }
-        }
     }
 
     /// Sends the message text that has become final.
     fn flush(&mut self, events: &mut Vec<StreamEvent>) {
         if let Some(text) = self.assembly.take_text() {
             events.push(StreamEvent::TextDelta { text });
+        }
+    }
+}
+
+/// Emits a progress preview of the block's value in `buf` up to `to` when it has grown
+/// enough (always when it has `closed`).
+fn preview_at(
+    parser: &Parser,
+    buf: &str,
+    preview: &mut Preview,
+    to: usize,
+    closed: bool,
+    events: &mut Vec<StreamEvent>,
+) {
+    let size = to - preview.value_start;
+    if !closed && size < preview.next_at {
+        return;
+    }
+    // Doubling the threshold keeps the copies the previews make within twice the
+    // block's size, while small blocks still get a preview every 64 bytes; the
+    // reading itself is incremental (each byte read once).
+    preview.next_at = size + size.max(64);
+    let json = &buf[preview.value_start..to];
+    if json.len() < preview.reader.read() {
+        // Not an extension of the text read (the block ended before it): read anew.
+        preview.reader = PartialReader::default();
+    }
+    preview.reader.advance(json);
+    let state = (
+        preview.reader.version(),
+        closed || preview.reader.complete(),
+    );
+    if preview.shown == Some(state) {
+        return;
+    }
+    preview.shown = Some(state);
+    let role = parser.role(preview.pattern);
+    if let BlockKind::Foreign(_) = role {
+        return;
+    }
+    let snapshot = if closed {
+        // The last preview of the block: the value read is handed over, not copied.
+        std::mem::take(&mut preview.reader).into_snapshot()
+    } else {
+        preview.reader.snapshot()
+    };
+    let Some((value, open)) = allowed_preview(parser, role, snapshot, closed) else {
+        return;
+    };
+    if matches!(role, BlockKind::Values | BlockKind::Actions) {
+        // What is still open counts too: a string that closed without growing
+        // makes a new preview, so a typed reader learns it is complete.
+        let fingerprint = fingerprint(&value, open.as_deref());
+        if preview.last == Some(fingerprint) {
+            return;
+        }
+        preview.last = Some(fingerprint);
+    }
+    events.push(StreamEvent::PayloadProgress {
+        kind: role.name().to_string(),
+        partial: value,
+        open,
+    });
+}
+
+/// The preview of a block's value so far, showing nothing the final result would
+/// drop: a suggestion block shows only its complete items that the page's rules
+/// keep.
+fn allowed_preview(
+    parser: &Parser,
+    role: BlockKind,
+    snapshot: Option<(Value, Option<String>)>,
+    closed: bool,
+) -> Option<(Value, Option<String>)> {
+    let (value, open) = snapshot?;
+    let open = if closed { None } else { open };
+    let mut ignored = Capped::warnings();
+    match role {
+        BlockKind::Custom(_) => Some((value, open)),
+        BlockKind::Foreign(_) => None,
+        BlockKind::Values | BlockKind::Actions => {
+            let Value::Array(mut items) = value else {
+                return None;
+            };
+            if !closed {
+                // The last item may still be arriving.
+                items.pop();
+            }
+            let kept = if let BlockKind::Values = role {
+                serde_json::to_value(suggestions::keep_values(items, &mut ignored))
+            } else {
+                serde_json::to_value(suggestions::keep_actions(
+                    items,
+                    parser.actions(),
+                    &mut ignored,
+                ))
+            };
+            // Only complete items are shown: the array is what is open.
+            kept.ok().map(|kept| (kept, open.map(|_| String::new())))
         }
     }
 }

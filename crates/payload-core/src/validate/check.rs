@@ -15,6 +15,10 @@
 //!    path of the member at fault) and the type's own rules. A near miss that serde
 //!    takes in (an `alias`) was renamed in step 0, so it is no error.
 //!
+//! Before step 0, the schema's compiled plan (`crate::validate::plan`) looks at the
+//! value: when it finds it clean (valid, no undeclared member, no number to rewrite or
+//! refuse), steps 0 to 3 would find nothing, and only step 4 runs.
+//!
 //! At most [`crate::caps::MAX_ERRORS`] errors are kept, the rest counted in
 //! one final error; warnings are capped the same way.
 
@@ -80,6 +84,9 @@ pub(crate) fn check(
     compiled: &CompiledSchema,
     decode: impl Fn(&Value, bool) -> TypedDecode,
 ) -> Checked {
+    if compiled.is_clean(value) {
+        return decode_clean(value, decode);
+    }
     let walked = Walked::of(value, compiled);
     let walked = walked.with_aliases(value, compiled, &decode);
     finish(value, compiled, decode, walked)
@@ -93,6 +100,9 @@ pub(crate) fn probe(
     compiled: &CompiledSchema,
     decode: impl Fn(&Value, bool) -> TypedDecode,
 ) -> Probe {
+    if compiled.is_clean(value) {
+        return Probe::Checked(decode_clean(value, decode));
+    }
     let walked = Walked::of(value, compiled);
     let walked = walked.with_aliases(value, compiled, &decode);
     if !walked.errors.is_empty() || !compiled.is_valid(value) {
@@ -174,6 +184,20 @@ impl Walked {
         } else {
             Walked::of(value, compiled)
         }
+    }
+}
+
+/// Step 4 alone, for a value the plan found clean.
+fn decode_clean(value: &Value, decode: impl Fn(&Value, bool) -> TypedDecode) -> Checked {
+    let decoded = decode(value, false);
+    let mut errors = Capped::errors();
+    errors.extend(decoded.errors);
+    let errors = errors.finish();
+    Checked {
+        typed: decoded.typed.filter(|_| errors.is_empty()),
+        errors,
+        warnings: Capped::warnings(),
+        rewrites: Capped::warnings(),
     }
 }
 

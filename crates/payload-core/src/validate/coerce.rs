@@ -119,8 +119,12 @@ fn walk(
             applies = Applies::of(root, schema, value);
         }
     }
-    if let Some(allowed) = applies.enum_values() {
-        fix_enum_case(value, &allowed, path, fixes);
+    // Only a string's case is fixed: the allowed values (a copy) are looked up for
+    // strings alone, not at every node.
+    if value.is_string() {
+        if let Some(allowed) = applies.enum_values() {
+            fix_enum_case(value, &allowed, path, fixes);
+        }
     }
     match value {
         Value::Object(map) => {

@@ -3,6 +3,7 @@
 //! Schema tool would enforce it. Its errors are bounded by [`super::bounded`].
 
 use super::bounded;
+use super::plan::{Plan, Verdict};
 use crate::caps::Capped;
 use crate::error::PayloadError;
 use crate::schema::{Shape, shape_of};
@@ -18,6 +19,9 @@ pub(crate) struct CompiledSchema {
     pub(super) entries: bounded::Entries,
     /// Its `x-parsing`, read once.
     pub(super) policy: ParsingPolicy,
+    /// The schema compiled into a plan that finds clean values fast (`None` for a
+    /// schema too large for one).
+    plan: Option<Plan>,
 }
 
 impl CompiledSchema {
@@ -39,12 +43,14 @@ impl CompiledSchema {
             .build(&schema)?;
         let shape = shape_of(&schema);
         let policy = ParsingPolicy::from_schema(&schema);
+        let plan = Plan::compile(&schema);
         Ok(CompiledSchema {
             schema,
             validator,
             shape,
             entries: bounded::Entries::default(),
             policy,
+            plan,
         })
     }
 
@@ -61,6 +67,19 @@ impl CompiledSchema {
     /// The top-level JSON kind the schema requires.
     pub fn shape(&self) -> Shape {
         self.shape
+    }
+
+    /// Whether the plan finds `value` clean: valid, and with nothing for the walk after
+    /// validation to report or rewrite (`super::plan`). `false` says nothing more.
+    pub fn is_clean(&self, value: &Value) -> bool {
+        self.verdict(value) == Verdict::Clean
+    }
+
+    /// The plan's verdict on `value` (`Unsure` without a plan).
+    pub(crate) fn verdict(&self, value: &Value) -> Verdict {
+        self.plan
+            .as_ref()
+            .map_or(Verdict::Unsure, |plan| plan.verdict(value))
     }
 
     /// Whether `value` satisfies the schema (no error is built).

@@ -6,6 +6,8 @@
 //!   integer-valued numbers, decoding into the type and its own rules;
 //! - [`compiled`]: a type's schema compiled into the validator, and [`bounded`]: its
 //!   errors, in work and memory bounded by the value;
+//! - [`plan`]: the schema compiled into a plan that finds a clean value (valid, nothing
+//!   to report) in one walk, so that it skips the validator and the walk below;
 //! - [`schema_errors`]: `jsonschema` errors turned into errors a model can act on;
 //! - [`walk`]: one walk over the value for the two rules serde alone would not report,
 //!   [`numbers`] (integer-valued floats) and [`members`] (undeclared members);
@@ -21,6 +23,7 @@ pub(crate) mod coerce;
 pub(crate) mod compiled;
 pub(crate) mod members;
 pub(crate) mod numbers;
+pub(crate) mod plan;
 pub(crate) mod schema_errors;
 pub(crate) mod strict_nulls;
 pub(crate) mod variant;

@@ -94,12 +94,10 @@ impl Integers<'_> {
     pub(crate) fn single_precision(&mut self, value: &Value, path: &str) {
         let Value::Number(number) = value else { return };
         let Some(wide) = number.as_f64() else { return };
-        let narrow = wide as f32;
-        // What the 32-bit float prints as, read back: the decimal it holds.
-        let held = format!("{narrow:e}").parse::<f64>().ok();
-        if narrow.is_finite() && held == Some(wide) {
+        if fits_single(wide) {
             return;
         }
+        let narrow = wide as f32;
         self.report(|| {
             PayloadError::validation(
                 path.to_string(),
@@ -121,6 +119,28 @@ impl Integers<'_> {
             self.errors.push(build());
         }
     }
+}
+
+/// Whether a 32-bit float holds `wide` to its digits: the 32-bit float, printed as its
+/// shortest decimal and read back, is `wide` again. Printed on the stack: the
+/// compiled plan (`crate::validate::plan`) asks this of every such number.
+pub(crate) fn fits_single(wide: f64) -> bool {
+    use std::io::Write;
+    let narrow = wide as f32;
+    if !narrow.is_finite() {
+        return false;
+    }
+    // The longest shortest form of an `f32` is 15 bytes (`-1.1754942e-38`).
+    let mut buffer = [0u8; 32];
+    let mut free = &mut buffer[..];
+    if write!(free, "{narrow:e}").is_err() {
+        return false;
+    }
+    let written = 32 - free.len();
+    std::str::from_utf8(&buffer[..written])
+        .ok()
+        .and_then(|printed| printed.parse::<f64>().ok())
+        == Some(wide)
 }
 
 fn at(path: &str) -> &str {

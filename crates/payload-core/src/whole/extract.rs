@@ -505,10 +505,14 @@ fn accepts_anything(schema: &Value) -> bool {
 /// boolean or enum at the top (a unit-only enum, say): `"formal"`, `formal`, `42`.
 /// Text that does not parse as JSON is taken as a string only where strings are
 /// allowed; the value is then validated and coerced like any other.
-/// Whether the whole response (trimmed) is one strict JSON scalar.
+/// Whether the whole response (trimmed) is one strict JSON scalar. A text that opens
+/// with a bracket is no scalar whether it reads or not, so it is not read here (the
+/// candidates' search reads it once).
 fn is_json_scalar(text: &str) -> bool {
-    serde_json::from_str::<Value>(text.trim())
-        .is_ok_and(|value| !value.is_object() && !value.is_array())
+    let trimmed = text.trim();
+    !trimmed.starts_with(['{', '['])
+        && serde_json::from_str::<Value>(trimmed)
+            .is_ok_and(|value| !value.is_object() && !value.is_array())
 }
 
 fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {

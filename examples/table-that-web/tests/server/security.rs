@@ -89,7 +89,7 @@ async fn an_operator_listed_host_is_answered() {
     let server = start_with(
         replay(),
         payload_serve::ServeOptions {
-            security: payload_serve::SecurityPolicy {
+            security: payload_serve::security::SecurityPolicy {
                 allowed_hosts: vec!["tables.example.com".into()],
                 ..Default::default()
             },

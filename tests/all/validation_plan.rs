@@ -1,0 +1,169 @@
+//! The compiled validation plan against the validator and the walk after validation,
+//! for every registered type (built-in and the example apps'): on random values and on
+//! each type's example mutated the ways models get values wrong, the plan says clean
+//! only of a valid value with nothing to report, invalid only of a value the validator
+//! refuses, and "report" only of one refused or reported
+//! (`payload_benches::json_invariants::check_plan`). And it is not idle: it finds the
+//! examples of the types the benchmarks parse clean.
+
+use payload_benches::json_invariants::check_plan;
+use payload_core::__internals::plan::Verdict;
+use payload_core::PayloadType;
+use payload_registry::Registry;
+use proptest::prelude::*;
+use serde_json::{Map, Number, Value, json};
+
+fn types() -> Vec<PayloadType> {
+    Registry::global().types().copied().collect()
+}
+
+/// Any JSON value, small, with the names and words payload types use.
+fn any_value() -> impl Strategy<Value = Value> {
+    let word = prop::sample::select(vec![
+        "add",
+        "update",
+        "delete",
+        "move",
+        "name",
+        "label",
+        "value",
+        "row_id",
+        "Stage",
+        "",
+        "2024-03-01",
+        "x",
+    ]);
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        prop::sample::select(vec![0i64, 1, 2, 3, -1, 255, 256, 1000, 1001]).prop_map(|n| json!(n)),
+        prop::sample::select(vec![0.5, 1.0, 2.0, 1e20, 0.123_456_789, -3.0])
+            .prop_map(|f| Value::Number(Number::from_f64(f).expect("finite"))),
+        word.clone().prop_map(|w| Value::String(w.to_string())),
+    ];
+    leaf.prop_recursive(4, 24, 4, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((word.clone(), inner), 0..4).prop_map(|members| {
+                Value::Object(
+                    members
+                        .into_iter()
+                        .map(|(k, v)| (k.to_string(), v))
+                        .collect::<Map<String, Value>>(),
+                )
+            }),
+        ]
+    })
+}
+
+/// One way a model gets a value wrong, applied at the `at`-th node (in pre-order).
+#[derive(Debug, Clone)]
+enum Mutation {
+    Replace(Value),
+    RemoveMember,
+    AddMember(String, Value),
+    IntegerAsFloat,
+    DuplicateItem,
+    RemoveItem,
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        any_value().prop_map(Mutation::Replace),
+        Just(Mutation::RemoveMember),
+        ("[a-z_]{1,8}", any_value()).prop_map(|(k, v)| Mutation::AddMember(k, v)),
+        Just(Mutation::IntegerAsFloat),
+        Just(Mutation::DuplicateItem),
+        Just(Mutation::RemoveItem),
+    ]
+}
+
+/// Applies `mutation` at the `at`-th node of `value`; whether a node took it.
+fn mutate(value: &mut Value, at: &mut usize, mutation: &Mutation) -> bool {
+    if *at == 0 {
+        let took = match (mutation, &mut *value) {
+            (Mutation::Replace(new), _) => {
+                *value = new.clone();
+                true
+            }
+            (Mutation::RemoveMember, Value::Object(members)) => {
+                let first = members.keys().next().cloned();
+                first.is_some_and(|key| members.remove(&key).is_some())
+            }
+            (Mutation::AddMember(key, new), Value::Object(members)) => {
+                members.insert(key.clone(), new.clone());
+                true
+            }
+            (Mutation::IntegerAsFloat, Value::Number(n)) => match n.as_i64() {
+                Some(i) => {
+                    *value = json!(i as f64);
+                    true
+                }
+                None => false,
+            },
+            (Mutation::DuplicateItem, Value::Array(items)) if !items.is_empty() => {
+                items.push(items[0].clone());
+                true
+            }
+            (Mutation::RemoveItem, Value::Array(items)) => items.pop().is_some(),
+            _ => false,
+        };
+        *at = usize::MAX;
+        return took;
+    }
+    *at -= 1;
+    match value {
+        Value::Array(items) => items.iter_mut().any(|item| mutate(item, at, mutation)),
+        Value::Object(members) => members
+            .values_mut()
+            .any(|member| mutate(member, at, mutation)),
+        _ => false,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn the_plan_agrees_with_the_validator_on_any_value(index in any::<prop::sample::Index>(), value in any_value()) {
+        let types = types();
+        check_plan(&types[index.index(types.len())], &value);
+    }
+
+    #[test]
+    fn the_plan_agrees_with_the_validator_on_mutated_examples(
+        index in any::<prop::sample::Index>(),
+        mutations in prop::collection::vec((0usize..64, mutation()), 1..4),
+    ) {
+        let types: Vec<PayloadType> = types().into_iter().filter(|t| t.example().is_some()).collect();
+        let payload = &types[index.index(types.len())];
+        let mut value = payload.example().expect("filtered");
+        for (at, mutation) in &mutations {
+            let mut at = *at;
+            mutate(&mut value, &mut at, mutation);
+        }
+        check_plan(payload, &value);
+    }
+}
+
+#[test]
+fn every_example_agrees_and_the_benchmarked_types_are_clean() {
+    let mut clean = Vec::new();
+    for payload in types() {
+        let Some(example) = payload.example() else {
+            continue;
+        };
+        if check_plan(&payload, &example).verdict == Verdict::Clean {
+            clean.push(payload.name);
+        }
+    }
+    for name in [
+        "data_proposal",
+        "schema_proposal",
+        "suggested_values",
+        "suggested_actions",
+    ] {
+        assert!(clean.contains(&name), "{name} is not clean: {clean:?}");
+    }
+}
