@@ -92,6 +92,10 @@ pub struct ClientArgs {
     /// The answer's token limit.
     #[arg(long)]
     pub max_tokens: Option<u32>,
+    /// The sampling temperature (default: the server's); 0 makes a local server's
+    /// answers repeatable, as an evaluation in a test needs.
+    #[arg(long)]
+    pub temperature: Option<f32>,
     /// The time limits of the model's requests.
     #[command(flatten)]
     pub timeouts: ModelTimeouts,

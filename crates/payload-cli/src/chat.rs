@@ -84,6 +84,8 @@ pub(crate) struct ClientOptions {
     pub model: String,
     pub base_url: Option<String>,
     pub max_tokens: Option<u32>,
+    /// The sampling temperature, when not the server's.
+    pub temperature: Option<f32>,
     /// The thinking budget (Anthropic and Gemini).
     pub thinking_budget: Option<u32>,
     pub timeouts: ModelTimeouts,
@@ -96,6 +98,7 @@ impl From<ClientArgs> for ClientOptions {
             model: args.model,
             base_url: args.base_url,
             max_tokens: args.max_tokens,
+            temperature: args.temperature,
             thinking_budget: None,
             timeouts: args.timeouts,
         }
@@ -250,6 +253,9 @@ macro_rules! configure {
         }
         if let Some(max) = options.max_tokens {
             client = client.max_tokens(max);
+        }
+        if let Some(temperature) = options.temperature {
+            client = client.temperature(temperature);
         }
         let timeouts = &options.timeouts;
         if let Some(timeout) = timeouts.first_token_timeout {

@@ -78,6 +78,7 @@ pub(crate) fn model(
         model,
         base_url,
         max_tokens,
+        temperature: None,
         thinking_budget: None,
         timeouts,
     }

@@ -16,6 +16,26 @@ use std::str::FromStr;
 /// limit.
 pub const LEAD_LINES: usize = 4;
 
+/// How many lines of free text may follow the block a [`Choice::Required`] grammar
+/// asks for, before the answer must end: room for a closing sentence or a question,
+/// and an end the engine reaches, so an answer whose block is done is never cut by
+/// the token limit while it goes on talking.
+pub const TAIL_LINES: usize = 2;
+
+/// The most characters one line of a [`Choice::Required`] grammar's free text may
+/// hold, a long sentence, not counting the markers' characters (in GBNF each may
+/// follow a run of them shorter than the shortest marker: `gbnf_text.rs`). With
+/// [`LEAD_LINES`] and [`TAIL_LINES`] it bounds the free text around the block, so a
+/// model that rambles still reaches the block and the end: the tokens an answer needs
+/// are the block's and a few hundred more.
+pub const LINE_CHARS: usize = 120;
+
+/// The characters a [`Choice::Required`] grammar's free text does without: with them
+/// a line could open a code fence (`` ` ``, `~`), a quote (`>`) or an HTML block
+/// (`<`, `<blockquote>`), and a marker after it would be prose (docs/spec.md §1.11),
+/// so the required block would not be read as one.
+pub const PROSE_EXCLUDED: &[char] = &['`', '~', '<', '>'];
+
 /// Whether a response must hold a block, like a provider's `tool_choice`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -25,7 +45,9 @@ pub enum Choice {
     #[default]
     Auto,
     /// At most [`LEAD_LINES`] lines of free text, then exactly one block of the
-    /// expected types, then free text; no other block.
+    /// expected types, then at most [`TAIL_LINES`] lines of free text and the end;
+    /// no other block. The lines are at most [`LINE_CHARS`] long and hold none of
+    /// [`PROSE_EXCLUDED`].
     Required,
     /// Free text only: no marker of any registered type.
     None,
@@ -145,7 +167,7 @@ impl PageOptions {
 pub struct Hints {
     /// The longest string, in characters (`maxLength`).
     pub max_length: Option<u64>,
-    /// The most items of a list (`maxItems`).
+    /// The most items of a list (`maxItems`), and entries of a map (`maxProperties`).
     pub max_items: Option<u64>,
 }
 
@@ -202,6 +224,20 @@ impl Hints {
                 };
                 cap(self.max_length, "string", "minLength", "maxLength");
                 cap(self.max_items, "array", "minItems", "maxItems");
+                // A map (an object without declared members) is a list of entries: as
+                // many as a list may hold, each key a string within the length hint.
+                let declared = map
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| !p.is_empty());
+                if !declared {
+                    cap(self.max_items, "object", "minProperties", "maxProperties");
+                    if let (Some(max), true) = (self.max_length, kind("object")) {
+                        out.entry("propertyNames").or_insert_with(
+                            || serde_json::json!({"type": "string", "maxLength": max}),
+                        );
+                    }
+                }
                 Value::Object(out)
             }
             Value::Array(list) => {
@@ -239,9 +275,9 @@ impl Hints {
         if let Some(max) = self.max_items {
             out.push(Unsupported {
                 location: format!("{name}#"),
-                feature: format!("lists longer than the hint (maxItems {max})"),
+                feature: format!("lists and maps longer than the hint (maxItems {max})"),
                 effect: format!(
-                    "narrower: a list has at most {max} items (never fewer than its minItems)"
+                    "narrower: a list has at most {max} items and a map at most {max} entries (never fewer than their minimum)"
                 ),
             });
         }
@@ -291,6 +327,15 @@ mod tests {
         let rows = hints.apply(&rows);
         assert_eq!(rows["items"]["additionalProperties"]["maxLength"], 40);
         assert_eq!(rows["maxItems"], 3);
+        assert_eq!(
+            rows["items"]["maxProperties"], 3,
+            "a map's entries are bounded"
+        );
+        assert_eq!(rows["items"]["propertyNames"]["maxLength"], 40);
+        assert!(
+            bounded.get("maxProperties").is_none(),
+            "an object with declared members keeps them all"
+        );
         assert_eq!(Hints::default().apply(&schema), schema);
     }
 

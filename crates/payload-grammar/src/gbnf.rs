@@ -8,8 +8,8 @@
 //! markers by refusing long runs of the markers' characters (`gbnf_text.rs`); every
 //! schema feature left out is listed in [`Grammar::unsupported`].
 
-use crate::choice::{Choice, LEAD_LINES, PageOptions};
-use crate::gbnf_text::MarkerRuns;
+use crate::choice::{Choice, LEAD_LINES, LINE_CHARS, PROSE_EXCLUDED, PageOptions, TAIL_LINES};
+use crate::gbnf_text::{MarkerRuns, bounded_line};
 use crate::page::{Block, PagePlan, sequences};
 use crate::support::{self, scan};
 use crate::{Grammar, Target, Unsupported};
@@ -245,9 +245,30 @@ impl<'a> Converter<'a> {
                 }
                 _ => "value".into(),
             };
-            let body = format!(
-                "\"{{\" ws ( string \":\" ws {value} (\",\" ws string \":\" ws {value})* )? ws \"}}\""
-            );
+            // Keys within `propertyNames`' length, entries within `maxProperties`
+            // (the bounds an app's hints write in, choice.rs).
+            let key = match map.get("propertyNames") {
+                Some(names @ Value::Object(_)) => {
+                    self.typed("string", names.as_object().unwrap_or(map), name, depth)
+                }
+                _ => "string".into(),
+            };
+            let min = map
+                .get("minProperties")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            let more = match map.get("maxProperties").and_then(Value::as_u64) {
+                Some(0) => return self.add(name, "\"{\" ws \"}\"".into()),
+                Some(max) => format!("{{{},{}}}", min.saturating_sub(1), max - 1),
+                None => format!("{{{},}}", min.saturating_sub(1)),
+            };
+            let entry = format!("{key} \":\" ws {value}");
+            let entries = format!("{entry} (\",\" ws {entry}){more}");
+            let body = if min == 0 {
+                format!("\"{{\" ws ( {entries} )? ws \"}}\"")
+            } else {
+                format!("\"{{\" ws {entries} ws \"}}\"")
+            };
             return self.add(name, body);
         };
         // Members in the schema's order, each optional one optional.
@@ -365,7 +386,9 @@ pub(crate) fn page(plan: &PagePlan, options: &PageOptions, expected: &[Block]) -
     let mut rules = BTreeMap::new();
     let mut unsupported = Vec::new();
     let runs = MarkerRuns::of(&plan.markers);
+    // A required block's prose is its bounded lines (below), not free text.
     let text = match &runs {
+        _ if options.choice == Choice::Required => String::new(),
         Some(runs) => runs.rules("text", true, &mut rules),
         None => {
             rules.insert("text".into(), "[^\\x00]*".into());
@@ -400,15 +423,19 @@ pub(crate) fn page(plan: &PagePlan, options: &PageOptions, expected: &[Block]) -
                 .map(|b| format!("blk-{}", rule_name(&b.name)))
                 .collect();
             rules.insert("required".into(), choices.join(" | "));
-            let line = match &runs {
-                Some(runs) => runs.rules("line", false, &mut rules),
-                None => {
-                    rules.insert("line".into(), "[^\\n\\x00]*".into());
-                    "line".into()
-                }
-            };
+            // The prose around the block is bounded and ends the answer (choice.rs):
+            // the block is read as a block, and an answer that holds it ends well
+            // within the token limit.
+            let line = bounded_line(
+                runs.as_ref(),
+                "line",
+                LINE_CHARS,
+                PROSE_EXCLUDED,
+                &mut rules,
+            );
             rules.insert("lead".into(), format!("({line} \"\\n\"){{0,{LEAD_LINES}}}"));
-            format!("lead required {text}")
+            rules.insert("tail".into(), format!("(\"\\n\" {line}){{0,{TAIL_LINES}}}"));
+            "lead required tail".to_string()
         }
         Choice::None => text.clone(),
     };
@@ -438,7 +465,7 @@ pub(crate) fn page(plan: &PagePlan, options: &PageOptions, expected: &[Block]) -
                 "a required block",
                 "lazy: the grammar starts only at a marker, so a model that writes none is not led to one; use an eager grammar to require it",
             ));
-            format!("{first} {text}")
+            format!("{first} tail")
         } else {
             unsupported.push(page(
                 "at most one custom payload and one block of each suggestion kind",

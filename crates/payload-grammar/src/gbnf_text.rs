@@ -67,9 +67,41 @@ impl MarkerRuns {
     }
 }
 
+/// Adds the rule `name`: one line of prose around a required block, and returns its
+/// name. The line holds no line break, none of `excluded`, and no run of the markers'
+/// characters as long as the shortest marker (`runs`); it is a bounded repetition of
+/// at most `units` units, each one other character after at most `m - 1` marker
+/// characters, then at most `m - 1` of them, so its length is bounded too (at most
+/// `units * m + m - 1` characters), which a recursive rule could not say.
+pub(crate) fn bounded_line(
+    runs: Option<&MarkerRuns>,
+    name: &str,
+    units: usize,
+    excluded: &[char],
+    rules: &mut BTreeMap<String, String>,
+) -> String {
+    let excluded: String = excluded.iter().map(|&c| literal_char(c, true)).collect();
+    let body = match runs {
+        Some(runs) => {
+            let inside = runs.class();
+            let short = runs.shortest() - 1;
+            let other = format!("[^{inside}{excluded}\\n\\x00]");
+            if short == 0 {
+                format!("{other}{{0,{units}}}")
+            } else {
+                let run = format!("[{inside}]");
+                format!("({run}{{0,{short}}} {other}){{0,{units}}} {run}{{0,{short}}}")
+            }
+        }
+        None => format!("[^{excluded}\\n\\x00]{{0,{units}}}"),
+    };
+    rules.insert(name.to_string(), body);
+    name.to_string()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::MarkerRuns;
+    use super::{MarkerRuns, bounded_line};
     use std::collections::BTreeMap;
 
     #[test]
@@ -88,5 +120,18 @@ mod tests {
         runs.rules("line", false, &mut lines);
         assert!(lines["line-0"].contains("[^ABCD_\\n\\x00]"));
         assert!(MarkerRuns::of(&[]).is_none());
+    }
+
+    #[test]
+    fn a_bounded_line_repeats_units_that_end_every_run_short() {
+        let runs = MarkerRuns::of(&["ABD".to_string()]).unwrap();
+        let mut rules = BTreeMap::new();
+        assert_eq!(bounded_line(Some(&runs), "ln", 9, &['`'], &mut rules), "ln");
+        assert_eq!(
+            rules["ln"],
+            "([ABD]{0,2} [^ABD\\x60\\n\\x00]){0,9} [ABD]{0,2}"
+        );
+        bounded_line(None, "plain", 3, &['>'], &mut rules);
+        assert_eq!(rules["plain"], "[^\\x3E\\n\\x00]{0,3}");
     }
 }

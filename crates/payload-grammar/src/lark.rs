@@ -4,7 +4,7 @@
 //! `%json {...}`; the start rule lists every order of at most one custom payload and
 //! at most one block of each suggestion kind.
 
-use crate::choice::{Choice, LEAD_LINES};
+use crate::choice::{Choice, LEAD_LINES, LINE_CHARS, PROSE_EXCLUDED, TAIL_LINES};
 use crate::page::{Block, PagePlan, sequences};
 use crate::support::{rules, scan};
 use crate::{Grammar, Target, Unsupported};
@@ -150,16 +150,37 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
     }
     let markers: Vec<String> = plan.markers.iter().map(|m| regex_literal(m)).collect();
     let markers = markers.join("|");
-    let _ = writeln!(out, "tail: TEXT");
     let _ = writeln!(
         out,
         "TEXT: /(?s:.*)/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
     );
     if choice == Choice::Required {
+        // The prose around a required block: few lines without the characters that
+        // would make the block prose, then the end (choice.rs). Their length is left
+        // open: a bounded repetition under the negation is more than the lexer builds.
+        let line: String = PROSE_EXCLUDED
+            .iter()
+            .map(|&c| regex_literal(&c.to_string()))
+            .collect();
+        let line = format!("[^\\n{line}]*");
+        unsupported.push(Unsupported {
+            location: "page".into(),
+            feature: format!(
+                "lines of prose around a required block longer than {LINE_CHARS} characters"
+            ),
+            effect: "wider: a line's length is not bounded (its count is)".into(),
+        });
+        let _ = writeln!(out, "tail: TAIL");
         let _ = writeln!(
             out,
-            "LEAD: /([^\\n]*\\n){{0,{LEAD_LINES}}}[^\\n]*/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
+            "LEAD: /({line}\\n){{0,{LEAD_LINES}}}/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
         );
+        let _ = writeln!(
+            out,
+            "TAIL: /(\\n{line}){{0,{TAIL_LINES}}}/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
+        );
+    } else {
+        let _ = writeln!(out, "tail: TEXT");
     }
     let _ = writeln!(out, "CLOSE: /[*_]{{1,3}}/");
     let _ = writeln!(out, "GAP: /[ \\t]+|[ \\t]*\\r?\\n[ \\t]*/");

@@ -31,7 +31,7 @@ mod page;
 mod structural_tag;
 mod support;
 
-pub use choice::{Choice, Hints, LEAD_LINES, PageOptions};
+pub use choice::{Choice, Hints, LEAD_LINES, LINE_CHARS, PROSE_EXCLUDED, PageOptions, TAIL_LINES};
 pub use page::{Block, PagePlan};
 
 use payload_core::{PayloadType, schema::Dialect};

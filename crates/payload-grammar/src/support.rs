@@ -67,6 +67,10 @@ fn verdict(target: Target, keyword: &str, value: &Value, node: &Value) -> Option
             None => None,
         },
         "patternProperties" if target == Target::Lark => None,
+        // A map's size and its keys' length, which the GBNF converter writes as
+        // bounded repetitions (gbnf.rs).
+        "minProperties" | "maxProperties" if target == Target::Gbnf && is_map(node) => None,
+        "propertyNames" if target == Target::Gbnf && is_length_only(value) => None,
         "uniqueItems" if value == &Value::Bool(false) => None,
         "minProperties" | "maxProperties" if target == Target::Lark && all_required(node) => None,
         _ => all(
@@ -116,6 +120,22 @@ pub(crate) fn small_range(
 ) -> Option<std::ops::RangeInclusive<i64>> {
     let (min, max) = (min?, max?);
     (min <= max && max - min < SMALL_RANGE).then_some(min..=max)
+}
+
+/// Whether `node` is an object without declared members: a map.
+fn is_map(node: &Value) -> bool {
+    node.get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(|p| p.is_empty())
+}
+
+/// Whether a `propertyNames` schema says no more than a string's length.
+fn is_length_only(value: &Value) -> bool {
+    value.as_object().is_some_and(|names| {
+        names.iter().all(|(k, v)| {
+            matches!(k.as_str(), "minLength" | "maxLength") || (k == "type" && v == "string")
+        })
+    })
 }
 
 fn is_integer(node: &Value) -> bool {

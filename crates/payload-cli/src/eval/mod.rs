@@ -83,7 +83,10 @@ pub(crate) fn run(
             target.to_string()
         }
     });
-    let model = format!("{:?} {}", request.model.provider, request.model.model).to_lowercase();
+    let mut model = format!("{:?} {}", request.model.provider, request.model.model).to_lowercase();
+    if let Some(temperature) = request.model.temperature {
+        model.push_str(&format!(", temperature {temperature}"));
+    }
     let report = Report::new(description, model, constrain, outcomes);
     if request.markdown {
         write!(out, "{}", report.markdown())?;

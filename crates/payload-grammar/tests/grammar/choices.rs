@@ -1,15 +1,17 @@
 //! A block required, allowed or refused (`Choice`, like a provider's `tool_choice`) in
 //! every target, checked with the llguidance engine byte by byte (GBNF through the
 //! translation `other_targets` uses): a required grammar accepts a short lead, one
-//! expected block and free text, and refuses an answer without a block, a long lead,
-//! a second block and a marker in the text; a refusing grammar accepts prose and no
+//! expected block and a short tail, and refuses an answer without a block, a long
+//! lead or tail, a lead that would make the marker prose, a second block and a marker
+//! in the text; a refusing grammar accepts prose and no
 //! marker; whole-response whitespace and the app's length hints are bounded.
 
 use crate::llguidance::accepts;
 use crate::other_targets::gbnf_to_lark;
 use payload_core::LlmPayload;
 use payload_grammar::{
-    Choice, Hints, LEAD_LINES, PageOptions, Target, page_grammar_with, type_grammar_with,
+    Choice, Hints, LEAD_LINES, LINE_CHARS, PageOptions, TAIL_LINES, Target, page_grammar_with,
+    type_grammar_with,
 };
 use payload_registry::Registry;
 use serde_json::Value;
@@ -51,9 +53,17 @@ fn a_required_block_comes_after_a_short_lead_and_nothing_else_is_a_block() {
             accepts(&lark, &good).unwrap_or_else(|e| panic!("{target}: {e}\n{good}"));
         }
         let long_lead = "A line.\n".repeat(LEAD_LINES + 2);
+        let long_tail = "\nMore.".repeat(TAIL_LINES + 1);
         for bad in [
             "Here is the table you asked for, in prose.".to_string(),
             format!("{long_lead}{block}"),
+            // A lead after which the marker would be prose (docs/spec.md §1.11).
+            format!("```json\n{block}\n```"),
+            format!("~~~\n{block}"),
+            format!("> Quoted.\n{block}"),
+            format!("<blockquote>\n{block}"),
+            // The answer ends soon after the block.
+            format!("{block}{long_tail}"),
             format!("{block}\n\nSUGGESTED_VALUES: [{{\"label\": \"a\", \"value\": \"a\"}}]"),
             format!("{block}\n{block}"),
             "SCHEMA_PROPOSAL: {\"mode\": \"upsert\"}".to_string(),
@@ -63,6 +73,16 @@ fn a_required_block_comes_after_a_short_lead_and_nothing_else_is_a_block() {
                 "{target} accepted:\n{bad}\n{lark}"
             );
         }
+    }
+    // GBNF bounds each line's length too (Lark lists it as unsupported): this is
+    // longer than any bounded line, whatever the markers' shortest run.
+    let long_line = "a".repeat(LINE_CHARS * 20);
+    let gbnf = grammar(Target::Gbnf, &required());
+    for bad in [
+        format!("{long_line}\n{block}"),
+        format!("{block}\n{long_line}"),
+    ] {
+        assert!(accepts(&gbnf, &bad).is_err(), "a long line was accepted");
     }
 }
 
@@ -206,6 +226,25 @@ fn whole_response_whitespace_and_hinted_lengths_are_bounded() {
     let lark = gbnf_to_lark(&hinted.text);
     let long = r#"{"mode": "create", "table_name": "A name far longer than eight", "operations": [{"action": "add", "column": {"name": "x", "type": "text"}}]}"#;
     assert!(accepts(&lark, long).is_err());
+}
+
+#[test]
+fn hinted_maps_hold_few_entries_with_short_keys() {
+    let payload = &payload_builtin::DataProposal::TYPE;
+    let hints = Hints {
+        max_length: Some(12),
+        max_items: Some(2),
+    };
+    let grammar = type_grammar_with(payload, Target::Gbnf, "json", &hints).unwrap();
+    let lark = gbnf_to_lark(&grammar.text);
+    let row = |data: &str| format!(r#"{{"operations": [{{"action": "add", "data": {data}}}]}}"#);
+    accepts(&lark, &row(r#"{"Company": "Acme", "Stars": 4}"#)).unwrap();
+    for bad in [
+        r#"{"Company": "Acme", "Stars": 4, "Status": "Applied"}"#,
+        r#"{"A key far longer than twelve": 1}"#,
+    ] {
+        assert!(accepts(&lark, &row(bad)).is_err(), "{bad}");
+    }
 }
 
 #[test]
