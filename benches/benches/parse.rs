@@ -3,7 +3,7 @@
 //! the blocks alone. Run with `cargo bench -p payload-benches`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use payload_benches::{Response, realistic, stream_in_chunks, table_view_options, whole_response};
+use payload_benches::{Response, bench_options, realistic, stream_in_chunks, whole_response};
 use payload_builtin::DataProposal;
 use payload_core::LlmPayload;
 use payload_core::Parser;
@@ -20,7 +20,7 @@ fn floor(response: &Response) {
 }
 
 fn marker_mode(c: &mut Criterion) {
-    let parser = Parser::new(&table_view_options());
+    let parser = Parser::new(&bench_options());
     let mut group = c.benchmark_group("marker_mode");
     for (label, size) in SIZES {
         let response = realistic(size);
@@ -61,7 +61,7 @@ fn whole_response_mode(c: &mut Criterion) {
 }
 
 fn streaming(c: &mut Criterion) {
-    let options = table_view_options();
+    let options = bench_options();
     let parser = Parser::new(&options);
     let response = realistic(64 * 1024);
     let text = response.text.as_str();

@@ -445,11 +445,31 @@ pub fn check_suggestions_visible(parsed: &ParsedResponse) {
     }
 }
 
-/// The allow-lists (module docs) on a final result.
+/// The allow-lists (module docs) on a final result, and the page's combination rule:
+/// beside an accepted custom payload, only the suggestion blocks the rule allows, each
+/// one taken out named in a `combination` warning.
 pub fn check_allow_lists(options: &ParseOptions, parsed: &ParsedResponse) {
     if let Some(payload) = &parsed.custom_payload {
         assert_offered(options, &payload.kind);
+        let combination = options.combination;
+        assert!(
+            combination.values_with_payload || parsed.suggested_values.is_none(),
+            "chips beside a payload on a page whose rule refuses them: {parsed:#?}"
+        );
+        assert!(
+            combination.actions_with_payload || parsed.suggested_actions.is_none(),
+            "buttons beside a payload on a page whose rule refuses them: {parsed:#?}"
+        );
     }
+    let taken_out = parsed
+        .warnings
+        .iter()
+        .filter(|w| w.kind == payload_core::WarningKind::Combination)
+        .count();
+    assert!(
+        taken_out == 0 || parsed.custom_payload.is_some(),
+        "a combination warning with no payload to combine with: {parsed:#?}"
+    );
     for action in parsed.suggested_actions.iter().flatten() {
         assert_allowed(options, Some(&action.action), Some(action.handler.as_str()));
     }

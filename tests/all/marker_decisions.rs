@@ -79,7 +79,11 @@ fn a_fence_holding_only_blocks_goes_with_them() {
         "Adding it.\n\n```json\nDATA_PROPOSAL: {ADD}\n\nSUGGESTED_VALUES: [{{\"label\": \"Yes\", \"value\": \"Yes\"}}]\n```\n\nDone."
     ));
     assert!(parsed.custom_payload.is_some(), "{parsed:?}");
-    assert!(parsed.suggested_values.is_some(), "{parsed:?}");
+    // Both blocks were read; table.that's page keeps a proposal alone, so the chips
+    // are taken out by its combination rule (docs/spec.md §1.18), named in a warning.
+    assert!(parsed.suggested_values.is_none(), "{parsed:?}");
+    assert_eq!(parsed.warnings.len(), 1, "{parsed:?}");
+    assert_eq!(parsed.warnings[0].kind, WarningKind::Combination);
     assert_eq!(parsed.message, "Adding it.\n\nDone.");
 }
 

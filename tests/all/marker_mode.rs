@@ -1,5 +1,6 @@
 //! docs/spec.md §1, rule by rule, on responses written the way models write them.
 
+use payload_core::suggestions::Combination;
 use payload_core::{ErrorKind, WarningKind};
 use payload_tests::parse;
 use serde_json::json;
@@ -26,7 +27,9 @@ fn every_element_is_found_in_one_response() {
     let text = format!(
         "Here is the table.\n\nSCHEMA_PROPOSAL: {CREATE}\n\nSUGGESTED_VALUES: [{{\"label\": \"Yes\", \"value\": \"Yes, go ahead\"}}]\n\nSUGGESTED_ACTIONS: [{{\"label\": \"Close\", \"action\": \"close_chat\", \"handler\": \"client\"}}]"
     );
-    let parsed = parse("table_view", &text);
+    // On a page whose combination rule lets every block go with every other.
+    let free = payload_benches::table_view_options().combination(Combination::FREE);
+    let parsed = payload_core::parse(&text, &free);
     assert_eq!(parsed.message, "Here is the table.");
     assert_eq!(
         parsed.custom_payload.as_ref().unwrap().kind,
@@ -41,6 +44,39 @@ fn every_element_is_found_in_one_response() {
         "close_chat"
     );
     assert!(parsed.rejected.is_empty(), "{:?}", parsed.rejected);
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+}
+
+// 1.18 Blocks that go together -----------------------------------------------------
+
+/// table.that keeps a proposal alone: beside it, chips and buttons are read, then
+/// taken out with a `combination` warning each that quotes their items; the payload,
+/// the message and nothing else change.
+#[test]
+fn a_page_that_keeps_a_payload_alone_takes_the_suggestions_out_with_a_warning() {
+    let text = format!(
+        "Here is the table.\n\nSCHEMA_PROPOSAL: {CREATE}\n\nSUGGESTED_VALUES: [{{\"label\": \"Yes\", \"value\": \"Yes, go ahead\"}}]\n\nSUGGESTED_ACTIONS: [{{\"label\": \"Close\", \"action\": \"close_chat\", \"handler\": \"client\"}}]"
+    );
+    let parsed = parse("table_view", &text);
+    assert_eq!(parsed.message, "Here is the table.");
+    assert!(parsed.custom_payload.is_some());
+    assert!(parsed.suggested_values.is_none() && parsed.suggested_actions.is_none());
+    assert!(parsed.rejected.is_empty(), "{:?}", parsed.rejected);
+    let kinds: Vec<WarningKind> = parsed.warnings.iter().map(|w| w.kind).collect();
+    assert_eq!(kinds, [WarningKind::Combination, WarningKind::Combination]);
+    assert!(
+        parsed.warnings[0]
+            .message
+            .contains(r#""value":"Yes, go ahead""#)
+    );
+    assert!(
+        parsed.warnings[1]
+            .message
+            .contains(r#""action":"close_chat""#)
+    );
+    let options = payload_benches::table_view_options();
+    let parser = payload_core::Parser::new(&options);
+    payload_benches::invariants::check_marker_mode(&parser, &options, &text, &[1, 5, 64]);
 }
 
 #[test]

@@ -27,6 +27,7 @@ fn twin(payload: &PayloadType) -> &'static PayloadType {
             example: payload.example(),
             rules: None,
             rule_text: payload.rules.iter().map(|r| r.to_string()).collect(),
+            kind: payload.kind,
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e}", payload.name))

@@ -424,3 +424,84 @@ fn every_serde_attribute_reads_as_serde_reads_it() {
         Nothing,
     );
 }
+
+/// `deny_unknown_fields` with an aliased required and an aliased optional member, and a
+/// third member to get wrong.
+#[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[serde(deny_unknown_fields)]
+#[payload(marker = "CLOSED_PAIR")]
+struct ClosedPair {
+    /// The id.
+    #[serde(alias = "ident")]
+    id: u32,
+    /// A label.
+    #[serde(default, alias = "tag")]
+    label: Option<String>,
+    /// A count.
+    count: u32,
+}
+
+/// One row of aliases beside another failure: serde refuses `input`, and so does the
+/// parser in marker mode (one-shot and streamed) and in whole-response mode, with
+/// errors at `failing` only: never the aliased member as missing or unknown.
+fn alias_beside<T: LlmPayload>(row: &str, input: Value, failing: &[&str], aliases: &[&str]) {
+    let text = format!("{}: {input}", T::MARKER);
+    let options = ParseOptions::new().payload(T::TYPE);
+    let parsed = parse(&text, &options);
+    assert!(parsed.custom_payload.is_none(), "{row}");
+    assert_eq!(parsed.rejected.len(), 1, "{row}: {parsed:#?}");
+    let streamed = payload_benches::invariants::stream_checked(&options, &text, &[1, 4]);
+    assert_eq!(streamed, parsed, "{row}: the stream");
+    let whole = extract_json(&input.to_string(), &T::TYPE);
+    assert!(
+        !whole.success,
+        "{row}: whole-response mode accepted {input}"
+    );
+    for (mode, errors) in [
+        ("marker", &parsed.rejected[0].errors),
+        ("whole", &whole.errors),
+    ] {
+        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, failing, "{row}, {mode} mode: {errors:#?}");
+        for error in errors {
+            let said = format!("{} {:?}", error.message, error.suggestion);
+            for alias in aliases {
+                assert!(
+                    !said.contains(alias),
+                    "{row}, {mode} mode names {alias}: {error:#?}"
+                );
+            }
+        }
+    }
+}
+
+/// An alias is read even when something else in the value fails serde (issue 33): the
+/// errors name the other failure, in both modes, for required and optional members, at
+/// any depth, in open and closed objects.
+#[test]
+fn an_alias_beside_another_failure_is_still_an_alias() {
+    alias_beside::<Aliased>(
+        "required alias, a wrong optional member",
+        json!({"qty": 2, "note": {"x": 1}}),
+        &["/note"],
+        &["qty", "quantity"],
+    );
+    alias_beside::<Aliased>(
+        "nested required alias, a wrong member elsewhere",
+        json!({"qty": 2, "lines": [{"txt": "a"}, {"txt": {"x": 1}}]}),
+        &["/lines/1/text"],
+        &["qty", "quantity", "txt"],
+    );
+    alias_beside::<ClosedPair>(
+        "closed: required alias, a wrong member",
+        json!({"ident": 1, "count": "many"}),
+        &["/count"],
+        &["ident", "/id"],
+    );
+    alias_beside::<ClosedPair>(
+        "closed: optional alias, a wrong member",
+        json!({"id": 1, "tag": "x", "count": "many"}),
+        &["/count"],
+        &["tag", "label"],
+    );
+}

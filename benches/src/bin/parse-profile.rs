@@ -1,7 +1,7 @@
 //! Parses the realistic response of a given size many times: a target for a sampling
 //! profiler (`perf record`), with the serde_json floor printed beside it.
 
-use payload_benches::{realistic, table_view_options};
+use payload_benches::{bench_options, realistic};
 use payload_core::Parser;
 use std::hint::black_box;
 use std::time::Instant;
@@ -16,7 +16,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(20_000);
     let response = realistic(size);
-    let parser = Parser::new(&table_view_options());
+    let parser = Parser::new(&bench_options());
     let started = Instant::now();
     for _ in 0..rounds {
         black_box(parser.parse(black_box(&response.text)));

@@ -13,7 +13,7 @@
 //! instruction counter can measure it: the difference between two values of TIMES is
 //! the cost of that many runs.
 
-use payload_benches::{Response, realistic, stream_in_chunks, table_view_options};
+use payload_benches::{Response, bench_options, realistic, stream_in_chunks};
 use payload_core::Parser;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -50,7 +50,7 @@ fn floor(response: &Response) {
 
 /// `ratios count WORK TIMES`: runs one work item TIMES times.
 fn count(work: &str, times: usize) {
-    let options = table_view_options();
+    let options = bench_options();
     let parser = Parser::new(&options);
     let (kind, size) = work.split_once('-').unwrap_or((work, "0"));
     let size: usize = size.parse().unwrap_or(0);
@@ -86,7 +86,7 @@ fn main() {
         }
     }
     let rounds: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(15);
-    let options = table_view_options();
+    let options = bench_options();
     let parser = Parser::new(&options);
     println!("| work | time | floor | ratio |");
     println!("|---|---:|---:|---:|");

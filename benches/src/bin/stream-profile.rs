@@ -2,7 +2,7 @@
 //! time, many times: a target for a sampling profiler (`perf record`), and a quick
 //! one-byte versus one-shot ratio.
 
-use payload_benches::{realistic, stream_in_chunks, table_view_options};
+use payload_benches::{bench_options, realistic, stream_in_chunks};
 use payload_core::Parser;
 use std::hint::black_box;
 use std::time::Instant;
@@ -12,7 +12,7 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(20);
-    let options = table_view_options();
+    let options = bench_options();
     let text = realistic(64 * 1024).text;
     let parser = Parser::new(&options);
     let started = Instant::now();

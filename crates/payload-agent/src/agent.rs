@@ -5,7 +5,7 @@ use crate::model::{Model, ModelMessage, StructuredOutput};
 use crate::tools::Tool;
 use crate::turn::Turn;
 use payload_core::ParseOptions;
-use payload_registry::{Registry, Role, UnknownPage};
+use payload_registry::{Registry, UnknownPage};
 use serde_json::Value;
 use std::fmt;
 
@@ -16,22 +16,11 @@ pub const DEFAULT_MAX_ITERATIONS: usize = 5;
 /// to be corrected.
 pub const DEFAULT_REASKS: usize = 1;
 
-/// What a page's parser is built from, as the registry builds it: the page's payload
-/// types, the registered types it does not offer, its actions and the global ones.
+/// What a page's parser is built from, as the registry builds it
+/// ([`payload_registry::PageInfo::options`]): the page's payload types, the registered
+/// types it does not offer, its actions and the global ones, its combination rule.
 pub fn page_options(registry: &Registry, page: &str) -> Result<ParseOptions, UnknownPage> {
-    let info = registry.page(page)?;
-    let foreign = registry
-        .entries()
-        .iter()
-        .filter(|entry| entry.role == Role::Custom && !info.payloads.contains(&entry.payload))
-        .map(|entry| entry.payload)
-        .collect();
-    Ok(ParseOptions {
-        payloads: info.payloads.clone(),
-        foreign,
-        actions: info.actions.clone(),
-        suggestions: info.page.suggestions,
-    })
+    Ok(registry.page(page)?.options().clone())
 }
 
 /// Why an agent could not be built for a page.

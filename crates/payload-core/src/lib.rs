@@ -77,7 +77,7 @@ pub use error::{ErrorDetails, ErrorKind, Location, PayloadError};
 pub use marker::parse::{ParseOptions, Parser, parse};
 pub use marker::response::ParsedResponse;
 pub use nullable::Nullable;
-pub use payload::{CustomPayload, LlmPayload, PayloadType};
+pub use payload::{CustomPayload, LlmPayload, PayloadKind, PayloadType};
 /// `#[derive(LlmPayload)]`: the marker, schema, instructions and summarizer of a type
 /// from one declaration (see the `payload-derive` crate).
 #[cfg(feature = "derive")]
@@ -99,6 +99,7 @@ pub mod response {
 /// Suggestion chips and action buttons: what a response may suggest and how a page
 /// declares the actions it allows.
 pub mod suggestions {
+    pub use crate::marker::combination::Combination;
     pub use crate::marker::suggestions::{
         ActionSpec, Handler, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME,
         SUGGESTED_VALUES_MARKER, SUGGESTED_VALUES_NAME, SuggestedAction, SuggestedValue,

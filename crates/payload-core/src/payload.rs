@@ -41,6 +41,9 @@ pub trait LlmPayload:
     /// Rules the schema says badly, in words, for the instructions (the checks
     /// themselves are [`LlmPayload::check`]).
     const RULES: &'static [&'static str] = &[];
+    /// What the app does with a payload of this type, which decides how the prompt
+    /// frames it (`#[payload(kind = "command")]` in the derive; a proposal by default).
+    const KIND: PayloadKind = PayloadKind::Proposal;
     /// The output-schema app's `x-format` options (`format(...)` in the derive), as a JSON object
     /// in text; merged into the root of the generated schema. Empty for none.
     const FORMAT_OPTIONS: &'static str = "";
@@ -65,6 +68,44 @@ pub trait LlmPayload:
     }
 }
 
+/// What an app does with a payload once the parser accepts it: what the model must be
+/// told so it describes its own reply truthfully (`docs/prompts.md`, "Payload kinds").
+///
+/// The parser reads every kind the same way; the kind changes only the words of the
+/// prompt (the preamble's rule for the kind, the type's "When to use" line) and what
+/// the generated docs say of the type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PayloadKind {
+    /// A change the user reviews and then applies or dismisses (table.that's schema and
+    /// data proposals): nothing has happened when the reply arrives.
+    #[default]
+    Proposal,
+    /// Something the app does as soon as the reply arrives, with no review (a timer, a
+    /// unit conversion): it has happened once the reply is shown.
+    Command,
+    /// Something the app shows and nothing more (a chart, a card of facts): there is
+    /// nothing to apply and nothing happens.
+    Display,
+}
+
+impl PayloadKind {
+    /// The kind's name as the derive attribute and JSON write it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PayloadKind::Proposal => "proposal",
+            PayloadKind::Command => "command",
+            PayloadKind::Display => "display",
+        }
+    }
+}
+
+impl fmt::Display for PayloadKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The type-erased face of a payload type: what registries, the marker parser and the
 /// prompt builder need. One descriptor for both kinds of type: a Rust type's
 /// ([`PayloadType::of`], built in a `const` context so it can live in a `static`, which
@@ -81,6 +122,8 @@ pub struct PayloadType {
     pub description: &'static str,
     /// See [`LlmPayload::RULES`].
     pub rules: &'static [&'static str],
+    /// See [`LlmPayload::KIND`].
+    pub kind: PayloadKind,
     /// Whether a `null` for an optional member that does not accept `null` reads as
     /// the member left out ([`PayloadType::strict_nulls`]).
     strict_nulls: bool,
@@ -153,6 +196,7 @@ impl PayloadType {
             marker: T::MARKER,
             description: T::DESCRIPTION,
             rules: T::RULES,
+            kind: T::KIND,
             strict_nulls: false,
             source: Derived::<T>::SOURCE,
         }
@@ -170,6 +214,7 @@ impl PayloadType {
             marker,
             description,
             rules: &[],
+            kind: PayloadKind::Proposal,
             strict_nulls: false,
             source,
         }

@@ -48,6 +48,9 @@ pub struct RuntimeOptions {
     /// Rules the schema says badly, in words, for the instructions (what a derived
     /// type's `rules(...)` attribute gives); say there what `rules` checks.
     pub rule_text: Vec<String>,
+    /// What the app does with a payload of this type (a proposal by default), as a
+    /// derived type's `kind` attribute says.
+    pub kind: crate::PayloadKind,
 }
 
 /// Rules beyond a runtime type's schema: every problem with a schema-valid value.
@@ -143,6 +146,7 @@ impl PayloadType {
             &options.description,
             &options.example,
             &options.rule_text,
+            options.kind,
             options.rules.map(|rules| rules as usize),
         ))
         .unwrap_or_default();
@@ -296,6 +300,7 @@ impl PayloadType {
         let rule_text: Vec<&'static str> = options.rule_text.into_iter().map(leak).collect();
         let mut payload = PayloadType::runtime(leak(name), leak(marker), leak(description), source);
         payload.rules = Box::leak(rule_text.into_boxed_slice());
+        payload.kind = options.kind;
         Ok(Box::leak(Box::new(payload)))
     }
 }

@@ -50,6 +50,10 @@ pub enum WarningKind {
     /// A marker alone at a line's start with no value after it was removed from the
     /// message; the message quotes it (docs/spec.md §1.17).
     MissingValue,
+    /// A suggestion block the page does not allow beside the accepted custom payload
+    /// was taken out of the result (the page's combination rule, docs/markers.md); the
+    /// message names the rule and quotes the block's items.
+    Combination,
 }
 
 impl WarningKind {
@@ -72,6 +76,7 @@ impl WarningKind {
             WarningKind::FormatFallback => "format_fallback",
             WarningKind::NearMissMarker => "near_miss_marker",
             WarningKind::MissingValue => "missing_value",
+            WarningKind::Combination => "combination",
         }
     }
 }

@@ -16,6 +16,7 @@ use syn::{Attribute, Expr, ExprLit, ExprPath, Lit, LitStr, Path, Token};
 pub const KEYS: &[&str] = &[
     "name",
     "marker",
+    "kind",
     "pages",
     "register",
     "partial",
@@ -83,6 +84,8 @@ pub struct Container {
     pub name: Option<LitStr>,
     /// `marker = "..."`.
     pub marker: Option<LitStr>,
+    /// `kind = "proposal" | "command" | "display"`.
+    pub kind: Option<LitStr>,
     /// `pages(...)`.
     pub pages: Option<Pages>,
     /// The `register` flag (kept as its path for spans).
@@ -142,6 +145,12 @@ impl Container {
                 if let Some(lit) = string_value(cx, meta, "marker = \"MARKER\"")? {
                     check_marker(cx, &lit);
                     set(cx, &mut self.marker, path, lit);
+                }
+            }
+            "kind" => {
+                if let Some(lit) = string_value(cx, meta, "kind = \"command\"")? {
+                    check_kind(cx, &lit);
+                    set(cx, &mut self.kind, path, lit);
                 }
             }
             "pages" => {
@@ -499,6 +508,26 @@ fn check_name(cx: &Ctxt, lit: &LitStr) {
             format!(
                 "bad name {name:?} in `name = \"...\"`: a payload name is non-empty \
                  snake_case, only lowercase letters, digits and `_`"
+            ),
+        );
+    }
+}
+
+/// The payload kinds `kind = "..."` takes (payload-core's `PayloadKind`).
+pub const KINDS: &[&str] = &["proposal", "command", "display"];
+
+fn check_kind(cx: &Ctxt, lit: &LitStr) {
+    let kind = lit.value();
+    if !KINDS.contains(&kind.as_str()) {
+        cx.error_spanned_by(
+            lit,
+            format!(
+                "unknown payload kind `kind = {kind:?}`: write one of {}",
+                KINDS
+                    .iter()
+                    .map(|k| format!("\"{k}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         );
     }

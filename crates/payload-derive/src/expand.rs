@@ -79,6 +79,7 @@ fn impl_payload(cont: &Container) -> TokenStream {
     let marker = cont.marker();
     let description = description(cont);
     let rules = rules(cont);
+    let kind = kind(cont, &krate);
     let example = example(cont);
     let check = check_fn(cont, &krate);
     let summarize = summarize(cont, &krate);
@@ -92,6 +93,7 @@ fn impl_payload(cont: &Container) -> TokenStream {
             const DESCRIPTION: &'static str = #description;
             #format_options
             #rules
+            #kind
             #example
             #check
             #summarize
@@ -135,6 +137,19 @@ fn rules(cont: &Container) -> TokenStream {
     quote! {
         const RULES: &'static [&'static str] = &[#(#rules),*];
     }
+}
+
+/// `KIND`, when the type states one (the trait's default is a proposal).
+fn kind(cont: &Container, krate: &Path) -> TokenStream {
+    let Some(lit) = &cont.attrs.kind else {
+        return TokenStream::new();
+    };
+    let variant = match lit.value().as_str() {
+        "command" => quote!(Command),
+        "display" => quote!(Display),
+        _ => quote!(Proposal),
+    };
+    quote!(const KIND: #krate::PayloadKind = #krate::PayloadKind::#variant;)
 }
 
 /// The user's function is first bound to a variable of the expected fn-pointer type,

@@ -19,6 +19,7 @@
 //! |---|---|---|
 //! | `name = "..."` | `[a-z0-9_]+` | the type name in snake_case |
 //! | `marker = "..."` | `[A-Z][A-Z0-9_]*` | the type name in SCREAMING_SNAKE_CASE |
+//! | `kind = "..."` | `"proposal"` (the user reviews and applies it), `"command"` (the app runs it at once), `"display"` (the app only shows it): `LlmPayload::KIND`, which words the prompt uses for the type | `"proposal"` |
 //! | `pages("a", ...)` | one or more page names; registers the type | not registered |
 //! | `register` | flag: register with no pages of its own | not registered |
 //! | `partial` | flag: also write `NamePartial`, the type's form while it streams (`PartialType`); the types its members hold derive `Partial`, or are complete only (below) | no partial form |

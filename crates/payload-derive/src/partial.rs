@@ -112,11 +112,56 @@ impl Generator<'_, '_> {
             "The partial form of [`{ident}`] while it streams: every member `None` until \
              the model begins it."
         );
+        let name = partial.to_string();
+        let at_type = |f: &&Field| {
+            let span = f.ty.span();
+            (span, respanned(&f.original.ident, span))
+        };
+        let debugs = kept.iter().map(|f| {
+            let (span, ident) = at_type(f);
+            quote_spanned!(span=> .field(::core::stringify!(#ident), &self.#ident))
+        });
+        let clones = kept.iter().map(|f| {
+            let (span, ident) = at_type(f);
+            quote_spanned!(span=> #ident: ::core::clone::Clone::clone(&self.#ident),)
+        });
+        let equals = kept.iter().map(|f| {
+            let (span, ident) = at_type(f);
+            quote_spanned!(span=> && self.#ident == other.#ident)
+        });
+        // Written out rather than derived, each use of a field spanned at its type as
+        // its declaration is: a member type with no partial form is then one report,
+        // at the member, where derives would each repeat it at the derive.
         let definition = quote! {
             #[doc = #doc]
-            #[derive(Debug, Clone, PartialEq)]
+            // The field types are spanned at the user's members, so clippy would read
+            // the generated `Option<<T as PartialType>::Partial>` as theirs.
+            #[allow(clippy::type_complexity)]
             #vis struct #partial {
                 #(#declarations)*
+            }
+
+            #[automatically_derived]
+            impl ::core::fmt::Debug for #partial {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_struct(#name)
+                        #(#debugs)*
+                        .finish()
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::clone::Clone for #partial {
+                fn clone(&self) -> Self {
+                    #partial { #(#clones)* }
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::cmp::PartialEq for #partial {
+                fn eq(&self, other: &Self) -> bool {
+                    true #(#equals)*
+                }
             }
         };
         let body = quote! {
@@ -171,12 +216,14 @@ impl Generator<'_, '_> {
             "The partial form of [`{ident}`] while it streams: the variant, once its tag is \
              complete, with every member `None` until the model begins it."
         );
+        let impls = self.enum_impls(&variants);
         let definition = quote! {
             #[doc = #doc]
-            #[derive(Debug, Clone, PartialEq)]
+            #[allow(clippy::type_complexity)]
             #vis enum #partial {
                 #(#declarations)*
             }
+            #impls
         };
         let arms = variants.iter().map(|v| self.variant_arm(v));
         let choose = match &self.cont.repr {
@@ -234,6 +281,94 @@ impl Generator<'_, '_> {
         quote!(#definition #implementation)
     }
 
+    /// `Debug`, `Clone` and `PartialEq` of the partial enum, written out as for a struct
+    /// (`named_struct`): each use of a member spanned at its type, so a member type
+    /// with no partial form is one report, at the member.
+    fn enum_impls(&self, variants: &[&Variant]) -> TokenStream {
+        let partial = &self.partial;
+        let mut debug = Vec::new();
+        let mut clone = Vec::new();
+        let mut equal = Vec::new();
+        for variant in variants {
+            let ident = &variant.original.ident;
+            let name = ident.to_string();
+            match variant.style {
+                Style::Unit => {
+                    debug.push(quote!(#partial::#ident => f.write_str(#name),));
+                    clone.push(quote!(#partial::#ident => #partial::#ident,));
+                    equal.push(quote!((#partial::#ident, #partial::#ident) => true,));
+                }
+                Style::Newtype | Style::Tuple => {
+                    let span = variant.fields[0].ty.span();
+                    debug.push(quote_spanned!(span=>
+                        #partial::#ident(x) => f.debug_tuple(#name).field(x).finish(),));
+                    clone.push(quote_spanned!(span=>
+                        #partial::#ident(x) => #partial::#ident(::core::clone::Clone::clone(x)),));
+                    equal.push(quote_spanned!(span=>
+                        (#partial::#ident(x), #partial::#ident(y)) => x == y,));
+                }
+                Style::Struct => {
+                    let kept = read_fields(&variant.fields);
+                    let fields: Vec<(proc_macro2::Span, TokenStream)> = kept
+                        .iter()
+                        .map(|f| {
+                            let span = f.ty.span();
+                            (span, respanned(&f.original.ident, span))
+                        })
+                        .collect();
+                    let names: Vec<&TokenStream> = fields.iter().map(|(_, i)| i).collect();
+                    let theirs: Vec<proc_macro2::Ident> = (0..fields.len())
+                        .map(|i| format_ident!("__other_{i}"))
+                        .collect();
+                    let debugs = fields.iter().map(|(span, field)| {
+                        quote_spanned!(*span=> .field(::core::stringify!(#field), #field))
+                    });
+                    let clones = fields.iter().map(|(span, field)| {
+                        quote_spanned!(*span=> #field: ::core::clone::Clone::clone(#field),)
+                    });
+                    let equals = fields
+                        .iter()
+                        .zip(&theirs)
+                        .map(|((span, field), other)| quote_spanned!(*span=> && #field == #other));
+                    debug.push(quote!(#partial::#ident { #(#names),* } =>
+                        f.debug_struct(#name) #(#debugs)* .finish(),));
+                    clone.push(quote!(#partial::#ident { #(#names),* } =>
+                        #partial::#ident { #(#clones)* },));
+                    equal.push(quote!((
+                        #partial::#ident { #(#names),* },
+                        #partial::#ident { #(#names: #theirs),* },
+                    ) => true #(#equals)*,));
+                }
+            }
+        }
+        quote! {
+            #[automatically_derived]
+            impl ::core::fmt::Debug for #partial {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    match self { #(#debug)* }
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::clone::Clone for #partial {
+                fn clone(&self) -> Self {
+                    match self { #(#clone)* }
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::cmp::PartialEq for #partial {
+                #[allow(unreachable_patterns)]
+                fn eq(&self, other: &Self) -> bool {
+                    match (self, other) {
+                        #(#equal)*
+                        _ => false,
+                    }
+                }
+            }
+        }
+    }
+
     fn variant_declaration(&self, variant: &Variant) -> TokenStream {
         let krate = self.krate;
         let ident = &variant.original.ident;
@@ -242,7 +377,11 @@ impl Generator<'_, '_> {
             Style::Unit => quote!(#[doc = #doc] #ident,),
             Style::Newtype | Style::Tuple => {
                 let ty = variant.fields[0].ty;
-                quote!(#[doc = #doc] #ident(::core::option::Option<<#ty as #krate::partial::PartialType>::Partial>),)
+                let span = ty.span();
+                let krate = respanned(krate, span);
+                let declared = quote_spanned!(span=>
+                    ::core::option::Option<<#ty as #krate::partial::PartialType>::Partial>);
+                quote!(#[doc = #doc] #ident(#declared),)
             }
             Style::Struct => {
                 let kept = read_fields(&variant.fields);
@@ -337,16 +476,34 @@ fn field_declaration(krate: &Path, field: &Field, with_visibility: bool) -> Toke
             field.name()
         )
     };
+    let span = ty.span();
     let partial = match reader {
         Reader::Partial => {
-            quote_spanned!(ty.span()=> <#ty as #krate::partial::PartialType>::Partial)
+            let krate = respanned(krate, span);
+            quote_spanned!(span=> <#ty as #krate::partial::PartialType>::Partial)
         }
         Reader::Deserialize | Reader::With(_) => quote!(#ty),
     };
+    // Every token of the field's type at the member's own type: a type with no partial
+    // form is then reported there, and the reports of the struct and of its derives are
+    // one report (the same message at the same place), printed once.
+    let declared = quote_spanned!(span=> ::core::option::Option<#partial>);
     quote! {
         #[doc = #doc]
-        #vis #ident: ::core::option::Option<#partial>,
+        #vis #ident: #declared,
     }
+}
+
+/// `tokens` with every token at `span`.
+fn respanned(tokens: &impl quote::ToTokens, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .to_token_stream()
+        .into_iter()
+        .map(|mut token| {
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 /// `name: <read of the member>,`: under serde's name and aliases, or, flattened, from
@@ -367,8 +524,11 @@ fn field_read(krate: &Path, field: &Field, object: TokenStream, at: TokenStream)
     let private = quote!(#krate::partial::__private);
     match Reader::of(field) {
         Reader::Partial => {
-            let member = quote_spanned!(ty.span()=> #private::member::<#ty>);
-            quote!(#ident: #member(#object, &[#(#names),*], &#at),)
+            // At the member's type, as its declaration is (one report, at the member).
+            let span = ty.span();
+            let (private, ident) = (respanned(&private, span), respanned(ident, span));
+            let (object, at) = (respanned(&object, span), respanned(&at, span));
+            quote_spanned!(span=> #ident: #private::member::<#ty>(#object, &[#(#names),*], &#at),)
         }
         Reader::Deserialize => quote! {
             #ident: #private::complete_member(#object, &[#(#names),*], &#at, #private::deserialize::<#ty>),

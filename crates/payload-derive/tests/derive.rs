@@ -19,11 +19,41 @@ fn ui() {
 const SEVERAL_MISTAKES: &[(&str, usize)] = &[("several_errors_one_report.stderr", 3)];
 
 /// Cases whose misuse is a missing trait, so `E0277` is the error that describes it (with
-/// the fix in its note), not a follow-on one, and how many times rustc repeats it: a
-/// member type without a partial form is named by the partial struct's field, by its
-/// `Debug`, `Clone` and `PartialEq` derives, each reported with the same message and
-/// note at the same place.
-const MISSING_TRAIT: &[(&str, usize)] = &[("partial_member_without_partial.stderr", 4)];
+/// the fix in its note), not a follow-on one, and how many times rustc gives it: a
+/// member type without a partial form is reported once, at the member's type (every
+/// use of the member in the generated code is spanned there, so rustc's reports of the
+/// field, of the partial form's `Debug`, `Clone` and `PartialEq`, and of its reading
+/// are one report).
+const MISSING_TRAIT: &[(&str, usize)] = &[
+    ("partial_member_without_partial.stderr", 1),
+    ("partial_variant_member_without_partial.stderr", 1),
+];
+
+/// A member type with no partial form is reported at the member itself (the line of
+/// `steps: Vec<Step>` in each case, a struct's member and a variant's), not at the derive.
+#[test]
+fn a_member_without_a_partial_form_is_reported_at_the_member() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
+    for case in [
+        "partial_member_without_partial",
+        "partial_variant_member_without_partial",
+    ] {
+        let source =
+            std::fs::read_to_string(dir.join(format!("{case}.rs"))).expect("the case is readable");
+        let line = source
+            .lines()
+            .position(|l| l.contains("steps: Vec<Step>"))
+            .expect("the member")
+            + 1;
+        let stderr = std::fs::read_to_string(dir.join(format!("{case}.stderr")))
+            .expect("its output is readable");
+        let first = stderr
+            .lines()
+            .find(|l| l.trim_start().starts_with("-->"))
+            .expect("a location");
+        assert!(first.contains(&format!("{case}.rs:{line}:")), "{first}");
+    }
+}
 
 /// One misuse gives the errors that describe it and nothing else: ours, and serde's where
 /// serde refuses the same declaration (so at most two). An `E0277` means a stub or an

@@ -514,7 +514,7 @@ fn auto_root(plan: &PagePlan, text: &str, rules: &mut BTreeMap<String, String>) 
         );
         kinds.push("actions");
     }
-    let alternatives: Vec<String> = sequences(&kinds)
+    let alternatives: Vec<String> = sequences(&kinds, plan.combination)
         .into_iter()
         .map(|sequence| {
             let mut parts = vec![text.to_string()];

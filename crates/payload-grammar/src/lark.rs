@@ -216,7 +216,7 @@ fn start_auto(plan: &PagePlan, out: &mut String) {
     if plan.actions.is_some() {
         kinds.push("actions");
     }
-    let alternatives: Vec<String> = sequences(&kinds)
+    let alternatives: Vec<String> = sequences(&kinds, plan.combination)
         .into_iter()
         .map(|sequence| {
             let mut parts: Vec<String> = sequence;

@@ -1,10 +1,10 @@
 //! What a page's grammar is made of, whatever the target: the blocks the page offers
-//! (its custom payload types, the suggestion kinds), the schema of each, and every
+//! (its custom payload types, the suggestion kinds), the schema of each, which of them
+//! may go together (the page's combination rule, as the parser applies it), and every
 //! registered marker, which free text must not hold.
 
-use payload_core::{
-    schema::Dialect, suggestions::SUGGESTED_ACTIONS_MARKER, suggestions::SUGGESTED_VALUES_MARKER,
-};
+use payload_core::schema::Dialect;
+use payload_core::suggestions::{Combination, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
 use payload_registry::{Registry, UnknownPage};
 use serde_json::{Value, json};
 
@@ -34,6 +34,8 @@ pub struct PagePlan {
     pub actions: Option<Block>,
     /// Every marker the parser knows, on this page or not: free text holds none.
     pub markers: Vec<String>,
+    /// Which suggestion blocks may go beside a custom payload (`Page::combination`).
+    pub combination: Combination,
 }
 
 impl PagePlan {
@@ -74,6 +76,7 @@ impl PagePlan {
             values,
             actions,
             markers,
+            combination: info.page.combination,
         })
     }
 
@@ -117,9 +120,21 @@ fn actions_schema(actions: &[payload_core::suggestions::ActionSpec]) -> Value {
     json!({"type": "array", "minItems": 1, "items": {"anyOf": items}})
 }
 
-/// Every order of at most one custom payload and at most one block of each suggestion
-/// kind: the sequences of block kinds a response may hold.
-pub(crate) fn sequences(kinds: &[&str]) -> Vec<Vec<String>> {
+/// Every order of at most one custom payload (`custom`) and at most one block of each
+/// suggestion kind (`values`, `actions`) that `combination` allows together: the
+/// sequences of block kinds a response may hold.
+pub(crate) fn sequences(kinds: &[&str], combination: Combination) -> Vec<Vec<String>> {
+    let allowed = |sequence: &Vec<String>| {
+        let has = |kind: &str| sequence.iter().any(|k| k == kind);
+        !has("custom")
+            || ((combination.values_with_payload || !has("values"))
+                && (combination.actions_with_payload || !has("actions")))
+    };
+    every_order(kinds).into_iter().filter(allowed).collect()
+}
+
+/// Every order of distinct `kinds`, each at most once.
+fn every_order(kinds: &[&str]) -> Vec<Vec<String>> {
     let mut out = vec![Vec::new()];
     let mut frontier: Vec<Vec<String>> = vec![Vec::new()];
     for _ in 0..kinds.len() {
@@ -141,14 +156,41 @@ pub(crate) fn sequences(kinds: &[&str]) -> Vec<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::sequences;
+    use super::{Combination, sequences};
 
     #[test]
     fn every_order_of_distinct_kinds_once() {
-        assert_eq!(sequences(&[]).len(), 1);
-        assert_eq!(sequences(&["p"]).len(), 2);
+        let free = Combination::FREE;
+        assert_eq!(sequences(&[], free).len(), 1);
+        assert_eq!(sequences(&["custom"], free).len(), 2);
         // 1 + 3 + 6 + 6
-        assert_eq!(sequences(&["p", "v", "a"]).len(), 16);
-        assert!(sequences(&["p", "v"]).contains(&vec!["v".to_string(), "p".to_string()]));
+        assert_eq!(sequences(&["custom", "values", "actions"], free).len(), 16);
+        assert!(
+            sequences(&["custom", "values"], free)
+                .contains(&vec!["values".to_string(), "custom".to_string()])
+        );
+    }
+
+    #[test]
+    fn a_payload_goes_only_with_what_the_page_allows_beside_it() {
+        let kinds = ["custom", "values", "actions"];
+        // Alone: the empty response, the payload, and the 1 + 2 + 2 orders of chips
+        // and buttons without it.
+        let alone = sequences(&kinds, Combination::PAYLOAD_ALONE);
+        assert_eq!(alone.len(), 1 + 1 + 2 + 2);
+        assert!(
+            alone
+                .iter()
+                .all(|s| !s.contains(&"custom".to_string()) || s.len() == 1)
+        );
+        // Buttons allowed: also payload+buttons in both orders.
+        let buttons = sequences(&kinds, Combination::PAYLOAD_ALONE.allow_actions());
+        assert_eq!(buttons.len(), alone.len() + 2);
+        assert!(buttons.contains(&vec!["custom".to_string(), "actions".to_string()]));
+        assert!(
+            !buttons
+                .iter()
+                .any(|s| s.contains(&"custom".to_string()) && s.contains(&"values".to_string()))
+        );
     }
 }

@@ -2,8 +2,9 @@
 //! ...}`): free text, and after each trigger (a page's marker and its colon) a value
 //! constrained by the type's schema, as `triggered_tags`. A required block is
 //! `at_least_one` with `stop_after_first` (the block comes first, nothing after it); no
-//! block is `any_text`. The format has no way to count blocks or to keep other
-//! spellings out of the text, and says so.
+//! block is `any_text`. The format has no way to count blocks, to keep a suggestion
+//! block from beside a payload (the page's combination rule) or to keep other spellings
+//! out of the text, and says so.
 
 use crate::choice::Choice;
 use crate::lark::embeddable;
@@ -69,6 +70,16 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
                 unsupported.push(page(
                     "at most one custom payload and one block of each suggestion kind",
                     "any number of blocks may be written; the parser keeps the first valid custom payload and rejects the others (extra_payload)",
+                ));
+            }
+            let combination = plan.combination;
+            let refused_beside = !plan.payloads.is_empty()
+                && ((plan.values.is_some() && !combination.values_with_payload)
+                    || (plan.actions.is_some() && !combination.actions_with_payload));
+            if refused_beside {
+                unsupported.push(page(
+                    "which blocks go together (the page's combination rule)",
+                    "a suggestion block may be written beside a custom payload; the parser takes out one the rule refuses there (combination warning)",
                 ));
             }
             json!({

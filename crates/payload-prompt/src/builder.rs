@@ -25,9 +25,11 @@
 use crate::ManifestEntry;
 use crate::manifest;
 use crate::sections::{DEFAULT_PREAMBLE, Holds, Position, Section, SectionKind, preamble_rules};
+use payload_core::PayloadKind;
 use payload_core::instructions::{
-    InstructionOptions, payload_instructions, suggestion_format_rules,
+    Definitions, InstructionOptions, payload_instructions_in, suggestion_format_rules,
 };
+use payload_core::schema::Dialect;
 use payload_registry::{PageInfo, Registry, UnknownPage};
 use serde_json::Value;
 use std::fmt::Write;
@@ -241,7 +243,8 @@ impl<'r> PromptBuilder<'r> {
             SectionKind::Capabilities => self.capabilities(),
             SectionKind::Help => self.help.clone(),
             SectionKind::FormatRules if page.suggestions => {
-                suggestion_format_rules(&self.page.actions, !self.page.payloads.is_empty())
+                let kinds: Vec<PayloadKind> = self.page.payloads.iter().map(|p| p.kind).collect();
+                suggestion_format_rules(&self.page.actions, &kinds, page.combination)
             }
             SectionKind::FormatRules | SectionKind::Custom => String::new(),
         }
@@ -262,8 +265,12 @@ impl<'r> PromptBuilder<'r> {
             .iter()
             .find(|(k, _)| *k == SectionKind::Capabilities)
             .map_or("", |(_, text)| text.as_str());
+        let kind = |kind: PayloadKind| self.page.payloads.iter().any(|p| p.kind == kind);
         let holds = Holds {
             payloads: capabilities.contains("### STRUCTURED RESPONSES"),
+            proposals: kind(PayloadKind::Proposal),
+            commands: kind(PayloadKind::Command),
+            displays: kind(PayloadKind::Display),
             tools: capabilities.contains("### TOOLS"),
             actions: capabilities.contains("### CLIENT ACTIONS"),
             context: held(SectionKind::Context),
@@ -290,8 +297,21 @@ impl<'r> PromptBuilder<'r> {
                  written after its marker. Everything else in your reply is shown to the user \
                  as your message.",
             );
+            // One description per definition across the page's types (a shared enum
+            // is written out in the first type that uses it, named in the others).
+            let schemas: Vec<Value> = self
+                .page
+                .payloads
+                .iter()
+                .map(|payload| payload.schema(Dialect::Draft2020_12))
+                .collect();
+            let mut definitions = Definitions::of(&schemas.iter().collect::<Vec<_>>());
             for payload in &self.page.payloads {
-                let _ = write!(text, "\n\n{}", payload_instructions(payload, &self.options));
+                let _ = write!(
+                    text,
+                    "\n\n{}",
+                    payload_instructions_in(payload, &self.options, &mut definitions)
+                );
             }
             parts.push(text);
         }

@@ -6,11 +6,12 @@
 //! All of it is derived from the registrations, so the page cannot drift from what the
 //! prompts say; apps check it in and test that it is current.
 
-use crate::sections::SectionKind;
+use crate::sections::{SectionKind, kind_rule};
 use payload_core::instructions::{
     InstructionOptions, render_shape, section_sizes, suggestion_format_rules,
 };
-use payload_core::{PayloadType, schema::Dialect, suggestions::ActionSpec};
+use payload_core::suggestions::{ActionSpec, Combination};
+use payload_core::{PayloadKind, PayloadType, schema::Dialect};
 use payload_registry::{PageInfo, Registry, Role};
 use std::fmt::Write;
 
@@ -28,6 +29,7 @@ pub fn render(registry: &Registry) -> String {
     payload_table(registry, &mut out);
     availability_matrix(registry, &mut out);
     prompt_sections(&mut out);
+    payload_kinds(&mut out);
     pages(registry, &mut out);
     global_actions(registry, &mut out);
     suggestion_formats(registry, &mut out);
@@ -103,6 +105,30 @@ fn prompt_sections(out: &mut String) {
     }
 }
 
+/// What each payload kind means to the app and what the prompt tells the model of it.
+fn payload_kinds(out: &mut String) {
+    out.push_str(
+        "\n## Payload kinds\n\nWhat the app does with a payload decides how the prompt frames it \
+         (`#[payload(kind = \"...\")]`, `LlmPayload::KIND`). A page of proposals alone gets one \
+         rule (\"To propose a change ... never claim it has already been done\"); a page that \
+         mixes kinds gets the rule of each kind it offers, and each type that is not a \
+         proposal says its kind in its entry.\n\n| Kind | The app | The preamble's rule on a page that mixes kinds |\n|---|---|---|\n",
+    );
+    for (kind, app) in [
+        (
+            PayloadKind::Proposal,
+            "shows it; the user reviews it, then applies or dismisses it (the default)",
+        ),
+        (
+            PayloadKind::Command,
+            "runs it as soon as the reply arrives, with no review",
+        ),
+        (PayloadKind::Display, "shows it; nothing changes"),
+    ] {
+        let _ = writeln!(out, "| `{kind}` | {app} | {} |", cell(&kind_rule(kind)));
+    }
+}
+
 fn pages(registry: &Registry, out: &mut String) {
     out.push_str("\n## Pages\n");
     for info in registry.pages() {
@@ -114,7 +140,11 @@ fn pages(registry: &Registry, out: &mut String) {
         let markers: Vec<String> = info
             .payloads
             .iter()
-            .map(|t| format!("`{}:`", t.marker))
+            .map(|t| match t.kind {
+                // A proposal is the kind a prompt assumes; the others are named.
+                PayloadKind::Proposal => format!("`{}:`", t.marker),
+                kind => format!("`{}:` ({kind})", t.marker),
+            })
             .collect();
         let _ = writeln!(
             out,
@@ -130,6 +160,13 @@ fn pages(registry: &Registry, out: &mut String) {
             "- Suggestions (SUGGESTED_VALUES / SUGGESTED_ACTIONS): {}",
             if page.suggestions { "yes" } else { "no" }
         );
+        if page.suggestions && !info.payloads.is_empty() {
+            let _ = writeln!(
+                out,
+                "- Beside a payload (`Page::combination`): {}",
+                beside_a_payload(page.combination, !info.actions.is_empty())
+            );
+        }
         let _ = writeln!(
             out,
             "- Current context: {}",
@@ -219,18 +256,37 @@ fn global_actions(registry: &Registry, out: &mut String) {
     action_table(global, global, out);
 }
 
+/// The suggestion blocks a page lets go beside a custom payload, in words.
+fn beside_a_payload(combination: Combination, actions: bool) -> &'static str {
+    match (
+        combination.values_with_payload,
+        combination.actions_with_payload && actions,
+    ) {
+        (true, true) => "SUGGESTED_VALUES and SUGGESTED_ACTIONS",
+        (true, false) => "SUGGESTED_VALUES",
+        (false, true) => "SUGGESTED_ACTIONS",
+        (false, false) => "no suggestion block",
+    }
+}
+
 fn suggestion_formats(registry: &Registry, out: &mut String) {
     if !registry.pages().any(|info| info.page.suggestions) {
         return;
     }
     out.push_str(
         "\n## Suggestion formats\n\nThe FORMAT RULES section, as given on a page that offers \
-         proposals and whose only actions are the global ones (each page's prompt lists its own actions):\n\n",
+         proposals, keeps them apart from suggestion blocks (`Combination::PAYLOAD_ALONE`, \
+         table.that's rule) and has only the global actions (each page's prompt lists its \
+         own actions and states its own rule):\n\n",
     );
     fenced(
         out,
         "text",
-        &suggestion_format_rules(registry.global_actions(), true),
+        &suggestion_format_rules(
+            registry.global_actions(),
+            &[PayloadKind::Proposal],
+            Combination::PAYLOAD_ALONE,
+        ),
     );
 }
 

@@ -1,6 +1,8 @@
 //! The sections of a system prompt: table.that's eight standard ones, in order, and the
 //! ones an app adds; with the default global preamble.
 
+use payload_core::PayloadKind;
+
 /// The global preamble's fixed part, used unless the app gives its own: the assistant's
 /// role and how to reply, in terms that hold for any app. The builder adds the rules
 /// that depend on what the prompt holds, so that no rule names a
@@ -19,6 +21,12 @@ question when a request is unclear instead of guessing.";
 pub struct Holds {
     /// STRUCTURED RESPONSES (the page offers payload types).
     pub payloads: bool,
+    /// Among them, proposals (the user reviews and applies them).
+    pub proposals: bool,
+    /// Among them, commands (the app runs them at once).
+    pub commands: bool,
+    /// Among them, displays (the app only shows them).
+    pub displays: bool,
     /// TOOLS.
     pub tools: bool,
     /// CLIENT ACTIONS.
@@ -34,15 +42,7 @@ pub struct Holds {
 pub fn preamble_rules(holds: Holds) -> String {
     let mut rules: Vec<String> = Vec::new();
     if holds.payloads {
-        rules.push(
-            "To propose a change, add one of the structured payloads described under \
-             STRUCTURED RESPONSES to your reply, written exactly as specified there. The \
-             application removes it from your message and shows it to the user as an \
-             interactive proposal, which they review and then apply or dismiss. Nothing \
-             changes until they apply it: say in your reply what you proposed and why, and \
-             never claim it has already been done."
-                .to_string(),
-        );
+        rules.extend(payload_rules(holds));
         rules.push("Give at most one structured payload per response.".to_string());
     }
     let listed: Vec<&str> = [
@@ -70,6 +70,65 @@ pub fn preamble_rules(holds: Holds) -> String {
         );
     }
     rules.iter().map(|rule| format!("- {rule}\n")).collect()
+}
+
+/// How a proposal is handled, in the words of table.that's preamble.
+const REVIEWED: &str = "which they review and then apply or dismiss. Nothing changes until they \
+    apply it: say in your reply what you proposed and why, and never claim it has already been \
+    done.";
+
+/// The rules of the payloads, worded for the kinds the page offers
+/// (docs/prompts.md, "Payload kinds"): a proposal is reviewed and applied by the user,
+/// so the reply must not claim it done; a command is run at once, so the reply says
+/// what it did; a display only shows something. A page of proposals alone gets
+/// table.that's one rule.
+fn payload_rules(holds: Holds) -> Vec<String> {
+    if !holds.commands && !holds.displays {
+        return vec![format!(
+            "To propose a change, add one of the structured payloads described under \
+             STRUCTURED RESPONSES to your reply, written exactly as specified there. The \
+             application removes it from your message and shows it to the user as an \
+             interactive proposal, {REVIEWED}"
+        )];
+    }
+    let mut rules = vec![format!(
+        "When the user's request calls for it, add one of the structured payloads described \
+         under STRUCTURED RESPONSES to your reply, written exactly as specified there; the \
+         application removes it from your message and handles it by its kind{}.",
+        if holds.proposals {
+            " (a payload is a proposal unless its entry there names another kind)"
+        } else {
+            ", which its entry there names"
+        }
+    )];
+    for (held, kind) in [
+        (holds.proposals, PayloadKind::Proposal),
+        (holds.commands, PayloadKind::Command),
+        (holds.displays, PayloadKind::Display),
+    ] {
+        if held {
+            rules.push(kind_rule(kind));
+        }
+    }
+    rules
+}
+
+/// The preamble's rule for payloads of `kind` on a page that mixes kinds (and the
+/// generated docs' statement of it).
+pub(crate) fn kind_rule(kind: PayloadKind) -> String {
+    match kind {
+        PayloadKind::Proposal => {
+            format!("A proposal is shown to the user as an interactive proposal, {REVIEWED}")
+        }
+        PayloadKind::Command => "A command is carried out by the application as soon as your \
+             reply arrives, with no review. Send one only when the user asks for what it does, \
+             and say in your reply what it did (\"I've started the timer\"), not what you would \
+             do."
+        .to_string(),
+        PayloadKind::Display => "A display is shown to the user beside your message and \
+             changes nothing. Point to it in your reply rather than repeating what it shows."
+            .to_string(),
+    }
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -208,6 +267,42 @@ impl Section {
         match &self.title {
             Some(title) => format!("## {title}\n{}", self.text),
             None => self.text.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each kind gets its own rule, and only a proposal is "never done yet".
+    #[test]
+    fn the_payload_rules_follow_the_kinds_offered() {
+        let payloads = Holds {
+            payloads: true,
+            ..Holds::default()
+        };
+        let displays = preamble_rules(Holds {
+            displays: true,
+            ..payloads
+        });
+        assert!(displays.contains("- A display is shown to the user beside your message"));
+        assert!(displays.contains("handles it by its kind, which its entry there names."));
+        assert!(!displays.contains("never claim") && !displays.contains("A command"));
+        let proposals = preamble_rules(Holds {
+            proposals: true,
+            ..payloads
+        });
+        assert!(proposals.starts_with("- To propose a change, add one of the structured"));
+        assert!(proposals.contains("never claim it has already been done."));
+        let all = preamble_rules(Holds {
+            proposals: true,
+            commands: true,
+            displays: true,
+            ..payloads
+        });
+        for rule in ["- A proposal is", "- A command is", "- A display is"] {
+            assert!(all.contains(rule), "{rule}: {all}");
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Pages: where a chat runs, what the model may emit there, and which actions it may
 //! suggest.
 
-use payload_core::{PayloadType, suggestions::ActionSpec};
+use payload_core::{PayloadType, suggestions::ActionSpec, suggestions::Combination};
 use serde_json::Value;
 
 /// Builds the CURRENT CONTEXT section of a page's prompt from what the app knows about
@@ -32,6 +32,10 @@ pub struct Page {
     /// offers them as chips, so a first visit shows what the page is for (none by
     /// default).
     pub starters: &'static [&'static str],
+    /// Which suggestion blocks may go beside a custom payload in one response
+    /// ([`Combination::FREE`] by default): stated in the prompt's FORMAT RULES, applied
+    /// by the page's parser (a `combination` warning) and written into its grammars.
+    pub combination: Combination,
 }
 
 impl Page {
@@ -47,6 +51,7 @@ impl Page {
             suggestions: true,
             tools: &[],
             starters: &[],
+            combination: Combination::FREE,
         }
     }
 
@@ -90,6 +95,14 @@ impl Page {
     /// empty chat).
     pub const fn starters(mut self, starters: &'static [&'static str]) -> Page {
         self.starters = starters;
+        self
+    }
+
+    /// Sets which suggestion blocks may go beside a custom payload
+    /// (`Combination::PAYLOAD_ALONE.allow_actions()`: a button beside the payload it acts
+    /// on, no chips).
+    pub const fn combination(mut self, combination: Combination) -> Page {
+        self.combination = combination;
         self
     }
 

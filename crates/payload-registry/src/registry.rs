@@ -27,6 +27,7 @@ pub struct PageInfo {
     pub payloads: Vec<PayloadType>,
     /// Actions the model may suggest: the page's, then the global ones.
     pub actions: Vec<ActionSpec>,
+    options: ParseOptions,
     parser: Parser,
 }
 
@@ -34,6 +35,13 @@ impl PageInfo {
     /// The page's compiled marker parser.
     pub fn parser(&self) -> &Parser {
         &self.parser
+    }
+
+    /// What the page's parser is built from: its payload types, the registered types it
+    /// does not offer, its actions and the global ones, its suggestions and its
+    /// combination rule.
+    pub fn options(&self) -> &ParseOptions {
+        &self.options
     }
 }
 
@@ -407,10 +415,12 @@ fn page_info(page: Page, types: &[PayloadEntry], global_actions: &[ActionSpec]) 
         foreign,
         actions: actions.clone(),
         suggestions: page.suggestions,
+        combination: page.combination,
     };
     PageInfo {
         page,
         parser: Parser::new(&options),
+        options,
         payloads,
         actions,
     }

@@ -64,7 +64,7 @@ async fn a_generic_card_streams_in_and_is_accepted_into_the_cookbook() {
         .execute(
             "window.drafts = [];
              new MutationObserver(() => {
-               const d = document.querySelector('.card.drafting.generic-card');
+               const d = document.querySelector('.card.drafting.generic-card[data-type=recipe_proposal]');
                if (d) window.drafts.push({
                  members: d.querySelectorAll('dd').length,
                  items: d.querySelectorAll('.generic-list > li').length,
@@ -152,7 +152,9 @@ async fn a_generic_card_streams_in_and_is_accepted_into_the_cookbook() {
         "{drafts:?}"
     );
 
-    click(&client, ".card[data-type=recipe_proposal] button.accept").await;
+    // The cookbook lets the save button go with the recipe it saves (its combination
+    // rule): the button beside the card saves it, as the card's Accept does.
+    click(&client, "button.action[data-action=save_recipe]").await;
     let saved = until(
         &client,
         "the recipe in the cookbook",

@@ -1,7 +1,7 @@
 //! The recipe assistant's pages and its client action.
 
 use crate::{KitchenCommand, RecipeProposal};
-use payload_core::{LlmPayload, suggestions::ActionSpec};
+use payload_core::{LlmPayload, suggestions::ActionSpec, suggestions::Combination};
 use payload_registry::Page;
 use serde_json::Value;
 
@@ -14,14 +14,19 @@ pub const COOKBOOK: Page = Page::new("cookbook")
     .description("The user's cookbook")
     .instructions(
         "The user is planning what to cook. Ask about what they have and like, then \
-         propose one recipe with RECIPE_PROPOSAL; offer save_recipe once they like it.",
+         propose one recipe with RECIPE_PROPOSAL, with a save_recipe button beside it.",
     )
     .payloads(&[<RecipeProposal as LlmPayload>::TYPE])
     .actions(&[SAVE_RECIPE])
+    // The save button goes with the recipe it saves; chips wait until the user has
+    // read it.
+    .combination(Combination::PAYLOAD_ALONE.allow_actions())
     .starters(&["I have eggs and a tin of tomatoes: what can I cook?"])
     .context(cookbook_context);
 
 /// The kitchen: the user is cooking one recipe and asks for timers and conversions.
+/// Any block goes with any other (the default combination): a timer with chips for
+/// what comes next.
 pub const KITCHEN: Page = Page::new("kitchen")
     .description("Cooking one recipe, step by step")
     .instructions(

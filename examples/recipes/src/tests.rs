@@ -328,3 +328,182 @@ fn a_runtime_type_joins_a_registered_page() {
         .expect("registered");
     assert!(recipe.payload::<RecipeProposal>().is_some());
 }
+
+// ---- payload kinds and the pages' combination rules ----
+
+fn prompt(page: &str) -> String {
+    payload_prompt::PromptBuilder::for_page(Registry::global(), page)
+        .expect("registered")
+        .build()
+}
+
+/// A recipe is a proposal the user reviews; a kitchen command is run at once: each
+/// page's prompt says so, and a command is never framed as "not done yet".
+#[test]
+fn each_page_frames_its_payloads_by_their_kind() {
+    assert_eq!(
+        RecipeProposal::TYPE.kind,
+        payload_core::PayloadKind::Proposal
+    );
+    assert_eq!(
+        KitchenCommand::TYPE.kind,
+        payload_core::PayloadKind::Command
+    );
+    let cookbook = prompt("cookbook");
+    assert!(
+        cookbook.contains("To propose a change, add one of the structured payloads"),
+        "{cookbook}"
+    );
+    assert!(cookbook.contains("never claim it has already been done"));
+    assert!(!cookbook.contains("A command is") && !cookbook.contains("Kind: command"));
+    let kitchen = prompt("kitchen");
+    assert!(
+        kitchen
+            .contains("A command is carried out by the application as soon as your reply arrives"),
+        "{kitchen}"
+    );
+    assert!(kitchen.contains("say in your reply what it did"));
+    // The kitchen offers recipes too: the proposal rule stays, for proposals only.
+    assert!(
+        kitchen.contains(
+            "A proposal is shown to the user as an interactive proposal, which they review"
+        )
+    );
+    assert!(kitchen.contains("a payload is a proposal unless its entry there names another kind"));
+    let entry = &kitchen[kitchen
+        .find("KITCHEN_COMMAND\nWhen to use")
+        .expect("its entry")..];
+    assert!(
+        entry.contains("Kind: command. The application runs it as soon as your reply arrives"),
+        "{entry}"
+    );
+    let recipe = &kitchen[kitchen
+        .find("RECIPE_PROPOSAL\nWhen to use")
+        .expect("its entry")..];
+    assert!(!recipe[..recipe.find("Write the marker").unwrap()].contains("Kind:"));
+}
+
+/// The cookbook lets the save button go with the recipe it saves, and no chips; the
+/// kitchen lets anything go together. Each prompt states its page's rule.
+#[test]
+fn each_page_states_its_combination_rule() {
+    assert!(prompt("cookbook").ends_with(
+        "A response with a payload from STRUCTURED RESPONSES may also hold SUGGESTED_ACTIONS \
+         but no SUGGESTED_VALUES."
+    ));
+    assert!(
+        prompt("kitchen")
+            .ends_with("A response with a payload from STRUCTURED RESPONSES may hold them too.")
+    );
+}
+
+const CHIPS: &str = r#"SUGGESTED_VALUES: [{"label": "Spicier", "value": "Make it spicier"}]"#;
+
+/// The recorded recipe comes with its save button: both read, no warning.
+#[test]
+fn a_recipe_goes_with_the_button_that_saves_it() {
+    let parsed = clean("cookbook", PROPOSAL);
+    assert!(parsed.payload::<RecipeProposal>().is_some());
+    let actions = parsed.suggested_actions.expect("the save button");
+    assert_eq!(actions[0].action, "save_recipe");
+}
+
+/// Chips beside the recipe break the cookbook's rule: the chips are taken out with a
+/// warning that names the rule and quotes them; the recipe, the button and the message
+/// stay, in one-shot and streamed parses alike. Without the recipe the chips are kept.
+#[test]
+fn chips_beside_a_recipe_are_taken_out_with_a_warning_naming_the_rule() {
+    for text in [
+        format!("{PROPOSAL}\n\n{CHIPS}"),
+        format!("Here it is.\n\n{CHIPS}\n\n{PROPOSAL}"),
+    ] {
+        let parsed = parse("cookbook", &text);
+        assert!(parsed.rejected.is_empty(), "{:#?}", parsed.rejected);
+        assert!(parsed.payload::<RecipeProposal>().is_some());
+        assert!(parsed.suggested_values.is_none());
+        assert_eq!(parsed.suggested_actions.as_ref().map(Vec::len), Some(1));
+        assert_eq!(parsed.warnings.len(), 1, "{:#?}", parsed.warnings);
+        let warning = &parsed.warnings[0];
+        assert_eq!(warning.kind, payload_core::WarningKind::Combination);
+        assert!(
+            warning.message.contains("combination rule")
+                && warning.message.contains("recipe_proposal")
+                && warning.message.contains(r#""label":"Spicier""#),
+            "{warning}"
+        );
+        assert!(!parsed.message.contains("SUGGESTED_VALUES"));
+        for size in [1, 7, 64] {
+            assert_eq!(
+                stream("cookbook", &text, size).1,
+                parsed,
+                "chunks of {size}"
+            );
+        }
+    }
+    let chips_alone = clean("cookbook", &format!("What do you have?\n\n{CHIPS}"));
+    assert!(chips_alone.suggested_values.is_some());
+    // The kitchen's rule is free: a timer goes with chips.
+    let timer = clean("kitchen", &format!("{TIMER}\n\n{CHIPS}"));
+    assert!(timer.suggested_values.is_some() && timer.custom_payload.is_some());
+}
+
+// ---- aliases beside other failures ----
+
+/// A recipe whose ingredients say `qty` (the required `quantity`'s alias) and whose
+/// steps say `mins` (the optional `minutes`' alias), with one real mistake: a unit
+/// that is not one of the units. The errors name the unit, and only the unit, in
+/// marker mode one-shot and streamed and in whole-response mode: never a missing
+/// `quantity`, never an unknown `qty` or `mins`.
+#[test]
+fn an_alias_is_read_when_something_else_in_the_value_fails() {
+    let json = r#"{"title": "Pancakes", "servings": 4, "prep_time": 20,
+        "ingredients": [{"name": "flour", "qty": 200, "unit": "grams"},
+                        {"name": "milk", "qty": 300, "unit": "millilitre"}],
+        "steps": [{"text": "Rest the batter.", "mins": 10}]}"#;
+    let text = format!("Here you are:\n\nRECIPE_PROPOSAL: {json}\n\nEnjoy!");
+    let only_the_unit = |errors: &[payload_core::PayloadError]| {
+        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["/ingredients/0/unit"], "{errors:#?}");
+        for error in errors {
+            let said = format!("{} {:?}", error.message, error.suggestion);
+            assert!(
+                !said.contains("quantity") && !said.contains("qty") && !said.contains("mins"),
+                "{error:#?}"
+            );
+        }
+    };
+    let parsed = parse("cookbook", &text);
+    assert!(parsed.custom_payload.is_none());
+    assert_eq!(parsed.rejected.len(), 1, "{:#?}", parsed.rejected);
+    only_the_unit(&parsed.rejected[0].errors);
+    for size in [1, 9, 64] {
+        assert_eq!(
+            stream("cookbook", &text, size).1,
+            parsed,
+            "chunks of {size}"
+        );
+    }
+    let whole = extract_json(json, &RecipeProposal::TYPE);
+    assert!(!whole.success);
+    only_the_unit(&whole.errors);
+    // Fixed, the same answer is read whole, through both aliases.
+    let fixed = text.replace("\"grams\"", "\"gram\"");
+    let recipe: RecipeProposal = clean("cookbook", &fixed).into_payload().expect("a recipe");
+    assert_eq!(recipe.ingredients[1].quantity, 300.0);
+    assert_eq!(recipe.steps[0].minutes, Some(10));
+}
+
+/// One description per definition: the kitchen page offers two types that use `Unit`
+/// three times; its values and meanings are written once, at the first use (labelled),
+/// and `Unit` is named at the two others. The cookbook, with one use, writes it out.
+#[test]
+fn the_unit_is_described_once_per_page() {
+    let kitchen = prompt("kitchen");
+    assert_eq!(kitchen.matches("// Kilograms.").count(), 1, "{kitchen}");
+    assert!(kitchen.contains("\"from\":  // Unit: The unit it is in."));
+    assert!(kitchen.contains("\"to\": Unit  // The unit wanted."));
+    assert!(kitchen.contains("\"unit\": Unit,  // The unit of `quantity`."));
+    let cookbook = prompt("cookbook");
+    assert_eq!(cookbook.matches("// Kilograms.").count(), 1);
+    assert!(!cookbook.contains(": Unit"), "{cookbook}");
+}

@@ -83,7 +83,7 @@ pub struct Step {
     /// What to do.
     pub text: String,
     /// How long it takes, in whole minutes, when it is a wait.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, alias = "mins", skip_serializing_if = "Option::is_none")]
     pub minutes: Option<u32>,
 }
 
@@ -94,6 +94,7 @@ pub struct Step {
 #[payload(
     name = "kitchen_command",
     marker = "KITCHEN_COMMAND",
+    kind = "command",
     register,
     partial,
     example = crate::examples::tea_timer,

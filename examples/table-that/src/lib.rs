@@ -11,6 +11,10 @@
 //! | SUGGESTED_ACTIONS | Yes         | Yes        | Yes        |
 //! | SCHEMA_PROPOSAL   | Yes         | Yes        | Yes        |
 //! | DATA_PROPOSAL     | No          | No         | Yes        |
+//!
+//! On every page a proposal goes alone: a response holding one holds no suggestion
+//! chips or buttons, since the user applies or dismisses the proposal first
+//! ([`PROPOSAL_ALONE`], each page's `combination`).
 
 #![forbid(unsafe_code)]
 
@@ -20,8 +24,14 @@ mod recording;
 pub use recording::{CONVERSATION, RecordedTurn};
 
 use payload_builtin::{DataProposal, SchemaProposal};
-use payload_core::{LlmPayload, suggestions::ActionSpec};
+use payload_core::{LlmPayload, suggestions::ActionSpec, suggestions::Combination};
 use payload_registry::Page;
+
+/// table.that's rule on which blocks go together: a response with a proposal holds no
+/// SUGGESTED_VALUES and no SUGGESTED_ACTIONS (the user must apply or dismiss the
+/// proposal first). Each page declares it; the prompt states it, the parser applies it
+/// and the grammars hold it.
+pub const PROPOSAL_ALONE: Combination = Combination::PAYLOAD_ALONE;
 
 /// The page listing every table: create a new table from a conversation.
 pub const TABLES_LIST: Page = Page::new("tables_list")
@@ -35,6 +45,7 @@ pub const TABLES_LIST: Page = Page::new("tables_list")
         "I want to track my job applications",
         "Help me set up a reading list",
     ])
+    .combination(PROPOSAL_ALONE)
     .context(context::tables_list);
 
 /// The page that edits one table's columns.
@@ -50,6 +61,7 @@ pub const TABLE_EDIT: Page = Page::new("table_edit")
         "Open the column editor panel",
     )])
     .starters(&["Add a column for the salary range"])
+    .combination(PROPOSAL_ALONE)
     .context(context::table);
 
 /// The page that shows one table's rows.
@@ -71,6 +83,7 @@ pub const TABLE_VIEW: Page = Page::new("table_view")
         "Add a few sample rows",
         "Which applications are at the onsite stage or later?",
     ])
+    .combination(PROPOSAL_ALONE)
     .context(context::table);
 
 payload_registry::register_page!(TABLES_LIST);

@@ -11,10 +11,19 @@
 //! The walk is recursive but bounded: at most [`MAX_EXPANSION_DEPTH`] levels of nesting and
 //! [`MAX_EXPANSION_NODES`] schema nodes, and a `$ref` met again inside its own expansion (a
 //! recursive type) is printed by name.
+//!
+//! **One description per definition.** A definition (`$defs`) referenced more than once
+//! among the schemas a prompt writes ([`Definitions`]: one type's, or every type of a
+//! page's) is written out once, at its first use, labelled with its name
+//! (`"from":  // Unit: The unit it is in.`), and named everywhere else
+//! (`"to": Unit,  // The unit wanted.`): its values, their meanings and its members are
+//! stated once. A definition that reads as a bare list of values on one line
+//! (`"a" | "b"`, no meanings) is cheaper written again than named, and is; so is every
+//! definition when descriptions are left out (the label is a comment).
 
 use super::InstructionOptions;
 use payload_schema::formats::{integer_format, is_numeric_format};
-use payload_schema::limits::{MAX_EXPANSION_DEPTH, MAX_EXPANSION_NODES};
+use payload_schema::limits::{MAX_EXPANSION_DEPTH, MAX_EXPANSION_NODES, MAX_SCHEMA_DEPTH};
 use serde_json::{Map, Value};
 
 /// The widest an object or union may be to be written on one line.
@@ -29,14 +38,99 @@ const INLINE_WIDTH: usize = 64;
 /// values, required members and types always are. The root's own description is left
 /// out: the caller introduces the shape with it.
 pub fn render_shape(schema: &Value, options: &InstructionOptions) -> String {
-    let mut renderer = Renderer::new(schema, options);
+    render_shape_in(schema, options, &mut Definitions::of(&[schema]))
+}
+
+/// [`render_shape`] as one of several shapes of a prompt: the definitions that
+/// `definitions` counts as shared are written once across them all, at their first
+/// use in any of the shapes, and named in the others (module docs).
+pub fn render_shape_in(
+    schema: &Value,
+    options: &InstructionOptions,
+    definitions: &mut Definitions,
+) -> String {
+    let mut renderer = Renderer::new(schema, options, std::mem::take(definitions));
     let mut rendered = renderer.render(schema, 0);
+    *definitions = std::mem::take(&mut renderer.definitions);
     rendered.notes.description.clear();
     let root_comment = rendered.notes.comment();
     if let Some(first) = rendered.lines.first_mut() {
         first.comment = join_comments(&root_comment, &first.comment);
     }
     layout(&rendered.lines)
+}
+
+/// The shared definitions of the schemas one prompt writes: how often each definition
+/// is referenced among them, and which are written out already. Count them once with
+/// [`Definitions::of`], then pass the same value to every [`render_shape_in`] (or
+/// [`super::payload_instructions_in`]) of the prompt.
+#[derive(Debug, Clone, Default)]
+pub struct Definitions {
+    /// Each definition met, by name and content, with how many `$ref`s point at it.
+    counted: Vec<(String, Value, usize)>,
+    /// The names written out already.
+    written: Vec<String>,
+}
+
+impl Definitions {
+    /// Counts the `$ref`s of `schemas` (each resolved in its own document).
+    pub fn of(schemas: &[&Value]) -> Definitions {
+        let mut definitions = Definitions::default();
+        for root in schemas {
+            // An explicit stack, bounded like every walk of a schema.
+            let mut stack: Vec<(&Value, usize)> = vec![(root, 0)];
+            while let Some((node, depth)) = stack.pop() {
+                if depth > MAX_SCHEMA_DEPTH {
+                    continue;
+                }
+                match node {
+                    Value::Object(map) => {
+                        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+                            definitions.count(root, reference);
+                        }
+                        stack.extend(map.values().map(|child| (child, depth + 1)));
+                    }
+                    Value::Array(items) => stack.extend(items.iter().map(|c| (c, depth + 1))),
+                    _ => {}
+                }
+            }
+        }
+        definitions
+    }
+
+    fn count(&mut self, root: &Value, reference: &str) {
+        let (Some(name), Some(target)) = (
+            definition_name(reference),
+            reference.strip_prefix('#').and_then(|p| root.pointer(p)),
+        ) else {
+            return;
+        };
+        match self
+            .counted
+            .iter_mut()
+            .find(|(n, t, _)| n == name && t == target)
+        {
+            Some((_, _, uses)) => *uses += 1,
+            None => self.counted.push((name.to_string(), target.clone(), 1)),
+        }
+    }
+
+    /// Whether the definition `name` with content `target` is referenced more than once
+    /// and is the only definition of that name (two different ones could not be told
+    /// apart by name).
+    fn shared(&self, name: &str, target: &Value) -> bool {
+        let mut same_name = self.counted.iter().filter(|(n, _, _)| n == name);
+        matches!((same_name.next(), same_name.next()),
+            (Some((_, t, uses)), None) if *uses > 1 && t == target)
+    }
+}
+
+/// The name of a local definition reference (`#/$defs/Unit`: `Unit`).
+fn definition_name(reference: &str) -> Option<&str> {
+    match reference.rsplit('/').next() {
+        Some(name) if !name.is_empty() && name != "#" => Some(name),
+        _ => None,
+    }
 }
 
 /// The members of an object schema's top level, for "required fields" lists.
@@ -67,7 +161,7 @@ pub fn top_level(schema: &Value, options: &InstructionOptions) -> Option<TopLeve
         return None;
     }
     let required = required_names(root);
-    let mut renderer = Renderer::new(schema, options);
+    let mut renderer = Renderer::new(schema, options, Definitions::default());
     let variants = variant_requirements(schema, root, &common);
     let mut top = TopLevel {
         required: common,
@@ -274,6 +368,12 @@ impl Rendered {
         }
     }
 
+    /// Whether it says more than a bare list of values on one line: several lines, or
+    /// meanings of its values (module docs: such a definition is named, not repeated).
+    fn describes(&self) -> bool {
+        self.lines.len() > 1 || self.stacked || !self.notes.values.is_empty()
+    }
+
     /// One line with no comment: can sit inside `[...]` or `{ ... }` on one line.
     fn as_inline(&self) -> Option<&str> {
         match self.lines.as_slice() {
@@ -318,17 +418,20 @@ struct Renderer<'a> {
     /// `$ref`s whose enum value meanings are written already: a shared enum's values
     /// are stated at every use, their meanings at the first.
     explained: Vec<&'a str>,
+    /// The prompt's shared definitions (module docs).
+    definitions: Definitions,
     nodes_left: usize,
 }
 
 impl<'a> Renderer<'a> {
-    fn new(root: &'a Value, options: &'a InstructionOptions) -> Self {
+    fn new(root: &'a Value, options: &'a InstructionOptions, definitions: Definitions) -> Self {
         Renderer {
             root,
             options,
             expanding: Vec::new(),
             recursive: Vec::new(),
             explained: Vec::new(),
+            definitions,
             nodes_left: MAX_EXPANSION_NODES,
         }
     }
@@ -370,11 +473,21 @@ impl<'a> Renderer<'a> {
             }
             return Rendered::inline(name);
         }
+        // Naming needs the label's comment: without descriptions, everything is written
+        // in full (and no comment at all).
+        let shared = self.options.include_descriptions && self.definitions.shared(name, target);
+        if shared && self.definitions.written.iter().any(|w| w == name) {
+            return Rendered::inline(name);
+        }
         self.expanding.push(reference);
         let mut rendered = self.render(target, depth + 1);
         self.expanding.pop();
         if self.recursive.contains(&reference) {
             rendered.notes.label = Some(name.to_string());
+        }
+        if shared && rendered.describes() {
+            rendered.notes.label = Some(name.to_string());
+            self.definitions.written.push(name.to_string());
         }
         if !rendered.notes.values.is_empty() {
             if self.explained.contains(&reference) {

@@ -3,9 +3,10 @@
 
 use super::fixtures::*;
 use super::*;
+use crate::marker::combination::Combination;
 use crate::marker::parse::{ParseOptions, parse};
 use crate::marker::suggestions::ActionSpec;
-use crate::payload::{LlmPayload, PayloadType};
+use crate::payload::{LlmPayload, PayloadKind, PayloadType};
 use payload_schema::dialect::Dialect;
 use serde_json::{Value, json};
 
@@ -599,7 +600,11 @@ fn format_rules_list_only_the_registered_actions() {
         ActionSpec::client("close_chat", "Close the chat panel"),
         ActionSpec::server("export_csv", "Export the table as CSV"),
     ];
-    let text = suggestion_format_rules(&actions, true);
+    let text = suggestion_format_rules(
+        &actions,
+        &[PayloadKind::Proposal],
+        Combination::PAYLOAD_ALONE,
+    );
     assert!(text.contains("- Give 2-4 items."));
     assert!(text.contains("  - close_chat (handler \"client\"): Close the chat panel\n"));
     assert!(text.contains("  - export_csv (handler \"server\"): Export the table as CSV\n"));
@@ -608,7 +613,7 @@ fn format_rules_list_only_the_registered_actions() {
 
 #[test]
 fn format_rules_forbid_actions_when_there_are_none() {
-    let text = suggestion_format_rules(&[], false);
+    let text = suggestion_format_rules(&[], &[], Combination::FREE);
     assert!(text.contains(
         "SUGGESTED_ACTIONS: no actions are available here, so never write SUGGESTED_ACTIONS.\n"
     ));
@@ -621,7 +626,11 @@ fn format_rules_forbid_actions_when_there_are_none() {
 #[test]
 fn format_rules_say_exactly_which_blocks_go_together() {
     let actions = [ActionSpec::client("close_chat", "Close the chat panel")];
-    let with_proposals = suggestion_format_rules(&actions, true);
+    let with_proposals = suggestion_format_rules(
+        &actions,
+        &[PayloadKind::Proposal],
+        Combination::PAYLOAD_ALONE,
+    );
     assert!(with_proposals.ends_with(
         "Combining blocks: a response holds at most one SUGGESTED_VALUES block and at most one \
          SUGGESTED_ACTIONS block; the two may go together. A response with a payload from \
@@ -630,7 +639,7 @@ fn format_rules_say_exactly_which_blocks_go_together() {
     ));
     // The ambiguous wording is gone: chips and buttons are marked payloads too.
     assert!(!with_proposals.contains("any other marked payload"));
-    let without = suggestion_format_rules(&actions, false);
+    let without = suggestion_format_rules(&actions, &[], Combination::PAYLOAD_ALONE);
     assert!(!without.contains("proposal") && !without.contains("STRUCTURED RESPONSES"));
     // No domain of one app in the generic text.
     for text in [&with_proposals, &without] {
@@ -641,10 +650,60 @@ fn format_rules_say_exactly_which_blocks_go_together() {
     }
 }
 
+/// The page's combination rule, worded for each rule and each mix of payload kinds:
+/// table.that's reason only where every payload is a proposal.
+#[test]
+fn format_rules_state_the_pages_combination_rule() {
+    let actions = [ActionSpec::client("save_recipe", "Save the recipe")];
+    let end = |kinds: &[PayloadKind], combination| {
+        let text = suggestion_format_rules(&actions, kinds, combination);
+        let at = text.find("Combining blocks:").expect("the rule is stated");
+        text[at..].to_string()
+    };
+    let head = "Combining blocks: a response holds at most one SUGGESTED_VALUES block and at \
+                most one SUGGESTED_ACTIONS block; the two may go together. A response with a \
+                payload from STRUCTURED RESPONSES";
+    assert_eq!(
+        end(&[PayloadKind::Proposal], Combination::FREE),
+        format!("{head} may hold them too.")
+    );
+    assert_eq!(
+        end(
+            &[PayloadKind::Proposal],
+            Combination::PAYLOAD_ALONE.allow_actions()
+        ),
+        format!("{head} may also hold SUGGESTED_ACTIONS but no SUGGESTED_VALUES.")
+    );
+    assert_eq!(
+        end(
+            &[PayloadKind::Command, PayloadKind::Proposal],
+            Combination::PAYLOAD_ALONE
+        ),
+        format!("{head} holds neither SUGGESTED_VALUES nor SUGGESTED_ACTIONS.")
+    );
+    assert_eq!(
+        end(
+            &[PayloadKind::Display],
+            Combination::PAYLOAD_ALONE.allow_values()
+        ),
+        format!("{head} may also hold SUGGESTED_VALUES but no SUGGESTED_ACTIONS.")
+    );
+    // With no actions on the page, only the chips are ruled on.
+    let text = suggestion_format_rules(&[], &[PayloadKind::Command], Combination::PAYLOAD_ALONE);
+    assert!(
+        text.ends_with("STRUCTURED RESPONSES holds no SUGGESTED_VALUES."),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_format_examples_parse_as_suggestions() {
     let actions = [ActionSpec::client("close_chat", "Close the chat panel")];
-    let text = suggestion_format_rules(&actions, true);
+    let text = suggestion_format_rules(
+        &actions,
+        &[PayloadKind::Proposal],
+        Combination::PAYLOAD_ALONE,
+    );
     // The two example blocks, as a model copying them would write them.
     let values = &text[text.find("SUGGESTED_VALUES: [").unwrap()..];
     let values = &values[..values.find("\n]").unwrap() + 2];
@@ -695,4 +754,74 @@ fn a_verbosity_is_read_by_the_name_it_writes() {
         unknown.to_string(),
         "unknown verbosity 'loud' (use concise or detailed)"
     );
+}
+
+// ---- one description per definition ----
+
+/// A unit of measure, shared by several members and types.
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Measure {
+    /// Grams.
+    Gram,
+    /// Litres.
+    Litre,
+}
+
+/// A conversion: the shared enum twice in one type.
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, crate::LlmPayload)]
+#[payload(crate = "crate", marker = "CONVERSION")]
+struct Conversion {
+    /// From this unit.
+    from: Measure,
+    /// To this unit.
+    to: Measure,
+}
+
+/// A weighing: the shared enum once, in another type.
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, crate::LlmPayload)]
+#[payload(crate = "crate", marker = "WEIGHING")]
+struct Weighing {
+    /// The unit read.
+    unit: Measure,
+}
+
+/// A shared definition is written once, labelled at its first use, and named at every
+/// other, within a type and across the types of one prompt; each member keeps its own
+/// description.
+#[test]
+fn a_shared_definition_is_written_once_and_named_elsewhere() {
+    let options = InstructionOptions::default();
+    let one = payload_instructions(&Conversion::TYPE, &options);
+    assert_eq!(one.matches("Litres.").count(), 1, "{one}");
+    assert!(
+        one.contains("\"from\": \"gram\" | \"litre\",  // Measure: From this unit."),
+        "{one}"
+    );
+    assert!(one.contains("\"to\": Measure  // To this unit."), "{one}");
+
+    let (conversion, weighing) = (schema_of(Conversion::TYPE), schema_of(Weighing::TYPE));
+    let mut definitions = Definitions::of(&[&conversion, &weighing]);
+    let first = payload_instructions_in(&Conversion::TYPE, &options, &mut definitions);
+    let second = payload_instructions_in(&Weighing::TYPE, &options, &mut definitions);
+    assert_eq!(first, one);
+    assert!(
+        second.contains("\"unit\": Measure  // The unit read."),
+        "{second}"
+    );
+    assert!(!second.contains("Litres."), "{second}");
+    // Alone, the weighing writes its one use out in full, with no label.
+    let alone = payload_instructions(&Weighing::TYPE, &options);
+    assert!(
+        alone.contains("Litres.") && !alone.contains("Measure"),
+        "{alone}"
+    );
+    // Without descriptions nothing is named: the label would be a comment.
+    let bare = InstructionOptions {
+        include_descriptions: false,
+        ..options
+    };
+    let text = render_shape(&conversion, &bare);
+    assert_eq!(text.matches("\"litre\"").count(), 2, "{text}");
+    assert!(!text.contains("Measure"), "{text}");
 }

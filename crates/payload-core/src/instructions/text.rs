@@ -3,8 +3,8 @@
 //! JSON value and nothing else, output-schema and SelfHelp).
 
 use super::InstructionOptions;
-use super::shape::{TopLevel, render_shape, top_level};
-use crate::payload::PayloadType;
+use super::shape::{Definitions, TopLevel, render_shape, render_shape_in, top_level};
+use crate::payload::{PayloadKind, PayloadType};
 use payload_schema::dialect::Dialect;
 use serde_json::Value;
 use std::fmt::Write;
@@ -17,8 +17,21 @@ use std::fmt::Write;
 /// type's rules; the common mistakes (`error_prevention`); and the example written after
 /// its marker (`include_example`). Concise keeps the first three and the rules.
 pub fn payload_instructions(payload: &PayloadType, options: &InstructionOptions) -> String {
+    let schema = payload.schema(Dialect::Draft2020_12);
+    payload_instructions_in(payload, options, &mut Definitions::of(&[&schema]))
+}
+
+/// [`payload_instructions`] as one of several types in one prompt (a page's STRUCTURED
+/// RESPONSES): a definition `definitions` counts as shared among them is written out
+/// once, in the first type's shape that uses it, and named in the others
+/// ([`Definitions`]).
+pub fn payload_instructions_in(
+    payload: &PayloadType,
+    options: &InstructionOptions,
+    definitions: &mut Definitions,
+) -> String {
     let mut out = String::new();
-    for (_, text) in marker_sections(payload, options) {
+    for (_, text) in marker_sections(payload, options, definitions) {
         out.push_str(&text);
     }
     finish(out)
@@ -31,6 +44,7 @@ pub fn payload_instructions(payload: &PayloadType, options: &InstructionOptions)
 pub(super) fn marker_sections(
     payload: &PayloadType,
     options: &InstructionOptions,
+    definitions: &mut Definitions,
 ) -> Vec<(&'static str, String)> {
     let schema = payload.schema(Dialect::Draft2020_12);
     let marker = payload.marker;
@@ -39,6 +53,18 @@ pub(super) fn marker_sections(
     let mut head = format!("{marker}\n");
     if !payload.description.trim().is_empty() {
         let _ = writeln!(head, "When to use: {}", one_line(payload.description));
+    }
+    // A proposal is what the prompt assumes unless told (docs/prompts.md, "Payload
+    // kinds"): only the other kinds say theirs, so the model knows what its reply
+    // may claim.
+    match payload.kind {
+        PayloadKind::Proposal => {}
+        PayloadKind::Command => head.push_str(
+            "Kind: command. The application runs it as soon as your reply arrives, with no review.\n",
+        ),
+        PayloadKind::Display => head.push_str(
+            "Kind: display. The application shows it to the user; it changes nothing.\n",
+        ),
     }
     parts.push(("when to use", head));
     parts.push((
@@ -52,7 +78,7 @@ pub(super) fn marker_sections(
         format!(
             "\nShape ({}):\n{}\n",
             shape_legend(options),
-            render_shape(&schema, options)
+            render_shape_in(&schema, options, definitions)
         ),
     ));
     let mut push = |name: &'static str, title: &str, items: &[String]| {
@@ -99,7 +125,8 @@ pub fn section_sizes(
     payload: &PayloadType,
     options: &InstructionOptions,
 ) -> Vec<(&'static str, usize)> {
-    marker_sections(payload, options)
+    let schema = payload.schema(Dialect::Draft2020_12);
+    marker_sections(payload, options, &mut Definitions::of(&[&schema]))
         .into_iter()
         .map(|(name, text)| (name, text.trim().chars().count()))
         .collect()

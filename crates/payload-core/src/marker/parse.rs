@@ -33,6 +33,7 @@ use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError};
 use crate::json;
 use crate::limits::Limits;
+use crate::marker::combination::Combination;
 use crate::marker::message::MessageBuilder;
 use crate::marker::near_miss::NearMisses;
 use crate::marker::response::{Missed, ParsedResponse, Rejected};
@@ -62,6 +63,9 @@ pub struct ParseOptions {
     /// Whether SUGGESTED_VALUES / SUGGESTED_ACTIONS are recognised (on by default in
     /// [`ParseOptions::new`]).
     pub suggestions: bool,
+    /// Which suggestion blocks may go beside an accepted custom payload (the page's
+    /// rule; [`Combination::FREE`] by default).
+    pub combination: Combination,
 }
 
 impl ParseOptions {
@@ -88,6 +92,12 @@ impl ParseOptions {
     /// Allows an action.
     pub fn action(mut self, action: ActionSpec) -> Self {
         self.actions.push(action);
+        self
+    }
+
+    /// Sets which suggestion blocks may go beside a custom payload.
+    pub fn combination(mut self, combination: Combination) -> Self {
+        self.combination = combination;
         self
     }
 }
@@ -120,6 +130,7 @@ pub struct Parser {
     near_misses: Arc<NearMisses>,
     roles: Arc<[BlockKind]>,
     actions: Arc<[ActionSpec]>,
+    combination: Combination,
     limits: Limits,
 }
 
@@ -152,6 +163,7 @@ impl Parser {
             table: Arc::new(MarkerTable::new(markers)),
             roles: roles.into(),
             actions: options.actions.clone().into(),
+            combination: options.combination,
             limits: Limits::DEFAULT,
         }
     }
@@ -334,6 +346,9 @@ impl Assembly {
                 reasoning::unclosed_message(name),
             ));
         }
+        self.parser
+            .combination
+            .apply(&mut self.result, &mut self.warnings);
         self.result.reasoning = self.reasoning.text().map(str::to_owned);
         self.result.warnings = self.warnings.finish();
         self.result

@@ -17,6 +17,22 @@
 //! schema, the undeclared-member walk, the data the app receives and the typed value all
 //! agree with serde, and no warning is raised: nothing was lost or changed.
 //!
+//! **When something else fails.** A value serde cannot read whole (a wrong enum value in
+//! another member) still has its aliases: otherwise the model is told a required member
+//! is missing that it did write. Each undeclared member is then asked of serde on a
+//! *probe*: the value cut down to the path leading to the member's object (each list to
+//! the one item, each object to the member on the path and its string members, which
+//! hold the tags of tagged enums), that object holding a declared member its object
+//! lacks and then the member, both with the member's value. serde refuses a field
+//! written twice before it reads the second value (`duplicate field`): when it says so
+//! of the declared member, the member is that field under another name. A member serde
+//! ignores, or reads as another field, is never written twice. When the member's own
+//! value is wrong for the field, serde fails on it first and the member keeps today's
+//! verdict (the safe side).
+//!
+//! The member is renamed as above and the value is still refused, now with the errors
+//! of what really is wrong.
+//!
 //! **Cost.** Only a value with an undeclared member pays anything, and it pays at most
 //! [`MAX_DECODES`] decodes of the value: past them the remaining members keep today's
 //! verdict (a warning or an error, the safe side). A runtime schema type has no serde
@@ -40,18 +56,24 @@ pub(crate) struct UndeclaredMember {
     pub object: String,
     /// The member's name as written.
     pub name: String,
+    /// The members its object's schema declares and the object lacks (none when the
+    /// schema's union is undecided): what an alias of an optional member may stand for
+    /// when serde cannot read the value.
+    pub absent: Vec<String>,
 }
 
 /// Renames in `value` every member of `undeclared` that serde reads as a declared member
-/// (the rule of the module docs); `missing` are the pointers of the members the schema
+/// (the rules of the module docs); `missing` are the pointers of the members the schema
 /// calls missing. `roundtrip(value)` is the value as serde decodes and writes it back,
-/// `None` when it does not decode. Returns how many members were renamed.
+/// `None` when it does not decode; `failure(value)` is why serde refuses it, `None` when
+/// it reads it. Returns how many members were renamed.
 pub(crate) fn rename_aliases(
     value: &mut Value,
     undeclared: &[UndeclaredMember],
     missing: &[String],
     near: &[NearMiss],
     roundtrip: impl Fn(&Value) -> Option<Value>,
+    failure: impl Fn(&Value) -> Option<String>,
 ) -> usize {
     if undeclared.is_empty() {
         return 0;
@@ -66,7 +88,7 @@ pub(crate) fn rename_aliases(
         return 0;
     }
     let Some(base) = roundtrip(value) else {
-        return 0;
+        return rename_beside_failures(value, undeclared, missing, near, &failure, &mut spend);
     };
     let mut renamed = 0;
     for group in groups(undeclared) {
@@ -114,6 +136,139 @@ pub(crate) fn rename_aliases(
         }
     }
     renamed
+}
+
+/// The rule of "When something else fails" (module docs): each group of undeclared
+/// members decided on probes of its first member.
+fn rename_beside_failures(
+    value: &mut Value,
+    undeclared: &[UndeclaredMember],
+    missing: &[String],
+    near: &[NearMiss],
+    failure: &impl Fn(&Value) -> Option<String>,
+    spend: &mut impl FnMut() -> bool,
+) -> usize {
+    let mut renamed = 0;
+    for group in groups(undeclared) {
+        let first = group[0];
+        let mut meant = None;
+        for name in candidates(value, first, missing, near) {
+            if !spend() {
+                break;
+            }
+            let Some(probe) = probe(value, first, &name) else {
+                break;
+            };
+            // serde's own words for a field written twice (serde_derive's
+            // `duplicate_field`), under the field's main name.
+            let twice = format!("duplicate field `{name}`");
+            if failure(&probe).is_some_and(|why| why.contains(&twice)) {
+                meant = Some(name);
+                break;
+            }
+        }
+        let Some(meant) = meant else {
+            continue;
+        };
+        for member in group {
+            let lacks = matches!(value.pointer(&member.object),
+                Some(Value::Object(object)) if !object.contains_key(&meant));
+            if lacks {
+                if let Some(next) = edited(value, member, Some(&meant)) {
+                    *value = next;
+                    renamed += 1;
+                }
+            }
+        }
+    }
+    renamed
+}
+
+/// The declared names a member of a value serde cannot read may stand for: those it is
+/// a near miss of, those the schema calls missing in its object, then the other
+/// declared members its object lacks (an optional member's alias).
+fn candidates(
+    value: &Value,
+    member: &UndeclaredMember,
+    missing: &[String],
+    near: &[NearMiss],
+) -> Vec<String> {
+    let Some(Value::Object(object)) = value.pointer(&member.object) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = near
+        .iter()
+        .filter(|miss| miss.object == member.object && miss.name == member.name)
+        .flat_map(|miss| miss.intended.iter().cloned())
+        .collect();
+    for name in missing
+        .iter()
+        .filter_map(|pointer| last_token_under(pointer, &member.object))
+    {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    for name in &member.absent {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    names.retain(|name| *name != member.name && !object.contains_key(name));
+    names
+}
+
+/// The probe of the module docs: `value` cut down to the path to `member`'s object
+/// (each list to its one item, each object to the member on the path and its string
+/// members, which hold the tags of tagged enums), that object holding `meant` and then
+/// `member`, both with the member's value, then its string members. `None` when the
+/// path is not there.
+fn probe(value: &Value, member: &UndeclaredMember, meant: &str) -> Option<Value> {
+    let tokens: Vec<String> = member
+        .object
+        .split('/')
+        .skip(1)
+        .map(pointer::unescape_token)
+        .collect();
+    let mut path = vec![value];
+    for token in &tokens {
+        let at = *path.last()?;
+        path.push(match at {
+            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            Value::Object(members) => members.get(token)?,
+            _ => return None,
+        });
+    }
+    let Value::Object(object) = path.pop()? else {
+        return None;
+    };
+    let written = object.get(&member.name)?.clone();
+    let mut probe = Map::new();
+    probe.insert(meant.to_string(), written.clone());
+    probe.insert(member.name.clone(), written);
+    let mut probe = Value::Object(with_strings(probe, object));
+    for (token, container) in tokens.iter().zip(path).rev() {
+        probe = match container {
+            Value::Array(_) => Value::Array(vec![probe]),
+            Value::Object(members) => {
+                let mut on_path = Map::new();
+                on_path.insert(token.clone(), probe);
+                Value::Object(with_strings(on_path, members))
+            }
+            _ => return None,
+        };
+    }
+    Some(probe)
+}
+
+/// `probe` followed by the string members of `object` it does not hold.
+fn with_strings(mut probe: Map<String, Value>, object: &Map<String, Value>) -> Map<String, Value> {
+    for (name, member) in object {
+        if member.is_string() && !probe.contains_key(name) {
+            probe.insert(name.clone(), member.clone());
+        }
+    }
+    probe
 }
 
 /// The undeclared members grouped by name and by the shape of their object's pointer
@@ -247,10 +402,18 @@ mod tests {
         serde_json::to_value(recipe).ok()
     }
 
+    /// Why serde refuses `value` as a recipe.
+    fn failure(value: &Value) -> Option<String> {
+        serde_json::from_value::<Recipe>(value.clone())
+            .err()
+            .map(|error| error.to_string())
+    }
+
     fn member(object: &str, name: &str) -> UndeclaredMember {
         UndeclaredMember {
             object: object.to_string(),
             name: name.to_string(),
+            absent: Vec::new(),
         }
     }
 
@@ -263,6 +426,7 @@ mod tests {
             &["/ingredients/0/quantity".to_string()],
             &[],
             roundtrip,
+            failure,
         );
         assert_eq!(renamed, 1);
         let keys: Vec<&String> = value["ingredients"][0]
@@ -283,6 +447,7 @@ mod tests {
             &[],
             &[],
             roundtrip,
+            failure,
         );
         assert_eq!(renamed, 1);
         assert_eq!(value["ingredients"][0]["note"], "large");
@@ -298,6 +463,7 @@ mod tests {
             &[],
             &[],
             roundtrip,
+            failure,
         );
         assert_eq!(renamed, 0);
         assert_eq!(value, before);
@@ -313,6 +479,7 @@ mod tests {
             &["/ingredients/0/quantity".to_string()],
             &[],
             roundtrip,
+            failure,
         );
         assert_eq!(renamed, 0);
         assert_eq!(value, before);
@@ -331,10 +498,17 @@ mod tests {
             .map(|i| format!("/ingredients/{i}/quantity"))
             .collect();
         let calls = std::cell::Cell::new(0);
-        rename_aliases(&mut value, &undeclared, &missing, &[], |v| {
-            calls.set(calls.get() + 1);
-            roundtrip(v)
-        });
+        rename_aliases(
+            &mut value,
+            &undeclared,
+            &missing,
+            &[],
+            |v| {
+                calls.set(calls.get() + 1);
+                roundtrip(v)
+            },
+            failure,
+        );
         assert!(calls.get() <= MAX_DECODES, "{}", calls.get());
         let all_renamed = value["ingredients"]
             .as_array()
@@ -345,5 +519,91 @@ mod tests {
             all_renamed,
             "the items of one list share their aliases: {value}"
         );
+    }
+
+    /// A required alias beside another failure (a name that is not a string): serde
+    /// cannot read the value, yet the probes find the alias, in every item of the list.
+    #[test]
+    fn a_required_alias_is_renamed_when_something_else_fails() {
+        let mut value = json!({"ingredients": [
+            {"name": "eggs", "qty": 2},
+            {"name": 7, "qty": 300}
+        ]});
+        assert!(roundtrip(&value).is_none());
+        let renamed = rename_aliases(
+            &mut value,
+            &[
+                member("/ingredients/0", "qty"),
+                member("/ingredients/1", "qty"),
+            ],
+            &[
+                "/ingredients/0/quantity".to_string(),
+                "/ingredients/1/quantity".to_string(),
+            ],
+            &[],
+            roundtrip,
+            failure,
+        );
+        assert_eq!(renamed, 2);
+        assert_eq!(value["ingredients"][0]["quantity"], 2);
+        assert_eq!(value["ingredients"][1]["quantity"], 300);
+        assert_eq!(
+            value["ingredients"][1]["name"], 7,
+            "the failure is left as written"
+        );
+    }
+
+    /// An optional alias beside another failure: found the same way, among the
+    /// declared members its object lacks.
+    #[test]
+    fn an_optional_alias_is_renamed_when_something_else_fails() {
+        let mut value =
+            json!({"ingredients": [{"name": "eggs", "quantity": "two", "remark": "large"}]});
+        let remark = UndeclaredMember {
+            absent: vec!["note".to_string()],
+            ..member("/ingredients/0", "remark")
+        };
+        let renamed = rename_aliases(&mut value, &[remark], &[], &[], roundtrip, failure);
+        assert_eq!(renamed, 1);
+        assert_eq!(value["ingredients"][0]["note"], "large");
+    }
+
+    /// A member serde ignores is never renamed, whatever else fails: the probe with a
+    /// value no field reads fails elsewhere.
+    #[test]
+    fn an_ignored_member_beside_a_failure_is_left_alone() {
+        let mut value = json!({"ingredients": [{"name": 7, "amount": 2}]});
+        let before = value.clone();
+        let renamed = rename_aliases(
+            &mut value,
+            &[member("/ingredients/0", "amount")],
+            &["/ingredients/0/quantity".to_string()],
+            &[],
+            roundtrip,
+            failure,
+        );
+        assert_eq!(renamed, 0);
+        assert_eq!(value, before);
+    }
+
+    /// The alias of one field is not taken for another that is missing too: `qty` is
+    /// `quantity`, not `name`, although both are missing.
+    #[test]
+    fn an_alias_goes_to_its_own_field_among_several_missing() {
+        let mut value = json!({"ingredients": [{"qty": 2, "note": 5}]});
+        let renamed = rename_aliases(
+            &mut value,
+            &[member("/ingredients/0", "qty")],
+            &[
+                "/ingredients/0/name".to_string(),
+                "/ingredients/0/quantity".to_string(),
+            ],
+            &[],
+            roundtrip,
+            failure,
+        );
+        assert_eq!(renamed, 1);
+        assert_eq!(value["ingredients"][0]["quantity"], 2);
+        assert!(value["ingredients"][0].get("name").is_none());
     }
 }

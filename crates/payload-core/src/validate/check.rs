@@ -171,6 +171,13 @@ impl Walked {
             &missing,
             &self.unknowns.near,
             |value| decode(value, true).roundtrip,
+            |value| {
+                decode(value, false)
+                    .errors
+                    .into_iter()
+                    .next()
+                    .map(|error| error.message.clone())
+            },
         );
         if renamed == 0 {
             self

@@ -171,12 +171,6 @@ impl<'w> Undeclared<'w> {
             if applies.declares(key) {
                 continue;
             }
-            if !self.undeclared.is_full() {
-                self.undeclared.push(UndeclaredMember {
-                    object: path.to_string(),
-                    name: key.clone(),
-                });
-            }
             // Which member is missing cannot be known in an undecided union: its
             // unknown members are warnings only.
             let absent = absent.get_or_insert_with(|| {
@@ -190,6 +184,13 @@ impl<'w> Undeclared<'w> {
                     .map(Folded::new)
                     .collect()
             });
+            if !self.undeclared.is_full() {
+                self.undeclared.push(UndeclaredMember {
+                    object: path.to_string(),
+                    name: key.clone(),
+                    absent: absent.iter().map(|a| a.name.to_string()).collect(),
+                });
+            }
             let intended = if absent.is_empty() || searched >= MAX_SEARCHED {
                 Vec::new()
             } else {

@@ -214,6 +214,13 @@ fn a_pages_structural_tag_has_a_trigger_and_a_structure_per_block() {
             .any(|f| f.starts_with("at most one custom payload")),
         "{features:?}"
     );
+    // table_view keeps a proposal alone: a structural tag cannot say so, and lists it.
+    assert!(
+        features
+            .iter()
+            .any(|f| f.starts_with("which blocks go together")),
+        "{features:?}"
+    );
     let list = page_grammar(Registry::global(), "tables_list", Target::StructuralTag).unwrap();
     assert!(
         list.unsupported

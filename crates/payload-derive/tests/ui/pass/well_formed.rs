@@ -32,7 +32,7 @@ impl Plan {
 
 #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-#[payload(description = "A chart to draw.", pages("reports"))]
+#[payload(description = "A chart to draw.", pages("reports"), kind = "display")]
 enum Chart {
     Bar { labels: Vec<String>, values: Vec<f64> },
     Line { xs: Vec<f64>, ys: Vec<f64> },
@@ -43,4 +43,6 @@ fn main() {
     assert_eq!(Plan::example().map(|plan| plan.summarize()).as_deref(), Some("1 steps"));
     assert_eq!(Chart::MARKER, "CHART");
     assert_eq!(Chart::DESCRIPTION, "A chart to draw.");
+    assert_eq!(Chart::KIND, payload_core::PayloadKind::Display);
+    assert_eq!(Plan::KIND, payload_core::PayloadKind::Proposal);
 }
