@@ -196,19 +196,7 @@ fn candidates(
     let Some(Value::Object(object)) = value.pointer(&member.object) else {
         return Vec::new();
     };
-    let mut names: Vec<String> = near
-        .iter()
-        .filter(|miss| miss.object == member.object && miss.name == member.name)
-        .flat_map(|miss| miss.intended.iter().cloned())
-        .collect();
-    for name in missing
-        .iter()
-        .filter_map(|pointer| last_token_under(pointer, &member.object))
-    {
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
+    let mut names = named_by_the_schema(member, missing, near);
     for name in &member.absent {
         if !names.contains(name) {
             names.push(name.clone());
@@ -317,6 +305,29 @@ fn meant_names(
     let Some(Value::Object(object)) = value.pointer(&member.object) else {
         return Vec::new();
     };
+    let mut names = named_by_the_schema(member, missing, near);
+    if let (Some(Value::Object(decoded)), Some(Value::Object(decoded_without))) = (
+        base.pointer(&member.object),
+        without.and_then(|w| w.pointer(&member.object)),
+    ) {
+        for (name, decoded_value) in decoded {
+            if decoded_without.get(name) != Some(decoded_value) && !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    names.retain(|name| *name != member.name && !object.contains_key(name));
+    names
+}
+
+/// The declared names the schema's errors point `member` to, once each: those it is a
+/// near miss of, then those the schema calls missing in its object. [`candidates`] and
+/// [`meant_names`] both start from them.
+fn named_by_the_schema(
+    member: &UndeclaredMember,
+    missing: &[String],
+    near: &[NearMiss],
+) -> Vec<String> {
     let mut names: Vec<String> = near
         .iter()
         .filter(|miss| miss.object == member.object && miss.name == member.name)
@@ -330,17 +341,6 @@ fn meant_names(
             names.push(name);
         }
     }
-    if let (Some(Value::Object(decoded)), Some(Value::Object(decoded_without))) = (
-        base.pointer(&member.object),
-        without.and_then(|w| w.pointer(&member.object)),
-    ) {
-        for (name, decoded_value) in decoded {
-            if decoded_without.get(name) != Some(decoded_value) && !names.contains(name) {
-                names.push(name.clone());
-            }
-        }
-    }
-    names.retain(|name| *name != member.name && !object.contains_key(name));
     names
 }
 

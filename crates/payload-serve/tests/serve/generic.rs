@@ -12,6 +12,21 @@ async fn get(running: &Running, path: &str) -> (u16, Value) {
     (status, response.json().await.unwrap_or(Value::Null))
 }
 
+/// One chat turn: its conversation id and its event stream's body.
+async fn chat_turn(running: &Running, chat: &Value) -> (String, String) {
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/chat", running.url))
+        .json(chat)
+        .send()
+        .await
+        .unwrap();
+    let id = response.headers()["x-conversation-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    (id, response.text().await.unwrap())
+}
+
 #[tokio::test]
 async fn the_manifest_gives_each_page_its_starters_and_each_type_its_schema_and_decision() {
     let running = start(LIST_ANSWER).await;
@@ -46,17 +61,7 @@ async fn the_manifest_gives_each_page_its_starters_and_each_type_its_schema_and_
 async fn a_decision_runs_the_apps_handler_once_and_a_shown_type_cannot_be_decided() {
     let running = start(LIST_ANSWER).await;
     let chat = json!({"message": "milk?", "context": {"current_page": "shop"}});
-    let response = reqwest::Client::new()
-        .post(format!("{}/api/chat", running.url))
-        .json(&chat)
-        .send()
-        .await
-        .unwrap();
-    let id = response.headers()["x-conversation-id"]
-        .to_str()
-        .unwrap()
-        .to_string();
-    let body = response.text().await.unwrap();
+    let (id, body) = chat_turn(&running, &chat).await;
     let complete = data_events(&body).pop().unwrap();
     assert_eq!(complete["custom_payload"]["type"], "shopping_list");
     let accept = format!("/api/payloads/{id}/0/accept");
@@ -73,17 +78,7 @@ async fn a_decision_runs_the_apps_handler_once_and_a_shown_type_cannot_be_decide
     assert_eq!(saved(&running), 1);
 
     let running = start(NOTE_ANSWER).await;
-    let response = reqwest::Client::new()
-        .post(format!("{}/api/chat", running.url))
-        .json(&chat)
-        .send()
-        .await
-        .unwrap();
-    let id = response.headers()["x-conversation-id"]
-        .to_str()
-        .unwrap()
-        .to_string();
-    let _ = response.text().await.unwrap();
+    let (id, _) = chat_turn(&running, &chat).await;
     let (status, body) = post(
         &running,
         &format!("/api/payloads/{id}/0/dismiss"),
