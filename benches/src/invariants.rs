@@ -22,6 +22,10 @@
 //!   text (the answer), the stream's reasoning deltas are exactly the reasoning, and
 //!   reasoning never supplies anything: `<think>X</think>` before a response changes
 //!   nothing in its parse but the reasoning ([`check_reasoning_is_apart`]).
+//! - **a strict read ends a value where the scanner does**: wherever serde_json reads a
+//!   value from a bracket, the scanner ends that value at the same byte, and the parse
+//!   that finds block ends by strict reads equals the one that scans them all
+//!   ([`check_strict_reads`]).
 
 use payload_core::ParseOptions;
 use payload_core::ParsedResponse;
@@ -122,6 +126,31 @@ pub fn check_marker_mode(parser: &Parser, options: &ParseOptions, text: &str, si
     check_allow_lists(options, &parsed);
     check_accepted_numbers(&parsed);
     check_block_ends(text, &parsed);
+    check_strict_reads(parser, text);
+}
+
+/// The segmenter's strict reads change nothing (module docs): `parser.parse(text)`
+/// equals the parse that finds every block's end with the scanner alone, and at each
+/// of the first `MAX_STARTS` brackets of `text` where a strict read succeeds, the
+/// scanner ends the value at the byte the read did.
+pub fn check_strict_reads(parser: &Parser, text: &str) {
+    const MAX_STARTS: usize = 64;
+    use payload_core::__internals::{balanced, marker, strict};
+    assert_eq!(
+        parser.parse(text),
+        marker::parse_scanning_only(parser, text),
+        "the parse with strict reads equals the scanning one"
+    );
+    let starts = text.match_indices(['{', '[']).take(MAX_STARTS);
+    for (start, _) in starts {
+        if let Some((_, len)) = strict::read_prefix(&text[start..]) {
+            assert_eq!(
+                balanced::scan(text, start),
+                balanced::Balanced::Complete { end: start + len },
+                "the scanner ends the value read at {start} where the read did: {text:?}"
+            );
+        }
+    }
 }
 
 /// The JSON value an accepted block's text holds, from its first opener to its last

@@ -1,7 +1,8 @@
 //! Marker-mode parse with the table_view page's options: the accounting invariant, the
 //! allow-lists, numbers as written, the reasoning rule and "a block ends where the text
-//! says" (a truncated block reaches the end of the input's answer) hold
-//! (`payload_benches::invariants`), on any input; the input read as an abandoned draft
+//! says" (a truncated block reaches the end of the input's answer) and "a strict read
+//! ends a value where the scanner does" hold (`payload_benches::invariants`), on any
+//! input; the input read as an abandoned draft
 //! never hides the corrected block and closing words after it; and reasoning never
 //! supplies anything: the input cut in two at its first zero byte, `<think>X</think>Y`
 //! parses as `Y` does, with `X` as its reasoning.
@@ -10,7 +11,8 @@
 use libfuzzer_sys::fuzz_target;
 use payload_benches::invariants::{
     check_abandoned_draft, check_accepted_numbers, check_accounting, check_allow_lists,
-    check_block_ends, check_reasoning_is_apart, draft_from_bytes, without_close_tag,
+    check_block_ends, check_reasoning_is_apart, check_strict_reads, draft_from_bytes,
+    without_close_tag,
 };
 use payload_core::ParseOptions;
 use payload_core::Parser;
@@ -30,6 +32,7 @@ fuzz_target!(|data: &[u8]| {
     check_allow_lists(options, &parsed);
     check_accepted_numbers(&parsed);
     check_block_ends(&text, &parsed);
+    check_strict_reads(parser, &text);
     check_abandoned_draft(parser, options, &draft_from_bytes(data), &[4096]);
     if let Some(cut) = data.iter().position(|&b| b == 0) {
         let x = without_close_tag(&String::from_utf8_lossy(&data[..cut]));

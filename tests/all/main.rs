@@ -11,6 +11,7 @@ mod marker_decisions;
 mod marker_mode;
 mod partial;
 mod seed_000;
+mod strict_reads;
 
 // Whole-response mode and values: JSON text, enums, numbers, the external suites.
 mod enums;

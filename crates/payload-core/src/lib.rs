@@ -167,6 +167,18 @@ pub mod __internals {
     pub mod balanced {
         pub use crate::scan::balanced::{Balanced, scan};
     }
+    /// Marker mode with every block's end found by the scanner alone.
+    pub mod marker {
+        /// `parser.parse(text)` without the segmenter's strict reads: what the parse
+        /// must equal.
+        pub fn parse_scanning_only(parser: &crate::Parser, text: &str) -> crate::ParsedResponse {
+            parser.parse_scanning_only(text)
+        }
+    }
+    /// The strict read of a value at the start of a text, and where it ends.
+    pub mod strict {
+        pub use crate::json::read_prefix;
+    }
     /// A payload type's compiled validation plan, judged beside the validator and the
     /// walk after validation.
     pub mod plan {

@@ -7,6 +7,8 @@ pub(crate) mod repair;
 mod strict;
 pub(crate) mod string;
 
+pub use strict::read_prefix;
+
 use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError};
 use crate::warning::{Warning, WarningKind};
@@ -133,6 +135,24 @@ pub fn decode(text: &str, origin: Location) -> Result<Decoded, PayloadError> {
             Ok(lenient) => Ok(Decoded::from(lenient)),
             Err(lenient) => Err(repair_error(&strict, &lenient, text, origin)),
         },
+    }
+}
+
+/// [`decode`] of `text`, unless a strict read of the same text already holds its value
+/// (`read`, from [`read_prefix`]): that is what `decode` would return, so it is not read
+/// again.
+pub(crate) fn decode_or_read(
+    read: Option<Value>,
+    text: &str,
+    origin: Location,
+) -> Result<Decoded, PayloadError> {
+    match read {
+        Some(value) => Ok(Decoded {
+            value,
+            repairs: Vec::new(),
+            notes: Notes::default(),
+        }),
+        None => decode(text, origin),
     }
 }
 

@@ -22,22 +22,62 @@ pub(super) fn parse(text: &str) -> Result<Value, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // Recursion is bounded by this visitor's own depth check instead.
     deserializer.disable_recursion_limit();
-    let floats = Cell::new(false);
-    let value = Level {
-        depth: 0,
-        floats: &floats,
-    }
-    .deserialize(&mut deserializer)?;
+    let Strict { value, floats } = de::Deserialize::deserialize(&mut deserializer)?;
     deserializer.end()?;
+    exact(value, floats, text)
+}
+
+/// Reads the value that opens at the start of `text` (a `{` or `[`) and stops after it,
+/// whatever follows: the value and the length of its text, or `None` wherever [`parse`]
+/// would refuse that text. What `parse` of the value's text alone returns, in one read
+/// that also says where the value ends (the segmenter's strict read, `crate::scan::segmenter`).
+pub fn read_prefix(text: &str) -> Option<(Value, usize)> {
+    if !matches!(text.as_bytes().first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    let mut values = deserializer.into_iter::<Strict>();
+    // A bracketed value delimits itself: the stream stops right after its closer.
+    let Strict { value, floats } = values.next()?.ok()?;
+    let len = values.byte_offset();
+    exact(value, floats, &text[..len])
+        .ok()
+        .map(|value| (value, len))
+}
+
+/// `value`, read from `text`, unless it held a float (`floats`) whose digits were lost.
+fn exact(value: Value, floats: bool, text: &str) -> Result<Value, serde_json::Error> {
     // The visitor sees a float, never its digits: only when there was a float is the
     // text scanned for one whose digits were lost (a second pass, skipped by the
     // common payload that has no float at all).
-    if floats.get() && super::precision::first_imprecise(text).is_some() {
+    if floats && super::precision::first_imprecise(text).is_some() {
         return Err(de::Error::custom(
             "a number cannot be held to the digits written",
         ));
     }
     Ok(value)
+}
+
+/// A value read by [`Level`] from the top, and whether it held a float.
+struct Strict {
+    value: Value,
+    floats: bool,
+}
+
+impl<'de> de::Deserialize<'de> for Strict {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Strict, D::Error> {
+        let floats = Cell::new(false);
+        let value = Level {
+            depth: 0,
+            floats: &floats,
+        }
+        .deserialize(deserializer)?;
+        Ok(Strict {
+            value,
+            floats: floats.get(),
+        })
+    }
 }
 
 /// A value at this many containers deep; `floats` is set once a float is read.

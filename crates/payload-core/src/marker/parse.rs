@@ -222,6 +222,18 @@ impl Parser {
     /// A response longer than the limit is not read: the result has an empty message
     /// and one rejected block of kind `response` with a `parsing` error.
     pub fn parse(&self, text: &str) -> ParsedResponse {
+        // With the whole text at hand, a block's value is read once, where it opens:
+        // the read finds its end too (`crate::scan::segmenter`).
+        self.parse_with(Segmenter::reading(json::read_prefix), text)
+    }
+
+    /// [`Parser::parse`] with every block's end found by the scanner alone, never by a
+    /// strict read (`crate::scan::segmenter`): the reference the fast path is held to.
+    pub(crate) fn parse_scanning_only(&self, text: &str) -> ParsedResponse {
+        self.parse_with(Segmenter::default(), text)
+    }
+
+    fn parse_with(&self, mut segmenter: Segmenter, text: &str) -> ParsedResponse {
         if let Some(refused) = self.refuse(text.len()) {
             return refused;
         }
@@ -229,9 +241,9 @@ impl Parser {
         let split = reasoning::split(text, Scope::Anywhere);
         let answer = split.answer.as_ref();
         let mut pieces = Vec::new();
-        Segmenter::default().advance(&self.table, answer, true, &mut pieces);
+        segmenter.advance(&self.table, answer, true, &mut pieces);
         let mut assembly = Assembly::new(self.clone());
-        for piece in &pieces {
+        for piece in &mut pieces {
             assembly.piece(answer, piece);
         }
         assembly.reasoning_opened();
@@ -270,8 +282,9 @@ impl Assembly {
         }
     }
 
-    /// Takes in the next piece of `text`.
-    pub(crate) fn piece(&mut self, text: &str, piece: &Piece) {
+    /// Takes in the next piece of `text` (a block's strict read, if it has one, is
+    /// taken out of it).
+    pub(crate) fn piece(&mut self, text: &str, piece: &mut Piece) {
         match piece {
             Piece::Prose(end) => {
                 self.message.kept(&text[self.piece_start..*end]);
@@ -365,7 +378,7 @@ impl Assembly {
         location
     }
 
-    fn block(&mut self, text: &str, block: &Block) {
+    fn block(&mut self, text: &str, block: &mut Block) {
         let role = self.parser.role(block.pattern);
         let raw = text[block.start..block.end].trim().to_string();
         let origin = self.location(text, block.value_start.unwrap_or(block.start));
@@ -419,15 +432,26 @@ impl Assembly {
                 .with_location(origin);
                 self.reject(payload.name, raw, vec![error]);
             }
-            BlockKind::Custom(payload) => self.custom(payload, raw, json_text, origin),
+            BlockKind::Custom(payload) => {
+                let read = block.read.take();
+                self.custom(payload, raw, read, json_text, origin)
+            }
             BlockKind::Values | BlockKind::Actions => {
-                self.suggestions(role, raw, json_text, origin)
+                let read = block.read.take();
+                self.suggestions(role, raw, read, json_text, origin)
             }
         }
     }
 
-    fn custom(&mut self, payload: PayloadType, raw: String, json_text: &str, origin: Location) {
-        let decoded = match json::decode(json_text, origin) {
+    fn custom(
+        &mut self,
+        payload: PayloadType,
+        raw: String,
+        read: Option<Value>,
+        json_text: &str,
+        origin: Location,
+    ) {
+        let decoded = match json::decode_or_read(read, json_text, origin) {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(payload.name, raw, vec![error]),
         };
@@ -465,10 +489,17 @@ impl Assembly {
         self.result.accepted.push((payload.name, raw));
     }
 
-    fn suggestions(&mut self, role: BlockKind, raw: String, json_text: &str, origin: Location) {
+    fn suggestions(
+        &mut self,
+        role: BlockKind,
+        raw: String,
+        read: Option<Value>,
+        json_text: &str,
+        origin: Location,
+    ) {
         let name = role.name();
         let marker = role_marker(&role);
-        let decoded = match json::decode(json_text, origin) {
+        let decoded = match json::decode_or_read(read, json_text, origin) {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(name, raw, vec![error]),
         };

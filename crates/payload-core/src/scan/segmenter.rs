@@ -67,6 +67,9 @@ pub(crate) struct Block {
     pub(crate) value_end: Option<usize>,
     /// How the block ends.
     pub(crate) ending: Ending,
+    /// The value, when a strict read found the block's end ([`read_whole`]): what the
+    /// JSON reader's decode of the value's text returns, already read.
+    pub(crate) read: Option<serde_json::Value>,
 }
 
 /// How a block ends.
@@ -161,7 +164,16 @@ pub(crate) struct Segmenter {
     mode: Mode,
     /// Do not re-examine a waiting decision before the text is this long.
     retry_at: usize,
+    /// The strict reader that finds a value's end with the whole text at hand
+    /// ([`read_whole`]); without one, the scanner alone finds every end.
+    strict_read: Option<StrictRead>,
 }
+
+/// A strict JSON reader of the value that opens at the start of a text: the value and
+/// the length of its text, or `None` where it refuses the text (the scanner then finds
+/// the end). The marker-mode parser passes the JSON reader's; the scanner does not read
+/// JSON itself.
+pub(crate) type StrictRead = fn(&str) -> Option<(serde_json::Value, usize)>;
 
 impl Default for Segmenter {
     fn default() -> Self {
@@ -181,11 +193,22 @@ impl Default for Segmenter {
             newline_free_to: 0,
             mode: Mode::Prose,
             retry_at: 0,
+            strict_read: None,
         }
     }
 }
 
 impl Segmenter {
+    /// A segmenter that, once the text is complete, finds the end of a value not yet
+    /// scanned by reading it with `read` ([`read_whole`]). The default segmenter scans
+    /// every value: the reference the strict reads are checked against.
+    pub(crate) fn reading(read: StrictRead) -> Segmenter {
+        Segmenter {
+            strict_read: Some(read),
+            ..Segmenter::default()
+        }
+    }
+
     /// Reads on through `text` (everything received so far; `eof` when it is all),
     /// pushing the pieces it decides onto `out`.
     pub(crate) fn advance(
@@ -203,6 +226,7 @@ impl Segmenter {
             table,
             text,
             eof,
+            strict_read: self.strict_read.filter(|_| eof),
             out,
         };
         loop {
@@ -436,6 +460,7 @@ impl Segmenter {
                     value_start: None,
                     value_end: None,
                     ending: Ending::Missing,
+                    read: None,
                 });
             }
             Spelling::Marker(spelled) => spelled,
@@ -687,6 +712,9 @@ struct Run<'a, 't> {
     table: &'a MarkerTable,
     text: &'t str,
     eof: bool,
+    /// The strict reader, when a value may be read to find its end ([`read_whole`]):
+    /// the text is complete and the segmenter has one ([`Segmenter::reading`]).
+    strict_read: Option<StrictRead>,
     out: &'a mut Vec<Piece>,
 }
 
@@ -716,8 +744,16 @@ fn receive(run: &Run<'_, '_>, pending: &mut Pending) -> Received {
             value_start: None,
             value_end: None,
             ending: Ending::Truncated,
+            read: None,
         });
     };
+    let mut read = None;
+    if pending.value_end.is_none() {
+        if let Some((value, end)) = read_whole(run, pending, value_start) {
+            pending.value_end = Some(end);
+            read = Some(value);
+        }
+    }
     let value_end = match pending.value_end {
         Some(end) => end,
         None => {
@@ -740,6 +776,7 @@ fn receive(run: &Run<'_, '_>, pending: &mut Pending) -> Received {
                         value_start: Some(value_start),
                         value_end: None,
                         ending: Ending::Truncated,
+                        read: None,
                     });
                 }
                 Scan::Unclosed { value_end, end } => {
@@ -750,6 +787,7 @@ fn receive(run: &Run<'_, '_>, pending: &mut Pending) -> Received {
                         value_start: Some(value_start),
                         value_end: Some(value_end),
                         ending: Ending::Unclosed,
+                        read: None,
                     });
                 }
             }
@@ -781,7 +819,32 @@ fn receive(run: &Run<'_, '_>, pending: &mut Pending) -> Received {
         value_start: Some(value_start),
         value_end: Some(value_end),
         ending: Ending::Closed,
+        read,
     })
+}
+
+/// The strict read of a block's value, when the whole text is at hand and the value has
+/// not been scanned yet: the value and where it ends, or `None` to scan it.
+///
+/// A value that strict JSON reads is one the scanner reads the same way (its strings
+/// hold no line break or unescaped quote, and no line of it can start with a marker,
+/// a fence or prose), so the scanner would end it at the same byte: the read finds the
+/// end and the value in one pass instead of two. Anything the strict read refuses
+/// (repairs, a duplicate key, a number not held as written, nesting past the limit)
+/// is scanned as before. This is the one place the choice is made; the one-shot parser
+/// makes it (the stream scans as the text arrives), and the property tests in
+/// `tests/all/strict_reads.rs` and the `parse` fuzz target hold the two paths equal.
+fn read_whole(
+    run: &Run<'_, '_>,
+    pending: &Pending,
+    value_start: usize,
+) -> Option<(serde_json::Value, usize)> {
+    let read = run.strict_read?;
+    if pending.scanner.position() != value_start {
+        return None;
+    }
+    let (value, len) = read(&run.text[value_start..])?;
+    Some((value, value_start + len))
 }
 
 enum FencedBlock {

@@ -99,6 +99,11 @@ impl ValueScanner {
         }
     }
 
+    /// Where the scan has got to (the value's start until it has begun).
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+
     /// Scans on to the end of `text` (`eof`: no more text will come), with no other
     /// end than the value's closing bracket or the text's end.
     pub(crate) fn advance(&mut self, text: &str, eof: bool) -> Scan {

@@ -288,7 +288,7 @@ impl StreamParser {
         pieces.clear();
         self.segmenter
             .advance(self.parser.table(), &self.buf, eof, &mut pieces);
-        for piece in &pieces {
+        for piece in &mut pieces {
             match piece {
                 Piece::Prose(_) => self.assembly.piece(&self.buf, piece),
                 Piece::Opened {
