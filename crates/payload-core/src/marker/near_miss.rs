@@ -64,6 +64,12 @@ impl NearMisses {
         let Some(automaton) = &self.automaton else {
             return Vec::new();
         };
+        // A near miss is written as a marker: a colon, then a value that opens with a
+        // bracket. A message with neither (most of them) has none to search for.
+        let bytes = message.as_bytes();
+        if memchr::memchr(b':', bytes).is_none() || memchr::memchr2(b'{', b'[', bytes).is_none() {
+            return Vec::new();
+        }
         let normalized: Vec<u8> = message.bytes().map(normal).collect();
         let mut context = Context::new(message);
         let mut found = Vec::new();

@@ -12,7 +12,7 @@ use super::compile::has_number;
 use super::node::{Extra, Node, NodeId, Pick, Types, Union};
 use crate::limits::MAX_DEPTH;
 use crate::validate::numbers;
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 
 /// How many nested `allOf` / union levels are followed for one value, as in
@@ -126,7 +126,7 @@ fn choose(union: &Union, value: &Value) -> Result<NodeId, Verdict> {
             objects_only,
         } => match value {
             // Every branch requires the tag and holds a string constant there.
-            Value::Object(members) => match members.get(&**key) {
+            Value::Object(members) => match member(members, key) {
                 Some(Value::String(tag)) => tags
                     .iter()
                     .position(|names| names.iter().any(|name| **name == **tag)),
@@ -149,6 +149,20 @@ fn choose(union: &Union, value: &Value) -> Result<NodeId, Verdict> {
     match index {
         Some(index) => Ok(union.branches[index]),
         None => Err(Verdict::Invalid),
+    }
+}
+
+/// Member `name` of an object. serde_json's map hashes a key with SipHash to look it
+/// up, which costs more than comparing it with the keys of a small object, so those are
+/// compared in order (keys are unique: the member found is the same).
+fn member<'v>(members: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
+    const COMPARED: usize = 8;
+    if members.len() <= COMPARED {
+        members
+            .iter()
+            .find_map(|(key, value)| (key == name).then_some(value))
+    } else {
+        members.get(name)
     }
 }
 
@@ -206,7 +220,7 @@ fn own_keywords(nodes: &[Node], parts: &[NodeId], value: &Value) -> Verdict {
                 if node
                     .required
                     .iter()
-                    .all(|name| members.contains_key(&**name))
+                    .all(|name| member(members, name).is_some())
                 {
                     Verdict::Clean
                 } else {
