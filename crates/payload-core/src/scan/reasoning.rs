@@ -320,6 +320,14 @@ pub(crate) struct Split<'a> {
 
 /// Cuts a whole text into answer and reasoning.
 pub(crate) fn split(text: &str, scope: Scope) -> Split<'_> {
+    // Every section opens with `<`: a text without one (most answers) is all answer.
+    if memchr::memchr(b'<', text.as_bytes()).is_none() {
+        return Split {
+            answer: std::borrow::Cow::Borrowed(text),
+            reasoning: None,
+            unclosed: None,
+        };
+    }
     let mut splitter = Splitter::new(scope);
     let mut answer: Vec<std::ops::Range<usize>> = Vec::new();
     let base = text.as_ptr() as usize;
