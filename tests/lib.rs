@@ -33,3 +33,12 @@ pub fn corpus_dir(name: &str) -> Option<PathBuf> {
         .join(name);
     dir.is_dir().then_some(dir)
 }
+
+/// How many cases a property test runs: `PROPTEST_CASES` when set (for long runs:
+/// `PROPTEST_CASES=50000`), else `default`.
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     check_allow_lists(options, &parsed);
     check_accepted_numbers(&parsed);
     check_block_ends(&text, &parsed);
-    check_strict_reads(parser, &text);
+    check_strict_reads(parser, &text, &parsed);
     check_abandoned_draft(parser, options, &draft_from_bytes(data), &[4096]);
     if let Some(cut) = data.iter().position(|&b| b == 0) {
         let x = without_close_tag(&String::from_utf8_lossy(&data[..cut]));

@@ -22,6 +22,7 @@ use payload_benches::table_view_options;
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_core::LlmPayload;
 use payload_core::Parser;
+use payload_tests::proptest_cases;
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -42,14 +43,6 @@ fn every_entry_point(text: &str, sizes: &[usize]) {
         check_auto(text, &payload);
     }
     let _ = payload_core::__internals::repair::parse_lenient(text);
-}
-
-/// `PROPTEST_CASES` when set (for long runs: `PROPTEST_CASES=50000`), else `default`.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 /// Pieces a model writes, shuffled into hostile responses.
@@ -180,7 +173,7 @@ fn suggestion_response() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(2000)))]
 
     /// What a suggestion block held is in the result or quoted in a warning: empty
     /// blocks, blocks a later one supersedes, undeclared members of items.

@@ -8,6 +8,7 @@
 use payload_benches::invariants::{check_marker_mode, check_strict_reads};
 use payload_benches::table_view_options;
 use payload_core::Parser;
+use payload_tests::proptest_cases;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
@@ -109,22 +110,14 @@ fn response() -> impl Strategy<Value = String> {
     prop::collection::vec(prop_oneof![around(), written()], 1..8).prop_map(|pieces| pieces.concat())
 }
 
-/// `PROPTEST_CASES` when set, else `default`.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(1000)))]
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(1000)))]
 
     /// Any value serde_json writes, at any bracket of a response around it: the scanner
     /// ends it where the strict read does, and the parse is the scanning one.
     #[test]
     fn a_strict_read_ends_where_the_scanner_does(text in response()) {
-        check_strict_reads(parser(), &text);
+        check_strict_reads(parser(), &text, &parser().parse(&text));
     }
 
     /// The same responses hold every marker-mode guarantee, the stream (which scans
@@ -140,5 +133,5 @@ fn a_value_is_read_once_and_its_block_ends_after_it() {
     let text = "Done.\nDATA_PROPOSAL: {\"operations\": [{\"action\": \"delete\", \"row_id\": 7}]} and more";
     let parsed = parser().parse(text);
     assert!(parsed.custom_payload.is_some(), "{parsed:#?}");
-    check_strict_reads(parser(), text);
+    check_strict_reads(parser(), text, &parsed);
 }

@@ -229,6 +229,7 @@ impl Parser {
 
     /// [`Parser::parse`] with every block's end found by the scanner alone, never by a
     /// strict read (`crate::scan::segmenter`): the reference the fast path is held to.
+    #[cfg(feature = "__internals")]
     pub(crate) fn parse_scanning_only(&self, text: &str) -> ParsedResponse {
         self.parse_with(Segmenter::default(), text)
     }
@@ -241,10 +242,17 @@ impl Parser {
         let split = reasoning::split(text, Scope::Anywhere);
         let answer = split.answer.as_ref();
         let mut pieces = Vec::new();
-        segmenter.advance(&self.table, answer, true, &mut pieces);
         let mut assembly = Assembly::new(self.clone());
-        for piece in &mut pieces {
-            assembly.piece(answer, piece);
+        // Each step's pieces are taken before the next step: a block's value, read
+        // where the block was found, is dropped or kept by the assembly before the
+        // segmenter reads on.
+        let mut more = true;
+        while more {
+            more = segmenter.step(&self.table, answer, true, &mut pieces);
+            for piece in &mut pieces {
+                assembly.piece(answer, piece);
+            }
+            pieces.clear();
         }
         assembly.reasoning_opened();
         if let Some(reasoning) = &split.reasoning {

@@ -222,6 +222,20 @@ impl Segmenter {
             return;
         }
         self.retry_at = 0;
+        while self.step(table, text, eof, out) {}
+    }
+
+    /// One step of [`Segmenter::advance`]: the pieces it decides go onto `out`; whether
+    /// there is more to read. The one-shot parser takes each step's pieces before the
+    /// next step, so a value read by a strict read is not held while the rest of the
+    /// text is read (peak memory stays that of one block).
+    pub(crate) fn step(
+        &mut self,
+        table: &MarkerTable,
+        text: &str,
+        eof: bool,
+        out: &mut Vec<Piece>,
+    ) -> bool {
         let mut run = Run {
             table,
             text,
@@ -229,20 +243,14 @@ impl Segmenter {
             strict_read: self.strict_read.filter(|_| eof),
             out,
         };
-        loop {
-            let step = match std::mem::replace(&mut self.mode, Mode::Prose) {
-                Mode::Prose => self.prose(&mut run),
-                Mode::Block(pending) => self.block(&mut run, pending),
-                Mode::FenceCheck(check) => self.fence_check(&mut run, check),
-                Mode::Code { fence, line } => self.code(&mut run, fence, line),
-            };
-            if let Step::Wait = step {
-                return;
-            }
-            if self.pos >= text.len() && matches!(self.mode, Mode::Prose) {
-                return;
-            }
-        }
+        let step = match std::mem::replace(&mut self.mode, Mode::Prose) {
+            Mode::Prose => self.prose(&mut run),
+            Mode::Block(pending) => self.block(&mut run, pending),
+            Mode::FenceCheck(check) => self.fence_check(&mut run, check),
+            Mode::Code { fence, line } => self.code(&mut run, fence, line),
+        };
+        let done = self.pos >= text.len() && matches!(self.mode, Mode::Prose);
+        !(matches!(step, Step::Wait) || done)
     }
 
     /// The block being received outside fences: its value's start, and its end once
@@ -840,7 +848,9 @@ fn read_whole(
     value_start: usize,
 ) -> Option<(serde_json::Value, usize)> {
     let read = run.strict_read?;
-    if pending.scanner.position() != value_start {
+    // The blocks of a fence are held until the fence is decided (blocks or code), so
+    // their values would be held all at once: they are scanned, and read one by one.
+    if pending.enclosing.is_some() || pending.scanner.position() != value_start {
         return None;
     }
     let (value, len) = read(&run.text[value_start..])?;
