@@ -30,9 +30,13 @@ use payload_core::{stream::StreamEvent, stream::StreamParser};
 
 /// Feeds `text` to a stream parser for `options` in chunks of `sizes` bytes (cycled,
 /// moved forward to a character boundary), checks every event against the page's
-/// allow-lists and the deltas against the message, and returns the final parse.
+/// allow-lists and the deltas against the message, checks that each chunk gives the
+/// events it gives with no shortcut (`__internals::stream::without_shortcuts`), and
+/// returns the final parse.
 pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> ParsedResponse {
     let mut stream = StreamParser::new(options);
+    let mut reference =
+        payload_core::__internals::stream::without_shortcuts(StreamParser::new(options));
     let mut shown = String::new();
     let mut thought = String::new();
     let mut take = |events: Vec<StreamEvent>| {
@@ -75,10 +79,21 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
         while !text.is_char_boundary(end) {
             end += 1;
         }
-        take(stream.push(&text[at..end]));
+        let events = stream.push(&text[at..end]);
+        assert_eq!(
+            events,
+            reference.push(&text[at..end]),
+            "a chunk gives the events it gives with no shortcut"
+        );
+        take(events);
         at = end;
     }
     let (events, parsed) = stream.finish();
+    assert_eq!(
+        events,
+        reference.finish().0,
+        "the end gives the events it gives with no shortcut"
+    );
     take(events);
     assert_eq!(shown, parsed.message, "the deltas are the message");
     if !parsed.rejected.iter().any(|r| r.kind == "response") {

@@ -182,4 +182,14 @@ pub mod __internals {
     pub mod schema_walk {
         pub use payload_schema::walk::resolve;
     }
+    /// The streaming parser with every stage run on every chunk.
+    pub mod stream {
+        use crate::stream::StreamParser;
+
+        /// `stream` with no shortcut for the chunks that can change nothing: the
+        /// reference the shortcuts must match event for event.
+        pub fn without_shortcuts(stream: StreamParser) -> StreamParser {
+            stream.without_shortcuts()
+        }
+    }
 }

@@ -70,7 +70,7 @@ enum Mode {
 }
 
 /// Cuts a text into answer and reasoning, chunk by chunk.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Splitter {
     scope: Scope,
     mode: Mode,
@@ -103,6 +103,19 @@ impl Splitter {
             text.drain(..used);
             self.held = text;
         }
+    }
+
+    /// Whether [`Splitter::push`] would hand out all of `chunk` as one piece of answer
+    /// and change nothing: nothing is held, the chunk continues a line that has begun
+    /// with answer text (so no tag can open in it) and holds no line break. A stream
+    /// feeding many small chunks then takes the chunk as answer itself.
+    pub(crate) fn passes_whole(&self, chunk: &str) -> bool {
+        !chunk.is_empty()
+            && self.held.is_empty()
+            && self.answered
+            && self.mode == (Mode::Answer { line_start: false })
+            // A chunk is often one token: a plain search, not `memchr`'s vector set-up.
+            && !chunk.as_bytes().contains(&b'\n')
     }
 
     /// The text has ended: hands out what was held. Returns the name of the section

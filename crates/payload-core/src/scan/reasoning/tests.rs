@@ -188,3 +188,59 @@ fn the_splitter_holds_back_only_a_possible_tag() {
     splitter.push("s", &mut |part| seen.push(format!("{part:?}")));
     assert_eq!(seen, ["Answer(\"<thinks\")"]);
 }
+
+/// Text around tags: line starts, spaces, partial and whole tags in any case.
+fn tagged_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let piece = prop::sample::select(vec![
+        "answer",
+        " ",
+        "\n",
+        "\r\n",
+        "\t",
+        "\u{feff}",
+        "é",
+        "<",
+        "<think>",
+        "</think>",
+        "<THINKING>",
+        "</thinking>",
+        "<reasoning>",
+        "</Reasoning>",
+        "<thi",
+        "</thi",
+        "x</think",
+    ]);
+    prop::collection::vec(piece, 0..16).prop_map(|pieces| pieces.concat())
+}
+
+proptest::proptest! {
+    /// `passes_whole` says what `push` does: whenever it holds, pushing the chunk hands
+    /// it out as one answer piece and leaves the splitter as it was.
+    #[test]
+    fn a_chunk_that_passes_whole_is_what_push_hands_out(
+        text in tagged_text(),
+        sizes in proptest::collection::vec(1usize..6, 1..4),
+        leading in proptest::prelude::any::<bool>(),
+    ) {
+        let scope = if leading { Scope::Leading } else { Scope::Anywhere };
+        let mut splitter = Splitter::new(scope);
+        let (mut at, mut turn) = (0, 0);
+        while at < text.len() {
+            let mut end = (at + sizes[turn % sizes.len()]).min(text.len());
+            turn += 1;
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            let chunk = &text[at..end];
+            let before = splitter.clone();
+            let mut parts = Vec::new();
+            splitter.push(chunk, &mut |part| parts.push(format!("{part:?}")));
+            if before.passes_whole(chunk) {
+                proptest::prop_assert_eq!(&parts, &vec![format!("{:?}", Part::Answer(chunk))]);
+                proptest::prop_assert_eq!(&splitter, &before, "{:?} changed the splitter", chunk);
+            }
+            at = end;
+        }
+    }
+}
