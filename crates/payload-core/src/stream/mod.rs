@@ -39,6 +39,15 @@
 //! copy of the value read so far, taken each time the block has doubled (at least every
 //! 64 bytes), which keeps the copies within twice the block's size.
 //!
+//! **Per chunk**, the work is what the chunk can change. Most chunks of a long block
+//! change nothing: the segmenter waits for more text (the end of a line, the byte after
+//! a closing quote; [`Segmenter::idle_below`] says until which length) and the next
+//! preview is not due. Such a chunk is copied onto the text and nothing else runs; text
+//! that cannot hold a reasoning tag (no line break, on a line that has begun with
+//! answer text) does not go through the splitter either. These shortcuts change no
+//! event, chunk for chunk: the tests and the `stream` fuzz target run each stream beside
+//! one without them (`without_shortcuts`) and compare.
+//!
 //! **Reasoning** (docs/spec.md §9.1) is cut out before the segmenter sees the text, by the same
 //! rule as the one-shot parser (`crate::scan::reasoning`): its text goes out as
 //! `reasoning_delta` events as soon as it is final, and the `reasoning_delta`s
