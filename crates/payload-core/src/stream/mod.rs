@@ -41,10 +41,10 @@
 //!
 //! **Per chunk**, the work is what the chunk can change. Most chunks of a long block
 //! change nothing: the segmenter waits for more text (the end of a line, the byte after
-//! a closing quote; [`Segmenter::idle_below`] says until which length) and the next
+//! a closing quote) and says until which length it will decide nothing, and the next
 //! preview is not due. Such a chunk is copied onto the text and nothing else runs; text
-//! that cannot hold a reasoning tag (no line break, on a line that has begun with
-//! answer text) does not go through the splitter either. These shortcuts change no
+//! that cannot hold a reasoning section's opener (no line break, on a line that has
+//! begun with answer text) does not go through the splitter either. These shortcuts change no
 //! event, chunk for chunk: the tests and the `stream` fuzz target run each stream beside
 //! one without them (`without_shortcuts`) and compare.
 //!
