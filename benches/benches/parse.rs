@@ -70,7 +70,7 @@ fn streaming(c: &mut Criterion) {
     group.bench_function("one_shot", |b| b.iter(|| black_box(parser.parse(text))));
     for chunk in [1usize, 64] {
         group.bench_function(BenchmarkId::new("chunked", chunk), |b| {
-            b.iter(|| black_box(stream_in_chunks(&options, text, chunk)))
+            b.iter(|| black_box(stream_in_chunks(&parser, text, chunk)))
         });
     }
     group.finish();

@@ -167,8 +167,69 @@ fn expected_message(parts: &[&str]) -> String {
         .join("\n\n")
 }
 
+/// The marker `DATA_PROPOSAL` as models spell it at a line's start: its own spelling or
+/// another case, spaces or hyphens for the underscore; a heading, bullet or emphasis
+/// around it; with or without its colon; the value on its line or the next, fenced or
+/// not. Returns the text and whether it is the marker exactly, with its colon.
+fn label_before_value(
+    spelling: u8,
+    prefix: u8,
+    colon: bool,
+    layout: u8,
+    value: &str,
+) -> (String, bool) {
+    let name = match spelling {
+        0 => "DATA_PROPOSAL",
+        1 => "data_proposal",
+        2 => "Data Proposal",
+        3 => "DATA-PROPOSAL",
+        _ => "Data_Proposal",
+    };
+    let label = match prefix {
+        0 => name.to_string(),
+        1 => format!("### {name}"),
+        2 => format!("- {name}"),
+        3 => format!("**{name}**"),
+        _ => format!("1. *{name}*"),
+    };
+    let colon_text = if colon { ":" } else { "" };
+    let body = match layout {
+        0 => format!(" {value}"),
+        1 => format!("\n{value}"),
+        2 => format!("\n```json\n{value}\n```"),
+        _ => format!(" ```json\n{value}\n```"),
+    };
+    (format!("{label}{colon_text}{body}"), spelling == 0 && colon)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// docs/spec.md §1.16: a value after something written as the marker, at a line's
+    /// start, is never left in the message in silence: it is the block (the marker
+    /// exactly, with its colon), or it stays with a `near_miss_marker` warning and a
+    /// missed block the agent re-asks for.
+    #[test]
+    fn a_value_after_a_marker_like_label_is_read_or_reported(
+        spelling in 0u8..5, prefix in 0u8..5, colon: bool, layout in 0u8..4,
+        before in prose(), after in prose(),
+    ) {
+        let value = r#"{"operations": [{"action": "delete", "row_id": 7}]}"#;
+        let (block, exact) = label_before_value(spelling, prefix, colon, layout, value);
+        let text = format!("{before}\n\n{block}\n\n{after}");
+        let parsed = parse("table_view", &text);
+        if exact {
+            prop_assert!(parsed.custom_payload.is_some(), "{text:?}: {:?}", parsed.rejected);
+        } else {
+            prop_assert!(parsed.custom_payload.is_none());
+            prop_assert!(
+                parsed.warnings.iter().any(|w| w.kind == payload_core::WarningKind::NearMissMarker),
+                "{text:?}: {:?}", parsed.warnings
+            );
+            prop_assert!(parsed.missed_blocks().iter().any(|m| m.kind == "data_proposal"), "{text:?}");
+            prop_assert!(parsed.message.contains("delete"), "the value stays in the message");
+        }
+    }
 
     #[test]
     fn text_without_markers_is_the_message(text in text()) {

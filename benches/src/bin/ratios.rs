@@ -70,7 +70,7 @@ fn count(work: &str, times: usize) {
         "stream" => {
             let text = realistic(64 * 1024).text;
             for _ in 0..times {
-                black_box(stream_in_chunks(&options, &text, size));
+                black_box(stream_in_chunks(&parser, &text, size));
             }
         }
         _ => eprintln!("ratios: unknown work {work:?}"),
@@ -116,7 +116,7 @@ fn main() {
             rounds.div_ceil(3),
             2,
             &mut || {
-                black_box(stream_in_chunks(&options, &text, chunk));
+                black_box(stream_in_chunks(&parser, &text, chunk));
             },
             &mut || {
                 black_box(parser.parse(black_box(&text)));

@@ -22,7 +22,7 @@ fn main() {
     let one_shot = started.elapsed() / rounds as u32;
     let started = Instant::now();
     for _ in 0..rounds {
-        black_box(stream_in_chunks(&options, &text, 1));
+        black_box(stream_in_chunks(&parser, &text, 1));
     }
     let streamed = started.elapsed() / rounds as u32;
     println!(

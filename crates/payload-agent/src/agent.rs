@@ -4,7 +4,7 @@
 use crate::model::{Model, ModelMessage, StructuredOutput};
 use crate::tools::Tool;
 use crate::turn::Turn;
-use payload_core::ParseOptions;
+use payload_core::{ParseOptions, Parser};
 use payload_registry::{Registry, UnknownPage};
 use serde_json::Value;
 use std::fmt;
@@ -71,6 +71,9 @@ impl From<UnknownPage> for AgentError {
 pub struct Agent {
     pub(crate) page: String,
     pub(crate) options: ParseOptions,
+    /// The page's parser, compiled once (the registry's own for a registered page), so
+    /// that a turn does not build its marker table again.
+    pub(crate) parser: Parser,
     pub(crate) tools: Vec<&'static Tool>,
     pub(crate) system: String,
     pub(crate) output: Option<StructuredOutput>,
@@ -81,8 +84,15 @@ pub struct Agent {
 impl Agent {
     /// An agent on `page` whose text is parsed with `options`, with no tools yet.
     pub fn new(page: impl Into<String>, options: ParseOptions) -> Agent {
+        let parser = Parser::new(&options);
+        Agent::compiled(page, options, parser)
+    }
+
+    /// An agent whose `parser` is the one compiled from `options`.
+    fn compiled(page: impl Into<String>, options: ParseOptions, parser: Parser) -> Agent {
         Agent {
             page: page.into(),
+            parser,
             options,
             tools: Vec::new(),
             system: String::new(),
@@ -106,7 +116,7 @@ impl Agent {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Agent::new(page, page_options(registry, page)?).tools(tools))
+        Ok(Agent::compiled(page, info.options().clone(), info.parser().clone()).tools(tools))
     }
 
     /// Sets the tools the model may call.

@@ -101,7 +101,7 @@ impl<'a, M: Model> Turn<'a, M> {
             model,
             context: ToolContext::new(agent.page.clone(), context),
             messages,
-            parser: Some(StreamParser::new(&agent.options)),
+            parser: Some(StreamParser::with_parser(agent.parser.clone())),
             chunks: None,
             queue: VecDeque::new(),
             iteration: 0,
@@ -385,7 +385,7 @@ impl<'a, M: Model> Turn<'a, M> {
             return false;
         }
         self.reasks_left -= 1;
-        let mut parser = StreamParser::new(&self.agent.options);
+        let mut parser = StreamParser::with_parser(self.agent.parser.clone());
         parser.push(before);
         self.parser = Some(parser);
         self.messages

@@ -142,7 +142,8 @@ pub mod __private {
 
 /// The machinery under the public API, reachable only with the `__internals` feature,
 /// for this workspace's invariant tests, fuzz targets and benches (which check the
-/// scanner and the JSON reader on their own).
+/// scanner and the JSON reader on their own, and the stream against itself without its
+/// shortcuts).
 ///
 /// **Unstable**: not a public API, no stability promise, and nothing may rely on it
 /// but this workspace's own tests. The leading underscores say so, as serde's
@@ -193,5 +194,15 @@ pub mod __internals {
     /// `$ref` resolution in a schema.
     pub mod schema_walk {
         pub use payload_schema::walk::resolve;
+    }
+    /// The streaming parser with every stage run on every chunk.
+    pub mod stream {
+        use crate::stream::StreamParser;
+
+        /// `stream` with no shortcut for the chunks that can change nothing: the
+        /// reference the shortcuts must match event for event.
+        pub fn without_shortcuts(stream: StreamParser) -> StreamParser {
+            stream.without_shortcuts()
+        }
     }
 }

@@ -199,8 +199,14 @@ mod tests {
             written("**Schema Proposal**\n{}\n\n- SUGGESTED_VALUES\n  [\"x\"]"),
             ["Schema Proposal", "SUGGESTED_VALUES"]
         );
+        assert_eq!(
+            written("SCHEMA_PROPOSAL {\"a\": 1}\n## Suggested values ```json\n[]\n```"),
+            ["SCHEMA_PROPOSAL", "Suggested values"]
+        );
         for message in [
             "SCHEMA_PROPOSAL\nThe table is ready.",
+            "SCHEMA_PROPOSAL `code`",
+            "See SCHEMA_PROPOSAL {\"a\": 1}",
             "The SCHEMA_PROPOSAL\n{}",
             "SCHEMA_PROPOSAL is next\n{}",
             "> SCHEMA_PROPOSAL\n> {}",

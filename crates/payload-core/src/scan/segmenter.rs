@@ -265,6 +265,22 @@ impl Segmenter {
         }
     }
 
+    /// The text length below which [`Segmenter::advance`] on a text that has not ended
+    /// decides nothing and changes nothing: it waits for a decision that needs more
+    /// text (its own, or the open value's scanner's), so a stream need not call it for
+    /// a chunk that leaves the text shorter. `0` when it may decide on any text.
+    pub(crate) fn idle_below(&self) -> usize {
+        match &self.mode {
+            // `receive` asks the scanner first, which waits below its own mark.
+            Mode::Block(pending)
+                if pending.spelled.value_start.is_some() && pending.value_end.is_none() =>
+            {
+                self.retry_at.max(pending.scanner.idle_below())
+            }
+            _ => self.retry_at,
+        }
+    }
+
     /// Waits for the text to grow by a quarter of what is undecided since `from`.
     fn wait_from(&mut self, len: usize, from: usize) -> Step {
         self.retry_at = len + ((len - from.min(len)) / 4).max(1);

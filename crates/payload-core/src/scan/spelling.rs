@@ -180,10 +180,11 @@ pub(crate) fn spell(text: &str, name_start: usize, name_end: usize, eof: bool) -
 }
 
 /// Whether the name at `name_start..name_end` is written as a label with no colon that
-/// a value follows (docs/spec.md §1.16): alone on its line after at most a heading or
-/// list prefix and emphasis (`### NAME`, `**NAME**`, `- NAME`), and the next line
-/// opens a value, in a code fence or not. A model writing that meant a marker and left
-/// out its colon.
+/// a value follows (docs/spec.md §1.16): at its line's start after at most a heading or
+/// list prefix and emphasis (`### NAME`, `**NAME**`, `- NAME`), followed by only
+/// whitespace and at most a fence opener before a value opens, on its line or the next
+/// (`NAME {"a": 1}`, `### NAME` above a fenced block). A model writing that meant a
+/// marker and left out its colon.
 pub(crate) fn colonless_label(text: &str, name_start: usize, name_end: usize) -> bool {
     if !can_start(text, name_start) {
         return false;
@@ -196,7 +197,7 @@ pub(crate) fn colonless_label(text: &str, name_start: usize, name_end: usize) ->
     let mut cursor = Cursor { text, at: name_end };
     cursor.skip_emphasis();
     cursor.skip_while(is_horizontal_space);
-    if !matches!(cursor.peek(), Some('\n' | '\r')) {
+    if !matches!(cursor.peek(), Some('\n' | '\r' | '{' | '[' | '`' | '~')) {
         return false;
     }
     cursor.skip_while(is_space);

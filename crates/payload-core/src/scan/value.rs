@@ -104,6 +104,13 @@ impl ValueScanner {
         self.pos
     }
 
+    /// The text length below which [`ValueScanner::advance_until`] on a text that has
+    /// not ended returns [`Scan::NeedMore`] without reading: it waits for more text
+    /// after a quote or a line start that the text so far cannot decide.
+    pub(crate) fn idle_below(&self) -> usize {
+        self.retry_at
+    }
+
     /// Scans on to the end of `text` (`eof`: no more text will come), with no other
     /// end than the value's closing bracket or the text's end.
     pub(crate) fn advance(&mut self, text: &str, eof: bool) -> Scan {

@@ -39,6 +39,15 @@
 //! copy of the value read so far, taken each time the block has doubled (at least every
 //! 64 bytes), which keeps the copies within twice the block's size.
 //!
+//! **Per chunk**, the work is what the chunk can change. Most chunks of a long block
+//! change nothing: the segmenter waits for more text (the end of a line, the byte after
+//! a closing quote) and says until which length it will decide nothing, and the next
+//! preview is not due. Such a chunk is copied onto the text and nothing else runs; text
+//! that cannot hold a reasoning section's opener (no line break, on a line that has
+//! begun with answer text) does not go through the splitter either. These shortcuts change no
+//! event, chunk for chunk: the tests and the `stream` fuzz target run each stream beside
+//! one without them (`without_shortcuts`) and compare.
+//!
 //! **Reasoning** (docs/spec.md §9.1) is cut out before the segmenter sees the text, by the same
 //! rule as the one-shot parser (`crate::scan::reasoning`): its text goes out as
 //! `reasoning_delta` events as soon as it is final, and the `reasoning_delta`s
@@ -178,6 +187,14 @@ pub struct StreamParser {
     preview: Option<Preview>,
     /// Bytes received past the size limit (then nothing more is kept or shown).
     overflow: usize,
+    /// While the answer is shorter than this, a chunk changes nothing [`Self::run`]
+    /// would show or decide: the segmenter waits for more text
+    /// ([`Segmenter::idle_below`]) and the open block's next preview is not due. Most
+    /// chunks of a long block then cost only their copy into `buf`.
+    idle_below: usize,
+    /// Whether a chunk may skip what cannot change ([`Self::idle_below`],
+    /// [`Splitter::passes_whole`]); off only to check that skipping changes no event.
+    shortcuts: bool,
 }
 
 impl std::fmt::Debug for StreamParser {
@@ -207,7 +224,18 @@ impl StreamParser {
             pieces: Vec::new(),
             preview: None,
             overflow: 0,
+            idle_below: 0,
+            shortcuts: true,
         }
+    }
+
+    /// The same stream parser running every stage on every chunk, with no shortcut: the
+    /// reference that the property tests and the `stream` fuzz target hold the
+    /// shortcuts to (the same events, chunk by chunk).
+    #[cfg(any(test, feature = "__internals"))]
+    pub(crate) fn without_shortcuts(mut self) -> StreamParser {
+        self.shortcuts = false;
+        self
     }
 
     /// The same stream parser with other limits (the default caps a response at
@@ -243,9 +271,18 @@ impl StreamParser {
             return;
         }
         self.received += chunk.len();
-        let mut splitter = std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere));
-        splitter.push(chunk, &mut |part| self.part(part, events));
-        self.splitter = splitter;
+        if self.shortcuts && self.splitter.passes_whole(chunk) {
+            // Answer text the splitter would hand out whole: no tag can open in it.
+            self.buf.push_str(chunk);
+        } else {
+            let mut splitter =
+                std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere));
+            splitter.push(chunk, &mut |part| self.part(part, events));
+            self.splitter = splitter;
+        }
+        if self.shortcuts && self.buf.len() < self.idle_below {
+            return;
+        }
         self.run(false, events);
     }
 
@@ -354,6 +391,24 @@ impl StreamParser {
             }
         }
         self.flush(events);
+        self.idle_below = if eof { 0 } else { self.idle_below() };
+    }
+
+    /// The answer's length below which [`Self::run`] does nothing (see the field): the
+    /// least of where the segmenter wakes and where the open block's preview is due.
+    fn idle_below(&self) -> usize {
+        let preview_due = match (&self.preview, self.segmenter.open_block()) {
+            (None, _) => usize::MAX,
+            // The preview waits for the segmenter's decision (see `run`).
+            (Some(_), None) => usize::MAX,
+            // `preview_at` returns at once until the value has grown to `next_at`.
+            (Some(preview), Some((start, None))) if start == preview.value_start => {
+                preview.value_start + preview.next_at
+            }
+            // A closed value, or another block: decided on the next chunk.
+            (Some(_), Some(_)) => 0,
+        };
+        self.segmenter.idle_below().min(preview_due)
     }
 
     /// Sends the message text that has become final.

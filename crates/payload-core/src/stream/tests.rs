@@ -186,6 +186,87 @@ fn check(options: &ParseOptions, text: &str, sizes: &[usize]) -> Result<(), Test
     Ok(())
 }
 
+/// Cuts `text` into chunks of the given sizes (in chars, cycled).
+fn chunks<'t>(text: &'t str, sizes: &[usize]) -> Vec<&'t str> {
+    let bounds: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .skip(1)
+        .chain([text.len()])
+        .collect();
+    let mut out = Vec::new();
+    let (mut from, mut at, mut turn) = (0, 0, 0);
+    while at < bounds.len() {
+        at = (at + sizes[turn % sizes.len()].max(1)).min(bounds.len());
+        turn += 1;
+        out.push(&text[from..bounds[at - 1]]);
+        from = bounds[at - 1];
+    }
+    out
+}
+
+/// The shortcuts skip only what cannot change: fed the same chunks, the stream and the
+/// stream with no shortcut give the same events for every chunk and at the end.
+fn check_shortcuts(
+    options: &ParseOptions,
+    text: &str,
+    sizes: &[usize],
+) -> Result<(), TestCaseError> {
+    let mut stream = StreamParser::new(options);
+    let mut reference = StreamParser::new(options).without_shortcuts();
+    for (i, chunk) in chunks(text, sizes).into_iter().enumerate() {
+        prop_assert_eq!(
+            stream.push(chunk),
+            reference.push(chunk),
+            "chunk {} ({:?}) of {:?}",
+            i,
+            chunk,
+            text
+        );
+    }
+    prop_assert_eq!(stream.finish(), reference.finish(), "the end of {:?}", text);
+    Ok(())
+}
+
+/// [`Segmenter::idle_below`] says what `advance` does: on any longer text still below
+/// it (and not ended), `advance` gives no piece and leaves the segmenter as it was.
+fn check_idle_below(
+    options: &ParseOptions,
+    text: &str,
+    sizes: &[usize],
+) -> Result<(), TestCaseError> {
+    let parser = Parser::new(options);
+    let mut segmenter = Segmenter::default();
+    let mut pieces = Vec::new();
+    let mut len = 0;
+    for chunk in chunks(text, sizes) {
+        len += chunk.len();
+        segmenter.advance(parser.table(), &text[..len], false, &mut pieces);
+        let idle = segmenter.idle_below();
+        let before = format!("{segmenter:?}");
+        for longer in (len + 1..idle.min(text.len() + 1)).filter(|&at| text.is_char_boundary(at)) {
+            let mut probe = segmenter.clone();
+            let mut out = Vec::new();
+            probe.advance(parser.table(), &text[..longer], false, &mut out);
+            prop_assert!(
+                out.is_empty(),
+                "{:?} below {} gave {:?}",
+                &text[..longer],
+                idle,
+                out
+            );
+            prop_assert_eq!(
+                &format!("{probe:?}"),
+                &before,
+                "{:?} below {}",
+                &text[..longer],
+                idle
+            );
+        }
+    }
+    Ok(())
+}
+
 #[test]
 fn the_corpus_in_one_piece_one_char_and_odd_chunks() {
     for opts in [options(), tricky_options(), ParseOptions::default()] {
@@ -385,6 +466,45 @@ fn a_64_kb_response_one_char_at_a_time() {
     }
 }
 
+/// Long blocks written over many lines, as a proposal of many rows is: the segmenter
+/// waits for each line's end, so most chunks change nothing, while previews come due.
+fn long_blocks() -> Vec<String> {
+    let column = r#"{"action": "add", "column": {"name": "Title", "type": "text"}}"#;
+    let columns = vec![column; 60].join(",\n    ");
+    let value = r#"{"label": "Change", "value": "Change the columns of the table"}"#;
+    let values = vec![value; 40].join(",\n  ");
+    vec![
+        format!(
+            "Here it is.\n\n**SCHEMA_PROPOSAL:**\n```json\n{{\"mode\": \"create\", \"operations\": [\n    {columns}\n]}}\n```\n\nDone."
+        ),
+        format!("Pick one.\n\nSUGGESTED_VALUES: [\n  {values}\n]\n\nOr not."),
+        format!(
+            "SCHEMA_PROPOSAL: {{\"mode\": \"create\", \"operations\": [{}]}}",
+            vec![column; 60].join(", ")
+        ),
+    ]
+}
+
+#[test]
+fn the_shortcuts_change_no_event_on_the_corpus() {
+    for opts in [options(), tricky_options()] {
+        for text in corpus().into_iter().chain(long_blocks()) {
+            for sizes in [&[1][..], &[7], &[2, 3, 5], &[64]] {
+                check_shortcuts(&opts, &text, sizes).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn the_segmenter_is_idle_below_where_it_says_in_long_blocks() {
+    for text in long_blocks() {
+        for sizes in [&[1][..], &[7]] {
+            check_idle_below(&options(), &text, sizes).unwrap();
+        }
+    }
+}
+
 /// Pieces of model text, chosen to sit next to each other in every order.
 fn piece() -> impl Strategy<Value = String> {
     let prose = prop::sample::select(vec![
@@ -492,6 +612,21 @@ proptest! {
         let opts = if tricky { tricky_options() } else { options() };
         check(&opts, &text, &sizes)?;
         check(&opts, &text, &[1])?;
+    }
+
+    /// The segmenter decides nothing below where it says, and the stream that skips
+    /// those chunks gives every event the stream with no shortcut gives.
+    #[test]
+    fn skipping_what_cannot_change_changes_no_event(
+        text in response(),
+        sizes in prop::collection::vec(1usize..12, 1..6),
+        tricky in any::<bool>(),
+    ) {
+        let page = if tricky { tricky_options() } else { options() };
+        for chunking in [&sizes[..], &[1]] {
+            check_idle_below(&page, &text, chunking)?;
+            check_shortcuts(&page, &text, chunking)?;
+        }
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub(crate) struct CompiledSchema {
     /// The schema compiled into a plan that finds clean values fast (`None` for a
     /// schema too large for one).
     plan: Option<Plan>,
+    /// Whether it states string choices anywhere (`super::catch_all`).
+    string_choices: bool,
 }
 
 impl CompiledSchema {
@@ -44,6 +46,7 @@ impl CompiledSchema {
         let shape = shape_of(&schema);
         let policy = ParsingPolicy::from_schema(&schema);
         let plan = Plan::compile(&schema);
+        let string_choices = super::catch_all::has_string_choices(&schema);
         Ok(CompiledSchema {
             schema,
             validator,
@@ -51,6 +54,7 @@ impl CompiledSchema {
             entries: bounded::Entries::default(),
             policy,
             plan,
+            string_choices,
         })
     }
 
@@ -80,6 +84,12 @@ impl CompiledSchema {
         self.plan
             .as_ref()
             .map_or(Verdict::Unsure, |plan| plan.verdict(value))
+    }
+
+    /// Whether the schema states string choices anywhere, which serde may read past
+    /// (`super::catch_all`).
+    pub(crate) fn has_string_choices(&self) -> bool {
+        self.string_choices
     }
 
     /// Whether `value` satisfies the schema (no error is built).
