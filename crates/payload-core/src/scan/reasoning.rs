@@ -100,6 +100,23 @@ pub(crate) const SECTIONS: [Section; 8] = [
 /// whole text with none of them holds no section.
 pub(crate) const OPENER_FIRST_BYTES: [u8; 3] = [b'<', b'[', 0xE2];
 
+/// Whether an opener of [`SECTIONS`] may start somewhere in `text`: one of its first
+/// bytes followed by the opener's second byte in either case (a Markdown link's or a
+/// JSON array's `[` is not `[THINK]`).
+fn may_hold_opener(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let [a, b, c] = OPENER_FIRST_BYTES;
+    memchr::memchr3_iter(a, b, c, bytes).any(|at| {
+        SECTIONS.iter().any(|section| {
+            let open = section.open.as_bytes();
+            open[0] == bytes[at]
+                && bytes
+                    .get(at + 1)
+                    .is_some_and(|next| next.eq_ignore_ascii_case(&open[1]))
+        })
+    })
+}
+
 /// Whether an opener may start with byte `b`.
 fn may_open(b: u8) -> bool {
     SECTIONS
@@ -408,9 +425,8 @@ pub(crate) struct Split<'a> {
 
 /// Cuts a whole text into answer and reasoning.
 pub(crate) fn split(text: &str, scope: Scope) -> Split<'_> {
-    // A text with no byte an opener starts with (most answers) is all answer.
-    let [a, b, c] = OPENER_FIRST_BYTES;
-    if memchr::memchr3(a, b, c, text.as_bytes()).is_none() {
+    // A text where no opener can start (most answers) is all answer.
+    if !may_hold_opener(text) {
         return Split {
             answer: std::borrow::Cow::Borrowed(text),
             reasoning: None,
