@@ -63,14 +63,15 @@ pub(crate) struct UndeclaredMember {
 }
 
 /// Renames in `value` every member of `undeclared` that serde reads as a declared member
-/// (the rules of the module docs); `missing` are the pointers of the members the schema
-/// calls missing. `roundtrip(value)` is the value as serde decodes and writes it back,
+/// (the rules of the module docs); `missing(value)` gives the pointers of the members
+/// the schema calls missing in `value` as written, asked for only when a candidate name
+/// is needed (building the schema's errors costs more than most tests need). `roundtrip(value)` is the value as serde decodes and writes it back,
 /// `None` when it does not decode; `failure(value)` is why serde refuses it, `None` when
 /// it reads it. Returns how many members were renamed.
 pub(crate) fn rename_aliases(
     value: &mut Value,
     undeclared: &[UndeclaredMember],
-    missing: &[String],
+    missing: impl FnOnce(&Value) -> Vec<String>,
     near: &[NearMiss],
     roundtrip: impl Fn(&Value) -> Option<Value>,
     failure: impl Fn(&Value) -> Option<String>,
@@ -78,6 +79,7 @@ pub(crate) fn rename_aliases(
     if undeclared.is_empty() {
         return 0;
     }
+    let mut missing = Missing::Later(Some(missing));
     let mut budget = MAX_DECODES;
     let mut spend = || {
         let left = budget > 0;
@@ -88,6 +90,7 @@ pub(crate) fn rename_aliases(
         return 0;
     }
     let Some(base) = roundtrip(value) else {
+        let missing = missing.get(value);
         return rename_beside_failures(value, undeclared, missing, near, &failure, &mut spend);
     };
     let mut renamed = 0;
@@ -104,7 +107,15 @@ pub(crate) fn rename_aliases(
             continue;
         }
         let mut found = None;
-        for meant in meant_names(value, first, missing, near, &base, decoded_without.as_ref()) {
+        let meant_names = meant_names(
+            value,
+            first,
+            missing.get(value),
+            near,
+            &base,
+            decoded_without.as_ref(),
+        );
+        for meant in meant_names {
             if !spend() {
                 break;
             }
@@ -117,6 +128,8 @@ pub(crate) fn rename_aliases(
         let Some((meant, with_first)) = found else {
             continue;
         };
+        // The later groups' candidates name what was missing in the value as written.
+        missing.get(value);
         // The same name in the objects of the same shape (the items of one list) is
         // renamed as one, confirmed by one more decode of the whole value.
         let mut with_all = with_first.clone();
@@ -136,6 +149,32 @@ pub(crate) fn rename_aliases(
         }
     }
     renamed
+}
+
+/// The pointers of the members the schema calls missing in the value as written:
+/// computed on first use, which comes before the value is first changed.
+enum Missing<F> {
+    /// Not yet asked for (the computation, taken when it runs).
+    Later(Option<F>),
+    /// Computed.
+    Known(Vec<String>),
+}
+
+impl<F: FnOnce(&Value) -> Vec<String>> Missing<F> {
+    /// The pointers, computed now from `value` if they were not yet.
+    fn get(&mut self, value: &Value) -> &[String] {
+        if let Missing::Later(compute) = self {
+            let found = compute
+                .take()
+                .map(|compute| compute(value))
+                .unwrap_or_default();
+            *self = Missing::Known(found);
+        }
+        match self {
+            Missing::Known(found) => found,
+            Missing::Later(_) => &[],
+        }
+    }
 }
 
 /// The rule of "When something else fails" (module docs): each group of undeclared
@@ -423,7 +462,7 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "qty")],
-            &["/ingredients/0/quantity".to_string()],
+            |_: &Value| vec!["/ingredients/0/quantity".to_string()],
             &[],
             roundtrip,
             failure,
@@ -444,7 +483,7 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "remark")],
-            &[],
+            |_: &Value| Vec::new(),
             &[],
             roundtrip,
             failure,
@@ -460,7 +499,7 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "mood")],
-            &[],
+            |_: &Value| Vec::new(),
             &[],
             roundtrip,
             failure,
@@ -476,7 +515,7 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "amount")],
-            &["/ingredients/0/quantity".to_string()],
+            |_: &Value| vec!["/ingredients/0/quantity".to_string()],
             &[],
             roundtrip,
             failure,
@@ -501,7 +540,7 @@ mod tests {
         rename_aliases(
             &mut value,
             &undeclared,
-            &missing,
+            |_: &Value| missing,
             &[],
             |v| {
                 calls.set(calls.get() + 1);
@@ -536,10 +575,12 @@ mod tests {
                 member("/ingredients/0", "qty"),
                 member("/ingredients/1", "qty"),
             ],
-            &[
-                "/ingredients/0/quantity".to_string(),
-                "/ingredients/1/quantity".to_string(),
-            ],
+            |_: &Value| {
+                vec![
+                    "/ingredients/0/quantity".to_string(),
+                    "/ingredients/1/quantity".to_string(),
+                ]
+            },
             &[],
             roundtrip,
             failure,
@@ -563,7 +604,14 @@ mod tests {
             absent: vec!["note".to_string()],
             ..member("/ingredients/0", "remark")
         };
-        let renamed = rename_aliases(&mut value, &[remark], &[], &[], roundtrip, failure);
+        let renamed = rename_aliases(
+            &mut value,
+            &[remark],
+            |_: &Value| Vec::new(),
+            &[],
+            roundtrip,
+            failure,
+        );
         assert_eq!(renamed, 1);
         assert_eq!(value["ingredients"][0]["note"], "large");
     }
@@ -577,7 +625,7 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "amount")],
-            &["/ingredients/0/quantity".to_string()],
+            |_: &Value| vec!["/ingredients/0/quantity".to_string()],
             &[],
             roundtrip,
             failure,
@@ -594,10 +642,12 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "qty")],
-            &[
-                "/ingredients/0/name".to_string(),
-                "/ingredients/0/quantity".to_string(),
-            ],
+            |_: &Value| {
+                vec![
+                    "/ingredients/0/name".to_string(),
+                    "/ingredients/0/quantity".to_string(),
+                ]
+            },
             &[],
             roundtrip,
             failure,

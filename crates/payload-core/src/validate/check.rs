@@ -157,18 +157,23 @@ impl Walked {
         if self.unknowns.undeclared.is_empty() {
             return self;
         }
-        let mut schema_errors = Capped::errors();
-        compiled.validate_into(value, &mut schema_errors);
-        let missing: Vec<String> = schema_errors
-            .items()
-            .iter()
-            .filter(|error| error.kind == ErrorKind::Missing)
-            .map(|error| error.path.clone())
-            .collect();
+        // The members the schema calls missing are read from its errors, which are
+        // built only when the test first needs a candidate name (most tests end
+        // before: the member changes nothing serde decodes).
+        let missing = |value: &Value| {
+            let mut schema_errors = Capped::errors();
+            compiled.validate_into(value, &mut schema_errors);
+            schema_errors
+                .items()
+                .iter()
+                .filter(|error| error.kind == ErrorKind::Missing)
+                .map(|error| error.path.clone())
+                .collect()
+        };
         let renamed = aliases::rename_aliases(
             value,
             &self.unknowns.undeclared,
-            &missing,
+            missing,
             &self.unknowns.near,
             |value| decode(value, true).roundtrip,
             |value| {
