@@ -144,6 +144,11 @@ pub(crate) trait Source: Send + Sync {
     fn compiled(&self) -> &'static CompiledSchema;
     /// Decodes a schema-valid value and applies the type's own rules.
     fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode;
+    /// The message of the first thing decoding `value` refuses
+    /// ([`check::Decoder::refusal`]).
+    fn refusal(&self, value: &Value) -> Option<String> {
+        check::first_message(&self.decode(value, false))
+    }
     /// The example, as JSON.
     fn example(&self) -> Option<Value>;
     /// The manifest line of a payload of this type.
@@ -177,6 +182,15 @@ impl<T: LlmPayload> Source for Derived<T> {
 
     fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {
         decode_value::<T>(value, roundtrip)
+    }
+
+    fn refusal(&self, value: &Value) -> Option<String> {
+        // The words of `decode_value`'s error without the second, path-tracking decode
+        // that places it: the alias test reads only the words.
+        match T::deserialize(value) {
+            Err(error) => Some(format!("{DOES_NOT_DECODE}: {error}")),
+            Ok(decoded) => decoded.check().first().map(|e| e.message.clone()),
+        }
     }
 
     fn example(&self) -> Option<Value> {
@@ -306,14 +320,14 @@ impl PayloadType {
     /// (or, when they are near misses of absent members, reported as errors).
     pub(crate) fn check(&self, value: &mut Value) -> Checked {
         self.absent_nulls(value);
-        check::check(value, self.compiled(), |v, r| self.source.decode(v, r))
+        check::check(value, self.compiled(), BySource(self.source))
     }
 
     /// [`PayloadType::check`] that stops without building errors when the schema
     /// refuses the value ([`check::probe`]).
     pub(crate) fn probe(&self, value: &mut Value) -> Probe {
         self.absent_nulls(value);
-        check::probe(value, self.compiled(), |v, r| self.source.decode(v, r))
+        check::probe(value, self.compiled(), BySource(self.source))
     }
 
     /// Removes the `null`s [`PayloadType::strict_nulls`] reads as absent (when on).
@@ -402,6 +416,22 @@ fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> TypedDecode {
     }
 }
 
+/// A descriptor's source as the decoder of validation's steps.
+struct BySource(&'static dyn Source);
+
+impl check::Decoder for BySource {
+    fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {
+        self.0.decode(value, roundtrip)
+    }
+
+    fn refusal(&self, value: &Value) -> Option<String> {
+        self.0.refusal(value)
+    }
+}
+
+/// How a decode error's message begins.
+const DOES_NOT_DECODE: &str = "the value does not decode";
+
 /// A serde error on a value that passed the schema: the schema and the type disagree
 /// somewhere (a custom `Deserialize`, a number out of a field's range). The error is
 /// placed at the member serde was decoding (docs/spec.md §7.2: no empty path when the member is
@@ -410,7 +440,7 @@ fn decode_error(error: serde_path_to_error::Error<serde_json::Error>) -> Payload
     let path = pointer_of(error.path());
     PayloadError::validation(
         path,
-        format!("the value does not decode: {}", error.inner()),
+        format!("{DOES_NOT_DECODE}: {}", error.inner()),
     )
     .with_suggestion("follow the schema exactly")
 }

@@ -77,19 +77,45 @@ pub(crate) enum Probe {
     Refused { rewrites: Capped<Warning> },
 }
 
-/// Runs the steps of the module docs on `value` (rewritten in place by step 1).
-/// `decode(value, roundtrip)` decodes into the type and applies its rules.
+/// How a value is decoded into its type: step 4, and the questions step 0's alias test
+/// asks of serde (`crate::validate::aliases`).
+pub(crate) trait Decoder {
+    /// Decodes `value` into the type and applies its rules; with `roundtrip`, also
+    /// writes the decoded value back as JSON.
+    fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode;
+
+    /// The message of the first thing decoding `value` refuses, `None` when it decodes
+    /// and its rules hold. The alias test asks this of many probes and reads only the
+    /// words, so a decoder may skip what a reported error needs (its path).
+    fn refusal(&self, value: &Value) -> Option<String> {
+        first_message(&self.decode(value, false))
+    }
+}
+
+/// The message of a decode's first error: what [`Decoder::refusal`] says by default.
+pub(crate) fn first_message(decoded: &TypedDecode) -> Option<String> {
+    decoded.errors.first().map(|error| error.message.clone())
+}
+
+impl<F: Fn(&Value, bool) -> TypedDecode> Decoder for F {
+    fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {
+        self(value, roundtrip)
+    }
+}
+
+/// Runs the steps of the module docs on `value` (rewritten in place by step 1), with
+/// `decoder` for step 4.
 pub(crate) fn check(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> TypedDecode,
+    decoder: impl Decoder,
 ) -> Checked {
     if compiled.is_clean(value) {
-        return decode_clean(value, decode);
+        return decode_clean(value, &decoder);
     }
     let walked = Walked::of(value, compiled);
-    let walked = walked.with_aliases(value, compiled, &decode);
-    finish(value, compiled, decode, walked)
+    let walked = walked.with_aliases(value, compiled, &decoder);
+    finish(value, compiled, &decoder, walked)
 }
 
 /// [`check`] for a caller that has something else to try when the schema refuses the
@@ -98,19 +124,19 @@ pub(crate) fn check(
 pub(crate) fn probe(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> TypedDecode,
+    decoder: impl Decoder,
 ) -> Probe {
     if compiled.is_clean(value) {
-        return Probe::Checked(decode_clean(value, decode));
+        return Probe::Checked(decode_clean(value, &decoder));
     }
     let walked = Walked::of(value, compiled);
-    let walked = walked.with_aliases(value, compiled, &decode);
+    let walked = walked.with_aliases(value, compiled, &decoder);
     if !walked.errors.is_empty() || !compiled.is_valid(value) {
         return Probe::Refused {
             rewrites: walked.rewrites,
         };
     }
-    Probe::Checked(finish(value, compiled, decode, walked))
+    Probe::Checked(finish(value, compiled, &decoder, walked))
 }
 
 /// What the one walk of steps 1 and 3 found (`crate::validate::walk`).
@@ -152,7 +178,7 @@ impl Walked {
         self,
         value: &mut Value,
         compiled: &CompiledSchema,
-        decode: &impl Fn(&Value, bool) -> TypedDecode,
+        decoder: &impl Decoder,
     ) -> Walked {
         if self.unknowns.undeclared.is_empty() {
             return self;
@@ -175,14 +201,8 @@ impl Walked {
             &self.unknowns.undeclared,
             missing,
             &self.unknowns.near,
-            |value| decode(value, true).roundtrip,
-            |value| {
-                decode(value, false)
-                    .errors
-                    .into_iter()
-                    .next()
-                    .map(|error| error.message.clone())
-            },
+            |value| decoder.decode(value, true).roundtrip,
+            |value| decoder.refusal(value),
         );
         if renamed == 0 {
             self
@@ -193,8 +213,8 @@ impl Walked {
 }
 
 /// Step 4 alone, for a value the plan found clean.
-fn decode_clean(value: &Value, decode: impl Fn(&Value, bool) -> TypedDecode) -> Checked {
-    let decoded = decode(value, false);
+fn decode_clean(value: &Value, decoder: &impl Decoder) -> Checked {
+    let decoded = decoder.decode(value, false);
     let mut errors = Capped::errors();
     errors.extend(decoded.errors);
     let errors = errors.finish();
@@ -210,7 +230,7 @@ fn decode_clean(value: &Value, decode: impl Fn(&Value, bool) -> TypedDecode) -> 
 fn finish(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> TypedDecode,
+    decoder: &impl Decoder,
     walked: Walked,
 ) -> Checked {
     let Walked {
@@ -229,7 +249,7 @@ fn finish(
     let mut later = Vec::new();
     let mut typed = None;
     if decodable {
-        let decoded = decode(value, false);
+        let decoded = decoder.decode(value, false);
         later = decoded.errors;
         typed = decoded.typed;
     }
