@@ -5,8 +5,13 @@
 //! refuses, and "report" only of one refused or reported
 //! (`payload_benches::json_invariants::check_plan`). And it is not idle: it finds the
 //! examples of the types the benchmarks parse clean.
+//!
+//! On the same values, the alias test's question "why does serde refuse this?" gets
+//! the words of the full decode's first error (`Decoder::refusal` skips only the
+//! second, path-tracking decode).
 
 use payload_benches::json_invariants::check_plan;
+use payload_core::__internals::decode::refusals;
 use payload_core::__internals::plan::Verdict;
 use payload_core::PayloadType;
 use payload_registry::Registry;
@@ -132,19 +137,47 @@ proptest! {
     }
 
     #[test]
+    fn a_refusal_is_the_first_decode_error_on_any_value(index in any::<prop::sample::Index>(), value in any_value()) {
+        let types = types();
+        let payload = &types[index.index(types.len())];
+        let (refusal, full) = refusals(payload, &value);
+        prop_assert_eq!(refusal, full);
+    }
+
+    #[test]
+    fn a_refusal_is_the_first_decode_error_on_mutated_examples(
+        index in any::<prop::sample::Index>(),
+        mutations in prop::collection::vec((0usize..64, mutation()), 1..4),
+    ) {
+        let value = mutated_example(index, &mutations);
+        let types: Vec<PayloadType> = types().into_iter().filter(|t| t.example().is_some()).collect();
+        let (refusal, full) = refusals(&types[index.index(types.len())], &value);
+        prop_assert_eq!(refusal, full);
+    }
+
+    #[test]
     fn the_plan_agrees_with_the_validator_on_mutated_examples(
         index in any::<prop::sample::Index>(),
         mutations in prop::collection::vec((0usize..64, mutation()), 1..4),
     ) {
         let types: Vec<PayloadType> = types().into_iter().filter(|t| t.example().is_some()).collect();
-        let payload = &types[index.index(types.len())];
-        let mut value = payload.example().expect("filtered");
-        for (at, mutation) in &mutations {
-            let mut at = *at;
-            mutate(&mut value, &mut at, mutation);
-        }
-        check_plan(payload, &value);
+        check_plan(&types[index.index(types.len())], &mutated_example(index, &mutations));
     }
+}
+
+/// The example of the `index`-th registered type that has one, with `mutations` applied.
+fn mutated_example(index: prop::sample::Index, mutations: &[(usize, Mutation)]) -> Value {
+    let types: Vec<PayloadType> = types()
+        .into_iter()
+        .filter(|t| t.example().is_some())
+        .collect();
+    let payload = &types[index.index(types.len())];
+    let mut value = payload.example().expect("filtered");
+    for (at, mutation) in mutations {
+        let mut at = *at;
+        mutate(&mut value, &mut at, mutation);
+    }
+    value
 }
 
 #[test]

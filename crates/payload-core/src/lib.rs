@@ -178,6 +178,18 @@ pub mod __internals {
             crate::validate::plan::judge::judge(payload.compiled(), value)
         }
     }
+    /// Decoding a value into a payload type, as validation does.
+    pub mod decode {
+        /// Why decoding `value` as `payload` fails: as the alias test asks it of its
+        /// probes, then as the first message of the full decode (`None` when it
+        /// decodes and its rules hold).
+        pub fn refusals(
+            payload: &crate::PayloadType,
+            value: &serde_json::Value,
+        ) -> (Option<String>, Option<String>) {
+            payload.refusals(value)
+        }
+    }
     /// `$ref` resolution in a schema.
     pub mod schema_walk {
         pub use payload_schema::walk::resolve;

@@ -330,6 +330,15 @@ impl PayloadType {
         check::probe(value, self.compiled(), BySource(self.source))
     }
 
+    /// Why decoding `value` fails, twice: as the alias test asks it
+    /// ([`check::Decoder::refusal`]), and as the first message of the full decode. They
+    /// agree (`tests/all/validation_plan.rs`).
+    #[cfg(feature = "__internals")]
+    pub(crate) fn refusals(&self, value: &Value) -> (Option<String>, Option<String>) {
+        let full = check::first_message(&self.source.decode(value, false));
+        (self.source.refusal(value), full)
+    }
+
     /// Removes the `null`s [`PayloadType::strict_nulls`] reads as absent (when on).
     fn absent_nulls(&self, value: &mut Value) {
         if self.strict_nulls {
@@ -438,11 +447,8 @@ const DOES_NOT_DECODE: &str = "the value does not decode";
 /// known).
 fn decode_error(error: serde_path_to_error::Error<serde_json::Error>) -> PayloadError {
     let path = pointer_of(error.path());
-    PayloadError::validation(
-        path,
-        format!("{DOES_NOT_DECODE}: {}", error.inner()),
-    )
-    .with_suggestion("follow the schema exactly")
+    PayloadError::validation(path, format!("{DOES_NOT_DECODE}: {}", error.inner()))
+        .with_suggestion("follow the schema exactly")
 }
 
 /// The JSON Pointer of a serde path. A path that passes through a buffered enum

@@ -121,11 +121,7 @@ pub(crate) fn check(
 /// [`check`] for a caller that has something else to try when the schema refuses the
 /// value (whole-response mode coerces it): when step 1 leaves the value refused by the
 /// schema, stops there instead of building errors that would be thrown away.
-pub(crate) fn probe(
-    value: &mut Value,
-    compiled: &CompiledSchema,
-    decoder: impl Decoder,
-) -> Probe {
+pub(crate) fn probe(value: &mut Value, compiled: &CompiledSchema, decoder: impl Decoder) -> Probe {
     if compiled.is_clean(value) {
         return Probe::Checked(decode_clean(value, &decoder));
     }
