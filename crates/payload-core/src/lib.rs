@@ -189,6 +189,30 @@ pub mod __internals {
         ) -> (Option<String>, Option<String>) {
             payload.refusals(value)
         }
+
+        /// What checking `value` as `payload` finds, twice: as validation does it
+        /// (step 0 lazy), then with step 0 eager. Each is the value as checked, the
+        /// errors and the warnings (`unknown_member`, then `coerced`), all as JSON.
+        pub fn checks(
+            payload: &crate::PayloadType,
+            value: &serde_json::Value,
+        ) -> (serde_json::Value, serde_json::Value) {
+            let seen = |mut value: serde_json::Value, eager: bool| {
+                let checked = if eager {
+                    payload.check_eagerly(&mut value)
+                } else {
+                    payload.check(&mut value)
+                };
+                serde_json::json!({
+                    "value": value,
+                    "errors": checked.errors,
+                    "warnings": checked.warnings.items(),
+                    "rewrites": checked.rewrites.items(),
+                    "typed": checked.typed.is_some(),
+                })
+            };
+            (seen(value.clone(), false), seen(value.clone(), true))
+        }
     }
     /// `$ref` resolution in a schema.
     pub mod schema_walk {

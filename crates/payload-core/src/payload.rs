@@ -339,6 +339,14 @@ impl PayloadType {
         (self.source.refusal(value), full)
     }
 
+    /// [`PayloadType::check`] with validation's step 0 done eagerly
+    /// ([`check::check_eagerly`]): the reference the lazy step is compared with.
+    #[cfg(feature = "__internals")]
+    pub(crate) fn check_eagerly(&self, value: &mut Value) -> Checked {
+        self.absent_nulls(value);
+        check::check_eagerly(value, self.compiled(), BySource(self.source))
+    }
+
     /// Removes the `null`s [`PayloadType::strict_nulls`] reads as absent (when on).
     fn absent_nulls(&self, value: &mut Value) {
         if self.strict_nulls {

@@ -65,13 +65,19 @@ pub(crate) struct UndeclaredMember {
 /// Renames in `value` every member of `undeclared` that serde reads as a declared member
 /// (the rules of the module docs); `missing(value)` gives the pointers of the members
 /// the schema calls missing in `value` as written, asked for only when a candidate name
-/// is needed (building the schema's errors costs more than most tests need). `roundtrip(value)` is the value as serde decodes and writes it back,
-/// `None` when it does not decode; `failure(value)` is why serde refuses it, `None` when
-/// it reads it. Returns how many members were renamed.
+/// needs them (building the schema's errors costs more than most tests need).
+/// `missing_among_absent` says that every member the schema can call missing is among
+/// the `absent` members of its object ([`CompiledSchema::missing_among_absent`]).
+/// `roundtrip(value)` is the value as serde decodes and writes it back, `None` when it
+/// does not decode; `failure(value)` is why serde refuses it, `None` when it reads it.
+/// Returns how many members were renamed.
+///
+/// [`CompiledSchema::missing_among_absent`]: crate::validate::compiled::CompiledSchema::missing_among_absent
 pub(crate) fn rename_aliases(
     value: &mut Value,
     undeclared: &[UndeclaredMember],
     missing: impl FnOnce(&Value) -> Vec<String>,
+    missing_among_absent: bool,
     near: &[NearMiss],
     roundtrip: impl Fn(&Value) -> Option<Value>,
     failure: impl Fn(&Value) -> Option<String>,
@@ -90,7 +96,17 @@ pub(crate) fn rename_aliases(
         return 0;
     }
     let Some(base) = roundtrip(value) else {
-        let missing = missing.get(value);
+        // The missing members only put some of the candidates first when they are
+        // among the absent ones, and at most one candidate of a member can be the
+        // field serde reads it as: when every candidate of every group can be tried
+        // within the budget, their order changes no outcome, and they are not needed.
+        let all_tried = missing_among_absent
+            && groups(undeclared)
+                .iter()
+                .map(|group| candidates(value, group[0], &[], near).len())
+                .sum::<usize>()
+                < MAX_DECODES;
+        let missing = if all_tried { &[] } else { missing.get(value) };
         return rename_beside_failures(value, undeclared, missing, near, &failure, &mut spend);
     };
     let mut renamed = 0;
@@ -463,6 +479,7 @@ mod tests {
             &mut value,
             &[member("/ingredients/0", "qty")],
             |_: &Value| vec!["/ingredients/0/quantity".to_string()],
+            false,
             &[],
             roundtrip,
             failure,
@@ -484,6 +501,7 @@ mod tests {
             &mut value,
             &[member("/ingredients/0", "remark")],
             |_: &Value| Vec::new(),
+            false,
             &[],
             roundtrip,
             failure,
@@ -500,6 +518,7 @@ mod tests {
             &mut value,
             &[member("/ingredients/0", "mood")],
             |_: &Value| Vec::new(),
+            false,
             &[],
             roundtrip,
             failure,
@@ -516,6 +535,7 @@ mod tests {
             &mut value,
             &[member("/ingredients/0", "amount")],
             |_: &Value| vec!["/ingredients/0/quantity".to_string()],
+            false,
             &[],
             roundtrip,
             failure,
@@ -541,6 +561,7 @@ mod tests {
             &mut value,
             &undeclared,
             |_: &Value| missing,
+            false,
             &[],
             |v| {
                 calls.set(calls.get() + 1);
@@ -581,6 +602,7 @@ mod tests {
                     "/ingredients/1/quantity".to_string(),
                 ]
             },
+            false,
             &[],
             roundtrip,
             failure,
@@ -608,6 +630,7 @@ mod tests {
             &mut value,
             &[remark],
             |_: &Value| Vec::new(),
+            false,
             &[],
             roundtrip,
             failure,
@@ -626,6 +649,7 @@ mod tests {
             &mut value,
             &[member("/ingredients/0", "amount")],
             |_: &Value| vec!["/ingredients/0/quantity".to_string()],
+            false,
             &[],
             roundtrip,
             failure,
@@ -648,6 +672,7 @@ mod tests {
                     "/ingredients/0/quantity".to_string(),
                 ]
             },
+            false,
             &[],
             roundtrip,
             failure,

@@ -114,8 +114,36 @@ pub(crate) fn check(
         return decode_clean(value, &decoder);
     }
     let walked = Walked::of(value, compiled);
-    let walked = walked.with_aliases(value, compiled, &decoder);
+    let walked = walked.with_aliases(value, compiled, &decoder, Step0::Lazy);
     finish(value, compiled, &decoder, walked)
+}
+
+/// [`check`] with step 0 as it was before it was made lazy: the schema's errors built
+/// first, and each probe decoded in full. The same result, at a higher cost
+/// (`tests/all/validation_plan.rs` checks that on many values).
+#[cfg(feature = "__internals")]
+pub(crate) fn check_eagerly(
+    value: &mut Value,
+    compiled: &CompiledSchema,
+    decoder: impl Decoder,
+) -> Checked {
+    if compiled.is_clean(value) {
+        return decode_clean(value, &decoder);
+    }
+    let walked = Walked::of(value, compiled);
+    let walked = walked.with_aliases(value, compiled, &decoder, Step0::Eager);
+    finish(value, compiled, &decoder, walked)
+}
+
+/// How step 0 asks for what it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step0 {
+    /// The schema's errors only when a candidate name needs them, and the probes asked
+    /// only why serde refuses them ([`Decoder::refusal`]).
+    Lazy,
+    /// The schema's errors first, and every probe decoded in full.
+    #[cfg_attr(not(feature = "__internals"), allow(dead_code))]
+    Eager,
 }
 
 /// [`check`] for a caller that has something else to try when the schema refuses the
@@ -126,7 +154,7 @@ pub(crate) fn probe(value: &mut Value, compiled: &CompiledSchema, decoder: impl 
         return Probe::Checked(decode_clean(value, &decoder));
     }
     let walked = Walked::of(value, compiled);
-    let walked = walked.with_aliases(value, compiled, &decoder);
+    let walked = walked.with_aliases(value, compiled, &decoder, Step0::Lazy);
     if !walked.errors.is_empty() || !compiled.is_valid(value) {
         return Probe::Refused {
             rewrites: walked.rewrites,
@@ -175,6 +203,7 @@ impl Walked {
         value: &mut Value,
         compiled: &CompiledSchema,
         decoder: &impl Decoder,
+        step: Step0,
     ) -> Walked {
         if self.unknowns.undeclared.is_empty() {
             return self;
@@ -192,14 +221,29 @@ impl Walked {
                 .map(|error| error.path.clone())
                 .collect()
         };
-        let renamed = aliases::rename_aliases(
-            value,
-            &self.unknowns.undeclared,
-            missing,
-            &self.unknowns.near,
-            |value| decoder.decode(value, true).roundtrip,
-            |value| decoder.refusal(value),
-        );
+        let renamed = match step {
+            Step0::Lazy => aliases::rename_aliases(
+                value,
+                &self.unknowns.undeclared,
+                missing,
+                compiled.missing_among_absent(),
+                &self.unknowns.near,
+                |value| decoder.decode(value, true).roundtrip,
+                |value| decoder.refusal(value),
+            ),
+            Step0::Eager => {
+                let missing: Vec<String> = missing(value);
+                aliases::rename_aliases(
+                    value,
+                    &self.unknowns.undeclared,
+                    |_: &Value| missing,
+                    false,
+                    &self.unknowns.near,
+                    |value| decoder.decode(value, true).roundtrip,
+                    |value| first_message(&decoder.decode(value, false)),
+                )
+            }
+        };
         if renamed == 0 {
             self
         } else {
