@@ -100,14 +100,15 @@ pub(crate) fn rename_aliases(
         // among the absent ones, and at most one candidate of a member can be the
         // field serde reads it as: when every candidate of every group can be tried
         // within the budget, their order changes no outcome, and they are not needed.
+        let groups = groups(undeclared);
         let all_tried = missing_among_absent
-            && groups(undeclared)
+            && groups
                 .iter()
                 .map(|group| candidates(value, group[0], &[], near).len())
                 .sum::<usize>()
                 < MAX_DECODES;
         let missing = if all_tried { &[] } else { missing.get(value) };
-        return rename_beside_failures(value, undeclared, missing, near, &failure, &mut spend);
+        return rename_beside_failures(value, &groups, missing, near, &failure, &mut spend);
     };
     let mut renamed = 0;
     for group in groups(undeclared) {
@@ -197,14 +198,14 @@ impl<F: FnOnce(&Value) -> Vec<String>> Missing<F> {
 /// members decided on probes of its first member.
 fn rename_beside_failures(
     value: &mut Value,
-    undeclared: &[UndeclaredMember],
+    groups: &[Vec<&UndeclaredMember>],
     missing: &[String],
     near: &[NearMiss],
     failure: &impl Fn(&Value) -> Option<String>,
     spend: &mut impl FnMut() -> bool,
 ) -> usize {
     let mut renamed = 0;
-    for group in groups(undeclared) {
+    for group in groups {
         let first = group[0];
         let mut meant = None;
         for name in candidates(value, first, missing, near) {

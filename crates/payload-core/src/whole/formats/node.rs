@@ -87,15 +87,16 @@ pub(crate) use self::fold_name as fold;
 pub fn fold_name(name: &str) -> String {
     let is_separator = |c: char| matches!(c, '-' | '_' | ' ' | '.' | '\t');
     if name.is_ascii() {
-        // Most names are ASCII: one byte each, lowercased in place, with no per-char
+        // Most names are ASCII: one byte each, lowercased as bytes, with no per-char
         // Unicode case lookup (the same result: ASCII letters lowercase to ASCII).
-        let mut folded = String::with_capacity(name.len());
-        folded.extend(
-            name.chars()
-                .filter(|&c| !is_separator(c))
-                .map(|c| c.to_ascii_lowercase()),
-        );
-        return folded;
+        let folded: Vec<u8> = name
+            .bytes()
+            .filter(|&b| !is_separator(char::from(b)))
+            .map(|b| b.to_ascii_lowercase())
+            .collect();
+        if let Ok(folded) = String::from_utf8(folded) {
+            return folded;
+        }
     }
     name.chars()
         .filter(|&c| !is_separator(c))
