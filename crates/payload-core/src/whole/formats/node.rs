@@ -89,11 +89,12 @@ pub fn fold_name(name: &str) -> String {
     if name.is_ascii() {
         // Most names are ASCII: one byte each, lowercased as bytes, with no per-char
         // Unicode case lookup (the same result: ASCII letters lowercase to ASCII).
-        let folded: Vec<u8> = name
-            .bytes()
-            .filter(|&b| !is_separator(char::from(b)))
-            .map(|b| b.to_ascii_lowercase())
-            .collect();
+        let mut folded = Vec::with_capacity(name.len());
+        folded.extend(
+            name.bytes()
+                .filter(|&b| !is_separator(char::from(b)))
+                .map(|b| b.to_ascii_lowercase()),
+        );
         if let Ok(folded) = String::from_utf8(folded) {
             return folded;
         }
