@@ -6,14 +6,15 @@
 //! (`payload_benches::json_invariants::check_plan`). And it is not idle: it finds the
 //! examples of the types the benchmarks parse clean.
 //!
-//! On the same values, the alias test's question "why does serde refuse this?" gets
-//! the words of the full decode's first error (`Decoder::refusal` skips only the
-//! second, path-tracking decode), and the lazy step 0 of validation (the schema's
+//! On the same values, the alias test's questions get the full decode's answers: "why
+//! does serde refuse this?" the words of its first error, "what does serde read?" its
+//! roundtrip (`Decoder::refusal` and `Decoder::roundtrip` skip only the second,
+//! path-tracking decode and the rules the answer does not depend on), and the lazy step 0 of validation (the schema's
 //! errors built only when a candidate name needs them) finds what the eager one finds:
 //! the same value, errors and warnings.
 
 use payload_benches::json_invariants::check_plan;
-use payload_core::__internals::decode::{checks, refusals};
+use payload_core::__internals::decode::{checks, refusals, roundtrips};
 use payload_core::__internals::plan::Verdict;
 use payload_core::{LlmPayload, PayloadType};
 use payload_registry::Registry;
@@ -285,22 +286,27 @@ proptest! {
     }
 
     #[test]
-    fn a_refusal_is_the_first_decode_error_on_any_value(index in any::<prop::sample::Index>(), value in any_value()) {
+    fn the_alias_test_reads_what_the_full_decode_reads_on_any_value(index in any::<prop::sample::Index>(), value in any_value()) {
         let types = types();
         let payload = &types[index.index(types.len())];
         let (refusal, full) = refusals(payload, &value);
         prop_assert_eq!(refusal, full);
+        let (roundtrip, full) = roundtrips(payload, &value);
+        prop_assert_eq!(roundtrip, full);
     }
 
     #[test]
-    fn a_refusal_is_the_first_decode_error_on_mutated_examples(
+    fn the_alias_test_reads_what_the_full_decode_reads_on_mutated_examples(
         index in any::<prop::sample::Index>(),
         mutations in prop::collection::vec((0usize..64, mutation()), 1..4),
     ) {
         let value = mutated_example(index, &mutations);
         let types: Vec<PayloadType> = types().into_iter().filter(|t| t.example().is_some()).collect();
-        let (refusal, full) = refusals(&types[index.index(types.len())], &value);
+        let payload = &types[index.index(types.len())];
+        let (refusal, full) = refusals(payload, &value);
         prop_assert_eq!(refusal, full);
+        let (roundtrip, full) = roundtrips(payload, &value);
+        prop_assert_eq!(roundtrip, full);
     }
 
     #[test]

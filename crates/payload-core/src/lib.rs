@@ -190,6 +190,16 @@ pub mod __internals {
             payload.refusals(value)
         }
 
+        /// `value` as decoding `payload` reads it, written back as JSON: as the alias
+        /// test asks it, then as the full decode gives it (`None` when it does not
+        /// decode).
+        pub fn roundtrips(
+            payload: &crate::PayloadType,
+            value: &serde_json::Value,
+        ) -> (Option<serde_json::Value>, Option<serde_json::Value>) {
+            payload.roundtrips(value)
+        }
+
         /// What checking `value` as `payload` finds, twice: as validation does it
         /// (step 0 lazy), then with step 0 eager. Each is the value as checked, the
         /// errors and the warnings (`unknown_member`, then `coerced`), all as JSON.

@@ -149,6 +149,10 @@ pub(crate) trait Source: Send + Sync {
     fn refusal(&self, value: &Value) -> Option<String> {
         check::first_message(&self.decode(value, false))
     }
+    /// The value as decoding reads it, written back ([`check::Decoder::roundtrip`]).
+    fn roundtrip(&self, value: &Value) -> Option<Value> {
+        self.decode(value, true).roundtrip
+    }
     /// The example, as JSON.
     fn example(&self) -> Option<Value>;
     /// The manifest line of a payload of this type.
@@ -191,6 +195,14 @@ impl<T: LlmPayload> Source for Derived<T> {
             Err(error) => Some(format!("{DOES_NOT_DECODE}: {error}")),
             Ok(decoded) => decoded.check().first().map(|e| e.message.clone()),
         }
+    }
+
+    fn roundtrip(&self, value: &Value) -> Option<Value> {
+        // `decode_value`'s roundtrip, without the rules it does not depend on and the
+        // path-tracking decode of a failure.
+        T::deserialize(value)
+            .ok()
+            .and_then(|decoded| serde_json::to_value(decoded).ok())
     }
 
     fn example(&self) -> Option<Value> {
@@ -339,6 +351,15 @@ impl PayloadType {
         (self.source.refusal(value), full)
     }
 
+    /// The value as decoding reads it, written back, twice: as the alias test asks it
+    /// ([`check::Decoder::roundtrip`]), and as the full decode gives it. They agree
+    /// (`tests/all/validation_plan.rs`).
+    #[cfg(feature = "__internals")]
+    pub(crate) fn roundtrips(&self, value: &Value) -> (Option<Value>, Option<Value>) {
+        let full = self.source.decode(value, true).roundtrip;
+        (self.source.roundtrip(value), full)
+    }
+
     /// [`PayloadType::check`] with validation's step 0 done eagerly
     /// ([`check::check_eagerly`]): the reference the lazy step is compared with.
     #[cfg(feature = "__internals")]
@@ -443,6 +464,10 @@ impl check::Decoder for BySource {
 
     fn refusal(&self, value: &Value) -> Option<String> {
         self.0.refusal(value)
+    }
+
+    fn roundtrip(&self, value: &Value) -> Option<Value> {
+        self.0.roundtrip(value)
     }
 }
 

@@ -36,7 +36,13 @@
 //! **Cost.** Only a value with an undeclared member pays anything, and it pays at most
 //! [`MAX_DECODES`] decodes of the value: past them the remaining members keep today's
 //! verdict (a warning or an error, the safe side). A runtime schema type has no serde
-//! type and never renames.
+//! type and never renames. The members the schema calls missing come from its errors,
+//! which cost more than the decodes: they are built only when a candidate name needs
+//! them, and not at all when they could only change the order of candidates that are
+//! all tried anyway (the schema can call missing only members its objects declare, and
+//! every candidate fits the budget: at most one candidate of a member is the field serde
+//! reads it as, so the order changes no outcome). serde is asked only what the test
+//! reads: the roundtrip, and the words of a refusal, never the path of an error.
 
 use crate::validate::members::NearMiss;
 use payload_schema::pointer;

@@ -90,6 +90,13 @@ pub(crate) trait Decoder {
     fn refusal(&self, value: &Value) -> Option<String> {
         first_message(&self.decode(value, false))
     }
+
+    /// `value` as decoding reads it, written back as JSON (`None` when it does not
+    /// decode): what `decode(value, true)` gives as its `roundtrip`, which a decoder may
+    /// find without the type's rules or a failure's path.
+    fn roundtrip(&self, value: &Value) -> Option<Value> {
+        self.decode(value, true).roundtrip
+    }
 }
 
 /// The message of a decode's first error: what [`Decoder::refusal`] says by default.
@@ -228,7 +235,7 @@ impl Walked {
                 missing,
                 compiled.missing_among_absent(),
                 &self.unknowns.near,
-                |value| decoder.decode(value, true).roundtrip,
+                |value| decoder.roundtrip(value),
                 |value| decoder.refusal(value),
             ),
             Step0::Eager => {
