@@ -219,8 +219,40 @@ fn visible(text: &str) -> Vec<char> {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// Tag names of reasoning sections, lowercase.
-const REASONING_TAGS: [&str; 3] = ["think", "thinking", "reasoning"];
+/// How reasoning sections open and close (docs/spec.md §9.1), lowercase: each opener
+/// with its closers. Written here, not taken from the parser, so that the property tests
+/// hold the parser's table to the spec's too.
+const REASONING_SECTIONS: [(&str, &[&str]); 8] = [
+    ("<think>", &["</think>"]),
+    ("<thinking>", &["</thinking>"]),
+    ("<reasoning>", &["</reasoning>"]),
+    ("[think]", &["[/think]"]),
+    ("\u{25C1}think\u{25B7}", &["\u{25C1}/think\u{25B7}"]),
+    ("<seed:think>", &["</seed:think>"]),
+    (
+        "<|start|>assistant<|channel|>analysis<|message|>",
+        &[
+            "<|end|><|start|>assistant<|channel|>final<|message|>",
+            "<|end|>",
+        ],
+    ),
+    (
+        "<|channel|>analysis<|message|>",
+        &[
+            "<|end|><|start|>assistant<|channel|>final<|message|>",
+            "<|end|>",
+        ],
+    ),
+];
+
+/// The first closer in `lower` (lowercased text): where it starts and its length; at
+/// one place, the longest.
+fn first_closer(lower: &str, closers: &[&str]) -> Option<(usize, usize)> {
+    closers
+        .iter()
+        .filter_map(|close| lower.find(close).map(|at| (at, close.len())))
+        .min_by_key(|&(at, len)| (at, std::cmp::Reverse(len)))
+}
 
 /// Space as the reference reading of the reasoning rule counts it: any whitespace and
 /// the invisible characters of docs/spec.md §9.3 (written here, not taken from the
@@ -235,9 +267,9 @@ fn reference_space(c: char) -> bool {
 
 /// A plain, whole-text reading of the reasoning rule (docs/spec.md §9.1), independent of the
 /// parser's incremental one: `(answer, sections, unclosed)`. A section opens with
-/// `<think>`, `<thinking>` or `<reasoning>` (any case) where only whitespace (or an
+/// one of the openers of `REASONING_SECTIONS` (any case) where only whitespace (or an
 /// invisible character, docs/spec.md §9.3) stands between it and the start of the text or of a
-/// line, and closes at the first closing tag of its name.
+/// line, and closes at the first of its closers.
 pub fn reference_split(text: &str) -> (String, Vec<String>, bool) {
     // ASCII lowercasing keeps every byte offset.
     let lower = text.to_ascii_lowercase();
@@ -248,20 +280,19 @@ pub fn reference_split(text: &str) -> (String, Vec<String>, bool) {
         let first = text[start..]
             .find(|c: char| !space(c))
             .map_or(text.len(), |n| start + n);
-        let opened = REASONING_TAGS
+        let opened = REASONING_SECTIONS
             .iter()
-            .find(|name| lower[first..].starts_with(&format!("<{name}>")));
-        let Some(name) = opened else {
+            .find(|(open, _)| lower[first..].starts_with(open));
+        let Some((open, closers)) = opened else {
             line = text[first..].find('\n').map(|n| first + n + 1);
             continue;
         };
         answer.push_str(&text[pos..first]);
-        let body = first + name.len() + 2;
-        let close = format!("</{name}>");
-        match lower[body..].find(&close) {
-            Some(n) => {
+        let body = first + open.len();
+        match first_closer(&lower[body..], closers) {
+            Some((n, len)) => {
                 sections.push(text[body..body + n].to_string());
-                pos = body + n + close.len();
+                pos = body + n + len;
                 line = text[pos..].find('\n').map(|n| pos + n + 1);
             }
             None => {
@@ -320,9 +351,9 @@ fn opens_with_section(text: &str) -> bool {
     let start = text
         .trim_start_matches(reference_space)
         .to_ascii_lowercase();
-    REASONING_TAGS
+    REASONING_SECTIONS
         .iter()
-        .any(|name| start.starts_with(&format!("<{name}>")))
+        .any(|(open, _)| start.starts_with(open))
 }
 
 /// `x` with every `</think>` (in any case) taken out, for [`check_reasoning_is_apart`].

@@ -79,6 +79,32 @@ fn every_example_round_trips_through_every_format_that_can_write_it() {
 }
 
 #[test]
+fn every_example_sent_inside_a_json_string_reads_as_itself() {
+    // docs/values.md, "A value sent inside a string": for every registered type whose
+    // answer is an object or an array, the example serialized twice reads as the
+    // example serialized once, with one more warning, in `json` and in `auto`.
+    let mut checked = 0;
+    for t in Registry::global().types() {
+        let example = t.example().expect("every registered type has an example");
+        if !(example.is_object() || example.is_array()) {
+            continue;
+        }
+        let once = example.to_string();
+        let twice = serde_json::to_string(&once).unwrap();
+        for format in [Some(Format::Json), None] {
+            let plain = extract_as(&once, t, format);
+            let read = extract_as(&twice, t, format);
+            assert!(read.success, "{}: {:#?}", t.name, read.errors);
+            assert_eq!(read.data, plain.data, "{}", t.name);
+            assert_eq!(read.warnings[1..], plain.warnings[..], "{}", t.name);
+            assert!(read.warnings[0].message.contains("inside a JSON string"));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 15, "{checked}");
+}
+
+#[test]
 fn the_instructions_show_the_example_as_rendered() {
     for t in Registry::global().types() {
         let schema = t.schema(Dialect::Draft2020_12);

@@ -111,6 +111,13 @@ fn piece() -> impl Strategy<Value = String> {
         Just("</think>".to_string()),
         Just("</THINKING>\n".to_string()),
         Just("<reasoning>".to_string()),
+        Just("[THINK]".to_string()),
+        Just("[/think]".to_string()),
+        Just("\n\u{25C1}think\u{25B7}".to_string()),
+        Just("\u{25C1}/think\u{25B7}".to_string()),
+        Just("<|channel|>analysis<|message|>".to_string()),
+        Just("<|end|>".to_string()),
+        Just("<|start|>assistant<|channel|>final<|message|>".to_string()),
         Just(
             "[{\"label\": \"Nuke\", \"action\": \"drop_all\", \"handler\": \"server\"}]"
                 .to_string()

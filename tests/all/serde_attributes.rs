@@ -335,6 +335,51 @@ fn number_in_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Erro
     text.trim().parse().map_err(serde::de::Error::custom)
 }
 
+/// `other` on a unit variant: any tag serde does not know reads as it.
+#[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "TICKET")]
+struct Ticket {
+    /// Where it stands.
+    status: Status,
+    /// How urgent, 3 unless said.
+    #[serde(default = "normal_priority")]
+    priority: u8,
+    /// Who has it, left out when nobody does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    assignee: Option<String>,
+    /// Whether it is out.
+    #[serde(default)]
+    phase: Option<Phase>,
+}
+
+/// `alias` on a variant: serde reads its other name.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Phase {
+    /// Not out yet.
+    Draft,
+    /// Out.
+    #[serde(alias = "live")]
+    Published,
+}
+
+/// A ticket's status.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Status {
+    /// Being worked on.
+    Open,
+    /// Done.
+    Closed,
+    /// A status this app does not know.
+    #[serde(other)]
+    Unknown,
+}
+
+fn normal_priority() -> u8 {
+    3
+}
+
 #[test]
 fn every_serde_attribute_reads_as_serde_reads_it() {
     use Reads::{All, Ignoring, Nothing};
@@ -421,6 +466,35 @@ fn every_serde_attribute_reads_as_serde_reads_it() {
     row::<Timed>(
         "deserialize_with: refused",
         json!({"wait": 5, "count": "many"}),
+        Nothing,
+    );
+    row::<Ticket>("other: a known tag", json!({"status": "open"}), All);
+    row::<Ticket>("other: an unknown tag", json!({"status": "pending"}), All);
+    row::<Ticket>("other: not a string", json!({"status": 4}), Nothing);
+    row::<Ticket>(
+        "default = path, skip_serializing_if",
+        json!({"status": "closed", "priority": 1, "assignee": "ana"}),
+        All,
+    );
+    row::<Ticket>("default = path: left out", json!({"status": "closed"}), All);
+    row::<Ticket>(
+        "alias on a variant",
+        json!({"status": "open", "phase": "live"}),
+        All,
+    );
+    row::<Ticket>(
+        "alias on a variant: another name",
+        json!({"status": "open", "phase": "gone"}),
+        Nothing,
+    );
+    row::<Ticket>(
+        "other beside a refused choice",
+        json!({"status": "pending", "phase": "gone"}),
+        Nothing,
+    );
+    row::<Ticket>(
+        "a u8 out of range",
+        json!({"status": "closed", "priority": 300}),
         Nothing,
     );
 }

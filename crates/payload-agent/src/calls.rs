@@ -90,18 +90,42 @@ impl PendingCalls {
 }
 
 /// A call's arguments: an empty text is no arguments (`{}`), as providers send for a
-/// tool without parameters.
+/// tool without parameters. Arguments are an object, so a JSON string holding one (the
+/// object serialized twice, as models sometimes send it) is the object it holds, once
+/// (docs/values.md, "A value sent inside a string"). Anything else that is not JSON is
+/// kept as a string, which the tool's input check then refuses with its reason.
 fn read_arguments(text: String) -> Value {
     if text.trim().is_empty() {
         return Value::Object(Default::default());
     }
-    serde_json::from_str(&text).unwrap_or(Value::String(text))
+    match serde_json::from_str(&text) {
+        Ok(Value::String(inner)) => match serde_json::from_str(&inner) {
+            Ok(object @ Value::Object(_)) => object,
+            _ => Value::String(inner),
+        },
+        Ok(value) => value,
+        Err(_) => Value::String(text),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn arguments_sent_inside_a_string_are_the_object_they_hold() {
+        let object = json!({"q": "trials", "n": 2});
+        let twice = serde_json::to_string(&object.to_string()).unwrap();
+        assert_eq!(read_arguments(twice), object);
+        // Once only, and only an object: anything else stays the string it was.
+        let thrice =
+            serde_json::to_string(&serde_json::to_string(&object.to_string()).unwrap()).unwrap();
+        assert!(read_arguments(thrice).is_string());
+        assert_eq!(read_arguments("\"[1]\"".into()), json!("[1]"));
+        assert_eq!(read_arguments("{\"q\": 1,".into()), json!("{\"q\": 1,"));
+        assert_eq!(read_arguments(" ".into()), json!({}));
+    }
 
     #[test]
     fn pieces_of_interleaved_calls_are_joined_by_index() {

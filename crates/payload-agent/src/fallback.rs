@@ -87,7 +87,9 @@ fn is_content(chunk: &ModelChunk) -> bool {
         ModelChunk::Text(text) | ModelChunk::Refusal(text) | ModelChunk::Reasoning(text) => {
             !text.is_empty()
         }
-        ModelChunk::ToolCallDelta { .. } | ModelChunk::ToolCall { .. } => true,
+        ModelChunk::ToolCallDelta { .. } | ModelChunk::ToolCall { .. } | ModelChunk::Replay(_) => {
+            true
+        }
         _ => false,
     }
 }

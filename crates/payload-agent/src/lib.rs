@@ -42,7 +42,7 @@ pub use event::AgentEvent;
 pub use fallback::{Fallback, FallbackAttempt};
 pub use model::{
     FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
-    ModelStream, OutputMode, StructuredOutput, ToolCall, Usage,
+    ModelStream, OutputMode, ReplayBlock, StructuredOutput, ToolCall, Usage,
 };
 pub use payload_core;
 pub use tools::{InputMismatch, Tool, ToolContext, ToolResult, ToolSpec, TypedTool, tool_schema};

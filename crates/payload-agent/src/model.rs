@@ -32,6 +32,12 @@ pub enum ModelChunk {
     /// Gemini's blocked prompt): an outcome, never text. The turn reports the pieces
     /// joined as one `refusal` event, does not parse them and does not re-ask.
     Refusal(String),
+    /// A part of the answer its provider needs back, unchanged, when the conversation
+    /// continues (Anthropic's signed `thinking` and `redacted_thinking` blocks, which must
+    /// precede the answer's tool calls when their results are sent). Never shown, never
+    /// parsed: the turn keeps it with the answer ([`ModelMessage::Assistant`]'s `replay`)
+    /// and the provider's client writes it back into the next request.
+    Replay(ReplayBlock),
     /// A piece of a tool call whose arguments arrive in fragments (as both OpenAI's and
     /// Anthropic's streams deliver them). The first piece of call `index` carries its id
     /// and name; every piece may carry more of the arguments' JSON text. The agent joins
@@ -195,6 +201,19 @@ pub struct ToolCall {
     pub input: Value,
 }
 
+/// A block of an answer kept for its provider to read back ([`ModelChunk::Replay`]).
+///
+/// Only the client of `provider` sends it: a block one provider signed means nothing
+/// to another, so a conversation that moves to another client (a fallback chain) drops
+/// it there, as it would any reasoning the new model never wrote.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReplayBlock {
+    /// The provider that wrote it (`anthropic`).
+    pub provider: String,
+    /// The block, exactly as the provider sent it.
+    pub block: Value,
+}
+
 /// A message of the conversation sent to the model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
@@ -210,6 +229,10 @@ pub enum ModelMessage {
         text: String,
         /// The tool calls, in order.
         tool_calls: Vec<ToolCall>,
+        /// The answer's blocks its provider needs back, in the order they came (they
+        /// preceded the text and the calls; [`ModelChunk::Replay`]).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        replay: Vec<ReplayBlock>,
     },
     /// A tool's result, for the model.
     Tool {
@@ -233,6 +256,7 @@ impl ModelMessage {
         ModelMessage::Assistant {
             text: text.into(),
             tool_calls: Vec::new(),
+            replay: Vec::new(),
         }
     }
 }

@@ -35,7 +35,7 @@ use crate::calls::PendingCalls;
 use crate::event::AgentEvent;
 use crate::model::{
     FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
-    ModelStream, ToolCall, Usage,
+    ModelStream, ReplayBlock, ToolCall, Usage,
 };
 use crate::tools::{ToolContext, ToolResult};
 use futures::Stream;
@@ -71,6 +71,8 @@ pub struct Turn<'a, M: Model> {
     finish: Option<FinishReason>,
     /// This call's refusal, as its pieces arrive.
     refusal: String,
+    /// This call's blocks for the provider to read back ([`ModelChunk::Replay`]).
+    replay: Vec<ReplayBlock>,
     /// The turn's refusal, once an answer was a refusal.
     refused: Option<String>,
     usage: Usage,
@@ -108,6 +110,7 @@ impl<'a, M: Model> Turn<'a, M> {
             calls: PendingCalls::default(),
             finish: None,
             refusal: String::new(),
+            replay: Vec::new(),
             refused: None,
             usage: Usage::default(),
             tool_payloads: Vec::new(),
@@ -151,6 +154,7 @@ impl<'a, M: Model> Turn<'a, M> {
         self.iteration += 1;
         self.call_text.clear();
         self.refusal.clear();
+        self.replay.clear();
         self.finish = None;
         self.call_start = self.parser.as_ref().map_or(0, |p| p.text().len());
         tracing::debug!(iteration = self.iteration, "calling the model");
@@ -174,6 +178,7 @@ impl<'a, M: Model> Turn<'a, M> {
             ModelChunk::Text(text) => self.text(&text),
             ModelChunk::Reasoning(text) => self.reasoning(Channel::Provider, &text),
             ModelChunk::Refusal(text) => self.refusal.push_str(&text),
+            ModelChunk::Replay(block) => self.replay.push(block),
             ModelChunk::ToolCallDelta {
                 index,
                 id,
@@ -254,6 +259,7 @@ impl<'a, M: Model> Turn<'a, M> {
         self.messages.push(ModelMessage::Assistant {
             text: self.call_text.clone(),
             tool_calls: calls.clone(),
+            replay: std::mem::take(&mut self.replay),
         });
         if !self.refusal.is_empty() || self.finish == Some(FinishReason::Refusal) {
             let message = std::mem::take(&mut self.refusal);

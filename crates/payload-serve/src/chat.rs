@@ -277,14 +277,20 @@ fn alternating(messages: Vec<ModelMessage>) -> Vec<ModelMessage> {
                 text.push_str(&next);
             }
             (
-                Some(ModelMessage::Assistant { text, tool_calls }),
+                Some(ModelMessage::Assistant {
+                    text,
+                    tool_calls,
+                    replay,
+                }),
                 ModelMessage::Assistant {
                     text: next,
                     tool_calls: more,
+                    replay: more_replay,
                 },
             ) if tool_calls.is_empty() && more.is_empty() => {
                 text.push_str("\n\n");
                 text.push_str(&next);
+                replay.extend(more_replay);
             }
             (_, message) => merged.push(message),
         }

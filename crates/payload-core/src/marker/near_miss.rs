@@ -1,6 +1,8 @@
 //! Near-miss markers (docs/spec.md §1.16): a page marker written in another case or with spaces or
 //! hyphens for its underscores (`schema_proposal:`, `Schema Proposal:`,
-//! `SCHEMA-PROPOSAL:`) and followed by a JSON value. Markers are case-sensitive, so such
+//! `SCHEMA-PROPOSAL:`) and followed by a JSON value, or written in any of those
+//! spellings as a label with no colon, alone on its line, with a value on the next
+//! (`### SCHEMA_PROPOSAL` above a fenced JSON block). Markers are case-sensitive, so such
 //! a block is not read and stays in the message; but the model plainly meant to send
 //! it, so it is reported (a `near_miss_marker` warning, and a missed block an agent
 //! re-asks for) instead of passing in silence.
@@ -33,6 +35,17 @@ pub(crate) struct NearMiss {
     pub(crate) pattern: usize,
     /// The name as the model wrote it.
     pub(crate) written: String,
+    /// What is wrong with it.
+    pub(crate) why: Why,
+}
+
+/// Why a near miss is not a marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Why {
+    /// Another case, or spaces or hyphens for its underscores.
+    Spelling,
+    /// A label with no colon (in the marker's own spelling or another).
+    NoColon,
 }
 
 /// `b` as the search reads it: spaces and hyphens are underscores.
@@ -70,20 +83,23 @@ impl NearMisses {
         for m in automaton.find_iter(&normalized) {
             let (start, end) = (m.start(), m.end());
             let written = &message[start..end];
-            if written == self.markers[m.pattern().as_usize()] {
-                // The exact marker: where it stays in the message, it is prose on
-                // purpose (quoted, in code, mid-sentence).
-                continue;
-            }
-            let Spelling::Marker(spelled) = spelling::spell(message, start, end, true) else {
-                continue;
+            // The exact marker with its colon, where it stays in the message, is prose
+            // on purpose (quoted, in code, mid-sentence).
+            let exact = written == self.markers[m.pattern().as_usize()];
+            let why = match spelling::spell(message, start, end, true) {
+                Spelling::Marker(spelled) if !exact && spelled.value_start.is_some() => {
+                    Why::Spelling
+                }
+                _ if spelling::colonless_label(message, start, end) => Why::NoColon,
+                _ => continue,
             };
-            if spelled.value_start.is_none() || context.is_code_or_quote(start) {
+            if context.is_code_or_quote(start) {
                 continue;
             }
             found.push(NearMiss {
                 pattern: m.pattern().as_usize(),
                 written: written.to_string(),
+                why,
             });
             if found.len() == MAX_REPORTED {
                 break;
@@ -166,6 +182,28 @@ mod tests {
             written("Suggested Values:\n```json\n[]\n```"),
             ["Suggested Values"]
         );
+    }
+
+    #[test]
+    fn a_label_without_its_colon_above_a_value_is_a_near_miss() {
+        assert_eq!(
+            written("Here it is.\n\n### SCHEMA_PROPOSAL\n```json\n{\"a\": 1}\n```"),
+            ["SCHEMA_PROPOSAL"]
+        );
+        assert_eq!(
+            written("**Schema Proposal**\n{}\n\n- SUGGESTED_VALUES\n  [\"x\"]"),
+            ["Schema Proposal", "SUGGESTED_VALUES"]
+        );
+        for message in [
+            "SCHEMA_PROPOSAL\nThe table is ready.",
+            "The SCHEMA_PROPOSAL\n{}",
+            "SCHEMA_PROPOSAL is next\n{}",
+            "> SCHEMA_PROPOSAL\n> {}",
+            "```\nSCHEMA_PROPOSAL\n{}\n```",
+            "MY_SCHEMA_PROPOSAL\n{}",
+        ] {
+            assert!(written(message).is_empty(), "{message:?}");
+        }
     }
 
     #[test]

@@ -35,7 +35,7 @@ use crate::json;
 use crate::limits::Limits;
 use crate::marker::combination::Combination;
 use crate::marker::message::MessageBuilder;
-use crate::marker::near_miss::NearMisses;
+use crate::marker::near_miss::{NearMisses, Why};
 use crate::marker::response::{Missed, ParsedResponse, Rejected};
 use crate::marker::suggestions::{
     self, ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
@@ -315,10 +315,14 @@ impl Assembly {
                 continue;
             }
             let marker = role_marker(&role);
+            let wrong = match near.why {
+                Why::Spelling => "markers are case-sensitive",
+                Why::NoColon => "it has no colon",
+            };
             self.warnings.push(Warning::new(
                 WarningKind::NearMissMarker,
                 format!(
-                    "{:?} looks like the {marker} marker, but markers are case-sensitive: \
+                    "{:?} looks like the {marker} marker, but {wrong}: \
                      the block after it was left in the message",
                     near.written
                 ),
@@ -332,7 +336,8 @@ impl Assembly {
                 ),
             )
             .with_suggestion(format!(
-                "write the marker exactly as {marker}: (same case, with underscores)"
+                "write the marker exactly as {marker}: (same case, with underscores, \
+                 then a colon) and the value after it"
             ));
             self.result.missed.push(Missed {
                 kind: role.name().to_string(),

@@ -1,12 +1,17 @@
 //! Reasoning is not the answer (docs/spec.md §9.1): the one rule that tells a model's reasoning
 //! from its answer, for every mode (marker, stream, whole-response) and the agent.
 //!
-//! **The rule.** A reasoning section opens with `<think>`, `<thinking>` or
-//! `<reasoning>` (the tag name in any case) at the start of the response or of a line,
-//! after optional horizontal whitespace (invisible characters count as space, docs/spec.md §9.3),
-//! and closes at the first closing tag of the same name (`</think>`, in any case) anywhere after
-//! it. Its text is reasoning: it is taken out of the answer and returned on its own, so it is never
-//! scanned for markers, never supplies a value and never steers format detection.
+//! **The rule.** A reasoning section opens with one of the openers of [`SECTIONS`] (in
+//! any ASCII case) at the start of the response or of a line, after optional horizontal
+//! whitespace (invisible characters count as space, docs/spec.md §9.3), and closes at the
+//! first closer of the same kind anywhere after it. The openers are the ways models in
+//! use write their reasoning into the text when no server takes it out: `<think>`,
+//! `<thinking>` and `<reasoning>` tags (Qwen, DeepSeek, Claude-style prompts), Mistral's
+//! `[THINK]`, Kimi's `◁think▷`, Seed's `<seed:think>`, and gpt-oss's harmony analysis
+//! channel (`<|channel|>analysis<|message|>` to `<|end|>`, whose closer takes the
+//! final channel's header with it). Its text is reasoning: it is taken out of the answer
+//! and returned on its own, so it is never scanned for markers, never supplies a value
+//! and never steers format detection.
 //!
 //! - Sections do not nest: the first matching closing tag closes the section, and an
 //!   opening tag inside a section is reasoning text.
@@ -24,16 +29,79 @@
 //!   inside an XML answer is a member of it, not the model's reasoning.
 //!
 //! **Streaming.** [`Splitter`] reads the text chunk by chunk and decides each byte as
-//! soon as no later text can change it: it holds back only what may still become a tag
-//! (at most the longest tag, 12 bytes), so the answer and the reasoning are the same
+//! soon as no later text can change it: it holds back only what may still become an
+//! opener or closer (shorter than the longest one), so the answer and the reasoning are the same
 //! however the text is chunked, and the work is linear in the text.
 
 // Whitespace before an opening tag: line breaks (a line start stays one), horizontal
 // space, and the invisible characters that count as space (docs/spec.md §9.3).
 use super::space::is_space;
 
-/// The tag names, lowercase; matching is ASCII case-insensitive.
-const NAMES: [&str; 3] = ["think", "thinking", "reasoning"];
+/// One kind of reasoning section: what opens it and what closes it.
+#[derive(Debug)]
+pub(crate) struct Section {
+    /// What opens it (matched in any ASCII case).
+    pub(crate) open: &'static str,
+    /// What closes it, the first that matches; where one closer starts another, the
+    /// longer comes first.
+    pub(crate) close: &'static [&'static str],
+}
+
+/// The closers of gpt-oss's analysis channel: its end, with the final channel's header
+/// when that follows (so the header never reaches the answer).
+const HARMONY_END: &[&str] = &[
+    "<|end|><|start|>assistant<|channel|>final<|message|>",
+    "<|end|>",
+];
+
+/// Every kind of reasoning section, in the order they are tried (an opener that starts
+/// another comes after it). The first byte of each opener and closer is not a letter, so
+/// a search for it needs no case folding, and all of a section's closers share it.
+pub(crate) const SECTIONS: [Section; 8] = [
+    Section {
+        open: "<think>",
+        close: &["</think>"],
+    },
+    Section {
+        open: "<thinking>",
+        close: &["</thinking>"],
+    },
+    Section {
+        open: "<reasoning>",
+        close: &["</reasoning>"],
+    },
+    // Mistral's reasoning models (Magistral).
+    Section {
+        open: "[THINK]",
+        close: &["[/THINK]"],
+    },
+    // Kimi's thinking models.
+    Section {
+        open: "\u{25C1}think\u{25B7}",
+        close: &["\u{25C1}/think\u{25B7}"],
+    },
+    // ByteDance's Seed models.
+    Section {
+        open: "<seed:think>",
+        close: &["</seed:think>"],
+    },
+    // gpt-oss (harmony), with and without the message's start.
+    Section {
+        open: "<|start|>assistant<|channel|>analysis<|message|>",
+        close: HARMONY_END,
+    },
+    Section {
+        open: "<|channel|>analysis<|message|>",
+        close: HARMONY_END,
+    },
+];
+
+/// Whether an opener may start with byte `b`.
+fn may_open(b: u8) -> bool {
+    SECTIONS
+        .iter()
+        .any(|section| section.open.as_bytes()[0] == b)
+}
 
 /// Where sections may open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,8 +133,8 @@ enum Mode {
     /// Reading answer text; `line_start` while only horizontal space has been read since
     /// the start of the text or the last line break.
     Answer { line_start: bool },
-    /// Inside a section opened with `NAMES[name]`.
-    Reasoning { name: usize },
+    /// Inside a section of kind `SECTIONS[section]`.
+    Reasoning { section: usize },
 }
 
 /// Cuts a text into answer and reasoning, chunk by chunk.
@@ -74,7 +142,8 @@ enum Mode {
 pub(crate) struct Splitter {
     scope: Scope,
     mode: Mode,
-    /// Text that may still become a tag, not decided yet (shorter than the longest tag, `</reasoning>`).
+    /// Text that may still become an opener or a closer, not decided yet (shorter than
+    /// the longest of them).
     held: String,
     /// A visible answer character has been read (ends [`Scope::Leading`]).
     answered: bool,
@@ -105,13 +174,13 @@ impl Splitter {
         }
     }
 
-    /// The text has ended: hands out what was held. Returns the name of the section
+    /// The text has ended: hands out what was held. Returns the opener of the section
     /// still open, if one is (it is reasoning to the end).
     pub(crate) fn finish(&mut self, out: &mut impl FnMut(Part<'_>)) -> Option<&'static str> {
         let text = std::mem::take(&mut self.held);
         self.feed(&text, true, out);
         match self.mode {
-            Mode::Reasoning { name } => Some(NAMES[name]),
+            Mode::Reasoning { section } => Some(SECTIONS[section].open),
             Mode::Answer { .. } => None,
         }
     }
@@ -145,31 +214,32 @@ impl Splitter {
                         pos += c.len_utf8();
                         continue;
                     }
-                    if c != '<' || (self.scope == Scope::Leading && self.answered) {
+                    if !may_open(bytes[pos]) || (self.scope == Scope::Leading && self.answered) {
                         self.mode = Mode::Answer { line_start: false };
                         continue;
                     }
-                    match opening_tag(&bytes[pos..], eof) {
+                    match opener(&bytes[pos..], eof) {
                         Tag::Maybe => break,
                         Tag::No => self.mode = Mode::Answer { line_start: false },
-                        Tag::Is { name, len } => {
+                        Tag::Is { section, len } => {
                             if from < pos {
                                 out(Part::Answer(&text[from..pos]));
                             }
                             out(Part::Opened);
                             pos += len;
                             from = pos;
-                            self.mode = Mode::Reasoning { name };
+                            self.mode = Mode::Reasoning { section };
                         }
                     }
                 }
-                Mode::Reasoning { name } => {
-                    let Some(n) = memchr::memchr(b'<', &bytes[pos..]) else {
+                Mode::Reasoning { section } => {
+                    let first = SECTIONS[section].close[0].as_bytes()[0];
+                    let Some(n) = memchr::memchr(first, &bytes[pos..]) else {
                         pos = text.len();
                         break;
                     };
                     let at = pos + n;
-                    match closing_tag(&bytes[at..], name, eof) {
+                    match closer(&bytes[at..], section, eof) {
                         Tag::Maybe => {
                             pos = at;
                             break;
@@ -197,22 +267,22 @@ impl Splitter {
     }
 }
 
-/// Whether the bytes at a `<` are a tag.
+/// Whether the bytes at a possible opener or closer are one.
 enum Tag {
-    /// They are: the tag's name (index in [`NAMES`]) and its length.
-    Is { name: usize, len: usize },
+    /// They are: the section's kind (index in [`SECTIONS`]) and the delimiter's length.
+    Is { section: usize, len: usize },
     /// They are not.
     No,
     /// The text ends before it can tell.
     Maybe,
 }
 
-/// Whether `bytes` (starting at `<`) start an opening tag.
-fn opening_tag(bytes: &[u8], eof: bool) -> Tag {
+/// Whether `bytes` start an opener.
+fn opener(bytes: &[u8], eof: bool) -> Tag {
     let mut maybe = false;
-    for (name, tag) in NAMES.iter().enumerate() {
-        match matches_tag(bytes, b"<", tag) {
-            Tag::Is { len, .. } => return Tag::Is { name, len },
+    for (section, kind) in SECTIONS.iter().enumerate() {
+        match starts_with(bytes, kind.open) {
+            Tag::Is { len, .. } => return Tag::Is { section, len },
             Tag::Maybe => maybe = true,
             Tag::No => {}
         }
@@ -220,28 +290,29 @@ fn opening_tag(bytes: &[u8], eof: bool) -> Tag {
     if maybe && !eof { Tag::Maybe } else { Tag::No }
 }
 
-/// Whether `bytes` (starting at `<`) start the closing tag of `NAMES[name]`.
-fn closing_tag(bytes: &[u8], name: usize, eof: bool) -> Tag {
-    match matches_tag(bytes, b"</", NAMES[name]) {
-        Tag::Maybe if eof => Tag::No,
-        tag => tag,
+/// Whether `bytes` start a closer of `SECTIONS[section]`. A longer closer that the
+/// text so far may still complete is waited for before a shorter one is taken.
+fn closer(bytes: &[u8], section: usize, eof: bool) -> Tag {
+    for close in SECTIONS[section].close {
+        match starts_with(bytes, close) {
+            Tag::Is { len, .. } => return Tag::Is { section, len },
+            Tag::Maybe if !eof => return Tag::Maybe,
+            Tag::Maybe | Tag::No => {}
+        }
     }
+    Tag::No
 }
 
-/// Whether `bytes` start with `open`, `name` (ASCII case-insensitive) and `>`.
-fn matches_tag(bytes: &[u8], open: &[u8], name: &str) -> Tag {
-    let tag = open.iter().chain(name.as_bytes()).chain(b">");
-    let mut len = 0;
-    for (want, got) in tag.zip(bytes) {
-        if !want.eq_ignore_ascii_case(got) {
-            return Tag::No;
-        }
-        len += 1;
-    }
-    if len < open.len() + name.len() + 1 {
+/// Whether `bytes` start with `delimiter` (ASCII case-insensitive).
+fn starts_with(bytes: &[u8], delimiter: &str) -> Tag {
+    let delimiter = delimiter.as_bytes();
+    let len = delimiter.len().min(bytes.len());
+    if !bytes[..len].eq_ignore_ascii_case(&delimiter[..len]) {
+        Tag::No
+    } else if len < delimiter.len() {
         Tag::Maybe
     } else {
-        Tag::Is { name: 0, len }
+        Tag::Is { section: 0, len }
     }
 }
 
@@ -314,7 +385,7 @@ pub(crate) struct Split<'a> {
     pub(crate) answer: std::borrow::Cow<'a, str>,
     /// The reasoning, `None` when there is none.
     pub(crate) reasoning: Option<String>,
-    /// The name of the section still open when the text ended.
+    /// The opener of the section still open when the text ended.
     pub(crate) unclosed: Option<&'static str>,
 }
 
@@ -364,10 +435,17 @@ pub(crate) fn split(text: &str, scope: Scope) -> Split<'_> {
     }
 }
 
-/// The warning's text for a section still open at the end of the text.
-pub(crate) fn unclosed_message(name: &str) -> String {
+/// The warning's text for a section opened with `open` and still open at the end of
+/// the text.
+pub(crate) fn unclosed_message(open: &str) -> String {
+    let close = SECTIONS
+        .iter()
+        .find(|section| section.open == open)
+        .and_then(|section| section.close.last())
+        .copied()
+        .unwrap_or_default();
     format!(
-        "the <{name}> section was never closed with </{name}>: everything after it was read as reasoning, none of it as the answer"
+        "the {open} section was never closed with {close}: everything after it was read as reasoning, none of it as the answer"
     )
 }
 

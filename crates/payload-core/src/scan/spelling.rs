@@ -179,6 +179,34 @@ pub(crate) fn spell(text: &str, name_start: usize, name_end: usize, eof: bool) -
     })
 }
 
+/// Whether the name at `name_start..name_end` is written as a label with no colon that
+/// a value follows (docs/spec.md §1.16): alone on its line after at most a heading or
+/// list prefix and emphasis (`### NAME`, `**NAME**`, `- NAME`), and the next line
+/// opens a value, in a code fence or not. A model writing that meant a marker and left
+/// out its colon.
+pub(crate) fn colonless_label(text: &str, name_start: usize, name_end: usize) -> bool {
+    if !can_start(text, name_start) {
+        return false;
+    }
+    let start = marker_start(text.as_bytes(), name_start);
+    let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+    if !super::lines::is_block_prefix(&text[line_start..start]) {
+        return false;
+    }
+    let mut cursor = Cursor { text, at: name_end };
+    cursor.skip_emphasis();
+    cursor.skip_while(is_horizontal_space);
+    if !matches!(cursor.peek(), Some('\n' | '\r')) {
+        return false;
+    }
+    cursor.skip_while(is_space);
+    if let Some((_, len)) = fence::inline_opener(cursor.rest()) {
+        cursor.at += len;
+        cursor.skip_while(is_space);
+    }
+    matches!(cursor.peek(), Some('{' | '['))
+}
+
 struct Cursor<'t> {
     text: &'t str,
     at: usize,

@@ -8,7 +8,10 @@
 //!    the schema wants integers become integers, and numbers no integer field can hold
 //!    exactly are errors at their path (docs/spec.md §7.2); members the type does not declare
 //!    are noted (docs/spec.md §7.1).
-//! 2. The schema validator, its errors bounded (docs/spec.md §8.1).
+//! 2. The schema validator, its errors bounded (docs/spec.md §8.1). When its only
+//!    objections are strings outside an enum's choices and serde reads the value (a
+//!    `#[serde(other)]` variant, an alias on a variant), there is no error
+//!    (`crate::validate::catch_all`).
 //! 3. The undeclared members become warnings, or errors for near misses of absent
 //!    members (whose `missing` errors they replace).
 //! 4. When the schema is satisfied, decoding into the type (a decode error names the
@@ -26,6 +29,7 @@ use crate::caps::{Capped, MAX_ERRORS};
 use crate::error::{ErrorKind, PayloadError};
 use crate::typed::AnyPayload;
 use crate::validate::aliases;
+use crate::validate::catch_all;
 use crate::validate::compiled::CompiledSchema;
 use crate::validate::members::Unknowns;
 use crate::validate::walk;
@@ -162,12 +166,32 @@ pub(crate) fn probe(value: &mut Value, compiled: &CompiledSchema, decoder: impl 
     }
     let walked = Walked::of(value, compiled);
     let walked = walked.with_aliases(value, compiled, &decoder, Step0::Lazy);
-    if !walked.errors.is_empty() || !compiled.is_valid(value) {
-        return Probe::Refused {
-            rewrites: walked.rewrites,
-        };
+    if walked.errors.is_empty()
+        && (compiled.is_valid(value) || serde_reads_past(value, compiled, &walked, &decoder))
+    {
+        return Probe::Checked(finish(value, compiled, &decoder, walked));
     }
-    Probe::Checked(finish(value, compiled, &decoder, walked))
+    Probe::Refused {
+        rewrites: walked.rewrites,
+    }
+}
+
+/// Whether the schema's only objections to `value` (which its walk found nothing
+/// wrong with) are strings serde reads past its choices (step 2b): the errors are
+/// built only for a schema that states string choices.
+fn serde_reads_past(
+    value: &Value,
+    compiled: &CompiledSchema,
+    walked: &Walked,
+    decoder: &impl Decoder,
+) -> bool {
+    if !walked.unknowns.near.is_empty() || !compiled.has_string_choices() {
+        return false;
+    }
+    let mut errors = Capped::errors();
+    compiled.validate_into(value, &mut errors);
+    let decode = |value: &Value, roundtrip: bool| decoder.decode(value, roundtrip);
+    catch_all::serde_reads_past(value, compiled.schema(), &errors, decode).is_some()
 }
 
 /// What the one walk of steps 1 and 3 found (`crate::validate::walk`).
@@ -287,6 +311,15 @@ fn finish(
         unknowns,
     } = walked;
     compiled.validate_into(value, &mut errors);
+    // Strings serde takes past the schema's choices are no error (step 2b).
+    let mut forgiven = None;
+    if unknowns.near.is_empty() && compiled.has_string_choices() {
+        let decode = |value: &Value, roundtrip: bool| decoder.decode(value, roundtrip);
+        forgiven = catch_all::serde_reads_past(value, compiled.schema(), &errors, decode);
+        if forgiven.is_some() {
+            errors = Capped::errors();
+        }
+    }
     // Decoding a value the schema refuses only repeats what the schema said.
     let decodable = errors.is_empty();
     errors.retain(|error| {
@@ -296,7 +329,7 @@ fn finish(
     let mut later = Vec::new();
     let mut typed = None;
     if decodable {
-        let decoded = decoder.decode(value, false);
+        let decoded = forgiven.unwrap_or_else(|| decoder.decode(value, false));
         later = decoded.errors;
         typed = decoded.typed;
     }

@@ -25,6 +25,8 @@ pub(crate) struct CompiledSchema {
     /// Whether every member the validator can call missing is one its object's
     /// schema declares ([`CompiledSchema::missing_among_absent`]).
     missing_among_absent: bool,
+    /// Whether it states string choices anywhere (`super::catch_all`).
+    string_choices: bool,
 }
 
 impl CompiledSchema {
@@ -48,6 +50,7 @@ impl CompiledSchema {
         let policy = ParsingPolicy::from_schema(&schema);
         let plan = Plan::compile(&schema);
         let missing_among_absent = requires_only_declared(&schema);
+        let string_choices = super::catch_all::has_string_choices(&schema);
         Ok(CompiledSchema {
             schema,
             validator,
@@ -56,6 +59,7 @@ impl CompiledSchema {
             policy,
             plan,
             missing_among_absent,
+            string_choices,
         })
     }
 
@@ -93,6 +97,12 @@ impl CompiledSchema {
     /// decide differently), and each `required` names only its own `properties`.
     pub(crate) fn missing_among_absent(&self) -> bool {
         self.missing_among_absent
+    }
+
+    /// Whether the schema states string choices anywhere, which serde may read past
+    /// (`super::catch_all`).
+    pub(crate) fn has_string_choices(&self) -> bool {
+        self.string_choices
     }
 
     /// Whether `value` satisfies the schema (no error is built).

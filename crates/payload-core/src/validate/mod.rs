@@ -18,6 +18,7 @@
 
 pub(crate) mod aliases;
 pub(crate) mod bounded;
+pub(crate) mod catch_all;
 pub(crate) mod check;
 pub(crate) mod coerce;
 pub(crate) mod compiled;

@@ -17,6 +17,8 @@ mod fallback;
 pub(crate) mod policy;
 #[cfg(test)]
 mod reasoning_tests;
+#[cfg(test)]
+mod string_tests;
 
 use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError};
@@ -364,6 +366,9 @@ fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
             return result;
         }
     }
+    if let Some(inner) = json_in_a_string(text) {
+        return read_json_in_a_string(text, &inner, payload);
+    }
     let (mut found, more) = candidates(text);
     if found.is_empty() {
         if let Some(result) = scalar_response(text, payload) {
@@ -513,6 +518,71 @@ fn is_json_scalar(text: &str) -> bool {
     !trimmed.starts_with(['{', '['])
         && serde_json::from_str::<Value>(trimmed)
             .is_ok_and(|value| !value.is_object() && !value.is_array())
+}
+
+/// The JSON text inside a response that is one JSON string holding a JSON object or
+/// array (`"{\"a\": 1}"`): a value serialized twice, as models sometimes send it.
+/// Reached only for types that take no string at the top (those read the string as
+/// their answer first).
+fn json_in_a_string(text: &str) -> Option<String> {
+    let inner = string_content(text)?;
+    let holds_json = inner.trim_start().starts_with(['{', '['])
+        || string_content(&inner).is_some_and(|again| again.trim_start().starts_with(['{', '[']));
+    holds_json.then_some(inner)
+}
+
+/// What `text` holds when it is (trimmed) one JSON string.
+fn string_content(text: &str) -> Option<String> {
+    let trimmed = text.trim();
+    if !trimmed.starts_with('"') {
+        return None;
+    }
+    match serde_json::from_str::<Value>(trimmed) {
+        Ok(Value::String(inner)) => Some(inner),
+        _ => None,
+    }
+}
+
+/// Reads the value inside a JSON string (docs/values.md, "A value sent as a string"): as
+/// the response it would have been, with a `repaired` warning, once (a string inside
+/// that is not read again). Its errors keep their paths and point at the string, since
+/// their lines and columns inside it are not the response's. A type read strictly
+/// refuses it.
+fn read_json_in_a_string(text: &str, inner: &str, payload: &PayloadType) -> ExtractResult {
+    let offset = text.len() - text.trim_start().len();
+    let origin = Location::of_offset(text, offset);
+    if !payload.compiled().policy().repair {
+        let error = PayloadError::new(
+            ErrorKind::Parsing,
+            "",
+            "the value was sent inside a JSON string and this type is read strictly (x-parsing error-recovery mode \"strict\")",
+        )
+        .with_suggestion("send the JSON value itself, not a string holding it")
+        .with_location(origin);
+        return ExtractResult::failure("json", 0.5, vec![error]);
+    }
+    let mut result = if string_content(inner).is_some() {
+        let error = PayloadError::new(
+            ErrorKind::Parsing,
+            "",
+            "the value was sent as a JSON string inside a JSON string",
+        )
+        .with_suggestion("send the JSON value itself, not a string holding it");
+        ExtractResult::failure("json", 0.5, vec![error])
+    } else {
+        extract_json_unchecked(inner, payload)
+    };
+    for error in &mut result.errors {
+        error.location = Some(origin);
+    }
+    result.warnings.insert(
+        0,
+        Warning::new(
+            WarningKind::Repaired,
+            "read the JSON value sent inside a JSON string",
+        ),
+    );
+    result
 }
 
 fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {

@@ -6,6 +6,7 @@
 //! output tool with `strict: true` when its schema is strict (tool), nothing but the
 //! instructions (prompted).
 
+use super::decode::PROVIDER;
 use crate::config::ClientConfig;
 use crate::mode::{Sent, native, tool_schema};
 use crate::output_name;
@@ -67,6 +68,9 @@ enum Block<'a> {
         tool_use_id: &'a str,
         content: &'a str,
     },
+    /// A block of the answer sent back as it came (a signed thinking block).
+    #[serde(untagged)]
+    Replay(&'a Value),
 }
 
 #[derive(Debug, Serialize)]
@@ -211,14 +215,26 @@ fn messages(conversation: &[ModelMessage]) -> Vec<Message<'_>> {
 fn blocks(message: &ModelMessage) -> (&'static str, Vec<Block<'_>>) {
     match message {
         ModelMessage::User { text } => ("user", vec![Block::Text { text }]),
-        ModelMessage::Assistant { text, tool_calls } => {
+        ModelMessage::Assistant {
+            text,
+            tool_calls,
+            replay,
+        } => {
+            // The thinking blocks came first in the answer, and go back first: the API
+            // checks that the blocks before the tool calls are the ones it signed. An
+            // answer with nothing else is not sent at all, as before.
+            let answered = !text.is_empty() || !tool_calls.is_empty();
+            let replay = replay
+                .iter()
+                .filter(|block| answered && block.provider == PROVIDER)
+                .map(|block| Block::Replay(&block.block));
             let text = (!text.is_empty()).then_some(Block::Text { text });
             let calls = tool_calls.iter().map(|call| Block::ToolUse {
                 id: &call.id,
                 name: &call.name,
                 input: &call.input,
             });
-            ("assistant", text.into_iter().chain(calls).collect())
+            ("assistant", replay.chain(text).chain(calls).collect())
         }
         ModelMessage::Tool { id, text, .. } => (
             "user",

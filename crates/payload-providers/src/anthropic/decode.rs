@@ -7,8 +7,11 @@
 //!
 //! With extended thinking, `thinking` blocks come first: their `thinking_delta` pieces
 //! are the reasoning channel ([`ModelChunk::Reasoning`], never text, docs/spec.md §9.1); their
-//! `signature_delta` and `redacted_thinking` blocks (encrypted, nothing to show) are
-//! skipped. A second thinking block of the same answer starts after a blank line.
+//! signature (`signature_delta`) and `redacted_thinking` blocks are encrypted, nothing to
+//! show. A second thinking block of the same answer starts after a blank line. Each
+//! signed thinking block, once it stops, and each redacted one is also passed on whole
+//! as a [`ModelChunk::Replay`]: the API refuses the results of the answer's tool calls
+//! unless the answer's thinking blocks come back with them, unchanged.
 //!
 //! In whole-response tool mode the answer is the input of the output tool: that block's
 //! `input_json_delta` pieces are passed on as text, not as a tool call, so the turn
@@ -19,7 +22,8 @@ use super::wire::{ApiError, BlockDelta, ContentBlock, StreamEvent};
 use crate::sse::Event;
 use crate::transport::Decoder;
 use crate::wire::{Wire, read_tagged};
-use payload_agent::{FinishReason, ModelChunk, ModelError, ModelErrorKind, Usage};
+use payload_agent::{FinishReason, ModelChunk, ModelError, ModelErrorKind, ReplayBlock, Usage};
+use serde_json::json;
 use std::collections::HashMap;
 
 /// What a content block of the answer is.
@@ -45,6 +49,8 @@ pub(crate) struct AnthropicDecoder {
     answered: bool,
     /// A thinking block has been read (the next one is a new section).
     thought: bool,
+    /// The thinking blocks still open, by index: their text and signature so far.
+    thinking: HashMap<u64, (String, String)>,
     input_tokens: u64,
     done: bool,
 }
@@ -64,8 +70,12 @@ impl AnthropicDecoder {
                 self.blocks.insert(index, Block::Text);
                 text(start)
             }
-            ContentBlock::Thinking { thinking } => {
+            ContentBlock::Thinking {
+                thinking,
+                signature,
+            } => {
                 self.blocks.insert(index, Block::Thinking);
+                self.thinking.insert(index, (thinking.clone(), signature));
                 let mut chunks = Vec::new();
                 if std::mem::replace(&mut self.thought, true) {
                     chunks.push(ModelChunk::Reasoning("\n\n".to_string()));
@@ -92,17 +102,29 @@ impl AnthropicDecoder {
                     arguments: String::new(),
                 }]
             }
-            ContentBlock::RedactedThinking {} | ContentBlock::Unknown => Vec::new(),
+            ContentBlock::RedactedThinking { data } => {
+                vec![replay(json!({"type": "redacted_thinking", "data": data}))]
+            }
+            ContentBlock::Unknown => Vec::new(),
         }
     }
 
-    fn delta(&self, index: u64, delta: BlockDelta) -> Vec<ModelChunk> {
+    fn delta(&mut self, index: u64, delta: BlockDelta) -> Vec<ModelChunk> {
         match (self.blocks.get(&index), delta) {
             (Some(Block::Text), BlockDelta::TextDelta { text: piece }) => text(piece),
             (Some(Block::Thinking), BlockDelta::ThinkingDelta { thinking })
                 if !thinking.is_empty() =>
             {
+                if let Some((text, _)) = self.thinking.get_mut(&index) {
+                    text.push_str(&thinking);
+                }
                 vec![ModelChunk::Reasoning(thinking)]
+            }
+            (Some(Block::Thinking), BlockDelta::SignatureDelta { signature }) => {
+                if let Some((_, signed)) = self.thinking.get_mut(&index) {
+                    signed.push_str(&signature);
+                }
+                Vec::new()
             }
             (Some(Block::Answer), BlockDelta::InputJsonDelta { partial_json }) => {
                 text(partial_json)
@@ -115,6 +137,19 @@ impl AnthropicDecoder {
                     arguments: partial_json,
                 }]
             }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A block stopped: a signed thinking block is complete and goes back with the
+    /// answer. One cut before its signature is not sent back (the API would refuse it).
+    fn stop(&mut self, index: u64) -> Vec<ModelChunk> {
+        match self.thinking.remove(&index) {
+            Some((thinking, signature)) if !signature.is_empty() => vec![replay(json!({
+                "type": "thinking",
+                "thinking": thinking,
+                "signature": signature,
+            }))],
             _ => Vec::new(),
         }
     }
@@ -171,9 +206,8 @@ impl Decoder for AnthropicDecoder {
                 Vec::new()
             }
             StreamEvent::Error { error } => return Err(stream_error(error)),
-            StreamEvent::Ping {} | StreamEvent::ContentBlockStop {} | StreamEvent::Unknown => {
-                Vec::new()
-            }
+            StreamEvent::ContentBlockStop { index } => self.stop(index),
+            StreamEvent::Ping {} | StreamEvent::Unknown => Vec::new(),
         })
     }
 
@@ -184,6 +218,16 @@ impl Decoder for AnthropicDecoder {
     fn may_end(&self) -> bool {
         self.done
     }
+}
+
+/// The name replayed blocks carry ([`payload_agent::ReplayBlock::provider`]).
+pub(crate) const PROVIDER: &str = "anthropic";
+
+fn replay(block: serde_json::Value) -> ModelChunk {
+    ModelChunk::Replay(ReplayBlock {
+        provider: PROVIDER.to_string(),
+        block,
+    })
 }
 
 fn text(text: String) -> Vec<ModelChunk> {
@@ -272,8 +316,21 @@ mod tests {
         );
         let signature = r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCgIYAhIM"}}"#;
         assert!(read(&mut decoder, signature).is_empty());
+        // The block, once stopped, goes back whole with the answer (text and signature).
+        let stop = r#"{"type":"content_block_stop","index":0}"#;
+        assert_eq!(
+            read(&mut decoder, stop),
+            [replay(
+                json!({"type": "thinking", "thinking": "Step one.", "signature": "EqQBCgIYAhIM"})
+            )]
+        );
         let redacted = r#"{"type":"content_block_start","index":1,"content_block":{"type":"redacted_thinking","data":"EmwKAhgB"}}"#;
-        assert!(read(&mut decoder, redacted).is_empty());
+        assert_eq!(
+            read(&mut decoder, redacted),
+            [replay(
+                json!({"type": "redacted_thinking", "data": "EmwKAhgB"})
+            )]
+        );
         let again = r#"{"type":"content_block_start","index":2,"content_block":{"type":"thinking","thinking":""}}"#;
         assert_eq!(
             read(&mut decoder, again),
@@ -282,6 +339,9 @@ mod tests {
         // A thinking delta on a block that is not a thinking block is not reasoning.
         let text_start =
             r#"{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}"#;
+        // A thinking block stopped before its signature is not sent back.
+        let unsigned = r#"{"type":"content_block_stop","index":2}"#;
+        assert!(read(&mut decoder, unsigned).is_empty());
         read(&mut decoder, text_start);
         let stray = r#"{"type":"content_block_delta","index":3,"delta":{"type":"thinking_delta","thinking":"x"}}"#;
         assert!(read(&mut decoder, stray).is_empty());

@@ -23,7 +23,10 @@ pub(crate) enum StreamEvent {
         index: u64,
         delta: BlockDelta,
     },
-    ContentBlockStop {},
+    ContentBlockStop {
+        #[serde(default)]
+        index: u64,
+    },
     MessageDelta {
         delta: MessageDeltaBody,
         #[serde(default)]
@@ -72,9 +75,14 @@ pub(crate) enum ContentBlock {
     Thinking {
         #[serde(default)]
         thinking: String,
+        #[serde(default)]
+        signature: String,
     },
-    /// Encrypted thinking: nothing to show.
-    RedactedThinking {},
+    /// Encrypted thinking: nothing to show, but sent back with the answer's tool calls.
+    RedactedThinking {
+        #[serde(default)]
+        data: String,
+    },
     ToolUse {
         id: String,
         name: String,
@@ -93,8 +101,10 @@ pub(crate) enum BlockDelta {
     ThinkingDelta {
         thinking: String,
     },
-    /// The thinking block's signature: nothing to show.
-    SignatureDelta {},
+    /// The thinking block's signature: nothing to show, but sent back with the block.
+    SignatureDelta {
+        signature: String,
+    },
     InputJsonDelta {
         partial_json: String,
     },

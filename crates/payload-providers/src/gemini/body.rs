@@ -111,7 +111,9 @@ fn contents(messages: &[ModelMessage]) -> Vec<Content<'_>> {
 fn parts(message: &ModelMessage) -> (&'static str, Vec<Part<'_>>) {
     match message {
         ModelMessage::User { text } => ("user", vec![Part::text(text)]),
-        ModelMessage::Assistant { text, tool_calls } => {
+        ModelMessage::Assistant {
+            text, tool_calls, ..
+        } => {
             let text = (!text.is_empty()).then(|| Part::text(text));
             let calls = tool_calls.iter().map(|call| Part {
                 text: None,

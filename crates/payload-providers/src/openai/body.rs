@@ -92,10 +92,14 @@ fn messages(request: &ModelRequest) -> Vec<Value> {
 fn message(message: &ModelMessage) -> Value {
     match message {
         ModelMessage::User { text } => json!({"role": "user", "content": text}),
-        ModelMessage::Assistant { text, tool_calls } if tool_calls.is_empty() => {
+        ModelMessage::Assistant {
+            text, tool_calls, ..
+        } if tool_calls.is_empty() => {
             json!({"role": "assistant", "content": text})
         }
-        ModelMessage::Assistant { text, tool_calls } => {
+        ModelMessage::Assistant {
+            text, tool_calls, ..
+        } => {
             let calls: Vec<Value> = tool_calls
                 .iter()
                 .map(|call| {

@@ -6,6 +6,7 @@
 //! Lark grammar for marker pages is a custom tool whose input the grammar constrains,
 //! which the model must call to answer.
 
+use super::decode::PROVIDER;
 use super::wire::{
     GrammarFormat, InputItem, ReasoningConfig, ResponsesRequest, TextConfig, TextFormat, Tool,
 };
@@ -112,6 +113,11 @@ pub(crate) fn body<'a>(
         temperature: config.temperature,
         stream: true,
         store: false,
+        include: extras
+            .reasoning_effort
+            .iter()
+            .map(|_| "reasoning.encrypted_content")
+            .collect(),
     }
 }
 
@@ -131,7 +137,18 @@ fn items(message: &ModelMessage) -> Vec<InputItem<'_>> {
             role: "user",
             content: text,
         }],
-        ModelMessage::Assistant { text, tool_calls } => {
+        ModelMessage::Assistant {
+            text,
+            tool_calls,
+            replay,
+        } => {
+            // Reasoning items came before the answer's message and calls, and the API
+            // refuses one that nothing follows: they go back first, and only with them.
+            let answered = !text.is_empty() || !tool_calls.is_empty();
+            let replay = replay
+                .iter()
+                .filter(|item| answered && item.provider == PROVIDER)
+                .map(|item| InputItem::Replay(&item.block));
             let text = (!text.is_empty()).then_some(InputItem::Message {
                 role: "assistant",
                 content: text,
@@ -141,7 +158,7 @@ fn items(message: &ModelMessage) -> Vec<InputItem<'_>> {
                 name: &call.name,
                 arguments: call.input.to_string(),
             });
-            text.into_iter().chain(calls).collect()
+            replay.chain(text).chain(calls).collect()
         }
         ModelMessage::Tool { id, text, .. } => vec![InputItem::FunctionCallOutput {
             call_id: id,

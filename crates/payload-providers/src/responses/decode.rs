@@ -14,7 +14,7 @@ use super::wire::{ErrorBody, OutputItem, Response, StreamEvent};
 use crate::sse::Event;
 use crate::transport::Decoder;
 use crate::wire::{Wire, read_tagged};
-use payload_agent::{FinishReason, ModelChunk, ModelError, ModelErrorKind, Usage};
+use payload_agent::{FinishReason, ModelChunk, ModelError, ModelErrorKind, ReplayBlock, Usage};
 use std::collections::HashMap;
 
 /// What an output item is to the answer.
@@ -157,6 +157,7 @@ impl Decoder for ResponsesDecoder {
                     message: message.or(nested.message),
                 }));
             }
+            StreamEvent::OutputItemDone { item } => replay(item),
             StreamEvent::Repeat {} | StreamEvent::Unknown => Vec::new(),
         })
     }
@@ -167,6 +168,28 @@ impl Decoder for ResponsesDecoder {
 
     fn may_end(&self) -> bool {
         self.done
+    }
+}
+
+/// The name replayed items carry ([`payload_agent::ReplayBlock::provider`]).
+pub(crate) const PROVIDER: &str = "openai_responses";
+
+/// A finished reasoning item that carries its encrypted content goes back with the
+/// answer: with `store: false` the API keeps nothing, and a reasoning model's next
+/// request after its tool calls reads its reasoning from there. An item without the
+/// content names what was never stored, which the API would refuse, so it stays here.
+fn replay(item: serde_json::Value) -> Vec<ModelChunk> {
+    let reasoning = item["type"] == "reasoning"
+        && item["encrypted_content"]
+            .as_str()
+            .is_some_and(|content| !content.is_empty());
+    if reasoning {
+        vec![ModelChunk::Replay(ReplayBlock {
+            provider: PROVIDER.to_string(),
+            block: item,
+        })]
+    } else {
+        Vec::new()
     }
 }
 
@@ -215,7 +238,6 @@ mod tests {
         for kind in [
             "response.created",
             "response.in_progress",
-            "response.output_item.done",
             "response.content_part.added",
             "response.content_part.done",
             "response.output_text.done",

@@ -30,6 +30,10 @@ pub(crate) struct ResponsesRequest<'a> {
     pub stream: bool,
     /// The conversation is sent whole each time; nothing is kept on OpenAI's side.
     pub store: bool,
+    /// With reasoning on, `reasoning.encrypted_content`: since nothing is stored, the
+    /// reasoning items come back encrypted so the next request can carry them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub include: Vec<&'static str>,
 }
 
 /// One item of the input: a message, a call the model made, or a call's result.
@@ -50,6 +54,9 @@ pub(crate) enum InputItem<'a> {
         call_id: &'a str,
         output: &'a str,
     },
+    /// An output item of an earlier answer sent back as it came (a reasoning item).
+    #[serde(untagged)]
+    Replay(&'a Value),
 }
 
 /// A tool the model may call.
@@ -111,6 +118,10 @@ pub(crate) struct ReasoningConfig<'a> {
 pub(crate) enum StreamEvent {
     #[serde(rename = "response.output_item.added")]
     OutputItemAdded { output_index: u64, item: OutputItem },
+    /// An item is complete: a reasoning item, with its encrypted content, goes back
+    /// with the answer.
+    #[serde(rename = "response.output_item.done")]
+    OutputItemDone { item: Value },
     #[serde(rename = "response.output_text.delta")]
     OutputTextDelta { delta: String },
     #[serde(rename = "response.refusal.delta")]
@@ -147,7 +158,6 @@ pub(crate) enum StreamEvent {
     #[serde(
         rename = "response.created",
         alias = "response.in_progress",
-        alias = "response.output_item.done",
         alias = "response.content_part.added",
         alias = "response.content_part.done",
         alias = "response.output_text.done",

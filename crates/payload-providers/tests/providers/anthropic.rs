@@ -76,6 +76,52 @@ async fn a_tool_call_split_across_deltas_runs_and_the_model_is_called_again() {
     );
 }
 
+#[tokio::test]
+async fn thinking_blocks_go_back_unchanged_with_the_tool_results() {
+    // Anthropic refuses tool results whose answer's signed thinking blocks are not sent
+    // back before its tool calls, byte for byte.
+    let server = Server::start(vec![
+        stream("anthropic/thinking_tool_call.sse"),
+        stream("anthropic/after_tool.sse"),
+    ]);
+    let mut model = client(&server).thinking_budget(2048);
+    let events = turn(&mut model).await;
+    assert_echo_tool_turn(&events, "toolu_01A09q90");
+    let received = server.received();
+    assert_eq!(received.len(), 2);
+    assert_eq!(
+        received[1].body["messages"][1],
+        json!({"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "The user wants column two dropped. I should echo first.", "signature": "EqQBCgIYAhIM1gbcDa9G"},
+            {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"},
+            {"type": "text", "text": "Let me check."},
+            {"type": "tool_use", "id": "toolu_01A09q90", "name": "echo", "input": {"text": "hi"}},
+        ]})
+    );
+    // What the model thought is still only reasoning: never the message.
+    assert!(!completed(&events).message.contains("echo first"));
+}
+
+#[test]
+fn another_providers_replayed_blocks_are_not_sent() {
+    let request = payload_agent::ModelRequest::new(vec![
+        ModelMessage::user("hi"),
+        ModelMessage::Assistant {
+            text: "Hello.".to_string(),
+            tool_calls: Vec::new(),
+            replay: vec![payload_agent::ReplayBlock {
+                provider: "other".to_string(),
+                block: json!({"type": "thinking", "thinking": "x", "signature": "s"}),
+            }],
+        },
+    ]);
+    let body = Anthropic::new("m").body(&request);
+    assert_eq!(
+        body["messages"][1],
+        json!({"role": "assistant", "content": "Hello."})
+    );
+}
+
 #[test]
 fn consecutive_tool_results_share_one_user_message() {
     let call = |id: &str| payload_agent::ToolCall {
@@ -93,6 +139,7 @@ fn consecutive_tool_results_share_one_user_message() {
         ModelMessage::Assistant {
             text: String::new(),
             tool_calls: vec![call("a"), call("b")],
+            replay: Vec::new(),
         },
         result("a"),
         result("b"),

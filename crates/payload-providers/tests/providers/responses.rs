@@ -39,6 +39,10 @@ async fn a_marker_split_across_text_deltas_becomes_the_turns_payload() {
     assert_eq!(body["tools"][0]["type"], "function");
     assert_eq!(body["tools"][0]["name"], "echo");
     assert!(body.get("text").is_none() && body.get("tool_choice").is_none());
+    assert!(
+        body.get("include").is_none(),
+        "no reasoning, nothing to include"
+    );
 }
 
 #[tokio::test]
@@ -81,6 +85,37 @@ async fn a_function_call_in_pieces_runs_and_its_output_goes_back() {
         second["input"],
         json!([
             {"type": "message", "role": "user", "content": "Drop column two"},
+            {"type": "message", "role": "assistant", "content": "Let me check."},
+            {"type": "function_call", "call_id": "call_7", "name": "echo", "arguments": "{\"text\":\"col_2\"}"},
+            {"type": "function_call_output", "call_id": "call_7", "output": "echo: col_2"},
+        ])
+    );
+}
+
+#[tokio::test]
+async fn reasoning_items_go_back_encrypted_before_the_answer_they_led_to() {
+    // Nothing is stored (`store: false`), so a reasoning model's next request after its
+    // tool calls carries its reasoning items as they came, encrypted.
+    let server = Server::start(vec![
+        stream("responses/reasoning_tool_call.sse"),
+        stream("responses/after_tool.sse"),
+    ]);
+    let mut model = client(&server).reasoning_effort("low");
+    let events = turn(&mut model).await;
+    assert_eq!(
+        completed(&events).message,
+        "Let me check.\n\nIt echoed col_2."
+    );
+    let received = server.received();
+    assert_eq!(
+        received[0].body["include"],
+        json!(["reasoning.encrypted_content"])
+    );
+    assert_eq!(
+        received[1].body["input"],
+        json!([
+            {"type": "message", "role": "user", "content": "Drop column two"},
+            {"id": "rs_9", "type": "reasoning", "summary": [{"type": "summary_text", "text": "Echo it first."}], "encrypted_content": "gAAAAABpF9xQ"},
             {"type": "message", "role": "assistant", "content": "Let me check."},
             {"type": "function_call", "call_id": "call_7", "name": "echo", "arguments": "{\"text\":\"col_2\"}"},
             {"type": "function_call_output", "call_id": "call_7", "output": "echo: col_2"},

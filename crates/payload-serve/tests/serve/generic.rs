@@ -13,7 +13,7 @@ async fn get(running: &Running, path: &str) -> (u16, Value) {
 }
 
 /// One chat turn: its conversation id and its event stream's body.
-async fn chat_turn(running: &Running, chat: &Value) -> (String, String) {
+pub async fn chat_turn(running: &Running, chat: &Value) -> (String, String) {
     let response = reqwest::Client::new()
         .post(format!("{}/api/chat", running.url))
         .json(chat)

@@ -1,9 +1,10 @@
 //! The chat server's own tests, against an app of their own (a shopping list page with
 //! a type the app decides and one it only shows), linked into one test binary: the
-//! generic endpoints, AG-UI in Rust, and AG-UI through the protocol's own packages run
-//! with Node.
+//! generic endpoints, AG-UI in Rust, AG-UI through the protocol's own packages run
+//! with Node, and the security guarantees (same-origin changes, decisions made once).
 
 mod agui;
 mod app;
 mod generic;
 mod node;
+mod security;

@@ -61,7 +61,64 @@ fn tag_names_match_in_any_case_and_each_closes_its_own() {
     let (answer, reasoning, unclosed) = parts("<think>r</thinking>a");
     assert_eq!(answer, "");
     assert_eq!(reasoning.as_deref(), Some("r</thinking>a"));
-    assert_eq!(unclosed, Some("think"));
+    assert_eq!(unclosed, Some("<think>"));
+}
+
+#[test]
+fn other_models_sections_are_reasoning_too() {
+    for (open, close) in [
+        ("[THINK]", "[/THINK]"),
+        ("\u{25C1}think\u{25B7}", "\u{25C1}/think\u{25B7}"),
+        ("<seed:think>", "</seed:think>"),
+        ("<|channel|>analysis<|message|>", "<|end|>"),
+    ] {
+        let text = format!("{open}Draft: SCHEMA_PROPOSAL: {{}}{close}\nThe answer.");
+        let (answer, reasoning, unclosed) = parts(&text);
+        assert_eq!(answer, "\nThe answer.", "{open}");
+        assert_eq!(reasoning.as_deref(), Some("Draft: SCHEMA_PROPOSAL: {}"));
+        assert_eq!(unclosed, None);
+        // Each closes only its own kind.
+        let (answer, _, unclosed) = parts(&format!("{open}x</think>y"));
+        assert_eq!((answer.as_str(), unclosed), ("", Some(open)), "{open}");
+    }
+    // gpt-oss's raw harmony text: the analysis channel is reasoning, and the final
+    // channel's header goes with it.
+    let harmony = "<|start|>assistant<|channel|>analysis<|message|>Plan it.<|end|><|start|>assistant<|channel|>final<|message|>Done.";
+    assert_eq!(
+        parts(harmony),
+        ("Done.".to_string(), Some("Plan it.".to_string()), None)
+    );
+    assert_eq!(
+        unclosed_message("[THINK]"),
+        "the [THINK] section was never closed with [/THINK]: everything after it was read as reasoning, none of it as the answer"
+    );
+}
+
+#[test]
+fn every_opener_and_closer_can_be_searched_by_its_first_byte() {
+    for section in &SECTIONS {
+        let first = section.close[0].as_bytes()[0];
+        assert!(!section.open.as_bytes()[0].is_ascii_alphabetic());
+        assert!(section.close.iter().all(|c| c.as_bytes()[0] == first));
+        assert!(!first.is_ascii_alphabetic());
+        // A longer closer that starts with another comes first.
+        for (i, a) in section.close.iter().enumerate() {
+            for b in &section.close[i + 1..] {
+                assert!(!b.starts_with(a), "{a} before {b}");
+            }
+        }
+    }
+    // An opener that starts with another comes first.
+    for (i, a) in SECTIONS.iter().enumerate() {
+        for b in &SECTIONS[i + 1..] {
+            assert!(
+                !b.open.starts_with(a.open) || a.open == b.open,
+                "{} before {}",
+                a.open,
+                b.open
+            );
+        }
+    }
 }
 
 #[test]
@@ -90,7 +147,7 @@ fn an_unclosed_section_is_reasoning_to_the_end() {
         reasoning.as_deref(),
         Some("Still going: SCHEMA_PROPOSAL: {}")
     );
-    assert_eq!(unclosed, Some("thinking"));
+    assert_eq!(unclosed, Some("<thinking>"));
     // A closing tag cut off at the end is reasoning text.
     assert_eq!(parts("<think>x</thi").1.as_deref(), Some("x</thi"));
 }
@@ -157,6 +214,9 @@ fn every_chunking_gives_the_same_split() {
         "\u{feff}<think>x</think>",
         "<",
         "\n<think",
+        "[THINK]a[/THIN[/THINK]\n\u{25C1}think\u{25B7}b\u{25C1}/think\u{25B7}",
+        "<|channel|>analysis<|message|>p<|end|><|start|>assistant<|channel|>fin",
+        "<|channel|>analysis<|message|>p<|end|><|start|>assistant<|channel|>final<|message|>a\n<seed:think>s",
     ];
     for text in texts {
         for scope in [Scope::Anywhere, Scope::Leading] {

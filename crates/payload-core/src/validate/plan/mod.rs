@@ -22,7 +22,7 @@
 //! branches may overlap, or any other keyword, leaves its place undecided.
 
 mod compile;
-#[cfg(any(test, feature = "__internals"))]
+#[cfg(feature = "__internals")]
 pub(crate) mod judge;
 mod node;
 mod run;
