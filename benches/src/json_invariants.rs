@@ -33,6 +33,7 @@
 //!   refused or reported; so skipping the validator for clean values changes nothing.
 
 use payload_core::__internals::balanced::{self, Balanced};
+use payload_core::__internals::decode;
 use payload_core::__internals::json::{self, Decoded};
 use payload_core::__internals::plan::{self, Judged};
 use payload_core::formats::Format;
@@ -373,8 +374,10 @@ pub fn check_auto(text: &str, payload: &PayloadType) -> ExtractResult {
 }
 
 /// Checks the compiled validation plan of `payload` on `value` against the validator and
-/// the walk after validation; returns what each said.
+/// the walk after validation, and validation's lazy step 0 against the eager one
+/// ([`check_lazy_step_0`]); returns what the plan, the validator and the walk said.
 pub fn check_plan(payload: &PayloadType, value: &Value) -> Judged {
+    check_lazy_step_0(payload, value);
     let judged = plan::judge(payload, value);
     assert!(
         judged.agrees(),
@@ -389,4 +392,17 @@ pub fn check_plan(payload: &PayloadType, value: &Value) -> Judged {
         },
     );
     judged
+}
+
+/// Checks that validation's step 0 done lazily (the schema's errors built for the
+/// alias test only when a candidate name needs them, serde asked only what the test
+/// reads) finds what the eager step finds on `value`: the same value, errors and
+/// warnings.
+pub fn check_lazy_step_0(payload: &PayloadType, value: &Value) {
+    let (lazy, eager) = decode::checks(payload, value);
+    assert_eq!(
+        lazy, eager,
+        "step 0 of {} differs when lazy: {value}",
+        payload.name
+    );
 }

@@ -5,16 +5,126 @@
 //! refuses, and "report" only of one refused or reported
 //! (`payload_benches::json_invariants::check_plan`). And it is not idle: it finds the
 //! examples of the types the benchmarks parse clean.
+//!
+//! On the same values, the alias test's questions get the full decode's answers: "why
+//! does serde refuse this?" the words of its first error, "what does serde read?" its
+//! roundtrip (`Decoder::refusal` and `Decoder::roundtrip` skip only the second,
+//! path-tracking decode and the rules the answer does not depend on), and the lazy step 0 of validation (the schema's
+//! errors built only when a candidate name needs them) finds what the eager one finds:
+//! the same value, errors and warnings.
 
-use payload_benches::json_invariants::check_plan;
+use payload_benches::json_invariants::{check_lazy_step_0, check_plan};
+use payload_core::__internals::decode::{refusals, roundtrips};
 use payload_core::__internals::plan::Verdict;
-use payload_core::PayloadType;
+use payload_core::{LlmPayload, PayloadType};
 use payload_registry::Registry;
 use proptest::prelude::*;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value, json};
 
 fn types() -> Vec<PayloadType> {
     Registry::global().types().copied().collect()
+}
+
+/// The registered types and [`Shopping`], whose members have serde aliases.
+fn types_with_aliases() -> Vec<PayloadType> {
+    let mut all = types();
+    all.push(Shopping::TYPE);
+    all
+}
+
+/// A shopping list whose members models also spell other ways (serde aliases, one
+/// required, two optional, one nested in a list), and whose `kind` can be wrong beside
+/// an alias: what validation's step 0 renames.
+#[derive(Debug, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "SHOPPING", example = shopping)]
+struct Shopping {
+    /// What to buy.
+    items: Vec<Item>,
+    /// A note, which models also call a remark.
+    #[serde(default, alias = "remark")]
+    note: Option<String>,
+}
+
+/// One thing to buy.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct Item {
+    /// Its name.
+    name: String,
+    /// How much, which models also write `qty`.
+    #[serde(alias = "qty")]
+    quantity: f64,
+    /// How long it keeps, in minutes, which models also write `mins`.
+    #[serde(default, alias = "mins")]
+    minutes: Option<u32>,
+    /// Fresh or frozen.
+    kind: Kind,
+}
+
+/// How an item is kept.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    /// Kept cool.
+    Fresh,
+    /// Kept frozen.
+    Frozen,
+}
+
+/// A [`Shopping`] list as models write them: each member under its name, an alias, a
+/// near miss or another name, with a value that may be wrong.
+fn shopping_list() -> impl Strategy<Value = Value> {
+    let spelled = |names: &[&'static str]| prop::sample::select(names.to_vec());
+    let item = (
+        spelled(&["name", "Name", "nme"]),
+        spelled(&["quantity", "qty", "Quantity", "QTY", "amount"]),
+        prop::sample::select(vec![json!(2), json!(2.5), json!("2"), json!("two")]),
+        spelled(&["minutes", "mins", "Minutes", "time"]),
+        prop::sample::select(vec![
+            json!("fresh"),
+            json!("Frozen"),
+            json!("thawed"),
+            json!(3),
+        ]),
+    )
+        .prop_map(|(name, quantity, amount, minutes, kind)| {
+            let mut item = Map::new();
+            item.insert(name.to_string(), json!("eggs"));
+            item.insert(quantity.to_string(), amount);
+            item.insert(minutes.to_string(), json!(30));
+            item.insert("kind".to_string(), kind);
+            Value::Object(item)
+        });
+    (
+        prop::collection::vec(item, 0..4),
+        prop::option::of(spelled(&["note", "remark", "Note", "notes"])),
+    )
+        .prop_map(|(items, note)| {
+            let mut list = Map::new();
+            list.insert("items".to_string(), Value::Array(items));
+            if let Some(note) = note {
+                list.insert(note.to_string(), json!("before noon"));
+            }
+            Value::Object(list)
+        })
+}
+
+/// The example of [`Shopping`].
+fn shopping() -> Shopping {
+    let item = |name: &str, quantity: f64, kind: Kind| Item {
+        name: name.to_string(),
+        quantity,
+        minutes: Some(30),
+        kind,
+    };
+    Shopping {
+        items: vec![
+            item("eggs", 6.0, Kind::Fresh),
+            item("peas", 0.5, Kind::Frozen),
+        ],
+        note: Some("before noon".to_string()),
+    }
 }
 
 /// Any JSON value, small, with the names and words payload types use.
@@ -66,6 +176,32 @@ enum Mutation {
     IntegerAsFloat,
     DuplicateItem,
     RemoveItem,
+    /// The `n`-th member (modulo their count) renamed in place, to an alias or a near
+    /// miss of a member.
+    RenameMember(usize, String),
+}
+
+/// Names a model writes for members: serde aliases of the registered types (`qty`,
+/// `mins`), other spellings of their members, and names no type declares.
+fn member_name() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "qty",
+        "mins",
+        "remark",
+        "kind",
+        "Quantity",
+        "QTY",
+        "Name",
+        "name",
+        "Answer",
+        "confidence",
+        "Title",
+        "row_id",
+        "rowId",
+        "label",
+        "x",
+    ])
+    .prop_map(str::to_string)
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -76,6 +212,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         Just(Mutation::IntegerAsFloat),
         Just(Mutation::DuplicateItem),
         Just(Mutation::RemoveItem),
+        (0usize..4, member_name()).prop_map(|(n, to)| Mutation::RenameMember(n, to)),
     ]
 }
 
@@ -107,6 +244,23 @@ fn mutate(value: &mut Value, at: &mut usize, mutation: &Mutation) -> bool {
                 true
             }
             (Mutation::RemoveItem, Value::Array(items)) => items.pop().is_some(),
+            (Mutation::RenameMember(n, to), Value::Object(members)) => {
+                let Some(from) = members.keys().nth(n % members.len().max(1)).cloned() else {
+                    return false;
+                };
+                let renamed: Map<String, Value> = std::mem::take(members)
+                    .into_iter()
+                    .map(|(key, member)| {
+                        if key == from {
+                            (to.clone(), member)
+                        } else {
+                            (key, member)
+                        }
+                    })
+                    .collect();
+                *members = renamed;
+                true
+            }
             _ => false,
         };
         *at = usize::MAX;
@@ -132,19 +286,77 @@ proptest! {
     }
 
     #[test]
+    fn the_alias_test_reads_what_the_full_decode_reads_on_any_value(index in any::<prop::sample::Index>(), value in any_value()) {
+        let types = types();
+        let payload = &types[index.index(types.len())];
+        let (refusal, full) = refusals(payload, &value);
+        prop_assert_eq!(refusal, full);
+        let (roundtrip, full) = roundtrips(payload, &value);
+        prop_assert_eq!(roundtrip, full);
+    }
+
+    #[test]
+    fn the_alias_test_reads_what_the_full_decode_reads_on_mutated_examples(
+        index in any::<prop::sample::Index>(),
+        mutations in prop::collection::vec((0usize..64, mutation()), 1..4),
+    ) {
+        let value = mutated_example(index, &mutations);
+        let types: Vec<PayloadType> = types().into_iter().filter(|t| t.example().is_some()).collect();
+        let payload = &types[index.index(types.len())];
+        let (refusal, full) = refusals(payload, &value);
+        prop_assert_eq!(refusal, full);
+        let (roundtrip, full) = roundtrips(payload, &value);
+        prop_assert_eq!(roundtrip, full);
+    }
+
+    #[test]
+    fn the_lazy_step_0_finds_what_the_eager_one_finds_on_any_value(index in any::<prop::sample::Index>(), value in any_value()) {
+        let types = types_with_aliases();
+        check_lazy_step_0(&types[index.index(types.len())], &value);
+    }
+
+    #[test]
+    fn the_lazy_step_0_finds_what_the_eager_one_finds_on_mutated_examples(
+        index in any::<prop::sample::Index>(),
+        mutations in prop::collection::vec((0usize..64, mutation()), 1..6),
+    ) {
+        let types: Vec<PayloadType> = types_with_aliases().into_iter().filter(|t| t.example().is_some()).collect();
+        let payload = &types[index.index(types.len())];
+        check_lazy_step_0(payload, &mutated(payload, &mutations));
+    }
+
+    #[test]
+    fn the_lazy_step_0_finds_what_the_eager_one_finds_on_shopping_lists(value in shopping_list()) {
+        check_lazy_step_0(&Shopping::TYPE, &value);
+    }
+
+    #[test]
     fn the_plan_agrees_with_the_validator_on_mutated_examples(
         index in any::<prop::sample::Index>(),
         mutations in prop::collection::vec((0usize..64, mutation()), 1..4),
     ) {
         let types: Vec<PayloadType> = types().into_iter().filter(|t| t.example().is_some()).collect();
-        let payload = &types[index.index(types.len())];
-        let mut value = payload.example().expect("filtered");
-        for (at, mutation) in &mutations {
-            let mut at = *at;
-            mutate(&mut value, &mut at, mutation);
-        }
-        check_plan(payload, &value);
+        check_plan(&types[index.index(types.len())], &mutated_example(index, &mutations));
     }
+}
+
+/// The example of the `index`-th registered type that has one, with `mutations` applied.
+fn mutated_example(index: prop::sample::Index, mutations: &[(usize, Mutation)]) -> Value {
+    let types: Vec<PayloadType> = types()
+        .into_iter()
+        .filter(|t| t.example().is_some())
+        .collect();
+    mutated(&types[index.index(types.len())], mutations)
+}
+
+/// The example of `payload` (which has one) with `mutations` applied.
+fn mutated(payload: &PayloadType, mutations: &[(usize, Mutation)]) -> Value {
+    let mut value = payload.example().expect("an example");
+    for (at, mutation) in mutations {
+        let mut at = *at;
+        mutate(&mut value, &mut at, mutation);
+    }
+    value
 }
 
 #[test]

@@ -191,6 +191,52 @@ pub mod __internals {
             crate::validate::plan::judge::judge(payload.compiled(), value)
         }
     }
+    /// Decoding a value into a payload type, as validation does.
+    pub mod decode {
+        /// Why decoding `value` as `payload` fails: as the alias test asks it of its
+        /// probes, then as the first message of the full decode (`None` when it
+        /// decodes and its rules hold).
+        pub fn refusals(
+            payload: &crate::PayloadType,
+            value: &serde_json::Value,
+        ) -> (Option<String>, Option<String>) {
+            payload.refusals(value)
+        }
+
+        /// `value` as decoding `payload` reads it, written back as JSON: as the alias
+        /// test asks it, then as the full decode gives it (`None` when it does not
+        /// decode).
+        pub fn roundtrips(
+            payload: &crate::PayloadType,
+            value: &serde_json::Value,
+        ) -> (Option<serde_json::Value>, Option<serde_json::Value>) {
+            payload.roundtrips(value)
+        }
+
+        /// What checking `value` as `payload` finds, twice: as validation does it
+        /// (step 0 lazy), then with step 0 eager. Each is the value as checked, the
+        /// errors and the warnings (`unknown_member`, then `coerced`), all as JSON.
+        pub fn checks(
+            payload: &crate::PayloadType,
+            value: &serde_json::Value,
+        ) -> (serde_json::Value, serde_json::Value) {
+            let seen = |mut value: serde_json::Value, eager: bool| {
+                let checked = if eager {
+                    payload.check_eagerly(&mut value)
+                } else {
+                    payload.check(&mut value)
+                };
+                serde_json::json!({
+                    "value": value,
+                    "errors": checked.errors,
+                    "warnings": checked.warnings.items(),
+                    "rewrites": checked.rewrites.items(),
+                    "typed": checked.typed.is_some(),
+                })
+            };
+            (seen(value.clone(), false), seen(value.clone(), true))
+        }
+    }
     /// `$ref` resolution in a schema.
     pub mod schema_walk {
         pub use payload_schema::walk::resolve;

@@ -144,6 +144,15 @@ pub(crate) trait Source: Send + Sync {
     fn compiled(&self) -> &'static CompiledSchema;
     /// Decodes a schema-valid value and applies the type's own rules.
     fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode;
+    /// The message of the first thing decoding `value` refuses
+    /// ([`check::Decoder::refusal`]).
+    fn refusal(&self, value: &Value) -> Option<String> {
+        check::first_message(&self.decode(value, false))
+    }
+    /// The value as decoding reads it, written back ([`check::Decoder::roundtrip`]).
+    fn roundtrip(&self, value: &Value) -> Option<Value> {
+        self.decode(value, true).roundtrip
+    }
     /// The example, as JSON.
     fn example(&self) -> Option<Value>;
     /// The manifest line of a payload of this type.
@@ -177,6 +186,23 @@ impl<T: LlmPayload> Source for Derived<T> {
 
     fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {
         decode_value::<T>(value, roundtrip)
+    }
+
+    fn refusal(&self, value: &Value) -> Option<String> {
+        // The words of `decode_value`'s error without the second, path-tracking decode
+        // that places it: the alias test reads only the words.
+        match T::deserialize(value) {
+            Err(error) => Some(format!("{DOES_NOT_DECODE}: {error}")),
+            Ok(decoded) => decoded.check().first().map(|e| e.message.clone()),
+        }
+    }
+
+    fn roundtrip(&self, value: &Value) -> Option<Value> {
+        // `decode_value`'s roundtrip, without the rules it does not depend on and the
+        // path-tracking decode of a failure.
+        T::deserialize(value)
+            .ok()
+            .and_then(|decoded| serde_json::to_value(decoded).ok())
     }
 
     fn example(&self) -> Option<Value> {
@@ -306,14 +332,40 @@ impl PayloadType {
     /// (or, when they are near misses of absent members, reported as errors).
     pub(crate) fn check(&self, value: &mut Value) -> Checked {
         self.absent_nulls(value);
-        check::check(value, self.compiled(), |v, r| self.source.decode(v, r))
+        check::check(value, self.compiled(), BySource(self.source))
     }
 
     /// [`PayloadType::check`] that stops without building errors when the schema
     /// refuses the value ([`check::probe`]).
     pub(crate) fn probe(&self, value: &mut Value) -> Probe {
         self.absent_nulls(value);
-        check::probe(value, self.compiled(), |v, r| self.source.decode(v, r))
+        check::probe(value, self.compiled(), BySource(self.source))
+    }
+
+    /// Why decoding `value` fails, twice: as the alias test asks it
+    /// ([`check::Decoder::refusal`]), and as the first message of the full decode. They
+    /// agree (`tests/all/validation_plan.rs`).
+    #[cfg(feature = "__internals")]
+    pub(crate) fn refusals(&self, value: &Value) -> (Option<String>, Option<String>) {
+        let full = check::first_message(&self.source.decode(value, false));
+        (self.source.refusal(value), full)
+    }
+
+    /// The value as decoding reads it, written back, twice: as the alias test asks it
+    /// ([`check::Decoder::roundtrip`]), and as the full decode gives it. They agree
+    /// (`tests/all/validation_plan.rs`).
+    #[cfg(feature = "__internals")]
+    pub(crate) fn roundtrips(&self, value: &Value) -> (Option<Value>, Option<Value>) {
+        let full = self.source.decode(value, true).roundtrip;
+        (self.source.roundtrip(value), full)
+    }
+
+    /// [`PayloadType::check`] with validation's step 0 done eagerly
+    /// ([`check::check_eagerly`]): the reference the lazy step is compared with.
+    #[cfg(feature = "__internals")]
+    pub(crate) fn check_eagerly(&self, value: &mut Value) -> Checked {
+        self.absent_nulls(value);
+        check::check_eagerly(value, self.compiled(), BySource(self.source))
     }
 
     /// Removes the `null`s [`PayloadType::strict_nulls`] reads as absent (when on).
@@ -402,17 +454,34 @@ fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> TypedDecode {
     }
 }
 
+/// A descriptor's source as the decoder of validation's steps.
+struct BySource(&'static dyn Source);
+
+impl check::Decoder for BySource {
+    fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {
+        self.0.decode(value, roundtrip)
+    }
+
+    fn refusal(&self, value: &Value) -> Option<String> {
+        self.0.refusal(value)
+    }
+
+    fn roundtrip(&self, value: &Value) -> Option<Value> {
+        self.0.roundtrip(value)
+    }
+}
+
+/// How a decode error's message begins.
+const DOES_NOT_DECODE: &str = "the value does not decode";
+
 /// A serde error on a value that passed the schema: the schema and the type disagree
 /// somewhere (a custom `Deserialize`, a number out of a field's range). The error is
 /// placed at the member serde was decoding (docs/spec.md §7.2: no empty path when the member is
 /// known).
 fn decode_error(error: serde_path_to_error::Error<serde_json::Error>) -> PayloadError {
     let path = pointer_of(error.path());
-    PayloadError::validation(
-        path,
-        format!("the value does not decode: {}", error.inner()),
-    )
-    .with_suggestion("follow the schema exactly")
+    PayloadError::validation(path, format!("{DOES_NOT_DECODE}: {}", error.inner()))
+        .with_suggestion("follow the schema exactly")
 }
 
 /// The JSON Pointer of a serde path. A path that passes through a buffered enum

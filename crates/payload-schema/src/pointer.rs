@@ -4,8 +4,6 @@
 //! decimal. The `push_*` functions append to one buffer, so a walk over a value keeps a
 //! single `String` and pushes and truncates segments instead of allocating per node.
 
-use std::fmt::Write;
-
 /// Escapes one reference token (`~` → `~0`, `/` → `~1`).
 pub fn escape_token(token: &str) -> String {
     let mut out = String::with_capacity(token.len());
@@ -30,8 +28,21 @@ pub fn push_token(pointer: &mut String, token: &str) {
 
 /// Appends `/` and an array index to `pointer`.
 pub fn push_index(pointer: &mut String, index: usize) {
-    // Writing to a `String` cannot fail.
-    let _ = write!(pointer, "/{index}");
+    // The digits written from the last, without the formatting machinery (an index is
+    // pushed for every item a walk visits).
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = index;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    pointer.push('/');
+    pointer.extend(digits[at..].iter().map(|&digit| char::from(digit)));
 }
 
 /// Reads one escaped reference token back (`~1` → `/`, `~0` → `~`, in that order, as
@@ -64,6 +75,11 @@ pub fn decode_fragment(fragment: &str) -> String {
 }
 
 fn push_escaped(out: &mut String, token: &str) {
+    // Most tokens hold neither character: copied whole.
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => out.push_str("~0"),
@@ -84,6 +100,16 @@ mod tests {
             assert_eq!(unescape_token(&escape_token(token)), token);
         }
         assert_eq!(escape_token("a/b~c"), "a~1b~0c");
+    }
+
+    #[test]
+    fn an_index_is_written_in_decimal() {
+        let indices = (0..1000).chain([9_999, 10_000, 123_456_789, usize::MAX]);
+        for index in indices {
+            let mut pointer = String::from("/items");
+            push_index(&mut pointer, index);
+            assert_eq!(pointer, format!("/items/{index}"));
+        }
     }
 
     #[test]

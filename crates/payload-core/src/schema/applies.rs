@@ -10,7 +10,7 @@
 //! branch declares and does not descend into the branches.
 
 use super::facts::{self, Known, Union};
-use payload_schema::walk::{enum_values, json_type, resolve, types_of};
+use payload_schema::walk::{json_type, resolve, types_of};
 use serde_json::{Map, Value};
 
 /// How many nested `allOf` / union levels are followed for one value: schemars nests
@@ -121,11 +121,12 @@ impl<'a> Applies<'a> {
         all
     }
 
-    /// The allowed values, when an applying schema is an enum.
-    pub(crate) fn enum_values(&self) -> Option<Vec<Value>> {
+    /// The allowed values, when an applying schema is an enum (read once per schema
+    /// node, `crate::schema::facts`).
+    pub(crate) fn enum_values(&self) -> Option<&[Value]> {
         self.parts
             .iter()
-            .find_map(|part| enum_values(self.root, part.target))
+            .find_map(|part| part.enum_values.as_deref())
     }
 
     /// The schema that makes a number here an integer, if one does: a part (or, when

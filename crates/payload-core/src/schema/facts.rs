@@ -14,7 +14,7 @@
 //! branch list.
 
 use crate::schema::variants;
-use payload_schema::walk::{resolve, types_of};
+use payload_schema::walk::{enum_values, resolve, types_of};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -39,6 +39,8 @@ pub(crate) struct Facts<'a> {
     pub(crate) extra: Option<&'a Value>,
     /// Its `type`s (empty when it does not say).
     pub(crate) types: Vec<&'a str>,
+    /// Its allowed values, when it is an enum (`payload_schema::walk::enum_values`).
+    pub(crate) enum_values: Option<Vec<Value>>,
 }
 
 impl<'a> Facts<'a> {
@@ -63,6 +65,7 @@ impl<'a> Facts<'a> {
                 || matches!(additional, Some(Value::Object(_) | Value::Bool(true))),
             extra: additional.filter(|extra| extra.is_object()),
             types: types_of(target),
+            enum_values: enum_values(root, target),
         }
     }
 }

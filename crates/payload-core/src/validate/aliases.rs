@@ -36,7 +36,13 @@
 //! **Cost.** Only a value with an undeclared member pays anything, and it pays at most
 //! [`MAX_DECODES`] decodes of the value: past them the remaining members keep today's
 //! verdict (a warning or an error, the safe side). A runtime schema type has no serde
-//! type and never renames.
+//! type and never renames. The members the schema calls missing come from its errors,
+//! which cost more than the decodes: they are built only when a candidate name needs
+//! them, and not at all when they could only change the order of candidates that are
+//! all tried anyway (the schema can call missing only members its objects declare, and
+//! every candidate fits the budget: at most one candidate of a member is the field serde
+//! reads it as, so the order changes no outcome). serde is asked only what the test
+//! reads: the roundtrip, and the words of a refusal, never the path of an error.
 
 use crate::validate::members::NearMiss;
 use payload_schema::pointer;
@@ -63,14 +69,21 @@ pub(crate) struct UndeclaredMember {
 }
 
 /// Renames in `value` every member of `undeclared` that serde reads as a declared member
-/// (the rules of the module docs); `missing` are the pointers of the members the schema
-/// calls missing. `roundtrip(value)` is the value as serde decodes and writes it back,
-/// `None` when it does not decode; `failure(value)` is why serde refuses it, `None` when
-/// it reads it. Returns how many members were renamed.
+/// (the rules of the module docs); `missing(value)` gives the pointers of the members
+/// the schema calls missing in `value` as written, asked for only when a candidate name
+/// needs them (building the schema's errors costs more than most tests need).
+/// `missing_among_absent` says that every member the schema can call missing is among
+/// the `absent` members of its object ([`CompiledSchema::missing_among_absent`]).
+/// `roundtrip(value)` is the value as serde decodes and writes it back, `None` when it
+/// does not decode; `failure(value)` is why serde refuses it, `None` when it reads it.
+/// Returns how many members were renamed.
+///
+/// [`CompiledSchema::missing_among_absent`]: crate::validate::compiled::CompiledSchema::missing_among_absent
 pub(crate) fn rename_aliases(
     value: &mut Value,
     undeclared: &[UndeclaredMember],
-    missing: &[String],
+    missing: impl FnOnce(&Value) -> Vec<String>,
+    missing_among_absent: bool,
     near: &[NearMiss],
     roundtrip: impl Fn(&Value) -> Option<Value>,
     failure: impl Fn(&Value) -> Option<String>,
@@ -78,6 +91,7 @@ pub(crate) fn rename_aliases(
     if undeclared.is_empty() {
         return 0;
     }
+    let mut missing = Missing::Later(Some(missing));
     let mut budget = MAX_DECODES;
     let mut spend = || {
         let left = budget > 0;
@@ -88,7 +102,19 @@ pub(crate) fn rename_aliases(
         return 0;
     }
     let Some(base) = roundtrip(value) else {
-        return rename_beside_failures(value, undeclared, missing, near, &failure, &mut spend);
+        // The missing members only put some of the candidates first when they are
+        // among the absent ones, and at most one candidate of a member can be the
+        // field serde reads it as: when every candidate of every group can be tried
+        // within the budget, their order changes no outcome, and they are not needed.
+        let groups = groups(undeclared);
+        let all_tried = missing_among_absent
+            && groups
+                .iter()
+                .map(|group| candidates(value, group[0], &[], near).len())
+                .sum::<usize>()
+                < MAX_DECODES;
+        let missing = if all_tried { &[] } else { missing.get(value) };
+        return rename_beside_failures(value, &groups, missing, near, &failure, &mut spend);
     };
     let mut renamed = 0;
     for group in groups(undeclared) {
@@ -104,7 +130,15 @@ pub(crate) fn rename_aliases(
             continue;
         }
         let mut found = None;
-        for meant in meant_names(value, first, missing, near, &base, decoded_without.as_ref()) {
+        let meant_names = meant_names(
+            value,
+            first,
+            missing.get(value),
+            near,
+            &base,
+            decoded_without.as_ref(),
+        );
+        for meant in meant_names {
             if !spend() {
                 break;
             }
@@ -117,6 +151,8 @@ pub(crate) fn rename_aliases(
         let Some((meant, with_first)) = found else {
             continue;
         };
+        // The later groups' candidates name what was missing in the value as written.
+        missing.get(value);
         // The same name in the objects of the same shape (the items of one list) is
         // renamed as one, confirmed by one more decode of the whole value.
         let mut with_all = with_first.clone();
@@ -138,18 +174,44 @@ pub(crate) fn rename_aliases(
     renamed
 }
 
+/// The pointers of the members the schema calls missing in the value as written:
+/// computed on first use, which comes before the value is first changed.
+enum Missing<F> {
+    /// Not yet asked for (the computation, taken when it runs).
+    Later(Option<F>),
+    /// Computed.
+    Known(Vec<String>),
+}
+
+impl<F: FnOnce(&Value) -> Vec<String>> Missing<F> {
+    /// The pointers, computed now from `value` if they were not yet.
+    fn get(&mut self, value: &Value) -> &[String] {
+        if let Missing::Later(compute) = self {
+            let found = compute
+                .take()
+                .map(|compute| compute(value))
+                .unwrap_or_default();
+            *self = Missing::Known(found);
+        }
+        match self {
+            Missing::Known(found) => found,
+            Missing::Later(_) => &[],
+        }
+    }
+}
+
 /// The rule of "When something else fails" (module docs): each group of undeclared
 /// members decided on probes of its first member.
 fn rename_beside_failures(
     value: &mut Value,
-    undeclared: &[UndeclaredMember],
+    groups: &[Vec<&UndeclaredMember>],
     missing: &[String],
     near: &[NearMiss],
     failure: &impl Fn(&Value) -> Option<String>,
     spend: &mut impl FnMut() -> bool,
 ) -> usize {
     let mut renamed = 0;
-    for group in groups(undeclared) {
+    for group in groups {
         let first = group[0];
         let mut meant = None;
         for name in candidates(value, first, missing, near) {
@@ -423,7 +485,8 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "qty")],
-            &["/ingredients/0/quantity".to_string()],
+            |_: &Value| vec!["/ingredients/0/quantity".to_string()],
+            false,
             &[],
             roundtrip,
             failure,
@@ -444,7 +507,8 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "remark")],
-            &[],
+            |_: &Value| Vec::new(),
+            false,
             &[],
             roundtrip,
             failure,
@@ -460,7 +524,8 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "mood")],
-            &[],
+            |_: &Value| Vec::new(),
+            false,
             &[],
             roundtrip,
             failure,
@@ -476,7 +541,8 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "amount")],
-            &["/ingredients/0/quantity".to_string()],
+            |_: &Value| vec!["/ingredients/0/quantity".to_string()],
+            false,
             &[],
             roundtrip,
             failure,
@@ -501,7 +567,8 @@ mod tests {
         rename_aliases(
             &mut value,
             &undeclared,
-            &missing,
+            |_: &Value| missing,
+            false,
             &[],
             |v| {
                 calls.set(calls.get() + 1);
@@ -536,10 +603,13 @@ mod tests {
                 member("/ingredients/0", "qty"),
                 member("/ingredients/1", "qty"),
             ],
-            &[
-                "/ingredients/0/quantity".to_string(),
-                "/ingredients/1/quantity".to_string(),
-            ],
+            |_: &Value| {
+                vec![
+                    "/ingredients/0/quantity".to_string(),
+                    "/ingredients/1/quantity".to_string(),
+                ]
+            },
+            false,
             &[],
             roundtrip,
             failure,
@@ -563,7 +633,15 @@ mod tests {
             absent: vec!["note".to_string()],
             ..member("/ingredients/0", "remark")
         };
-        let renamed = rename_aliases(&mut value, &[remark], &[], &[], roundtrip, failure);
+        let renamed = rename_aliases(
+            &mut value,
+            &[remark],
+            |_: &Value| Vec::new(),
+            false,
+            &[],
+            roundtrip,
+            failure,
+        );
         assert_eq!(renamed, 1);
         assert_eq!(value["ingredients"][0]["note"], "large");
     }
@@ -577,7 +655,8 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "amount")],
-            &["/ingredients/0/quantity".to_string()],
+            |_: &Value| vec!["/ingredients/0/quantity".to_string()],
+            false,
             &[],
             roundtrip,
             failure,
@@ -594,10 +673,13 @@ mod tests {
         let renamed = rename_aliases(
             &mut value,
             &[member("/ingredients/0", "qty")],
-            &[
-                "/ingredients/0/name".to_string(),
-                "/ingredients/0/quantity".to_string(),
-            ],
+            |_: &Value| {
+                vec![
+                    "/ingredients/0/name".to_string(),
+                    "/ingredients/0/quantity".to_string(),
+                ]
+            },
+            false,
             &[],
             roundtrip,
             failure,

@@ -153,6 +153,34 @@ impl Piece<'_> {
         }
     }
 
+    /// Validates one item a cut left out, whose pointer is `at()`. `counted` is the
+    /// last item whose errors were only counted, and how many it had: an equal item
+    /// past the cap is counted the same without being validated again.
+    fn check_item<'v>(
+        &self,
+        item: &'v Value,
+        at: impl FnOnce() -> String,
+        errors: &mut Capped<PayloadError>,
+        depth: usize,
+        counted: &mut Option<(&'v Value, usize)>,
+    ) {
+        let full = errors.is_full();
+        if let (true, Some((before, count))) = (full, *counted) {
+            if before == item {
+                errors.count_omitted(count);
+                return;
+            }
+        }
+        if self.validator.is_valid(item) {
+            return;
+        }
+        let omitted = errors.omitted();
+        self.validate(item, &at(), errors, depth + 1);
+        if full {
+            *counted = Some((item, errors.omitted() - omitted));
+        }
+    }
+
     /// Validates the items a cut left out, one by one.
     fn validate_cut(
         &self,
@@ -171,22 +199,21 @@ impl Piece<'_> {
             validator: &entry.validator,
             location: &cut.items,
         };
-        let check = |token: &str, item: &Value, errors: &mut Capped<PayloadError>| {
-            if piece.validator.is_valid(item) {
-                return;
-            }
-            let at = format!("{prefix}{}/{token}", cut.container);
-            piece.validate(item, &at, errors, depth + 1);
-        };
+        // Past the cap an item's errors are only counted, and an item equal to the one
+        // counted before it has as many (validation does not depend on where the item
+        // sits): its count is taken again instead of building its errors to count them.
+        let mut counted = None;
+        let at = |token: String| format!("{prefix}{}/{token}", cut.container);
         match value.pointer(&cut.container) {
             Some(Value::Array(items)) => {
                 for (index, item) in items.iter().enumerate().skip(cut.from) {
-                    check(&index.to_string(), item, errors);
+                    piece.check_item(item, || at(index.to_string()), errors, depth, &mut counted);
                 }
             }
             Some(Value::Object(members)) => {
                 for (key, member) in members.iter().skip(cut.from) {
-                    check(&pointer::escape_token(key), member, errors);
+                    let token = || at(pointer::escape_token(key));
+                    piece.check_item(member, token, errors, depth, &mut counted);
                 }
             }
             _ => {}
@@ -605,6 +632,36 @@ mod tests {
             found[100].message.starts_with("4900 more"),
             "{}",
             found[100].message
+        );
+    }
+
+    /// Past the cap, an item equal to the one before it is counted as that one was:
+    /// the count is what each item alone has, in runs of equal items and between them.
+    #[test]
+    fn equal_failing_items_past_the_cap_are_counted_as_each_alone() {
+        let kinds = [
+            json!({}),
+            json!({"action": "drop"}),
+            json!({"action": "add", "name": 7, "extra": true}),
+            json!({"action": "stay"}),
+            json!({"action": "add", "name": "fine"}),
+        ];
+        let ops: Vec<Value> = (0..1200)
+            .map(|i| kinds[(i / 7) % kinds.len()].clone())
+            .collect();
+        let alone: usize = ops
+            .iter()
+            .map(|op| errors(&json!({"operations": [op]})).len())
+            .sum();
+        let found = errors(&json!({"operations": ops}));
+        assert_eq!(found.len(), MAX_ERRORS + 1);
+        let more = alone - MAX_ERRORS;
+        assert!(
+            found[MAX_ERRORS]
+                .message
+                .starts_with(&format!("{more} more")),
+            "{more}: {}",
+            found[MAX_ERRORS].message
         );
     }
 

@@ -81,38 +81,95 @@ pub(crate) enum Probe {
     Refused { rewrites: Capped<Warning> },
 }
 
-/// Runs the steps of the module docs on `value` (rewritten in place by step 1).
-/// `decode(value, roundtrip)` decodes into the type and applies its rules.
+/// How a value is decoded into its type: step 4, and the questions step 0's alias test
+/// asks of serde (`crate::validate::aliases`).
+pub(crate) trait Decoder {
+    /// Decodes `value` into the type and applies its rules; with `roundtrip`, also
+    /// writes the decoded value back as JSON.
+    fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode;
+
+    /// The message of the first thing decoding `value` refuses, `None` when it decodes
+    /// and its rules hold. The alias test asks this of many probes and reads only the
+    /// words, so a decoder may skip what a reported error needs (its path).
+    fn refusal(&self, value: &Value) -> Option<String> {
+        first_message(&self.decode(value, false))
+    }
+
+    /// `value` as decoding reads it, written back as JSON (`None` when it does not
+    /// decode): what `decode(value, true)` gives as its `roundtrip`, which a decoder may
+    /// find without the type's rules or a failure's path.
+    fn roundtrip(&self, value: &Value) -> Option<Value> {
+        self.decode(value, true).roundtrip
+    }
+}
+
+/// The message of a decode's first error: what [`Decoder::refusal`] says by default.
+pub(crate) fn first_message(decoded: &TypedDecode) -> Option<String> {
+    decoded.errors.first().map(|error| error.message.clone())
+}
+
+impl<F: Fn(&Value, bool) -> TypedDecode> Decoder for F {
+    fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {
+        self(value, roundtrip)
+    }
+}
+
+/// Runs the steps of the module docs on `value` (rewritten in place by step 1), with
+/// `decoder` for step 4.
 pub(crate) fn check(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> TypedDecode,
+    decoder: impl Decoder,
 ) -> Checked {
     if compiled.is_clean(value) {
-        return decode_clean(value, decode);
+        return decode_clean(value, &decoder);
     }
     let walked = Walked::of(value, compiled);
-    let walked = walked.with_aliases(value, compiled, &decode);
-    finish(value, compiled, decode, walked)
+    let walked = walked.with_aliases(value, compiled, &decoder, Step0::Lazy);
+    finish(value, compiled, &decoder, walked)
+}
+
+/// [`check`] with step 0 as it was before it was made lazy: the schema's errors built
+/// first, and each probe decoded in full. The same result, at a higher cost
+/// (`tests/all/validation_plan.rs` checks that on many values).
+#[cfg(feature = "__internals")]
+pub(crate) fn check_eagerly(
+    value: &mut Value,
+    compiled: &CompiledSchema,
+    decoder: impl Decoder,
+) -> Checked {
+    if compiled.is_clean(value) {
+        return decode_clean(value, &decoder);
+    }
+    let walked = Walked::of(value, compiled);
+    let walked = walked.with_aliases(value, compiled, &decoder, Step0::Eager);
+    finish(value, compiled, &decoder, walked)
+}
+
+/// How step 0 asks for what it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step0 {
+    /// The schema's errors only when a candidate name needs them, and the probes asked
+    /// only why serde refuses them ([`Decoder::refusal`]).
+    Lazy,
+    /// The schema's errors first, and every probe decoded in full.
+    #[cfg_attr(not(feature = "__internals"), allow(dead_code))]
+    Eager,
 }
 
 /// [`check`] for a caller that has something else to try when the schema refuses the
 /// value (whole-response mode coerces it): when step 1 leaves the value refused by the
 /// schema, stops there instead of building errors that would be thrown away.
-pub(crate) fn probe(
-    value: &mut Value,
-    compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> TypedDecode,
-) -> Probe {
+pub(crate) fn probe(value: &mut Value, compiled: &CompiledSchema, decoder: impl Decoder) -> Probe {
     if compiled.is_clean(value) {
-        return Probe::Checked(decode_clean(value, decode));
+        return Probe::Checked(decode_clean(value, &decoder));
     }
     let walked = Walked::of(value, compiled);
-    let walked = walked.with_aliases(value, compiled, &decode);
+    let walked = walked.with_aliases(value, compiled, &decoder, Step0::Lazy);
     if walked.errors.is_empty()
-        && (compiled.is_valid(value) || serde_reads_past(value, compiled, &walked, &decode))
+        && (compiled.is_valid(value) || serde_reads_past(value, compiled, &walked, &decoder))
     {
-        return Probe::Checked(finish(value, compiled, decode, walked));
+        return Probe::Checked(finish(value, compiled, &decoder, walked));
     }
     Probe::Refused {
         rewrites: walked.rewrites,
@@ -126,13 +183,14 @@ fn serde_reads_past(
     value: &Value,
     compiled: &CompiledSchema,
     walked: &Walked,
-    decode: &impl Fn(&Value, bool) -> TypedDecode,
+    decoder: &impl Decoder,
 ) -> bool {
     if !walked.unknowns.near.is_empty() || !compiled.has_string_choices() {
         return false;
     }
     let mut errors = Capped::errors();
     compiled.validate_into(value, &mut errors);
+    let decode = |value: &Value, roundtrip: bool| decoder.decode(value, roundtrip);
     catch_all::serde_reads_past(value, compiled.schema(), &errors, decode).is_some()
 }
 
@@ -175,33 +233,48 @@ impl Walked {
         self,
         value: &mut Value,
         compiled: &CompiledSchema,
-        decode: &impl Fn(&Value, bool) -> TypedDecode,
+        decoder: &impl Decoder,
+        step: Step0,
     ) -> Walked {
         if self.unknowns.undeclared.is_empty() {
             return self;
         }
-        let mut schema_errors = Capped::errors();
-        compiled.validate_into(value, &mut schema_errors);
-        let missing: Vec<String> = schema_errors
-            .items()
-            .iter()
-            .filter(|error| error.kind == ErrorKind::Missing)
-            .map(|error| error.path.clone())
-            .collect();
-        let renamed = aliases::rename_aliases(
-            value,
-            &self.unknowns.undeclared,
-            &missing,
-            &self.unknowns.near,
-            |value| decode(value, true).roundtrip,
-            |value| {
-                decode(value, false)
-                    .errors
-                    .into_iter()
-                    .next()
-                    .map(|error| error.message.clone())
-            },
-        );
+        // The members the schema calls missing are read from its errors, which are
+        // built only when the test first needs a candidate name (most tests end
+        // before: the member changes nothing serde decodes).
+        let missing = |value: &Value| {
+            let mut schema_errors = Capped::errors();
+            compiled.validate_into(value, &mut schema_errors);
+            schema_errors
+                .items()
+                .iter()
+                .filter(|error| error.kind == ErrorKind::Missing)
+                .map(|error| error.path.clone())
+                .collect()
+        };
+        let renamed = match step {
+            Step0::Lazy => aliases::rename_aliases(
+                value,
+                &self.unknowns.undeclared,
+                missing,
+                compiled.missing_among_absent(),
+                &self.unknowns.near,
+                |value| decoder.roundtrip(value),
+                |value| decoder.refusal(value),
+            ),
+            Step0::Eager => {
+                let missing: Vec<String> = missing(value);
+                aliases::rename_aliases(
+                    value,
+                    &self.unknowns.undeclared,
+                    |_: &Value| missing,
+                    false,
+                    &self.unknowns.near,
+                    |value| decoder.decode(value, true).roundtrip,
+                    |value| first_message(&decoder.decode(value, false)),
+                )
+            }
+        };
         if renamed == 0 {
             self
         } else {
@@ -211,8 +284,8 @@ impl Walked {
 }
 
 /// Step 4 alone, for a value the plan found clean.
-fn decode_clean(value: &Value, decode: impl Fn(&Value, bool) -> TypedDecode) -> Checked {
-    let decoded = decode(value, false);
+fn decode_clean(value: &Value, decoder: &impl Decoder) -> Checked {
+    let decoded = decoder.decode(value, false);
     let mut errors = Capped::errors();
     errors.extend(decoded.errors);
     let errors = errors.finish();
@@ -228,7 +301,7 @@ fn decode_clean(value: &Value, decode: impl Fn(&Value, bool) -> TypedDecode) -> 
 fn finish(
     value: &mut Value,
     compiled: &CompiledSchema,
-    decode: impl Fn(&Value, bool) -> TypedDecode,
+    decoder: &impl Decoder,
     walked: Walked,
 ) -> Checked {
     let Walked {
@@ -241,7 +314,8 @@ fn finish(
     // Strings serde takes past the schema's choices are no error (step 2b).
     let mut forgiven = None;
     if unknowns.near.is_empty() && compiled.has_string_choices() {
-        forgiven = catch_all::serde_reads_past(value, compiled.schema(), &errors, &decode);
+        let decode = |value: &Value, roundtrip: bool| decoder.decode(value, roundtrip);
+        forgiven = catch_all::serde_reads_past(value, compiled.schema(), &errors, decode);
         if forgiven.is_some() {
             errors = Capped::errors();
         }
@@ -255,7 +329,7 @@ fn finish(
     let mut later = Vec::new();
     let mut typed = None;
     if decodable {
-        let decoded = forgiven.unwrap_or_else(|| decode(value, false));
+        let decoded = forgiven.unwrap_or_else(|| decoder.decode(value, false));
         later = decoded.errors;
         typed = decoded.typed;
     }

@@ -123,7 +123,7 @@ fn walk(
     // strings alone, not at every node.
     if value.is_string() {
         if let Some(allowed) = applies.enum_values() {
-            fix_enum_case(value, &allowed, path, fixes);
+            fix_enum_case(value, allowed, path, fixes);
         }
     }
     match value {

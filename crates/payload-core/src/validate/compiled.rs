@@ -22,6 +22,9 @@ pub(crate) struct CompiledSchema {
     /// The schema compiled into a plan that finds clean values fast (`None` for a
     /// schema too large for one).
     plan: Option<Plan>,
+    /// Whether every member the validator can call missing is one its object's
+    /// schema declares ([`CompiledSchema::missing_among_absent`]).
+    missing_among_absent: bool,
     /// Whether it states string choices anywhere (`super::catch_all`).
     string_choices: bool,
 }
@@ -46,6 +49,7 @@ impl CompiledSchema {
         let shape = shape_of(&schema);
         let policy = ParsingPolicy::from_schema(&schema);
         let plan = Plan::compile(&schema);
+        let missing_among_absent = requires_only_declared(&schema);
         let string_choices = super::catch_all::has_string_choices(&schema);
         Ok(CompiledSchema {
             schema,
@@ -54,6 +58,7 @@ impl CompiledSchema {
             entries: bounded::Entries::default(),
             policy,
             plan,
+            missing_among_absent,
             string_choices,
         })
     }
@@ -86,6 +91,14 @@ impl CompiledSchema {
             .map_or(Verdict::Unsure, |plan| plan.verdict(value))
     }
 
+    /// Whether every member the validator can call missing is among the members the
+    /// undeclared-member walk finds absent in its object (`crate::validate::members`):
+    /// the schema has no union or condition (which the validator and the walk could
+    /// decide differently), and each `required` names only its own `properties`.
+    pub(crate) fn missing_among_absent(&self) -> bool {
+        self.missing_among_absent
+    }
+
     /// Whether the schema states string choices anywhere, which serde may read past
     /// (`super::catch_all`).
     pub(crate) fn has_string_choices(&self) -> bool {
@@ -105,5 +118,120 @@ impl CompiledSchema {
             return;
         }
         bounded::validate(self, value, errors);
+    }
+}
+
+/// Whether `schema` makes a member required only where the same schema declares it,
+/// with no keyword that applies a schema on a condition or to one branch of several
+/// (`oneOf`, `anyOf`, `if`/`then`/`else`, `not`, `dependentSchemas`,
+/// `dependentRequired`): then the validator's `missing` members of an object are among
+/// the members its schema declares and it lacks. Bounded by the schema, which is
+/// compiled once.
+fn requires_only_declared(schema: &Value) -> bool {
+    const CONDITIONAL: [&str; 8] = [
+        "oneOf",
+        "anyOf",
+        "if",
+        "then",
+        "else",
+        "not",
+        "dependentSchemas",
+        "dependentRequired",
+    ];
+    // Keywords whose value is one schema, and those whose value holds schemas (by
+    // name or in a list); everything else (`enum`, `const`, `default`, annotations)
+    // is data, never walked.
+    const ONE: [&str; 7] = [
+        "items",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "contains",
+        "propertyNames",
+        "additionalItems",
+    ];
+    const MANY: [&str; 6] = [
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "allOf",
+        "prefixItems",
+    ];
+    let mut stack = vec![schema];
+    while let Some(node) = stack.pop() {
+        let Value::Object(members) = node else {
+            continue;
+        };
+        if CONDITIONAL
+            .iter()
+            .any(|keyword| members.contains_key(*keyword))
+        {
+            return false;
+        }
+        if let Some(required) = members.get("required") {
+            let declared = members.get("properties").and_then(Value::as_object);
+            let all_declared = required.as_array().is_some_and(|names| {
+                names.iter().all(|name| {
+                    name.as_str()
+                        .is_some_and(|name| declared.is_some_and(|d| d.contains_key(name)))
+                })
+            });
+            if !all_declared {
+                return false;
+            }
+        }
+        for (keyword, inner) in members {
+            if ONE.contains(&keyword.as_str()) {
+                stack.push(inner);
+            } else if MANY.contains(&keyword.as_str()) {
+                match inner {
+                    Value::Object(named) => stack.extend(named.values()),
+                    Value::Array(list) => stack.extend(list),
+                    _ => {}
+                }
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::requires_only_declared;
+    use serde_json::json;
+
+    #[test]
+    fn a_plain_struct_requires_only_what_it_declares() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "items": {"type": "array", "items": {"$ref": "#/$defs/Item"}},
+                "oneOf": {"type": "string"}
+            },
+            "required": ["items"],
+            "$defs": {"Item": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "quantity": {"type": "number"}},
+                "required": ["name", "quantity"]
+            }}
+        });
+        assert!(requires_only_declared(&schema));
+    }
+
+    #[test]
+    fn a_union_a_condition_or_an_undeclared_requirement_is_not_plain() {
+        let union = json!({"$defs": {"Cell": {"oneOf": [
+            {"type": "object", "properties": {"text": {}}, "required": ["text"]},
+            {"type": "object", "properties": {"value": {}}, "required": ["value"]}
+        ]}}});
+        let condition = json!({"properties": {"a": {"if": {"type": "string"}, "then": {}}}});
+        let undeclared = json!({"allOf": [
+            {"properties": {"name": {}}},
+            {"required": ["name"]}
+        ]});
+        for schema in [union, condition, undeclared] {
+            assert!(!requires_only_declared(&schema), "{schema}");
+        }
     }
 }

@@ -85,8 +85,22 @@ pub(crate) use self::fold_name as fold;
 /// `DUE-DATE`, `filterDisplay` and `dueDate` compare equal: how field names are matched
 /// across formats, and how coercion and "did you mean" match keys.
 pub fn fold_name(name: &str) -> String {
+    let is_separator = |c: char| matches!(c, '-' | '_' | ' ' | '.' | '\t');
+    if name.is_ascii() {
+        // Most names are ASCII: one byte each, lowercased as bytes, with no per-char
+        // Unicode case lookup (the same result: ASCII letters lowercase to ASCII).
+        let mut folded = Vec::with_capacity(name.len());
+        folded.extend(
+            name.bytes()
+                .filter(|&b| !is_separator(char::from(b)))
+                .map(|b| b.to_ascii_lowercase()),
+        );
+        if let Ok(folded) = String::from_utf8(folded) {
+            return folded;
+        }
+    }
     name.chars()
-        .filter(|c| !matches!(c, '-' | '_' | ' ' | '.' | '\t'))
+        .filter(|&c| !is_separator(c))
         .flat_map(char::to_lowercase)
         .collect()
 }
@@ -301,6 +315,19 @@ mod tests {
         assert_eq!(fold("Due Date"), fold("due_date"));
         assert_eq!(fold("DUE-DATE"), fold("dueDate"));
         assert_ne!(fold("recommendation"), fold("recommendations"));
+    }
+
+    proptest::proptest! {
+        /// The ASCII fast path folds exactly as the general Unicode rule does.
+        #[test]
+        fn the_ascii_fold_is_the_unicode_fold(name in "[ -~\t]{0,24}|\\PC{0,12}") {
+            let general: String = name
+                .chars()
+                .filter(|c| !matches!(c, '-' | '_' | ' ' | '.' | '\t'))
+                .flat_map(char::to_lowercase)
+                .collect();
+            proptest::prop_assert_eq!(fold(&name), general);
+        }
     }
 
     #[test]
