@@ -101,6 +101,7 @@ fn around() -> impl Strategy<Value = String> {
         Just("{\"a\": 1, \"a\": 2}".to_string()),
         Just("{'a': [1, 2,],}".to_string()),
         Just("{\"x\": 1e-400}".to_string()),
+        Just("[1e-400, {\"label\": \"a\", \"value\": \"b\"}]".to_string()),
         Just("{\"open\": [".to_string()),
         "[a-z .\n]{0,10}",
     ]

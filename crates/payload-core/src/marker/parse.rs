@@ -516,6 +516,14 @@ impl Assembly {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(name, raw, vec![error]),
         };
+        // A number the reading could not hold as written (`1e-400`) would reach the app,
+        // or a warning's quote, as another number: the block is refused, as a custom
+        // payload's is (docs/spec.md §7.2).
+        let inexact = decoded.inexact_errors();
+        if !inexact.is_empty() {
+            let errors = locate_in_block(json_text, origin, inexact);
+            return self.reject(name, raw, errors);
+        }
         let mut decoded = decoded;
         let items = match std::mem::take(&mut decoded.value) {
             Value::Array(items) => items,
@@ -705,6 +713,22 @@ mod tests {
             assert!(empty[0].contains(block), "{}", empty[0]);
             assert!(!parsed.message.contains("SUGGESTED"));
         }
+    }
+
+    #[test]
+    fn a_suggestion_block_with_a_number_not_held_as_written_is_rejected() {
+        let parser = Parser::new(&ParseOptions::new());
+        let text = "Pick.\nSUGGESTED_VALUES: [1e-400, {\"label\": \"a\", \"value\": \"b\"}]";
+        let parsed = parser.parse(text);
+        assert_eq!(parsed.suggested_values, None);
+        let [rejected] = parsed.rejected.as_slice() else {
+            panic!("{parsed:#?}");
+        };
+        assert_eq!(rejected.kind, "suggested_values");
+        assert!(rejected.raw.contains("1e-400"));
+        assert_eq!(rejected.errors[0].path, "/0");
+        // Nothing quotes it as another number.
+        assert!(parsed.warnings.iter().all(|w| !w.message.contains("0.0")));
     }
 
     #[test]
