@@ -28,7 +28,7 @@ pub(super) fn parse(text: &str) -> Result<Value, serde_json::Error> {
 }
 
 /// Reads the value that opens at the start of `text` (a `{` or `[`) and stops after it,
-/// whatever follows: the value and the length of its text, or `None` wherever [`parse`]
+/// whatever follows: the value and the length of its text, or `None` wherever `parse` (the strict reader)
 /// would refuse that text. What `parse` of the value's text alone returns, in one read
 /// that also says where the value ends (the segmenter's strict read, `crate::scan::segmenter`).
 pub fn read_prefix(text: &str) -> Option<(Value, usize)> {
