@@ -121,12 +121,7 @@ pub(crate) fn check(
     compiled: &CompiledSchema,
     decoder: impl Decoder,
 ) -> Checked {
-    if compiled.is_clean(value) {
-        return decode_clean(value, &decoder);
-    }
-    let walked = Walked::of(value, compiled);
-    let walked = walked.with_aliases(value, compiled, &decoder, Step0::Lazy);
-    finish(value, compiled, &decoder, walked)
+    check_with(value, compiled, decoder, Step0::Lazy)
 }
 
 /// [`check`] with step 0 as it was before it was made lazy: the schema's errors built
@@ -138,11 +133,21 @@ pub(crate) fn check_eagerly(
     compiled: &CompiledSchema,
     decoder: impl Decoder,
 ) -> Checked {
+    check_with(value, compiled, decoder, Step0::Eager)
+}
+
+/// [`check`], with step 0 asking as `step0` says.
+fn check_with(
+    value: &mut Value,
+    compiled: &CompiledSchema,
+    decoder: impl Decoder,
+    step0: Step0,
+) -> Checked {
     if compiled.is_clean(value) {
         return decode_clean(value, &decoder);
     }
     let walked = Walked::of(value, compiled);
-    let walked = walked.with_aliases(value, compiled, &decoder, Step0::Eager);
+    let walked = walked.with_aliases(value, compiled, &decoder, step0);
     finish(value, compiled, &decoder, walked)
 }
 
@@ -166,32 +171,29 @@ pub(crate) fn probe(value: &mut Value, compiled: &CompiledSchema, decoder: impl 
     }
     let walked = Walked::of(value, compiled);
     let walked = walked.with_aliases(value, compiled, &decoder, Step0::Lazy);
-    if walked.errors.is_empty()
-        && (compiled.is_valid(value) || serde_reads_past(value, compiled, &walked, &decoder))
-    {
+    let forgivable = compiled.has_string_choices() && walked.unknowns.near.is_empty();
+    if !walked.errors.is_empty() {
+        return Probe::Refused {
+            rewrites: walked.rewrites,
+        };
+    }
+    if compiled.is_valid(value) {
         return Probe::Checked(finish(value, compiled, &decoder, walked));
+    }
+    if forgivable {
+        // The schema's objections may all be strings serde reads past its choices
+        // (step 2b, which `finish` applies): refused only when some stand.
+        let checked = finish(value, compiled, &decoder, walked);
+        if checked.errors.is_empty() {
+            return Probe::Checked(checked);
+        }
+        return Probe::Refused {
+            rewrites: checked.rewrites,
+        };
     }
     Probe::Refused {
         rewrites: walked.rewrites,
     }
-}
-
-/// Whether the schema's only objections to `value` (which its walk found nothing
-/// wrong with) are strings serde reads past its choices (step 2b): the errors are
-/// built only for a schema that states string choices.
-fn serde_reads_past(
-    value: &Value,
-    compiled: &CompiledSchema,
-    walked: &Walked,
-    decoder: &impl Decoder,
-) -> bool {
-    if !walked.unknowns.near.is_empty() || !compiled.has_string_choices() {
-        return false;
-    }
-    let mut errors = Capped::errors();
-    compiled.validate_into(value, &mut errors);
-    let decode = |value: &Value, roundtrip: bool| decoder.decode(value, roundtrip);
-    catch_all::serde_reads_past(value, compiled.schema(), &errors, decode).is_some()
 }
 
 /// What the one walk of steps 1 and 3 found (`crate::validate::walk`).
