@@ -259,6 +259,25 @@ impl ModelMessage {
             replay: Vec::new(),
         }
     }
+
+    /// The blocks of an answer that `provider`'s client writes back, in order: the ones
+    /// that provider wrote ([`ReplayBlock::provider`]), and only with an answer that
+    /// has text or tool calls to follow them (an answer with neither is not sent, and
+    /// both Anthropic and the Responses API refuse a reasoning block nothing follows).
+    pub fn replay_for<'a>(&'a self, provider: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
+        let blocks = match self {
+            ModelMessage::Assistant {
+                text,
+                tool_calls,
+                replay,
+            } if !text.is_empty() || !tool_calls.is_empty() => replay.as_slice(),
+            _ => &[],
+        };
+        blocks
+            .iter()
+            .filter(move |block| block.provider == provider)
+            .map(|block| &block.block)
+    }
 }
 
 /// How a client asks for whole-response output ([`StructuredOutput::mode`]), from the

@@ -216,18 +216,11 @@ fn blocks(message: &ModelMessage) -> (&'static str, Vec<Block<'_>>) {
     match message {
         ModelMessage::User { text } => ("user", vec![Block::Text { text }]),
         ModelMessage::Assistant {
-            text,
-            tool_calls,
-            replay,
+            text, tool_calls, ..
         } => {
             // The thinking blocks came first in the answer, and go back first: the API
-            // checks that the blocks before the tool calls are the ones it signed. An
-            // answer with nothing else is not sent at all, as before.
-            let answered = !text.is_empty() || !tool_calls.is_empty();
-            let replay = replay
-                .iter()
-                .filter(|block| answered && block.provider == PROVIDER)
-                .map(|block| Block::Replay(&block.block));
+            // checks that the blocks before the tool calls are the ones it signed.
+            let replay = message.replay_for(PROVIDER).map(Block::Replay);
             let text = (!text.is_empty()).then_some(Block::Text { text });
             let calls = tool_calls.iter().map(|call| Block::ToolUse {
                 id: &call.id,

@@ -138,17 +138,11 @@ fn items(message: &ModelMessage) -> Vec<InputItem<'_>> {
             content: text,
         }],
         ModelMessage::Assistant {
-            text,
-            tool_calls,
-            replay,
+            text, tool_calls, ..
         } => {
-            // Reasoning items came before the answer's message and calls, and the API
-            // refuses one that nothing follows: they go back first, and only with them.
-            let answered = !text.is_empty() || !tool_calls.is_empty();
-            let replay = replay
-                .iter()
-                .filter(|item| answered && item.provider == PROVIDER)
-                .map(|item| InputItem::Replay(&item.block));
+            // Reasoning items came before the answer's message and calls: they go back
+            // first.
+            let replay = message.replay_for(PROVIDER).map(InputItem::Replay);
             let text = (!text.is_empty()).then_some(InputItem::Message {
                 role: "assistant",
                 content: text,
