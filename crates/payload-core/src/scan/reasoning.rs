@@ -119,9 +119,7 @@ fn may_hold_opener(text: &str) -> bool {
 
 /// Whether an opener may start with byte `b`.
 fn may_open(b: u8) -> bool {
-    SECTIONS
-        .iter()
-        .any(|section| section.open.as_bytes()[0] == b)
+    OPENER_FIRST_BYTES.contains(&b)
 }
 
 /// Where sections may open.

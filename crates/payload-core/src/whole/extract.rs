@@ -561,7 +561,8 @@ fn read_json_in_a_string(text: &str, inner: &str, payload: &PayloadType) -> Extr
         .with_location(origin);
         return ExtractResult::failure("json", 0.5, vec![error]);
     }
-    let mut result = if string_content(inner).is_some() {
+    // What `json_in_a_string` found is a JSON value, or a string holding one.
+    let mut result = if !inner.trim_start().starts_with(['{', '[']) {
         let error = PayloadError::new(
             ErrorKind::Parsing,
             "",
