@@ -288,11 +288,7 @@ proptest! {
     #[test]
     fn the_alias_test_reads_what_the_full_decode_reads_on_any_value(index in any::<prop::sample::Index>(), value in any_value()) {
         let types = types();
-        let payload = &types[index.index(types.len())];
-        let (refusal, full) = refusals(payload, &value);
-        prop_assert_eq!(refusal, full);
-        let (roundtrip, full) = roundtrips(payload, &value);
-        prop_assert_eq!(roundtrip, full);
+        decoder_agrees(&types[index.index(types.len())], &value);
     }
 
     #[test]
@@ -300,13 +296,9 @@ proptest! {
         index in any::<prop::sample::Index>(),
         mutations in prop::collection::vec((0usize..64, mutation()), 1..4),
     ) {
-        let value = mutated_example(index, &mutations);
-        let types: Vec<PayloadType> = types().into_iter().filter(|t| t.example().is_some()).collect();
+        let types = with_examples(types());
         let payload = &types[index.index(types.len())];
-        let (refusal, full) = refusals(payload, &value);
-        prop_assert_eq!(refusal, full);
-        let (roundtrip, full) = roundtrips(payload, &value);
-        prop_assert_eq!(roundtrip, full);
+        decoder_agrees(payload, &mutated(payload, &mutations));
     }
 
     #[test]
@@ -320,7 +312,7 @@ proptest! {
         index in any::<prop::sample::Index>(),
         mutations in prop::collection::vec((0usize..64, mutation()), 1..6),
     ) {
-        let types: Vec<PayloadType> = types_with_aliases().into_iter().filter(|t| t.example().is_some()).collect();
+        let types = with_examples(types_with_aliases());
         let payload = &types[index.index(types.len())];
         check_lazy_step_0(payload, &mutated(payload, &mutations));
     }
@@ -335,18 +327,27 @@ proptest! {
         index in any::<prop::sample::Index>(),
         mutations in prop::collection::vec((0usize..64, mutation()), 1..4),
     ) {
-        let types: Vec<PayloadType> = types().into_iter().filter(|t| t.example().is_some()).collect();
-        check_plan(&types[index.index(types.len())], &mutated_example(index, &mutations));
+        let types = with_examples(types());
+        let payload = &types[index.index(types.len())];
+        check_plan(payload, &mutated(payload, &mutations));
     }
 }
 
-/// The example of the `index`-th registered type that has one, with `mutations` applied.
-fn mutated_example(index: prop::sample::Index, mutations: &[(usize, Mutation)]) -> Value {
-    let types: Vec<PayloadType> = types()
+/// Those of `types` that have an example.
+fn with_examples(types: Vec<PayloadType>) -> Vec<PayloadType> {
+    types
         .into_iter()
         .filter(|t| t.example().is_some())
-        .collect();
-    mutated(&types[index.index(types.len())], mutations)
+        .collect()
+}
+
+/// The alias test's `Decoder` answers (a refusal's words, a roundtrip) are what the
+/// full decode says of `value`.
+fn decoder_agrees(payload: &PayloadType, value: &Value) {
+    let (refusal, full) = refusals(payload, value);
+    assert_eq!(refusal, full);
+    let (roundtrip, full) = roundtrips(payload, value);
+    assert_eq!(roundtrip, full);
 }
 
 /// The example of `payload` (which has one) with `mutations` applied.

@@ -138,11 +138,25 @@ pub fn data_events(body: &str) -> Vec<Value> {
 
 /// POSTs `body` as JSON to `path`; the status and the body's text.
 pub async fn post(running: &Running, path: &str, body: &Value) -> (u16, String) {
-    let response = reqwest::Client::new()
+    send(running, path, &[], body).await
+}
+
+/// POSTs `body` to `path` with `headers` (JSON unless they say otherwise).
+pub async fn send(
+    running: &Running,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &Value,
+) -> (u16, String) {
+    let mut request = reqwest::Client::new()
         .post(format!("{}{path}", running.url))
-        .json(body)
-        .send()
-        .await
-        .unwrap();
+        .body(body.to_string());
+    if !headers.iter().any(|(name, _)| *name == "content-type") {
+        request = request.header("content-type", "application/json");
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.unwrap();
     (response.status().as_u16(), response.text().await.unwrap())
 }

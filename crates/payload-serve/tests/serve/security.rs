@@ -27,26 +27,6 @@ const FOREIGN: [Case; 8] = [
     ),
 ];
 
-/// POSTs `body` to `path` with `headers` (JSON unless they say otherwise).
-async fn send(
-    running: &Running,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &Value,
-) -> (u16, String) {
-    let mut request = reqwest::Client::new()
-        .post(format!("{}{path}", running.url))
-        .body(body.to_string());
-    if !headers.iter().any(|(name, _)| *name == "content-type") {
-        request = request.header("content-type", "application/json");
-    }
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let response = request.send().await.unwrap();
-    (response.status().as_u16(), response.text().await.unwrap())
-}
-
 /// The conversation and turn of an AG-UI interrupt (its card is `payload-{conversation}-{turn}`).
 fn decided_at(interrupt: &Value) -> (String, String) {
     let card = interrupt["metadata"]["activityId"].as_str().unwrap();
