@@ -140,11 +140,11 @@ pub fn decode(text: &str, origin: Location) -> Result<Decoded, PayloadError> {
 
 /// [`decode`] of `text`, unless a strict read of the same text already holds its value
 /// (`read`, from [`read_prefix`]): that is what `decode` would return, so it is not read
-/// again.
+/// again. `origin` is asked for only when `text` is read here.
 pub(crate) fn decode_or_read(
     read: Option<Value>,
     text: &str,
-    origin: Location,
+    origin: impl FnOnce() -> Location,
 ) -> Result<Decoded, PayloadError> {
     match read {
         Some(value) => Ok(Decoded {
@@ -152,7 +152,7 @@ pub(crate) fn decode_or_read(
             repairs: Vec::new(),
             notes: Notes::default(),
         }),
-        None => decode(text, origin),
+        None => decode(text, origin()),
     }
 }
 

@@ -394,12 +394,18 @@ impl Assembly {
     fn block(&mut self, text: &str, block: &mut Block) {
         let role = self.parser.role(block.pattern);
         let raw = text[block.start..block.end].trim().to_string();
-        let origin = self.location(text, block.value_start.unwrap_or(block.start));
+        // Where the value starts, as errors and repairs report it: counted only for a
+        // block that reports something (an accepted block read strictly does not).
+        let at = block.value_start.unwrap_or(block.start);
         let marker = role_marker(&role);
         let (value_start, value_end) = match (block.ending, block.value_start, block.value_end) {
             (Ending::Closed, Some(start), Some(end)) => (start, end),
-            (Ending::Missing, ..) => return self.missing_value(role, raw, origin),
+            (Ending::Missing, ..) => {
+                let origin = self.location(text, at);
+                return self.missing_value(role, raw, origin);
+            }
             (Ending::Unclosed, _, end) => {
+                let origin = self.location(text, at);
                 let cut = self.location(text, end.unwrap_or(block.end));
                 let error = PayloadError::new(
                     ErrorKind::Unclosed,
@@ -418,6 +424,7 @@ impl Assembly {
                 return self.reject(role.name(), raw, vec![error]);
             }
             (_, value_start, _) => {
+                let origin = self.location(text, at);
                 let what = if value_start.is_none() {
                     "before its value opens"
                 } else {
@@ -436,6 +443,7 @@ impl Assembly {
         let json_text = &text[value_start..value_end];
         match role {
             BlockKind::Foreign(payload) => {
+                let origin = self.location(text, at);
                 let error = PayloadError::new(
                     ErrorKind::NotOnPage,
                     "",
@@ -447,11 +455,11 @@ impl Assembly {
             }
             BlockKind::Custom(payload) => {
                 let read = block.read.take();
-                self.custom(payload, raw, read, json_text, origin)
+                self.custom(payload, raw, read, (text, at), json_text)
             }
             BlockKind::Values | BlockKind::Actions => {
                 let read = block.read.take();
-                self.suggestions(role, raw, read, json_text, origin)
+                self.suggestions(role, raw, read, (text, at), json_text)
             }
         }
     }
@@ -461,10 +469,10 @@ impl Assembly {
         payload: PayloadType,
         raw: String,
         read: Option<Value>,
+        (text, at): (&str, usize),
         json_text: &str,
-        origin: Location,
     ) {
-        let decoded = match json::decode_or_read(read, json_text, origin) {
+        let decoded = match json::decode_or_read(read, json_text, || self.location(text, at)) {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(payload.name, raw, vec![error]),
         };
@@ -475,7 +483,7 @@ impl Assembly {
         let checked = payload.check(&mut value);
         let errors = decoded.with_inexact_errors(checked.errors);
         if !errors.is_empty() {
-            let errors = locate_in_block(json_text, origin, errors);
+            let errors = locate_in_block(json_text, self.location(text, at), errors);
             return self.reject(payload.name, raw, errors);
         }
         self.note_repairs(payload.marker, &decoded);
@@ -486,7 +494,7 @@ impl Assembly {
                 "only one structured payload is accepted per response; an earlier one was",
             )
             .with_suggestion("send one payload per response")
-            .with_location(origin);
+            .with_location(self.location(text, at));
             return self.reject(payload.name, raw, vec![error]);
         }
         let (unknown, omitted) = checked.warnings.into_parts();
@@ -507,12 +515,12 @@ impl Assembly {
         role: BlockKind,
         raw: String,
         read: Option<Value>,
+        (text, at): (&str, usize),
         json_text: &str,
-        origin: Location,
     ) {
         let name = role.name();
         let marker = role_marker(&role);
-        let decoded = match json::decode_or_read(read, json_text, origin) {
+        let decoded = match json::decode_or_read(read, json_text, || self.location(text, at)) {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(name, raw, vec![error]),
         };
@@ -521,7 +529,7 @@ impl Assembly {
         // payload's is (docs/spec.md §7.2).
         let inexact = decoded.inexact_errors();
         if !inexact.is_empty() {
-            let errors = locate_in_block(json_text, origin, inexact);
+            let errors = locate_in_block(json_text, self.location(text, at), inexact);
             return self.reject(name, raw, errors);
         }
         let mut decoded = decoded;
@@ -536,7 +544,7 @@ impl Assembly {
                 .with_expected("array")
                 .with_received(other)
                 .with_suggestion(format!("write {marker}: [ ... ] with one object per item"))
-                .with_location(origin);
+                .with_location(self.location(text, at));
                 return self.reject(name, raw, vec![error]);
             }
         };
@@ -554,7 +562,7 @@ impl Assembly {
                 "",
                 format!("only the first {marker} block is used"),
             )
-            .with_location(origin);
+            .with_location(self.location(text, at));
             return self.reject(name, raw, vec![error]);
         }
         self.note_repairs(marker, &decoded);
