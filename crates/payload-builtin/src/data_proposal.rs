@@ -5,7 +5,7 @@ use payload_core::{LlmPayload, Partial};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 /// Proposes bulk data changes: adding, updating or deleting rows. Use it for multiple
 /// rows, for "add some sample data" and "update all X to Y", and when unsure; the user
@@ -94,7 +94,9 @@ impl DataProposal {
                 .with_suggestion("split the rows into several proposals"),
             );
         }
-        let mut touched: HashMap<u64, usize> = HashMap::new();
+        // Ordered, not hashed: a proposal touches few rows, and every parse runs this
+        // check, where SipHash and a table cost more than the few comparisons.
+        let mut touched: BTreeMap<u64, usize> = BTreeMap::new();
         for (index, operation) in self.operations.iter().enumerate() {
             let (row_id, values, member) = match operation {
                 DataOperation::Add { data } => (None, Some(data), "data"),

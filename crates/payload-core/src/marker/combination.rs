@@ -72,17 +72,17 @@ impl Combination {
         let Some(payload) = &result.custom_payload else {
             return;
         };
-        let payload_kind = payload.kind.clone();
+        let payload_kind = payload.kind.as_str();
         if !self.values_with_payload {
             if let Some(values) = result.suggested_values.take() {
                 let items = serde_json::to_string(&values).unwrap_or_default();
-                warnings.push(refused(SUGGESTED_VALUES_MARKER, &payload_kind, &items));
+                warnings.push(refused(SUGGESTED_VALUES_MARKER, payload_kind, &items));
             }
         }
         if !self.actions_with_payload {
             if let Some(actions) = result.suggested_actions.take() {
                 let items = serde_json::to_string(&actions).unwrap_or_default();
-                warnings.push(refused(SUGGESTED_ACTIONS_MARKER, &payload_kind, &items));
+                warnings.push(refused(SUGGESTED_ACTIONS_MARKER, payload_kind, &items));
             }
         }
     }
