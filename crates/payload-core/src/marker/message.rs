@@ -15,9 +15,12 @@ pub(crate) struct MessageBuilder {
     started: bool,
     /// Whitespace at the end of the message so far, not handed out yet.
     left: String,
-    /// After a removal, the leading whitespace of the prose after it, until its first
-    /// visible character says how the seam folds.
-    seam: Option<String>,
+    /// After a removal (`in_seam`), the leading whitespace of the prose after it, until
+    /// its first visible character says how the seam folds. Kept between seams, so that
+    /// its buffer is reused.
+    seam: String,
+    /// A removal's seam is open: `seam` holds its right side.
+    in_seam: bool,
     /// Text ready to be handed out.
     out: String,
 }
@@ -26,16 +29,16 @@ impl MessageBuilder {
     /// Appends prose.
     pub(crate) fn kept(&mut self, text: &str) {
         let mut rest = text;
-        if let Some(right) = &mut self.seam {
+        if self.in_seam {
             let visible = rest.trim_start();
-            right.push_str(&rest[..rest.len() - visible.len()]);
+            self.seam.push_str(&rest[..rest.len() - visible.len()]);
             rest = visible;
             if rest.is_empty() {
                 return;
             }
-            let right = self.seam.take().unwrap_or_default();
+            self.in_seam = false;
             if self.started {
-                self.left = fold_seam(&self.left, &right, rest);
+                fold_seam(&mut self.left, &self.seam, rest);
             }
         }
         let body = rest.trim_end();
@@ -59,13 +62,12 @@ impl MessageBuilder {
 
     /// Records a removed block at the current end of the text.
     pub(crate) fn removed(&mut self) {
-        if let Some(right) = self.seam.take() {
+        if self.in_seam && self.started {
             // The prose between two removals was all whitespace.
-            if self.started {
-                self.left = fold_seam(&self.left, &right, "");
-            }
+            fold_seam(&mut self.left, &self.seam, "");
         }
-        self.seam = Some(String::new());
+        self.in_seam = true;
+        self.seam.clear();
     }
 
     /// The message text that is final, if any since the last call.
@@ -79,37 +81,30 @@ impl MessageBuilder {
     }
 }
 
-/// The whitespace that stands at a seam, given the whitespace left of it and right of
-/// it, and the text that follows (`next`, from its first visible character). Three or
-/// more line breaks in all become one blank line, in the text's own line ending (CRLF
-/// stays CRLF); spaces on both sides (no line break) become the left side's alone;
-/// anything else is kept as it was. A block on a line of its own leaves its line breaks
-/// on both sides, so `A\nBLOCK\nB` keeps its paragraph: `A\n\nB`; but in a list (the
-/// next line is a list item, as when a block indented under a nested bullet is
-/// removed) the line goes with the block, so the list stays one list.
-pub(crate) fn fold_seam(left: &str, right: &str, next: &str) -> String {
-    let (left_breaks, right_breaks) = (left.matches('\n').count(), right.matches('\n').count());
+/// Folds the whitespace that stands at a seam into `left`, the whitespace left of it,
+/// given the whitespace right of it and the text that follows (`next`, from its first
+/// visible character). Three or more line breaks in all become one blank line, in the
+/// text's own line ending (CRLF stays CRLF); spaces on both sides (no line break) become
+/// the left side's alone; anything else is kept as it was. A block on a line of its own
+/// leaves its line breaks on both sides, so `A\nBLOCK\nB` keeps its paragraph: `A\n\nB`;
+/// but in a list (the next line is a list item, as when a block indented under a nested
+/// bullet is removed) the line goes with the block, so the list stays one list.
+pub(crate) fn fold_seam(left: &mut String, right: &str, next: &str) {
+    let breaks = |side: &str| side.bytes().filter(|&b| b == b'\n').count();
+    let (left_breaks, right_breaks) = (breaks(left), breaks(right));
     let newlines = left_breaks + right_breaks;
     if left_breaks == 1 && right_breaks == 1 && starts_list_item(next) {
-        let after_break = &right[right.find('\n').map_or(0, |n| n + 1)..];
-        let mut joined = String::with_capacity(left.len() + after_break.len());
-        joined.push_str(left);
-        joined.push_str(after_break);
-        return joined;
-    }
-    if newlines >= 3 {
-        if left.contains("\r\n") || right.contains("\r\n") {
-            "\r\n\r\n".to_string()
+        left.push_str(&right[right.find('\n').map_or(0, |n| n + 1)..]);
+    } else if newlines >= 3 {
+        let blank_line = if left.contains("\r\n") || right.contains("\r\n") {
+            "\r\n\r\n"
         } else {
-            "\n\n".to_string()
-        }
-    } else if newlines == 0 && !left.is_empty() {
-        left.to_string()
-    } else {
-        let mut joined = String::with_capacity(left.len() + right.len());
-        joined.push_str(left);
-        joined.push_str(right);
-        joined
+            "\n\n"
+        };
+        left.clear();
+        left.push_str(blank_line);
+    } else if newlines > 0 || left.is_empty() {
+        left.push_str(right);
     }
 }
 

@@ -329,7 +329,12 @@ impl Assembly {
     /// open when the text ended, if one was.
     pub(crate) fn finish(mut self, unclosed: Option<&str>) -> ParsedResponse {
         let rest = std::mem::take(&mut self.message).finish();
-        self.result.message.push_str(&rest);
+        if self.result.message.is_empty() {
+            // The one-shot parse hands the whole message out here: moved, not copied.
+            self.result.message = rest;
+        } else {
+            self.result.message.push_str(&rest);
+        }
         for near in self.parser.near_misses().find(&self.result.message) {
             let role = self.parser.role(near.pattern);
             if matches!(role, BlockKind::Foreign(_)) {
