@@ -215,6 +215,50 @@ mod tests {
         assert!(parse("[1e18]").is_ok());
     }
 
+    /// An object of `count` members `k0`, `k1`, …, holding small values (an object
+    /// inside every third, so that nested objects share the held members' order).
+    fn object(count: usize) -> String {
+        let members: Vec<String> = (0..count)
+            .map(|i| match i % 3 {
+                0 => format!(r#""k{i}":{{"in":{i},"k{i}":[{i}]}}"#),
+                1 => format!(r#""k{i}":"v{i}""#),
+                _ => format!(r#""k{i}":{i}"#),
+            })
+            .collect();
+        format!("{{{}}}", members.join(","))
+    }
+
+    #[test]
+    fn members_keep_their_order_at_every_size() {
+        for count in 0..20 {
+            let text = object(count);
+            let value = parse(&text).unwrap();
+            assert_eq!(serde_json::to_string(&value).unwrap(), text);
+            assert_eq!(value, serde_json::from_str::<Value>(&text).unwrap());
+        }
+    }
+
+    #[test]
+    fn a_duplicate_key_is_refused_where_its_value_ends_at_every_place() {
+        for count in 1..20 {
+            for twice in 0..count {
+                let mut text = object(count);
+                text.pop();
+                let duplicate = format!(r#","k{twice}":true"#);
+                text.push_str(&duplicate);
+                // Cut right after the duplicate: the error is the duplicate, not the
+                // end of the text (the repair's hint tells the two apart).
+                let error = parse(&text).unwrap_err();
+                assert!(!error.is_eof(), "{count} {twice}: {error}");
+                assert!(
+                    error.to_string().starts_with("a key appears twice"),
+                    "{error}"
+                );
+                assert_eq!(error.column(), text.len(), "{count} {twice}: {error}");
+            }
+        }
+    }
+
     #[test]
     fn floats_whose_digits_are_lost_go_to_the_lenient_reader() {
         assert!(parse("[0.1, 2.5e-3, -0.0]").is_ok());
