@@ -756,6 +756,27 @@ mod tests {
     }
 
     #[test]
+    fn a_block_after_accepted_ones_is_located_where_its_value_opens() {
+        // Accepted blocks are not located (nothing reports them); a later block that
+        // reports something is located as from the start of the text.
+        let parser = Parser::new(&ParseOptions::new());
+        let text = "Intro, with wïde chäracters.\n\nSUGGESTED_VALUES: [{\"label\": \"a\", \"value\": \"b\"}]\n\
+                    Möre text. SUGGESTED_ACTIONS: {\"not\": \"an array\"}\n\
+                    Then: SUGGESTED_VALUES: [{\"label\": \"c\", \"value\": \"d\"},]";
+        let parsed = parser.parse(text);
+        let located: Vec<Option<Location>> = parsed
+            .rejected
+            .iter()
+            .map(|rejected| rejected.errors[0].location)
+            .collect();
+        let expected: Vec<Option<Location>> = [r#"{"not""#, r#"[{"label": "c""#]
+            .iter()
+            .map(|value| Some(Location::of_offset(text, text.find(value).unwrap())))
+            .collect();
+        assert_eq!(located, expected, "{parsed:#?}");
+    }
+
+    #[test]
     fn undeclared_members_of_suggestion_items_are_left_out_with_a_warning() {
         let options =
             ParseOptions::new().action(crate::suggestions::ActionSpec::client("open", "Open it"));
