@@ -306,7 +306,30 @@ impl StreamParser {
         if self.shortcuts && self.buf.len() < self.idle_below {
             return;
         }
+        if self.shortcuts && self.waits_for_line() {
+            return;
+        }
         self.run(false, events);
+    }
+
+    /// Does what [`Self::run`] would do on a text that has not ended, when all it
+    /// would do is let the segmenter wait for the end of a line of the open block
+    /// ([`Segmenter::waits_for_line`]) and the block's preview is not due; then
+    /// returns true. Most wake-ups inside a block written over many lines are these.
+    fn waits_for_line(&mut self) -> bool {
+        let preview_due = match (&self.preview, self.segmenter.open_block()) {
+            (None, _) => false,
+            (Some(preview), Some((start, None))) if start == preview.value_start => {
+                self.buf.len() - preview.value_start >= preview.next_at
+            }
+            // `run` would change the preview.
+            (Some(_), _) => true,
+        };
+        if preview_due || !self.segmenter.waits_for_line(&self.buf) {
+            return false;
+        }
+        self.idle_below = self.idle_below();
+        true
     }
 
     /// The bound [`Self::quiet`] after a chunk: the largest length a chunk with no line
