@@ -273,11 +273,18 @@ impl StreamParser {
     /// feeding many small chunks reuses one vector instead of allocating one per chunk.
     #[inline]
     pub fn push_into(&mut self, chunk: &str, events: &mut Vec<StreamEvent>) {
-        if chunk.len() < self.quiet && !chunk.as_bytes().contains(&b'\n') {
+        // A chunk is often one token: a plain loop, not a search's set-up.
+        if chunk.len() < self.quiet && chunk.bytes().all(|b| b != b'\n') {
             // What the full way below would do with it (see `quiet`).
             self.quiet -= chunk.len();
             self.received += chunk.len();
-            self.buf.push_str(chunk);
+            if let [byte] = chunk.as_bytes() {
+                // One byte of UTF-8 is an ASCII character: pushed as one, without a
+                // call to copy it.
+                self.buf.push(char::from(*byte));
+            } else {
+                self.buf.push_str(chunk);
+            }
             return;
         }
         self.take_chunk(chunk, events);
