@@ -44,9 +44,15 @@
 //! a closing quote) and says until which length it will decide nothing, and the next
 //! preview is not due. Such a chunk is copied onto the text and nothing else runs; text
 //! that cannot hold a reasoning section's opener (no line break, on a line that has
-//! begun with answer text) does not go through the splitter either. These shortcuts change no
+//! begun with answer text) does not go through the splitter either, and a chunk that
+//! would only let the segmenter wait for a line of the block still arriving sets when it
+//! looks again and nothing more. These shortcuts change no
 //! event, chunk for chunk: the tests and the `stream` fuzz target run each stream beside
 //! one without them (`without_shortcuts`) and compare.
+//!
+//! **The end.** [`StreamParser::finish_into`] moves the final parse into the `complete`
+//! event, as a relay needs it; [`StreamParser::finish`] also returns it beside the
+//! event, which is one copy of it.
 //!
 //! **Reasoning** (docs/spec.md §9.1) is cut out before the segmenter sees the text, by the same
 //! rule as the one-shot parser (`crate::scan::reasoning`): its text goes out as
