@@ -388,7 +388,7 @@ impl StreamParser {
     /// uses [`StreamParser::finish_into`], which moves it into the event.
     pub fn finish(self) -> (Vec<StreamEvent>, ParsedResponse) {
         let mut events = Vec::new();
-        let parsed = self.finish_events(&mut events);
+        let parsed = self.finish_before_complete(&mut events);
         events.push(StreamEvent::Complete(parsed.clone()));
         (events, parsed)
     }
@@ -398,12 +398,15 @@ impl StreamParser {
     /// copied beside it (for a 64 KB response the copy costs about a fifth of a
     /// one-shot parse). The events are those of `finish`.
     pub fn finish_into(self, events: &mut Vec<StreamEvent>) {
-        let parsed = self.finish_events(events);
+        let parsed = self.finish_before_complete(events);
         events.push(StreamEvent::Complete(parsed));
     }
 
-    /// The last events before `complete`, and the final parse.
-    fn finish_events(mut self, events: &mut Vec<StreamEvent>) -> ParsedResponse {
+    /// [`StreamParser::finish`] for a caller that sends the closing
+    /// [`StreamEvent::Complete`] itself (an agent applies the turn's tool payloads to
+    /// the parse first): the last events before it are appended to `events`, and the
+    /// final parse is returned, never copied.
+    pub fn finish_before_complete(mut self, events: &mut Vec<StreamEvent>) -> ParsedResponse {
         if let Some(refused) = self.parser.refuse(self.received + self.overflow) {
             return refused;
         }
