@@ -31,8 +31,12 @@
 //!   finds clean is valid with nothing for the walk after validation to report, one
 //!   it finds invalid is refused by the validator, and one it sends to be reported is
 //!   refused or reported; so skipping the validator for clean values changes nothing.
+//! - **Compiled coercion is the coercion it replaced** ([`check_coercion`]): coercing a
+//!   value with the schema compiled gives the value (its members in the same order) and
+//!   the `coerced` warnings that reading the schema at every node gives.
 
 use payload_core::__internals::balanced::{self, Balanced};
+use payload_core::__internals::coerce;
 use payload_core::__internals::decode;
 use payload_core::__internals::json::{self, Decoded};
 use payload_core::__internals::plan::{self, Judged};
@@ -392,6 +396,22 @@ pub fn check_plan(payload: &PayloadType, value: &Value) -> Judged {
         },
     );
     judged
+}
+
+/// Checks that coercing `value` toward `payload` with its compiled coercion gives what
+/// the reference walk (the schema read at every node) gives: the same value, members in
+/// the same order, and the same warnings.
+pub fn check_coercion(payload: &PayloadType, value: &Value) {
+    let [
+        (compiled, compiled_warnings),
+        (reference, reference_warnings),
+    ] = coerce::both(payload, value);
+    assert_eq!(
+        (compiled.to_string(), &compiled_warnings),
+        (reference.to_string(), &reference_warnings),
+        "compiled coercion toward {} differs: {value}",
+        payload.name
+    );
 }
 
 /// Checks that validation's step 0 done lazily (the schema's errors built for the

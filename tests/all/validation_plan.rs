@@ -23,7 +23,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value, json};
 
-fn types() -> Vec<PayloadType> {
+pub(crate) fn types() -> Vec<PayloadType> {
     Registry::global().types().copied().collect()
 }
 
@@ -128,7 +128,7 @@ fn shopping() -> Shopping {
 }
 
 /// Any JSON value, small, with the names and words payload types use.
-fn any_value() -> impl Strategy<Value = Value> {
+pub(crate) fn any_value() -> impl Strategy<Value = Value> {
     let word = prop::sample::select(vec![
         "add",
         "update",
@@ -169,7 +169,7 @@ fn any_value() -> impl Strategy<Value = Value> {
 
 /// One way a model gets a value wrong, applied at the `at`-th node (in pre-order).
 #[derive(Debug, Clone)]
-enum Mutation {
+pub(crate) enum Mutation {
     Replace(Value),
     RemoveMember,
     AddMember(String, Value),
@@ -183,7 +183,7 @@ enum Mutation {
 
 /// Names a model writes for members: serde aliases of the registered types (`qty`,
 /// `mins`), other spellings of their members, and names no type declares.
-fn member_name() -> impl Strategy<Value = String> {
+pub(crate) fn member_name() -> impl Strategy<Value = String> {
     prop::sample::select(vec![
         "qty",
         "mins",
@@ -204,7 +204,7 @@ fn member_name() -> impl Strategy<Value = String> {
     .prop_map(str::to_string)
 }
 
-fn mutation() -> impl Strategy<Value = Mutation> {
+pub(crate) fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         any_value().prop_map(Mutation::Replace),
         Just(Mutation::RemoveMember),
@@ -334,7 +334,7 @@ proptest! {
 }
 
 /// Those of `types` that have an example.
-fn with_examples(types: Vec<PayloadType>) -> Vec<PayloadType> {
+pub(crate) fn with_examples(types: Vec<PayloadType>) -> Vec<PayloadType> {
     types
         .into_iter()
         .filter(|t| t.example().is_some())
@@ -351,7 +351,7 @@ fn decoder_agrees(payload: &PayloadType, value: &Value) {
 }
 
 /// The example of `payload` (which has one) with `mutations` applied.
-fn mutated(payload: &PayloadType, mutations: &[(usize, Mutation)]) -> Value {
+pub(crate) fn mutated(payload: &PayloadType, mutations: &[(usize, Mutation)]) -> Value {
     let mut value = payload.example().expect("an example");
     for (at, mutation) in mutations {
         let mut at = *at;

@@ -327,7 +327,7 @@ fn validate_coercing(
     };
     let mut fixes = Capped::warnings();
     if payload.compiled().policy().coerce {
-        coerce::coerce_into(&mut value, payload.compiled().schema(), &mut fixes);
+        coerce::coerce_into(&mut value, payload.compiled().coercion(), &mut fixes);
     }
     if fixes.is_empty() {
         *warnings = report.finish();

@@ -21,6 +21,8 @@
 //! enums), by type (`Option<T>`), or by constant (unit-only enums). A union whose
 //! branches may overlap, or any other keyword, leaves its place undecided.
 
+mod coercing;
+mod coercion;
 mod compile;
 #[cfg(feature = "__internals")]
 pub(crate) mod judge;
@@ -29,7 +31,9 @@ mod run;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use coercion::Coercion;
 use node::Node;
+pub(crate) use node::Types;
 use serde_json::Value;
 
 /// What the plan says about a value.
