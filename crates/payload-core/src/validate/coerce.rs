@@ -425,6 +425,27 @@ mod tests {
     }
 
     #[test]
+    fn renamed_members_move_to_the_end_in_order_and_the_first_of_two_wins() {
+        let mut value = json!({"Mode": "create", "answer": "a", "CONFIDENCE": 0.5,
+                               "mode": "x", "Tags": ["t"]});
+        let schema = schema();
+        let warnings = coerce(&mut value, &schema);
+        assert_eq!(
+            value.to_string(),
+            r#"{"Mode":"create","answer":"a","mode":"x","confidence":0.5,"tags":["t"]}"#
+        );
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+
+        let mut twice = json!({"Answer": "a", "x": 1, "ANSWER": "b"});
+        let warnings = coerce(&mut twice, &schema);
+        assert_eq!(twice.to_string(), r#"{"x":1,"ANSWER":"b","answer":"a"}"#);
+        assert_eq!(
+            warnings[0].message,
+            "the value: renamed member \"Answer\" to \"answer\""
+        );
+    }
+
+    #[test]
     fn a_key_is_not_renamed_over_an_existing_one() {
         let mut value = json!({"Answer": "Paris", "answer": "Lyon"});
         coerce(&mut value, &schema());

@@ -20,6 +20,10 @@
 //! `oneOf`/`anyOf` whose branches exclude one another: by a tag member (serde's tagged
 //! enums), by type (`Option<T>`), or by constant (unit-only enums). A union whose
 //! branches may overlap, or any other keyword, leaves its place undecided.
+//!
+//! Beside it, the same schema compiled for coercion ([`Coercion`], `coercion`, and its
+//! walk, `coercing`): what the walks after validation read at each place, held in
+//! fields, so that whole-response mode coerces a value with no keyword lookups.
 
 mod coercing;
 mod coercion;
