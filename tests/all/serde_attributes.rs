@@ -579,3 +579,34 @@ fn an_alias_beside_another_failure_is_still_an_alias() {
         &["tag", "label"],
     );
 }
+
+/// An alias whose own value is wrong (issue 33): the errors name the value, at the
+/// member's main name, in both modes; never the member as missing or the alias as
+/// unknown.
+#[test]
+fn an_alias_with_a_wrong_value_is_told_its_value_is_wrong() {
+    alias_beside::<Aliased>(
+        "required alias, its value wrong",
+        json!({"qty": "many"}),
+        &["/quantity"],
+        &["qty", "missing"],
+    );
+    alias_beside::<Aliased>(
+        "optional alias, its value wrong",
+        json!({"remark": 5, "quantity": 1}),
+        &["/note"],
+        &["remark", "unknown"],
+    );
+    alias_beside::<Aliased>(
+        "nested alias, its value wrong",
+        json!({"qty": 1, "lines": [{"txt": 5}]}),
+        &["/lines/0/text"],
+        &["txt", "unknown"],
+    );
+    alias_beside::<ClosedPair>(
+        "closed: required alias, its value wrong",
+        json!({"ident": "x", "count": 1}),
+        &["/id"],
+        &["ident", "missing"],
+    );
+}

@@ -16,7 +16,9 @@
 use payload_benches::json_invariants::{check_lazy_step_0, check_plan};
 use payload_core::__internals::decode::{refusals, roundtrips};
 use payload_core::__internals::plan::Verdict;
-use payload_core::{LlmPayload, PayloadType};
+use payload_core::{
+    ErrorKind, LlmPayload, ParseOptions, PayloadError, PayloadType, extract_json, parse,
+};
 use payload_registry::Registry;
 use proptest::prelude::*;
 use schemars::JsonSchema;
@@ -323,6 +325,11 @@ proptest! {
     }
 
     #[test]
+    fn an_alias_is_never_missing_or_unknown_whatever_its_value(value in shopping_list()) {
+        alias_is_read(&value);
+    }
+
+    #[test]
     fn the_plan_agrees_with_the_validator_on_mutated_examples(
         index in any::<prop::sample::Index>(),
         mutations in prop::collection::vec((0usize..64, mutation()), 1..4),
@@ -330,6 +337,60 @@ proptest! {
         let types = with_examples(types());
         let payload = &types[index.index(types.len())];
         check_plan(payload, &mutated(payload, &mutations));
+    }
+}
+
+/// Where a [`Shopping`] list writes a member under its serde alias, whatever that
+/// member's value and whatever else is wrong, no error says the member is missing and
+/// nothing (error or warning) calls the alias unknown, in either mode (docs/values.md):
+/// the model is told about the value it wrote, not asked again for a member it wrote.
+fn alias_is_read(value: &Value) {
+    const ALIASES: [(&str, &str); 3] =
+        [("qty", "quantity"), ("mins", "minutes"), ("remark", "note")];
+    let whole = extract_json(&value.to_string(), &Shopping::TYPE);
+    let parsed = parse(
+        &format!("{}: {value}", Shopping::MARKER),
+        &ParseOptions::new().payload(Shopping::TYPE),
+    );
+    let errors: Vec<&PayloadError> = whole
+        .errors
+        .iter()
+        .chain(parsed.rejected.iter().flat_map(|rejected| &rejected.errors))
+        .collect();
+    let warnings: Vec<&str> = whole
+        .warnings
+        .iter()
+        .chain(&parsed.warnings)
+        .map(|warning| warning.message.as_str())
+        .collect();
+    let mut objects = vec![(String::new(), value)];
+    if let Some(Value::Array(items)) = value.get("items") {
+        objects.extend(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| (format!("/items/{i}"), item)),
+        );
+    }
+    for (object, members) in objects {
+        for (alias, main) in ALIASES {
+            if members.get(alias).is_none() {
+                continue;
+            }
+            let at_alias = format!("{object}/{alias}");
+            let at_main = format!("{object}/{main}");
+            for error in &errors {
+                assert!(
+                    error.path != at_alias
+                        && !(error.path == at_main && error.kind == ErrorKind::Missing),
+                    "{value}: {error:#?}"
+                );
+            }
+            let quoted = format!("'{alias}'");
+            for warning in &warnings {
+                assert!(!warning.contains(&quoted), "{value}: {warning}");
+            }
+        }
     }
 }
 

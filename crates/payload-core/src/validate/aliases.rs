@@ -26,30 +26,51 @@
 //! lacks and then the member, both with the member's value. serde refuses a field
 //! written twice before it reads the second value (`duplicate field`): when it says so
 //! of the declared member, the member is that field under another name. A member serde
-//! ignores, or reads as another field, is never written twice. When the member's own
-//! value is wrong for the field, serde fails on it first and the member keeps today's
-//! verdict (the safe side).
+//! ignores, or reads as another field, is never written twice.
+//!
+//! **When the member's own value is wrong.** Then serde fails on the value before it
+//! sees the field twice, and more probes decide, the object holding: the member alone;
+//! each candidate alone, with the member's value; nothing of the member. serde reads
+//! the member as the candidate refused in the very same words as the member alone, when
+//! the member alone is refused differently from nothing (a member serde ignores changes
+//! nothing). Two fields of one type fail
+//! alike, so the member is renamed only when exactly one candidate does; otherwise it
+//! keeps today's verdict (the safe side). Either way the value stays refused: only which
+//! member its errors name changes.
 //!
 //! The member is renamed as above and the value is still refused, now with the errors
-//! of what really is wrong.
+//! of what really is wrong: `{"qty": "many"}` is told that `/quantity` is not a number,
+//! not that `quantity` is missing.
 //!
 //! **Cost.** Only a value with an undeclared member pays anything, and it pays at most
-//! [`MAX_DECODES`] decodes of the value: past them the remaining members keep today's
-//! verdict (a warning or an error, the safe side). A runtime schema type has no serde
+//! [`MAX_DECODES`] decodes of the value, or, when serde cannot read it, [`MAX_PROBES`]
+//! probes, each keeping at most [`MAX_PROBE_STRINGS`] strings of an object: past them
+//! the remaining members keep today's verdict (a warning or an error, the safe side). A runtime schema type has no serde
 //! type and never renames. The members the schema calls missing come from its errors,
 //! which cost more than the decodes: they are built only when a candidate name needs
 //! them, and not at all when they could only change the order of candidates that are
 //! all tried anyway (the schema can call missing only members its objects declare, and
-//! every candidate fits the budget: at most one candidate of a member is the field serde
-//! reads it as, so the order changes no outcome). serde is asked only what the test
+//! every probe fits the budget: at most one candidate of a member is the field serde
+//! reads it as, and a wrong value's test asks every candidate, so the order changes no
+//! outcome). serde is asked only what the test
 //! reads: the roundtrip, and the words of a refusal, never the path of an error.
 
 use crate::validate::members::NearMiss;
 use payload_schema::pointer;
 use serde_json::{Map, Value};
 
-/// How many decodes one value may spend on testing its undeclared members.
+/// How many decodes of the whole value one value may spend on testing its undeclared
+/// members.
 pub(crate) const MAX_DECODES: usize = 16;
+
+/// How many probes (module docs) one value serde cannot read may spend on testing its
+/// undeclared members: a probe is the value cut down to one member's object, so it
+/// costs a fraction of a whole decode.
+pub(crate) const MAX_PROBES: usize = 64;
+
+/// How many string members of each object a probe keeps beside the members it tests
+/// (they hold the tags of tagged enums; an object with more keeps its first ones).
+pub(crate) const MAX_PROBE_STRINGS: usize = 32;
 
 /// How many undeclared members of one value are noted for the test (the walk notes
 /// them; past this many, the rest keep their warning or error).
@@ -104,17 +125,18 @@ pub(crate) fn rename_aliases(
     let Some(base) = roundtrip(value) else {
         // The missing members only put some of the candidates first when they are
         // among the absent ones, and at most one candidate of a member can be the
-        // field serde reads it as: when every candidate of every group can be tried
-        // within the budget, their order changes no outcome, and they are not needed.
+        // field serde reads it as: when every probe of every group (at most two per
+        // candidate and two more) fits the budget, their order changes no outcome,
+        // and they are not needed.
         let groups = groups(undeclared);
         let all_tried = missing_among_absent
             && groups
                 .iter()
-                .map(|group| candidates(value, group[0], &[], near).len())
+                .map(|group| 2 * candidates(value, group[0], &[], near).len() + 2)
                 .sum::<usize>()
-                < MAX_DECODES;
+                <= MAX_PROBES;
         let missing = if all_tried { &[] } else { missing.get(value) };
-        return rename_beside_failures(value, &groups, missing, near, &failure, &mut spend);
+        return rename_beside_failures(value, &groups, missing, near, &failure);
     };
     let mut renamed = 0;
     for group in groups(undeclared) {
@@ -200,36 +222,32 @@ impl<F: FnOnce(&Value) -> Vec<String>> Missing<F> {
     }
 }
 
-/// The rule of "When something else fails" (module docs): each group of undeclared
-/// members decided on probes of its first member.
+/// The rules of "When something else fails" and "When the member's own value is wrong"
+/// (module docs): each group of undeclared members decided on probes of its first
+/// member, at most [`MAX_PROBES`] probes in all.
 fn rename_beside_failures(
     value: &mut Value,
     groups: &[Vec<&UndeclaredMember>],
     missing: &[String],
     near: &[NearMiss],
     failure: &impl Fn(&Value) -> Option<String>,
-    spend: &mut impl FnMut() -> bool,
 ) -> usize {
+    let mut budget = MAX_PROBES;
+    let mut ask = |value: &Value, member: &UndeclaredMember, names: &[&str]| {
+        let probe = probe(value, member, names)?;
+        let left = budget > 0;
+        budget = budget.saturating_sub(1);
+        left.then(|| failure(&probe))
+    };
     let mut renamed = 0;
     for group in groups {
         let first = group[0];
-        let mut meant = None;
-        for name in candidates(value, first, missing, near) {
-            if !spend() {
-                break;
-            }
-            let Some(probe) = probe(value, first, &name) else {
-                break;
-            };
-            // serde's own words for a field written twice (serde_derive's
-            // `duplicate_field`), under the field's main name.
-            let twice = format!("duplicate field `{name}`");
-            if failure(&probe).is_some_and(|why| why.contains(&twice)) {
-                meant = Some(name);
-                break;
-            }
-        }
-        let Some(meant) = meant else {
+        let Some(meant) = read_as(
+            value,
+            first,
+            &candidates(value, first, missing, near),
+            &mut ask,
+        ) else {
             continue;
         };
         for member in group {
@@ -244,6 +262,46 @@ fn rename_beside_failures(
         }
     }
     renamed
+}
+
+/// The one of `candidates` serde reads `member` as, or `None` (also when the probes run
+/// out first). `ask(value, member, names)` is serde's refusal of the probe whose object
+/// holds `names` with the member's value, `None` when no probe can be made or spent.
+fn read_as(
+    value: &Value,
+    member: &UndeclaredMember,
+    candidates: &[String],
+    ask: &mut impl FnMut(&Value, &UndeclaredMember, &[&str]) -> Option<Option<String>>,
+) -> Option<String> {
+    // The member written after the candidate: serde says `duplicate field` of the
+    // field it reads the member as (serde_derive's words, under the field's main name).
+    let mut refusals = Vec::with_capacity(candidates.len());
+    for name in candidates {
+        let refusal = ask(value, member, &[name, &member.name])?;
+        let twice = format!("duplicate field `{name}`");
+        if refusal.as_ref().is_some_and(|why| why.contains(&twice)) {
+            return Some(name.clone());
+        }
+        refusals.push(refusal);
+    }
+    // The member's own value is wrong: the one candidate refused in the same words as
+    // the member alone, when serde reads the member at all. A candidate refused so is
+    // refused so with the member after it too (serde stops at the first failure), which
+    // spares asking the others alone.
+    let alone = ask(value, member, &[&member.name])??;
+    let mut meant = None;
+    for (name, refusal) in candidates.iter().zip(&refusals) {
+        if refusal.as_ref() != Some(&alone) || ask(value, member, &[name])?.as_ref() != Some(&alone)
+        {
+            continue;
+        }
+        if meant.is_some() {
+            return None;
+        }
+        meant = Some(name.clone());
+    }
+    let meant = meant?;
+    (ask(value, member, &[])?.as_ref() != Some(&alone)).then_some(meant)
 }
 
 /// The declared names a member of a value serde cannot read may stand for: those it is
@@ -270,10 +328,10 @@ fn candidates(
 
 /// The probe of the module docs: `value` cut down to the path to `member`'s object
 /// (each list to its one item, each object to the member on the path and its string
-/// members, which hold the tags of tagged enums), that object holding `meant` and then
-/// `member`, both with the member's value, then its string members. `None` when the
+/// members, which hold the tags of tagged enums), that object holding each of `names`
+/// in order, all with the member's value, then its string members. `None` when the
 /// path is not there.
-fn probe(value: &Value, member: &UndeclaredMember, meant: &str) -> Option<Value> {
+fn probe(value: &Value, member: &UndeclaredMember, names: &[&str]) -> Option<Value> {
     let tokens: Vec<String> = member
         .object
         .split('/')
@@ -294,16 +352,19 @@ fn probe(value: &Value, member: &UndeclaredMember, meant: &str) -> Option<Value>
     };
     let written = object.get(&member.name)?.clone();
     let mut probe = Map::new();
-    probe.insert(meant.to_string(), written.clone());
-    probe.insert(member.name.clone(), written);
-    let mut probe = Value::Object(with_strings(probe, object));
+    for name in names {
+        probe.insert(name.to_string(), written.clone());
+    }
+    // The member's own value, a string, is not one of the strings kept beside it.
+    let others = object.iter().filter(|(name, _)| **name != member.name);
+    let mut probe = Value::Object(with_strings(probe, others));
     for (token, container) in tokens.iter().zip(path).rev() {
         probe = match container {
             Value::Array(_) => Value::Array(vec![probe]),
             Value::Object(members) => {
                 let mut on_path = Map::new();
                 on_path.insert(token.clone(), probe);
-                Value::Object(with_strings(on_path, members))
+                Value::Object(with_strings(on_path, members.iter()))
             }
             _ => return None,
         };
@@ -311,10 +372,15 @@ fn probe(value: &Value, member: &UndeclaredMember, meant: &str) -> Option<Value>
     Some(probe)
 }
 
-/// `probe` followed by the string members of `object` it does not hold.
-fn with_strings(mut probe: Map<String, Value>, object: &Map<String, Value>) -> Map<String, Value> {
-    for (name, member) in object {
-        if member.is_string() && !probe.contains_key(name) {
+/// `probe` followed by the string members among `members` it does not hold, at most
+/// [`MAX_PROBE_STRINGS`] of them.
+fn with_strings<'a>(
+    mut probe: Map<String, Value>,
+    members: impl Iterator<Item = (&'a String, &'a Value)>,
+) -> Map<String, Value> {
+    let strings = members.filter(|(_, member)| member.is_string());
+    for (name, member) in strings.take(MAX_PROBE_STRINGS) {
+        if !probe.contains_key(name) {
             probe.insert(name.clone(), member.clone());
         }
     }
@@ -648,5 +714,49 @@ mod tests {
         assert_eq!(renamed, 1);
         assert_eq!(value["ingredients"][0]["quantity"], 2);
         assert!(value["ingredients"][0].get("name").is_none());
+    }
+
+    /// A required alias whose own value is wrong: serde fails on the value before it
+    /// sees a field twice, and the member is still read as the field it stands for.
+    #[test]
+    fn a_required_alias_with_a_wrong_value_is_renamed() {
+        let mut value = json!({"ingredients": [{"name": "eggs", "qty": "two"}]});
+        let renamed = rename(
+            &mut value,
+            &[member("/ingredients/0", "qty")],
+            &["/ingredients/0/quantity"],
+        );
+        assert_eq!(renamed, 1);
+        assert_eq!(value["ingredients"][0]["quantity"], "two");
+    }
+
+    /// A wrong value two missing fields would refuse alike: which one the member stands
+    /// for cannot be told, and it keeps its verdict.
+    #[test]
+    fn a_wrong_value_two_fields_refuse_alike_is_left_alone() {
+        let mut value = json!({"ingredients": [{"quantity": 1, "remark": 5}]});
+        let before = value.clone();
+        let remark = UndeclaredMember {
+            absent: vec!["note".to_string()],
+            ..member("/ingredients/0", "remark")
+        };
+        let renamed = rename(&mut value, &[remark], &["/ingredients/0/name"]);
+        assert_eq!(renamed, 0);
+        assert_eq!(value, before);
+    }
+
+    /// A member serde ignores, holding a value the missing field would refuse, is not
+    /// taken for that field.
+    #[test]
+    fn an_ignored_member_with_a_wrong_value_is_left_alone() {
+        let mut value = json!({"ingredients": [{"name": "eggs", "amount": "two"}]});
+        let before = value.clone();
+        let renamed = rename(
+            &mut value,
+            &[member("/ingredients/0", "amount")],
+            &["/ingredients/0/quantity"],
+        );
+        assert_eq!(renamed, 0);
+        assert_eq!(value, before);
     }
 }
