@@ -232,7 +232,7 @@ pub(crate) fn fix_enum_case(
 /// shifts the members after it) and an insertion per rename.
 pub(crate) fn rename_members(
     map: &mut Map<String, Value>,
-    mut renames: Vec<(String, String)>,
+    mut renames: Vec<(String, &str)>,
     place: &(impl Place + ?Sized),
     fixes: &mut Fixes<'_>,
 ) {
@@ -260,8 +260,13 @@ pub(crate) fn rename_members(
     }
     for ((from, to), member) in renames.into_iter().zip(moved) {
         if let Some(member) = member {
-            fixes.note(|| located(place, &["renamed member \"", &from, "\" to \"", &to, "\""]));
-            kept.insert(to, member);
+            fixes.note(|| located(place, &["renamed member \"", &from, "\" to \"", to, "\""]));
+            // The old name's buffer holds the new one (they differ in case and
+            // separators only, so mostly in no length).
+            let mut key = from;
+            key.clear();
+            key.push_str(to);
+            kept.insert(key, member);
         }
     }
     *map = kept;

@@ -116,7 +116,7 @@ fn fix_key_styles(
     }
     let declared = applies.declared();
     let folded: Vec<String> = declared.iter().map(|name| fold(name)).collect();
-    let renames: Vec<(String, String)> = undeclared
+    let renames: Vec<(String, &str)> = undeclared
         .into_iter()
         .filter_map(|key| {
             let key_folded = fold(key);
@@ -126,9 +126,7 @@ fn fix_key_styles(
                 .filter(|(_, f)| **f == key_folded)
                 .map(|(name, _)| *name);
             match (candidates.next(), candidates.next()) {
-                (Some(only), None) if !map.contains_key(only) => {
-                    Some((key.clone(), only.to_string()))
-                }
+                (Some(only), None) if !map.contains_key(only) => Some((key.clone(), only)),
                 _ => None,
             }
         })

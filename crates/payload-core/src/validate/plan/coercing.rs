@@ -141,7 +141,7 @@ impl Coercion {
         if !closed && (nodes().any(|n| n.open_ended) || !declaring) {
             return;
         }
-        let mut renames: Vec<(String, String)> = Vec::new();
+        let mut renames: Vec<(String, &str)> = Vec::new();
         for key in map.keys() {
             if nodes().any(|n| declared(n, key).is_some()) {
                 continue;
@@ -161,7 +161,7 @@ impl Coercion {
             }
             if let (Some(only), false) = (only, several) {
                 if !map.contains_key(only) {
-                    renames.push((key.clone(), only.to_string()));
+                    renames.push((key.clone(), only));
                 }
             }
         }

@@ -113,6 +113,14 @@ fn is_fold_separator(c: char) -> bool {
 /// Whether `name` folds to `folded` (`fold_name(name) == folded`), without building the
 /// folded name.
 pub(crate) fn folds_to(name: &str, folded: &str) -> bool {
+    if name.is_ascii() {
+        // As in `fold_name`: ASCII letters lowercase to ASCII, byte by byte.
+        return name
+            .bytes()
+            .filter(|&b| !is_fold_separator(char::from(b)))
+            .map(|b| b.to_ascii_lowercase())
+            .eq(folded.bytes());
+    }
     name.chars()
         .filter(|&c| !is_fold_separator(c))
         .flat_map(char::to_lowercase)
