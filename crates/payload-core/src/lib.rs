@@ -237,6 +237,15 @@ pub mod __internals {
             (seen(value.clone(), false), seen(value.clone(), true))
         }
     }
+    /// Where whole-response mode looks for a response's JSON value.
+    pub mod candidates {
+        /// The candidates of `text`, described with their values, found with the value
+        /// a response starts with read strictly, then by the scanner alone (which the
+        /// first must equal), each with where the search stopped.
+        pub fn both_readings(text: &str) -> [(Vec<String>, Option<usize>); 2] {
+            crate::whole::extract::candidates::both_readings(text)
+        }
+    }
     /// Coercion toward a payload type's schema (whole-response mode).
     pub mod coerce {
         use crate::caps::Capped;

@@ -12,7 +12,7 @@
 //! the answer is one value, and a `<reasoning>` element inside an XML answer is a
 //! member of it.
 
-mod candidates;
+pub(crate) mod candidates;
 mod fallback;
 pub(crate) mod policy;
 #[cfg(test)]
