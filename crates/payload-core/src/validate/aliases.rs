@@ -358,7 +358,7 @@ fn probe(value: &Value, member: &UndeclaredMember, names: &[&str]) -> Option<Val
         return None;
     };
     let written = object.get(&member.name)?.clone();
-    let mut probe = Map::new();
+    let mut probe = Map::with_capacity(names.len() + 1);
     for name in names {
         probe.insert(name.to_string(), written.clone());
     }
@@ -369,7 +369,7 @@ fn probe(value: &Value, member: &UndeclaredMember, names: &[&str]) -> Option<Val
         probe = match container {
             Value::Array(_) => Value::Array(vec![probe]),
             Value::Object(members) => {
-                let mut on_path = Map::new();
+                let mut on_path = Map::with_capacity(1);
                 on_path.insert(token.clone(), probe);
                 Value::Object(with_strings(on_path, members.iter()))
             }
@@ -387,7 +387,8 @@ fn with_strings<'a>(
 ) -> Map<String, Value> {
     let strings = members.filter(|(_, member)| member.is_string());
     for (name, member) in strings.take(MAX_PROBE_STRINGS) {
-        if !probe.contains_key(name) {
+        // A probe holds a few members: comparing names costs less than hashing one.
+        if !probe.keys().any(|held| held == name) {
             probe.insert(name.clone(), member.clone());
         }
     }
