@@ -92,11 +92,18 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
         take(events);
         at = end;
     }
-    let (events, parsed) = stream.finish();
+    // The stream ends as a relay ends it (the parse moved into `complete`), the
+    // reference as `finish` does (the parse returned beside it): the same events.
+    let mut events = Vec::new();
+    stream.finish_into(&mut events);
+    let (reference_events, parsed) = reference.finish();
     assert_eq!(
-        events,
-        reference.finish().0,
+        events, reference_events,
         "the end gives the events it gives with no shortcut"
+    );
+    assert!(
+        matches!(events.last(), Some(StreamEvent::Complete(last)) if *last == parsed),
+        "the stream ends with `complete` holding the final parse"
     );
     take(events);
     assert_eq!(shown, parsed.message, "the deltas are the message");

@@ -31,8 +31,16 @@
 //!   finds clean is valid with nothing for the walk after validation to report, one
 //!   it finds invalid is refused by the validator, and one it sends to be reported is
 //!   refused or reported; so skipping the validator for clean values changes nothing.
+//! - **A response's first value is read once** ([`check_first_value_read_once`]): the
+//!   value a response starts with, read strictly from its bracket, is the candidate the
+//!   scanner finds there, read as its span is.
+//! - **Compiled coercion is the coercion it replaced** ([`check_coercion`]): coercing a
+//!   value with the schema compiled gives the value (its members in the same order) and
+//!   the `coerced` warnings that reading the schema at every node gives.
 
 use payload_core::__internals::balanced::{self, Balanced};
+use payload_core::__internals::candidates;
+use payload_core::__internals::coerce;
 use payload_core::__internals::decode;
 use payload_core::__internals::json::{self, Decoded};
 use payload_core::__internals::plan::{self, Judged};
@@ -392,6 +400,29 @@ pub fn check_plan(payload: &PayloadType, value: &Value) -> Judged {
         },
     );
     judged
+}
+
+/// Checks that whole-response mode, reading strictly the value a response starts with,
+/// finds the candidates the scanner alone finds, each read as its span is.
+pub fn check_first_value_read_once(text: &str) {
+    let [strict, scanned] = candidates::both_readings(text);
+    assert_eq!(strict, scanned, "the strict read differs: {text:?}");
+}
+
+/// Checks that coercing `value` toward `payload` with its compiled coercion gives what
+/// the reference walk (the schema read at every node) gives: the same value, members in
+/// the same order, and the same warnings.
+pub fn check_coercion(payload: &PayloadType, value: &Value) {
+    let [
+        (compiled, compiled_warnings),
+        (reference, reference_warnings),
+    ] = coerce::both(payload, value);
+    assert_eq!(
+        (compiled.to_string(), &compiled_warnings),
+        (reference.to_string(), &reference_warnings),
+        "compiled coercion toward {} differs: {value}",
+        payload.name
+    );
 }
 
 /// Checks that validation's step 0 done lazily (the schema's errors built for the

@@ -40,7 +40,12 @@ pub fn stream_in_chunks(
         events.clear();
         at = end;
     }
-    stream.finish().1
+    // As a relay ends a stream: the parse is the one the `complete` event carries.
+    stream.finish_into(&mut events);
+    match events.pop() {
+        Some(payload_core::stream::StreamEvent::Complete(parsed)) => parsed,
+        other => unreachable!("a stream ends with `complete`, not {other:?}"),
+    }
 }
 
 /// The options of the table.that `table_view` page: both proposals, the suggestion

@@ -3,7 +3,9 @@
 //! success is valid for its type, holds every number as written and never holds
 //! quoted choices joined into one string (`payload_benches::json_invariants::check_extract`). In `auto`, detection is
 //! checked against the result: when any named format reads a valid value, `auto`
-//! succeeds unless the response was cut off (`json_invariants::check_auto`).
+//! succeeds unless the response was cut off (`json_invariants::check_auto`). The value
+//! a response starts with, read strictly, is the one the scanner finds
+//! (`json_invariants::check_first_value_read_once`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -35,7 +37,10 @@ fuzz_target!(|data: &[u8]| {
         None => {
             payload_benches::json_invariants::check_auto(&text, &payload);
         }
-        Some(Format::Json) => payload_benches::json_invariants::check_extract(&text, &payload, 0),
+        Some(Format::Json) => {
+            payload_benches::json_invariants::check_first_value_read_once(&text);
+            payload_benches::json_invariants::check_extract(&text, &payload, 0)
+        }
         Some(format) => {
             let result = payload_core::extract_as(&text, &payload, Some(format));
             assert_eq!(result.success, result.data.is_some());

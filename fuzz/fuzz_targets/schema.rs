@@ -3,13 +3,14 @@
 //! instructions render, whose example (the second JSON value, when given and accepted)
 //! is read back as a success, and which reads any text without panicking. The type's
 //! compiled validation plan says only what is so of the example and of every further
-//! JSON value in the input (`payload_benches::json_invariants::check_plan`).
+//! JSON value in the input (`payload_benches::json_invariants::check_plan`), and its
+//! compiled coercion gives what the reference walk gives (`check_coercion`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use payload_core::formats::Format;
 use payload_core::instructions::{InstructionOptions, payload_instructions};
-use payload_benches::json_invariants::check_plan;
+use payload_benches::json_invariants::{check_coercion, check_plan};
 use payload_core::{PayloadType, runtime::RuntimeOptions, extract_as};
 use serde_json::Value;
 
@@ -31,6 +32,7 @@ fuzz_target!(|data: &[u8]| {
             let further: Vec<Value> = values.filter_map(Result::ok).take(8).collect();
             for value in example.iter().chain(&further) {
                 check_plan(payload, value);
+                check_coercion(payload, value);
             }
             if let Some(example) = example {
                 let read = extract_as(&example.to_string(), payload, Some(Format::Json));

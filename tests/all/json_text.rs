@@ -3,7 +3,9 @@
 //! over generated text (the same checks the fuzz targets assert, from
 //! `payload_benches::json_invariants`).
 
-use payload_benches::json_invariants::{check_cut_off, check_extract, check_json_text};
+use payload_benches::json_invariants::{
+    check_cut_off, check_extract, check_first_value_read_once, check_json_text,
+};
 use payload_core::__internals::json;
 use payload_core::formats::Format;
 use payload_core::limits::MAX_DEPTH;
@@ -257,6 +259,8 @@ proptest! {
         let decoded = check_json_text(&text).expect("a value models write is read");
         prop_assert_eq!(decoded.value, value);
         check_cut_off(&text);
+        check_first_value_read_once(&text);
+        check_first_value_read_once(&format!("{text}\nand {text}"));
     }
 
     #[test]
@@ -270,6 +274,7 @@ proptest! {
         let two = serde_json::to_string(&second).unwrap();
         let text = format!("{prose}\n{one}\n{prose}\n{two}");
         check_extract(&text, &AnyObject::TYPE, 2);
+        check_first_value_read_once(&text);
 
         // The object closed early after some member: every member is kept, or it is
         // an error; never the smaller object.
@@ -280,6 +285,7 @@ proptest! {
         if members.len() > 1 {
             let at = 1 + split.index(members.len() - 1);
             let early = format!("{{{}}}, {}}}", members[..at].join(", "), members[at..].join(", "));
+            check_first_value_read_once(&early);
             let result = json_extract::<AnyObject>(&early);
             if let Some(data) = result.data {
                 prop_assert_eq!(data, Value::Object(first.clone()), "{}", early);
@@ -378,6 +384,7 @@ proptest! {
             .replace("\"PLACEHOLDER\"", &written);
         check_json_text(&text);
         check_extract(&text, &AnyObject::TYPE, 0);
+        check_first_value_read_once(&text);
         let decoded = json::decode(&text, ORIGIN);
         let error = decoded.expect_err("copied choices were read as a value");
         prop_assert_eq!(error.kind, ErrorKind::Validation);

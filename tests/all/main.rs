@@ -29,6 +29,7 @@ mod runtime_types;
 mod serde_attributes;
 
 // Properties over any input, the real-output corpus and the crate graph.
+mod coercion;
 mod corpus;
 mod crate_graph;
 mod hostile;

@@ -25,7 +25,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value, json};
 
-fn types() -> Vec<PayloadType> {
+pub(crate) fn types() -> Vec<PayloadType> {
     Registry::global().types().copied().collect()
 }
 
@@ -130,7 +130,7 @@ fn shopping() -> Shopping {
 }
 
 /// Any JSON value, small, with the names and words payload types use.
-fn any_value() -> impl Strategy<Value = Value> {
+pub(crate) fn any_value() -> impl Strategy<Value = Value> {
     let word = prop::sample::select(vec![
         "add",
         "update",
@@ -171,7 +171,7 @@ fn any_value() -> impl Strategy<Value = Value> {
 
 /// One way a model gets a value wrong, applied at the `at`-th node (in pre-order).
 #[derive(Debug, Clone)]
-enum Mutation {
+pub(crate) enum Mutation {
     Replace(Value),
     RemoveMember,
     AddMember(String, Value),
@@ -185,7 +185,7 @@ enum Mutation {
 
 /// Names a model writes for members: serde aliases of the registered types (`qty`,
 /// `mins`), other spellings of their members, and names no type declares.
-fn member_name() -> impl Strategy<Value = String> {
+pub(crate) fn member_name() -> impl Strategy<Value = String> {
     prop::sample::select(vec![
         "qty",
         "mins",
@@ -206,7 +206,7 @@ fn member_name() -> impl Strategy<Value = String> {
     .prop_map(str::to_string)
 }
 
-fn mutation() -> impl Strategy<Value = Mutation> {
+pub(crate) fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         any_value().prop_map(Mutation::Replace),
         Just(Mutation::RemoveMember),
@@ -395,7 +395,7 @@ fn alias_is_read(value: &Value) {
 }
 
 /// Those of `types` that have an example.
-fn with_examples(types: Vec<PayloadType>) -> Vec<PayloadType> {
+pub(crate) fn with_examples(types: Vec<PayloadType>) -> Vec<PayloadType> {
     types
         .into_iter()
         .filter(|t| t.example().is_some())
@@ -412,7 +412,7 @@ fn decoder_agrees(payload: &PayloadType, value: &Value) {
 }
 
 /// The example of `payload` (which has one) with `mutations` applied.
-fn mutated(payload: &PayloadType, mutations: &[(usize, Mutation)]) -> Value {
+pub(crate) fn mutated(payload: &PayloadType, mutations: &[(usize, Mutation)]) -> Value {
     let mut value = payload.example().expect("an example");
     for (at, mutation) in mutations {
         let mut at = *at;

@@ -346,8 +346,9 @@ impl<'a, M: Model> Turn<'a, M> {
         };
         // What a re-ask keeps: the turn's text before this answer.
         let before = parser.text()[..self.call_start.min(parser.text().len())].to_string();
-        let (mut events, mut parsed) = parser.finish();
-        events.retain(|e| !matches!(e, StreamEvent::Complete(_)));
+        // The turn sends `complete` itself, once it knows the answer is kept.
+        let mut events = Vec::new();
+        let mut parsed = parser.finish_before_complete(&mut events);
         self.events(events);
         if self.reask(&parsed, &before) {
             return;

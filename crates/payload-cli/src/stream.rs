@@ -45,7 +45,9 @@ fn replay(
             event.write_sse(out)?;
         }
     }
-    for event in parser.finish().0 {
+    let mut last = Vec::new();
+    parser.finish_into(&mut last);
+    for event in last {
         event.write_sse(out)?;
     }
     Ok(())

@@ -237,6 +237,38 @@ pub mod __internals {
             (seen(value.clone(), false), seen(value.clone(), true))
         }
     }
+    /// Where whole-response mode looks for a response's JSON value.
+    pub mod candidates {
+        /// The candidates of `text`, described with their values, found with the value
+        /// a response starts with read strictly, then by the scanner alone (which the
+        /// first must equal), each with where the search stopped.
+        pub fn both_readings(text: &str) -> [(Vec<String>, Option<usize>); 2] {
+            crate::whole::extract::candidates::both_readings(text)
+        }
+    }
+    /// Coercion toward a payload type's schema (whole-response mode).
+    pub mod coerce {
+        use crate::caps::Capped;
+        use crate::validate::coerce;
+
+        /// `value` coerced toward `payload`'s schema, with the `coerced` warnings: by the
+        /// compiled walk, then by the walk that reads the schema at every node (the
+        /// reference the compiled one must equal).
+        pub fn both(
+            payload: &crate::PayloadType,
+            value: &serde_json::Value,
+        ) -> [(serde_json::Value, Vec<crate::Warning>); 2] {
+            let compiled = payload.compiled();
+            let (mut fast, mut slow) = (value.clone(), value.clone());
+            let (mut fast_warnings, mut slow_warnings) = (Capped::warnings(), Capped::warnings());
+            coerce::coerce_into(&mut fast, compiled.coercion(), &mut fast_warnings);
+            coerce::reference::coerce_into(&mut slow, compiled.schema(), &mut slow_warnings);
+            [
+                (fast, fast_warnings.finish()),
+                (slow, slow_warnings.finish()),
+            ]
+        }
+    }
     /// `$ref` resolution in a schema.
     pub mod schema_walk {
         pub use payload_schema::walk::resolve;

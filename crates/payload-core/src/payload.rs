@@ -192,7 +192,16 @@ impl<T: LlmPayload> Source for Derived<T> {
         // The words of `decode_value`'s error without the second, path-tracking decode
         // that places it: the alias test reads only the words.
         match T::deserialize(value) {
-            Err(error) => Some(format!("{DOES_NOT_DECODE}: {error}")),
+            // The alias test asks this of many probes: the words are joined in one
+            // buffer of the right size rather than formatted twice.
+            Err(error) => {
+                let words = error.to_string();
+                let mut message = String::with_capacity(DOES_NOT_DECODE.len() + 2 + words.len());
+                message.push_str(DOES_NOT_DECODE);
+                message.push_str(": ");
+                message.push_str(&words);
+                Some(message)
+            }
             Ok(decoded) => decoded.check().first().map(|e| e.message.clone()),
         }
     }

@@ -27,6 +27,15 @@ pub struct Decoded {
 }
 
 impl Decoded {
+    /// A value the strict reader read: nothing repaired, nothing noted.
+    pub(crate) fn strict(value: Value) -> Self {
+        Decoded {
+            value,
+            repairs: Vec::new(),
+            notes: Notes::default(),
+        }
+    }
+
     /// Whether a key was written twice in one object.
     pub fn has_duplicates(&self) -> bool {
         !self.notes.duplicates.items().is_empty() || self.notes.duplicates.omitted() > 0
@@ -126,11 +135,7 @@ fn imprecise_error(imprecise: &repair::Imprecise) -> PayloadError {
 /// the model's text. A value that is cut off is never completed: that is an error.
 pub fn decode(text: &str, origin: Location) -> Result<Decoded, PayloadError> {
     match strict::parse(text) {
-        Ok(value) => Ok(Decoded {
-            value,
-            repairs: Vec::new(),
-            notes: Notes::default(),
-        }),
+        Ok(value) => Ok(Decoded::strict(value)),
         Err(strict) => match repair::parse_lenient(text) {
             Ok(lenient) => Ok(Decoded::from(lenient)),
             Err(lenient) => Err(repair_error(&strict, &lenient, text, origin)),
@@ -147,11 +152,7 @@ pub(crate) fn decode_or_read(
     origin: impl FnOnce() -> Location,
 ) -> Result<Decoded, PayloadError> {
     match read {
-        Some(value) => Ok(Decoded {
-            value,
-            repairs: Vec::new(),
-            notes: Notes::default(),
-        }),
+        Some(value) => Ok(Decoded::strict(value)),
         None => decode(text, origin()),
     }
 }

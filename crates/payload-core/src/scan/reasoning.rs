@@ -199,11 +199,16 @@ impl Splitter {
     /// feeding many small chunks then takes the chunk as answer itself.
     pub(crate) fn passes_whole(&self, chunk: &str) -> bool {
         !chunk.is_empty()
-            && self.held.is_empty()
-            && self.answered
-            && self.mode == (Mode::Answer { line_start: false })
+            && self.passes_line_free()
             // A chunk is often one token: a plain search, not `memchr`'s vector set-up.
             && !chunk.as_bytes().contains(&b'\n')
+    }
+
+    /// Whether [`Splitter::passes_whole`] holds for every chunk without a line break:
+    /// the part of it that is the splitter's state, which only [`Splitter::push`]
+    /// changes.
+    pub(crate) fn passes_line_free(&self) -> bool {
+        self.held.is_empty() && self.answered && self.mode == (Mode::Answer { line_start: false })
     }
 
     /// The text has ended: hands out what was held. Returns the opener of the section

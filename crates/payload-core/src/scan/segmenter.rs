@@ -281,6 +281,31 @@ impl Segmenter {
         }
     }
 
+    /// What [`Segmenter::advance`] does on `text`, a text that has not ended, when the
+    /// value of the open block is being scanned and its scan waits for the end of a line
+    /// ([`ValueScanner::waits_for_line`]): it decides nothing, and only sets when to
+    /// look again. Does that and returns true; returns false, changing nothing, when
+    /// `advance` may do more. The stream's shortcut past a line still arriving; a
+    /// property test holds it to `advance` (`stream::tests`).
+    pub(crate) fn waits_for_line(&mut self, text: &str) -> bool {
+        if text.len() < self.retry_at {
+            return false;
+        }
+        let Mode::Block(pending) = &mut self.mode else {
+            return false;
+        };
+        // `receive` scans (the strict read needs the whole text) a value that has not
+        // closed.
+        if pending.spelled.value_start.is_none()
+            || pending.value_end.is_some()
+            || !pending.scanner.waits_for_line(text)
+        {
+            return false;
+        }
+        self.retry_at = 0;
+        true
+    }
+
     /// Waits for the text to grow by a quarter of what is undecided since `from`.
     fn wait_from(&mut self, len: usize, from: usize) -> Step {
         self.retry_at = len + ((len - from.min(len)) / 4).max(1);

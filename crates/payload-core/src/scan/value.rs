@@ -311,9 +311,7 @@ impl ValueScanner {
             Some(rel) => line + rel,
             None if eof => len,
             None => {
-                // Wait for the whole line, looking again once the text has grown by a
-                // quarter of what is waiting, so tiny chunks stay linear.
-                self.retry_at = len + (len - line) / 4 + 1;
+                self.wait_for_line_end(len, line);
                 return LineStart::NeedMore;
             }
         };
@@ -358,6 +356,34 @@ impl ValueScanner {
             }
         }
         LineStart::Goes
+    }
+
+    /// Waits for the whole line at `line` to arrive, looking again once the text (now
+    /// `len` bytes) has grown by a quarter of what is waiting, so tiny chunks stay
+    /// linear.
+    fn wait_for_line_end(&mut self, len: usize, line: usize) {
+        self.retry_at = len + (len - line) / 4 + 1;
+    }
+
+    /// What [`ValueScanner::advance_until`] with [`Ends`] does on `text`, a text that
+    /// has not ended, when the scan stands at the start of a line of which `text` holds
+    /// no line break yet: it decides nothing and only sets when to look again. Does that
+    /// and returns true; returns false, changing nothing, when the scan would do more
+    /// (or wait for another reason). A stream calls this instead of the whole step
+    /// for most chunks of a block written over many lines.
+    pub(crate) fn waits_for_line(&mut self, text: &str) -> bool {
+        let len = text.len();
+        let Some(line) = self.line else {
+            return false;
+        };
+        if len < self.retry_at || self.pos < line || line > len {
+            return false;
+        }
+        if memchr::memchr(b'\n', &text.as_bytes()[line..]).is_some() {
+            return false;
+        }
+        self.wait_for_line_end(len, line);
+        true
     }
 
     fn skip_char(&mut self, text: &str) {

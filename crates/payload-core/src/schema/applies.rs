@@ -106,6 +106,8 @@ impl<'a> Applies<'a> {
 
     /// The JSON types allowed here: those of the first applying schema that states
     /// any, or, when none does, those any undecided branch allows.
+    // Coercion reads these from its compiled form; its reference walk reads them here.
+    #[cfg(any(test, feature = "__internals"))]
     pub(crate) fn types(&self) -> Vec<&'a str> {
         if let Some(typed) = self.parts.iter().find(|p| !p.types.is_empty()) {
             return typed.types.clone();
@@ -123,6 +125,8 @@ impl<'a> Applies<'a> {
 
     /// The allowed values, when an applying schema is an enum (read once per schema
     /// node, `crate::schema::facts`).
+    // Coercion reads these from its compiled form; its reference walk reads them here.
+    #[cfg(any(test, feature = "__internals"))]
     pub(crate) fn enum_values(&self) -> Option<&[Value]> {
         self.parts
             .iter()

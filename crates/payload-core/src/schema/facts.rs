@@ -46,7 +46,11 @@ pub(crate) struct Facts<'a> {
 impl<'a> Facts<'a> {
     /// Reads what `node` (a schema in `root`) says.
     pub(crate) fn read(root: &'a Value, node: &'a Value) -> Facts<'a> {
-        let target = resolve(root, node);
+        Facts::of_target(root, resolve(root, node))
+    }
+
+    /// Reads what `target` (a schema in `root`, its `$ref`s already followed) says.
+    pub(crate) fn of_target(root: &'a Value, target: &'a Value) -> Facts<'a> {
         let list = |keyword: &str| {
             target
                 .get(keyword)

@@ -22,7 +22,8 @@ where
             match chunks.next().await {
                 Some(chunk) => queue.extend(live.push(chunk.as_ref())),
                 None => {
-                    let (last, _) = parser.take()?.finish();
+                    let mut last = Vec::new();
+                    parser.take()?.finish_into(&mut last);
                     queue.extend(last);
                 }
             }

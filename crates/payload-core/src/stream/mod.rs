@@ -44,9 +44,15 @@
 //! a closing quote) and says until which length it will decide nothing, and the next
 //! preview is not due. Such a chunk is copied onto the text and nothing else runs; text
 //! that cannot hold a reasoning section's opener (no line break, on a line that has
-//! begun with answer text) does not go through the splitter either. These shortcuts change no
+//! begun with answer text) does not go through the splitter either, and a chunk that
+//! would only let the segmenter wait for a line of the block still arriving sets when it
+//! looks again and nothing more. These shortcuts change no
 //! event, chunk for chunk: the tests and the `stream` fuzz target run each stream beside
 //! one without them (`without_shortcuts`) and compare.
+//!
+//! **The end.** [`StreamParser::finish_into`] moves the final parse into the `complete`
+//! event, as a relay needs it; [`StreamParser::finish`] also returns it beside the
+//! event, which is one copy of it.
 //!
 //! **Reasoning** (docs/spec.md §9.1) is cut out before the segmenter sees the text, by the same
 //! rule as the one-shot parser (`crate::scan::reasoning`): its text goes out as
@@ -195,6 +201,12 @@ pub struct StreamParser {
     /// Whether a chunk may skip what cannot change ([`Self::idle_below`],
     /// [`Splitter::passes_whole`]); off only to check that skipping changes no event.
     shortcuts: bool,
+    /// A chunk shorter than this with no line break is only copied onto `buf`: the
+    /// splitter passes it whole ([`Splitter::passes_line_free`]), the answer stays
+    /// below [`Self::idle_below`] and the response within its size limit. Worked out
+    /// after each chunk that takes the full way, so that the common chunk (one token
+    /// inside a long block) costs one comparison and its copy; `0` without shortcuts.
+    quiet: usize,
 }
 
 impl std::fmt::Debug for StreamParser {
@@ -226,6 +238,7 @@ impl StreamParser {
             overflow: 0,
             idle_below: 0,
             shortcuts: true,
+            quiet: 0,
         }
     }
 
@@ -235,6 +248,7 @@ impl StreamParser {
     #[cfg(any(test, feature = "__internals"))]
     pub(crate) fn without_shortcuts(mut self) -> StreamParser {
         self.shortcuts = false;
+        self.quiet = 0;
         self
     }
 
@@ -244,6 +258,7 @@ impl StreamParser {
     /// already shown are then the one exception to the guarantee above).
     pub fn with_limits(mut self, limits: Limits) -> StreamParser {
         self.parser = self.parser.with_limits(limits);
+        self.quiet = 0;
         self
     }
 
@@ -262,7 +277,28 @@ impl StreamParser {
 
     /// [`StreamParser::push`] appending to the caller's `events`, so that a caller
     /// feeding many small chunks reuses one vector instead of allocating one per chunk.
+    #[inline]
     pub fn push_into(&mut self, chunk: &str, events: &mut Vec<StreamEvent>) {
+        // A chunk is often one token: a plain loop, not a search's set-up.
+        if chunk.len() < self.quiet && chunk.bytes().all(|b| b != b'\n') {
+            // What the full way below would do with it (see `quiet`).
+            self.quiet -= chunk.len();
+            self.received += chunk.len();
+            if let [byte] = chunk.as_bytes() {
+                // One byte of UTF-8 is an ASCII character: pushed as one, without a
+                // call to copy it.
+                self.buf.push(char::from(*byte));
+            } else {
+                self.buf.push_str(chunk);
+            }
+            return;
+        }
+        self.take_chunk(chunk, events);
+        self.quiet = self.quiet_bound();
+    }
+
+    /// [`StreamParser::push_into`] the full way.
+    fn take_chunk(&mut self, chunk: &str, events: &mut Vec<StreamEvent>) {
         if chunk.is_empty() {
             return;
         }
@@ -283,7 +319,48 @@ impl StreamParser {
         if self.shortcuts && self.buf.len() < self.idle_below {
             return;
         }
+        if self.shortcuts && self.waits_for_line() {
+            return;
+        }
         self.run(false, events);
+    }
+
+    /// Does what [`Self::run`] would do on a text that has not ended, when all it
+    /// would do is let the segmenter wait for the end of a line of the open block
+    /// ([`Segmenter::waits_for_line`]) and the block's preview is not due; then
+    /// returns true. Most wake-ups inside a block written over many lines are these.
+    fn waits_for_line(&mut self) -> bool {
+        let preview_due = match (&self.preview, self.segmenter.open_block()) {
+            (None, _) => false,
+            (Some(preview), Some((start, None))) if start == preview.value_start => {
+                self.buf.len() - preview.value_start >= preview.next_at
+            }
+            // `run` would change the preview.
+            (Some(_), _) => true,
+        };
+        if preview_due || !self.segmenter.waits_for_line(&self.buf) {
+            return false;
+        }
+        self.idle_below = self.idle_below();
+        true
+    }
+
+    /// The bound [`Self::quiet`] after a chunk: the largest length a chunk with no line
+    /// break may have and still take the full way only to its copy (the splitter's
+    /// `passes_whole`, the size limit and `idle_below` in [`Self::take_chunk`]).
+    fn quiet_bound(&self) -> usize {
+        if !self.shortcuts || self.overflow > 0 || !self.splitter.passes_line_free() {
+            return 0;
+        }
+        let below_limit = self
+            .parser
+            .limits()
+            .max_input_bytes
+            .saturating_sub(self.received)
+            + 1;
+        self.idle_below
+            .saturating_sub(self.buf.len())
+            .min(below_limit)
     }
 
     /// Takes in a piece of the text as the reasoning splitter decided it.
@@ -305,18 +382,38 @@ impl StreamParser {
 
     /// Ends the response: the last events (ending with [`StreamEvent::Complete`]) and
     /// the final parse, which is the one-shot parse of the whole text.
-    pub fn finish(mut self) -> (Vec<StreamEvent>, ParsedResponse) {
+    ///
+    /// The parse is returned beside the `complete` event that carries it, so it is
+    /// copied once; a caller that needs it only as the event carries it (a relay)
+    /// uses [`StreamParser::finish_into`], which moves it into the event.
+    pub fn finish(self) -> (Vec<StreamEvent>, ParsedResponse) {
         let mut events = Vec::new();
-        if let Some(refused) = self.parser.refuse(self.received + self.overflow) {
-            events.push(StreamEvent::Complete(refused.clone()));
-            return (events, refused);
-        }
-        let mut splitter = std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere));
-        let unclosed = splitter.finish(&mut |part| self.part(part, &mut events));
-        self.run(true, &mut events);
-        let parsed = self.assembly.finish(unclosed);
+        let parsed = self.finish_before_complete(&mut events);
         events.push(StreamEvent::Complete(parsed.clone()));
         (events, parsed)
+    }
+
+    /// [`StreamParser::finish`] appending the last events to the caller's `events`,
+    /// the final parse moved into the closing [`StreamEvent::Complete`] instead of
+    /// copied beside it (for a 64 KB response the copy costs about a fifth of a
+    /// one-shot parse). The events are those of `finish`.
+    pub fn finish_into(self, events: &mut Vec<StreamEvent>) {
+        let parsed = self.finish_before_complete(events);
+        events.push(StreamEvent::Complete(parsed));
+    }
+
+    /// [`StreamParser::finish`] for a caller that sends the closing
+    /// [`StreamEvent::Complete`] itself (an agent applies the turn's tool payloads to
+    /// the parse first): the last events before it are appended to `events`, and the
+    /// final parse is returned, never copied.
+    pub fn finish_before_complete(mut self, events: &mut Vec<StreamEvent>) -> ParsedResponse {
+        if let Some(refused) = self.parser.refuse(self.received + self.overflow) {
+            return refused;
+        }
+        let mut splitter = std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere));
+        let unclosed = splitter.finish(&mut |part| self.part(part, events));
+        self.run(true, events);
+        self.assembly.finish(unclosed)
     }
 
     /// Runs the segmenter over the text so far and turns its pieces into events.

@@ -230,6 +230,8 @@ fn check_shortcuts(
 
 /// [`Segmenter::idle_below`] says what `advance` does: on any longer text still below
 /// it (and not ended), `advance` gives no piece and leaves the segmenter as it was.
+/// And [`Segmenter::waits_for_line`], where it says it waits, leaves the segmenter as
+/// `advance` does, with no piece (and changes nothing where it says it does not).
 fn check_idle_below(
     options: &ParseOptions,
     text: &str,
@@ -241,7 +243,33 @@ fn check_idle_below(
     let mut len = 0;
     for chunk in chunks(text, sizes) {
         len += chunk.len();
+        // The shortcut past a line still arriving does what `advance` does.
+        let mut shortcut = segmenter.clone();
+        let waits = shortcut.waits_for_line(&text[..len]);
+        let unchanged = format!("{segmenter:?}");
+        let given = pieces.len();
         segmenter.advance(parser.table(), &text[..len], false, &mut pieces);
+        if waits {
+            prop_assert!(
+                pieces.len() == given,
+                "{:?} gave {:?}",
+                &text[..len],
+                &pieces[given..]
+            );
+            prop_assert_eq!(
+                format!("{shortcut:?}"),
+                format!("{segmenter:?}"),
+                "waits_for_line on {:?}",
+                &text[..len]
+            );
+        } else {
+            prop_assert_eq!(
+                format!("{shortcut:?}"),
+                unchanged,
+                "waits_for_line changed nothing on {:?}",
+                &text[..len]
+            );
+        }
         let idle = segmenter.idle_below();
         let before = format!("{segmenter:?}");
         for longer in (len + 1..idle.min(text.len() + 1)).filter(|&at| text.is_char_boundary(at)) {

@@ -22,21 +22,22 @@
 //! is missing that it did write. Each undeclared member is then asked of serde on a
 //! *probe*: the value cut down to the path leading to the member's object (each list to
 //! the one item, each object to the member on the path and its string members, which
-//! hold the tags of tagged enums), that object holding a declared member its object
-//! lacks and then the member, both with the member's value. serde refuses a field
+//! hold the tags of tagged enums), that object holding the member and then a declared
+//! member its object lacks, both with the member's value. serde refuses a field
 //! written twice before it reads the second value (`duplicate field`): when it says so
 //! of the declared member, the member is that field under another name. A member serde
 //! ignores, or reads as another field, is never written twice.
 //!
 //! **When the member's own value is wrong.** Then serde fails on the value before it
-//! sees the field twice, and more probes decide, the object holding: the member alone;
-//! each candidate alone, with the member's value; nothing of the member. serde reads
-//! the member as the candidate refused in the very same words as the member alone, when
-//! the member alone is refused differently from nothing (a member serde ignores changes
-//! nothing). Two fields of one type fail
-//! alike, so the member is renamed only when exactly one candidate does; otherwise it
-//! keeps today's verdict (the safe side). Either way the value stays refused: only which
-//! member its errors name changes.
+//! sees the field twice. The member is written first in each probe, so every
+//! candidate's probe is refused in the same words, which are those of the object
+//! holding the member alone (one more probe). The member stands for the one candidate
+//! refused in those words when the object holds it alone with the member's value, and
+//! nothing of the member is refused otherwise (a member serde ignores changes
+//! nothing). Two fields of one type fail alike, so the member is renamed only when
+//! exactly one candidate does; otherwise it keeps today's verdict (the safe side). A
+//! member whose probes are refused in different words costs nothing more. Either way
+//! the value stays refused: only which member its errors name changes.
 //!
 //! The member is renamed as above and the value is still refused, now with the errors
 //! of what really is wrong: `{"qty": "many"}` is told that `/quantity` is not a number,
@@ -273,26 +274,31 @@ fn read_as(
     candidates: &[String],
     ask: &mut impl FnMut(&Value, &UndeclaredMember, &[&str]) -> Option<Option<String>>,
 ) -> Option<String> {
-    // The member written after the candidate: serde says `duplicate field` of the
-    // field it reads the member as (serde_derive's words, under the field's main name).
+    // The member written before the candidate: serde says `duplicate field` of the
+    // field it reads the member as (serde_derive's words, under the field's main name),
+    // before it reads the second value.
     let mut refusals = Vec::with_capacity(candidates.len());
     for name in candidates {
-        let refusal = ask(value, member, &[name, &member.name])?;
+        let refusal = ask(value, member, &[&member.name, name])?;
         let twice = format!("duplicate field `{name}`");
         if refusal.as_ref().is_some_and(|why| why.contains(&twice)) {
             return Some(name.clone());
         }
         refusals.push(refusal);
     }
-    // The member's own value is wrong: the one candidate refused in the same words as
-    // the member alone, when serde reads the member at all. A candidate refused so is
-    // refused so with the member after it too (serde stops at the first failure), which
-    // spares asking the others alone.
-    let alone = ask(value, member, &[&member.name])??;
+    // The member's own value is wrong: serde fails on the member, written first, so
+    // every candidate's probe is refused in the same words, which are the member
+    // alone's; the one candidate refused so alone, with the member's value, is the one.
+    let (first, rest) = refusals.split_first()?;
+    let words = first.as_ref()?;
+    if rest.iter().any(|refusal| refusal != first)
+        || ask(value, member, &[&member.name])?.as_ref() != Some(words)
+    {
+        return None;
+    }
     let mut meant = None;
-    for (name, refusal) in candidates.iter().zip(&refusals) {
-        if refusal.as_ref() != Some(&alone) || ask(value, member, &[name])?.as_ref() != Some(&alone)
-        {
+    for name in candidates {
+        if ask(value, member, &[name])?.as_ref() != Some(words) {
             continue;
         }
         if meant.is_some() {
@@ -301,7 +307,8 @@ fn read_as(
         meant = Some(name.clone());
     }
     let meant = meant?;
-    (ask(value, member, &[])?.as_ref() != Some(&alone)).then_some(meant)
+    // A member serde ignores changes nothing: then nothing of it is refused alike.
+    (ask(value, member, &[])?.as_ref() != Some(words)).then_some(meant)
 }
 
 /// The declared names a member of a value serde cannot read may stand for: those it is
@@ -351,7 +358,7 @@ fn probe(value: &Value, member: &UndeclaredMember, names: &[&str]) -> Option<Val
         return None;
     };
     let written = object.get(&member.name)?.clone();
-    let mut probe = Map::new();
+    let mut probe = Map::with_capacity(names.len() + 1);
     for name in names {
         probe.insert(name.to_string(), written.clone());
     }
@@ -362,7 +369,7 @@ fn probe(value: &Value, member: &UndeclaredMember, names: &[&str]) -> Option<Val
         probe = match container {
             Value::Array(_) => Value::Array(vec![probe]),
             Value::Object(members) => {
-                let mut on_path = Map::new();
+                let mut on_path = Map::with_capacity(1);
                 on_path.insert(token.clone(), probe);
                 Value::Object(with_strings(on_path, members.iter()))
             }
@@ -380,7 +387,8 @@ fn with_strings<'a>(
 ) -> Map<String, Value> {
     let strings = members.filter(|(_, member)| member.is_string());
     for (name, member) in strings.take(MAX_PROBE_STRINGS) {
-        if !probe.contains_key(name) {
+        // A probe holds a few members: comparing names costs less than hashing one.
+        if !probe.keys().any(|held| held == name) {
             probe.insert(name.clone(), member.clone());
         }
     }

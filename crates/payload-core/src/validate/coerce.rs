@@ -25,33 +25,34 @@
 //! Integer-valued floats (`12.0` for an integer) are rewritten before validation, in
 //! both modes (`crate::validate::numbers`); whole-response mode reports those as `coerced` too.
 
+//! The schema is read from its compiled form (`crate::validate::plan::coercion`), which
+//! holds, at each place of a value, what the walks after validation read from the
+//! schema (`crate::schema::applies`); the walk that read it from the schema itself at
+//! every node is kept as the reference the tests hold the compiled one to
+//! ([`reference`]). The rules themselves are here, one each, for both.
+
 use crate::caps::Capped;
-use crate::schema::applies::{Applies, Members};
-use crate::validate::schema_errors::fold;
+use crate::validate::plan::Coercion;
+use crate::validate::plan::Types;
 use crate::warning::{Warning, WarningKind};
-use payload_schema::pointer;
-use payload_schema::walk::{self as schema_walk, types_of};
 use serde_json::{Map, Number, Value};
 
-/// Values nest at most this deep (the JSON parsers' own limit), so the walk's
-/// recursion is bounded.
-use crate::limits::MAX_DEPTH;
+#[cfg(any(test, feature = "__internals"))]
+pub(crate) mod reference;
 
 /// The largest magnitude up to which every integer is exactly a float (2^53).
 const EXACT_LIMIT: f64 = 9_007_199_254_740_992.0;
 
-/// Coerces `value` toward `root` (a schema), pushing a warning for each change. Every
-/// change is pushed (or counted, once `warnings` is full): a caller can tell from
-/// [`Capped::is_empty`] whether anything changed.
-pub(crate) fn coerce_into(value: &mut Value, root: &Value, warnings: &mut Capped<Warning>) {
-    let mut fixes = Fixes { warnings };
-    wrap_bare_array(value, root, &mut fixes);
-    walk(value, root, root, &mut String::new(), 0, &mut fixes);
+/// Coerces `value` toward the schema `coercion` was compiled from, pushing a warning for
+/// each change. Every change is pushed (or counted, once `warnings` is full): a caller
+/// can tell from [`Capped::is_empty`] whether anything changed.
+pub(crate) fn coerce_into(value: &mut Value, coercion: &Coercion, warnings: &mut Capped<Warning>) {
+    coercion.coerce(value, &mut Fixes { warnings });
 }
 
 /// The warnings of one coercion: built only while the report has room.
-struct Fixes<'w> {
-    warnings: &'w mut Capped<Warning>,
+pub(crate) struct Fixes<'w> {
+    pub(crate) warnings: &'w mut Capped<Warning>,
 }
 
 impl Fixes<'_> {
@@ -65,131 +66,101 @@ impl Fixes<'_> {
     }
 }
 
-fn wrap_bare_array(value: &mut Value, root: &Value, fixes: &mut Fixes<'_>) {
-    if !value.is_array() {
-        return;
+/// Where a value sits, written as its JSON pointer only when a warning names it.
+pub(crate) trait Place {
+    /// Appends the pointer (empty for the value itself).
+    fn write_to(&self, out: &mut String);
+}
+
+impl Place for str {
+    fn write_to(&self, out: &mut String) {
+        out.push_str(self);
     }
-    let schema = schema_walk::resolve(root, root);
-    if !types_of(schema).contains(&"object") {
-        return;
+}
+
+/// A warning's text: the place (`the value` for the whole value), then what was done,
+/// written in pieces into one buffer of the right size.
+fn located(place: &(impl Place + ?Sized), pieces: &[&str]) -> String {
+    const PLACE: usize = 32;
+    let mut message = String::with_capacity(PLACE + pieces.iter().map(|p| p.len()).sum::<usize>());
+    place.write_to(&mut message);
+    if message.is_empty() {
+        message.push_str("the value");
     }
-    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        return;
-    };
-    if properties.len() != 1 {
-        return;
+    message.push_str(": ");
+    for piece in pieces {
+        message.push_str(piece);
     }
-    let Some((name, property)) = properties.iter().next() else {
-        return;
-    };
-    if !types_of(schema_walk::resolve(root, property)).contains(&"array") {
-        return;
-    }
+    message
+}
+
+/// Wraps a bare array as the only member, `name`, of an object.
+pub(crate) fn wrap_bare_array(value: &mut Value, name: &str, fixes: &mut Fixes<'_>) {
     let items = std::mem::take(value);
     let mut map = Map::new();
-    map.insert(name.clone(), items);
+    map.insert(name.to_string(), items);
     *value = Value::Object(map);
     fixes.note(|| format!("wrapped the bare array as the object's only member \"{name}\""));
 }
 
-/// Coerces `value` where `schema` governs it. `path` is its pointer: one buffer for the
-/// whole walk, a segment pushed and popped per level, so that no member costs a string.
-fn walk(
+/// Converts a scalar to a wanted type (`types`, which `value` does not have), or wraps
+/// a single value in an array; returns whether it wrapped one (a union may be decided
+/// differently for an array).
+pub(crate) fn fix_type(
     value: &mut Value,
-    root: &Value,
-    schema: &Value,
-    path: &mut String,
-    depth: usize,
+    types: Types,
+    place: &(impl Place + ?Sized),
     fixes: &mut Fixes<'_>,
-) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let mut applies = Applies::of(root, schema, value);
-    let types = applies.types();
-    if !types.is_empty() && !matches_type(value, &types) {
-        if let Some(fixed) = convert_scalar(value, &types) {
-            fixes.note(|| format!("{}: converted {} to {}", at(path), value, fixed));
-            *value = fixed;
-        } else if types.contains(&"array") && !value.is_array() && !value.is_null() {
-            let single = std::mem::take(value);
-            fixes.note(|| format!("{}: wrapped a single value in an array", at(path)));
-            *value = Value::Array(vec![single]);
-            // A union may be decided differently now that the value is an array.
-            applies = Applies::of(root, schema, value);
-        }
-    }
-    // Only a string's case is fixed: the allowed values (a copy) are looked up for
-    // strings alone, not at every node.
-    if value.is_string() {
-        if let Some(allowed) = applies.enum_values() {
-            fix_enum_case(value, allowed, path, fixes);
-        }
-    }
-    match value {
-        Value::Object(map) => {
-            fix_key_styles(map, &applies, path, fixes);
-            for (key, member) in map.iter_mut() {
-                if let Some(sub) = applies.member(key) {
-                    let len = path.len();
-                    pointer::push_token(path, key);
-                    walk(member, root, sub, path, depth + 1, fixes);
-                    path.truncate(len);
-                }
-            }
-        }
-        Value::Array(items) => {
-            for (index, item) in items.iter_mut().enumerate() {
-                if let Some(sub) = applies.item(index) {
-                    let len = path.len();
-                    pointer::push_index(path, index);
-                    walk(item, root, sub, path, depth + 1, fixes);
-                    path.truncate(len);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-fn at(path: &str) -> String {
-    if path.is_empty() {
-        "the value".to_string()
+) -> bool {
+    if let Some(fixed) = convert_scalar(value, types) {
+        fixes.note(|| {
+            let (from, to) = (value.to_string(), fixed.to_string());
+            located(place, &["converted ", &from, " to ", &to])
+        });
+        *value = fixed;
+        false
+    } else if types.0 & Types::ARRAY != 0 && !value.is_array() && !value.is_null() {
+        let single = std::mem::take(value);
+        fixes.note(|| located(place, &["wrapped a single value in an array"]));
+        *value = Value::Array(vec![single]);
+        true
     } else {
-        path.to_string()
+        false
     }
 }
 
-fn matches_type(value: &Value, types: &[&str]) -> bool {
-    types.iter().any(|t| match *t {
-        "null" => value.is_null(),
-        "boolean" => value.is_boolean(),
-        "integer" => value.is_i64() || value.is_u64(),
-        "number" => value.is_number(),
-        "string" => value.is_string(),
-        "array" => value.is_array(),
-        "object" => value.is_object(),
-        _ => true,
-    })
+/// Whether `value` has one of `types`; a name that is no JSON type allows every value.
+pub(crate) fn matches_type(value: &Value, types: Types) -> bool {
+    let kind = match value {
+        Value::Null => Types::NULL,
+        Value::Bool(_) => Types::BOOLEAN,
+        Value::Number(n) if n.is_f64() => Types::NUMBER,
+        Value::Number(_) => Types::INTEGER | Types::NUMBER,
+        Value::String(_) => Types::STRING,
+        Value::Array(_) => Types::ARRAY,
+        Value::Object(_) => Types::OBJECT,
+    };
+    types.0 & (kind | Types::OTHER) != 0
 }
 
 /// A string that spells exactly a number, integer or boolean of a wanted type (the
 /// rules are in the module docs).
-fn convert_scalar(value: &Value, types: &[&str]) -> Option<Value> {
+fn convert_scalar(value: &Value, types: Types) -> Option<Value> {
     let text = value.as_str()?.trim();
-    if types.contains(&"integer") || types.contains(&"number") {
-        if let Some(number) = exact_number(text) {
-            if types.contains(&"integer") {
-                if let Some(integer) = exact_integer(&number) {
-                    return Some(integer);
+    let (integer, number) = (types.0 & Types::INTEGER != 0, types.0 & Types::NUMBER != 0);
+    if integer || number {
+        if let Some(found) = exact_number(text) {
+            if integer {
+                if let Some(exact) = exact_integer(&found) {
+                    return Some(exact);
                 }
             }
-            if types.contains(&"number") {
-                return Some(Value::Number(number));
+            if number {
+                return Some(Value::Number(found));
             }
         }
     }
-    if types.contains(&"boolean") {
+    if types.0 & Types::BOOLEAN != 0 {
         if text.eq_ignore_ascii_case("true") {
             return Some(Value::Bool(true));
         }
@@ -223,84 +194,100 @@ fn exact_integer(number: &Number) -> Option<Value> {
     (float.fract() == 0.0 && float.abs() <= EXACT_LIMIT).then(|| Value::from(float as i64))
 }
 
-fn fix_enum_case(value: &mut Value, allowed: &[Value], path: &str, fixes: &mut Fixes<'_>) {
+/// A string in another case or separator style than the one allowed value it folds
+/// to, changed to that value.
+pub(crate) fn fix_enum_case(
+    value: &mut Value,
+    allowed: &[Value],
+    place: &(impl Place + ?Sized),
+    fixes: &mut Fixes<'_>,
+) {
     let Some(text) = value.as_str() else { return };
     if allowed.iter().any(|a| a.as_str() == Some(text)) {
         return;
     }
-    let folded = fold(text);
+    let folded = crate::validate::schema_errors::fold(text);
     let mut matches = allowed
         .iter()
         .filter_map(Value::as_str)
-        .filter(|a| fold(a) == folded);
+        .filter(|a| crate::validate::schema_errors::fold(a) == folded);
     if let (Some(only), None) = (matches.next(), matches.next()) {
         fixes.note(|| {
-            format!(
-                "{}: changed \"{text}\" to the allowed value \"{only}\"",
-                at(path)
+            located(
+                place,
+                &["changed \"", text, "\" to the allowed value \"", only, "\""],
             )
         });
         *value = Value::String(only.to_string());
     }
 }
 
-fn fix_key_styles(
+/// Renames members (from, to), in order. Two keys folding to one member: the first is
+/// renamed, the second stays (and is reported as unknown), never overwriting the first.
+/// A renamed member moves to the end, in the order of `renames`.
+///
+/// Each `to` is a declared member the map does not hold, and each `from` a key it holds
+/// that no member declares: so the renames that apply are the first for each `to`, and
+/// the map is built again once, every key hashed once, instead of a removal (which
+/// shifts the members after it) and an insertion per rename.
+pub(crate) fn rename_members(
     map: &mut Map<String, Value>,
-    applies: &Applies<'_>,
-    path: &str,
+    mut renames: Vec<(String, &str)>,
+    place: &(impl Place + ?Sized),
     fixes: &mut Fixes<'_>,
 ) {
-    // A map's keys are data, and an undecided union's members cannot be told apart.
-    if !matches!(applies.members(), Members::Open | Members::Closed) || applies.undecided() {
+    if renames.is_empty() {
         return;
     }
-    // Most objects have no undeclared key: the declared names are folded only for one
-    // that does.
-    let undeclared: Vec<&String> = map.keys().filter(|key| !applies.declares(key)).collect();
-    if undeclared.is_empty() {
-        return;
+    let mut seen = 0;
+    for at in 0..renames.len() {
+        if renames[..seen].iter().all(|(_, to)| *to != renames[at].1) {
+            renames.swap(seen, at);
+            seen += 1;
+        }
     }
-    let declared = applies.declared();
-    let folded: Vec<String> = declared.iter().map(|name| fold(name)).collect();
-    let renames: Vec<(String, String)> = undeclared
-        .into_iter()
-        .filter_map(|key| {
-            let key_folded = fold(key);
-            let mut candidates = declared
-                .iter()
-                .zip(&folded)
-                .filter(|(_, f)| **f == key_folded)
-                .map(|(name, _)| *name);
-            match (candidates.next(), candidates.next()) {
-                (Some(only), None) if !map.contains_key(only) => {
-                    Some((key.clone(), only.to_string()))
-                }
-                _ => None,
+    renames.truncate(seen);
+    let old = std::mem::replace(map, Map::with_capacity(0));
+    let mut moved: Vec<Option<Value>> = (0..renames.len()).map(|_| None).collect();
+    let mut kept = Map::with_capacity(old.len());
+    for (key, member) in old {
+        match renames.iter().position(|(from, _)| *from == key) {
+            Some(at) => moved[at] = Some(member),
+            None => {
+                kept.insert(key, member);
             }
-        })
-        .collect();
-    for (from, to) in renames {
-        // Two keys folding to one member: the first is renamed, the second stays
-        // (and is reported as unknown), never overwriting the first.
-        if map.contains_key(&to) {
-            continue;
-        }
-        if let Some(member) = map.shift_remove(&from) {
-            fixes.note(|| format!("{}: renamed member \"{from}\" to \"{to}\"", at(path)));
-            map.insert(to, member);
         }
     }
+    for ((from, to), member) in renames.into_iter().zip(moved) {
+        if let Some(member) = member {
+            fixes.note(|| located(place, &["renamed member \"", &from, "\" to \"", to, "\""]));
+            // The old name's buffer holds the new one (they differ in case and
+            // separators only, so mostly in no length).
+            let mut key = from;
+            key.clear();
+            key.push_str(to);
+            kept.insert(key, member);
+        }
+    }
+    *map = kept;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Coerces `value` toward `root`, returning the warnings for what changed.
+    /// Coerces `value` toward `root`, returning the warnings for what changed; the
+    /// walk that reads the schema at every node does the same.
     fn coerce(value: &mut Value, root: &Value) -> Vec<Warning> {
+        let mut by_reference = value.clone();
+        let mut expected = Capped::warnings();
+        reference::coerce_into(&mut by_reference, root, &mut expected);
         let mut warnings = Capped::warnings();
-        coerce_into(value, root, &mut warnings);
-        warnings.finish()
+        coerce_into(value, &Coercion::compile(root), &mut warnings);
+        let warnings = warnings.finish();
+        assert_eq!(*value, by_reference);
+        assert_eq!(warnings, expected.finish());
+        warnings
     }
     use serde_json::json;
 
@@ -439,6 +426,27 @@ mod tests {
         assert_eq!(
             warnings[0].message,
             "the value: renamed member \"rowId\" to \"row_id\""
+        );
+    }
+
+    #[test]
+    fn renamed_members_move_to_the_end_in_order_and_the_first_of_two_wins() {
+        let mut value = json!({"Mode": "create", "answer": "a", "CONFIDENCE": 0.5,
+                               "mode": "x", "Tags": ["t"]});
+        let schema = schema();
+        let warnings = coerce(&mut value, &schema);
+        assert_eq!(
+            value.to_string(),
+            r#"{"Mode":"create","answer":"a","mode":"x","confidence":0.5,"tags":["t"]}"#
+        );
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+
+        let mut twice = json!({"Answer": "a", "x": 1, "ANSWER": "b"});
+        let warnings = coerce(&mut twice, &schema);
+        assert_eq!(twice.to_string(), r#"{"x":1,"ANSWER":"b","answer":"a"}"#);
+        assert_eq!(
+            warnings[0].message,
+            "the value: renamed member \"Answer\" to \"answer\""
         );
     }
 

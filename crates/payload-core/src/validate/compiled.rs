@@ -3,7 +3,7 @@
 //! Schema tool would enforce it. Its errors are bounded by [`super::bounded`].
 
 use super::bounded;
-use super::plan::{Plan, Verdict};
+use super::plan::{Coercion, Plan, Verdict};
 use crate::caps::Capped;
 use crate::error::PayloadError;
 use crate::schema::{Shape, shape_of};
@@ -22,6 +22,8 @@ pub(crate) struct CompiledSchema {
     /// The schema compiled into a plan that finds clean values fast (`None` for a
     /// schema too large for one).
     plan: Option<Plan>,
+    /// The schema compiled for coercion (whole-response mode, `super::coerce`).
+    coercion: Coercion,
     /// Whether every member the validator can call missing is one its object's
     /// schema declares ([`CompiledSchema::missing_among_absent`]).
     missing_among_absent: bool,
@@ -49,6 +51,7 @@ impl CompiledSchema {
         let shape = shape_of(&schema);
         let policy = ParsingPolicy::from_schema(&schema);
         let plan = Plan::compile(&schema);
+        let coercion = Coercion::compile(&schema);
         let missing_among_absent = requires_only_declared(&schema);
         let string_choices = super::catch_all::has_string_choices(&schema);
         Ok(CompiledSchema {
@@ -58,6 +61,7 @@ impl CompiledSchema {
             entries: bounded::Entries::default(),
             policy,
             plan,
+            coercion,
             missing_among_absent,
             string_choices,
         })
@@ -89,6 +93,11 @@ impl CompiledSchema {
         self.plan
             .as_ref()
             .map_or(Verdict::Unsure, |plan| plan.verdict(value))
+    }
+
+    /// The schema compiled for coercion.
+    pub(crate) fn coercion(&self) -> &Coercion {
+        &self.coercion
     }
 
     /// Whether every member the validator can call missing is among the members the

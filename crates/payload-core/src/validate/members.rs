@@ -252,6 +252,16 @@ pub(crate) fn near_misses<'a>(name: &str, candidates: &[Folded<'a>]) -> Vec<&'a 
     if folded.is_empty() {
         return Vec::new();
     }
+    // A name that folds to candidates (`Answer` for `answer`) is at distance 0 from
+    // them, nearer than any other: they are the answer, and no distance is computed.
+    let same: Vec<&'a str> = candidates
+        .iter()
+        .filter(|candidate| candidate.folded == folded)
+        .map(|candidate| candidate.name)
+        .collect();
+    if !same.is_empty() {
+        return same;
+    }
     let mut best: Vec<&'a str> = Vec::new();
     let mut best_distance = usize::MAX;
     for candidate in candidates {

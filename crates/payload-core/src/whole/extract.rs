@@ -12,7 +12,7 @@
 //! the answer is one value, and a `<reasoning>` element inside an XML answer is a
 //! member of it.
 
-mod candidates;
+pub(crate) mod candidates;
 mod fallback;
 pub(crate) mod policy;
 #[cfg(test)]
@@ -327,7 +327,7 @@ fn validate_coercing(
     };
     let mut fixes = Capped::warnings();
     if payload.compiled().policy().coerce {
-        coerce::coerce_into(&mut value, payload.compiled().schema(), &mut fixes);
+        coerce::coerce_into(&mut value, payload.compiled().coercion(), &mut fixes);
     }
     if fixes.is_empty() {
         *warnings = report.finish();

@@ -20,7 +20,13 @@
 //! `oneOf`/`anyOf` whose branches exclude one another: by a tag member (serde's tagged
 //! enums), by type (`Option<T>`), or by constant (unit-only enums). A union whose
 //! branches may overlap, or any other keyword, leaves its place undecided.
+//!
+//! Beside it, the same schema compiled for coercion ([`Coercion`], `coercion`, and its
+//! walk, `coercing`): what the walks after validation read at each place, held in
+//! fields, so that whole-response mode coerces a value with no keyword lookups.
 
+mod coercing;
+mod coercion;
 mod compile;
 #[cfg(feature = "__internals")]
 pub(crate) mod judge;
@@ -29,7 +35,9 @@ mod run;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use coercion::Coercion;
 use node::Node;
+pub(crate) use node::Types;
 use serde_json::Value;
 
 /// What the plan says about a value.

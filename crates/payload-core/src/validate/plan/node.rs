@@ -11,19 +11,22 @@ pub(super) type Properties = Box<[(Box<str>, NodeId)]>;
 
 /// A set of JSON types, one bit each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Types(pub(super) u8);
+pub(crate) struct Types(pub(crate) u8);
 
 impl Types {
-    pub(super) const NULL: u8 = 1;
-    pub(super) const BOOLEAN: u8 = 2;
-    pub(super) const INTEGER: u8 = 4;
-    pub(super) const NUMBER: u8 = 8;
-    pub(super) const STRING: u8 = 16;
-    pub(super) const ARRAY: u8 = 32;
-    pub(super) const OBJECT: u8 = 64;
+    pub(crate) const NULL: u8 = 1;
+    pub(crate) const BOOLEAN: u8 = 2;
+    pub(crate) const INTEGER: u8 = 4;
+    pub(crate) const NUMBER: u8 = 8;
+    pub(crate) const STRING: u8 = 16;
+    pub(crate) const ARRAY: u8 = 32;
+    pub(crate) const OBJECT: u8 = 64;
+    /// A `type` name that is no JSON type: the walks after validation take it to allow
+    /// every value (`crate::validate::coerce`); the plan compiles no such node.
+    pub(crate) const OTHER: u8 = 128;
 
     /// The bit of a `type` name, or `None` for a name that is not a JSON type.
-    pub(super) fn bit(name: &str) -> Option<u8> {
+    pub(crate) fn bit(name: &str) -> Option<u8> {
         Some(match name {
             "null" => Self::NULL,
             "boolean" => Self::BOOLEAN,

@@ -44,6 +44,20 @@ pub(super) struct Candidate {
 /// The candidates in `text`, in text order, and the offset of the first place a value
 /// could start that was not collected because [`MAX_CANDIDATES`] were found first.
 pub(super) fn candidates(text: &str) -> (Vec<Candidate>, Option<usize>) {
+    find(text, Reading::Strict)
+}
+
+/// How the value at the start of a response is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// Strictly from its bracket, its end where the strict read ends.
+    Strict,
+    /// Its end found by the scanner alone: what the strict read must equal.
+    #[cfg_attr(not(any(test, feature = "__internals")), allow(dead_code))]
+    Scanning,
+}
+
+fn find(text: &str, reading: Reading) -> (Vec<Candidate>, Option<usize>) {
     let bytes = text.as_bytes();
     let first = text.len() - text.trim_start().len();
     let mut found: Vec<Candidate> = Vec::new();
@@ -90,7 +104,17 @@ pub(super) fn candidates(text: &str) -> (Vec<Candidate>, Option<usize>) {
         }
         let fenced = fenced_at == Some(start);
         let member = follows_key(bytes, start);
-        let Some(end) = value_end(text, start) else {
+        // A response that starts with its value (most do) is read strictly from its
+        // bracket: the value and where it ends in one pass, where the scanner ends it
+        // (`check_strict_reads`), so it is not read again (`json::decode_or_read`).
+        let strict = (start == first && reading == Reading::Strict)
+            .then(|| json::read_prefix(&text[start..]))
+            .flatten();
+        let scanned = match &strict {
+            Some((_, len)) => Some(start + len),
+            None => value_end(text, start),
+        };
+        let Some(end) = scanned else {
             found.push(Candidate {
                 start,
                 end: None,
@@ -104,7 +128,10 @@ pub(super) fn candidates(text: &str) -> (Vec<Candidate>, Option<usize>) {
             // accept part of a truncated answer, so the search ends here.
             break;
         };
-        let (end, decoded, error) = read_on(text, start, end);
+        let (end, mut decoded, error) = read_on(text, start, end);
+        if let (None, None, Some((value, _))) = (&decoded, &error, strict) {
+            decoded = Some(Decoded::strict(value));
+        }
         let alone = start == first && text[end..].trim().is_empty();
         found.push(Candidate {
             start,
@@ -174,6 +201,47 @@ fn follows_key(bytes: &[u8], at: usize) -> bool {
     i > 0 && bytes[i - 1] == b'"'
 }
 
+/// The candidates of `text` found both ways, each described with its value as
+/// `read_candidate` reads it (the value read while finding it, or its span decoded):
+/// the strict read of the value a response starts with must find what the scanner
+/// finds (the property tests and the `extract` fuzz target hold it to that).
+#[cfg(any(test, feature = "__internals"))]
+pub(crate) fn both_readings(text: &str) -> [(Vec<String>, Option<usize>); 2] {
+    [Reading::Strict, Reading::Scanning].map(|reading| {
+        let (found, more) = find(text, reading);
+        (described(text, &found), more)
+    })
+}
+
+#[cfg(any(test, feature = "__internals"))]
+/// What a candidate says, its value as `read_candidate` reads it (the value read
+/// while finding it, or its span decoded).
+fn described(text: &str, found: &[Candidate]) -> Vec<String> {
+    found
+        .iter()
+        .map(|c| {
+            let read = match (&c.decoded, c.end) {
+                (Some(decoded), _) => Some(Ok(decoded.clone())),
+                (None, Some(end)) => Some(
+                    json::decode(&text[c.start..end], Location::of_offset(text, c.start))
+                        .map_err(|e| e.message.clone()),
+                ),
+                (None, None) => None,
+            };
+            format!(
+                "{} {:?} {} {} {} {:?} {:?}",
+                c.start,
+                c.end,
+                c.confidence,
+                c.fenced,
+                c.member,
+                c.error.as_ref().map(|e| &e.message),
+                read
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,6 +299,30 @@ mod tests {
         assert_eq!(found[0].end, Some(text.len()));
         let decoded = found[0].decoded.as_ref().unwrap();
         assert_eq!(decoded.value["key2"], "value2");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// Reading the value a response starts with strictly finds the candidates the
+        /// scanner finds, each read as `read_candidate` would read its span.
+        #[test]
+        fn the_strict_read_of_the_first_value_is_the_scanned_one(
+            before in proptest::sample::select(vec!["", "  ", "\n", "Here:\n```json\n", "x "]),
+            value in proptest::sample::select(vec![
+                r#"{"a": 1}"#, r#"{"a": [1, {"b": "}"}], "c": 0.1}"#, "[1, 2]", "[]", "{}",
+                r#"{"a": 1,}"#, r#"{'a': 1}"#, r#"{"a": 1e400}"#, r#"{"a": 1, "a": 2}"#,
+                r#"{"a": "x\u0041"}"#, r#"{"a": 123456789012345678901234567890}"#,
+                r#"[{"answer": "x", "confidence": 5}]"#, r#"{"a": 1"#, r#"{"a": tru"#,
+            ]),
+            after in proptest::sample::select(vec![
+                "", "\n", "  \n", " and more", "\n```", r#", "b": 2}"#, " [3]", "}", r#" {"c": 1}"#,
+            ]),
+        ) {
+            let text = format!("{before}{value}{after}");
+            let [strict, scanned] = both_readings(&text);
+            proptest::prop_assert_eq!(strict, scanned);
+        }
     }
 
     #[test]

@@ -67,6 +67,7 @@ mod xml;
 
 pub use detect::detect;
 pub use node::fold_name;
+pub(crate) use node::folds_to;
 pub use render::{Inexpressible, expressible, render};
 
 use crate::error::{ErrorKind, Location, PayloadError};

@@ -85,7 +85,7 @@ pub(crate) use self::fold_name as fold;
 /// `DUE-DATE`, `filterDisplay` and `dueDate` compare equal: how field names are matched
 /// across formats, and how coercion and "did you mean" match keys.
 pub fn fold_name(name: &str) -> String {
-    let is_separator = |c: char| matches!(c, '-' | '_' | ' ' | '.' | '\t');
+    let is_separator = is_fold_separator;
     if name.is_ascii() {
         // Most names are ASCII: one byte each, lowercased as bytes, with no per-char
         // Unicode case lookup (the same result: ASCII letters lowercase to ASCII).
@@ -103,6 +103,28 @@ pub fn fold_name(name: &str) -> String {
         .filter(|&c| !is_separator(c))
         .flat_map(char::to_lowercase)
         .collect()
+}
+
+/// The characters [`fold_name`] drops.
+fn is_fold_separator(c: char) -> bool {
+    matches!(c, '-' | '_' | ' ' | '.' | '\t')
+}
+
+/// Whether `name` folds to `folded` (`fold_name(name) == folded`), without building the
+/// folded name.
+pub(crate) fn folds_to(name: &str, folded: &str) -> bool {
+    if name.is_ascii() {
+        // As in `fold_name`: ASCII letters lowercase to ASCII, byte by byte.
+        return name
+            .bytes()
+            .filter(|&b| !is_fold_separator(char::from(b)))
+            .map(|b| b.to_ascii_lowercase())
+            .eq(folded.bytes());
+    }
+    name.chars()
+        .filter(|&c| !is_fold_separator(c))
+        .flat_map(char::to_lowercase)
+        .eq(folded.chars())
 }
 
 /// Replaces every node that is not a known field name and has children by its
