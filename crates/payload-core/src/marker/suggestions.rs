@@ -135,8 +135,8 @@ fn keep_values_with(
             kept.push(SuggestedValue { label, value });
             continue;
         }
-        match SuggestedValue::deserialize(&item) {
-            Ok(value) => {
+        match from_object::<SuggestedValue>(&item) {
+            Some(value) => {
                 warn_undeclared(
                     warnings,
                     SUGGESTED_VALUES_MARKER,
@@ -146,7 +146,7 @@ fn keep_values_with(
                 );
                 kept.push(value);
             }
-            Err(_) => drop_item(
+            None => drop_item(
                 warnings,
                 WarningKind::DroppedItem,
                 || {
@@ -198,9 +198,9 @@ fn keep_actions_with(
                 continue;
             }
         }
-        let action = match SuggestedAction::deserialize(&item) {
-            Ok(action) => action,
-            Err(_) => {
+        let action = match from_object::<SuggestedAction>(&item) {
+            Some(action) => action,
+            None => {
                 drop_item(
                     warnings,
                     WarningKind::DroppedItem,
@@ -259,6 +259,17 @@ fn keep_actions_with(
         }
     }
     kept
+}
+
+/// `item` as a chip or a button when it is an object serde reads as one. serde also
+/// reads a struct from an array, by position, but `["Yes", "Yes please"]` does not say
+/// which string is the label: such an item is dropped and quoted like any other.
+fn from_object<T: serde::de::DeserializeOwned>(item: &Value) -> Option<T> {
+    if item.is_object() {
+        T::deserialize(item).ok()
+    } else {
+        None
+    }
 }
 
 /// The members a chip has.
@@ -449,5 +460,30 @@ mod tests {
         ] {
             assert_eq!(plain_strings(&other, VALUE_MEMBERS), None, "{other}");
         }
+    }
+
+    /// An item written as an array is dropped and quoted, though serde reads a struct
+    /// from one by position: `["Yes", "Yes please"]` does not say which is the label.
+    #[test]
+    fn an_item_written_as_an_array_is_dropped_and_quoted() {
+        let mut warnings = Capped::warnings();
+        let kept = keep_values(vec![json!(["Yes", "Yes please"])], &mut warnings);
+        assert!(kept.is_empty(), "{kept:?}");
+        let actions = keep_actions(
+            vec![json!(["Open", "open", "client"])],
+            ALLOWED,
+            &mut warnings,
+        );
+        assert!(actions.is_empty(), "{actions:?}");
+        let warnings = warnings.finish();
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(
+            warnings[0].message.contains(r#"["Yes","Yes please"]"#),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings[1].message.contains(r#"["Open","open","client"]"#),
+            "{warnings:?}"
+        );
     }
 }
