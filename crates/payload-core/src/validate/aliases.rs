@@ -568,6 +568,13 @@ mod tests {
         )
     }
 
+    /// `member` of `value` is not renamed, and `value` is left as it was.
+    fn assert_left_alone(mut value: Value, member: UndeclaredMember, missing: &[&str]) {
+        let before = value.clone();
+        assert_eq!(rename(&mut value, &[member], missing), 0);
+        assert_eq!(value, before);
+    }
+
     #[test]
     fn a_required_alias_is_renamed_in_place() {
         let mut value = json!({"ingredients": [{"qty": 2, "name": "eggs"}]});
@@ -596,24 +603,20 @@ mod tests {
 
     #[test]
     fn a_member_serde_ignores_is_left_alone() {
-        let mut value = json!({"ingredients": [{"name": "eggs", "quantity": 2, "mood": null}]});
-        let before = value.clone();
-        let renamed = rename(&mut value, &[member("/ingredients/0", "mood")], &[]);
-        assert_eq!(renamed, 0);
-        assert_eq!(value, before);
+        assert_left_alone(
+            json!({"ingredients": [{"name": "eggs", "quantity": 2, "mood": null}]}),
+            member("/ingredients/0", "mood"),
+            &[],
+        );
     }
 
     #[test]
     fn nothing_is_renamed_when_serde_does_not_read_the_value() {
-        let mut value = json!({"ingredients": [{"name": "eggs", "amount": 2}]});
-        let before = value.clone();
-        let renamed = rename(
-            &mut value,
-            &[member("/ingredients/0", "amount")],
+        assert_left_alone(
+            json!({"ingredients": [{"name": "eggs", "amount": 2}]}),
+            member("/ingredients/0", "amount"),
             &["/ingredients/0/quantity"],
         );
-        assert_eq!(renamed, 0);
-        assert_eq!(value, before);
     }
 
     #[test]
@@ -698,15 +701,11 @@ mod tests {
     /// value no field reads fails elsewhere.
     #[test]
     fn an_ignored_member_beside_a_failure_is_left_alone() {
-        let mut value = json!({"ingredients": [{"name": 7, "amount": 2}]});
-        let before = value.clone();
-        let renamed = rename(
-            &mut value,
-            &[member("/ingredients/0", "amount")],
+        assert_left_alone(
+            json!({"ingredients": [{"name": 7, "amount": 2}]}),
+            member("/ingredients/0", "amount"),
             &["/ingredients/0/quantity"],
         );
-        assert_eq!(renamed, 0);
-        assert_eq!(value, before);
     }
 
     /// The alias of one field is not taken for another that is missing too: `qty` is
@@ -742,29 +741,25 @@ mod tests {
     /// for cannot be told, and it keeps its verdict.
     #[test]
     fn a_wrong_value_two_fields_refuse_alike_is_left_alone() {
-        let mut value = json!({"ingredients": [{"quantity": 1, "remark": 5}]});
-        let before = value.clone();
         let remark = UndeclaredMember {
             absent: vec!["note".to_string()],
             ..member("/ingredients/0", "remark")
         };
-        let renamed = rename(&mut value, &[remark], &["/ingredients/0/name"]);
-        assert_eq!(renamed, 0);
-        assert_eq!(value, before);
+        assert_left_alone(
+            json!({"ingredients": [{"quantity": 1, "remark": 5}]}),
+            remark,
+            &["/ingredients/0/name"],
+        );
     }
 
     /// A member serde ignores, holding a value the missing field would refuse, is not
     /// taken for that field.
     #[test]
     fn an_ignored_member_with_a_wrong_value_is_left_alone() {
-        let mut value = json!({"ingredients": [{"name": "eggs", "amount": "two"}]});
-        let before = value.clone();
-        let renamed = rename(
-            &mut value,
-            &[member("/ingredients/0", "amount")],
+        assert_left_alone(
+            json!({"ingredients": [{"name": "eggs", "amount": "two"}]}),
+            member("/ingredients/0", "amount"),
             &["/ingredients/0/quantity"],
         );
-        assert_eq!(renamed, 0);
-        assert_eq!(value, before);
     }
 }
