@@ -370,6 +370,15 @@ fn external_schema_valid_output_and_errors() {
             .starts_with("use \"bar\"")
     );
 
+    // The name of a variant with content, written alone: the content is what is missing.
+    let errors = errors_of::<Chart>(json!("bar"));
+    assert_eq!(paths(&errors), [""], "{errors:#?}");
+    assert!(
+        errors[0].message.contains("\"bar\" holds content") && !errors[0].message.contains("known"),
+        "{errors:#?}"
+    );
+    assert_eq!(errors[0].expected.as_deref(), Some("{\"bar\": ...}"));
+
     let errors = errors_of::<Chart>(json!("none"));
     assert_eq!(paths(&errors), [""], "{errors:#?}");
     assert_eq!(

@@ -374,6 +374,25 @@ fn tagged_errors(
             });
             out.push(e);
         }
+        // `"bar"` for the variant `{"bar": {...}}`: the name is right, the content is
+        // missing, and "not a known variant" would send the model looking for another.
+        (None, Value::String(name))
+            if tagged
+                .iter()
+                .any(|(d, _)| matches!(d, Discriminator::Key(key) if key == name)) =>
+        {
+            out.push(
+                PayloadError::validation(
+                    path,
+                    format!("the variant \"{name}\" holds content: it is an object, not a string"),
+                )
+                .with_received(received(instance))
+                .with_expected(format!("{{\"{name}\": ...}}"))
+                .with_suggestion(format!(
+                    "write {{\"{name}\": ...}} with the variant's content"
+                )),
+            );
+        }
         (None, Value::String(_)) => {
             let mut e = enum_error(path, instance, &tags);
             e.message = format!("{} is not a known variant", short(instance));
