@@ -144,11 +144,28 @@ pub fn check_marker_mode(parser: &Parser, options: &ParseOptions, text: &str, si
         parsed,
         "stream equals one-shot"
     );
-    check_accounting(text, &parsed);
+    // A section the prompt opened reads as one written at the start (docs/markers.md).
+    let written = if options.reasoning_opened_by_prompt {
+        section_written(text)
+    } else {
+        text.to_string()
+    };
+    check_accounting(&written, &parsed);
     check_allow_lists(options, &parsed);
     check_accepted_numbers(&parsed);
-    check_block_ends(text, &parsed);
+    check_block_ends(&written, &parsed);
     check_strict_reads(parser, text, &parsed);
+}
+
+/// `text` with the `<think>` a prompt opened written where it stands: after the leading
+/// whitespace, unless a section's opener is written there already.
+pub fn section_written(text: &str) -> String {
+    if opens_with_section(text) {
+        return text.to_string();
+    }
+    let body = text.trim_start_matches(reference_space);
+    let lead = &text[..text.len() - body.len()];
+    format!("{lead}<think>{body}")
 }
 
 /// The segmenter's strict reads change nothing (module docs): `parsed`, which is

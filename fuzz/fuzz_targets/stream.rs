@@ -5,7 +5,9 @@
 //! of the input's answer (`payload_benches::invariants`); the input read as an abandoned
 //! draft, chunked the same way, never hides what follows it. The same holds with the
 //! response's first half as a `<think>` section before the second, and that section
-//! changes nothing but the reasoning.
+//! changes nothing but the reasoning; and with that section opened by the prompt
+//! (`reasoning_opened_by_prompt`, only its `</think>` written), every guarantee holds
+//! too.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -18,6 +20,7 @@ use payload_core::Parser;
 use std::sync::OnceLock;
 
 static PAGE: OnceLock<(ParseOptions, Parser)> = OnceLock::new();
+static PROMPTED: OnceLock<(ParseOptions, Parser)> = OnceLock::new();
 
 fuzz_target!(|data: &[u8]| {
     // The first bytes are chunk lengths (1..=16, cycled); the rest is the response.
@@ -40,4 +43,11 @@ fuzz_target!(|data: &[u8]| {
     let thought = format!("<think>{x}</think>\n{}", &text[half..]);
     check_marker_mode(parser, options, &thought, &sizes);
     check_reasoning_is_apart(parser, &x, &text[half..]);
+    let (prompted_options, prompted) = PROMPTED.get_or_init(|| {
+        let options = payload_benches::table_view_options().reasoning_opened_by_prompt();
+        let parser = Parser::new(&options);
+        (options, parser)
+    });
+    let opened = format!("{x}</think>\n{}", &text[half..]);
+    check_marker_mode(prompted, prompted_options, &opened, &sizes);
 });

@@ -16,7 +16,9 @@
 //! And the allow-lists: no result and no stream event ever names a payload type the
 //! page does not offer or an action it does not register (with its handler).
 
-use payload_benches::invariants::{check_marker_mode, check_reasoning_is_apart, without_close_tag};
+use payload_benches::invariants::{
+    check_marker_mode, check_reasoning_is_apart, section_written, without_close_tag,
+};
 use payload_benches::json_invariants::check_auto;
 use payload_benches::table_view_options;
 use payload_builtin::{DataProposal, SchemaProposal};
@@ -204,6 +206,25 @@ proptest! {
         let x = without_close_tag(&x);
         check_reasoning_is_apart(parser(), &x, &y);
         every_entry_point(&format!("<think>{x}</think>\n{y}"), &sizes);
+    }
+
+    /// A prompt that opened the reasoning (`reasoning_opened_by_prompt`): every
+    /// guarantee holds, streamed or not, and the response reads as it does with the
+    /// `<think>` written at its start: a draft before `</think>` never supplies anything.
+    #[test]
+    fn a_section_the_prompt_opened_reads_as_one_written(x in response(), y in response(), sizes in chunking()) {
+        let x = without_close_tag(&x);
+        let options = table_view_options().reasoning_opened_by_prompt();
+        let prompted = Parser::new(&options);
+        let text = format!("{x}</think>\n{y}");
+        check_marker_mode(&prompted, &options, &text, &sizes);
+        let mut read = prompted.parse(&text);
+        let mut written = parser().parse(&section_written(&text));
+        // Space before the section stays in the answer either way; only the message's
+        // folding of it may differ, which the accounting above checks.
+        read.message = read.message.trim().to_string();
+        written.message = written.message.trim().to_string();
+        prop_assert_eq!(read, written);
     }
 
     #[test]

@@ -416,6 +416,8 @@ fn page_info(page: Page, types: &[PayloadEntry], global_actions: &[ActionSpec]) 
         actions: actions.clone(),
         suggestions: page.suggestions,
         combination: page.combination,
+        // Which model answers is not the page's to say.
+        reasoning_opened_by_prompt: false,
     };
     PageInfo {
         page,

@@ -43,7 +43,7 @@ use crate::marker::suggestions::{
 };
 use crate::payload::CustomPayload;
 use crate::payload::PayloadType;
-use crate::scan::reasoning::{self, ReasoningText, Scope};
+use crate::scan::reasoning::{self, ReasoningText, Scope, Splitter};
 use crate::scan::segmenter::{Block, Ending, Piece, Segmenter};
 use crate::scan::table::MarkerTable;
 use crate::warning::{Warning, WarningKind};
@@ -66,6 +66,11 @@ pub struct ParseOptions {
     /// Which suggestion blocks may go beside an accepted custom payload (the page's
     /// rule; [`Combination::FREE`] by default).
     pub combination: Combination,
+    /// The model's chat template ends the prompt with `<think>` (DeepSeek-R1's,
+    /// Qwen3's and QwQ's do), so a response starts inside its reasoning and closes it
+    /// with `</think>`: read it as if it began with `<think>` (docs/markers.md). Off by
+    /// default; a response that writes `<think>` anyway reads the same.
+    pub reasoning_opened_by_prompt: bool,
 }
 
 impl ParseOptions {
@@ -100,6 +105,13 @@ impl ParseOptions {
         self.combination = combination;
         self
     }
+
+    /// Says the model's prompt opens its reasoning
+    /// ([`ParseOptions::reasoning_opened_by_prompt`]).
+    pub fn reasoning_opened_by_prompt(mut self) -> Self {
+        self.reasoning_opened_by_prompt = true;
+        self
+    }
 }
 
 /// What a marker found in the text stands for.
@@ -132,6 +144,8 @@ pub struct Parser {
     actions: Arc<[ActionSpec]>,
     combination: Combination,
     limits: Limits,
+    /// [`ParseOptions::reasoning_opened_by_prompt`].
+    prompted: bool,
 }
 
 impl Parser {
@@ -165,6 +179,7 @@ impl Parser {
             actions: options.actions.clone().into(),
             combination: options.combination,
             limits: Limits::DEFAULT,
+            prompted: options.reasoning_opened_by_prompt,
         }
     }
 
@@ -196,6 +211,11 @@ impl Parser {
     /// The markers this parser recognises, suggestion markers first.
     pub fn markers(&self) -> &[&'static str] {
         self.table.markers()
+    }
+
+    /// A reasoning splitter for a response this parser reads.
+    pub(crate) fn splitter(&self) -> Splitter {
+        Splitter::new(Scope::Anywhere, self.prompted)
     }
 
     pub(crate) fn table(&self) -> &MarkerTable {
@@ -239,7 +259,7 @@ impl Parser {
             return refused;
         }
         // Reasoning is cut out first (docs/spec.md §9.1): the segmenter never sees it.
-        let split = reasoning::split(text, Scope::Anywhere);
+        let split = reasoning::split(text, Scope::Anywhere, self.prompted);
         let answer = split.answer.as_ref();
         let mut pieces = Vec::new();
         let mut assembly = Assembly::new(self.clone());

@@ -154,6 +154,10 @@ enum Mode {
     Answer { line_start: bool },
     /// Inside a section of kind `SECTIONS[section]`.
     Reasoning { section: usize },
+    /// At the start of a text whose prompt opened a `<think>` section (a chat template
+    /// that ends the prompt with `<think>`): the section is open, and an opener written
+    /// anyway as the first visible text is that section's own.
+    Prompted,
 }
 
 /// Cuts a text into answer and reasoning, chunk by chunk.
@@ -169,11 +173,16 @@ pub(crate) struct Splitter {
 }
 
 impl Splitter {
-    /// A splitter for a text that starts now.
-    pub(crate) fn new(scope: Scope) -> Self {
+    /// A splitter for a text that starts now; `prompted` when the prompt opened a
+    /// `<think>` section the text starts inside ([`Mode::Prompted`]).
+    pub(crate) fn new(scope: Scope, prompted: bool) -> Self {
         Splitter {
             scope,
-            mode: Mode::Answer { line_start: true },
+            mode: if prompted {
+                Mode::Prompted
+            } else {
+                Mode::Answer { line_start: true }
+            },
             held: String::new(),
             answered: false,
         }
@@ -218,7 +227,8 @@ impl Splitter {
         self.feed(&text, true, out);
         match self.mode {
             Mode::Reasoning { section } => Some(SECTIONS[section].open),
-            Mode::Answer { .. } => None,
+            // Nothing but space was written: no section, no answer.
+            Mode::Answer { .. } | Mode::Prompted => None,
         }
     }
 
@@ -269,6 +279,32 @@ impl Splitter {
                         }
                     }
                 }
+                Mode::Prompted => {
+                    let c = text[pos..].chars().next().unwrap_or('\n');
+                    if is_space(c) {
+                        // Space before the section stays in the answer, as before an
+                        // opener.
+                        pos += c.len_utf8();
+                        continue;
+                    }
+                    let written = if may_open(bytes[pos]) {
+                        opener(&bytes[pos..], eof)
+                    } else {
+                        Tag::No
+                    };
+                    let (section, len) = match written {
+                        Tag::Maybe => break,
+                        Tag::Is { section, len } => (section, len),
+                        Tag::No => (0, 0),
+                    };
+                    if from < pos {
+                        out(Part::Answer(&text[from..pos]));
+                    }
+                    out(Part::Opened);
+                    pos += len;
+                    from = pos;
+                    self.mode = Mode::Reasoning { section };
+                }
                 Mode::Reasoning { section } => {
                     let first = SECTIONS[section].close[0].as_bytes()[0];
                     let Some(n) = memchr::memchr(first, &bytes[pos..]) else {
@@ -296,7 +332,7 @@ impl Splitter {
         }
         if from < pos {
             match self.mode {
-                Mode::Answer { .. } => out(Part::Answer(&text[from..pos])),
+                Mode::Answer { .. } | Mode::Prompted => out(Part::Answer(&text[from..pos])),
                 Mode::Reasoning { .. } => out(Part::Reasoning(&text[from..pos])),
             }
         }
@@ -426,17 +462,17 @@ pub(crate) struct Split<'a> {
     pub(crate) unclosed: Option<&'static str>,
 }
 
-/// Cuts a whole text into answer and reasoning.
-pub(crate) fn split(text: &str, scope: Scope) -> Split<'_> {
+/// Cuts a whole text into answer and reasoning; `prompted` as for [`Splitter::new`].
+pub(crate) fn split(text: &str, scope: Scope, prompted: bool) -> Split<'_> {
     // A text where no opener can start (most answers) is all answer.
-    if !may_hold_opener(text) {
+    if !prompted && !may_hold_opener(text) {
         return Split {
             answer: std::borrow::Cow::Borrowed(text),
             reasoning: None,
             unclosed: None,
         };
     }
-    let mut splitter = Splitter::new(scope);
+    let mut splitter = Splitter::new(scope, prompted);
     let mut answer: Vec<std::ops::Range<usize>> = Vec::new();
     let base = text.as_ptr() as usize;
     let mut reasoning = ReasoningText::default();

@@ -228,8 +228,8 @@ impl StreamParser {
     pub fn with_parser(parser: Parser) -> StreamParser {
         StreamParser {
             assembly: Assembly::new(parser.clone()),
+            splitter: parser.splitter(),
             parser,
-            splitter: Splitter::new(Scope::Anywhere),
             segmenter: Segmenter::default(),
             buf: String::new(),
             received: 0,
@@ -312,7 +312,7 @@ impl StreamParser {
             self.buf.push_str(chunk);
         } else {
             let mut splitter =
-                std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere));
+                std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere, false));
             splitter.push(chunk, &mut |part| self.part(part, events));
             self.splitter = splitter;
         }
@@ -410,7 +410,8 @@ impl StreamParser {
         if let Some(refused) = self.parser.refuse(self.received + self.overflow) {
             return refused;
         }
-        let mut splitter = std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere));
+        let mut splitter =
+            std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere, false));
         let unclosed = splitter.finish(&mut |part| self.part(part, events));
         self.run(true, events);
         self.assembly.finish(unclosed)

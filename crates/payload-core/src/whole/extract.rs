@@ -201,7 +201,7 @@ pub fn extract_as_with(
             ExtractResult::failure(name, 0.0, vec![error]),
         );
     }
-    let split = reasoning::split(text, Scope::Leading);
+    let split = reasoning::split(text, Scope::Leading, false);
     with_reasoning(read_answer(&split.answer, payload, format), split)
 }
 
@@ -353,7 +353,7 @@ pub fn extract_json(text: &str, payload: &PayloadType) -> ExtractResult {
     if let Err(error) = Limits::DEFAULT.check_input(text.len()) {
         return ExtractResult::failure("json", 0.0, vec![error]);
     }
-    let split = reasoning::split(text, Scope::Leading);
+    let split = reasoning::split(text, Scope::Leading, false);
     let result = extract_json_unchecked(&split.answer, payload);
     with_reasoning(policy::finish(payload.compiled().policy(), result), split)
 }

@@ -3,7 +3,7 @@ use super::*;
 use super::split as split_text;
 
 fn parts(text: &str) -> (String, Option<String>, Option<&'static str>) {
-    let split = split(text, Scope::Anywhere);
+    let split = split(text, Scope::Anywhere, false);
     (split.answer.into_owned(), split.reasoning, split.unclosed)
 }
 
@@ -12,8 +12,9 @@ fn chunked(
     text: &str,
     size: usize,
     scope: Scope,
+    prompted: bool,
 ) -> (String, Option<String>, Option<&'static str>) {
-    let mut splitter = Splitter::new(scope);
+    let mut splitter = Splitter::new(scope, prompted);
     let mut answer = String::new();
     let mut reasoning = ReasoningText::default();
     let mut deltas = String::new();
@@ -193,16 +194,16 @@ fn invisible_characters_count_as_space_before_a_tag() {
 #[test]
 fn the_leading_scope_reads_sections_only_before_the_answer() {
     let text = "\n<think>plan</think>\n<response>\n<reasoning>because</reasoning>\n</response>";
-    let split = split(text, Scope::Leading);
+    let split = split(text, Scope::Leading, false);
     assert_eq!(
         split.answer,
         "\n\n<response>\n<reasoning>because</reasoning>\n</response>"
     );
     assert_eq!(split.reasoning.as_deref(), Some("plan"));
     // Invisible characters are not an answer yet.
-    let split = split_text("\u{200b}\n<think>plan</think>\n{}", Scope::Leading);
+    let split = split_text("\u{200b}\n<think>plan</think>\n{}", Scope::Leading, false);
     assert_eq!(split.reasoning.as_deref(), Some("plan"));
-    let split = split_text("{}\n<think>plan</think>", Scope::Leading);
+    let split = split_text("{}\n<think>plan</think>", Scope::Leading, false);
     assert_eq!(split.reasoning, None);
 }
 
@@ -219,14 +220,19 @@ fn every_chunking_gives_the_same_split() {
         "<|channel|>analysis<|message|>p<|end|><|start|>assistant<|channel|>final<|message|>a\n<seed:think>s",
     ];
     for text in texts {
-        for scope in [Scope::Anywhere, Scope::Leading] {
-            let whole = split(text, scope);
+        for (scope, prompted) in [
+            (Scope::Anywhere, false),
+            (Scope::Leading, false),
+            (Scope::Anywhere, true),
+            (Scope::Leading, true),
+        ] {
+            let whole = split(text, scope, prompted);
             let whole = (whole.answer.into_owned(), whole.reasoning, whole.unclosed);
             for size in 1..=text.len() {
                 assert_eq!(
-                    chunked(text, size, scope),
+                    chunked(text, size, scope, prompted),
                     whole,
-                    "{text:?} in chunks of {size}"
+                    "{text:?} in chunks of {size}, prompted: {prompted}"
                 );
             }
         }
@@ -235,7 +241,7 @@ fn every_chunking_gives_the_same_split() {
 
 #[test]
 fn the_splitter_holds_back_only_a_possible_tag() {
-    let mut splitter = Splitter::new(Scope::Anywhere);
+    let mut splitter = Splitter::new(Scope::Anywhere, false);
     let mut seen = Vec::new();
     let mut out = |part: Part<'_>| seen.push(format!("{part:?}"));
     splitter.push("Hello\n  <thin", &mut out);
@@ -285,6 +291,21 @@ fn tagged_text() -> impl proptest::strategy::Strategy<Value = String> {
 }
 
 proptest::proptest! {
+    /// Any chunking splits a text as the whole text splits, whether or not the prompt
+    /// opened a section.
+    #[test]
+    fn any_chunking_gives_the_same_split(
+        text in tagged_text(),
+        size in 1usize..8,
+        leading in proptest::prelude::any::<bool>(),
+        prompted in proptest::prelude::any::<bool>(),
+    ) {
+        let scope = if leading { Scope::Leading } else { Scope::Anywhere };
+        let whole = split(&text, scope, prompted);
+        let whole = (whole.answer.into_owned(), whole.reasoning, whole.unclosed);
+        proptest::prop_assert_eq!(chunked(&text, size, scope, prompted), whole);
+    }
+
     /// `passes_whole` says what `push` does: whenever it holds, pushing the chunk hands
     /// it out as one answer piece and leaves the splitter as it was.
     #[test]
@@ -292,9 +313,10 @@ proptest::proptest! {
         text in tagged_text(),
         sizes in proptest::collection::vec(1usize..6, 1..4),
         leading in proptest::prelude::any::<bool>(),
+        prompted in proptest::prelude::any::<bool>(),
     ) {
         let scope = if leading { Scope::Leading } else { Scope::Anywhere };
-        let mut splitter = Splitter::new(scope);
+        let mut splitter = Splitter::new(scope, prompted);
         let (mut at, mut turn) = (0, 0);
         while at < text.len() {
             let mut end = (at + sizes[turn % sizes.len()]).min(text.len());
@@ -323,4 +345,38 @@ fn the_opener_bytes_are_the_first_bytes_of_every_opener() {
     let mut listed = OPENER_FIRST_BYTES.to_vec();
     listed.sort_unstable();
     assert_eq!(firsts, listed);
+}
+
+/// A prompt that ends with `<think>` (DeepSeek-R1's, Qwen3's templates): the response
+/// starts inside the section, and a `<think>` it writes anyway is that section's own.
+#[test]
+fn a_section_the_prompt_opened_ends_at_its_closer() {
+    let prompted = |text: &str| {
+        let split = split(text, Scope::Anywhere, true);
+        (split.answer.into_owned(), split.reasoning, split.unclosed)
+    };
+    let draft = "Draft: SCHEMA: {\"a\": 1}\n</think>\n\nSCHEMA: {\"a\": 2}";
+    let (answer, reasoning, unclosed) = prompted(draft);
+    assert_eq!(answer, "\n\nSCHEMA: {\"a\": 2}");
+    assert_eq!(reasoning.as_deref(), Some("Draft: SCHEMA: {\"a\": 1}"));
+    assert_eq!(unclosed, None);
+    // Without the option the same text is all answer: a closer with no section open.
+    assert_eq!(parts(draft).0, draft);
+
+    let written = prompted(&format!("\n<think>{draft}"));
+    assert_eq!((written.0.trim(), &written.1), (answer.trim(), &reasoning));
+    assert_eq!(prompted("\n <THINK>\nplan</think>ok").0, "\n ok");
+    // Never closed: reasoning to the end, as a section opened in the text.
+    assert_eq!(
+        prompted("still thinking"),
+        (
+            String::new(),
+            Some("still thinking".to_string()),
+            Some("<think>")
+        )
+    );
+    // A blank answer has no section and nothing to warn about.
+    assert_eq!(prompted(" \n"), (" \n".to_string(), None, None));
+    // Another kind written first is that kind's section.
+    assert_eq!(prompted("[THINK]p[/THINK]a").0, "a");
 }
