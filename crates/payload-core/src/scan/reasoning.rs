@@ -255,47 +255,29 @@ impl Splitter {
                         pos = text.len();
                     }
                 },
-                Mode::Answer { line_start: true } => {
+                Mode::Answer { line_start: true } | Mode::Prompted => {
+                    let prompted = self.mode == Mode::Prompted;
                     let c = text[pos..].chars().next().unwrap_or('\n');
                     if is_space(c) {
+                        // Space before an opener stays in the answer.
                         pos += c.len_utf8();
                         continue;
                     }
-                    if !may_open(bytes[pos]) || (self.scope == Scope::Leading && self.answered) {
-                        self.mode = Mode::Answer { line_start: false };
-                        continue;
-                    }
-                    match opener(&bytes[pos..], eof) {
-                        Tag::Maybe => break,
-                        Tag::No => self.mode = Mode::Answer { line_start: false },
-                        Tag::Is { section, len } => {
-                            if from < pos {
-                                out(Part::Answer(&text[from..pos]));
-                            }
-                            out(Part::Opened);
-                            pos += len;
-                            from = pos;
-                            self.mode = Mode::Reasoning { section };
-                        }
-                    }
-                }
-                Mode::Prompted => {
-                    let c = text[pos..].chars().next().unwrap_or('\n');
-                    if is_space(c) {
-                        // Space before the section stays in the answer, as before an
-                        // opener.
-                        pos += c.len_utf8();
-                        continue;
-                    }
-                    let written = if may_open(bytes[pos]) {
-                        opener(&bytes[pos..], eof)
-                    } else {
+                    let closed_scope = self.scope == Scope::Leading && self.answered;
+                    let tag = if !may_open(bytes[pos]) || closed_scope {
                         Tag::No
+                    } else {
+                        opener(&bytes[pos..], eof)
                     };
-                    let (section, len) = match written {
+                    let (section, len) = match tag {
                         Tag::Maybe => break,
                         Tag::Is { section, len } => (section, len),
-                        Tag::No => (0, 0),
+                        // No opener written: the `<think>` section the prompt opened.
+                        Tag::No if prompted => (0, 0),
+                        Tag::No => {
+                            self.mode = Mode::Answer { line_start: false };
+                            continue;
+                        }
                     };
                     if from < pos {
                         out(Part::Answer(&text[from..pos]));
