@@ -119,6 +119,16 @@ impl Agent {
         Ok(Agent::compiled(page, info.options().clone(), info.parser().clone()).tools(tools))
     }
 
+    /// Says the model's chat template ends the prompt with `<think>` (DeepSeek-R1,
+    /// Qwen3, QwQ), so its answers start inside their reasoning
+    /// ([`ParseOptions::reasoning_opened_by_prompt`]); for a server that leaves the
+    /// reasoning in the text.
+    pub fn reasoning_opened_by_prompt(mut self) -> Agent {
+        self.options.reasoning_opened_by_prompt = true;
+        self.parser = self.parser.with_reasoning_opened_by_prompt();
+        self
+    }
+
     /// Sets the tools the model may call.
     pub fn tools(mut self, tools: impl IntoIterator<Item = &'static Tool>) -> Agent {
         self.tools = tools.into_iter().collect();

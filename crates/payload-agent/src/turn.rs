@@ -203,9 +203,16 @@ impl<'a, M: Model> Turn<'a, M> {
             return;
         }
         let mut events = Vec::new();
-        // Calls after the first continue the turn's text after a blank line.
+        // Calls after the first continue the turn's text after a blank line; where the
+        // prompt opens the reasoning, each call's text starts inside a section of its
+        // own (the parser opens the first one).
         if self.call_text.is_empty() && !parser.text().is_empty() {
-            parser.push_into("\n\n", &mut events);
+            let seam = if self.agent.options.reasoning_opened_by_prompt {
+                "\n\n<think>"
+            } else {
+                "\n\n"
+            };
+            parser.push_into(seam, &mut events);
         }
         self.call_text.push_str(text);
         parser.push_into(text, &mut events);

@@ -256,6 +256,68 @@ fn a_rejected_payload_is_sent_back_once_and_the_correction_completes_the_turn() 
     assert!(text.contains("count"), "{text}");
 }
 
+/// A model whose prompt opened `<think>` writes its draft, `</think>`, then its answer:
+/// the draft is reasoning, never the payload, and nothing is re-asked.
+#[test]
+fn a_draft_before_the_prompts_think_closes_is_reasoning() {
+    let agent = tally_agent().reasoning_opened_by_prompt();
+    let mut calls = 0;
+    let model = |_: &ModelRequest| {
+        calls += 1;
+        vec![
+            ModelChunk::Text("Draft: TALLY: {\"count\": -1}\n</thi".into()),
+            ModelChunk::Text("nk>\nCounted.\nTALLY: {\"count\": 3}".into()),
+        ]
+    };
+    let events = run(&agent, model, vec![ModelMessage::user("count")]);
+    assert_eq!(calls, 1);
+    let parsed = completed(&events);
+    assert_eq!(parsed.message, "Counted.");
+    assert_eq!(parsed.payload::<Tally>().map(|t| t.count), Some(3));
+    assert!(parsed.rejected.is_empty(), "{:?}", parsed.rejected);
+    assert_eq!(
+        parsed.reasoning.as_deref(),
+        Some("Draft: TALLY: {\"count\": -1}")
+    );
+}
+
+/// Every call of a turn starts inside the reasoning its prompt opened, the calls after
+/// a tool's answer too.
+#[test]
+fn each_call_of_a_turn_starts_inside_the_prompts_reasoning() {
+    fn note(_: &Value, _: &ToolContext) -> ToolResult {
+        ToolResult::text("noted")
+    }
+    static NOTE: Tool = Tool::new("note", "Notes", || json!({"type": "object"}), note);
+    let agent = tally_agent().tools([&NOTE]).reasoning_opened_by_prompt();
+    let model = |request: &ModelRequest| {
+        if request.iteration == 1 {
+            vec![
+                ModelChunk::Text("I should note first.</think>\nNoting.".into()),
+                ModelChunk::ToolCall {
+                    id: "c1".into(),
+                    name: "note".into(),
+                    input: json!({"text": "hi"}),
+                },
+                ModelChunk::Finish(FinishReason::ToolCalls),
+            ]
+        } else {
+            vec![ModelChunk::Text(
+                "Draft: TALLY: {\"count\": -1}\n</think>\nDone.\nTALLY: {\"count\": 3}".into(),
+            )]
+        }
+    };
+    let events = run(&agent, model, vec![ModelMessage::user("count")]);
+    let parsed = completed(&events);
+    assert_eq!(parsed.payload::<Tally>().map(|t| t.count), Some(3));
+    assert!(parsed.rejected.is_empty(), "{:?}", parsed.rejected);
+    assert_eq!(
+        parsed.reasoning.as_deref(),
+        Some("I should note first.\n\nDraft: TALLY: {\"count\": -1}")
+    );
+    assert!(!parsed.message.contains("Draft"), "{}", parsed.message);
+}
+
 #[test]
 fn a_near_miss_marker_or_a_marker_with_no_value_is_asked_for_again() {
     for first in [

@@ -189,6 +189,13 @@ impl Parser {
         self
     }
 
+    /// The same parser for a model whose prompt opens its reasoning
+    /// ([`ParseOptions::reasoning_opened_by_prompt`]).
+    pub fn with_reasoning_opened_by_prompt(mut self) -> Parser {
+        self.prompted = true;
+        self
+    }
+
     /// The limits this parser applies.
     pub fn limits(&self) -> Limits {
         self.limits
