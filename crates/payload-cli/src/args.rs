@@ -307,6 +307,11 @@ pub struct ChatArgs {
     /// Gemini thinking), its reasoning streamed as reasoning.
     #[arg(long)]
     pub thinking_budget: Option<u32>,
+    /// The model's chat template ends the prompt with `<think>` (DeepSeek-R1, Qwen3,
+    /// QwQ) and the server leaves the reasoning in the text: each answer is read as
+    /// if it began with `<think>` (a turn on the page).
+    #[arg(long)]
+    pub reasoning_opened_by_prompt: bool,
     /// The app's context JSON: the system prompt's CURRENT CONTEXT section and the
     /// context the page's tools see (as `payload prompt --context`).
     #[arg(long)]

@@ -1,7 +1,8 @@
 //! `payload chat --page PAGE --provider openai|openai-responses|anthropic|gemini
 //! [--base-url URL] --model NAME --message TEXT [--type NAME] [--mode MODE]
 //! [--max-tokens N] [--thinking-budget N] [--context FILE] [--history FILE]
-//! [--first-token-timeout SECS] [--idle-timeout SECS] [--deadline SECS]`: one agent
+//! [--first-token-timeout SECS] [--idle-timeout SECS] [--deadline SECS]
+//! [--reasoning-opened-by-prompt]`: one agent
 //! turn on a page against a real model server, its events printed as Server-Sent
 //! Events the way `payload stream` prints them, ending with `complete`; with `--type`,
 //! one value of that type asked for in `--mode` (whole-response mode, re-asked with
@@ -39,6 +40,8 @@ pub(crate) struct ChatRequest {
     pub constraint: Option<Constraint>,
     /// Whole-response mode: the type asked for, and how.
     pub output: Option<(PayloadType, OutputMode)>,
+    /// The model's prompt opens its reasoning (`--reasoning-opened-by-prompt`).
+    pub reasoning_opened_by_prompt: bool,
 }
 
 /// The type and mode `--type` and `--mode` ask for: none for a page's turn (marker
@@ -142,7 +145,10 @@ pub(crate) fn run(
         return whole_response(payload, mode, &request, out);
     }
     let system = request.inputs.prompt(registry, &request.page)?;
-    let agent = Agent::for_page(registry, &request.page)?.system(system);
+    let mut agent = Agent::for_page(registry, &request.page)?.system(system);
+    if request.reasoning_opened_by_prompt {
+        agent = agent.reasoning_opened_by_prompt();
+    }
     let model = client(&request.model, request.constraint.clone());
     // The tools see the app's context when one was given.
     let context = request
@@ -330,6 +336,11 @@ pub(crate) fn command(
     model.thinking_budget = args.thinking_budget;
     let model = model.checked()?;
     let output = output(registry, args.type_name.as_deref(), args.mode)?;
+    if args.reasoning_opened_by_prompt && output.is_some() {
+        return Err(CliError::Usage(
+            "--reasoning-opened-by-prompt reads a turn on the page: leave out --type".into(),
+        ));
+    }
     let inputs = PromptInputs::read(args.context.as_ref(), args.history.as_ref(), limit)?;
     let request = ChatRequest {
         page: args.page,
@@ -338,6 +349,7 @@ pub(crate) fn command(
         inputs,
         constraint,
         output,
+        reasoning_opened_by_prompt: args.reasoning_opened_by_prompt,
     };
     Ok(crate::exit_status(run(registry, request, out)?))
 }

@@ -71,6 +71,47 @@ fn chat_runs_a_turn_against_the_server_and_prints_sse() {
     );
 }
 
+/// A model whose template opened `<think>` in the prompt: with
+/// `--reasoning-opened-by-prompt` its draft before `</think>` is reasoning, and only the
+/// answer's chips are read; without the flag the draft's chips win.
+#[test]
+fn the_flag_reads_a_draft_before_the_prompts_think_as_reasoning() {
+    const DRAFTED: &str = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Draft.\\nSUGGESTED_VALUES: [{\\\"label\\\": \\\"No\\\", \\\"value\\\": \\\"No\\\"}]\\n</think>\\n\"},\"finish_reason\":null}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello.\\nSUGGESTED_VALUES: [{\\\"label\\\": \\\"Yes\\\", \\\"value\\\": \\\"Yes\\\"}]\"},\"finish_reason\":\"stop\"}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+    for (flag, label) in [(true, "Yes"), (false, "No")] {
+        let server = Server::start(vec![Reply::Stream(DRAFTED.into())]);
+        let url = format!("{}/v1", server.url);
+        let mut args = vec![
+            "payload",
+            "chat",
+            "--page",
+            "chat",
+            "--provider",
+            "openai",
+            "--base-url",
+            &url,
+            "--model",
+            "local-model",
+            "--message",
+            "Hi",
+        ];
+        if flag {
+            args.push("--reasoning-opened-by-prompt");
+        }
+        let mut out = Vec::new();
+        let code = crate::run(args, &registry(), &mut out).unwrap();
+        assert_eq!(code, std::process::ExitCode::SUCCESS);
+        let sse = String::from_utf8(out).unwrap();
+        let last = sse.trim_end().rsplit("\n\n").next().unwrap();
+        assert!(last.starts_with("event: complete\n"), "{sse}");
+        let chips = format!("\"suggested_values\":[{{\"label\":\"{label}\"");
+        assert!(last.contains(&chips), "flag {flag}: {last}");
+    }
+}
+
 #[test]
 fn a_refused_request_prints_error_then_complete_and_exits_1() {
     let body = r#"{"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}"#;
