@@ -90,6 +90,9 @@ struct Word {
     len: usize,
     upper: bool,
     lower: bool,
+    /// A letter or digit: a word of underscores alone is emphasis (`__`), which may
+    /// stand between a marker and its colon.
+    alphanumeric: bool,
 }
 
 impl Word {
@@ -123,11 +126,14 @@ fn escape_strings(text: &str) -> String {
             word.len += 1;
             word.upper |= c.is_ascii_uppercase();
             word.lower |= c.is_ascii_lowercase();
+            word.alphanumeric |= c != '_';
             out.push(c);
             continue;
         }
         if word.len > 0 {
-            armed = word.marker_shaped();
+            // Underscores after a marker-shaped word and a space are emphasis
+            // (`A_ _:`): the word stays armed.
+            armed = word.marker_shaped() || (armed && !word.alphanumeric);
             word = Word::default();
         }
         match c {
@@ -200,6 +206,9 @@ mod tests {
             r#""see SCHEMA_PROPOSAL\u003a {}""#
         );
         assert_eq!(quote("***X_1*** :"), r#""***X_1*** \u003a""#);
+        // Underscores between the word and its colon are emphasis, as `*` is.
+        assert_eq!(quote("A_ _:"), r#""A_ _\u003a""#);
+        assert_eq!(quote("NOTE __ :"), r#""NOTE __ \u003a""#);
         assert_eq!(quote("a\nNOTE:"), r#""a\nNOTE\u003a""#);
         // Ordinary colons are left alone: words with small letters, times, one letter.
         assert_eq!(quote("Notes: 10:30, A: b"), r#""Notes: 10:30, A: b""#);
