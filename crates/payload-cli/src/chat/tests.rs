@@ -84,27 +84,13 @@ fn the_flag_reads_a_draft_before_the_prompts_think_as_reasoning() {
     for (flag, label) in [(true, "Yes"), (false, "No")] {
         let server = Server::start(vec![Reply::Stream(DRAFTED.into())]);
         let url = format!("{}/v1", server.url);
-        let mut args = vec![
-            "payload",
-            "chat",
-            "--page",
-            "chat",
-            "--provider",
-            "openai",
-            "--base-url",
-            &url,
-            "--model",
-            "local-model",
-            "--message",
-            "Hi",
-        ];
-        if flag {
-            args.push("--reasoning-opened-by-prompt");
-        }
-        let mut out = Vec::new();
-        let code = crate::run(args, &registry(), &mut out).unwrap();
+        let flags: &[&str] = if flag {
+            &["--reasoning-opened-by-prompt"]
+        } else {
+            &[]
+        };
+        let (code, sse, _) = chat(&url, flags);
         assert_eq!(code, std::process::ExitCode::SUCCESS);
-        let sse = String::from_utf8(out).unwrap();
         let last = sse.trim_end().rsplit("\n\n").next().unwrap();
         assert!(last.starts_with("event: complete\n"), "{sse}");
         let chips = format!("\"suggested_values\":[{{\"label\":\"{label}\"");

@@ -133,19 +133,8 @@ fn check(options: &ParseOptions, text: &str, sizes: &[usize]) -> Result<(), Test
     let expected = one_shot(options, text);
     let mut stream = StreamParser::new(options);
     let mut events = Vec::new();
-    let bounds: Vec<usize> = text
-        .char_indices()
-        .map(|(i, _)| i)
-        .skip(1)
-        .chain([text.len()])
-        .collect();
-    let (mut from, mut at, mut turn) = (0, 0, 0);
-    while at < bounds.len() {
-        at = (at + sizes[turn % sizes.len()].max(1)).min(bounds.len());
-        turn += 1;
-        let to = bounds[at - 1];
-        events.extend(stream.push(&text[from..to]));
-        from = to;
+    for chunk in chunks(text, sizes) {
+        events.extend(stream.push(chunk));
     }
     let (tail, parsed) = stream.finish();
     events.extend(tail);
