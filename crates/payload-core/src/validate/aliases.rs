@@ -277,28 +277,29 @@ fn read_as(
     // The member written before the candidate: serde says `duplicate field` of the
     // field it reads the member as (serde_derive's words, under the field's main name),
     // before it reads the second value.
-    let mut refusals = Vec::with_capacity(candidates.len());
+    // The first candidate's refusal, and whether every other one is refused alike.
+    let (mut first, mut alike) = (None, true);
     for name in candidates {
         let refusal = ask(value, member, &[&member.name, name])?;
         let twice = format!("duplicate field `{name}`");
         if refusal.as_ref().is_some_and(|why| why.contains(&twice)) {
             return Some(name.clone());
         }
-        refusals.push(refusal);
+        match &first {
+            None => first = Some(refusal),
+            Some(words) => alike &= *words == refusal,
+        }
     }
     // The member's own value is wrong: serde fails on the member, written first, so
     // every candidate's probe is refused in the same words, which are the member
     // alone's; the one candidate refused so alone, with the member's value, is the one.
-    let (first, rest) = refusals.split_first()?;
-    let words = first.as_ref()?;
-    if rest.iter().any(|refusal| refusal != first)
-        || ask(value, member, &[&member.name])?.as_ref() != Some(words)
-    {
+    let words = first??;
+    if !alike || ask(value, member, &[&member.name])?.as_ref() != Some(&words) {
         return None;
     }
     let mut meant = None;
     for name in candidates {
-        if ask(value, member, &[name])?.as_ref() != Some(words) {
+        if ask(value, member, &[name])?.as_ref() != Some(&words) {
             continue;
         }
         if meant.is_some() {
@@ -308,7 +309,7 @@ fn read_as(
     }
     let meant = meant?;
     // A member serde ignores changes nothing: then nothing of it is refused alike.
-    (ask(value, member, &[])?.as_ref() != Some(words)).then_some(meant)
+    (ask(value, member, &[])?.as_ref() != Some(&words)).then_some(meant)
 }
 
 /// The declared names a member of a value serde cannot read may stand for: those it is
