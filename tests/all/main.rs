@@ -36,4 +36,5 @@ mod hostile;
 mod module_graph;
 mod properties;
 mod public_paths;
+mod regression_files;
 mod validation_plan;
