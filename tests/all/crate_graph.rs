@@ -333,3 +333,101 @@ fn the_command_without_providers_links_no_http_stack() {
         assert!(linked(&full, heavy), "{heavy} is not linked with providers");
     }
 }
+
+/// An app that adds a payload crate keeps its own serde_json: no crate of ours turns on
+/// a serde_json feature that changes how the app's own JSON reads or writes
+/// (`preserve_order` changes every map's order, `unbounded_depth` and
+/// `arbitrary_precision` what a text may hold). Member order is payload-core's
+/// `preserve_order` feature, an app's choice. `float_roundtrip` is turned on by the
+/// schema validator (jsonschema) and only by it; payload reads every float as the
+/// nearest one either way (`json::precision::read_number`).
+#[test]
+fn an_app_keeps_serde_jsons_defaults() {
+    // serde_json's features as `cargo tree` resolves them for `package` alone, and
+    // what asks for each (the lines one level below a feature's line).
+    let features_of = |package: &str, extra: &[&str]| -> Vec<(String, Vec<String>)> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+        let output = Command::new(cargo)
+            .args([
+                "tree",
+                "-p",
+                package,
+                "-e",
+                "normal,features",
+                "-i",
+                "serde_json",
+            ])
+            .args(["--prefix", "depth"])
+            .args(extra)
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .output()
+            .expect("cargo tree runs");
+        assert!(
+            output.status.success(),
+            "cargo tree failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let mut features: Vec<(String, Vec<String>)> = Vec::new();
+        for line in String::from_utf8(output.stdout).expect("UTF-8").lines() {
+            let depth: String = line.chars().take_while(char::is_ascii_digit).collect();
+            let rest = &line[depth.len()..];
+            match depth.as_str() {
+                "1" => {
+                    let name = rest
+                        .strip_prefix("serde_json feature \"")
+                        .and_then(|r| r.split('"').next())
+                        .unwrap_or_default();
+                    features.push((name.to_string(), Vec::new()));
+                }
+                "2" => {
+                    if let Some((_, askers)) = features.last_mut() {
+                        askers.push(rest.split(' ').next().unwrap_or_default().to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+        features
+    };
+    for package in [
+        "payload-schema",
+        "payload-core",
+        "payload-registry",
+        "payload-prompt",
+        "payload-agent",
+        "payload-builtin",
+        "payload-grammar",
+        "payload-providers",
+        "payload-serve",
+    ] {
+        let features = features_of(package, &[]);
+        assert!(!features.is_empty(), "{package} links serde_json");
+        for (feature, askers) in &features {
+            assert!(
+                !matches!(
+                    feature.as_str(),
+                    "preserve_order" | "unbounded_depth" | "arbitrary_precision" | "indexmap"
+                ),
+                "{package} turns on serde_json's {feature} (asked by {askers:?})"
+            );
+            if feature == "float_roundtrip" {
+                assert!(
+                    askers.iter().all(|asker| asker.starts_with("jsonschema")),
+                    "{package}: float_roundtrip asked by {askers:?}"
+                );
+            }
+        }
+    }
+    // The opt-in does what it says.
+    let ordered = features_of(
+        "payload-core",
+        &["--features", "payload-core/preserve_order"],
+    );
+    assert!(
+        ordered
+            .iter()
+            .any(|(feature, _)| feature == "preserve_order")
+    );
+}

@@ -129,6 +129,12 @@ fn imprecise_error(imprecise: &repair::Imprecise) -> PayloadError {
         .with_suggestion(suggestion)
 }
 
+/// `text` read as strict JSON by the one strict reader (exact numbers, no key written
+/// twice, the depth limit), or `None` where it refuses the text.
+pub(crate) fn strict_value(text: &str) -> Option<Value> {
+    strict::parse(text).ok()
+}
+
 /// Parses `text` as strict JSON, or, failing that, repairs it.
 ///
 /// `origin` is where `text` starts in the model's text; error locations are given in

@@ -169,7 +169,7 @@ pub(crate) fn holds(literal: &str, value: f64) -> bool {
 
 /// Whether `literal` is held by the float read from it, reading it only when its
 /// digits alone do not decide (the scan's question).
-fn literal_held(literal: &str) -> bool {
+pub(crate) fn literal_held(literal: &str) -> bool {
     match Decimal::read(literal) {
         Some(written) => held(&written, || literal.parse::<f64>().unwrap_or(f64::NAN)),
         None => true,
@@ -218,39 +218,77 @@ pub(crate) fn number_holds(literal: &str, number: &serde_json::Number) -> bool {
 
 /// The byte offset of the first number literal in `json` (a text serde_json read as
 /// strict JSON) that its float does not hold, if any: one pass that skips strings.
+#[cfg(test)]
 pub(crate) fn first_imprecise(json: &str) -> Option<usize> {
+    float_literals(json)
+        .find(|(_, literal)| !literal_held(literal))
+        .map(|(start, _)| start)
+}
+
+/// The float literals of `json` (a text serde_json read as strict JSON: outside its
+/// strings, only numbers hold a digit or a minus), in text order with their offsets:
+/// the literals serde_json hands a visitor as `f64`s, one for one (those with a
+/// fraction or an exponent, and `-0`; an integer too long for 64 bits is a float to
+/// serde_json too, but the strict reader refuses it before this is asked).
+pub(crate) fn float_literals(json: &str) -> impl Iterator<Item = (usize, &str)> {
     let bytes = json.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                i += 1;
-                loop {
-                    let at = i + memchr2(b'"', b'\\', &bytes[i..])?;
-                    if bytes[at] == b'\\' {
-                        i = at + 2;
-                    } else {
-                        i = at + 1;
-                        break;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => {
+                    i += 1;
+                    loop {
+                        let at = i + memchr2(b'"', b'\\', &bytes[i..])?;
+                        if bytes[at] == b'\\' {
+                            i = at + 2;
+                        } else {
+                            i = at + 1;
+                            break;
+                        }
                     }
                 }
-            }
-            b'-' | b'0'..=b'9' => {
-                let start = i;
-                while bytes.get(i).is_some_and(|b| {
-                    b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')
-                }) {
-                    i += 1;
+                b'-' | b'0'..=b'9' => {
+                    let start = i;
+                    while bytes.get(i).is_some_and(|b| {
+                        b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')
+                    }) {
+                        i += 1;
+                    }
+                    let literal = &json[start..i];
+                    if is_float_literal(literal) || literal == "-0" {
+                        return Some((start, literal));
+                    }
                 }
-                let literal = &json[start..i];
-                if is_float_literal(literal) && !literal_held(literal) {
-                    return Some(start);
-                }
+                _ => i += 1,
             }
-            _ => i += 1,
         }
+        None
+    })
+}
+
+/// Reads a JSON number literal (`token`, nothing around it) as every reader here must:
+/// an integer that fits 64 bits exactly, any other literal as the float nearest to it.
+/// serde_json decides what is a number and reads integers; the float is Rust's own
+/// correctly rounded reading, so a literal's value never depends on whether the build
+/// turned on serde_json's `float_roundtrip` (which the host app, not this crate,
+/// decides: without it serde_json may read a float one unit off).
+pub(crate) fn read_number(token: &str) -> Result<serde_json::Number, serde_json::Error> {
+    let number: serde_json::Number = serde_json::from_str(token)?;
+    if number.is_i64() || number.is_u64() {
+        return Ok(number);
     }
-    None
+    Ok(nearest(token)
+        .and_then(serde_json::Number::from_f64)
+        .unwrap_or(number))
+}
+
+/// The float nearest to a number literal, as Rust reads it (correctly rounded).
+pub(crate) fn nearest(literal: &str) -> Option<f64> {
+    literal
+        .parse::<f64>()
+        .ok()
+        .filter(|float| float.is_finite())
 }
 
 /// Whether a JSON number literal has a fraction or an exponent (an integer literal's

@@ -6,12 +6,19 @@
 //! builds the same value and stops at either, so the lenient reader, which notes both,
 //! reads the text instead. It also holds the depth limit: serde_json's recursion limit
 //! counts one level differently, and the limit is one setting ([`MAX_DEPTH`] levels
-//! read, the next refused) on every path.
+//! read, the next refused) on every path. serde_json's own limit stays on (this crate
+//! never asks the host's serde_json for `unbounded_depth`): a value it refuses for
+//! depth is read by the lenient reader, which holds the same limit.
+//!
+//! Floats are read as the nearest float to their literal whatever serde_json's
+//! features are (`float_roundtrip` is the host app's to choose): the visitor keeps the
+//! floats serde_json gave in text order, and each is checked against the literal it
+//! came from (`super::precision::float_literals`).
 
 use crate::limits::MAX_DEPTH;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::fmt;
 
 /// Reads `text` as strict JSON. An error means the lenient reader must read it: the
@@ -20,8 +27,6 @@ use std::fmt;
 /// (`1e-400`, `0.1000000000000000000001`: see [`super::precision`]).
 pub(super) fn parse(text: &str) -> Result<Value, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    // Recursion is bounded by this visitor's own depth check instead.
-    deserializer.disable_recursion_limit();
     let Strict { value, floats } = de::Deserialize::deserialize(&mut deserializer)?;
     deserializer.end()?;
     exact(value, floats, text)
@@ -35,8 +40,7 @@ pub fn read_prefix(text: &str) -> Option<(Value, usize)> {
     if !matches!(text.as_bytes().first(), Some(b'{' | b'[')) {
         return None;
     }
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    deserializer.disable_recursion_limit();
+    let deserializer = serde_json::Deserializer::from_str(text);
     let mut values = deserializer.into_iter::<Strict>();
     // A bracketed value delimits itself: the stream stops right after its closer.
     let Strict { value, floats } = values.next()?.ok()?;
@@ -46,28 +50,84 @@ pub fn read_prefix(text: &str) -> Option<(Value, usize)> {
         .map(|value| (value, len))
 }
 
-/// `value`, read from `text`, unless it held a float (`floats`) whose digits were lost.
-fn exact(value: Value, floats: bool, text: &str) -> Result<Value, serde_json::Error> {
+/// `value`, read from `text`, unless it held a float (`floats`, as serde_json read
+/// them, in text order) whose digits were lost; each float is the nearest to its
+/// literal.
+fn exact(mut value: Value, floats: Vec<f64>, text: &str) -> Result<Value, serde_json::Error> {
     // The visitor sees a float, never its digits: only when there was a float is the
-    // text scanned for one whose digits were lost (a second pass, skipped by the
-    // common payload that has no float at all).
-    if floats && super::precision::first_imprecise(text).is_some() {
-        return Err(de::Error::custom(
-            "a number cannot be held to the digits written",
-        ));
+    // text scanned for the literals (a second pass, skipped by the common payload that
+    // has no float at all).
+    if floats.is_empty() {
+        return Ok(value);
     }
+    let refuse = |why: &str| Err(de::Error::custom(why));
+    let mut read = floats.iter();
+    // Each float as serde_json read it, beside the float nearest to its literal.
+    let mut pairs: Vec<(u64, u64)> = Vec::with_capacity(floats.len());
+    for (_, literal) in super::precision::float_literals(text) {
+        let Some(&got) = read.next() else {
+            return refuse("the floats read do not match the text");
+        };
+        if !super::precision::literal_held(literal) {
+            return refuse("a number cannot be held to the digits written");
+        }
+        let Some(nearest) = super::precision::nearest(literal) else {
+            return refuse("a number cannot be held to the digits written");
+        };
+        pairs.push((got.to_bits(), nearest.to_bits()));
+    }
+    if read.next().is_some() {
+        return refuse("the floats read do not match the text");
+    }
+    if pairs.iter().all(|(got, nearest)| got == nearest) {
+        return Ok(value);
+    }
+    // A float is put right by what serde_json read, so each reading must stand for
+    // one float only; where it stands for two, which is which is for the lenient
+    // reader to say.
+    pairs.sort_unstable();
+    pairs.dedup();
+    if pairs.windows(2).any(|two| two[0].0 == two[1].0) {
+        return refuse("two numbers were read as one");
+    }
+    pairs.retain(|(got, nearest)| got != nearest);
+    correct(&mut value, &pairs);
     Ok(value)
 }
 
-/// A value read by [`Level`] from the top, and whether it held a float.
+/// Puts the nearest float in place of each float serde_json read off by a unit
+/// (`off`: its reading and the nearest float, as bits, sorted by reading).
+fn correct(value: &mut Value, off: &[(u64, u64)]) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Number(number) if number.is_f64() => {
+                let Some(read) = number.as_f64() else {
+                    continue;
+                };
+                if let Ok(at) = off.binary_search_by_key(&read.to_bits(), |(got, _)| *got) {
+                    if let Some(fixed) = serde_json::Number::from_f64(f64::from_bits(off[at].1)) {
+                        *number = fixed;
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(members) => stack.extend(members.values_mut()),
+            _ => {}
+        }
+    }
+}
+
+/// A value read by [`Level`] from the top, and the floats serde_json read in it, in
+/// text order.
 struct Strict {
     value: Value,
-    floats: bool,
+    floats: Vec<f64>,
 }
 
 impl<'de> de::Deserialize<'de> for Strict {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Strict, D::Error> {
-        let floats = Cell::new(false);
+        let floats = RefCell::new(Vec::new());
         let value = Level {
             depth: 0,
             floats: &floats,
@@ -75,16 +135,16 @@ impl<'de> de::Deserialize<'de> for Strict {
         .deserialize(deserializer)?;
         Ok(Strict {
             value,
-            floats: floats.get(),
+            floats: floats.into_inner(),
         })
     }
 }
 
-/// A value at this many containers deep; `floats` is set once a float is read.
+/// A value at this many containers deep; `floats` gathers each float as read.
 #[derive(Clone, Copy)]
 struct Level<'f> {
     depth: usize,
-    floats: &'f Cell<bool>,
+    floats: &'f RefCell<Vec<f64>>,
 }
 
 impl<'de> DeserializeSeed<'de> for Level<'_> {
@@ -139,7 +199,7 @@ impl<'de> Visitor<'de> for Level<'_> {
             // the lenient reader sees the text.
             return Err(E::custom("an integer may be too long to hold exactly"));
         }
-        self.floats.set(true);
+        self.floats.borrow_mut().push(v);
         Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
     }
 
@@ -203,8 +263,85 @@ mod tests {
 
     #[test]
     fn the_depth_limit_is_exact() {
-        assert!(parse(&nest(MAX_DEPTH)).is_ok());
+        // serde_json's own limit (on whatever the host's features) stops the strict
+        // read a level early; the lenient reader reads that level, with no repair.
+        let deepest =
+            super::super::decode(&nest(MAX_DEPTH), crate::error::Location::of_offset("", 0));
+        assert!(deepest.is_ok_and(|decoded| decoded.repairs.is_empty()));
+        assert!(
+            super::super::decode(
+                &nest(MAX_DEPTH + 1),
+                crate::error::Location::of_offset("", 0)
+            )
+            .is_err()
+        );
         assert!(parse(&nest(MAX_DEPTH + 1)).is_err());
+    }
+
+    /// Literals serde_json reads a unit off without its `float_roundtrip` feature, which
+    /// the host app, not this crate, decides: each is read as the nearest float.
+    #[test]
+    fn floats_are_the_nearest_whatever_serde_jsons_features() {
+        for literal in [
+            "0.1",
+            "2.2250738585072011e-308",
+            "2.2250738585072012e-308",
+            "9007199254740993.0",
+            "1.7976931348623157e308",
+            "4.4501477170144023e-308",
+            "0.3",
+            "123456.789012345",
+            "5e-324",
+            // serde_json without `float_roundtrip` reads these a unit off (and they
+            // are not held to their digits, so no reader takes them silently).
+            "4411678715303708e296",
+            "3704906767012002e293",
+            "-0",
+            "-0.0",
+        ] {
+            let nearest: f64 = literal.parse().unwrap();
+            let floats_of = |value: &Value| {
+                let mut floats = Vec::new();
+                let mut stack = vec![value];
+                while let Some(v) = stack.pop() {
+                    match v {
+                        Value::Number(n) => floats.push(n.as_f64().unwrap().to_bits()),
+                        Value::Array(items) => stack.extend(items),
+                        Value::Object(members) => stack.extend(members.values()),
+                        _ => {}
+                    }
+                }
+                floats
+            };
+            for text in [
+                literal.to_string(),
+                format!("[{literal}, {literal}]"),
+                format!(r#"{{"a": "1.5", "b": {literal}}}"#),
+            ] {
+                // The strict reader, where it reads the text, and the reader every
+                // path uses (strict, else lenient) give the nearest float.
+                let read = [
+                    parse(&text).ok(),
+                    super::super::decode(&text, crate::error::Location::of_offset("", 0))
+                        .ok()
+                        .map(|d| d.value),
+                ];
+                for value in read.iter().flatten() {
+                    let floats = floats_of(value);
+                    assert!(!floats.is_empty(), "{text}");
+                    assert!(
+                        floats.iter().all(|f| *f == nearest.to_bits()),
+                        "{text}: {value}"
+                    );
+                }
+                // A literal a float holds is always read (its imprecise neighbours are
+                // the precision rule's to note or refuse).
+                assert!(
+                    read[1].is_some() || !super::super::precision::literal_held(literal),
+                    "{text}"
+                );
+            }
+        }
     }
 
     #[test]

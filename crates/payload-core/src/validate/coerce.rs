@@ -180,7 +180,7 @@ fn exact_number(text: &str) -> Option<Number> {
     }
     // `"1e-400"` or thirty digits would be read as another number: not exact, so not
     // coerced (the schema then reports the string).
-    serde_json::from_str::<Number>(text)
+    crate::json::precision::read_number(text)
         .ok()
         .filter(|number| crate::json::precision::number_holds(text, number))
 }

@@ -593,9 +593,7 @@ fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
     let is_enum = payload_schema::walk::enum_values(schema, top).is_some();
     let scalar = ["string", "number", "integer", "boolean"];
     let trimmed = text.trim().trim_matches('`').trim();
-    let parsed = serde_json::from_str::<Value>(trimmed)
-        .ok()
-        .filter(|v| !v.is_object() && !v.is_array());
+    let parsed = json::strict_value(trimmed).filter(|v| !v.is_object() && !v.is_array());
     // A strict JSON scalar the schema accepts is an answer whatever the schema looks
     // like (one with `properties` but no `type` takes scalars too).
     let accepted = parsed

@@ -342,10 +342,12 @@ impl<'a> Lexer<'a> {
                 return Ok(Value::from(n));
             }
         }
-        let value: Value = serde_json::from_str(token).map_err(|e| {
-            error(ErrorKind::Parsing, &format!("invalid number: {e}"), start)
-                .with_hint(Hint::PlainNumber)
-        })?;
+        let value = precision::read_number(token)
+            .map(Value::Number)
+            .map_err(|e| {
+                error(ErrorKind::Parsing, &format!("invalid number: {e}"), start)
+                    .with_hint(Hint::PlainNumber)
+            })?;
         // serde_json reads an integer beyond 64 bits as the nearest float: `1` followed
         // by 300 zeros becomes 1e300. The text said an exact integer; the caller is told.
         if value.is_f64() && !token.contains(['.', 'e', 'E']) {
