@@ -9,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use payload_core::formats::Format;
-use payload_core::instructions::{InstructionOptions, payload_instructions};
+use payload_instructions::{InstructionOptions, payload_instructions};
 use payload_benches::json_invariants::{check_coercion, check_plan};
 use payload_core::{PayloadType, runtime::RuntimeOptions, extract_as};
 use serde_json::Value;

@@ -120,6 +120,17 @@ fn each_crate_depends_only_on_the_ones_below_it() {
     );
     assert_free_of(
         &graph,
+        "payload-instructions",
+        &[
+            "clap",
+            "payload-registry",
+            "payload-prompt",
+            "payload-agent",
+            "payload-cli",
+        ],
+    );
+    assert_free_of(
+        &graph,
         "payload-registry",
         &["clap", "payload-prompt", "payload-agent", "payload-cli"],
     );

@@ -3,8 +3,8 @@
 //! the ones the model writes, and parsing accepts exactly what serde accepts, including
 //! `rename(deserialize = ...)`, `rename_all(deserialize = ...)` and `alias`.
 
-use payload_core::instructions::{InstructionOptions, payload_instructions};
 use payload_core::{LlmPayload, ParseOptions, PayloadError, parse, schema::Dialect};
+use payload_instructions::{InstructionOptions, payload_instructions};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -3,8 +3,8 @@
 //! example value, and the instructions of each format carry that same rendering.
 
 use payload_core::formats::{Format, expressible, render};
-use payload_core::instructions::{InstructionOptions, whole_response_instructions_in};
 use payload_core::{extract_as, schema::Dialect};
+use payload_instructions::{InstructionOptions, whole_response_instructions_in};
 use payload_registry::Registry;
 use serde_json::Value;
 

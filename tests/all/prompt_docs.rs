@@ -7,10 +7,10 @@
 //! registry renders. Regenerate it with
 //! `UPDATE_DOCS=1 cargo test -p payload-tests --test all prompt_docs::`.
 
-use payload_core::instructions::{
+use payload_core::{PayloadType, schema::Dialect};
+use payload_instructions::{
     InstructionOptions, SizeReport, payload_instructions, size_report, whole_response_instructions,
 };
-use payload_core::{PayloadType, schema::Dialect};
 use payload_prompt::{ManifestEntry, PromptBuilder, docs};
 use payload_registry::{Registry, Role};
 use serde_json::Value;
@@ -567,8 +567,7 @@ fn members_of(schema: &Value) -> Vec<(String, String)> {
 fn every_member_of_every_type_is_in_the_structure_with_its_description() {
     for t in registry().types() {
         let schema = t.schema(Dialect::Draft2020_12);
-        let shape =
-            payload_core::instructions::render_shape(&schema, &InstructionOptions::default());
+        let shape = payload_instructions::render_shape(&schema, &InstructionOptions::default());
         for (name, description) in members_of(&schema) {
             let line = shape
                 .lines()

@@ -6,13 +6,11 @@
 
 use output_schema::{AnalysisResult, TaskPlan};
 use payload_core::formats::{Format, render};
-use payload_core::instructions::{
-    InstructionOptions, payload_instructions, whole_response_instructions,
-};
 use payload_core::{
     LlmPayload, ParseOptions, PayloadType, extract_as, parse, runtime::RuntimeOptions,
     schema::Dialect, stream::StreamParser,
 };
+use payload_instructions::{InstructionOptions, payload_instructions, whole_response_instructions};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

@@ -2,9 +2,9 @@
 
 use clap::{Parser, Subcommand};
 
-use payload_core::instructions::Verbosity;
 use payload_core::limits::DEFAULT_MAX_INPUT_BYTES;
 use payload_core::schema::Dialect;
+use payload_instructions::Verbosity;
 use std::path::PathBuf;
 use std::time::Duration;
 

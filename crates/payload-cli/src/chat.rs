@@ -219,10 +219,9 @@ fn whole_response(
     out: &mut dyn Write,
 ) -> Result<bool, CliError> {
     let mut model = client(&request.model, None);
-    let options = payload_core::instructions::InstructionOptions::default();
+    let options = payload_instructions::InstructionOptions::default();
     let mut model_request = ModelRequest::new(vec![ModelMessage::user(request.message.clone())]);
-    model_request.system =
-        payload_core::instructions::whole_response_instructions(&payload, &options);
+    model_request.system = payload_instructions::whole_response_instructions(&payload, &options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

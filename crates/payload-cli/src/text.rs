@@ -5,10 +5,10 @@ use crate::error::CliError;
 use crate::find_type;
 use crate::input::read_json;
 use payload_core::formats::Format;
-use payload_core::instructions::{
+use payload_core::{PayloadType, runtime::RuntimeOptions, schema::Dialect};
+use payload_instructions::{
     InstructionOptions, payload_instructions, whole_response_instructions_in,
 };
-use payload_core::{PayloadType, runtime::RuntimeOptions, schema::Dialect};
 use payload_prompt::{ManifestEntry, PromptBuilder};
 use payload_registry::Registry;
 use serde_json::Value;

@@ -29,7 +29,6 @@
 //! - [`schema`]: the [`schema::Dialect`]s, [`schema::StrictRefusal`], [`schema::Shape`];
 //! - [`runtime`]: payload types from JSON Schema documents;
 //! - [`formats`]: the whole-response formats (XML, delimited, tagged, markdown);
-//! - [`instructions`]: what a model is told about a type;
 //! - [`suggestions`]: suggestion chips and action buttons;
 //! - [`response`]: the parts of a [`ParsedResponse`] beyond the payload;
 //! - [`partial`]: the partial form of a payload being streamed;
@@ -41,9 +40,10 @@
 //! the layers, and a test holds them): `scan` cuts a response into prose and blocks,
 //! `json` reads one block (strict, then repaired), `whole::formats` reads the other
 //! formats, `schema` knows schemas, `validate` checks a value against a type, `payload`
-//! describes a type, `marker` and `whole` are the two modes, and `stream`, `retry` and
-//! `instructions` run on them. The schema tools shared with other crates (the `$ref`
-//! walk, the dialects, the keyword tables) are the `payload-schema` crate.
+//! describes a type, `marker` and `whole` are the two modes, and `stream` and `retry`
+//! run on them. The schema tools shared with other crates (the `$ref` walk, the
+//! dialects, the keyword tables) are the `payload-schema` crate; what a model is told
+//! about a type is the `payload-instructions` crate.
 
 #![forbid(unsafe_code)]
 
@@ -53,7 +53,6 @@ mod caps;
 mod derived;
 mod error;
 pub mod fence;
-pub mod instructions;
 mod json;
 pub mod limits;
 mod marker;

@@ -26,10 +26,10 @@ use crate::ManifestEntry;
 use crate::manifest;
 use crate::sections::{DEFAULT_PREAMBLE, Holds, Position, Section, SectionKind, preamble_rules};
 use payload_core::PayloadKind;
-use payload_core::instructions::{
+use payload_core::schema::Dialect;
+use payload_instructions::{
     Definitions, InstructionOptions, payload_instructions_in, suggestion_format_rules,
 };
-use payload_core::schema::Dialect;
 use payload_registry::{PageInfo, Registry, UnknownPage};
 use serde_json::Value;
 use std::fmt::Write;

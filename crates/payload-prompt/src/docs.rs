@@ -7,11 +7,11 @@
 //! prompts say; apps check it in and test that it is current.
 
 use crate::sections::{SectionKind, kind_rule};
-use payload_core::instructions::{
-    InstructionOptions, render_shape, section_sizes, suggestion_format_rules,
-};
 use payload_core::suggestions::{ActionSpec, Combination};
 use payload_core::{PayloadKind, PayloadType, schema::Dialect};
+use payload_instructions::{
+    InstructionOptions, render_shape, section_sizes, suggestion_format_rules,
+};
 use payload_registry::{PageInfo, Registry, Role};
 use std::fmt::Write;
 

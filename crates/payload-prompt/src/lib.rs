@@ -6,7 +6,8 @@
 //! ([`docs::render`], what `payload docs` prints).
 //!
 //! It depends on `payload-registry` for the pages and types it describes and on
-//! `payload-core` for each type's instructions and the suggestion formats; it neither
+//! `payload-instructions` for each type's instructions and the suggestion formats
+//! (re-exported as [`instructions`]); it neither
 //! calls a model nor reads a command line (`payload-agent` and `payload-cli` do).
 //!
 //! Every value that came from a model or a user is put in the prompt by one rule,
@@ -33,4 +34,5 @@ mod sections;
 pub use builder::PromptBuilder;
 pub use entry::{ManifestEntry, PayloadStatus};
 pub use payload_core;
+pub use payload_instructions as instructions;
 pub use sections::{DEFAULT_PREAMBLE, Position, Section, SectionKind};

@@ -11,12 +11,12 @@ use payload_agent::{
     FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
     OutputMode, StructuredOutput, Usage,
 };
-use payload_core::instructions::{InstructionOptions, whole_response_instructions};
 use payload_core::stream::ReasoningText;
 use payload_core::{
     LlmPayload, PayloadType, extract_json, retry::RetryOutcome, retry::RetryPolicy,
     retry::RetryRequest, schema::Dialect,
 };
+use payload_instructions::{InstructionOptions, whole_response_instructions};
 use serde_json::Value;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 

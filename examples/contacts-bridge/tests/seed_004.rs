@@ -301,7 +301,7 @@ fn intent_rules_are_declared_per_variant() {
 
 #[test]
 fn instructions_list_every_intent_with_its_parameters_and_a_valid_example() {
-    use payload_core::instructions::{InstructionOptions, whole_response_instructions};
+    use payload_instructions::{InstructionOptions, whole_response_instructions};
     let text = whole_response_instructions(&ContactsCommand::TYPE, &InstructionOptions::default());
     assert!(
         text.contains(

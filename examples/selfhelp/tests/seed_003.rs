@@ -241,7 +241,7 @@ fn a_broken_schema_file_is_a_clear_error() {
 
 #[test]
 fn the_schema_file_teaches_what_the_compiled_in_type_teaches() {
-    use payload_core::instructions::{InstructionOptions, whole_response_instructions};
+    use payload_instructions::{InstructionOptions, whole_response_instructions};
     let options = InstructionOptions {
         include_example: false,
         ..InstructionOptions::default()

@@ -4,8 +4,8 @@
 //! instructions from a file are the derived type's.
 
 use output_schema::{AnalysisResult, TaskPlan};
-use payload_core::instructions::{InstructionOptions, whole_response_instructions};
 use payload_core::{LlmPayload, PayloadType, extract_as, runtime::RuntimeOptions};
+use payload_instructions::{InstructionOptions, whole_response_instructions};
 use payload_registry::Registry;
 use serde_json::Value;
 use std::path::PathBuf;

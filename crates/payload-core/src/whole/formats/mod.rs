@@ -68,7 +68,7 @@ mod xml;
 pub use detect::detect;
 pub use node::fold_name;
 pub(crate) use node::folds_to;
-pub use render::{Inexpressible, expressible, render};
+pub use render::{Inexpressible, expressible, render, xml_root};
 
 use crate::error::{ErrorKind, Location, PayloadError};
 use crate::warning::Warning;

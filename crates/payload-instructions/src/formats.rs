@@ -1,14 +1,14 @@
 //! Whole-response instructions in XML, delimited sections, tagged content and markdown
 //! (the output-schema app's `generateInstructions(example, {format})`): the same type, example,
 //! requirements and rules as the JSON instructions, with the structure and the example
-//! written in the asked format by [`crate::whole::formats::render`], so what the prompt shows
+//! written in the asked format by [`payload_core::formats::render`], so what the prompt shows
 //! is exactly what the reader of that format accepts.
 
 use super::InstructionOptions;
 use super::text::{finish, one_line, requirements, rules, section};
-use crate::payload::PayloadType;
-use crate::whole::formats::render::{render, xml_root};
-use crate::whole::formats::{Format, format_hint};
+use payload_core::PayloadType;
+use payload_core::formats::{Format, format_hint};
+use payload_core::formats::{render, xml_root};
 use payload_schema::dialect::Dialect;
 use payload_schema::walk::{describe, enum_values, list_values, resolve, single_branch, types_of};
 use serde_json::{Map, Value};
@@ -28,7 +28,7 @@ const PLACEHOLDER: &str = "...";
 /// required fields and bounds, the type's rules, and the format's common mistakes when
 /// `error_prevention`). [`Format::Json`] gives [`super::whole_response_instructions`].
 ///
-/// A type the format cannot write faithfully ([`crate::whole::formats::expressible`] says
+/// A type the format cannot write faithfully ([`payload_core::formats::expressible`] says
 /// why) still gets instructions, but its structure sketch is incomplete; callers that
 /// offer the choice should check first, as `payload instructions` does.
 pub fn whole_response_instructions_in(
@@ -78,13 +78,21 @@ pub fn whole_response_instructions_in(
 
 /// The response as a noun: "XML", "delimited sections", ...
 fn what(format: Format) -> &'static str {
-    match format {
+    noun(format).unwrap_or(format.as_str())
+}
+
+/// The noun of each format payload-core has now. `Format` is `non_exhaustive`, so a
+/// format added there later compiles here, named by its own name until it has words
+/// (`every_format_has_its_own_words` fails until then).
+fn noun(format: Format) -> Option<&'static str> {
+    Some(match format {
         Format::Xml => "XML",
         Format::Delimited => "delimited sections",
         Format::Tagged => "tagged content",
         Format::Markdown => "markdown",
         Format::Json => "JSON",
-    }
+        _ => return None,
+    })
 }
 
 /// The first property of the root, for examples in sentences.
@@ -119,6 +127,7 @@ fn intro(format: Format, schema: &Value) -> String {
             "Return your response as markdown: a header per field with its value on the lines below, arrays as lists".to_string()
         }
         Format::Json => "Return your response as JSON".to_string(),
+        other => format!("Return your response as {}", what(other)),
     };
     format!(
         "{lead}{example}. Follow this exact structure, writing each value where it shows {PLACEHOLDER}:"
@@ -266,7 +275,7 @@ fn mistakes(format: Format, schema: &Value) -> Vec<String> {
             );
             list.push("Write each list item on its own line, marked as shown.".into());
         }
-        Format::Json => {}
+        Format::Json | _ => {}
     }
     if first_property(schema).is_some() {
         list.push(
@@ -279,14 +288,23 @@ fn mistakes(format: Format, schema: &Value) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::payload::LlmPayload;
-    use crate::whole::formats::{expressible, parse_as};
+
+    /// A format added to payload-core compiles here through the fallback arms: this
+    /// says it still needs its own words.
+    #[test]
+    fn every_format_has_its_own_words() {
+        for format in Format::ALL {
+            assert!(noun(format).is_some(), "{format} has no words of its own");
+        }
+    }
+    use payload_core::LlmPayload;
+    use payload_core::formats::{expressible, parse_as};
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};
 
     // The output-schema app's analysis type, with its x-format.
-    #[derive(Debug, Serialize, Deserialize, JsonSchema, payload_derive::LlmPayload)]
-    #[payload(crate = "crate", example = analysis_example)]
+    #[derive(Debug, Serialize, Deserialize, JsonSchema, payload_core::LlmPayload)]
+    #[payload(example = analysis_example)]
     #[schemars(extend("x-format" = {
         "xml": {"root-element": "analysis-result",
                 "properties": {"recommendations": {"item-element": "recommendation"}}},
@@ -369,7 +387,7 @@ mod tests {
         assert!(markdown.contains("## Analysis\n...\n"), "{markdown}");
         assert_eq!(
             instructions(Format::Json),
-            crate::instructions::whole_response_instructions(
+            crate::whole_response_instructions(
                 &AnalysisResult::TYPE,
                 &InstructionOptions::default()
             )

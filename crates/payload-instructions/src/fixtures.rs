@@ -2,7 +2,7 @@
 //! (table.that), a scored analysis (the output-schema app), a recursive outline, and a database
 //! command enum (the contacts bridge).
 
-use crate::payload::LlmPayload;
+use payload_core::LlmPayload;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -3,10 +3,10 @@
 
 use super::fixtures::*;
 use super::*;
-use crate::marker::combination::Combination;
-use crate::marker::parse::{ParseOptions, parse};
-use crate::marker::suggestions::ActionSpec;
-use crate::payload::{LlmPayload, PayloadKind, PayloadType};
+use payload_core::suggestions::ActionSpec;
+use payload_core::suggestions::Combination;
+use payload_core::{LlmPayload, PayloadKind, PayloadType};
+use payload_core::{ParseOptions, parse};
 use payload_schema::dialect::Dialect;
 use serde_json::{Value, json};
 
@@ -769,8 +769,8 @@ enum Measure {
 }
 
 /// A conversion: the shared enum twice in one type.
-#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, crate::LlmPayload)]
-#[payload(crate = "crate", marker = "CONVERSION")]
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, payload_core::LlmPayload)]
+#[payload(marker = "CONVERSION")]
 struct Conversion {
     /// From this unit.
     from: Measure,
@@ -779,8 +779,8 @@ struct Conversion {
 }
 
 /// A weighing: the shared enum once, in another type.
-#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, crate::LlmPayload)]
-#[payload(crate = "crate", marker = "WEIGHING")]
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, payload_core::LlmPayload)]
+#[payload(marker = "WEIGHING")]
 struct Weighing {
     /// The unit read.
     unit: Measure,

@@ -10,9 +10,9 @@
 //! first). The wording names no app's domain, so it holds on every page (an app with
 //! its own replaces the section).
 
-use crate::marker::combination::Combination;
-use crate::marker::suggestions::{ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
-use crate::payload::PayloadKind;
+use payload_core::PayloadKind;
+use payload_core::suggestions::Combination;
+use payload_core::suggestions::{ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_VALUES_MARKER};
 use std::fmt::Write;
 
 /// The format rules of SUGGESTED_VALUES and SUGGESTED_ACTIONS for a page whose

@@ -4,7 +4,7 @@
 
 use super::InstructionOptions;
 use super::shape::{Definitions, TopLevel, render_shape, render_shape_in, top_level};
-use crate::payload::{PayloadKind, PayloadType};
+use payload_core::{PayloadKind, PayloadType};
 use payload_schema::dialect::Dialect;
 use serde_json::Value;
 use std::fmt::Write;

@@ -24,8 +24,12 @@
 //!
 //! Hand-written because no crate does this: schema-to-TypeScript generators write type
 //! declarations (names, `interface`s) rather than the value itself with its bounds, and
-//! the marker conventions are ours. Output is deterministic (schemas keep their member
-//! order), so it can be compared with expected text in tests.
+//! the marker conventions are ours. Output is deterministic, so it can be compared
+//! with expected text in tests. A type's members are listed in the order its schema
+//! holds them: as declared when the app turns on payload-core's `preserve_order`
+//! feature, sorted by name otherwise.
+
+#![forbid(unsafe_code)]
 
 mod formats;
 mod shape;
