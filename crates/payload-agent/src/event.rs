@@ -112,6 +112,16 @@ impl RefusalReason {
         }
     }
 
+    /// The outcome's message: `words` (the model's or the provider's), or
+    /// [`RefusalReason::message`] when they are blank.
+    pub fn describe(self, words: &str) -> String {
+        if words.trim().is_empty() {
+            self.message().to_string()
+        } else {
+            words.to_string()
+        }
+    }
+
     /// What is said when the provider gave no words.
     pub fn message(self) -> &'static str {
         match self {

@@ -185,12 +185,7 @@ impl ModelError {
             crate::RefusalReason::ContentFilter => ModelErrorKind::Filtered,
             _ => ModelErrorKind::Refused,
         };
-        let message = if message.trim().is_empty() {
-            reason.message()
-        } else {
-            message
-        };
-        ModelError::new(kind, message)
+        ModelError::new(kind, reason.describe(message))
     }
 
     /// Whether this error is a refusal or a filter's stop, and which: an outcome of

@@ -271,12 +271,7 @@ impl<'a, M: Model> Turn<'a, M> {
             replay: std::mem::take(&mut self.replay),
         });
         if let Some(reason) = RefusalReason::of(&self.refusal, self.finish.as_ref()) {
-            let words = std::mem::take(&mut self.refusal);
-            let message = if words.trim().is_empty() {
-                reason.message().to_string()
-            } else {
-                words
-            };
+            let message = reason.describe(&std::mem::take(&mut self.refusal));
             tracing::info!(
                 iteration = self.iteration,
                 reason = reason.as_str(),
