@@ -58,9 +58,9 @@ pub enum AgentEvent {
         payload: Option<CustomPayload>,
     },
     /// `refusal`: the model refused to answer, or the provider's content filter stopped
-    /// the answer or blocked the prompt (docs/spec.md §9.1: an outcome, never text).
-    /// Comes before `complete`; nothing of the answer is parsed as a payload, no tool
-    /// runs and nothing is re-asked.
+    /// the answer or blocked the prompt (docs/spec.md §9.4: an outcome, never text).
+    /// Comes before `complete` (the parse of the text before it); the words are never
+    /// parsed, no tool of the answer runs and nothing is re-asked.
     Refusal {
         /// The refusal in the model's words, or the provider's words for the filter's
         /// stop; when neither said anything, [`RefusalReason::message`]. Never empty.

@@ -28,7 +28,7 @@ pub(crate) struct Call {
 
 impl Call {
     /// The refusal or content filter's stop this call ended in, if it did (the rule
-    /// the agent's turn and whole-response extraction follow: docs/spec.md §9.1).
+    /// the agent's turn and whole-response extraction follow: docs/spec.md §9.4).
     pub(crate) fn refused(&self) -> Option<crate::chat::RefusalOutcome> {
         let reason = payload_agent::RefusalReason::of(&self.refusal, self.finish.as_ref())?;
         Some(crate::chat::RefusalOutcome {

@@ -8,7 +8,7 @@
 //! The chunk with `finishReason` ends the answer: `STOP` (tool calls when it made any),
 //! `MAX_TOKENS` the token limit, `SAFETY`, `RECITATION`, `BLOCKLIST`,
 //! `PROHIBITED_CONTENT`, `SPII` and `IMAGE_SAFETY` the content filter, said with the
-//! reason's name as the filter's words (docs/spec.md §9.1: an outcome, never an empty
+//! reason's name as the filter's words (docs/spec.md §9.4: an outcome, never an empty
 //! answer). A blocked prompt (`promptFeedback.blockReason`, no candidate) is the filter
 //! too. The usage counts are running totals in every chunk: the last is reported once,
 //! at the finish.
