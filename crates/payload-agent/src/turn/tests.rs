@@ -640,3 +640,30 @@ fn a_refusal_stop_without_words_is_still_a_refusal_and_its_tool_calls_do_not_run
     assert_eq!(turn.refusal(), Some("The model refused to answer."));
     assert_eq!(completed(&events).message, "Sure,");
 }
+
+#[test]
+fn wherever_the_filter_cuts_the_answer_the_turn_ends_in_one_refusal_and_one_call() {
+    let answer =
+        "Counting.\nTally: {\"count\": 3}\nTALLY: {\"count\": -1}\nTALLY: {\"count\": 3}\n";
+    let agent = tally_agent();
+    for (cut, _) in answer.char_indices().chain([(answer.len(), ' ')]) {
+        for reason in [FinishReason::ContentFilter, FinishReason::Refusal] {
+            let mut calls = 0;
+            let model = |_: &ModelRequest| {
+                calls += 1;
+                vec![
+                    ModelChunk::Text(answer[..cut].to_string()),
+                    ModelChunk::Finish(reason.clone()),
+                ]
+            };
+            let events = run(&agent, model, vec![ModelMessage::user("count")]);
+            assert_eq!(calls, 1, "cut at {cut}, {reason:?}: re-asked");
+            let refusals: Vec<_> = events
+                .iter()
+                .filter(|e| matches!(e, AgentEvent::Refusal { .. }))
+                .collect();
+            assert_eq!(refusals.len(), 1, "cut at {cut}, {reason:?}");
+            completed(&events);
+        }
+    }
+}
