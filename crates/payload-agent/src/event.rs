@@ -57,17 +57,78 @@ pub enum AgentEvent {
         /// What the client shows, if anything.
         payload: Option<CustomPayload>,
     },
-    /// `refusal`: the model refused to answer (docs/spec.md §9.1: an outcome, never
-    /// text). Comes before `complete`; the refusal is not parsed and not re-asked.
+    /// `refusal`: the model refused to answer, or the provider's content filter stopped
+    /// the answer or blocked the prompt (docs/spec.md §9.4: an outcome, never text).
+    /// Comes before `complete` (the parse of the text before it); the words are never
+    /// parsed, no tool of the answer runs and nothing is re-asked.
     Refusal {
-        /// The model's refusal, in its words (empty when the provider gave none).
+        /// The refusal in the model's words, or the provider's words for the filter's
+        /// stop; when neither said anything, [`RefusalReason::message`]. Never empty.
         message: String,
+        /// Whether the model refused or the provider's filter stopped it.
+        reason: RefusalReason,
     },
     /// `error`: the turn went wrong (the model failed, or kept calling tools).
     Error {
         /// What went wrong.
         message: String,
     },
+}
+
+/// Why a turn ended as a refusal rather than with an answer: the `reason` of the
+/// `refusal` event (`"refusal"` or `"content_filter"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RefusalReason {
+    /// The model refused (its refusal channel: OpenAI's `refusal`, the Responses API's
+    /// refusal parts; Anthropic's `stop_reason: refusal`).
+    Refusal,
+    /// The provider's content filter stopped the answer or blocked the prompt (OpenAI's
+    /// and the Responses API's `content_filter`; Gemini's `SAFETY`, `RECITATION`,
+    /// `BLOCKLIST`, `PROHIBITED_CONTENT`, `SPII` stops and its blocked prompts).
+    ContentFilter,
+}
+
+impl RefusalReason {
+    /// The name the `refusal` event, the CLI and AG-UI's `RUN_ERROR` code use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefusalReason::Refusal => "refusal",
+            RefusalReason::ContentFilter => "content_filter",
+        }
+    }
+
+    /// The outcome of an answer that sent `words` on its refusal channel (the
+    /// [`ModelChunk::Refusal`](crate::ModelChunk::Refusal) pieces joined) and stopped
+    /// for `finish`: a filter's stop whatever words came with it, a refusal when the
+    /// model said one or stopped to refuse, `None` for an answer.
+    pub fn of(words: &str, finish: Option<&crate::FinishReason>) -> Option<RefusalReason> {
+        match finish {
+            Some(crate::FinishReason::ContentFilter) => Some(RefusalReason::ContentFilter),
+            Some(crate::FinishReason::Refusal) => Some(RefusalReason::Refusal),
+            _ if !words.is_empty() => Some(RefusalReason::Refusal),
+            _ => None,
+        }
+    }
+
+    /// The outcome's message: `words` (the model's or the provider's), or
+    /// [`RefusalReason::message`] when they are blank.
+    pub fn describe(self, words: &str) -> String {
+        if words.trim().is_empty() {
+            self.message().to_string()
+        } else {
+            words.to_string()
+        }
+    }
+
+    /// What is said when the provider gave no words.
+    pub fn message(self) -> &'static str {
+        match self {
+            RefusalReason::Refusal => "The model refused to answer.",
+            RefusalReason::ContentFilter => "The provider's content filter stopped the answer.",
+        }
+    }
 }
 
 impl ServerSentEvent for AgentEvent {

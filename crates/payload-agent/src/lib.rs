@@ -38,7 +38,7 @@ mod tools;
 mod turn;
 
 pub use agent::{Agent, AgentError, DEFAULT_MAX_ITERATIONS, DEFAULT_REASKS, page_options};
-pub use event::AgentEvent;
+pub use event::{AgentEvent, RefusalReason};
 pub use fallback::{Fallback, FallbackAttempt};
 pub use model::{
     FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,

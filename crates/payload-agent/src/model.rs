@@ -29,8 +29,11 @@ pub enum ModelChunk {
     /// payloads or suggestions (docs/spec.md §9.1).
     Reasoning(String),
     /// A piece of the model's refusal to answer (OpenAI's `refusal` field and deltas,
-    /// Gemini's blocked prompt): an outcome, never text. The turn reports the pieces
-    /// joined as one `refusal` event, does not parse them and does not re-ask.
+    /// the Responses API's refusal parts), or the provider's words for its content
+    /// filter's stop (Gemini names the filter): an outcome, never text. The turn reports
+    /// the pieces joined as one `refusal` event, does not parse them and does not
+    /// re-ask; the answer's [`FinishReason`] says which outcome it is
+    /// ([`RefusalReason::of`](crate::RefusalReason::of)).
     Refusal(String),
     /// A part of the answer its provider needs back, unchanged, when the conversation
     /// continues (Anthropic's signed `thinking` and `redacted_thinking` blocks, which must
@@ -83,10 +86,13 @@ pub enum FinishReason {
     Length,
     /// It stopped to have tools run.
     ToolCalls,
-    /// The provider's content filter stopped it.
+    /// The provider's content filter stopped it, or blocked the prompt (OpenAI and the
+    /// Responses API `content_filter`, Gemini's `SAFETY`, `RECITATION`, `BLOCKLIST`,
+    /// `PROHIBITED_CONTENT`, `SPII` and blocked prompts): an outcome like a refusal,
+    /// reported by a `refusal` event with reason `content_filter`, never an empty answer.
     ContentFilter,
-    /// The model refused (Anthropic `stop_reason: refusal`, OpenAI's refusal output,
-    /// Gemini's safety stops): the turn reports a `refusal` event.
+    /// The model refused (Anthropic `stop_reason: refusal`, OpenAI's refusal output):
+    /// the turn reports a `refusal` event.
     Refusal,
     /// A reason this crate does not know, as the provider spelled it.
     Other(String),
@@ -125,6 +131,10 @@ pub enum ModelErrorKind {
     /// The model refused to answer (its refusal is the message). Sending the same
     /// request again would be refused again, so nothing retries it.
     Refused,
+    /// The provider's content filter stopped the answer or blocked the prompt (the
+    /// provider's words, or a sentence saying so, are the message). An outcome, not a
+    /// format error: nothing re-asks or retries it.
+    Filtered,
     /// A budget of the caller's ran out (attempts or tokens across re-asks).
     Budget,
 }
@@ -164,6 +174,28 @@ impl ModelError {
     pub fn with_retry_after(mut self, wait: Option<Duration>) -> ModelError {
         self.retry_after = wait;
         self
+    }
+
+    /// The error that ends a whole-response extraction whose answer was a refusal or
+    /// a filter's stop: [`ModelErrorKind::Refused`] or [`ModelErrorKind::Filtered`],
+    /// `message` its words ([`RefusalReason::message`](crate::RefusalReason::message)
+    /// when there were none).
+    pub fn refused(reason: crate::RefusalReason, message: &str) -> ModelError {
+        let kind = match reason {
+            crate::RefusalReason::ContentFilter => ModelErrorKind::Filtered,
+            _ => ModelErrorKind::Refused,
+        };
+        ModelError::new(kind, reason.describe(message))
+    }
+
+    /// Whether this error is a refusal or a filter's stop, and which: an outcome of
+    /// the answer, not a failure of the call.
+    pub fn refusal(&self) -> Option<crate::RefusalReason> {
+        match self.kind {
+            ModelErrorKind::Refused => Some(crate::RefusalReason::Refusal),
+            ModelErrorKind::Filtered => Some(crate::RefusalReason::ContentFilter),
+            _ => None,
+        }
     }
 
     /// Whether sending the same request again may succeed (rate limits, server

@@ -22,9 +22,11 @@
 //! one text (a blank line between the reasoning of different calls or channels), and
 //! `complete`'s `reasoning` is that text: the turn's reasoning deltas concatenated.
 //!
-//! A refusal ([`ModelChunk::Refusal`], or a stop with [`FinishReason::Refusal`]) is an
-//! outcome, not text: the turn sends one `refusal` event with the refusal's words, runs
-//! no tool and does not re-ask, then `complete` with the text that came before it.
+//! A refusal ([`ModelChunk::Refusal`], or a stop with [`FinishReason::Refusal`]) and a
+//! content filter's stop ([`FinishReason::ContentFilter`]) are outcomes, not text: the
+//! turn sends one `refusal` event (its `reason` says which, its `message` the words, or
+//! a sentence when there were none), runs no tool and does not re-ask (a payload the
+//! filter cut is not a format error), then `complete` with the text that came before it.
 //!
 //! Nothing the model does ends the turn without `complete`: an error chunk, a stream
 //! that panics, or a call that panics when started becomes an `error` event, then
@@ -32,7 +34,7 @@
 
 use crate::agent::Agent;
 use crate::calls::PendingCalls;
-use crate::event::AgentEvent;
+use crate::event::{AgentEvent, RefusalReason};
 use crate::model::{
     FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
     ModelStream, ReplayBlock, ToolCall, Usage,
@@ -134,8 +136,8 @@ impl<'a, M: Model> Turn<'a, M> {
         self.usage
     }
 
-    /// The model's refusal, when an answer of the turn was one (its words; empty when
-    /// the provider gave none).
+    /// The `refusal` event's message, when an answer of the turn was a refusal or a
+    /// content filter's stop.
     pub fn refusal(&self) -> Option<&str> {
         self.refused.as_deref()
     }
@@ -268,11 +270,16 @@ impl<'a, M: Model> Turn<'a, M> {
             tool_calls: calls.clone(),
             replay: std::mem::take(&mut self.replay),
         });
-        if !self.refusal.is_empty() || self.finish == Some(FinishReason::Refusal) {
-            let message = std::mem::take(&mut self.refusal);
-            tracing::info!(iteration = self.iteration, "the model refused");
+        if let Some(reason) = RefusalReason::of(&self.refusal, self.finish.as_ref()) {
+            let message = reason.describe(&std::mem::take(&mut self.refusal));
+            tracing::info!(
+                iteration = self.iteration,
+                reason = reason.as_str(),
+                "the model refused"
+            );
             self.refused = Some(message.clone());
-            self.queue.push_back(AgentEvent::Refusal { message });
+            self.queue
+                .push_back(AgentEvent::Refusal { message, reason });
             return self.complete();
         }
         if calls.is_empty() {

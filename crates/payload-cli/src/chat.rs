@@ -14,7 +14,7 @@ use crate::error::CliError;
 use crate::text::PromptInputs;
 use futures::StreamExt;
 use payload_agent::{
-    Agent, AgentEvent, Model, ModelError, ModelErrorKind, ModelMessage, ModelRequest, OutputMode,
+    Agent, AgentEvent, Model, ModelError, ModelMessage, ModelRequest, OutputMode, RefusalReason,
     Usage,
 };
 use payload_core::{ExtractResult, PayloadType, retry::RetryPolicy, stream::sse::ServerSentEvent};
@@ -186,8 +186,9 @@ pub(crate) fn run(
                     return Ok(false);
                 }
             };
-            // A refusal is an outcome, not a failure of the tools; but the turn has no
-            // answer, which a script wants to know from the exit code.
+            // A refusal or a filter's stop is an outcome, not a failure of the tools;
+            // but the turn has no answer, which a script wants to know from the exit
+            // code.
             clean &= !matches!(event, AgentEvent::Error { .. } | AgentEvent::Refusal { .. });
             event.write_sse(out)?;
             out.flush()?;
@@ -196,16 +197,36 @@ pub(crate) fn run(
     })
 }
 
+/// A refusal or a content filter's stop as `payload chat --type` and `payload eval`
+/// print it: the shape of the `refusal` event's data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct RefusalOutcome {
+    /// The model's or the provider's words, or a sentence saying what happened.
+    pub message: String,
+    /// `refusal` or `content_filter`.
+    pub reason: RefusalReason,
+}
+
+impl RefusalOutcome {
+    /// The outcome a model error is, if it is one (a `Refused` or `Filtered` error).
+    pub(crate) fn of(error: &ModelError) -> Option<RefusalOutcome> {
+        error.refusal().map(|reason| RefusalOutcome {
+            message: error.message.clone(),
+            reason,
+        })
+    }
+}
+
 /// What `payload chat --type` prints: the last attempt's result, how many attempts
 /// there were, the tokens of them all, and what stopped the loop (a model error, a
-/// refusal, a spent budget).
+/// refusal or a content filter's stop, a spent budget).
 #[derive(Serialize)]
 struct WholeResponse<'a> {
     result: Option<&'a ExtractResult>,
     attempts: usize,
     usage: Usage,
     #[serde(skip_serializing_if = "Option::is_none")]
-    refusal: Option<&'a str>,
+    refusal: Option<RefusalOutcome>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a ModelError>,
 }
@@ -234,15 +255,13 @@ fn whole_response(
         options,
     ));
     let error = extraction.outcome.model_error.as_ref();
-    let refusal = error
-        .filter(|e| e.kind == ModelErrorKind::Refused)
-        .map(|e| e.message.as_str());
+    let refusal = error.and_then(RefusalOutcome::of);
     let printed = WholeResponse {
         result: extraction.outcome.result.as_ref(),
         attempts: extraction.outcome.attempts.len(),
         usage: extraction.usage,
         refusal,
-        error: error.filter(|_| refusal.is_none()),
+        error: error.filter(|e| e.refusal().is_none()),
     };
     crate::print_json(out, &printed)?;
     Ok(extraction.outcome.succeeded())
@@ -312,7 +331,8 @@ pub(crate) fn client(options: &ClientOptions, constraint: Option<Constraint>) ->
     }
 }
 
-/// Runs `payload chat`: exits 1 when the turn reported an error or a refusal.
+/// Runs `payload chat`: exits 1 when the turn reported an error, a refusal or a
+/// content filter's stop (the `refusal` event; with `--type`, the printed `refusal`).
 pub(crate) fn command(
     registry: &Registry,
     args: crate::args::ChatArgs,

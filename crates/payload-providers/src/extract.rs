@@ -9,7 +9,7 @@ use crate::native::native_schema;
 use futures::StreamExt;
 use payload_agent::{
     FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
-    OutputMode, StructuredOutput, Usage,
+    OutputMode, RefusalReason, StructuredOutput, Usage,
 };
 use payload_core::stream::ReasoningText;
 use payload_core::{
@@ -163,7 +163,8 @@ pub async fn extract_in<T: LlmPayload>(
 ///   are a [`ModelErrorKind::Budget`] error in the outcome.
 /// - Usage is summed over every attempt and returned whatever the outcome.
 /// - A model error ends the loop (the clients have already retried what the network
-///   failed); a refusal is a [`ModelErrorKind::Refused`] error. An answer cut by the
+///   failed); a refusal is a [`ModelErrorKind::Refused`] error, a content filter's
+///   stop a [`ModelErrorKind::Filtered`] one, never re-asked. An answer cut by the
 ///   token limit is checked like any other (and fails as incomplete JSON).
 pub async fn extract_payload(
     model: &mut impl Model,
@@ -319,23 +320,22 @@ impl<M: Model> Conversation<'_, M> {
 
 /// The answer's text (or the error that ended it), its reasoning channel and its
 /// tokens. A refusal is a [`ModelErrorKind::Refused`] error carrying the model's
-/// words: an outcome the retry driver does not re-ask (the same request would be
-/// refused again).
+/// words, a content filter's stop a [`ModelErrorKind::Filtered`] one: outcomes the
+/// retry driver does not re-ask (the same request would be refused again).
 async fn collect(
     mut stream: payload_agent::ModelStream,
 ) -> (Result<String, ModelError>, String, Usage) {
     let mut text = String::new();
     let mut reasoning = String::new();
     let mut usage = Usage::default();
-    let mut refusal: Option<String> = None;
+    let mut refusal = String::new();
+    let mut finish: Option<FinishReason> = None;
     while let Some(chunk) = stream.next().await {
         match chunk {
             ModelChunk::Text(piece) => text.push_str(&piece),
             ModelChunk::Reasoning(piece) => reasoning.push_str(&piece),
-            ModelChunk::Refusal(piece) => refusal.get_or_insert_default().push_str(&piece),
-            ModelChunk::Finish(FinishReason::Refusal) => {
-                refusal.get_or_insert_default();
-            }
+            ModelChunk::Refusal(piece) => refusal.push_str(&piece),
+            ModelChunk::Finish(reason) => finish = Some(reason),
             ModelChunk::Usage(tokens) => {
                 usage.input_tokens += tokens.input_tokens;
                 usage.output_tokens += tokens.output_tokens;
@@ -344,12 +344,10 @@ async fn collect(
             _ => {}
         }
     }
-    let text = match refusal {
-        Some(words) if words.is_empty() => Err(ModelError::new(
-            ModelErrorKind::Refused,
-            "the model refused to answer",
-        )),
-        Some(words) => Err(ModelError::new(ModelErrorKind::Refused, words)),
+    // A filter's stop is an outcome like a refusal: what text came before it is not
+    // an answer to check (and re-ask as "no JSON value found").
+    let text = match RefusalReason::of(&refusal, finish.as_ref()) {
+        Some(reason) => Err(ModelError::refused(reason, &refusal)),
         None => Ok(text),
     };
     (text, reasoning, usage)
@@ -572,5 +570,44 @@ mod tests {
             (ModelErrorKind::Refused, "No.")
         );
         assert!(outcome.result.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_content_filter_stop_ends_extraction_as_a_filtered_error_never_reasked() {
+        for (chunks, said) in [
+            (
+                vec![ModelChunk::Finish(FinishReason::ContentFilter)],
+                "The provider's content filter stopped the answer.",
+            ),
+            (
+                vec![
+                    ModelChunk::Text("{\"title\": \"Gro".into()),
+                    ModelChunk::Refusal("blocked (SAFETY)".into()),
+                    ModelChunk::Finish(FinishReason::ContentFilter),
+                ],
+                "blocked (SAFETY)",
+            ),
+        ] {
+            let mut calls = 0;
+            let mut model = |_: &ModelRequest| {
+                calls += 1;
+                chunks.clone()
+            };
+            let (note, outcome) = extract::<Note>(
+                &mut model,
+                vec![ModelMessage::user("note")],
+                RetryPolicy::attempts(3),
+            )
+            .await;
+            assert!(note.is_none());
+            let error = outcome.model_error.unwrap();
+            assert_eq!(
+                (error.kind, error.message.as_str()),
+                (ModelErrorKind::Filtered, said)
+            );
+            assert_eq!(error.refusal(), Some(RefusalReason::ContentFilter));
+            assert!(outcome.result.is_none(), "nothing was read as an answer");
+            assert_eq!(calls, 1, "a filter's stop is not re-asked");
+        }
     }
 }

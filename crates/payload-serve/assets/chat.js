@@ -145,12 +145,27 @@
     let frame = 0;
     let draft = null;
     let thinking = null;
+    let refused = null;
     const thought = () => {
       if (!thinking) {
         thinking = thinkingSection();
         node.insertBefore(thinking.node, text);
       }
       return thinking;
+    };
+    // A refusal or a content filter's stop (the `refusal` event, or a stored turn's
+    // `refusal`): the turn's outcome, shown once in its words, never an empty bubble.
+    const showRefusal = (data) => {
+      if (refused) return;
+      status.textContent = "";
+      const reason = data && data.reason === "content_filter" ? "content_filter" : "refusal";
+      const said = data && data.message ? data.message
+        : reason === "content_filter" ? "The provider's content filter stopped the answer."
+        : "The model refused to answer.";
+      refused = el("p", "refusal", said);
+      refused.dataset.reason = reason;
+      extras.insertBefore(refused, extras.firstChild);
+      scroll();
     };
     const paint = () => {
       frame = 0;
@@ -190,6 +205,7 @@
       error(message) {
         extras.appendChild(el("p", "error", message));
       },
+      refusal: showRefusal,
       complete(parsed, turn, conversationId, payloadState) {
         if (frame) cancelAnimationFrame(frame);
         status.textContent = "";
@@ -203,6 +219,7 @@
         }
         if (draft) draft.remove();
         draft = null;
+        if (parsed.refusal) showRefusal(parsed.refusal);
         finish(extras, parsed, turn, conversationId, payloadState || "proposed");
         node.dataset.state = "complete";
         scroll();
@@ -382,6 +399,7 @@
           case "tool_progress": answer.tool("progress", data); break;
           case "tool_complete": answer.tool("complete", data); break;
           case "error": answer.error(data.message); break;
+          case "refusal": answer.refusal(data); break;
           case "complete":
             completed = true;
             answer.complete(data, turn, state.conversationId);

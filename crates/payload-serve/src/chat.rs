@@ -326,6 +326,7 @@ impl TurnTask {
     ) {
         let mut turn = agent.turn(model, messages, context);
         let mut recorded = false;
+        let mut refusal = None;
         let limit = self.state.turn_deadline;
         let deadline = tokio::time::sleep(limit);
         tokio::pin!(deadline);
@@ -351,6 +352,9 @@ impl TurnTask {
             let Some(event) = event else {
                 break "the turn ended without an answer";
             };
+            if let AgentEvent::Refusal { message, reason } = &event {
+                refusal = Some(serde_json::json!({"message": message, "reason": reason}));
+            }
             if let Some(parsed) = event.complete() {
                 // Recorded before the client hears of it, so it can decide at once.
                 let answer: Vec<String> = turn.messages()[self.earlier..]
@@ -360,7 +364,12 @@ impl TurnTask {
                         _ => None,
                     })
                     .collect();
-                let response = serde_json::to_value(parsed).unwrap_or_default();
+                let mut response = serde_json::to_value(parsed).unwrap_or_default();
+                // A refused or filtered turn keeps its outcome with its answer, so the
+                // page shows it again when the conversation is restored.
+                if let (Some(refusal), Some(fields)) = (refusal.take(), response.as_object_mut()) {
+                    fields.insert("refusal".into(), refusal);
+                }
                 let payload = parsed.custom_payload.clone();
                 recorded = self
                     .record_answer(answer.join("\n\n"), response, payload)

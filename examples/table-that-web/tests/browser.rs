@@ -440,3 +440,75 @@ async fn reasoning_is_a_collapsed_thinking_section_filled_as_it_streams() {
     );
     client.close().await.unwrap();
 }
+
+/// A refusal and a content filter's stop are the answer's outcome on the page: the
+/// bubble says so (in the model's words, as text, or a sentence for the filter),
+/// never stays empty, and says so again when the stored conversation is restored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_or_a_filters_stop_is_shown_never_an_empty_bubble() {
+    const WORDS: &str = "I can't help with <img src=x onerror=\"window.ran = 5\"> that.";
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let server = start(Arc::new(
+        |turn: &TurnInfo| -> Box<dyn payload_agent::Model> {
+            let first = turn.turn == 0;
+            Box::new(move |_: &payload_agent::ModelRequest| {
+                if first {
+                    vec![payload_agent::ModelChunk::Finish(
+                        payload_agent::FinishReason::ContentFilter,
+                    )]
+                } else {
+                    vec![payload_agent::ModelChunk::Refusal(WORDS.into())]
+                }
+            })
+        },
+    ))
+    .await;
+    client.goto(&server.url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.getElementById('chat-input') !== null",
+        |v| v == true,
+    )
+    .await;
+    let shown = "return [...document.querySelectorAll('.message.assistant')].map((m) => {
+        const r = m.querySelector('.refusal');
+        return [m.dataset.state, r ? r.dataset.reason : null, r ? r.textContent : null,
+                m.textContent.trim().length > 0];
+    })";
+    send(&client, "something the filter stops").await;
+    answered(&client, 1).await;
+    send(&client, "something the model refuses").await;
+    answered(&client, 2).await;
+    let expected = json!([
+        [
+            "complete",
+            "content_filter",
+            "The provider's content filter stopped the answer.",
+            true
+        ],
+        ["complete", "refusal", WORDS, true],
+    ]);
+    let live = client.execute(shown, vec![]).await.unwrap();
+    assert_eq!(live, expected);
+    assert_eq!(count(&client, "#messages img").await, 0);
+
+    // The stored conversation shows the outcomes again, once each.
+    client.refresh().await.unwrap();
+    let restored = until(&client, "the restored conversation", shown, |v| {
+        v.as_array().is_some_and(|a| a.len() == 2)
+    })
+    .await;
+    assert_eq!(restored, expected);
+    assert_eq!(count(&client, ".message.assistant .refusal").await, 2);
+    assert_eq!(
+        client
+            .execute("return window.ran === undefined", vec![])
+            .await
+            .unwrap(),
+        true
+    );
+    client.close().await.unwrap();
+}

@@ -555,14 +555,66 @@ fn a_refusal_is_an_outcome_never_text_and_is_not_reasked() {
     assert_eq!(
         events[1],
         AgentEvent::Refusal {
-            message: "I can't help with that.".into()
+            message: "I can't help with that.".into(),
+            reason: RefusalReason::Refusal,
         }
     );
     assert_eq!(completed(&events).message, "");
     assert_eq!(
         events[1].to_sse(),
-        "event: refusal\ndata: {\"message\":\"I can't help with that.\"}\n\n"
+        "event: refusal\ndata: {\"message\":\"I can't help with that.\",\"reason\":\"refusal\"}\n\n"
     );
+}
+
+#[test]
+fn a_content_filter_stop_is_an_outcome_never_an_empty_answer_and_is_not_reasked() {
+    // Nothing came but the stop (OpenAI's `finish_reason: content_filter`, Gemini's
+    // `SAFETY` with no text): a `refusal` event with the filter's reason and a sentence.
+    let agent = tally_agent().tools([&SHOUT]);
+    let mut calls = 0;
+    let model = |_: &ModelRequest| {
+        calls += 1;
+        vec![ModelChunk::Finish(FinishReason::ContentFilter)]
+    };
+    let events = run(&agent, model, vec![ModelMessage::user("count")]);
+    assert_eq!(calls, 1);
+    assert_eq!(names(&events), ["status", "refusal", "complete"]);
+    assert_eq!(
+        events[1].to_sse(),
+        "event: refusal\ndata: {\"message\":\"The provider's content filter stopped the answer.\",\"reason\":\"content_filter\"}\n\n"
+    );
+
+    // The filter cut a payload half-written and a tool call: the cut block is not a
+    // format error to re-ask, and the tool does not run. The provider's words win.
+    let mut calls = 0;
+    let model = |_: &ModelRequest| {
+        calls += 1;
+        vec![
+            ModelChunk::Text("Counting.\nTALLY: {\"count\": 1".into()),
+            ModelChunk::ToolCall {
+                id: "c1".into(),
+                name: "shout".into(),
+                input: json!({"text": "hi"}),
+            },
+            ModelChunk::Refusal("blocked (SAFETY)".into()),
+            ModelChunk::Finish(FinishReason::ContentFilter),
+        ]
+    };
+    let mut turn = agent.turn(model, vec![ModelMessage::user("count")], json!({}));
+    let events: Vec<AgentEvent> = futures::executor::block_on_stream(&mut turn).collect();
+    assert_eq!(turn.refusal(), Some("blocked (SAFETY)"));
+    drop(turn);
+    assert_eq!(calls, 1, "a filter's stop is not re-asked");
+    assert!(
+        !names(&events).contains(&"tool_start"),
+        "{:?}",
+        names(&events)
+    );
+    assert!(events.contains(&AgentEvent::Refusal {
+        message: "blocked (SAFETY)".into(),
+        reason: RefusalReason::ContentFilter,
+    }));
+    assert!(completed(&events).payload::<Tally>().is_none());
 }
 
 #[test]
@@ -585,6 +637,33 @@ fn a_refusal_stop_without_words_is_still_a_refusal_and_its_tool_calls_do_not_run
         names(&events),
         ["status", "text_delta", "refusal", "complete"]
     );
-    assert_eq!(turn.refusal(), Some(""));
+    assert_eq!(turn.refusal(), Some("The model refused to answer."));
     assert_eq!(completed(&events).message, "Sure,");
+}
+
+#[test]
+fn wherever_the_filter_cuts_the_answer_the_turn_ends_in_one_refusal_and_one_call() {
+    let answer =
+        "Counting.\nTally: {\"count\": 3}\nTALLY: {\"count\": -1}\nTALLY: {\"count\": 3}\n";
+    let agent = tally_agent();
+    for (cut, _) in answer.char_indices().chain([(answer.len(), ' ')]) {
+        for reason in [FinishReason::ContentFilter, FinishReason::Refusal] {
+            let mut calls = 0;
+            let model = |_: &ModelRequest| {
+                calls += 1;
+                vec![
+                    ModelChunk::Text(answer[..cut].to_string()),
+                    ModelChunk::Finish(reason.clone()),
+                ]
+            };
+            let events = run(&agent, model, vec![ModelMessage::user("count")]);
+            assert_eq!(calls, 1, "cut at {cut}, {reason:?}: re-asked");
+            let refusals: Vec<_> = events
+                .iter()
+                .filter(|e| matches!(e, AgentEvent::Refusal { .. }))
+                .collect();
+            assert_eq!(refusals.len(), 1, "cut at {cut}, {reason:?}");
+            completed(&events);
+        }
+    }
 }

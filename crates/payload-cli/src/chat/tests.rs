@@ -657,14 +657,53 @@ fn a_refusal_is_printed_as_one_and_exits_1() {
     let (code, sse, _) = chat_with("openai-responses", &server, &[]);
     assert_eq!(code, std::process::ExitCode::from(1));
     assert!(
-        sse.contains("event: refusal\ndata: {\"message\":\"I can't help with that.\"}"),
+        sse.contains(
+            "event: refusal\ndata: {\"message\":\"I can't help with that.\",\"reason\":\"refusal\"}"
+        ),
         "{sse}"
     );
     let server = Server::start(vec![Reply::Stream(refusal.into_bytes())]);
     let (code, printed, _) = chat_with("openai-responses", &server, &["--type", "note"]);
     assert_eq!(code, std::process::ExitCode::from(1));
     let printed: serde_json::Value = serde_json::from_str(&printed).unwrap();
-    assert_eq!(printed["refusal"], "I can't help with that.");
+    assert_eq!(
+        printed["refusal"],
+        serde_json::json!({"message": "I can't help with that.", "reason": "refusal"})
+    );
+}
+
+/// OpenAI's `finish_reason: content_filter` after a block the filter cut: never an
+/// empty success. The turn prints the `refusal` event and exits 1; `--type` prints the
+/// outcome, never re-asked as "no JSON value found", and exits 1 (`chat_with` takes
+/// exactly one request: a re-ask would fail it).
+#[test]
+fn a_content_filter_stop_is_printed_as_the_outcome_and_exits_1() {
+    const FILTERED: &str = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"NOTE: {\\\"text\\\": \\\"mi\"},\"finish_reason\":null}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"content_filter\"}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+    let said = "The provider's content filter stopped the answer.";
+    let server = Server::start(vec![Reply::Stream(FILTERED.into())]);
+    let (code, sse, _) = chat_with("openai", &server, &[]);
+    assert_eq!(code, std::process::ExitCode::from(1), "{sse}");
+    let event =
+        format!("event: refusal\ndata: {{\"message\":\"{said}\",\"reason\":\"content_filter\"}}");
+    assert!(sse.contains(&event), "{sse}");
+    let server = Server::start(vec![Reply::Stream(FILTERED.into())]);
+    let (code, printed, _) = chat_with("openai", &server, &["--type", "note"]);
+    assert_eq!(code, std::process::ExitCode::from(1), "{printed}");
+    let printed: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    assert_eq!(
+        printed["refusal"],
+        serde_json::json!({"message": said, "reason": "content_filter"})
+    );
+    assert_eq!(
+        printed["result"],
+        serde_json::Value::Null,
+        "nothing was read: {printed}"
+    );
+    assert!(printed.get("error").is_none(), "{printed}");
 }
 
 #[test]

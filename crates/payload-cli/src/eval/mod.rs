@@ -3,7 +3,9 @@
 //! [--markdown] TURNS`: runs a file of scripted user turns against a model and
 //! reports, per turn, per page or type and overall, whether the expected payload was
 //! accepted, what was rejected (by error kind), near-miss markers, re-asks and whether
-//! they recovered, answers cut by the token limit, tokens and latency.
+//! they recovered, answers cut by the token limit, refusals and content filter stops
+//! (counted apart as `refused` and `filtered`: outcomes of the model, neither a
+//! rejected payload nor a failed turn), tokens and latency.
 //!
 //! A page turn runs as `payload chat` runs it (the page's system prompt with the turn's
 //! context and history, its tools, the re-ask of a rejected payload); a type turn asks
@@ -16,7 +18,7 @@ mod record;
 mod report;
 mod turns;
 
-use crate::chat::{ClientOptions, client, turn_deadline};
+use crate::chat::{ClientOptions, RefusalOutcome, client, turn_deadline};
 use crate::error::CliError;
 use crate::grammar::{page_constraint, type_constraint};
 use crate::{find_type, print_json};
@@ -137,12 +139,16 @@ async fn page_turn(
     let deadline = tokio::time::Instant::now() + limit;
     let mut parsed: Option<ParsedResponse> = None;
     let mut error = None;
+    let mut refusal = None;
     loop {
         match tokio::time::timeout_at(deadline, stream.next()).await {
             Ok(Some(AgentEvent::Stream(StreamEvent::Complete(response)))) => {
                 parsed = Some(response)
             }
             Ok(Some(AgentEvent::Error { message })) => error = Some(message),
+            Ok(Some(AgentEvent::Refusal { message, reason })) => {
+                refusal = Some(RefusalOutcome { message, reason })
+            }
             Ok(Some(_)) => {}
             Ok(None) => break,
             Err(_) => {
@@ -157,7 +163,10 @@ async fn page_turn(
     drop(stream);
     let calls = log.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let mut outcome = outcome(turn, &calls, started, error);
-    if let Some(parsed) = parsed {
+    // A refused or filtered answer is its own outcome: what the filter cut is not
+    // judged as a rejected payload.
+    outcome.refusal = refusal;
+    if let Some(parsed) = parsed.filter(|_| outcome.refusal.is_none()) {
         judge_page(&mut outcome, &parsed, &turn.expected);
     }
     Ok(outcome)
@@ -235,7 +244,11 @@ async fn type_turn(
         error = calls.last().and_then(|c| c.error.clone());
     }
     let mut outcome = outcome(turn, &calls, started, error);
-    if outcome.error.is_none() {
+    outcome.refusal = calls.last().and_then(|c| c.refused());
+    if outcome.refusal.is_some() {
+        // Counted as refused or filtered, never read as "no JSON value found".
+        outcome.accepted = Some(false);
+    } else if outcome.error.is_none() {
         let result = payload_core::extract_as(&outcome.text, payload, Some(Format::Json));
         outcome.accepted = Some(result.success);
         if result.success {
@@ -285,6 +298,7 @@ fn outcome(turn: &Turn, calls: &[Call], started: Instant, error: Option<String>)
             .and_then(|c| c.first_content)
             .map(|d| d.as_millis() as u64),
         total_ms: started.elapsed().as_millis() as u64,
+        refusal: None,
         error,
         text: last.map(|c| c.text.clone()).unwrap_or_default(),
     }

@@ -22,6 +22,20 @@ pub(crate) struct Call {
     pub error: Option<String>,
     /// The answer's text.
     pub text: String,
+    /// What it sent on its refusal channel (the model's or the provider's words).
+    pub refusal: String,
+}
+
+impl Call {
+    /// The refusal or content filter's stop this call ended in, if it did (the rule
+    /// the agent's turn and whole-response extraction follow: docs/spec.md §9.4).
+    pub(crate) fn refused(&self) -> Option<crate::chat::RefusalOutcome> {
+        let reason = payload_agent::RefusalReason::of(&self.refusal, self.finish.as_ref())?;
+        Some(crate::chat::RefusalOutcome {
+            message: reason.describe(&self.refusal),
+            reason,
+        })
+    }
 }
 
 /// The calls of one turn, shared between the model and the runner.
@@ -58,6 +72,7 @@ impl Model for Recorder {
                 usage: None,
                 error: None,
                 text: String::new(),
+                refusal: String::new(),
             });
             calls.len() - 1
         };
@@ -79,6 +94,7 @@ impl Model for Recorder {
             }
             match chunk {
                 ModelChunk::Text(text) => call.text.push_str(text),
+                ModelChunk::Refusal(words) => call.refusal.push_str(words),
                 ModelChunk::ToolCall { .. } | ModelChunk::ToolCallDelta { .. } => {
                     call.called_tools = true
                 }

@@ -1,6 +1,7 @@
 //! What `payload eval` reports: each turn's outcome, and the totals overall and per
 //! page or type, as JSON or as Markdown tables.
 
+use payload_agent::RefusalReason;
 use payload_grammar::Choice;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -66,6 +67,9 @@ pub(crate) struct TurnOutcome {
     pub first_token_ms: Option<u64>,
     /// Milliseconds the whole turn took.
     pub total_ms: u64,
+    /// The refusal or content filter's stop the turn ended in, if it did: an outcome
+    /// counted apart (`refused`, `filtered`), not a failure and not a rejected payload.
+    pub refusal: Option<crate::chat::RefusalOutcome>,
     /// The failure that ended the turn, if any.
     pub error: Option<String>,
     /// The last answer's text, to read what the model did.
@@ -93,6 +97,10 @@ pub(crate) struct Summary {
     pub recovered: usize,
     /// Turns cut by the token limit.
     pub truncated: usize,
+    /// Turns the model refused (`refusal` with reason `refusal`).
+    pub refused: usize,
+    /// Turns the provider's content filter stopped (reason `content_filter`).
+    pub filtered: usize,
     /// Turns that failed (the model or the time limit).
     pub errors: usize,
     /// Tokens in and out.
@@ -126,6 +134,11 @@ impl Summary {
             summary.reasks += turn.reasks;
             summary.recovered += usize::from(turn.recovered);
             summary.truncated += usize::from(turn.truncated);
+            match turn.refusal.as_ref().map(|r| r.reason) {
+                Some(RefusalReason::ContentFilter) => summary.filtered += 1,
+                Some(_) => summary.refused += 1,
+                None => {}
+            }
             summary.errors += usize::from(turn.error.is_some());
             summary.input_tokens += turn.input_tokens;
             summary.output_tokens += turn.output_tokens;
@@ -204,8 +217,8 @@ impl Report {
             self.model,
             self.constrain.as_deref().unwrap_or("no grammar")
         );
-        out.push_str("| turns on | turns | accepted | rejected (by kind) | near-miss markers | re-asks (recovered) | truncated | errors | tokens in / out | first token | turn |\n");
-        out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        out.push_str("| turns on | turns | accepted | rejected (by kind) | near-miss markers | re-asks (recovered) | truncated | refused / filtered | errors | tokens in / out | first token | turn |\n");
+        out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         let rows = self
             .groups
             .iter()
@@ -215,7 +228,7 @@ impl Report {
             let turn = format!("{:.1} s", s.mean_total_ms as f64 / 1000.0);
             let _ = writeln!(
                 out,
-                "| {label} | {} | {} | {} | {} | {} ({}) | {} | {} | {} / {} | {} | {turn} |",
+                "| {label} | {} | {} | {} | {} | {} ({}) | {} | {} / {} | {} | {} / {} | {} | {turn} |",
                 s.turns,
                 accepted(s),
                 by_kind(&s.rejected_by_kind),
@@ -223,6 +236,8 @@ impl Report {
                 s.reasks,
                 s.recovered,
                 s.truncated,
+                s.refused,
+                s.filtered,
                 s.errors,
                 s.input_tokens,
                 s.output_tokens,
@@ -235,6 +250,15 @@ impl Report {
         for (index, t) in self.turns.iter().enumerate() {
             let result = match (&t.error, t.accepted, &t.payload) {
                 (Some(error), _, _) => format!("error: {}", cell(error, 60)),
+                (None, _, _) if t.refusal.is_some() => {
+                    let refusal = t.refusal.as_ref().map(|r| (r.reason, r.message.as_str()));
+                    let (reason, message) = refusal.unwrap_or((RefusalReason::Refusal, ""));
+                    let said = match reason {
+                        RefusalReason::ContentFilter => "filtered",
+                        _ => "refused",
+                    };
+                    format!("{said}: {}", cell(message, 60))
+                }
                 (None, Some(true), Some(kind)) => format!("accepted {kind}"),
                 (None, Some(true), None) => "accepted".into(),
                 (None, _, _) if !t.rejected.is_empty() => format!(

@@ -240,3 +240,69 @@ fn bad_turn_files_are_refused_with_the_turn_named() {
         assert!(error.to_string().contains(needle), "{name}: {error}");
     }
 }
+
+/// A refusal and a content filter's stop are outcomes counted apart: not a rejected
+/// payload (the note the filter cut is not a validation error), not re-asked, not a
+/// failed turn (the command exits 0, as for a rejected payload).
+#[test]
+fn refused_and_filtered_turns_are_counted_apart_and_never_reasked() {
+    let file = turn_file(
+        "refused",
+        r#"{"turns": [
+            {"page": "notes", "message": "Note milk", "expect": "note"},
+            {"page": "notes", "message": "Note eggs", "expect": "note"},
+            {"type": "note", "message": "Note bread"}
+        ]}"#,
+    );
+    let refusal = Reply::Stream(
+        concat!(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I can't help with that.\"},\"finish_reason\":null}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+            "data: [DONE]\n\n",
+        )
+        .into(),
+    );
+    let (server, url) = serve(vec![
+        refusal,
+        stream("Sure.\n\nNOTE: {\"text\": \"eg", "content_filter"),
+        stream("{\"text\": \"bre", "content_filter"),
+    ]);
+    let (code, out) = eval(&url, &file, &[]);
+    assert_eq!(code, std::process::ExitCode::SUCCESS, "{out}");
+    assert_eq!(server.received().len(), 3, "nothing was re-asked");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let turns = report["turns"].as_array().unwrap();
+    let filtered = serde_json::json!({
+        "message": "The provider's content filter stopped the answer.",
+        "reason": "content_filter",
+    });
+    assert_eq!(
+        turns[0]["refusal"],
+        serde_json::json!({"message": "I can't help with that.", "reason": "refusal"})
+    );
+    assert_eq!(turns[1]["refusal"], filtered);
+    assert_eq!(turns[2]["refusal"], filtered);
+    for turn in turns {
+        assert_eq!(turn["accepted"], false, "{turn}");
+        assert_eq!(turn["rejected"], serde_json::json!([]), "{turn}");
+        assert_eq!(turn["reasks"], 0, "{turn}");
+        assert_eq!(turn["error"], Value::Null, "{turn}");
+    }
+    let overall = &report["overall"];
+    assert_eq!(overall["refused"], 1);
+    assert_eq!(overall["filtered"], 2);
+    assert_eq!(overall["errors"], 0);
+    assert_eq!(overall["rejected_by_kind"], serde_json::json!({}));
+
+    let (_server, url) = serve(vec![stream("{\"text\": \"bre", "content_filter")]);
+    let file = turn_file(
+        "filtered-md",
+        r#"{"turns": [{"type": "note", "message": "x"}]}"#,
+    );
+    let (_, out) = eval(&url, &file, &["--markdown"]);
+    assert!(out.contains("| 0 / 1 |"), "{out}");
+    assert!(
+        out.contains("filtered: The provider's content filter stopped the answer."),
+        "{out}"
+    );
+}

@@ -6,9 +6,12 @@
 //! call back can echo it, as Gemini's thinking models require.
 //!
 //! The chunk with `finishReason` ends the answer: `STOP` (tool calls when it made any),
-//! `MAX_TOKENS` the token limit, `SAFETY` and the other filters the content filter. A
-//! blocked prompt (`promptFeedback.blockReason`, no candidate) is a refusal. The usage
-//! counts are running totals in every chunk: the last is reported once, at the finish.
+//! `MAX_TOKENS` the token limit, `SAFETY`, `RECITATION`, `BLOCKLIST`,
+//! `PROHIBITED_CONTENT`, `SPII` and `IMAGE_SAFETY` the content filter, said with the
+//! reason's name as the filter's words (docs/spec.md §9.4: an outcome, never an empty
+//! answer). A blocked prompt (`promptFeedback.blockReason`, no candidate) is the filter
+//! too. The usage counts are running totals in every chunk: the last is reported once,
+//! at the finish.
 
 use super::wire::{ApiError, GenerateResponse, ResponsePart, UsageMetadata};
 use crate::sse::Event;
@@ -96,9 +99,9 @@ impl Decoder for GeminiDecoder {
         if let Some(reason) = response.prompt_feedback.and_then(|f| f.block_reason) {
             self.finished = true;
             chunks.push(ModelChunk::Refusal(format!(
-                "the provider blocked the prompt ({reason})"
+                "The provider blocked the prompt ({reason})."
             )));
-            chunks.push(ModelChunk::Finish(FinishReason::Refusal));
+            chunks.push(ModelChunk::Finish(FinishReason::ContentFilter));
             chunks.extend(self.usage_chunk());
             return Ok(chunks);
         }
@@ -111,7 +114,14 @@ impl Decoder for GeminiDecoder {
         }
         if let Some(reason) = candidate.finish_reason {
             self.finished = true;
-            chunks.push(ModelChunk::Finish(self.finish_reason(&reason)));
+            let finish = self.finish_reason(&reason);
+            if finish == FinishReason::ContentFilter {
+                // The filter's name is all Gemini says of it: the outcome's words.
+                chunks.push(ModelChunk::Refusal(format!(
+                    "The provider's content filter stopped the answer ({reason})."
+                )));
+            }
+            chunks.push(ModelChunk::Finish(finish));
             chunks.extend(self.usage_chunk());
         }
         Ok(chunks)
@@ -201,8 +211,8 @@ mod tests {
         assert_eq!(
             chunks[..2],
             [
-                ModelChunk::Refusal("the provider blocked the prompt (SAFETY)".into()),
-                ModelChunk::Finish(FinishReason::Refusal)
+                ModelChunk::Refusal("The provider blocked the prompt (SAFETY).".into()),
+                ModelChunk::Finish(FinishReason::ContentFilter)
             ]
         );
         let error = r#"{"error":{"code":429,"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}"#;

@@ -7,7 +7,8 @@
 //! `delta.reasoning_content` (DeepSeek, llama.cpp, SGLang, older vLLM) or
 //! `delta.reasoning` (newer vLLM, OpenRouter, Ollama): it becomes
 //! [`ModelChunk::Reasoning`], never text (docs/spec.md §9.1). A `delta.refusal` is the
-//! model refusing (OpenAI structured outputs): [`ModelChunk::Refusal`], never text.
+//! model refusing (OpenAI structured outputs): [`ModelChunk::Refusal`], never text, and
+//! `finish_reason: "content_filter"` the provider's filter (docs/spec.md §9.4).
 //!
 //! The chunks are read as the typed structs of [`super::wire`].
 

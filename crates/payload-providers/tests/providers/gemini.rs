@@ -84,13 +84,26 @@ async fn a_function_call_runs_and_goes_back_with_its_thought_signature() {
 }
 
 #[tokio::test]
-async fn a_blocked_prompt_is_a_refusal_event() {
+async fn a_content_filter_stop_is_an_outcome_never_an_empty_answer_or_a_reask() {
+    assert_content_filter_outcome(
+        "gemini/safety.sse",
+        client,
+        "The provider's content filter stopped the answer (SAFETY).",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_blocked_prompt_is_the_content_filter_outcome() {
     let server = Server::start(vec![stream("gemini/blocked.sse")]);
     let events = turn(&mut client(&server)).await;
     assert_eq!(names(&events), ["status", "refusal", "complete"]);
     assert_eq!(
-        refusals(&events),
-        ["the provider blocked the prompt (PROHIBITED_CONTENT)"]
+        outcomes(&events),
+        [(
+            payload_agent::RefusalReason::ContentFilter,
+            "The provider blocked the prompt (PROHIBITED_CONTENT)."
+        )]
     );
 }
 

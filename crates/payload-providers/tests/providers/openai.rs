@@ -342,6 +342,16 @@ async fn whole_response_tool_mode_forces_the_output_function_and_reads_its_argum
 }
 
 #[tokio::test]
+async fn a_content_filter_stop_is_an_outcome_never_an_empty_answer_or_a_reask() {
+    assert_content_filter_outcome(
+        "openai/content_filter.sse",
+        client,
+        "The provider's content filter stopped the answer.",
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn a_refusal_field_is_a_refusal_event() {
     let refusal = concat!(
         "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"refusal\":\"\"},\"finish_reason\":null}]}\n\n",

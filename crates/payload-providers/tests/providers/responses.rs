@@ -124,6 +124,16 @@ async fn reasoning_items_go_back_encrypted_before_the_answer_they_led_to() {
 }
 
 #[tokio::test]
+async fn a_content_filter_stop_is_an_outcome_never_an_empty_answer_or_a_reask() {
+    assert_content_filter_outcome(
+        "responses/content_filter.sse",
+        client,
+        "The provider's content filter stopped the answer.",
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn a_refusal_is_a_refusal_event_never_text() {
     let server = Server::start(vec![stream("responses/refusal.sse")]);
     let events = turn(&mut client(&server)).await;

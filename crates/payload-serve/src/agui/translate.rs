@@ -4,6 +4,8 @@
 //! is its card (a snapshot when it starts, JSON Patches of the typed partial while it
 //! streams, a snapshot of the whole value when the turn completes), and the turn's end
 //! becomes `RUN_FINISHED`: interrupted when the proposal waits for the user's decision.
+//! A refusal or a content filter's stop ends the run with `RUN_ERROR`, its code
+//! `refusal` or `content_filter`.
 
 use super::events::{Event, Interrupt, Outcome, PayloadActivity};
 use payload_agent::AgentEvent;
@@ -45,6 +47,8 @@ pub struct Translator {
     reasoning: Option<String>,
     /// The card's content as last sent, what the next patch is made against.
     card: Option<Value>,
+    /// The run ended with `RUN_ERROR` (a refusal): nothing may follow it.
+    ended: bool,
 }
 
 impl Translator {
@@ -66,6 +70,7 @@ impl Translator {
             text: None,
             reasoning: None,
             card: None,
+            ended: false,
         }
     }
 
@@ -80,6 +85,9 @@ impl Translator {
     /// The AG-UI events of `event`.
     pub fn translate(&mut self, event: AgentEvent) -> Vec<Event> {
         let mut out = Vec::new();
+        if self.ended {
+            return out;
+        }
         match event {
             // Status lines ("Thinking…") are the chat page's; AG-UI has no such event.
             AgentEvent::Status { .. } | AgentEvent::ToolProgress { .. } => {}
@@ -172,15 +180,9 @@ impl Translator {
                     if decidable {
                         interrupts.push(self.interrupt(&payload.kind));
                     }
-                } else if let Some(kind) = self.card.as_ref().and_then(|c| c.get("type")) {
+                } else {
                     // A payload began but none was accepted: the card says so.
-                    let kind = kind.as_str().unwrap_or_default().to_string();
-                    out.push(Event::ActivitySnapshot {
-                        message_id: card_id(&self.conversation, self.turn),
-                        activity_type: PAYLOAD_ACTIVITY,
-                        content: card(&kind, "rejected", json!({}), None),
-                        replace: true,
-                    });
+                    self.reject_card(&mut out);
                 }
                 let outcome = if interrupts.is_empty() {
                     Outcome::Success
@@ -201,11 +203,35 @@ impl Translator {
                     code: Some("turn_failed".into()),
                 });
             }
+            AgentEvent::Refusal { message, reason } => {
+                // A refusal or a content filter's stop is the run's outcome: the run
+                // ends with it, its code the reason, and the turn's `complete` after it
+                // (the text before the refusal) is not sent (docs/agui.md).
+                self.ended = true;
+                self.reject_card(&mut out);
+                out.push(Event::RunError {
+                    message,
+                    code: Some(reason.as_str().into()),
+                });
+            }
             // An event a later agent adds has no AG-UI form yet: the run goes on
             // without it, and `complete` still carries the whole response.
             _ => {}
         }
         out
+    }
+
+    /// The card of a payload that began, sent again as `rejected`: none was accepted.
+    fn reject_card(&self, out: &mut Vec<Event>) {
+        if let Some(kind) = self.card.as_ref().and_then(|c| c.get("type")) {
+            let kind = kind.as_str().unwrap_or_default().to_string();
+            out.push(Event::ActivitySnapshot {
+                message_id: card_id(&self.conversation, self.turn),
+                activity_type: PAYLOAD_ACTIVITY,
+                content: card(&kind, "rejected", json!({}), None),
+                replace: true,
+            });
+        }
     }
 
     /// What the run waits for: the decision on the proposal of this turn.
@@ -400,6 +426,42 @@ mod tests {
         assert_eq!(names(&error), ["RUN_ERROR"]);
     }
 
+    #[test]
+    fn a_refusal_or_a_filters_stop_ends_the_run_with_its_reason_as_the_code() {
+        for (reason, code) in [
+            (payload_agent::RefusalReason::Refusal, "refusal"),
+            (
+                payload_agent::RefusalReason::ContentFilter,
+                "content_filter",
+            ),
+        ] {
+            let mut t = translator();
+            let mut all = vec![t.started()];
+            all.extend(t.translate(AgentEvent::Stream(StreamEvent::TextDelta {
+                text: "Sure, ".into(),
+            })));
+            all.extend(t.translate(AgentEvent::Refusal {
+                message: "No.".into(),
+                reason,
+            }));
+            let mut parsed = ParsedResponse::default();
+            parsed.message = "Sure,".into();
+            all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed))));
+            assert_eq!(
+                names(&all),
+                [
+                    "RUN_STARTED",
+                    "TEXT_MESSAGE_START",
+                    "TEXT_MESSAGE_CONTENT",
+                    "RUN_ERROR"
+                ]
+            );
+            let error = serde_json::to_value(all.last().unwrap()).unwrap();
+            assert_eq!(error["message"], "No.");
+            assert_eq!(error["code"], code);
+        }
+    }
+
     mod properties {
         //! Whatever the turn sends, the events are a well-formed AG-UI run: one terminal
         //! event, last; messages opened before their content and closed before the run
@@ -451,6 +513,14 @@ mod tests {
                 Just(AgentEvent::Error {
                     message: "failed".into()
                 }),
+                prop_oneof![
+                    Just(payload_agent::RefusalReason::Refusal),
+                    Just(payload_agent::RefusalReason::ContentFilter)
+                ]
+                .prop_map(|reason| AgentEvent::Refusal {
+                    message: "no".into(),
+                    reason
+                }),
             ]
         }
 
@@ -463,7 +533,10 @@ mod tests {
                 let mut out = vec![serde_json::to_value(t.started()).unwrap()];
                 let (mut text, mut reasoning) = (String::new(), String::new());
                 let mut client_card = Value::Null;
-                for step in steps.iter().chain([&last]) {
+                // The agent sends `complete` after a refusal too: the run ignores it.
+                let after = matches!(last, AgentEvent::Refusal { .. })
+                    .then(|| AgentEvent::Stream(StreamEvent::Complete(ParsedResponse::default())));
+                for step in steps.iter().chain([&last]).chain(after.as_ref()) {
                     match step {
                         AgentEvent::Stream(StreamEvent::TextDelta { text: piece }) => text.push_str(piece),
                         AgentEvent::Stream(StreamEvent::ReasoningDelta { text: piece }) => reasoning.push_str(piece),

@@ -183,3 +183,33 @@ async fn a_thread_is_one_conversation_and_bad_runs_are_refused_before_they_start
         assert!(serde_json::from_str::<Value>(&text).unwrap()["error"].is_string());
     }
 }
+
+/// A content filter's stop ends the run with `RUN_ERROR {code: "content_filter"}`, the
+/// last event: the text before it was streamed, the card the filter cut is sent again
+/// as `rejected`, no `RUN_FINISHED` follows.
+#[tokio::test]
+async fn a_filters_stop_ends_the_run_with_run_error_last() {
+    let running = start_model(stopping(payload_agent::RefusalReason::ContentFilter)).await;
+    let events = run(&running, &input("thread-f", "run-1", "milk?")).await;
+    let types = types(&events);
+    assert_eq!(
+        types,
+        [
+            "RUN_STARTED",
+            "TEXT_MESSAGE_START",
+            "TEXT_MESSAGE_CONTENT",
+            "ACTIVITY_SNAPSHOT",
+            "ACTIVITY_DELTA",
+            "ACTIVITY_SNAPSHOT",
+            "RUN_ERROR"
+        ],
+        "{events:?}"
+    );
+    assert_eq!(events[5]["content"]["status"], "rejected");
+    let error = events.last().unwrap();
+    assert_eq!(error["code"], "content_filter");
+    assert_eq!(
+        error["message"],
+        "The provider's content filter stopped the answer."
+    );
+}

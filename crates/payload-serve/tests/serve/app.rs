@@ -91,11 +91,39 @@ pub struct Running {
 
 /// Runs the shop app answering `answer`; accepting a list saves it in `lists`.
 pub async fn start(answer: &'static str) -> Running {
+    start_model(scripted(answer)).await
+}
+
+/// A model that starts a list, then stops as `reason` says: the provider's content
+/// filter (`FinishReason::ContentFilter`, no words) or the model's refusal (its words).
+pub fn stopping(
+    reason: payload_agent::RefusalReason,
+) -> impl Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync {
+    move |_| {
+        Box::new(move |_: &ModelRequest| {
+            let mut chunks = vec![ModelChunk::Text(
+                "Here is your list.\n\nSHOPPING_LIST: {\"store\": \"Cor".into(),
+            )];
+            chunks.push(match reason {
+                payload_agent::RefusalReason::ContentFilter => {
+                    ModelChunk::Finish(payload_agent::FinishReason::ContentFilter)
+                }
+                _ => ModelChunk::Refusal("I can't help with that.".into()),
+            });
+            chunks
+        })
+    }
+}
+
+/// Runs the shop app with `model`; accepting a list saves it in `lists`.
+pub async fn start_model(
+    model: impl Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync + 'static,
+) -> Running {
     let app = App::new(Registry::global())
         .title("Shop")
         .pages(&["shop"])
         .schema("CREATE TABLE IF NOT EXISTS lists (store TEXT NOT NULL, items INTEGER NOT NULL)")
-        .model(scripted(answer))
+        .model(model)
         .on_accept::<ShoppingList, _>(|tx, accepted| {
             tx.execute(
                 "INSERT INTO lists (store, items) VALUES (?1, ?2)",

@@ -151,3 +151,39 @@ async fn every_error_is_json_with_an_error_member() {
         );
     }
 }
+
+/// A content filter's stop is the turn's outcome on `/api/chat`: the `refusal` event
+/// (reason and words) before `complete`, the list the filter cut neither accepted nor
+/// re-asked, and the stored turn keeps the outcome so the page shows it again.
+#[tokio::test]
+async fn a_filters_stop_is_sent_and_stored_as_the_turns_refusal() {
+    let running = start_model(stopping(payload_agent::RefusalReason::ContentFilter)).await;
+    let chat = json!({"message": "milk?", "context": {"current_page": "shop"}});
+    let (id, body) = chat_turn(&running, &chat).await;
+    let events = data_events(&body);
+    let refusal = json!({
+        "message": "The provider's content filter stopped the answer.",
+        "reason": "content_filter",
+    });
+    let at = events
+        .iter()
+        .position(|e| *e == refusal)
+        .expect("a refusal event");
+    assert_eq!(
+        at,
+        events.len() - 2,
+        "the refusal comes just before complete: {body}"
+    );
+    let complete = events.last().unwrap();
+    assert_eq!(complete["custom_payload"], Value::Null, "{complete}");
+    assert!(!body.contains("correct it"), "not re-asked: {body}");
+    let (status, stored) = get(&running, &format!("/api/conversations/{id}")).await;
+    assert_eq!(status, 200);
+    let answer = stored["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "assistant")
+        .expect("the answer is stored");
+    assert_eq!(answer["response"]["refusal"], refusal, "{stored}");
+}

@@ -173,3 +173,58 @@ async fn the_official_client_sees_the_text_the_payload_and_the_interrupt_and_res
     assert_eq!(seen["pendingAfter"], 0);
     assert_eq!(saved(&running), 1);
 }
+
+/// A refusal and a content filter's stop end the run with `RUN_ERROR` (its code the
+/// reason, its message the words), the last event: every event validates against
+/// `@ag-ui/core`, and the official client, whose checks refuse anything after
+/// `RUN_ERROR`, runs it without failing and sees the error, never a finished run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_sees_a_refusal_or_a_filters_stop_as_the_runs_error() {
+    let Some((node, modules)) = node() else {
+        return;
+    };
+    for (reason, code, message) in [
+        (
+            payload_agent::RefusalReason::ContentFilter,
+            "content_filter",
+            "The provider's content filter stopped the answer.",
+        ),
+        (
+            payload_agent::RefusalReason::Refusal,
+            "refusal",
+            "I can't help with that.",
+        ),
+    ] {
+        let running = start_model(stopping(reason)).await;
+        let body = input("thread-refused", "run-1", "Something the filter stops");
+        let events = run(&running, &body).await;
+        let items: Vec<Value> = std::iter::once(json!({"kind": "input", "value": body}))
+            .chain(events.iter().map(|e| json!({"kind": "event", "value": e})))
+            .collect();
+        let stdin = Value::Array(items).to_string();
+        let (n, m) = (node.clone(), modules.clone());
+        let checked =
+            tokio::task::spawn_blocking(move || run_node(&n, &m, "validate.js", &[], &stdin))
+                .await
+                .unwrap();
+        assert_eq!(checked["failures"], json!([]), "{checked}");
+
+        let url = format!("{}/api/agui", running.url);
+        let (n, m) = (node.clone(), modules.clone());
+        let seen = tokio::task::spawn_blocking(move || run_node(&n, &m, "refusal.js", &[&url], ""))
+            .await
+            .unwrap();
+        assert_eq!(
+            seen["errors"],
+            json!([{"message": message, "code": code}]),
+            "{seen}"
+        );
+        assert_eq!(seen["finished"], 0, "{seen}");
+        assert_eq!(
+            seen["types"].as_array().unwrap().last(),
+            Some(&json!("RUN_ERROR")),
+            "{seen}"
+        );
+        assert_eq!(seen["text"], "Here is your list.", "{seen}");
+    }
+}

@@ -262,11 +262,62 @@ pub async fn extract_note<M: payload_agent::Model>(
 
 /// The `refusal` events' messages.
 pub fn refusals(events: &[AgentEvent]) -> Vec<&str> {
+    outcomes(events).into_iter().map(|(_, m)| m).collect()
+}
+
+/// The `refusal` events' reasons and messages.
+pub fn outcomes(events: &[AgentEvent]) -> Vec<(payload_agent::RefusalReason, &str)> {
     events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::Refusal { message } => Some(message.as_str()),
+            AgentEvent::Refusal { message, reason } => Some((*reason, message.as_str())),
             _ => None,
         })
         .collect()
+}
+
+/// What a provider's recorded content-filter stop (`NAME/content_filter.sse`, Gemini's
+/// `safety.sse`: a SCHEMA_PROPOSAL cut by the filter) must give, through a turn and
+/// through whole-response extraction: one `refusal` event with the filter's reason
+/// (never an empty answer, never a re-ask of the cut block), and a `Filtered` error.
+pub async fn assert_content_filter_outcome<M>(
+    fixture: &str,
+    client: impl Fn(&Server) -> M,
+    said: &str,
+) where
+    M: payload_agent::Model + Unpin,
+{
+    let server = Server::start(vec![stream(fixture)]);
+    let events = turn(client(&server)).await;
+    assert_eq!(
+        outcomes(&events),
+        [(payload_agent::RefusalReason::ContentFilter, said)],
+        "{:?}",
+        names(&events)
+    );
+    assert_eq!(names(&events).last(), Some(&"complete"));
+    assert!(completed(&events).custom_payload.is_none());
+    assert_eq!(
+        server.received().len(),
+        1,
+        "a filter's stop is not re-asked"
+    );
+
+    let server = Server::start(vec![stream(fixture)]);
+    let (note, outcome) =
+        extract_note(&mut client(&server), payload_agent::OutputMode::Prompted, 3).await;
+    assert!(note.is_none());
+    let error = outcome
+        .model_error
+        .expect("the filter's stop ends the extraction");
+    assert_eq!(
+        (error.kind, error.message.as_str()),
+        (payload_agent::ModelErrorKind::Filtered, said)
+    );
+    assert!(outcome.result.is_none(), "nothing was read as an answer");
+    assert_eq!(
+        server.received().len(),
+        1,
+        "a filter's stop is not re-asked"
+    );
 }
