@@ -8,7 +8,7 @@
 //! Without Node or the packages the tests say so and pass, unless
 //! `PAYLOAD_REQUIRE_NODE` is set (as `.ci/run` sets it): then it is a failure.
 
-use crate::agui::{input, resume, run};
+use crate::agui::{input, resume, run, thread};
 use crate::app::*;
 use serde_json::{Value, json};
 use std::io::Write;
@@ -93,6 +93,7 @@ async fn every_event_validates_against_ag_ui_cores_published_schemas() {
     items.push(json!({"kind": "input", "value": first}));
     let events = run(&running, &first).await;
     let id = events.last().unwrap()["outcome"]["interrupts"][0]["id"].clone();
+    let issued = thread(&events);
     items.extend(
         events
             .into_iter()
@@ -101,7 +102,7 @@ async fn every_event_validates_against_ag_ui_cores_published_schemas() {
     let entry =
         json!([{"interruptId": id, "status": "resolved", "payload": {"decision": "accept"}}]);
     for run_id in ["run-2", "run-3"] {
-        let body = resume("schema-thread", run_id, entry.clone());
+        let body = resume(&issued, run_id, entry.clone());
         items.push(json!({"kind": "input", "value": body}));
         items.extend(
             run(&running, &body)
