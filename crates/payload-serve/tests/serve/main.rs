@@ -5,6 +5,7 @@
 
 mod agui;
 mod app;
+mod decisions;
 mod generic;
 mod node;
 mod security;
