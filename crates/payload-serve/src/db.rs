@@ -128,7 +128,9 @@ impl Db {
             |row| row.get(0),
         )?;
         if repeated {
-            tracing::warn!("the database holds a repeated turn from an older version; new turns are numbered past it");
+            tracing::warn!(
+                "the database holds a repeated turn from an older version; new turns are numbered past it"
+            );
         } else {
             conn.execute_batch(ONE_USER_MESSAGE_PER_TURN)?;
         }

@@ -125,8 +125,7 @@ impl Translator {
             // Suggestion chips are chips, not a payload: they arrive whole in
             // `RUN_FINISHED`'s result, and never take the payload card's place.
             AgentEvent::Stream(
-                StreamEvent::PayloadStart { kind, .. }
-                | StreamEvent::PayloadProgress { kind, .. },
+                StreamEvent::PayloadStart { kind, .. } | StreamEvent::PayloadProgress { kind, .. },
             ) if is_chips(&kind) => {}
             AgentEvent::Stream(StreamEvent::PayloadStart { kind, .. }) => {
                 let content = card(&kind, "drafting", json!({}), None);

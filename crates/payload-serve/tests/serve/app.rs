@@ -173,7 +173,9 @@ pub fn echo_answer(message: &str) -> String {
 /// A model answering [`echo_answer`] of the newest user message, in pieces of seven
 /// characters `pause` apart (so runs overlap); a user message `fail` makes it fail
 /// after its first piece, as a provider that drops mid-answer.
-pub fn echo_model(pause: std::time::Duration) -> impl Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync {
+pub fn echo_model(
+    pause: std::time::Duration,
+) -> impl Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync {
     move |_| Box::new(EchoModel { pause })
 }
 
@@ -242,7 +244,9 @@ pub async fn start_echo(pause: std::time::Duration) -> Running {
 /// The stores of the lists saved, in order.
 pub fn stores(running: &Running) -> Vec<String> {
     let conn = running.service.db().conn();
-    let mut statement = conn.prepare("SELECT store FROM lists ORDER BY rowid").unwrap();
+    let mut statement = conn
+        .prepare("SELECT store FROM lists ORDER BY rowid")
+        .unwrap();
     statement
         .query_map([], |r| r.get(0))
         .unwrap()

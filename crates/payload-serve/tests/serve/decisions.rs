@@ -59,7 +59,11 @@ async fn a_conversation_continued_from_the_clients_history_applies_each_cards_ow
         cards.push((turn, message.to_string()));
     }
     let turns: std::collections::BTreeSet<usize> = cards.iter().map(|(t, _)| *t).collect();
-    assert_eq!(turns.len(), cards.len(), "each turn its own number: {cards:?}");
+    assert_eq!(
+        turns.len(),
+        cards.len(),
+        "each turn its own number: {cards:?}"
+    );
     // Every proposal is stored, and Accept on a card saves that card's list; the
     // newest first, as a user reaches for the card in view.
     assert_eq!(
@@ -117,10 +121,7 @@ async fn a_resume_applies_the_proposal_of_the_run_whose_card_is_shown() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_first_runs_on_one_new_thread_are_two_conversations_each_deciding_its_own() {
     let running = start_echo(Duration::from_millis(15)).await;
-    let (first_a, first_b) = (
-        input("shared", "run-a", "A"),
-        input("shared", "run-b", "B"),
-    );
+    let (first_a, first_b) = (input("shared", "run-a", "A"), input("shared", "run-b", "B"));
     let (a, b) = tokio::join!(run(&running, &first_a), run(&running, &first_b));
     let (thread_a, thread_b) = (thread(&a), thread(&b));
     assert_ne!(thread_a, thread_b);
@@ -129,7 +130,10 @@ async fn two_first_runs_on_one_new_thread_are_two_conversations_each_deciding_it
         let accept = json!([{"interruptId": interrupt["id"], "status": "resolved",
             "payload": {"decision": "accept"}}]);
         let decided = run(&running, &resume(thread, "resume", accept)).await;
-        assert_eq!(decided[1]["content"]["applied"]["store"], store, "{decided:?}");
+        assert_eq!(
+            decided[1]["content"]["applied"]["store"], store,
+            "{decided:?}"
+        );
     }
     let mut saved = stores(&running);
     saved.sort();

@@ -44,7 +44,10 @@ async fn interrupted(running: &Running) -> (String, Value) {
     assert_eq!(status, 200, "{text}");
     let events = data_events(&text);
     let thread = events[0]["threadId"].as_str().unwrap().to_string();
-    (thread, events.last().unwrap()["outcome"]["interrupts"][0].clone())
+    (
+        thread,
+        events.last().unwrap()["outcome"]["interrupts"][0].clone(),
+    )
 }
 
 /// How many conversations the server keeps.
