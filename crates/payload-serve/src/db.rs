@@ -399,3 +399,90 @@ pub(crate) fn payload_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPay
             .unwrap_or(Value::Null),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn note(text: &str) -> CustomPayload {
+        CustomPayload::new("note", json!({ "text": text }))
+    }
+
+    #[test]
+    fn turns_are_numbered_past_the_last_whatever_the_client_claims() {
+        let db = Db::open(None).unwrap();
+        // A conversation started from a history of three user messages.
+        assert_eq!(db.add_user_message("c", 3, "a").unwrap(), 3);
+        // Later turns: the client's count is not read.
+        assert_eq!(db.add_user_message("c", 1, "b").unwrap(), 4);
+        db.add_interrupted("c", 4, "gone").unwrap();
+        assert_eq!(db.add_user_message("c", 0, "c").unwrap(), 5);
+        assert_eq!(db.add_user_message("other", 0, "x").unwrap(), 0);
+        // The database itself refuses a second user message for a turn.
+        assert!(db.add_message("c", 4, "user", "again", None).is_err());
+    }
+
+    #[test]
+    fn a_second_proposal_for_a_turn_is_refused_with_its_answer_and_changes_nothing() {
+        let db = Db::open(None).unwrap();
+        let turn = db.add_user_message("c", 0, "a").unwrap();
+        db.add_answer(
+            "c",
+            turn,
+            "one",
+            &json!({}),
+            Some((&note("one"), &Value::Null)),
+        )
+        .unwrap();
+        assert!(
+            db.add_answer(
+                "c",
+                turn,
+                "two",
+                &json!({}),
+                Some((&note("two"), &Value::Null))
+            )
+            .is_err()
+        );
+        assert!(
+            db.add_payload("c", turn, &note("three"), &Value::Null)
+                .is_err()
+        );
+        let stored = db.payloads("c").unwrap();
+        assert_eq!(stored.len(), 1);
+        assert_eq!(stored[0].payload.data()["text"], "one");
+        // The refused answer was not kept either: one answer, the first.
+        let answers: Vec<String> = db
+            .messages("c")
+            .unwrap()
+            .into_iter()
+            .filter(|m| m.role == "assistant")
+            .map(|m| m.text)
+            .collect();
+        assert_eq!(answers, ["one"]);
+    }
+
+    #[test]
+    fn a_file_holding_a_repeated_turn_opens_and_numbers_new_turns_past_it() {
+        let file = std::env::temp_dir().join(format!(
+            "payload-serve-repeated-{}-{}.db",
+            std::process::id(),
+            crate::ids::new_conversation_id().unwrap()
+        ));
+        {
+            let conn = Connection::open(&file).unwrap();
+            conn.execute_batch(SCHEMA).unwrap();
+            conn.execute_batch(
+                "INSERT INTO conversations (id) VALUES ('c');
+                 INSERT INTO messages (conversation_id, turn, role, text) VALUES
+                     ('c', 1, 'user', 'a'), ('c', 1, 'user', 'b');",
+            )
+            .unwrap();
+        }
+        let db = Db::open(Some(&file)).unwrap();
+        assert_eq!(db.add_user_message("c", 0, "c").unwrap(), 2);
+        drop(db);
+        let _ = std::fs::remove_file(&file);
+    }
+}

@@ -205,3 +205,34 @@ async fn get_text(running: &Running, path: &str) -> (u16, String) {
         .unwrap();
     (response.status().as_u16(), response.text().await.unwrap())
 }
+
+#[tokio::test]
+async fn an_answer_the_database_refuses_is_an_error_never_a_card() {
+    // A database that refuses every proposal (as a full disk or a constraint would).
+    let app = payload_serve::App::new(payload_registry::Registry::global())
+        .pages(&["shop"])
+        .schema(
+            "CREATE TRIGGER IF NOT EXISTS refuse_proposals BEFORE INSERT ON payloads
+             BEGIN SELECT RAISE(ABORT, 'no room'); END",
+        )
+        .model(echo_model(Duration::ZERO));
+    let service = app.build().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(service.clone().serve(listener));
+    let running = Running { url, service };
+    let text = reqwest::Client::new()
+        .post(format!("{}/api/chat", running.url))
+        .json(&json!({"message": "A", "context": {"current_page": "shop"}}))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains("event: error"), "{text}");
+    assert!(!text.contains("event: complete"), "{text}");
+    let events = run(&running, &input("t", "run-1", "A")).await;
+    assert_eq!(events.last().unwrap()["type"], "RUN_ERROR", "{events:?}");
+    assert!(!events.iter().any(|e| e["content"]["status"] == "proposed"));
+}

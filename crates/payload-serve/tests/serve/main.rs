@@ -9,3 +9,4 @@ mod decisions;
 mod generic;
 mod node;
 mod security;
+mod turn_properties;
