@@ -105,6 +105,10 @@ pub async fn run(
                 }
             }
         }
+        // The turn's task ended without the run's end (it stopped, or panicked).
+        if let Some(end) = translator.finish() {
+            let _ = events.send(end).await;
+        }
     });
     Ok(sse::stream(received, encode))
 }

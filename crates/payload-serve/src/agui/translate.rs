@@ -99,6 +99,19 @@ impl Translator {
         out
     }
 
+    /// The run's end when the turn's events stopped before it (the turn's task ended
+    /// without completing): a `RUN_ERROR`, so every run ends with its terminal event.
+    pub fn finish(&mut self) -> Option<Event> {
+        if self.ended {
+            return None;
+        }
+        self.ended = true;
+        Some(Event::RunError {
+            message: "the turn ended without an answer".into(),
+            code: Some("turn_failed".into()),
+        })
+    }
+
     /// The AG-UI events of `event`, the run's end not considered.
     fn events(&mut self, event: AgentEvent) -> Vec<Event> {
         let mut out = Vec::new();
@@ -450,6 +463,21 @@ mod tests {
             names(&all),
             ["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "RUN_ERROR"]
         );
+    }
+
+    #[test]
+    fn a_turn_that_stops_before_its_end_is_a_run_error_and_an_ended_run_gets_nothing_more() {
+        let mut t = translator();
+        t.translate(AgentEvent::Stream(StreamEvent::TextDelta {
+            text: "Hi".into(),
+        }));
+        assert!(matches!(t.finish(), Some(Event::RunError { .. })));
+        assert_eq!(t.finish(), None);
+        let mut t = translator();
+        t.translate(AgentEvent::Stream(StreamEvent::Complete(
+            ParsedResponse::default(),
+        )));
+        assert_eq!(t.finish(), None);
     }
 
     #[test]
