@@ -196,7 +196,8 @@ proptest! {
             prop_assert!(matches!(again, Err(DecideError::AlreadyDecided(_))), "{:?}", again);
             prop_assert_eq!(&snapshot(&db), &after_first, "a later decision changed nothing");
             // Recording the proposal again is refused, and does not make it decidable again.
-            prop_assert!(db.add_payload("c", 0, &payload, &json!({ "table_id": table })).is_err());
+            let again = db.add_payload("c", 0, &payload, &json!({ "table_id": table }));
+            prop_assert!(again.is_err(), "{:?}", again);
         }
         prop_assert_eq!(db.check(), Ok(()));
     }
