@@ -121,6 +121,10 @@ impl Db {
                 )?;
             }
         }
+        // A file made when AG-UI thread ids were the client's names for conversations
+        // loses them: a thread is now the conversation's own id, and a client-picked
+        // name must open nothing.
+        conn.execute_batch("DROP TABLE IF EXISTS agui_threads")?;
         let repeated: bool = conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM messages WHERE role = 'user'
              GROUP BY conversation_id, turn HAVING COUNT(*) > 1)",
@@ -464,7 +468,7 @@ mod tests {
     }
 
     #[test]
-    fn a_file_holding_a_repeated_turn_opens_and_numbers_new_turns_past_it() {
+    fn an_older_file_opens_numbering_new_turns_past_a_repeated_one_and_forgets_thread_names() {
         let file = std::env::temp_dir().join(format!(
             "payload-serve-repeated-{}-{}.db",
             std::process::id(),
@@ -476,12 +480,16 @@ mod tests {
             conn.execute_batch(
                 "INSERT INTO conversations (id) VALUES ('c');
                  INSERT INTO messages (conversation_id, turn, role, text) VALUES
-                     ('c', 1, 'user', 'a'), ('c', 1, 'user', 'b');",
+                     ('c', 1, 'user', 'a'), ('c', 1, 'user', 'b');
+                 CREATE TABLE agui_threads (thread_id TEXT PRIMARY KEY, conversation_id TEXT);
+                 INSERT INTO agui_threads VALUES ('guessable', 'c');",
             )
             .unwrap();
         }
         let db = Db::open(Some(&file)).unwrap();
         assert_eq!(db.add_user_message("c", 0, "c").unwrap(), 2);
+        // The client-picked thread names it held are gone.
+        assert!(!has_column(&db.conn(), "agui_threads", "thread_id").unwrap());
         drop(db);
         let _ = std::fs::remove_file(&file);
     }
