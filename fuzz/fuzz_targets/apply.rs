@@ -8,6 +8,7 @@
 //! {"rows": [..]}, ...]}` stores the payload as a turn's proposal and decides it again
 //! and again: at most one decision succeeds, every one after it is refused as already
 //! decided and changes no table, and a failed one leaves the payload `proposed`.
+//! Recording a proposal for that turn again is refused and changes nothing.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -62,6 +63,11 @@ fuzz_target!(|data: &[u8]| {
                     }
                 }
             }
+            // A turn proposes once: a second record is an error, never a silent
+            // replacement nor a decided payload set back to `proposed`.
+            let before = db.payloads("c").unwrap();
+            assert!(db.add_payload("c", turn, &payload, &context).is_err());
+            assert_eq!(db.payloads("c").unwrap(), before);
         } else if let Some(proposal) = step.get("schema") {
             let Ok(proposal) = serde_json::from_value::<SchemaProposal>(proposal.clone()) else {
                 continue;

@@ -12,6 +12,7 @@ use axum::extract::State;
 use axum::response::Response;
 use futures::StreamExt;
 use payload_agent::{Agent, AgentEvent, Model, ModelMessage};
+use payload_core::stream::StreamEvent;
 use payload_prompt::PromptBuilder;
 use serde::Deserialize;
 use serde_json::Value;
@@ -82,7 +83,6 @@ pub async fn chat(
             context: request.context,
             history,
             conversation: asked,
-            thread: None,
         },
     )
     .await?;
@@ -103,10 +103,9 @@ pub(crate) struct TurnRequest {
     /// The earlier messages as the client knows them (role, text), used when the server
     /// does not know the conversation.
     pub history: Vec<(String, String)>,
-    /// The conversation the client names (only looked up).
+    /// The conversation the client names (only looked up: one the server did not make
+    /// starts a new conversation under an id the server makes).
     pub conversation: Option<String>,
-    /// The AG-UI thread the conversation is, recorded with a new conversation.
-    pub thread: Option<String>,
 }
 
 /// A turn ready to run: the agent, its model and messages, and what it records.
@@ -150,7 +149,6 @@ pub(crate) async fn start_turn(
         )));
     }
     let asked = request.conversation;
-    let thread = request.thread;
     let (conversation_id, stored) = state
         .with_db(move |db| {
             if let Some(id) = asked {
@@ -159,21 +157,19 @@ pub(crate) async fn start_turn(
                     return Ok((id, Some(stored)));
                 }
             }
-            let id = new_conversation_id()?;
-            if let Some(thread) = thread {
-                db.add_thread(&thread, &id)?;
-            }
-            Ok((id, None))
+            Ok((new_conversation_id()?, None))
         })
         .await?;
     let live = LiveTurn::start(state.clone(), &conversation_id).ok_or_else(|| {
         ApiError::conflict("this conversation is still answering the previous message")
     })?;
-    let (turn, mut messages) = history(stored, &request.history);
+    let (first, mut messages) = history(stored, &request.history);
     messages.push(ModelMessage::user(request.message.clone()));
     let messages = alternating(messages);
 
-    let (prompt_context, manifest) = {
+    // The turn's number is the database's: one past the conversation's last, taken
+    // with the message in one transaction, never counted from what the client sent.
+    let (turn, prompt_context, manifest) = {
         let id = conversation_id.clone();
         let message = request.message.clone();
         let page = page.clone();
@@ -181,10 +177,9 @@ pub(crate) async fn start_turn(
         let context = state.context.clone();
         state
             .with_db(move |db| {
-                db.ensure_conversation(&id)?;
-                db.add_message(&id, turn, "user", &message, None)?;
+                let turn = db.add_user_message(&id, first, &message)?;
                 let prompt_context = context(db, &page, &client)?;
-                Ok((prompt_context, db.manifest(&id)?))
+                Ok((turn, prompt_context, db.manifest(&id)?))
             })
             .await?
     };
@@ -232,7 +227,8 @@ fn is_conversation_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// This turn's number (from 0: how many user messages came before) and the
+/// The number a new conversation's first turn takes (from 0: how many user messages
+/// came before; the database numbers a known conversation's turns) and the
 /// conversation so far: the stored messages, or the client's when the conversation is
 /// new (one started before the server lost its memory). A stored turn that ended
 /// without an answer adds no assistant message for the model.
@@ -375,6 +371,15 @@ impl TurnTask {
                     .record_answer(answer.join("\n\n"), response, payload)
                     .await;
             }
+            // An answer the database refused is not shown as if it were kept: its
+            // proposal could not be decided, and a card would name nothing.
+            let event = match event {
+                AgentEvent::Stream(StreamEvent::Complete(_)) if !recorded => AgentEvent::Error {
+                    message: "the answer could not be stored, so it is not shown; ask again"
+                        .to_string(),
+                },
+                event => event,
+            };
             if events.send(event).await.is_err() {
                 break "the client went away before the answer was complete";
             }
@@ -396,11 +401,8 @@ impl TurnTask {
         let recorded = self
             .state
             .with_db(move |db| {
-                db.add_message(&id, turn, "assistant", &answer, Some(&response))?;
-                if let Some(payload) = &payload {
-                    db.add_payload(&id, turn, payload, &context)?;
-                }
-                Ok(())
+                let proposal = payload.as_ref().map(|p| (p, &context));
+                Ok(db.add_answer(&id, turn, &answer, &response, proposal)?)
             })
             .await;
         if let Err(e) = &recorded {

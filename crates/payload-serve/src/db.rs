@@ -3,6 +3,11 @@
 //! beside them the app's own tables, created from the statements the app gives
 //! ([`crate::App::schema`]). An accept handler writes those in the same transaction
 //! that records the decision ([`Db::decide`]).
+//!
+//! A turn's number is given by the database, in the transaction that records its
+//! message ([`Db::add_user_message`]), so it is unique within its conversation
+//! whatever the client says about the conversation's past, and a proposal is stored
+//! under its turn or refused with an error, never dropped ([`Db::add_payload`]).
 
 use payload_core::CustomPayload;
 use payload_prompt::{ManifestEntry, PayloadStatus};
@@ -38,11 +43,15 @@ CREATE TABLE IF NOT EXISTS payloads (
     context TEXT,
     PRIMARY KEY (conversation_id, turn)
 );
-CREATE TABLE IF NOT EXISTS agui_threads (
-    thread_id TEXT PRIMARY KEY,
-    conversation_id TEXT NOT NULL REFERENCES conversations(id)
-);
 ";
+
+/// One user message per turn of a conversation: the database refuses a second, so a
+/// turn number names one message and one proposal. Made only where the rows allow it:
+/// a file written before turns were numbered by the database may hold a repeated turn,
+/// and new turns are numbered past it anyway ([`Db::add_user_message`]).
+const ONE_USER_MESSAGE_PER_TURN: &str = "
+CREATE UNIQUE INDEX IF NOT EXISTS messages_one_user_message_per_turn
+    ON messages (conversation_id, turn) WHERE role = 'user'";
 
 /// The database of one server.
 #[derive(Debug)]
@@ -112,6 +121,23 @@ impl Db {
                 )?;
             }
         }
+        // A file made when AG-UI thread ids were the client's names for conversations
+        // loses them: a thread is now the conversation's own id, and a client-picked
+        // name must open nothing.
+        conn.execute_batch("DROP TABLE IF EXISTS agui_threads")?;
+        let repeated: bool = conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE role = 'user'
+             GROUP BY conversation_id, turn HAVING COUNT(*) > 1)",
+            [],
+            |row| row.get(0),
+        )?;
+        if repeated {
+            tracing::warn!(
+                "the database holds a repeated turn from an older version; new turns are numbered past it"
+            );
+        } else {
+            conn.execute_batch(ONE_USER_MESSAGE_PER_TURN)?;
+        }
         for batch in app_schema {
             conn.execute_batch(batch)?;
         }
@@ -158,6 +184,41 @@ impl Db {
             .collect()
     }
 
+    /// Records the user's message of a new turn of `conversation` (which it creates if
+    /// new) and answers the turn's number: one past the conversation's last turn, or
+    /// `first` when it has none (a conversation that starts from the client's history
+    /// counts the turns that history holds). The number is read and taken in one
+    /// transaction holding the write lock, so two turns never get the same one, in this
+    /// process or another on the same file.
+    pub fn add_user_message(
+        &self,
+        conversation: &str,
+        first: usize,
+        text: &str,
+    ) -> rusqlite::Result<usize> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT OR IGNORE INTO conversations (id) VALUES (?1)",
+            params![conversation],
+        )?;
+        let last: Option<i64> = tx.query_row(
+            "SELECT MAX(turn) FROM messages WHERE conversation_id = ?1",
+            params![conversation],
+            |row| row.get(0),
+        )?;
+        let turn = match last {
+            Some(last) => usize::try_from(last).unwrap_or(0).saturating_add(1),
+            None => first,
+        };
+        tx.execute(
+            "INSERT INTO messages (conversation_id, turn, role, text) VALUES (?1, ?2, 'user', ?3)",
+            params![conversation, turn as i64, text],
+        )?;
+        tx.commit()?;
+        Ok(turn)
+    }
+
     /// Adds a message to the conversation.
     pub fn add_message(
         &self,
@@ -167,18 +228,27 @@ impl Db {
         text: &str,
         response: Option<&Value>,
     ) -> rusqlite::Result<()> {
-        self.conn().execute(
-            "INSERT INTO messages (conversation_id, turn, role, text, response)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![
-                conversation,
-                turn as i64,
-                role,
-                text,
-                response.map(Value::to_string)
-            ],
-        )?;
-        Ok(())
+        insert_message(&self.conn(), conversation, turn, role, text, response)
+    }
+
+    /// Records the answer of `turn` and the payload it proposes, as one transaction:
+    /// both are stored or, when either is refused (a second answer's proposal for the
+    /// turn), neither is and the error says why.
+    pub fn add_answer(
+        &self,
+        conversation: &str,
+        turn: usize,
+        text: &str,
+        response: &Value,
+        proposal: Option<(&CustomPayload, &Value)>,
+    ) -> rusqlite::Result<()> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        insert_message(&tx, conversation, turn, "assistant", text, Some(response))?;
+        if let Some((payload, context)) = proposal {
+            insert_payload(&tx, conversation, turn, payload, context)?;
+        }
+        tx.commit()
     }
 
     /// Records that `turn` ended without an answer, and why: an empty assistant message
@@ -207,8 +277,8 @@ impl Db {
     }
 
     /// Records a proposed payload. A turn proposes one payload: a second record for the
-    /// same turn changes nothing (it must never set a decided payload back to
-    /// `proposed`, which would let it be applied twice).
+    /// same turn is refused with an error (a constraint violation) and changes nothing,
+    /// so a proposal is never silently lost, nor a decided one set back to `proposed`.
     pub fn add_payload(
         &self,
         conversation: &str,
@@ -216,18 +286,7 @@ impl Db {
         payload: &CustomPayload,
         context: &Value,
     ) -> rusqlite::Result<()> {
-        self.conn().execute(
-            "INSERT OR IGNORE INTO payloads (conversation_id, turn, type, data, status, context)
-             VALUES (?1, ?2, ?3, ?4, 'proposed', ?5)",
-            params![
-                conversation,
-                turn as i64,
-                payload.kind,
-                payload.data().to_string(),
-                (!context.is_null()).then(|| context.to_string())
-            ],
-        )?;
-        Ok(())
+        insert_payload(&self.conn(), conversation, turn, payload, context)
     }
 
     /// The conversation's payloads, oldest first.
@@ -258,28 +317,6 @@ impl Db {
             .optional()
     }
 
-    /// The conversation an AG-UI thread is, when the thread was seen before.
-    pub fn thread_conversation(&self, thread_id: &str) -> rusqlite::Result<Option<String>> {
-        self.conn()
-            .query_row(
-                "SELECT conversation_id FROM agui_threads WHERE thread_id = ?1",
-                params![thread_id],
-                |row| row.get(0),
-            )
-            .optional()
-    }
-
-    /// Records that the AG-UI thread `thread_id` is the conversation `conversation`
-    /// (which it creates).
-    pub fn add_thread(&self, thread_id: &str, conversation: &str) -> rusqlite::Result<()> {
-        self.ensure_conversation(conversation)?;
-        self.conn().execute(
-            "INSERT OR IGNORE INTO agui_threads (thread_id, conversation_id) VALUES (?1, ?2)",
-            params![thread_id, conversation],
-        )?;
-        Ok(())
-    }
-
     /// The conversation's payload manifest, for the next system prompt.
     pub fn manifest(&self, conversation: &str) -> rusqlite::Result<Vec<ManifestEntry>> {
         Ok(self
@@ -289,6 +326,51 @@ impl Db {
             .map(|p| ManifestEntry::new(p.turn + 1, p.payload, p.status))
             .collect())
     }
+}
+
+/// Inserts a message.
+fn insert_message(
+    conn: &Connection,
+    conversation: &str,
+    turn: usize,
+    role: &str,
+    text: &str,
+    response: Option<&Value>,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO messages (conversation_id, turn, role, text, response)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![
+            conversation,
+            turn as i64,
+            role,
+            text,
+            response.map(Value::to_string)
+        ],
+    )?;
+    Ok(())
+}
+
+/// Inserts a proposal, refused (a constraint violation) when its turn has one.
+fn insert_payload(
+    conn: &Connection,
+    conversation: &str,
+    turn: usize,
+    payload: &CustomPayload,
+    context: &Value,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO payloads (conversation_id, turn, type, data, status, context)
+         VALUES (?1, ?2, ?3, ?4, 'proposed', ?5)",
+        params![
+            conversation,
+            turn as i64,
+            payload.kind,
+            payload.data().to_string(),
+            (!context.is_null()).then(|| context.to_string())
+        ],
+    )?;
+    Ok(())
 }
 
 /// Whether `table` has a column named `column`.
@@ -320,4 +402,95 @@ pub(crate) fn payload_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPay
             .and_then(|c| serde_json::from_str(&c).ok())
             .unwrap_or(Value::Null),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn note(text: &str) -> CustomPayload {
+        CustomPayload::new("note", json!({ "text": text }))
+    }
+
+    #[test]
+    fn turns_are_numbered_past_the_last_whatever_the_client_claims() {
+        let db = Db::open(None).unwrap();
+        // A conversation started from a history of three user messages.
+        assert_eq!(db.add_user_message("c", 3, "a").unwrap(), 3);
+        // Later turns: the client's count is not read.
+        assert_eq!(db.add_user_message("c", 1, "b").unwrap(), 4);
+        db.add_interrupted("c", 4, "gone").unwrap();
+        assert_eq!(db.add_user_message("c", 0, "c").unwrap(), 5);
+        assert_eq!(db.add_user_message("other", 0, "x").unwrap(), 0);
+        // The database itself refuses a second user message for a turn.
+        assert!(db.add_message("c", 4, "user", "again", None).is_err());
+    }
+
+    #[test]
+    fn a_second_proposal_for_a_turn_is_refused_with_its_answer_and_changes_nothing() {
+        let db = Db::open(None).unwrap();
+        let turn = db.add_user_message("c", 0, "a").unwrap();
+        db.add_answer(
+            "c",
+            turn,
+            "one",
+            &json!({}),
+            Some((&note("one"), &Value::Null)),
+        )
+        .unwrap();
+        assert!(
+            db.add_answer(
+                "c",
+                turn,
+                "two",
+                &json!({}),
+                Some((&note("two"), &Value::Null))
+            )
+            .is_err()
+        );
+        assert!(
+            db.add_payload("c", turn, &note("three"), &Value::Null)
+                .is_err()
+        );
+        let stored = db.payloads("c").unwrap();
+        assert_eq!(stored.len(), 1);
+        assert_eq!(stored[0].payload.data()["text"], "one");
+        // The refused answer was not kept either: one answer, the first.
+        let answers: Vec<String> = db
+            .messages("c")
+            .unwrap()
+            .into_iter()
+            .filter(|m| m.role == "assistant")
+            .map(|m| m.text)
+            .collect();
+        assert_eq!(answers, ["one"]);
+    }
+
+    #[test]
+    fn an_older_file_opens_numbering_new_turns_past_a_repeated_one_and_forgets_thread_names() {
+        let file = std::env::temp_dir().join(format!(
+            "payload-serve-repeated-{}-{}.db",
+            std::process::id(),
+            crate::ids::new_conversation_id().unwrap()
+        ));
+        {
+            let conn = Connection::open(&file).unwrap();
+            conn.execute_batch(SCHEMA).unwrap();
+            conn.execute_batch(
+                "INSERT INTO conversations (id) VALUES ('c');
+                 INSERT INTO messages (conversation_id, turn, role, text) VALUES
+                     ('c', 1, 'user', 'a'), ('c', 1, 'user', 'b');
+                 CREATE TABLE agui_threads (thread_id TEXT PRIMARY KEY, conversation_id TEXT);
+                 INSERT INTO agui_threads VALUES ('guessable', 'c');",
+            )
+            .unwrap();
+        }
+        let db = Db::open(Some(&file)).unwrap();
+        assert_eq!(db.add_user_message("c", 0, "c").unwrap(), 2);
+        // The client-picked thread names it held are gone.
+        assert!(!has_column(&db.conn(), "agui_threads", "thread_id").unwrap());
+        drop(db);
+        let _ = std::fs::remove_file(&file);
+    }
 }

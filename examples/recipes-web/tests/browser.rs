@@ -1,7 +1,9 @@
 //! The recipe assistant in a real headless Chromium: a first visit says its answers are
 //! recorded and offers the page's starters; a starter sends its message; the recipe
 //! arrives as a generic card (built from the type's JSON Schema) that fills in while it
-//! streams; accepting it saves it in the cookbook.
+//! streams; accepting it saves it in the cookbook. With the page left open across a
+//! restart of the server (a new in-memory database), Accept on the newest card saves
+//! that card's recipe.
 //!
 //! The browser comes from table.that's harness (without one the test says so and
 //! passes, unless `PAYLOAD_REQUIRE_BROWSER` is set).
@@ -215,4 +217,119 @@ async fn a_generic_card_shows_markup_from_the_model_as_text() {
         "javascript:window.ran=3",
     ];
     assert_markup_stayed_text(&client, text.as_str().unwrap(), &shown).await;
+}
+
+/// A recipe titled after the newest user message: each card says which message
+/// proposed it.
+fn titled_after_the_message(
+    request: &payload_agent::ModelRequest,
+) -> Vec<payload_agent::ModelChunk> {
+    let title = request
+        .messages
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            payload_agent::ModelMessage::User { text } => {
+                Some(text.rsplit("\n\n").next().unwrap_or_default().to_string())
+            }
+            _ => None,
+        })
+        .unwrap_or_default();
+    let recipe = serde_json::json!({
+        "title": title, "servings": 1, "prep_time": 5,
+        "ingredients": [{"name": "egg", "quantity": 1, "unit": "piece", "note": "fresh"}],
+        "steps": [{"text": "Cook it."}], "tags": ["quick"],
+    });
+    vec![payload_agent::ModelChunk::Text(format!(
+        "Here it is.\n\nRECIPE_PROPOSAL: {recipe}"
+    ))]
+}
+
+/// The recipe app with [`titled_after_the_message`] as its model.
+fn titled_app() -> payload_serve::App {
+    recipes_web::app(Registry::global()).model(|_: &payload_serve::TurnInfo| {
+        Box::new(titled_after_the_message) as Box<dyn payload_agent::Model>
+    })
+}
+
+/// A server on `listener` in a runtime of its own, on its own thread: dropping the
+/// runtime (send on the channel) stops it whole, its open connections included, as a
+/// process that stops does.
+fn serve_until_stopped(listener: std::net::TcpListener) -> std::sync::mpsc::Sender<()> {
+    let (stop, stopped) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async {
+            listener.set_nonblocking(true).unwrap();
+            let listener = TcpListener::from_std(listener).unwrap();
+            let service = titled_app().build().expect("the app builds");
+            tokio::spawn(service.serve(listener));
+        });
+        let _ = stopped.recv();
+        drop(runtime);
+    });
+    stop
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accept_on_the_newest_card_after_a_restart_saves_that_cards_recipe() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let stop = serve_until_stopped(listener);
+    client.goto(&format!("http://{address}/")).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.getElementById('chat-input') !== null && document.querySelector('#starters .chip') !== null",
+        |v| v == true,
+    )
+    .await;
+    send(&client, "Omelette").await;
+    answered(&client, 1).await;
+
+    // The server restarts with the page still open: its in-memory database is new, and
+    // the page sends the conversation it shows as history.
+    stop.send(()).unwrap();
+    let listener = loop {
+        match TcpListener::bind(address).await {
+            Ok(listener) => break listener,
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+        }
+    };
+    tokio::spawn(titled_app().build().unwrap().serve(listener));
+    send(&client, "Frittata").await;
+    answered(&client, 2).await;
+    send(&client, "Shakshuka").await;
+    answered(&client, 3).await;
+
+    // Accept on the newest card, the one in view.
+    let states = client
+        .execute(
+            "const cards = [...document.querySelectorAll('.card[data-type=recipe_proposal]')];
+             cards[cards.length - 1].querySelector('button.accept').click();
+             return cards.map(c => c.dataset.state);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(states.as_array().unwrap().len(), 3, "{states}");
+    let saved = until(
+        &client,
+        "the recipe in the cookbook",
+        "const cards = [...document.querySelectorAll('.card[data-type=recipe_proposal]')];
+         const last = cards[cards.length - 1];
+         const saved = [...document.querySelectorAll('#main a[data-recipe-id]')].map(a => a.querySelector('strong').textContent);
+         const error = last.querySelector('.error');
+         return {state: last.dataset.state, saved, error: error && error.textContent};",
+        |v| {
+            (v["state"] == "accepted" && v["saved"].as_array().is_some_and(|s| !s.is_empty()))
+                || !v["error"].is_null()
+        },
+    )
+    .await;
+    assert_eq!(saved["state"], "accepted", "{saved}");
+    assert_eq!(saved["saved"], Value::from(vec!["Shakshuka"]), "{saved}");
 }

@@ -1,13 +1,16 @@
 //! `POST /api/agui`: the chat turn over AG-UI 1.x, beside the chat architecture's
 //! `POST /api/chat` (the mapping is `docs/agui.md`). The request is AG-UI's
-//! `RunAgentInput`: its thread is the conversation (the server keeps its own random id
-//! for it and the thread's id as a name for it), its last user message is the new
+//! `RunAgentInput`: its thread is the conversation, its last user message is the new
 //! message, and `forwardedProps.context` is the page and its fields
-//! (`{"current_page": "tables_list"}`). The answer is AG-UI events as Server-Sent
-//! Events. A proposal the app decides ends the run with an interrupt; the next run
-//! answers it in `resume` (`{"decision": "accept" | "dismiss", "options": {...}}`, or
-//! `cancelled` to dismiss), and that decision runs the app's handler as
-//! `POST /api/payloads/.../accept` does.
+//! (`{"current_page": "tables_list"}`). A thread id is the server's: a run on a thread
+//! the server did not issue starts a new conversation, whose id (random, unguessable)
+//! is the thread id `RUN_STARTED` carries and later runs name; a client-picked id is
+//! never bound to a conversation, so knowing one opens nothing. The answer is AG-UI
+//! events as Server-Sent Events. A proposal the app decides ends the run with an
+//! interrupt; the next run on the thread answers it in `resume`
+//! (`{"decision": "accept" | "dismiss", "options": {...}}`, or `cancelled` to dismiss),
+//! and that decision runs the app's handler as `POST /api/payloads/.../accept` does, on
+//! the proposal of the turn the interrupt names, in that thread's conversation only.
 
 pub mod events;
 pub mod translate;
@@ -34,9 +37,10 @@ pub async fn run(
 ) -> Result<Response, ApiError> {
     check_id("threadId", &input.thread_id)?;
     check_id("runId", &input.run_id)?;
+    // The thread is a conversation only when the server issued it: its own id.
     let thread = input.thread_id.clone();
     let known = state
-        .with_db(move |db| Ok(db.thread_conversation(&thread)?))
+        .with_db(move |db| Ok(db.has_conversation(&thread)?.then_some(thread)))
         .await?;
     if let Some(resume) = input.resume.as_ref().filter(|r| !r.is_empty()) {
         let conversation = known.ok_or_else(|| {
@@ -72,14 +76,15 @@ pub async fn run(
             message: last.text(),
             context,
             history,
-            thread: known.is_none().then(|| input.thread_id.clone()),
             conversation: known,
         },
     )
     .await?;
     let shared = state.clone();
+    // The run's thread is its conversation's id: for a new conversation, the thread
+    // the client continues in its next run.
     let mut translator = Translator::new(
-        input.thread_id,
+        turn.task.conversation_id.clone(),
         input.run_id,
         turn.task.conversation_id.clone(),
         turn.task.turn,
@@ -99,6 +104,10 @@ pub async fn run(
                     return;
                 }
             }
+        }
+        // The turn's task ended without the run's end (it stopped, or panicked).
+        if let Some(end) = translator.finish() {
+            let _ = events.send(end).await;
         }
     });
     Ok(sse::stream(received, encode))

@@ -10,6 +10,7 @@
 use super::events::{Event, Interrupt, Outcome, PayloadActivity};
 use payload_agent::AgentEvent;
 use payload_core::stream::StreamEvent;
+use payload_core::suggestions::{SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_NAME};
 use serde_json::{Value, json};
 
 /// The activity type of payload cards.
@@ -47,7 +48,8 @@ pub struct Translator {
     reasoning: Option<String>,
     /// The card's content as last sent, what the next patch is made against.
     card: Option<Value>,
-    /// The run ended with `RUN_ERROR` (a refusal): nothing may follow it.
+    /// Whether the run's terminal event (`RUN_FINISHED` or `RUN_ERROR`) was sent:
+    /// nothing follows it (the agent completes after an error; that is not sent).
     ended: bool,
 }
 
@@ -82,12 +84,39 @@ impl Translator {
         }
     }
 
-    /// The AG-UI events of `event`.
+    /// The AG-UI events of `event`: none once the run has ended.
     pub fn translate(&mut self, event: AgentEvent) -> Vec<Event> {
-        let mut out = Vec::new();
         if self.ended {
-            return out;
+            return Vec::new();
         }
+        let mut out = self.events(event);
+        self.ended = out
+            .iter()
+            .any(|e| matches!(e, Event::RunFinished { .. } | Event::RunError { .. }));
+        out.truncate(
+            out.iter()
+                .position(|e| matches!(e, Event::RunFinished { .. } | Event::RunError { .. }))
+                .map_or(out.len(), |last| last + 1),
+        );
+        out
+    }
+
+    /// The run's end when the turn's events stopped before it (the turn's task ended
+    /// without completing): a `RUN_ERROR`, so every run ends with its terminal event.
+    pub fn finish(&mut self) -> Option<Event> {
+        if self.ended {
+            return None;
+        }
+        self.ended = true;
+        Some(Event::RunError {
+            message: "the turn ended without an answer".into(),
+            code: Some("turn_failed".into()),
+        })
+    }
+
+    /// The AG-UI events of `event`, the run's end not considered.
+    fn events(&mut self, event: AgentEvent) -> Vec<Event> {
+        let mut out = Vec::new();
         match event {
             // Status lines ("Thinking…") are the chat page's; AG-UI has no such event.
             AgentEvent::Status { .. } | AgentEvent::ToolProgress { .. } => {}
@@ -108,6 +137,11 @@ impl Translator {
                 });
             }
             AgentEvent::Stream(StreamEvent::ReasoningDelta { .. }) => {}
+            // Suggestion chips are chips, not a payload: they arrive whole in
+            // `RUN_FINISHED`'s result, and never take the payload card's place.
+            AgentEvent::Stream(
+                StreamEvent::PayloadStart { kind, .. } | StreamEvent::PayloadProgress { kind, .. },
+            ) if is_chips(&kind) => {}
             AgentEvent::Stream(StreamEvent::PayloadStart { kind, .. }) => {
                 let content = card(&kind, "drafting", json!({}), None);
                 self.card = Some(content.clone());
@@ -207,7 +241,6 @@ impl Translator {
                 // A refusal or a content filter's stop is the run's outcome: the run
                 // ends with it, its code the reason, and the turn's `complete` after it
                 // (the text before the refusal) is not sent (docs/agui.md).
-                self.ended = true;
                 self.reject_card(&mut out);
                 out.push(Event::RunError {
                     message,
@@ -297,6 +330,11 @@ impl Translator {
         self.opened += 1;
         format!("{what}-{}-{}-{}", self.run_id, self.turn, self.opened)
     }
+}
+
+/// Whether a block of this type is suggestion chips, not a payload.
+fn is_chips(kind: &str) -> bool {
+    kind == SUGGESTED_VALUES_NAME || kind == SUGGESTED_ACTIONS_NAME
 }
 
 /// A payload card's content.
@@ -420,7 +458,7 @@ mod tests {
         let events = t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed)));
         let finished = serde_json::to_value(events.last().unwrap()).unwrap();
         assert_eq!(finished["outcome"], json!({"type": "success"}));
-        let error = t.translate(AgentEvent::Error {
+        let error = translator().translate(AgentEvent::Error {
             message: "no".into(),
         });
         assert_eq!(names(&error), ["RUN_ERROR"]);
@@ -460,6 +498,92 @@ mod tests {
             assert_eq!(error["message"], "No.");
             assert_eq!(error["code"], code);
         }
+    }
+
+    #[test]
+    fn nothing_follows_run_error_not_even_the_turns_completion() {
+        let mut t = translator();
+        let mut all = t.translate(AgentEvent::Stream(StreamEvent::TextDelta {
+            text: "Here".into(),
+        }));
+        all.extend(t.translate(AgentEvent::Error {
+            message: "the model failed".into(),
+        }));
+        // The agent completes with what arrived after reporting the failure.
+        let mut parsed = ParsedResponse::default();
+        parsed.message = "Here".into();
+        parsed.custom_payload = Some(CustomPayload::new("note", json!({"text": "milk"})));
+        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed))));
+        assert_eq!(
+            names(&all),
+            ["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "RUN_ERROR"]
+        );
+    }
+
+    #[test]
+    fn a_turn_that_stops_before_its_end_is_a_run_error_and_an_ended_run_gets_nothing_more() {
+        let mut t = translator();
+        t.translate(AgentEvent::Stream(StreamEvent::TextDelta {
+            text: "Hi".into(),
+        }));
+        assert!(matches!(t.finish(), Some(Event::RunError { .. })));
+        assert_eq!(t.finish(), None);
+        let mut t = translator();
+        t.translate(AgentEvent::Stream(StreamEvent::Complete(
+            ParsedResponse::default(),
+        )));
+        assert_eq!(t.finish(), None);
+    }
+
+    #[test]
+    fn chips_never_take_the_payload_cards_place() {
+        let mut t = translator();
+        let mut all = Vec::new();
+        for event in [
+            AgentEvent::Stream(StreamEvent::PayloadStart {
+                kind: "note".into(),
+                marker: "NOTE".into(),
+            }),
+            AgentEvent::Stream(StreamEvent::PayloadProgress {
+                kind: "note".into(),
+                partial: json!({"text": "milk"}),
+                open: None,
+            }),
+            AgentEvent::Stream(StreamEvent::PayloadStart {
+                kind: "suggested_values".into(),
+                marker: "SUGGESTED_VALUES".into(),
+            }),
+            AgentEvent::Stream(StreamEvent::PayloadProgress {
+                kind: "suggested_values".into(),
+                partial: json!([{"label": "More"}]),
+                open: None,
+            }),
+            AgentEvent::Stream(StreamEvent::PayloadStart {
+                kind: "suggested_actions".into(),
+                marker: "SUGGESTED_ACTIONS".into(),
+            }),
+        ] {
+            all.extend(t.translate(event));
+        }
+        let cards: Vec<&Value> = all
+            .iter()
+            .filter_map(|e| match e {
+                Event::ActivitySnapshot { content, .. } => Some(content),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(cards.len(), 1);
+        assert_eq!(cards[0]["type"], "note");
+        // A turn whose only blocks were chips shows no card, rejected or other.
+        let mut t = translator();
+        let mut all = t.translate(AgentEvent::Stream(StreamEvent::PayloadStart {
+            kind: "suggested_values".into(),
+            marker: "SUGGESTED_VALUES".into(),
+        }));
+        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(
+            ParsedResponse::default(),
+        ))));
+        assert_eq!(names(&all), ["RUN_FINISHED"]);
     }
 
     mod properties {
@@ -528,14 +652,21 @@ mod tests {
             #![proptest_config(ProptestConfig::with_cases(512))]
 
             #[test]
-            fn every_turn_is_a_well_formed_run(steps in prop::collection::vec(step(), 0..24), last in end()) {
+            fn every_turn_is_a_well_formed_run(steps in prop::collection::vec(step(), 0..24), last in end(), completes_after_error in any::<bool>()) {
                 let mut t = Translator::new("t".into(), "r".into(), "c".into(), 0, |k| k == "note");
                 let mut out = vec![serde_json::to_value(t.started()).unwrap()];
                 let (mut text, mut reasoning) = (String::new(), String::new());
                 let mut client_card = Value::Null;
-                // The agent sends `complete` after a refusal too: the run ignores it.
-                let after = matches!(last, AgentEvent::Refusal { .. })
-                    .then(|| AgentEvent::Stream(StreamEvent::Complete(ParsedResponse::default())));
+                // The agent sends `complete` after a refusal too, and after an error it
+                // completes with what arrived, as it does when the model fails: the run
+                // has ended, so none of that is sent.
+                let mut parsed = ParsedResponse::default();
+                parsed.custom_payload = Some(CustomPayload::new("note", json!({ "items": ["x"] })));
+                let after = match last {
+                    AgentEvent::Refusal { .. } => Some(AgentEvent::Stream(StreamEvent::Complete(ParsedResponse::default()))),
+                    AgentEvent::Error { .. } if completes_after_error => Some(AgentEvent::Stream(StreamEvent::Complete(parsed))),
+                    _ => None,
+                };
                 for step in steps.iter().chain([&last]).chain(after.as_ref()) {
                     match step {
                         AgentEvent::Stream(StreamEvent::TextDelta { text: piece }) => text.push_str(piece),

@@ -11,6 +11,11 @@ async function main() {
   agent.addMessage({ id: "user-1", role: "user", content: "What do I need?" });
   const seen = { types: [], text: "", reasoning: "", activity: null, finished: [], errors: [] };
   const subscriber = {
+    // The thread is the server's: a new one is issued in RUN_STARTED, and the next
+    // run (the resume) continues it.
+    onRunStartedEvent({ event }) {
+      agent.threadId = event.threadId;
+    },
     onEvent({ event }) {
       seen.types.push(event.type);
       if (event.type === "RUN_FINISHED") seen.finished.push(event.outcome || null);
@@ -47,6 +52,7 @@ async function main() {
   const after = agent.messages.filter((m) => m.role === "activity");
   seen.resumed = { types: resumeTypes, activity: after.length ? after[after.length - 1].content : null };
   seen.pendingAfter = agent.pendingInterrupts.length;
+  seen.threadId = agent.threadId;
   process.stdout.write(JSON.stringify(seen));
 }
 

@@ -33,6 +33,12 @@ pub async fn run(running: &Running, body: &Value) -> Vec<Value> {
     data_events(&text)
 }
 
+/// The thread a run is on: the one its `RUN_STARTED` names (the server's, for a
+/// thread it did not issue), what the next run on the thread sends.
+pub fn thread(events: &[Value]) -> String {
+    events[0]["threadId"].as_str().unwrap().to_string()
+}
+
 fn types(events: &[Value]) -> Vec<&str> {
     events.iter().map(|e| e["type"].as_str().unwrap()).collect()
 }
@@ -43,7 +49,8 @@ async fn a_run_streams_its_text_and_payload_and_waits_for_the_decision() {
     let events = run(&running, &input("thread-1", "run-1", "What do I need?")).await;
     let types = types(&events);
     assert_eq!(types[0], "RUN_STARTED");
-    assert_eq!(events[0]["threadId"], "thread-1");
+    let thread = self::thread(&events);
+    assert_ne!(thread, "thread-1", "the server issues the thread");
     assert_eq!(*types.last().unwrap(), "RUN_FINISHED");
     for required in [
         "REASONING_START",
@@ -96,7 +103,7 @@ async fn a_run_streams_its_text_and_payload_and_waits_for_the_decision() {
     let id = interrupt["id"].as_str().unwrap();
     let entry = json!([{"interruptId": id, "status": "resolved",
         "payload": {"decision": "accept", "options": {"note": "weekly"}}}]);
-    let events = run(&running, &resume("thread-1", "run-2", entry.clone())).await;
+    let events = run(&running, &resume(&thread, "run-2", entry.clone())).await;
     assert_eq!(
         self::types(&events),
         ["RUN_STARTED", "ACTIVITY_SNAPSHOT", "RUN_FINISHED"]
@@ -105,7 +112,7 @@ async fn a_run_streams_its_text_and_payload_and_waits_for_the_decision() {
     assert_eq!(events[1]["content"]["applied"]["saved"], 2);
     assert_eq!(events[2]["outcome"]["type"], "success");
     assert_eq!(saved(&running), 1);
-    let again = run(&running, &resume("thread-1", "run-3", entry)).await;
+    let again = run(&running, &resume(&thread, "run-3", entry)).await;
     assert_eq!(self::types(&again), ["RUN_STARTED", "RUN_ERROR"]);
     assert_eq!(saved(&running), 1);
 }
@@ -118,7 +125,7 @@ async fn a_cancelled_interrupt_dismisses_and_a_shown_type_finishes_the_run() {
     let events = run(
         &running,
         &resume(
-            "thread-2",
+            &thread(&events),
             "run-2",
             json!([{"interruptId": id, "status": "cancelled"}]),
         ),
@@ -142,18 +149,13 @@ async fn a_cancelled_interrupt_dismisses_and_a_shown_type_finishes_the_run() {
 #[tokio::test]
 async fn a_thread_is_one_conversation_and_bad_runs_are_refused_before_they_start() {
     let running = start(NOTE_ANSWER).await;
-    run(&running, &input("thread-4", "run-1", "One")).await;
-    run(&running, &input("thread-4", "run-2", "Two")).await;
-    let conversation = running
-        .service
-        .db()
-        .thread_conversation("thread-4")
-        .unwrap()
-        .expect("the thread is a conversation");
+    let first = run(&running, &input("thread-4", "run-1", "One")).await;
+    let conversation = thread(&first);
     assert_ne!(
         conversation, "thread-4",
         "the server makes the conversation's id"
     );
+    run(&running, &input(&conversation, "run-2", "Two")).await;
     let users = running
         .service
         .db()

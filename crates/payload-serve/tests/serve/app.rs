@@ -188,3 +188,96 @@ pub async fn send(
     let response = request.send().await.unwrap();
     (response.status().as_u16(), response.text().await.unwrap())
 }
+
+/// The answer of [`echo_model`] to `message`: a shopping list whose store is the
+/// message, so each turn's proposal says which message asked for it, then chips.
+pub fn echo_answer(message: &str) -> String {
+    let store = serde_json::to_string(message).unwrap();
+    format!(
+        "Here is your list.\n\nSHOPPING_LIST: {{\"store\": {store}, \"items\": [{{\"name\": \"milk\", \"count\": 1, \"aisle\": \"dairy\"}}]}}\n\nSUGGESTED_VALUES: [{{\"label\": \"Add bread\", \"value\": \"Add bread\"}}]"
+    )
+}
+
+/// A model answering [`echo_answer`] of the newest user message, in pieces of seven
+/// characters `pause` apart (so runs overlap); a user message `fail` makes it fail
+/// after its first piece, as a provider that drops mid-answer.
+pub fn echo_model(
+    pause: std::time::Duration,
+) -> impl Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync {
+    move |_| Box::new(EchoModel { pause })
+}
+
+struct EchoModel {
+    pause: std::time::Duration,
+}
+
+impl Model for EchoModel {
+    fn stream(&mut self, request: &ModelRequest) -> payload_agent::ModelStream {
+        use futures::StreamExt;
+        // The newest user message is the end of the last one (earlier ones may be
+        // joined to it when a turn got no answer).
+        let message = request
+            .messages
+            .iter()
+            .rev()
+            .find_map(|m| match m {
+                payload_agent::ModelMessage::User { text } => {
+                    Some(text.rsplit("\n\n").next().unwrap_or_default().to_string())
+                }
+                _ => None,
+            })
+            .unwrap_or_default();
+        let chars: Vec<char> = echo_answer(&message).chars().collect();
+        let mut chunks: Vec<ModelChunk> = chars
+            .chunks(7)
+            .map(|c| ModelChunk::Text(c.iter().collect()))
+            .collect();
+        if message == "fail" {
+            chunks.truncate(1);
+            chunks.push(ModelChunk::Error(payload_agent::ModelError::new(
+                payload_agent::ModelErrorKind::Rejected,
+                "the provider dropped the answer",
+            )));
+        }
+        let pause = self.pause;
+        Box::pin(futures::stream::iter(chunks).then(move |chunk| async move {
+            tokio::time::sleep(pause).await;
+            chunk
+        }))
+    }
+}
+
+/// Runs the shop app with [`echo_model`]; accepting a list saves it in `lists`, and
+/// answers the store saved.
+pub async fn start_echo(pause: std::time::Duration) -> Running {
+    let app = App::new(Registry::global())
+        .title("Shop")
+        .pages(&["shop"])
+        .schema("CREATE TABLE IF NOT EXISTS lists (store TEXT NOT NULL, items INTEGER NOT NULL)")
+        .model(echo_model(pause))
+        .on_accept::<ShoppingList, _>(|tx, accepted| {
+            tx.execute(
+                "INSERT INTO lists (store, items) VALUES (?1, ?2)",
+                (&accepted.payload.store, accepted.payload.items.len() as i64),
+            )?;
+            Ok(json!({ "saved": accepted.payload.items.len(), "store": accepted.payload.store }))
+        });
+    let service = app.build().expect("the app builds");
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(service.clone().serve(listener));
+    Running { url, service }
+}
+
+/// The stores of the lists saved, in order.
+pub fn stores(running: &Running) -> Vec<String> {
+    let conn = running.service.db().conn();
+    let mut statement = conn
+        .prepare("SELECT store FROM lists ORDER BY rowid")
+        .unwrap();
+    statement
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}

@@ -5,6 +5,8 @@
 
 mod agui;
 mod app;
+mod decisions;
 mod generic;
 mod node;
 mod security;
+mod turn_properties;

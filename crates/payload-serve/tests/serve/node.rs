@@ -8,7 +8,7 @@
 //! Without Node or the packages the tests say so and pass, unless
 //! `PAYLOAD_REQUIRE_NODE` is set (as `.ci/run` sets it): then it is a failure.
 
-use crate::agui::{input, resume, run};
+use crate::agui::{input, resume, run, thread};
 use crate::app::*;
 use serde_json::{Value, json};
 use std::io::Write;
@@ -93,6 +93,7 @@ async fn every_event_validates_against_ag_ui_cores_published_schemas() {
     items.push(json!({"kind": "input", "value": first}));
     let events = run(&running, &first).await;
     let id = events.last().unwrap()["outcome"]["interrupts"][0]["id"].clone();
+    let issued = thread(&events);
     items.extend(
         events
             .into_iter()
@@ -101,7 +102,7 @@ async fn every_event_validates_against_ag_ui_cores_published_schemas() {
     let entry =
         json!([{"interruptId": id, "status": "resolved", "payload": {"decision": "accept"}}]);
     for run_id in ["run-2", "run-3"] {
-        let body = resume("schema-thread", run_id, entry.clone());
+        let body = resume(&issued, run_id, entry.clone());
         items.push(json!({"kind": "input", "value": body}));
         items.extend(
             run(&running, &body)
@@ -227,4 +228,110 @@ async fn the_official_client_sees_a_refusal_or_a_filters_stop_as_the_runs_error(
         );
         assert_eq!(seen["text"], "Here is your list.", "{seen}");
     }
+}
+
+/// Runs `scenario` of `scenarios.js` with the official client against `running`.
+async fn scenario(running: &Running, scenario: &'static str) -> Option<Value> {
+    let (node, modules) = node()?;
+    let url = format!("{}/api/agui", running.url);
+    // The client blocks its thread on Node; the server runs on the test's workers.
+    Some(
+        tokio::task::spawn_blocking(move || {
+            run_node(&node, &modules, "scenarios.js", &[&url, scenario], "")
+        })
+        .await
+        .unwrap(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_accepting_the_card_it_shows_saves_that_cards_proposal() {
+    let running = start_echo(std::time::Duration::ZERO).await;
+    let Some(seen) = scenario(&running, "history").await else {
+        return;
+    };
+    assert_eq!(seen["first"]["card"]["data"]["store"], "A", "{seen}");
+    assert_eq!(seen["dismissed"]["card"]["status"], "dismissed", "{seen}");
+    assert_eq!(seen["second"]["card"]["data"]["store"], "B", "{seen}");
+    assert_eq!(seen["second"]["card"]["status"], "proposed", "{seen}");
+    let accepted = &seen["accepted"];
+    assert_eq!(accepted["thrown"], Value::Null, "{seen}");
+    assert_eq!(accepted["errors"], json!([]), "{seen}");
+    assert_eq!(accepted["card"]["status"], "accepted", "{seen}");
+    assert_eq!(accepted["card"]["applied"]["store"], "B", "{seen}");
+    assert_eq!(stores(&running), ["B"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_official_clients_starting_one_thread_id_at_once_each_save_their_own() {
+    let running = start_echo(std::time::Duration::from_millis(15)).await;
+    let Some(seen) = scenario(&running, "concurrent").await else {
+        return;
+    };
+    assert_ne!(seen["threads"][0], seen["threads"][1], "{seen}");
+    for (run, store) in [("A", "A"), ("B", "B")] {
+        let first = &seen[format!("first{run}")];
+        assert_eq!(first["thrown"], Value::Null, "{seen}");
+        assert_eq!(first["card"]["data"]["store"], store, "{seen}");
+        let accepted = &seen[format!("accepted{run}")];
+        assert_eq!(accepted["errors"], json!([]), "{seen}");
+        assert_eq!(accepted["card"]["applied"]["store"], store, "{seen}");
+    }
+    let mut saved = stores(&running);
+    saved.sort();
+    assert_eq!(saved, ["A", "B"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_picked_thread_id_lets_no_one_else_in() {
+    let running = start_echo(std::time::Duration::ZERO).await;
+    let Some(seen) = scenario(&running, "guess").await else {
+        return;
+    };
+    assert!(seen["stolen"]["thrown"].is_string(), "{seen}");
+    assert_ne!(seen["victimThread"], seen["theirThread"], "{seen}");
+    assert_eq!(seen["theirs"]["card"]["data"]["store"], "theirs", "{seen}");
+    assert_eq!(
+        seen["accepted"]["card"]["applied"]["store"], "mine",
+        "{seen}"
+    );
+    assert_eq!(stores(&running), ["mine"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_takes_a_failed_run_as_one_run_error() {
+    let running = start_echo(std::time::Duration::ZERO).await;
+    let Some(seen) = scenario(&running, "failure").await else {
+        return;
+    };
+    let failed = &seen["failed"];
+    assert_eq!(
+        failed["errors"],
+        json!(["the provider dropped the answer"]),
+        "{seen}"
+    );
+    let thrown = failed["thrown"].as_str().unwrap_or_default();
+    assert!(!thrown.contains("already errored"), "{seen}");
+    assert_eq!(
+        failed["types"].as_array().unwrap().last().unwrap(),
+        "RUN_ERROR",
+        "{seen}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_never_holds_chips_as_a_card() {
+    let running = start_echo(std::time::Duration::ZERO).await;
+    let Some(seen) = scenario(&running, "chips").await else {
+        return;
+    };
+    let seen = &seen["seen"];
+    for card in seen["cards"].as_array().unwrap() {
+        assert_eq!(card["type"], "shopping_list", "{seen}");
+    }
+    assert_eq!(seen["card"]["status"], "proposed", "{seen}");
+    assert_eq!(
+        seen["result"]["suggested_values"][0]["label"], "Add bread",
+        "{seen}"
+    );
 }

@@ -37,12 +37,27 @@ fn decided_at(interrupt: &Value) -> (String, String) {
     (conversation.to_string(), turn.to_string())
 }
 
-/// An AG-UI run on `thread` that ends waiting for a decision: the interrupt.
-async fn interrupted(running: &Running, thread: &str) -> Value {
-    let (status, text) = send(running, "/api/agui", &[], &input(thread, "run-1", "List?")).await;
+/// An AG-UI run on a new thread that ends waiting for a decision: the thread the
+/// server issued (its `RUN_STARTED`'s) and the interrupt.
+async fn interrupted(running: &Running) -> (String, Value) {
+    let (status, text) = send(running, "/api/agui", &[], &input("new", "run-1", "List?")).await;
     assert_eq!(status, 200, "{text}");
-    let finished = data_events(&text).pop().unwrap();
-    finished["outcome"]["interrupts"][0].clone()
+    let events = data_events(&text);
+    let thread = events[0]["threadId"].as_str().unwrap().to_string();
+    (
+        thread,
+        events.last().unwrap()["outcome"]["interrupts"][0].clone(),
+    )
+}
+
+/// How many conversations the server keeps.
+fn conversations(running: &Running) -> i64 {
+    running
+        .service
+        .db()
+        .conn()
+        .query_row("SELECT COUNT(*) FROM conversations", [], |r| r.get(0))
+        .unwrap()
 }
 
 #[tokio::test]
@@ -51,12 +66,13 @@ async fn only_this_servers_page_changes_anything() {
     let chat = json!({"message": "milk?", "context": {"current_page": "shop"}});
     let (conversation, _) = chat_turn(&running, &chat).await;
     let accept = format!("/api/payloads/{conversation}/0/accept");
-    let interrupt = interrupted(&running, "thread-s").await;
+    let (thread, interrupt) = interrupted(&running).await;
+    let before = conversations(&running);
     let decision = json!([{"interruptId": interrupt["id"], "status": "resolved",
         "payload": {"decision": "accept"}}]);
     let routes: [(&str, Value); 4] = [
         (&accept, json!({})),
-        ("/api/agui", resume("thread-s", "run-2", decision.clone())),
+        ("/api/agui", resume(&thread, "run-2", decision.clone())),
         ("/api/agui", input("thread-x", "run-1", "List?")),
         ("/api/chat", chat.clone()),
     ];
@@ -69,15 +85,7 @@ async fn only_this_servers_page_changes_anything() {
         }
     }
     assert_eq!(saved(&running), 0, "nothing was decided");
-    assert_eq!(
-        running
-            .service
-            .db()
-            .thread_conversation("thread-x")
-            .unwrap(),
-        None,
-        "no run started"
-    );
+    assert_eq!(conversations(&running), before, "no run started");
 
     // The page's own requests: its origin, JSON.
     let own: &[(&str, &str)] = &[("origin", &running.url), ("sec-fetch-site", "same-origin")];
@@ -87,7 +95,7 @@ async fn only_this_servers_page_changes_anything() {
         &running,
         "/api/agui",
         own,
-        &resume("thread-s", "run-2", decision),
+        &resume(&thread, "run-2", decision),
     )
     .await;
     assert_eq!(status, 200, "{text}");
@@ -120,8 +128,7 @@ async fn a_proposal_clicked_many_times_at_once_is_decided_once() {
     let running = Arc::new(start(LIST_ANSWER).await);
     let mut accepted = 0;
     for round in 0..4 {
-        let thread = format!("thread-{round}");
-        let interrupt = interrupted(&running, &thread).await;
+        let (thread, interrupt) = interrupted(&running).await;
         let (conversation, turn) = decided_at(&interrupt);
         // Accepts and dismisses through the decision route, and resumes through AG-UI,
         // all at once.

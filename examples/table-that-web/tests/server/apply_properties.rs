@@ -195,8 +195,9 @@ proptest! {
             let again = db.decide("c", 0, later, &handlers);
             prop_assert!(matches!(again, Err(DecideError::AlreadyDecided(_))), "{:?}", again);
             prop_assert_eq!(&snapshot(&db), &after_first, "a later decision changed nothing");
-            // Even recording the proposal again does not make it decidable again.
-            db.add_payload("c", 0, &payload, &json!({ "table_id": table })).unwrap();
+            // Recording the proposal again is refused, and does not make it decidable again.
+            let again = db.add_payload("c", 0, &payload, &json!({ "table_id": table }));
+            prop_assert!(again.is_err(), "{:?}", again);
         }
         prop_assert_eq!(db.check(), Ok(()));
     }
