@@ -317,6 +317,17 @@ fn a_schema_that_cannot_be_a_type_says_every_reason() {
             "",
             "not snake_case",
         ),
+        // The derive refuses the same name (crates/payload-derive/tests/ui/
+        // name_starts_with_a_digit.rs): one rule, a lowercase letter first.
+        (
+            object(json!({})),
+            RuntimeOptions {
+                name: Some("2x_plan".into()),
+                ..RuntimeOptions::default()
+            },
+            "",
+            "not snake_case",
+        ),
         (
             object(json!({})),
             RuntimeOptions {

@@ -223,7 +223,9 @@ impl PayloadType {
         if !crate::runtime_check::is_name(&name) {
             problems.push(problem(
                 "",
-                format!("the name '{name}' is not snake_case (a-z, 0-9, _)"),
+                format!(
+                    "the name '{name}' is not snake_case (a lowercase letter, then a-z, 0-9, _)"
+                ),
             ));
         }
         let marker = options

@@ -23,7 +23,8 @@ const NAMES: &[&str] = &[
 ];
 /// Options that are switches.
 const SWITCHES: &[&str] = &["attribute", "cdata"];
-/// Whether `name` is a payload type name: snake_case ASCII, starting with a letter.
+/// Whether `name` is a payload type name: `[a-z][a-z0-9_]*`, the rule the derive holds
+/// too (`payload-derive`'s `attr::is_valid_name`).
 pub(crate) fn is_name(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_lowercase())
         && name

@@ -485,12 +485,14 @@ fn pages_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Pages>> 
     Ok(Some(Pages { names }))
 }
 
-/// Whether `name` is a payload name: non-empty, `[a-z0-9_]` only.
+/// Whether `name` is a payload name: `[a-z][a-z0-9_]*`, the rule payload-core's
+/// runtime types hold too (`runtime_check::is_name`; a type named either way is named
+/// the same, and `tests/all/runtime_types.rs` and this crate's compile-fail cases
+/// check both sides).
 pub fn is_valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    let mut bytes = name.bytes();
+    matches!(bytes.next(), Some(b'a'..=b'z'))
+        && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// Whether `marker` is a marker: `[A-Z][A-Z0-9_]*`.
@@ -506,8 +508,8 @@ fn check_name(cx: &Ctxt, lit: &LitStr) {
         cx.error_spanned_by(
             lit,
             format!(
-                "bad name {name:?} in `name = \"...\"`: a payload name is non-empty \
-                 snake_case, only lowercase letters, digits and `_`"
+                "bad name {name:?} in `name = \"...\"`: a payload name is snake_case: \
+                 a lowercase letter, then only lowercase letters, digits and `_`"
             ),
         );
     }
@@ -635,6 +637,7 @@ mod tests {
     fn names_and_markers_follow_their_alphabets() {
         assert!(is_valid_name("schema_proposal") && is_valid_name("v2"));
         assert!(!is_valid_name("") && !is_valid_name("Schema") && !is_valid_name("a-b"));
+        assert!(!is_valid_name("2x") && !is_valid_name("_x"));
         assert!(is_valid_marker("SCHEMA_PROPOSAL") && is_valid_marker("A1"));
         assert!(!is_valid_marker("") && !is_valid_marker("_A") && !is_valid_marker("1A"));
         assert!(!is_valid_marker("Schema") && !is_valid_marker("A B"));

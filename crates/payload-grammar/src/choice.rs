@@ -5,6 +5,7 @@
 
 use crate::page::{Block, PagePlan};
 use crate::{GrammarError, Unsupported};
+use payload_schema::limits::MAX_SCHEMA_DEPTH;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -183,8 +184,8 @@ impl Hints {
 
     fn bound(&self, schema: &Value, depth: usize) -> Value {
         match schema {
-            // Deeper than any schema the walkers read (they stop at 64): left as is.
-            _ if depth > 64 => schema.clone(),
+            // Deeper than any schema the walkers read: left as is.
+            _ if depth > MAX_SCHEMA_DEPTH => schema.clone(),
             Value::Object(map) => {
                 let mut out: Map<String, Value> = map
                     .iter()

@@ -227,7 +227,7 @@ fn has_free_form(node: &Value, depth: usize) -> bool {
         "type", "$ref", "enum", "const", "anyOf", "oneOf", "allOf", "not",
     ];
     match node {
-        _ if depth > 64 => false,
+        _ if depth > MAX_SCHEMA_DEPTH => false,
         Value::Bool(any) => *any,
         Value::Object(map) => {
             let untyped = !SHAPING.iter().any(|k| map.contains_key(*k));

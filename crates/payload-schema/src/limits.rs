@@ -9,6 +9,12 @@
 /// inspects it (the strict rewrite and its rules, the grammar's support table).
 pub const MAX_SCHEMA_DEPTH: usize = 64;
 
+/// How many nested `allOf` / union levels are followed for one value when what
+/// applies to it is gathered (the validator's plan, its coercion, the schema facts):
+/// schemars nests one or two; a schema that nests deeper is not walked further, never
+/// looped.
+pub const MAX_PART_DEPTH: usize = 8;
+
 /// How deep a schema is expanded into something written out (instructions, a
 /// grammar's rules) before the rest is written as "any value".
 pub const MAX_EXPANSION_DEPTH: usize = 32;

@@ -10,12 +10,9 @@
 //! branch declares and does not descend into the branches.
 
 use super::facts::{self, Known, Union};
+use payload_schema::limits::MAX_PART_DEPTH;
 use payload_schema::walk::{json_type, resolve, types_of};
 use serde_json::{Map, Value};
-
-/// How many nested `allOf` / union levels are followed for one value: schemars nests
-/// one or two; a schema that nests deeper is not walked further, never looped.
-const MAX_PART_DEPTH: usize = 8;
 
 /// The schemas that apply to one value.
 #[derive(Debug, Clone)]

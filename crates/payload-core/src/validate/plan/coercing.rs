@@ -15,9 +15,7 @@ use crate::whole::formats::folds_to;
 use payload_schema::pointer;
 use serde_json::{Map, Value};
 
-/// How many nested `allOf` / union levels are followed for one value, as in
-/// `crate::schema::applies`.
-const MAX_PART_DEPTH: usize = 8;
+use payload_schema::limits::MAX_PART_DEPTH;
 
 /// How many parts are held on the stack; more go to the heap.
 const INLINE_PARTS: usize = 16;

@@ -15,9 +15,8 @@ use crate::validate::numbers;
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 
-/// How many nested `allOf` / union levels are followed for one value, as in
-/// `crate::schema::applies` (deeper, the plan decides nothing).
-const MAX_PART_DEPTH: usize = 8;
+// Deeper than `MAX_PART_DEPTH` nested `allOf` / union levels, the plan decides nothing.
+use payload_schema::limits::MAX_PART_DEPTH;
 
 /// How many nodes may apply to one value before the plan gives up on it.
 const MAX_PARTS: usize = 16;
