@@ -7,4 +7,5 @@ mod agui;
 mod app;
 mod generic;
 mod node;
+mod page;
 mod security;
