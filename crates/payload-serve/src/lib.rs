@@ -38,6 +38,7 @@ pub mod agui;
 pub mod assets;
 mod body_deadline;
 mod chat;
+mod connections;
 mod db;
 mod decide;
 mod error;

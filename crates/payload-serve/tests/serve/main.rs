@@ -5,6 +5,7 @@
 
 mod agui;
 mod app;
+mod connections;
 mod generic;
 mod node;
 mod page;

@@ -1,0 +1,111 @@
+//! Many idle connections: the page is still answered while they are held (the
+//! connection idle longest makes room for a new one), and the server closes idle
+//! connections by itself. Loops are bounded; every socket is on 127.0.0.1.
+
+use crate::app::*;
+use payload_registry::Registry;
+use payload_serve::{App, ServeOptions, Timeouts};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// The shop app with `timeouts`; its `127.0.0.1:PORT`.
+async fn serve(timeouts: Timeouts) -> String {
+    let service = App::new(Registry::global())
+        .title("Shop")
+        .pages(&["shop"])
+        .model(scripted(LIST_ANSWER))
+        .options(ServeOptions {
+            timeouts,
+            ..ServeOptions::default()
+        })
+        .build()
+        .expect("the app builds");
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let authority = listener.local_addr().unwrap().to_string();
+    tokio::spawn(service.serve(listener));
+    authority
+}
+
+/// `count` connections that send nothing.
+async fn idle(authority: &str, count: usize) -> Vec<TcpStream> {
+    let mut sockets = Vec::with_capacity(count);
+    for _ in 0..count {
+        // A server that stops accepting leaves the connection waiting in its backlog.
+        let connect = TcpStream::connect(authority);
+        let socket = tokio::time::timeout(Duration::from_secs(30), connect)
+            .await
+            .expect("the server stopped accepting while idle connections held its slots");
+        sockets.push(socket.unwrap());
+    }
+    sockets
+}
+
+/// How many of `sockets` the server has closed (an end of stream is waiting).
+fn closed(sockets: &[TcpStream]) -> usize {
+    let mut byte = [0u8; 1];
+    sockets
+        .iter()
+        .filter(|s| matches!(s.try_read(&mut byte), Ok(0)))
+        .count()
+}
+
+/// Waits, a bounded number of times, until at least `want` of `sockets` are closed;
+/// how many are.
+async fn until_closed(sockets: &[TcpStream], want: usize, tries: usize) -> usize {
+    let mut count = closed(sockets);
+    for _ in 0..tries {
+        if count >= want {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        count = closed(sockets);
+    }
+    count
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_thousand_idle_connections_do_not_keep_the_page_waiting() {
+    // The header timeout is far away: only making room can answer the page in time.
+    let header_read = Duration::from_secs(120);
+    let max_connections = 100;
+    let authority = serve(Timeouts {
+        header_read,
+        max_connections,
+        ..Timeouts::default()
+    })
+    .await;
+    let held = idle(&authority, 2_000).await;
+    let page = async {
+        let mut stream = TcpStream::connect(&authority).await.unwrap();
+        let request = format!("GET / HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.unwrap();
+        String::from_utf8_lossy(&answer).into_owned()
+    };
+    let answer = tokio::time::timeout(header_read, page)
+        .await
+        .expect("the page was not answered while idle connections held every slot");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // The room was made by closing idle connections, all but the slots' worth of them.
+    let want = held.len() - max_connections;
+    let count = until_closed(&held, want, 50).await;
+    assert!(count >= want, "{count} idle connections were closed, not {want}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_are_closed_after_the_header_timeout() {
+    let header_read = Duration::from_millis(500);
+    let authority = serve(Timeouts {
+        header_read,
+        max_connections: 100,
+        ..Timeouts::default()
+    })
+    .await;
+    let held = idle(&authority, 300).await;
+    // Every one, the 100 served and the 200 that made room, is closed; the waits are
+    // bounded and generous, for a server that never lets go.
+    let count = until_closed(&held, held.len(), 100).await;
+    assert_eq!(count, held.len(), "idle connections were kept");
+}
