@@ -348,9 +348,11 @@ impl TurnTask {
                 }
                 event = turn.next() => event,
             };
-            let Some(event) = event else {
+            let Some(mut event) = event else {
                 break "the turn ended without an answer";
             };
+            // Shown and recorded as its type keeps it: what accepting it saves.
+            crate::kept::as_kept(self.state.registry, &mut event);
             if let Some(parsed) = event.complete() {
                 // Recorded before the client hears of it, so it can decide at once.
                 let answer: Vec<String> = turn.messages()[self.earlier..]

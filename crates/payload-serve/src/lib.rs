@@ -45,6 +45,7 @@ mod error;
 mod extract;
 mod handlers;
 mod ids;
+mod kept;
 mod listen;
 mod manifest;
 mod replay;

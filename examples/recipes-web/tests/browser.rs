@@ -216,3 +216,70 @@ async fn a_generic_card_shows_markup_from_the_model_as_text() {
     ];
     assert_markup_stayed_text(&client, text.as_str().unwrap(), &shown).await;
 }
+
+/// A recipe with members its type does not have (`__proto__` among them), an alias
+/// (`qty`) and no tags: decoding drops the first, renames the second and fills in the
+/// third.
+const UNDECLARED: &str = r#"Here you are.
+
+RECIPE_PROPOSAL: {"__proto__": {"polluted": "from the model"}, "title": "Toast", "servings": 1, "prep_time": 2,
+ "ingredients": [{"name": "bread", "qty": 2, "unit": "piece", "secret": "not saved"}],
+ "steps": [{"text": "Toast the bread."}]}"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_generic_card_shows_what_accepting_saves() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let app = recipes_web::app(Registry::global()).model(|_: &payload_serve::TurnInfo| {
+        Box::new(|_: &payload_agent::ModelRequest| {
+            vec![payload_agent::ModelChunk::Text(UNDECLARED.to_string())]
+        }) as Box<dyn payload_agent::Model>
+    });
+    let url = serve_app(app).await;
+    client.goto(&url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.querySelector('#starters .chip') !== null",
+        |v| v == true,
+    )
+    .await;
+    click(&client, "#starters .chip").await;
+    let card = until(
+        &client,
+        "the recipe's card",
+        "const c = document.querySelector('.card.generic-card[data-state=proposed]');
+         if (!c) return null;
+         const keys = (node) => [...node.children].filter(e => e.tagName === 'DT').map(e => e.dataset.key);
+         const top = c.querySelector('.card-body .generic-object');
+         const ingredient = top.querySelector('.generic-list .generic-object');
+         return {top: keys(top), ingredient: keys(ingredient), text: c.textContent,
+                 polluted: ({}).polluted === undefined};",
+        |v| !v.is_null(),
+    )
+    .await;
+    let text = card["text"].as_str().unwrap();
+    // What the type has is shown, under its own names, the default included…
+    assert_eq!(
+        card["top"],
+        serde_json::json!([
+            "title",
+            "servings",
+            "prep_time",
+            "ingredients",
+            "steps",
+            "tags"
+        ]),
+        "{card}"
+    );
+    assert_eq!(
+        card["ingredient"],
+        serde_json::json!(["name", "quantity", "unit"]),
+        "{card}"
+    );
+    // …and nothing it does not have.
+    assert!(!text.contains("from the model"), "{text}");
+    assert!(!text.contains("not saved"), "{text}");
+    assert_eq!(card["polluted"], true);
+}
