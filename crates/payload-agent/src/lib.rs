@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 mod agent;
+mod budget;
 mod calls;
 mod event;
 mod fallback;
@@ -37,6 +38,7 @@ mod model;
 mod tools;
 mod turn;
 
+pub use budget::{CHARS_PER_TOKEN, HistoryBudget};
 pub use agent::{Agent, AgentError, DEFAULT_MAX_ITERATIONS, DEFAULT_REASKS, page_options};
 pub use event::AgentEvent;
 pub use fallback::{Fallback, FallbackAttempt};

@@ -12,7 +12,7 @@ use axum::extract::State;
 use axum::response::Response;
 use futures::StreamExt;
 use payload_agent::{Agent, AgentEvent, Model, ModelMessage};
-use payload_prompt::PromptBuilder;
+use payload_prompt::{ManifestEntry, PayloadStatus, PromptBuilder};
 use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
@@ -169,7 +169,10 @@ pub(crate) async fn start_turn(
     let live = LiveTurn::start(state.clone(), &conversation_id).ok_or_else(|| {
         ApiError::conflict("this conversation is still answering the previous message")
     })?;
-    let (turn, mut messages) = history(stored, &request.history);
+    let (turn, messages) = history(stored, &request.history);
+    // Within the app's budget: the oldest turns leave first (turn k is the k-th user
+    // message, so the first `left_out` turns are the ones gone).
+    let (mut messages, left_out) = state.history_budget.trim(messages);
     messages.push(ModelMessage::user(request.message.clone()));
     let messages = alternating(messages);
 
@@ -184,7 +187,7 @@ pub(crate) async fn start_turn(
                 db.ensure_conversation(&id)?;
                 db.add_message(&id, turn, "user", &message, None)?;
                 let prompt_context = context(db, &page, &client)?;
-                Ok((prompt_context, db.manifest(&id)?))
+                Ok((prompt_context, kept_manifest(db.manifest(&id)?, left_out)))
             })
             .await?
     };
@@ -216,6 +219,16 @@ pub(crate) async fn start_turn(
         prompt_context,
         task,
     })
+}
+
+/// The payloads the system prompt lists: those of the turns the history still holds,
+/// and every one still awaiting a decision, however old (the model must not forget a
+/// proposal the user can still accept). Entries count turns from 1.
+fn kept_manifest(entries: Vec<ManifestEntry>, left_out: usize) -> Vec<ManifestEntry> {
+    entries
+        .into_iter()
+        .filter(|e| e.turn > left_out || e.status == PayloadStatus::Proposed)
+        .collect()
 }
 
 /// A fresh id, or a 500 when the system has no random source.

@@ -7,6 +7,7 @@ mod agui;
 mod app;
 mod connections;
 mod generic;
+mod history;
 mod node;
 mod page;
 mod security;
