@@ -38,8 +38,8 @@ mod model;
 mod tools;
 mod turn;
 
-pub use budget::{CHARS_PER_TOKEN, HistoryBudget};
 pub use agent::{Agent, AgentError, DEFAULT_MAX_ITERATIONS, DEFAULT_REASKS, page_options};
+pub use budget::{CHARS_PER_TOKEN, HistoryBudget};
 pub use event::AgentEvent;
 pub use fallback::{Fallback, FallbackAttempt};
 pub use model::{

@@ -91,7 +91,10 @@ async fn two_thousand_idle_connections_do_not_keep_the_page_waiting() {
     // The room was made by closing idle connections, all but the slots' worth of them.
     let want = held.len() - max_connections;
     let count = until_closed(&held, want, 50).await;
-    assert!(count >= want, "{count} idle connections were closed, not {want}");
+    assert!(
+        count >= want,
+        "{count} idle connections were closed, not {want}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

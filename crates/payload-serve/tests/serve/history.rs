@@ -67,13 +67,17 @@ async fn turn_1500_sends_the_recent_turns_the_context_and_the_pending_proposal()
         let question = format!("Question {turn}: {}", "what else do I need? ".repeat(10));
         let answer = format!("Answer {turn}: {}", "you could add some fruit. ".repeat(8));
         db.add_message(id, turn, "user", &question, None).unwrap();
-        db.add_message(id, turn, "assistant", &answer, None).unwrap();
+        db.add_message(id, turn, "assistant", &answer, None)
+            .unwrap();
     }
     // Turn 3 proposed a list the user never decided; turns 4 and 1,490 proposed lists the
     // user dismissed.
-    db.add_payload(id, 3, &list("Pending Grocer"), &json!(null)).unwrap();
-    db.add_payload(id, 4, &list("Old Dismissed Market"), &json!(null)).unwrap();
-    db.add_payload(id, 1_490, &list("Recent Dismissed Market"), &json!(null)).unwrap();
+    db.add_payload(id, 3, &list("Pending Grocer"), &json!(null))
+        .unwrap();
+    db.add_payload(id, 4, &list("Old Dismissed Market"), &json!(null))
+        .unwrap();
+    db.add_payload(id, 1_490, &list("Recent Dismissed Market"), &json!(null))
+        .unwrap();
     db.conn()
         .execute(
             "UPDATE payloads SET status = 'dismissed' WHERE turn IN (4, 1490)",
@@ -123,7 +127,11 @@ async fn turn_1500_sends_the_recent_turns_the_context_and_the_pending_proposal()
     assert!(system.contains("Recent Dismissed Market"), "{system}");
     // The whole request is bounded too: the budget, the prompt, and little else.
     let whole = size(&request.messages) + system.len();
-    eprintln!("history {} bytes, system {} bytes", size(earlier), system.len());
+    eprintln!(
+        "history {} bytes, system {} bytes",
+        size(earlier),
+        system.len()
+    );
     assert!(whole < budget.chars + 64_000, "{whole} bytes in all");
 }
 
@@ -134,8 +142,10 @@ async fn a_smaller_budget_sends_fewer_turns() {
     let db = running.service.db();
     db.ensure_conversation(id).unwrap();
     for turn in 0..20 {
-        db.add_message(id, turn, "user", &"q".repeat(100), None).unwrap();
-        db.add_message(id, turn, "assistant", &"a".repeat(100), None).unwrap();
+        db.add_message(id, turn, "user", &"q".repeat(100), None)
+            .unwrap();
+        db.add_message(id, turn, "assistant", &"a".repeat(100), None)
+            .unwrap();
     }
     let (status, body) = post(
         &running,
