@@ -85,6 +85,11 @@ impl Registered {
         self.connection.close.notified().await
     }
 
+    /// Whether no request is being answered on it.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.connection.busy.load(Ordering::Acquire) == 0
+    }
+
     /// Marks a request as being answered until the returned guard is dropped.
     pub(crate) fn busy(&self) -> Busy {
         self.connection.busy.fetch_add(1, Ordering::AcqRel);

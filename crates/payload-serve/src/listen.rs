@@ -94,20 +94,27 @@ pub async fn serve(
                     )
                 }
             });
-            let connection = http.serve_connection(TokioIo::new(stream), service);
-            tokio::pin!(connection);
+            let mut connection = Box::pin(http.serve_connection(TokioIo::new(stream), service));
             let ended = tokio::select! {
                 ended = connection.as_mut() => ended,
                 () = registered.close_asked() => {
-                    // Closes at once when idle; a request that began meanwhile is answered
-                    // first.
-                    connection.as_mut().graceful_shutdown();
-                    connection.await
+                    if registered.is_idle() {
+                        // No request is being answered (none sent, or a head still
+                        // arriving, which hyper's own shutdown would wait for): closed
+                        // now, by dropping it.
+                        Ok(())
+                    } else {
+                        // A request began since it was chosen: answered, then closed.
+                        connection.as_mut().graceful_shutdown();
+                        connection.as_mut().await
+                    }
                 }
             };
             if let Err(e) = ended {
                 tracing::debug!(%e, "connection ended");
             }
+            // The socket is closed before its slot is given back.
+            drop(connection);
             drop(slot);
         });
     }

@@ -340,7 +340,11 @@ async fn a_generic_draft_shows_only_the_members_its_type_declares() {
         serde_json::json!(["title", "servings", "prep_time", "ingredients"]),
         "{draft}"
     );
-    assert_eq!(draft["ingredient"], serde_json::json!(["name", "unit"]), "{draft}");
+    assert_eq!(
+        draft["ingredient"],
+        serde_json::json!(["name", "unit"]),
+        "{draft}"
+    );
     let text = draft["text"].as_str().unwrap();
     assert!(!text.contains("from the model"), "{text}");
     assert!(!text.contains("not saved"), "{text}");

@@ -66,7 +66,8 @@ async fn until_closed(sockets: &[TcpStream], want: usize, tries: usize) -> usize
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_thousand_idle_connections_do_not_keep_the_page_waiting() {
-    // The header timeout is far away: only making room can answer the page in time.
+    // The header timeout is far away: only making room can answer the page before half
+    // of it has passed.
     let header_read = Duration::from_secs(120);
     let max_connections = 100;
     let authority = serve(Timeouts {
@@ -84,7 +85,7 @@ async fn two_thousand_idle_connections_do_not_keep_the_page_waiting() {
         stream.read_to_end(&mut answer).await.unwrap();
         String::from_utf8_lossy(&answer).into_owned()
     };
-    let answer = tokio::time::timeout(header_read, page)
+    let answer = tokio::time::timeout(header_read / 2, page)
         .await
         .expect("the page was not answered while idle connections held every slot");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
@@ -111,4 +112,60 @@ async fn idle_connections_are_closed_after_the_header_timeout() {
     // bounded and generous, for a server that never lets go.
     let count = until_closed(&held, held.len(), 100).await;
     assert_eq!(count, held.len(), "idle connections were kept");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kept_alive_connections_and_stalled_heads_make_room_too() {
+    let header_read = Duration::from_secs(120);
+    let max_connections = 50;
+    let authority = serve(Timeouts {
+        header_read,
+        max_connections,
+        ..Timeouts::default()
+    })
+    .await;
+    // Connections kept alive after an answer, read whole.
+    let mut kept = Vec::new();
+    for _ in 0..max_connections / 2 {
+        let mut stream = TcpStream::connect(&authority).await.unwrap();
+        let request = format!("GET /api/app HTTP/1.1\r\nHost: {authority}\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut head = [0u8; 12];
+        stream.read_exact(&mut head).await.unwrap();
+        assert_eq!(&head, b"HTTP/1.1 200");
+        kept.push(stream);
+    }
+    // Connections that send half a head and stall.
+    let mut half = idle(&authority, 500).await;
+    for stream in &mut half {
+        stream.write_all(b"GET / HTTP/1.1\r\nHost: ").await.unwrap();
+    }
+    let page = async {
+        let mut stream = TcpStream::connect(&authority).await.unwrap();
+        let request = format!("GET / HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.unwrap();
+        String::from_utf8_lossy(&answer).into_owned()
+    };
+    let answer = tokio::time::timeout(header_read / 2, page)
+        .await
+        .expect("the page was not answered while stalled heads held every slot");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let want = half.len() - max_connections;
+    let count = until_closed(&half, want, 50).await;
+    assert!(
+        count >= want,
+        "{count} stalled heads were closed, not {want}"
+    );
+    // The kept-alive connections were idle longest: they made room first.
+    let drained = async {
+        for stream in &mut kept {
+            let mut rest = Vec::new();
+            stream.read_to_end(&mut rest).await.unwrap();
+        }
+    };
+    tokio::time::timeout(header_read / 2, drained)
+        .await
+        .expect("a kept-alive idle connection was kept while the page waited");
 }
