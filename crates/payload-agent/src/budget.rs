@@ -137,6 +137,54 @@ mod tests {
         assert_eq!(dropped, 3);
     }
 
+    fn message(role: u8, len: usize) -> ModelMessage {
+        match role {
+            0 => ModelMessage::user("u".repeat(len)),
+            1 => ModelMessage::assistant("a".repeat(len)),
+            _ => ModelMessage::Tool {
+                id: "t".into(),
+                name: "tool".into(),
+                text: "r".repeat(len),
+            },
+        }
+    }
+
+    proptest::proptest! {
+        /// What is kept is the longest stretch of whole turns, newest last, that fits
+        /// the budget, and the count of turns left out is the count of user messages
+        /// before it.
+        #[test]
+        fn the_kept_history_is_the_longest_recent_stretch_that_fits(
+            shape in proptest::collection::vec((0u8..3, 0usize..40), 0..40),
+            chars in 0usize..400,
+        ) {
+            let history: Vec<ModelMessage> =
+                shape.iter().map(|&(role, len)| message(role, len)).collect();
+            let budget = HistoryBudget { chars };
+            let (kept, dropped) = budget.trim(history.clone());
+            let cut = history.len() - kept.len();
+            proptest::prop_assert_eq!(&history[cut..], &kept[..]);
+            let size = |m: &[ModelMessage]| m.iter().map(super::chars).sum::<usize>();
+            proptest::prop_assert!(size(&kept) <= chars);
+            let users = |m: &[ModelMessage]| {
+                m.iter().filter(|m| matches!(m, ModelMessage::User { .. })).count()
+            };
+            proptest::prop_assert_eq!(dropped, users(&history[..cut]));
+            if cut > 0 {
+                let starts_with_user =
+                    kept.first().is_none_or(|m| matches!(m, ModelMessage::User { .. }));
+                proptest::prop_assert!(starts_with_user);
+                // One more turn (back to the previous user message, or to the start)
+                // would not fit.
+                let previous = history[..cut]
+                    .iter()
+                    .rposition(|m| matches!(m, ModelMessage::User { .. }))
+                    .unwrap_or(0);
+                proptest::prop_assert!(size(&history[previous..]) > chars);
+            }
+        }
+    }
+
     #[test]
     fn tokens_are_estimated_at_four_characters() {
         assert_eq!(HistoryBudget::tokens(1000).chars, 4000);
