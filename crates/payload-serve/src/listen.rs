@@ -69,15 +69,18 @@ pub async fn serve(
         let slot = match slots.clone().try_acquire_owned() {
             Ok(slot) => slot,
             Err(TryAcquireError::Closed) => return Ok(()),
-            Err(TryAcquireError::NoPermits) => {
-                // Full: the connection idle longest makes room (its task ends at once and
-                // gives its slot back). With none idle, this one waits for a slot.
+            // Full: the connection idle longest makes room (its task ends at once and
+            // gives its slot back). With none idle, this one waits for a slot, looking
+            // again now and then for a connection that has become idle.
+            Err(TryAcquireError::NoPermits) => loop {
                 connections.close_longest_idle();
-                let Ok(slot) = slots.clone().acquire_owned().await else {
-                    return Ok(());
-                };
-                slot
-            }
+                let wait = slots.clone().acquire_owned();
+                match tokio::time::timeout(Duration::from_millis(100), wait).await {
+                    Ok(Ok(slot)) => break slot,
+                    Ok(Err(_)) => return Ok(()),
+                    Err(_) => continue,
+                }
+            },
         };
         let registered = Arc::new(connections.open());
         let inner = TowerToHyperService::new(router.clone());

@@ -3,6 +3,7 @@
 //! connections by itself. Loops are bounded; every socket is on 127.0.0.1.
 
 use crate::app::*;
+use payload_agent::{Model, ModelChunk, ModelRequest, ModelStream};
 use payload_registry::Registry;
 use payload_serve::{App, ServeOptions, Timeouts};
 use std::time::Duration;
@@ -11,10 +12,18 @@ use tokio::net::{TcpListener, TcpStream};
 
 /// The shop app with `timeouts`; its `127.0.0.1:PORT`.
 async fn serve(timeouts: Timeouts) -> String {
+    serve_with(timeouts, scripted(LIST_ANSWER)).await
+}
+
+/// The shop app with `timeouts` and `models`.
+async fn serve_with(
+    timeouts: Timeouts,
+    models: impl Fn(&payload_serve::TurnInfo) -> Box<dyn Model> + Send + Sync + 'static,
+) -> String {
     let service = App::new(Registry::global())
         .title("Shop")
         .pages(&["shop"])
-        .model(scripted(LIST_ANSWER))
+        .model(models)
         .options(ServeOptions {
             timeouts,
             ..ServeOptions::default()
@@ -168,4 +177,64 @@ async fn kept_alive_connections_and_stalled_heads_make_room_too() {
     tokio::time::timeout(header_read / 2, drained)
         .await
         .expect("a kept-alive idle connection was kept while the page waited");
+}
+
+/// A model that writes a word, pauses for a second, then writes the rest.
+struct Pauses;
+
+impl Model for Pauses {
+    fn stream(&mut self, _: &ModelRequest) -> ModelStream {
+        let chunks = vec![(0, "Hello"), (1_000, " and goodbye.")];
+        Box::pin(futures::stream::unfold(
+            chunks.into_iter(),
+            |mut chunks| async move {
+                let (pause, text) = chunks.next()?;
+                tokio::time::sleep(Duration::from_millis(pause)).await;
+                Some((ModelChunk::Text(text.into()), chunks))
+            },
+        ))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_streaming_is_never_closed_to_make_room() {
+    let max_connections = 20;
+    let authority = serve_with(
+        Timeouts {
+            header_read: Duration::from_secs(120),
+            max_connections,
+            ..Timeouts::default()
+        },
+        |_: &payload_serve::TurnInfo| Box::new(Pauses) as Box<dyn Model>,
+    )
+    .await;
+    let mut stream = TcpStream::connect(&authority).await.unwrap();
+    let body = r#"{"message": "hi", "context": {"current_page": "shop"}}"#;
+    let request = format!(
+        "POST /api/chat HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    // The answer has begun: the connection is busy while it streams.
+    let mut received = Vec::new();
+    while !String::from_utf8_lossy(&received).contains("Hello") {
+        let mut piece = [0u8; 4096];
+        let n = stream.read(&mut piece).await.unwrap();
+        assert!(n > 0, "closed before the answer began");
+        received.extend_from_slice(&piece[..n]);
+    }
+    // Ten times the slots in idle connections, while it pauses.
+    let held = idle(&authority, 10 * max_connections).await;
+    // The answer streams on to its end.
+    stream.read_to_end(&mut received).await.unwrap();
+    let text = String::from_utf8_lossy(&received);
+    assert!(text.contains("goodbye"), "{text}");
+    assert!(text.contains("event: complete"), "{text}");
+    // The room was made by the idle ones alone.
+    let want = held.len() - (max_connections - 1);
+    let count = until_closed(&held, want, 50).await;
+    assert!(
+        count >= want,
+        "{count} idle connections were closed, not {want}"
+    );
 }
