@@ -8,6 +8,7 @@ mod app;
 mod connections;
 mod generic;
 mod history;
+mod kept;
 mod node;
 mod page;
 mod security;
