@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 mod agent;
+mod budget;
 mod calls;
 mod event;
 mod fallback;
@@ -38,6 +39,7 @@ mod tools;
 mod turn;
 
 pub use agent::{Agent, AgentError, DEFAULT_MAX_ITERATIONS, DEFAULT_REASKS, page_options};
+pub use budget::{CHARS_PER_TOKEN, HistoryBudget};
 pub use event::{AgentEvent, RefusalReason};
 pub use fallback::{Fallback, FallbackAttempt};
 pub use model::{

@@ -384,6 +384,13 @@ impl PayloadType {
         }
     }
 
+    /// `value` as this type's decoding reads it, written back: what an application that
+    /// decodes the payload keeps (members the type does not have left out, defaults
+    /// filled in, each member under its own name); `None` when it does not decode.
+    pub fn roundtrip(&self, value: &Value) -> Option<Value> {
+        self.source.roundtrip(value)
+    }
+
     /// The example instance as JSON, if the type has one.
     pub fn example(&self) -> Option<Value> {
         self.source.example()

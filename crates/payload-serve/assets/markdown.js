@@ -13,48 +13,150 @@
     return node;
   }
 
-  // Inline spans: `code`, **strong**, *em* / _em_, [text](url). Anything unmatched is
-  // text. Nesting is handled by rendering the inside of strong/em/link recursively.
-  const INLINE = /(`+)([\s\S]*?[^`])\1(?!`)|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|\*([^*\s][^*]*?)\*|(?<![\w])_([^_\s][^_]*?)_(?![\w])|\[([^\]\n]+)\]\(([^)\s]+)\)/g;
+  // Inline spans: `code`, **strong** / __strong__, *em* / _em_, [text](url). Anything
+  // unmatched is text. Nesting is handled by rendering the inside of strong/em/link
+  // recursively (at most 8 deep). The text is read left to right once: every closer an
+  // opener looks for is found through tables built in one pass (`nextOf`), never by
+  // scanning ahead from each opener, so no run of `[`, `*` or backticks, however long,
+  // makes a render slower than linear in the text's length.
+
+  const WORD = /[A-Za-z0-9_]/;
+  const SPACE = /\s/;
+
+  /** Whether the UTF-16 unit `code` is one `\s` matches (as a code, not a string). */
+  function isSpace(code) {
+    return (code >= 9 && code <= 13) || code === 32 || code === 160 || code === 5760 ||
+      (code >= 8192 && code <= 8202) || code === 8232 || code === 8233 || code === 8239 ||
+      code === 8287 || code === 12288 || code === 65279;
+  }
+
+  /** For each index i, the first index >= i whose UTF-16 unit `is` (or -1). */
+  function nextOf(text, is) {
+    const next = new Int32Array(text.length + 1);
+    next[text.length] = -1;
+    for (let i = text.length - 1; i >= 0; i--) next[i] = is(text.charCodeAt(i)) ? i : next[i + 1];
+    return next;
+  }
+
+  /** Each backtick run's closer: the start of the next run of the same length, or -1. */
+  function codeClosers(text) {
+    const runs = [];
+    for (let i = 0; i < text.length; ) {
+      if (text[i] !== "`") {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < text.length && text[j] === "`") j++;
+      runs.push([i, j - i]);
+      i = j;
+    }
+    const closer = new Map();
+    const later = new Map(); // run length -> start of the nearest run of that length to the right
+    for (let k = runs.length - 1; k >= 0; k--) {
+      const [start, length] = runs[k];
+      closer.set(start, later.has(length) ? later.get(length) : -1);
+      later.set(length, start);
+    }
+    return closer;
+  }
 
   function inline(text, into, depth) {
+    const n = text.length;
+    const star = nextOf(text, (c) => c === 42); // *
+    const underscore = nextOf(text, (c) => c === 95); // _
+    const closeBracket = nextOf(text, (c) => c === 93 || c === 10); // ] or a line's end
+    const urlEnd = nextOf(text, (c) => c === 41 || isSpace(c)); // ) or a space
+    let closers = null;
+    // The next `cc` (a doubled `c`) at or after `from`, through the table of `c`.
+    const nextDouble = (next, from) => {
+      let i = from < n ? next[from] : -1;
+      while (i !== -1 && i + 1 < n && text[i + 1] !== text[i]) i = next[i + 1];
+      return i !== -1 && i + 1 < n ? i : -1;
+    };
+    // Doubled delimiters are looked for from increasing positions: remember the last
+    // answer so a text with no closer is not searched again from every opener.
+    const memo = new Map();
+    const double = (next, from) => {
+      const last = memo.get(next);
+      if (last && from >= last.from && (last.at === -1 || from <= last.at)) return last.at;
+      const at = nextDouble(next, from);
+      memo.set(next, { from, at });
+      return at;
+    };
     let last = 0;
-    INLINE.lastIndex = 0;
-    let match;
-    while ((match = INLINE.exec(text)) !== null) {
-      if (match.index > last) into.appendChild(document.createTextNode(text.slice(last, match.index)));
-      last = INLINE.lastIndex;
-      const [whole, , code, strong1, strong2, em1, em2, linkText, href] = match;
-      if (code !== undefined) {
+    let i = 0;
+    const emit = (start, end, node) => {
+      if (start > last) into.appendChild(document.createTextNode(text.slice(last, start)));
+      if (node) into.appendChild(node);
+      last = end;
+      i = end;
+    };
+    const nested = (tag, inner, start, end) => {
+      if (depth > 8) return emit(start, end, document.createTextNode(text.slice(start, end)));
+      const node = el(tag);
+      inline(inner, node, depth + 1);
+      emit(start, end, node);
+    };
+    while (i < n) {
+      const c = text[i];
+      if (c === "`") {
+        if (!closers) closers = codeClosers(text);
+        let run = i;
+        while (run < n && text[run] === "`") run++;
+        const close = closers.get(i);
+        if (close === undefined || close === -1) {
+          i = run; // an unclosed run is text, backticks and all
+          continue;
+        }
+        const code = text.slice(run, close);
         const node = el("code");
         node.textContent = code.trim() === "" ? code : code.replace(/^ (.*) $/s, "$1");
-        into.appendChild(node);
-      } else if (depth > 8) {
-        into.appendChild(document.createTextNode(whole));
-      } else if (strong1 !== undefined || strong2 !== undefined) {
-        const node = el("strong");
-        inline(strong1 !== undefined ? strong1 : strong2, node, depth + 1);
-        into.appendChild(node);
-      } else if (em1 !== undefined || em2 !== undefined) {
-        const node = el("em");
-        inline(em1 !== undefined ? em1 : em2, node, depth + 1);
-        into.appendChild(node);
-      } else if (linkText !== undefined) {
-        if (SAFE_LINK.test(href)) {
-          const node = el("a");
-          node.href = href;
-          node.rel = "noopener noreferrer nofollow";
-          node.target = "_blank";
-          inline(linkText, node, depth + 1);
-          into.appendChild(node);
-        } else {
-          into.appendChild(document.createTextNode(whole));
+        emit(i, close + (run - i), node);
+        continue;
+      }
+      if ((c === "*" || c === "_") && text[i + 1] === c) {
+        const next = c === "*" ? star : underscore;
+        const close = double(next, i + 3);
+        if (close !== -1) {
+          nested("strong", text.slice(i + 2, close), i, close + 2);
+          continue;
         }
       }
-      // The regex state is shared with the recursive calls: restore it.
-      INLINE.lastIndex = last;
+      if (c === "*" || (c === "_" && (i === 0 || !WORD.test(text[i - 1])))) {
+        const first = text[i + 1];
+        if (first !== undefined && first !== c && !SPACE.test(first)) {
+          const close = (c === "*" ? star : underscore)[i + 2];
+          const after = close === -1 ? undefined : text[close + 1];
+          if (close !== -1 && (c === "*" || after === undefined || !WORD.test(after))) {
+            nested("em", text.slice(i + 1, close), i, close + 1);
+            continue;
+          }
+        }
+      }
+      if (c === "[") {
+        const close = closeBracket[i + 1];
+        if (close > i + 1 && text[close] === "]" && text[close + 1] === "(") {
+          const end = close + 2 < n ? urlEnd[close + 2] : -1;
+          if (end > close + 2 && text[end] === ")") {
+            const href = text.slice(close + 2, end);
+            if (SAFE_LINK.test(href) && depth <= 8) {
+              const node = el("a");
+              node.href = href;
+              node.rel = "noopener noreferrer nofollow";
+              node.target = "_blank";
+              inline(text.slice(i + 1, close), node, depth + 1);
+              emit(i, end + 1, node);
+            } else {
+              emit(i, end + 1, document.createTextNode(text.slice(i, end + 1)));
+            }
+            continue;
+          }
+        }
+      }
+      i++;
     }
-    if (last < text.length) into.appendChild(document.createTextNode(text.slice(last)));
+    if (last < n) into.appendChild(document.createTextNode(text.slice(last)));
   }
 
   function paragraph(lines, into) {

@@ -98,8 +98,14 @@
     return (schema.const !== undefined || Array.isArray(schema.enum)) && (typeof value !== "object" || value === null);
   }
 
-  /** The value as nodes, shaped by its schema. */
-  function renderValue(value, schema, root, depth) {
+  /**
+   * The value as nodes, shaped by its schema. A final payload comes from the server as
+   * its type keeps it, so all of it is shown; a `draft` (the model's text still
+   * streaming) is not, so it shows only the members its schema declares where the
+   * schema names them (`properties`), and other members only where the schema lets an
+   * object have any (`additionalProperties`, or no `properties` at all).
+   */
+  function renderValue(value, schema, root, depth, draft) {
     schema = resolve(schema || {}, root);
     if (schema.oneOf || schema.anyOf) {
       const chosen = variant(schema, value, root);
@@ -119,22 +125,25 @@
       value.forEach((item, i) => {
         const li = el("li");
         const itemSchema = Array.isArray(schema.prefixItems) && schema.prefixItems[i] ? schema.prefixItems[i] : items;
-        li.appendChild(renderValue(item, itemSchema, root, depth + 1));
+        li.appendChild(renderValue(item, itemSchema, root, depth + 1, draft));
         list.appendChild(li);
       });
       return list;
     }
-    if (typeof value === "object") return renderObject(value, schema, root, depth);
+    if (typeof value === "object") return renderObject(value, schema, root, depth, draft);
     if (typeof value === "boolean") return el("span", "value", value ? "yes" : "no");
     return el("span", "value", value);
   }
 
-  function renderObject(value, schema, root, depth) {
+  function renderObject(value, schema, root, depth, draft) {
     const props = schema.properties || {};
     const keys = Object.keys(props).filter((k) => Object.prototype.hasOwnProperty.call(value, k));
-    Object.keys(value).forEach((k) => {
-      if (!keys.includes(k)) keys.push(k);
-    });
+    const open = !schema.properties || (schema.additionalProperties !== undefined && schema.additionalProperties !== false);
+    if (!draft || open) {
+      Object.keys(value).forEach((k) => {
+        if (!keys.includes(k)) keys.push(k);
+      });
+    }
     const dl = el("dl", "generic-object");
     if (!keys.length) dl.appendChild(el("span", "empty", "—"));
     keys.forEach((key) => {
@@ -144,7 +153,7 @@
       if (prop.description) dt.title = prop.description;
       const dd = el("dd");
       dd.dataset.key = key;
-      dd.appendChild(renderValue(value[key], props[key] || {}, root, depth + 1));
+      dd.appendChild(renderValue(value[key], props[key] || {}, root, depth + 1, draft));
       dl.append(dt, dd);
     });
     return dl;
@@ -160,15 +169,15 @@
   const GENERIC = {
     generic: true,
     title: (data, type, ctx) => schemaTitle(ctx && ctx.schema, type),
-    render(data, ctx) {
+    render(data, ctx, draft) {
       const body = el("div", "generic");
       const schema = ctx.schema || {};
       if (schema.description) body.appendChild(el("p", "description", schema.description));
-      body.appendChild(renderValue(data, schema, schema, 0));
+      body.appendChild(renderValue(data, schema, schema, 0, !!draft));
       return body;
     },
     preview(partial, ctx) {
-      return GENERIC.render(partial, ctx);
+      return GENERIC.render(partial, ctx, true);
     },
   };
 

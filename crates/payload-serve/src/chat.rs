@@ -13,7 +13,7 @@ use axum::response::Response;
 use futures::StreamExt;
 use payload_agent::{Agent, AgentEvent, Model, ModelMessage};
 use payload_core::stream::StreamEvent;
-use payload_prompt::PromptBuilder;
+use payload_prompt::{ManifestEntry, PayloadStatus, PromptBuilder};
 use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
@@ -163,7 +163,10 @@ pub(crate) async fn start_turn(
     let live = LiveTurn::start(state.clone(), &conversation_id).ok_or_else(|| {
         ApiError::conflict("this conversation is still answering the previous message")
     })?;
-    let (first, mut messages) = history(stored, &request.history);
+    let (first, messages) = history(stored, &request.history);
+    // Within the app's budget: the oldest turns leave first (the first `left_out` user
+    // messages are the ones gone).
+    let (mut messages, left_out) = state.history_budget.trim(messages);
     messages.push(ModelMessage::user(request.message.clone()));
     let messages = alternating(messages);
 
@@ -179,7 +182,11 @@ pub(crate) async fn start_turn(
             .with_db(move |db| {
                 let turn = db.add_user_message(&id, first, &message)?;
                 let prompt_context = context(db, &page, &client)?;
-                Ok((turn, prompt_context, db.manifest(&id)?))
+                Ok((
+                    turn,
+                    prompt_context,
+                    kept_manifest(db.manifest(&id)?, left_out),
+                ))
             })
             .await?
     };
@@ -211,6 +218,16 @@ pub(crate) async fn start_turn(
         prompt_context,
         task,
     })
+}
+
+/// The payloads the system prompt lists: those of the turns the history still holds,
+/// and every one still awaiting a decision, however old (the model must not forget a
+/// proposal the user can still accept). Entries count turns from 1.
+fn kept_manifest(entries: Vec<ManifestEntry>, left_out: usize) -> Vec<ManifestEntry> {
+    entries
+        .into_iter()
+        .filter(|e| e.turn > left_out || e.status == PayloadStatus::Proposed)
+        .collect()
 }
 
 /// A fresh id, or a 500 when the system has no random source.
@@ -345,12 +362,14 @@ impl TurnTask {
                 }
                 event = turn.next() => event,
             };
-            let Some(event) = event else {
+            let Some(mut event) = event else {
                 break "the turn ended without an answer";
             };
             if let AgentEvent::Refusal { message, reason } = &event {
                 refusal = Some(serde_json::json!({"message": message, "reason": reason}));
             }
+            // Shown and recorded as its type keeps it: what accepting it saves.
+            crate::kept::as_kept(self.state.registry, &mut event);
             if let Some(parsed) = event.complete() {
                 // Recorded before the client hears of it, so it can decide at once.
                 let answer: Vec<String> = turn.messages()[self.earlier..]

@@ -38,12 +38,14 @@ pub mod agui;
 pub mod assets;
 mod body_deadline;
 mod chat;
+mod connections;
 mod db;
 mod decide;
 mod error;
 mod extract;
 mod handlers;
 mod ids;
+mod kept;
 mod listen;
 mod manifest;
 mod replay;
@@ -61,6 +63,7 @@ pub use extract::{Json, Path};
 pub use handlers::{Accepted, Handlers};
 pub use listen::Timeouts;
 pub use manifest::{ActionManifest, AppManifest, PageManifest, TypeManifest};
+pub use payload_agent::HistoryBudget;
 pub use replay::{DEFAULT_CHUNK_CHARS, DEFAULT_DELAY, RecordedAnswer, ReplayModel};
 use security::SecurityPolicy;
 pub use state::{AppState, ContextSource, ModelSource, Shared, TurnInfo};
@@ -104,6 +107,11 @@ pub struct ServeOptions {
     /// How long one chat turn may take in all ([`DEFAULT_TURN_DEADLINE`]); past it the
     /// turn ends with an `error` event and is recorded as interrupted.
     pub turn_deadline: std::time::Duration,
+    /// How much of the conversation one turn's request carries: the oldest turns are
+    /// left out first, and with them their decided payloads from the system prompt's
+    /// list; the page's context and every payload still awaiting a decision are always
+    /// sent ([`HistoryBudget`], 64,000 bytes by default).
+    pub history_budget: HistoryBudget,
 }
 
 impl Default for ServeOptions {
@@ -115,6 +123,7 @@ impl Default for ServeOptions {
             security: SecurityPolicy::default(),
             timeouts: Timeouts::default(),
             turn_deadline: DEFAULT_TURN_DEADLINE,
+            history_budget: HistoryBudget::default(),
         }
     }
 }
@@ -309,6 +318,7 @@ impl App {
             manifest,
             assets: assets::Assets::new(&self.title, self.files),
             turn_deadline: self.options.turn_deadline,
+            history_budget: self.options.history_budget,
         };
         Ok(Service {
             state: Arc::new(AppState::new(parts, db)),

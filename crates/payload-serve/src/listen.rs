@@ -2,16 +2,22 @@
 //! client must not escape. A connection that has not sent a whole request head within
 //! [`Timeouts::header_read`] is closed, and that clock also runs while a kept-alive
 //! connection waits for its next request, so an idle connection is closed after it too.
-//! At most [`Timeouts::max_connections`] connections are open at once; more wait to be
-//! accepted.
+//! At most [`Timeouts::max_connections`] connections are open at once. A client past
+//! that is not kept waiting behind idle ones: the connection idle longest (connected
+//! but answering no request) is closed to make room ([`crate::connections`]); only when
+//! every connection is answering a request does a new one wait to be accepted.
 
+use crate::connections::{BusyBody, Connections};
 use axum::Router;
+use axum::extract::Request;
+use hyper::body::Incoming;
+use hyper::service::Service as _;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, TryAcquireError};
 
 /// How long a client may take, and how many may be connected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +27,8 @@ pub struct Timeouts {
     pub header_read: Duration,
     /// From the request's head to the last byte of its body; 408 after it.
     pub body_read: Duration,
-    /// Connections served at once.
+    /// Connections open at once. Past it, the connection idle longest is closed for a
+    /// new one; a new one waits only while every connection is answering a request.
     pub max_connections: usize,
 }
 
@@ -48,10 +55,8 @@ pub async fn serve(
         .header_read_timeout(timeouts.header_read)
         .keep_alive(true);
     let slots = Arc::new(Semaphore::new(timeouts.max_connections.max(1)));
+    let connections = Arc::new(Connections::default());
     loop {
-        let Ok(slot) = slots.clone().acquire_owned().await else {
-            return Ok(());
-        };
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
             Err(e) => {
@@ -61,14 +66,58 @@ pub async fn serve(
                 continue;
             }
         };
-        let connection = http.serve_connection(
-            TokioIo::new(stream),
-            TowerToHyperService::new(router.clone()),
-        );
+        let slot = match slots.clone().try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(TryAcquireError::Closed) => return Ok(()),
+            // Full: the connection idle longest makes room (its task ends at once and
+            // gives its slot back). With none idle, this one waits for a slot, looking
+            // again now and then for a connection that has become idle.
+            Err(TryAcquireError::NoPermits) => loop {
+                connections.close_longest_idle();
+                let wait = slots.clone().acquire_owned();
+                match tokio::time::timeout(Duration::from_millis(100), wait).await {
+                    Ok(Ok(slot)) => break slot,
+                    Ok(Err(_)) => return Ok(()),
+                    Err(_) => continue,
+                }
+            },
+        };
+        let registered = Arc::new(connections.open());
+        let inner = TowerToHyperService::new(router.clone());
+        let http = http.clone();
         tokio::spawn(async move {
-            if let Err(e) = connection.await {
+            let tracked = registered.clone();
+            let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+                let busy = tracked.busy();
+                let answer = inner.call(request);
+                async move {
+                    let response = answer.await?;
+                    Ok::<_, std::convert::Infallible>(
+                        response.map(|body| BusyBody { body, _busy: busy }),
+                    )
+                }
+            });
+            let mut connection = Box::pin(http.serve_connection(TokioIo::new(stream), service));
+            let ended = tokio::select! {
+                ended = connection.as_mut() => ended,
+                () = registered.close_asked() => {
+                    if registered.is_idle() {
+                        // No request is being answered (none sent, or a head still
+                        // arriving, which hyper's own shutdown would wait for): closed
+                        // now, by dropping it.
+                        Ok(())
+                    } else {
+                        // A request began since it was chosen: answered, then closed.
+                        connection.as_mut().graceful_shutdown();
+                        connection.as_mut().await
+                    }
+                }
+            };
+            if let Err(e) = ended {
                 tracing::debug!(%e, "connection ended");
             }
+            // The socket is closed before its slot is given back.
+            drop(connection);
             drop(slot);
         });
     }

@@ -56,6 +56,8 @@ pub struct AppState {
     pub assets: Assets,
     /// How long one turn may take in all.
     pub turn_deadline: std::time::Duration,
+    /// How much of the conversation one turn's request carries.
+    pub history_budget: payload_agent::HistoryBudget,
     /// Turns whose task is still running.
     pub live_turns: AtomicUsize,
     /// The conversations with a turn running: a second message to one of them waits
@@ -75,6 +77,7 @@ impl AppState {
             manifest: parts.manifest,
             assets: parts.assets,
             turn_deadline: parts.turn_deadline,
+            history_budget: parts.history_budget,
             live_turns: AtomicUsize::new(0),
             answering: Mutex::new(HashSet::new()),
         }
@@ -104,6 +107,7 @@ pub(crate) struct StateParts {
     pub manifest: AppManifest,
     pub assets: Assets,
     pub turn_deadline: std::time::Duration,
+    pub history_budget: payload_agent::HistoryBudget,
 }
 
 /// A conversation's running turn: counted as live, and the conversation held, until

@@ -333,3 +333,136 @@ async fn accept_on_the_newest_card_after_a_restart_saves_that_cards_recipe() {
     assert_eq!(saved["state"], "accepted", "{saved}");
     assert_eq!(saved["saved"], Value::from(vec!["Shakshuka"]), "{saved}");
 }
+
+/// A recipe with members its type does not have (`__proto__` among them), an alias
+/// (`qty`) and no tags: decoding drops the first, renames the second and fills in the
+/// third.
+const UNDECLARED: &str = r#"Here you are.
+
+RECIPE_PROPOSAL: {"__proto__": {"polluted": "from the model"}, "title": "Toast", "servings": 1, "prep_time": 2,
+ "ingredients": [{"name": "bread", "qty": 2, "unit": "piece", "secret": "not saved"}],
+ "steps": [{"text": "Toast the bread."}]}"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_generic_card_shows_what_accepting_saves() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let app = recipes_web::app(Registry::global()).model(|_: &payload_serve::TurnInfo| {
+        Box::new(|_: &payload_agent::ModelRequest| {
+            vec![payload_agent::ModelChunk::Text(UNDECLARED.to_string())]
+        }) as Box<dyn payload_agent::Model>
+    });
+    let url = serve_app(app).await;
+    client.goto(&url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.querySelector('#starters .chip') !== null",
+        |v| v == true,
+    )
+    .await;
+    click(&client, "#starters .chip").await;
+    let card = until(
+        &client,
+        "the recipe's card",
+        "const c = document.querySelector('.card.generic-card[data-state=proposed]');
+         if (!c) return null;
+         const keys = (node) => [...node.children].filter(e => e.tagName === 'DT').map(e => e.dataset.key);
+         const top = c.querySelector('.card-body .generic-object');
+         const ingredient = top.querySelector('.generic-list .generic-object');
+         return {top: keys(top), ingredient: keys(ingredient), text: c.textContent,
+                 polluted: ({}).polluted === undefined};",
+        |v| !v.is_null(),
+    )
+    .await;
+    let text = card["text"].as_str().unwrap();
+    // What the type has is shown, under its own names, the default included…
+    assert_eq!(
+        card["top"],
+        serde_json::json!([
+            "title",
+            "servings",
+            "prep_time",
+            "ingredients",
+            "steps",
+            "tags"
+        ]),
+        "{card}"
+    );
+    assert_eq!(
+        card["ingredient"],
+        serde_json::json!(["name", "quantity", "unit"]),
+        "{card}"
+    );
+    // …and nothing it does not have.
+    assert!(!text.contains("from the model"), "{text}");
+    assert!(!text.contains("not saved"), "{text}");
+    assert_eq!(card["polluted"], true);
+}
+
+/// A model that writes `UNDECLARED` up to its steps, then stalls: the page shows the
+/// draft for as long as the test looks.
+struct Stalls;
+
+impl payload_agent::Model for Stalls {
+    fn stream(&mut self, _: &payload_agent::ModelRequest) -> payload_agent::ModelStream {
+        let cut = UNDECLARED.find("\"steps\"").unwrap();
+        let chunks = vec![
+            (0, UNDECLARED[..cut].to_string()),
+            (60_000, UNDECLARED[cut..].to_string()),
+        ];
+        Box::pin(futures::stream::unfold(
+            chunks.into_iter(),
+            |mut chunks| async move {
+                let (pause, text) = chunks.next()?;
+                tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+                Some((payload_agent::ModelChunk::Text(text), chunks))
+            },
+        ))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_generic_draft_shows_only_the_members_its_type_declares() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let app = recipes_web::app(Registry::global())
+        .model(|_: &payload_serve::TurnInfo| Box::new(Stalls) as Box<dyn payload_agent::Model>);
+    let url = serve_app(app).await;
+    client.goto(&url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.querySelector('#starters .chip') !== null",
+        |v| v == true,
+    )
+    .await;
+    click(&client, "#starters .chip").await;
+    let draft = until(
+        &client,
+        "the draft with its ingredients",
+        "const d = document.querySelector('.card.drafting.generic-card[data-type=recipe_proposal]');
+         const top = d && d.querySelector('.card-body .generic-object');
+         const ingredient = top && top.querySelector('.generic-list .generic-object');
+         if (!ingredient || !ingredient.querySelector('dt[data-key=unit]')) return null;
+         const keys = (node) => [...node.children].filter(e => e.tagName === 'DT').map(e => e.dataset.key);
+         return {top: keys(top), ingredient: keys(ingredient), text: d.textContent};",
+        |v| !v.is_null(),
+    )
+    .await;
+    assert_eq!(
+        draft["top"],
+        serde_json::json!(["title", "servings", "prep_time", "ingredients"]),
+        "{draft}"
+    );
+    assert_eq!(
+        draft["ingredient"],
+        serde_json::json!(["name", "unit"]),
+        "{draft}"
+    );
+    let text = draft["text"].as_str().unwrap();
+    assert!(!text.contains("from the model"), "{text}");
+    assert!(!text.contains("not saved"), "{text}");
+}

@@ -5,8 +5,12 @@
 
 mod agui;
 mod app;
+mod connections;
 mod decisions;
 mod generic;
+mod history;
+mod kept;
 mod node;
+mod page;
 mod security;
 mod turn_properties;
