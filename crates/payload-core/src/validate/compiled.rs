@@ -147,26 +147,6 @@ fn requires_only_declared(schema: &Value) -> bool {
         "dependentSchemas",
         "dependentRequired",
     ];
-    // Keywords whose value is one schema, and those whose value holds schemas (by
-    // name or in a list); everything else (`enum`, `const`, `default`, annotations)
-    // is data, never walked.
-    const ONE: [&str; 7] = [
-        "items",
-        "additionalProperties",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-        "contains",
-        "propertyNames",
-        "additionalItems",
-    ];
-    const MANY: [&str; 6] = [
-        "properties",
-        "patternProperties",
-        "$defs",
-        "definitions",
-        "allOf",
-        "prefixItems",
-    ];
     let mut stack = vec![schema];
     while let Some(node) = stack.pop() {
         let Value::Object(members) = node else {
@@ -190,17 +170,9 @@ fn requires_only_declared(schema: &Value) -> bool {
                 return false;
             }
         }
-        for (keyword, inner) in members {
-            if ONE.contains(&keyword.as_str()) {
-                stack.push(inner);
-            } else if MANY.contains(&keyword.as_str()) {
-                match inner {
-                    Value::Object(named) => stack.extend(named.values()),
-                    Value::Array(list) => stack.extend(list),
-                    _ => {}
-                }
-            }
-        }
+        // Every sub-schema, by the one table of which keywords hold schemas; what is
+        // data (`enum`, `const`, `default`, annotations) is never walked.
+        stack.extend(payload_schema::walk::subschemas(node).map(|sub| sub.schema));
     }
     true
 }
