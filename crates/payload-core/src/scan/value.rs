@@ -16,6 +16,19 @@
 //! unquoted `key:`). Each line's start is read once, when the scan reaches it (and
 //! only once the whole line has arrived), so the scan stays one forward pass.
 //!
+//! **A marker inside a string is text** (docs/spec.md §1.19). A marker line that the scan
+//! meets inside a string (a raw line break in a value, as models write them) is looked
+//! past: the scan goes on, and the line ends the value only if the value then does not
+//! complete — the text ends inside it, another end comes first, or it closes but does
+//! not read ([`Ends::reads`]). The value then ends, unclosed, at that first marker line,
+//! as a draft abandoned there does. A scan told not to look past
+//! ([`ValueScanner::looking_past`]) ends at such a line at once: a block that starts in
+//! text a failed look already read, so no byte is looked through twice.
+//!
+//! **A value sent inside a string** (docs/values.md): a value may open with `"` (the
+//! segmenter opens one there only when a bracket follows); that string is read by the
+//! strict rule, closed by its first unescaped quote, and the value ends with it.
+//!
 //! The scan is resumable: [`ValueScanner::advance`] stops where the text received so far
 //! ends and goes on from there when more arrives, so the streaming parser scans a block
 //! once however it is chunked, and the one-shot parser is the same scan with the whole
@@ -38,6 +51,10 @@ pub(crate) struct Ends<'a> {
     pub(crate) own: Option<Fence>,
     /// The fence the whole block stands in: its closing line ends the block and stays.
     pub(crate) enclosing: Option<Fence>,
+    /// Whether a value's text reads as a value (the JSON reader's verdict, repairs
+    /// allowed): asked only of a value that closed after a marker line inside one of its
+    /// strings was looked past (module docs). The scanner does not read JSON itself.
+    pub(crate) reads: fn(&str) -> bool,
 }
 
 /// How far the scan of a value got.
@@ -62,6 +79,8 @@ pub(crate) enum Scan {
 /// The scan of one value, resumable at any char boundary.
 #[derive(Debug, Clone)]
 pub(crate) struct ValueScanner {
+    /// Where the value opens.
+    start: usize,
     pos: usize,
     stack: Vec<u8>,
     open_braces: usize,
@@ -80,12 +99,18 @@ pub(crate) struct ValueScanner {
     line: Option<usize>,
     /// Where a run of blank lines outside any string started, if the scan is in one.
     blank_from: Option<usize>,
+    /// Whether a marker line inside a string is looked past (module docs).
+    look_past: bool,
+    /// The first marker line met inside a string and looked past: where the value
+    /// ends if it does not complete.
+    marker_in_string: Option<usize>,
 }
 
 impl ValueScanner {
     /// A scan of the value opening at `start` (which holds `{` or `[`).
     pub(crate) fn new(start: usize) -> Self {
         ValueScanner {
+            start,
             pos: start,
             stack: Vec::new(),
             open_braces: 0,
@@ -96,6 +121,46 @@ impl ValueScanner {
             retry_at: 0,
             line: None,
             blank_from: None,
+            look_past: true,
+            marker_in_string: None,
+        }
+    }
+
+    /// The same scan, looking past marker lines inside strings only when `look_past`
+    /// (module docs).
+    pub(crate) fn looking_past(mut self, look_past: bool) -> Self {
+        self.look_past = look_past;
+        self
+    }
+
+    /// Whether the scan looked past a marker line inside a string: when the value then
+    /// ended unclosed there, the text up to [`ValueScanner::position`] has been read.
+    pub(crate) fn looked_past(&self) -> bool {
+        self.marker_in_string.is_some()
+    }
+
+    /// The value closed at `end`: closed, unless a marker line inside one of its strings
+    /// was looked past and the value does not read; it then ends at that line.
+    fn closed(&self, text: &str, end: usize, ends: Option<&Ends<'_>>) -> Scan {
+        match (self.marker_in_string, ends) {
+            (Some(line), Some(ends)) if !(ends.reads)(&text[self.start..end]) => Scan::Unclosed {
+                value_end: line,
+                end: line,
+            },
+            _ => Scan::Closed(end),
+        }
+    }
+
+    /// What ends the value where the text goes on with something that ends it (`scan`),
+    /// or where the text ends inside it (`Truncated`): the first marker line looked past
+    /// inside a string, when there was one, since the value did not complete.
+    fn ended(&self, scan: Scan) -> Scan {
+        match self.marker_in_string {
+            Some(line) => Scan::Unclosed {
+                value_end: line,
+                end: line,
+            },
+            None => scan,
         }
     }
 
@@ -202,11 +267,22 @@ impl ValueScanner {
                     }
                     continue;
                 }
-                match quotes::closing(text, at, quote, eof) {
+                // A value sent inside a string is a strict JSON string: its first
+                // unescaped quote closes it.
+                let top = self.stack.is_empty();
+                let closing = if top && quote == Quote::Double {
+                    Closing::Closes(1)
+                } else {
+                    quotes::closing(text, at, quote, eof)
+                };
+                match closing {
                     Closing::Closes(n) => {
                         self.pos = at + n;
                         self.string = None;
                         self.last_significant = b'"';
+                        if top {
+                            return self.closed(text, self.pos, ends);
+                        }
                     }
                     Closing::Inside => {
                         self.pos = at + 1;
@@ -256,7 +332,7 @@ impl ValueScanner {
                     }
                     self.pos += 1;
                     if self.stack.is_empty() {
-                        return Scan::Closed(self.pos);
+                        return self.closed(text, self.pos, ends);
                     }
                     self.last_significant = byte;
                 }
@@ -300,7 +376,11 @@ impl ValueScanner {
                 }
             }
         }
-        if eof { Scan::Truncated } else { Scan::NeedMore }
+        if eof {
+            self.ended(Scan::Truncated)
+        } else {
+            Scan::NeedMore
+        }
     }
 
     /// Reads the start of the line at `line` (module docs): whether the value goes on.
@@ -319,27 +399,32 @@ impl ValueScanner {
         let content = content.strip_suffix('\r').unwrap_or(content);
         if let Some(own) = ends.own {
             if fence::closes(content, own) {
-                return LineStart::Ends(Scan::Unclosed {
+                return LineStart::Ends(self.ended(Scan::Unclosed {
                     value_end: line,
                     end: line + content.len(),
-                });
+                }));
             }
         }
         if ends
             .enclosing
             .is_some_and(|fence| fence::closes(content, fence))
         {
-            return LineStart::Ends(Scan::Unclosed {
+            return LineStart::Ends(self.ended(Scan::Unclosed {
                 value_end: line,
                 end: line,
-            });
+            }));
         }
         if starts_with_marker(ends.table, text, line, line_end, eof) {
+            if self.string.is_some() && self.look_past {
+                // Text inside a string, unless the value does not complete.
+                self.marker_in_string.get_or_insert(line);
+                return LineStart::Goes;
+            }
             let end = self.blank_from.unwrap_or(line);
-            return LineStart::Ends(Scan::Unclosed {
+            return LineStart::Ends(self.ended(Scan::Unclosed {
                 value_end: end,
                 end,
-            });
+            }));
         }
         let outside = self.string.is_none() && self.comment.is_none();
         let visible = content.trim_start_matches(|c| is_horizontal_space(c) || c == '\r');
@@ -349,10 +434,10 @@ impl ValueScanner {
             }
         } else if let Some(blank) = self.blank_from.take() {
             if outside && !continues_value(visible) {
-                return LineStart::Ends(Scan::Unclosed {
+                return LineStart::Ends(self.ended(Scan::Unclosed {
                     value_end: blank,
                     end: blank,
-                });
+                }));
             }
         }
         LineStart::Goes
@@ -601,6 +686,7 @@ mod tests {
             table: &table,
             own,
             enclosing: None,
+            reads: crate::json::reads,
         };
         let start = text.find(['{', '[']).unwrap();
         ValueScanner::new(start).advance_until(text, true, Some(&ends))
@@ -680,6 +766,7 @@ mod tests {
             table: &table,
             own: None,
             enclosing: None,
+            reads: crate::json::reads,
         };
         for text in [
             "{\"a\": [1,\n\nSorry, again:",
