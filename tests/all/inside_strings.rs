@@ -4,8 +4,10 @@
 //! takes is accounted for (docs/spec.md §1.9, §1.13).
 
 use payload_benches::invariants;
-use payload_core::{ErrorKind, WarningKind};
+use payload_core::{ErrorKind, LlmPayload, WarningKind};
 use payload_tests::parse;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 const ACTIONS: &str = r#"SUGGESTED_ACTIONS: [{\"label\": \"Close\", \"action\": \"close_chat\", \"handler\": \"client\"}]"#;
 
@@ -125,4 +127,90 @@ fn whitespace_a_block_takes_from_a_shared_line_is_in_its_seam() {
         "the tabs go with the block: {removed:?}"
     );
     invariants::check_accounting(text, &parsed);
+}
+
+/// A row with an id and a note, read whole-response.
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(marker = "NOTED_ROW")]
+struct NotedRow {
+    /// The row.
+    row_id: u64,
+    /// A note on it.
+    note: String,
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Prose around a value: no bracket, quote, backtick or marker (lower case).
+    fn prose() -> impl Strategy<Value = String> {
+        "[a-z0-9 ,.!?:;\n\t\u{e9}\u{4e2d}]{0,60}"
+    }
+
+    /// A line that starts with a marker of the table view page, as a model or a user
+    /// would write it, JSON-escaped as it stands inside a string.
+    fn marker_line() -> impl Strategy<Value = String> {
+        let lines = prop::sample::select(vec![
+            r#"SUGGESTED_ACTIONS: [{"label": "Close", "action": "close_chat", "handler": "client"}]"#,
+            r#"SUGGESTED_VALUES: [{"label": "Yes", "value": "Yes"}]"#,
+            r#"**DATA_PROPOSAL:** {"operations": [{"action": "delete", "row_id": 7}]}"#,
+            r#"- SCHEMA_PROPOSAL: {"mode": "create"}"#,
+            "SUGGESTED_ACTIONS: [",
+            "DATA_PROPOSAL:",
+            "### SUGGESTED_VALUES: []",
+        ]);
+        (lines, "[a-z ]{0,8}").prop_map(|(line, tail)| {
+            let escaped = serde_json::to_string(&format!("{line}{tail}")).unwrap();
+            escaped[1..escaped.len() - 1].to_string()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// No block starts inside a string (docs/spec.md §1.19), one-shot and streamed.
+        #[test]
+        fn a_marker_line_in_a_string_never_starts_a_block(
+            before in prose(),
+            after in prose(),
+            cell in "[a-z ]{0,12}",
+            line in marker_line(),
+            size in 1usize..40,
+        ) {
+            let block = format!(
+                "DATA_PROPOSAL: {{\"operations\": [{{\"action\": \"add\", \"data\": {{\"Notes\": \"{cell}{}{cell}\"}}}}]}}",
+                invariants::LINE_SLOT
+            );
+            let options = payload_benches::table_view_options();
+            let parser = payload_core::Parser::new(&options);
+            let before = format!("{before}\n\n");
+            let after = format!("\n\n{after}");
+            invariants::check_marker_in_string(
+                &parser,
+                &options,
+                (&before, &block, &after),
+                &line,
+                &[size],
+            );
+        }
+
+        /// Text that does not end inside a value is never truncated, and a value sent
+        /// inside a string reads as the value wherever it stands.
+        #[test]
+        fn a_value_held_in_a_string_reads_as_the_value(
+            before in prose(),
+            after in prose(),
+            row_id in 0u64..1000,
+            note in "[a-zA-Z0-9 \"\\\\{}\\[\\]:,\n\u{e9}]{0,24}",
+        ) {
+            let value = serde_json::json!({"row_id": row_id, "note": note});
+            payload_benches::json_invariants::check_held_value(
+                &before,
+                &value,
+                &after,
+                &NotedRow::TYPE,
+            );
+        }
+    }
 }

@@ -703,9 +703,25 @@ mod tests {
                 end: line
             }
         );
-        // Inside a string too: a marker line ends a draft whatever it left open.
+        // Inside a string, a marker line ends a draft that does not then complete.
         let text = "{\"a\": \"draft\nDATA_PROPOSAL: {}";
-        assert!(matches!(ended(text, None), Scan::Unclosed { .. }));
+        let line = text.find("DATA").unwrap();
+        assert_eq!(
+            ended(text, None),
+            Scan::Unclosed {
+                value_end: line,
+                end: line
+            }
+        );
+        // It closes but does not read: the same.
+        let text = "{\"a\": \"draft\nDATA_PROPOSAL: {\"b\": 1}\n\nThanks";
+        assert_eq!(
+            ended(text, None),
+            Scan::Unclosed {
+                value_end: line,
+                end: line
+            }
+        );
         // A marker mid-line, or a glued one, does not.
         assert_eq!(
             ended("{\"a\": [1,\nsee DATA_PROPOSAL: {}", None),
@@ -715,6 +731,32 @@ mod tests {
             ended("{\"a\": [1,\nMY_DATA_PROPOSAL: {}", None),
             Scan::Truncated
         );
+    }
+
+    #[test]
+    fn a_marker_line_inside_a_string_of_a_value_that_completes_is_text() {
+        let text = "{\"a\": \"one\nDATA_PROPOSAL: {\\\"b\\\": 1}\ntwo\"}\nafter";
+        let end = text.rfind("}\n").unwrap() + 1;
+        assert_eq!(ended(text, None), Scan::Closed(end));
+        // Not looking past (a block in text a failed look read): it ends there.
+        let table = MarkerTable::new(vec!["DATA_PROPOSAL"]);
+        let ends = Ends {
+            table: &table,
+            own: None,
+            enclosing: None,
+            reads: crate::json::reads,
+        };
+        let scan = ValueScanner::new(0)
+            .looking_past(false)
+            .advance_until(text, true, Some(&ends));
+        assert!(matches!(scan, Scan::Unclosed { .. }), "{scan:?}");
+    }
+
+    #[test]
+    fn a_value_sent_inside_a_string_ends_at_its_first_unescaped_quote() {
+        let text = r#""{\"a\": \"b\"}" and "more""#;
+        let end = text.find(" and").unwrap();
+        assert_eq!(value_end(text, 0), Some(end));
     }
 
     #[test]
