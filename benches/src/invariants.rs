@@ -589,6 +589,33 @@ pub fn check_spans(text: &str, parsed: &ParsedResponse) {
 /// Where [`check_marker_in_string`] writes its line, inside a string of a block.
 pub const LINE_SLOT: &str = "@LINE@";
 
+/// A data proposal for the table view page with [`LINE_SLOT`] inside a cell's string.
+pub const BLOCK_WITH_LINE_SLOT: &str =
+    r#"DATA_PROPOSAL: {"operations": [{"action": "add", "data": {"Notes": "before@LINE@after"}}]}"#;
+
+/// The markers a line inside a string starts with, for [`marker_line_from_bytes`].
+const LINE_MARKERS: [&str; 6] = [
+    "SUGGESTED_ACTIONS: ",
+    "SUGGESTED_VALUES: ",
+    "DATA_PROPOSAL: ",
+    "**SCHEMA_PROPOSAL:** ",
+    "- SUGGESTED_ACTIONS: ",
+    "### DATA_PROPOSAL:\n",
+];
+
+/// A line that starts with a marker of the table view page (the first byte picks it)
+/// and goes on with the rest of `data`, escaped as JSON writes it inside a string, for
+/// [`check_marker_in_string`]: `SUGGESTED_ACTIONS: [{\"label\": ...` and anything else.
+pub fn marker_line_from_bytes(data: &[u8]) -> String {
+    let Some((&first, rest)) = data.split_first() else {
+        return LINE_MARKERS[0].to_string();
+    };
+    let marker = LINE_MARKERS[first as usize % LINE_MARKERS.len()];
+    let line = format!("{marker}{}", String::from_utf8_lossy(rest));
+    let escaped = serde_json::to_string(&line).expect("a string serializes");
+    escaped[1..escaped.len() - 1].to_string()
+}
+
 /// No block starts inside a string (docs/spec.md §1.19): `block` (a marker, `: ` and a
 /// valid value, written with [`LINE_SLOT`] inside one of its strings), with `line`
 /// written in that slot on a line of its own between raw line breaks, parses as that

@@ -269,6 +269,15 @@ pub fn check_held_value(before: &str, value: &Value, after: &str, payload: &Payl
     }
 }
 
+/// Prose for [`check_held_value`] made of `data` (each byte picks a character): letters,
+/// digits, spaces, line breaks and punctuation, never a bracket, a quote or a backtick.
+pub fn prose_from_bytes(data: &[u8]) -> String {
+    const PROSE: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789 ,.!?:;-\n\t";
+    data.iter()
+        .map(|&b| PROSE[b as usize % PROSE.len()] as char)
+        .collect()
+}
+
 /// Checks that every member of `text` (when it is one object) is declared by the
 /// type's top-level schema, kept by a type that takes any member, or named in one of
 /// the `warnings`.

@@ -19,8 +19,10 @@
 //! **A marker inside a string is text** (docs/spec.md §1.19). A marker line that the scan
 //! meets inside a string (a raw line break in a value, as models write them) is looked
 //! past: the scan goes on, and the line ends the value only if the value then does not
-//! complete — the text ends inside it, another end comes first, or it closes but does
-//! not read ([`Ends::reads`]). The value then ends, unclosed, at that first marker line,
+//! complete — the string holding the line does not close at its first unescaped quote
+//! (a JSON string's quotes are escaped; an unescaped one the quote rule reads as text
+//! is a draft's string running into the next block), the text ends inside the value,
+//! another end comes first, or it closes but does not read ([`Ends::reads`]). The value then ends, unclosed, at that first marker line,
 //! as a draft abandoned there does. A scan told not to look past
 //! ([`ValueScanner::looking_past`]) ends at such a line at once: a block that starts in
 //! text a failed look already read, so no byte is looked through twice.
@@ -104,6 +106,9 @@ pub(crate) struct ValueScanner {
     /// The first marker line met inside a string and looked past: where the value
     /// ends if it does not complete.
     marker_in_string: Option<usize>,
+    /// The string the scan is in holds a marker line looked past: its first unescaped
+    /// quote must close it.
+    string_holds_marker: bool,
 }
 
 impl ValueScanner {
@@ -123,6 +128,7 @@ impl ValueScanner {
             blank_from: None,
             look_past: true,
             marker_in_string: None,
+            string_holds_marker: false,
         }
     }
 
@@ -279,10 +285,15 @@ impl ValueScanner {
                     Closing::Closes(n) => {
                         self.pos = at + n;
                         self.string = None;
+                        self.string_holds_marker = false;
                         self.last_significant = b'"';
                         if top {
                             return self.closed(text, self.pos, ends);
                         }
+                    }
+                    // Not a JSON string: the marker line in it was no string's text.
+                    Closing::Inside if self.string_holds_marker && quote == Quote::Double => {
+                        return self.ended(Scan::Truncated);
                     }
                     Closing::Inside => {
                         self.pos = at + 1;
@@ -418,6 +429,7 @@ impl ValueScanner {
             if self.string.is_some() && self.look_past {
                 // Text inside a string, unless the value does not complete.
                 self.marker_in_string.get_or_insert(line);
+                self.string_holds_marker = true;
                 return LineStart::Goes;
             }
             let end = self.blank_from.unwrap_or(line);
@@ -713,8 +725,20 @@ mod tests {
                 end: line
             }
         );
+        // Its string runs into the next block (an unescaped quote read as text): the
+        // same, though what follows would read as a key.
+        let text = "{\"*]c\n\nDATA_PROPOSAL: {\"operations\": [{\"row_id\": 7}]}\n\nThanks.";
+        let line = text.find("DATA").unwrap();
+        assert_eq!(
+            ended(text, None),
+            Scan::Unclosed {
+                value_end: line,
+                end: line
+            }
+        );
         // It closes but does not read: the same.
-        let text = "{\"a\": \"draft\nDATA_PROPOSAL: {\"b\": 1}\n\nThanks";
+        let text = "{\"a\": \"draft\nDATA_PROPOSAL: x\" : : }\n\nThanks";
+        let line = text.find("DATA").unwrap();
         assert_eq!(
             ended(text, None),
             Scan::Unclosed {
