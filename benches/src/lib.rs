@@ -224,9 +224,9 @@ pub enum Family {
     /// undeclared members with long string values: the alias test's probes are bounded
     /// in number and in the strings each keeps (docs/values.md).
     UnreadMembers,
-    /// Blocks whose strings never close, each line starting with a marker: every line
-    /// is a marker inside a string looked past, and every look fails (docs/spec.md
-    /// §1.19).
+    /// A block whose string never closes, every line after it a marker line inside it
+    /// with its quotes escaped: the first block looks past them all and fails, and each
+    /// later block starts in the text that look read (docs/spec.md §1.19).
     MarkerLinesInStrings,
     /// Values sent inside strings, among prose, one after another (docs/values.md).
     HeldValues,
@@ -420,8 +420,11 @@ impl Family {
             Family::AlmostTags => repeat(&mut out, bytes, |out, i| {
                 out.push_str(["<thinking\n", "  <reasonin\n", "<THINK \n"][i % 3]);
             }),
-            Family::MarkerLinesInStrings => repeat(&mut out, bytes, |out, _| {
-                out.push_str("DATA_PROPOSAL: {\"operations\": \"x\n");
+            Family::MarkerLinesInStrings => repeat(&mut out, bytes, |out, i| {
+                if i == 0 {
+                    out.push_str("DATA_PROPOSAL: {\"operations\": \"x\n");
+                }
+                out.push_str("DATA_PROPOSAL: {\\\"operations\\\": \\\"x\n");
             }),
             Family::HeldValues => repeat(&mut out, bytes, |out, _| {
                 out.push_str("Here \"{\\\"operations\\\": []}\" and \"{name}\"\n");

@@ -876,3 +876,32 @@ mod tests {
         }
     }
 }
+#[cfg(test)]
+mod looking_past {
+    use std::time::{Duration, Instant};
+
+    /// A block whose string never closes, every line after it a marker line inside it
+    /// with its quotes escaped: the first block looks past all of them and fails, and
+    /// each later block starts in the text that look read. Without the rule that such a
+    /// block does not look again (docs/spec.md §1.19), each would look to the end: 80 KB
+    /// then took over 20 s here; with it, well under a second (one-shot and streamed).
+    #[test]
+    fn a_failed_look_is_not_repeated_by_the_blocks_it_read() {
+        let text = format!(
+            "SUGGESTED_VALUES: {{\"a\": \"x\n{}",
+            "SUGGESTED_VALUES: {\\\"a\\\": \\\"x\n".repeat(80_000 / 30)
+        );
+        let options = crate::ParseOptions::new();
+        let start = Instant::now();
+        let parsed = crate::Parser::new(&options).parse(&text);
+        let mut stream = crate::stream::StreamParser::new(&options);
+        for chunk in text.as_bytes().chunks(7) {
+            stream.push(std::str::from_utf8(chunk).expect("ASCII"));
+        }
+        let (_, streamed) = stream.finish();
+        let took = start.elapsed();
+        assert_eq!(streamed, parsed);
+        assert_eq!(parsed.rejected.len(), 80_000 / 30 + 1);
+        assert!(took < Duration::from_secs(4), "{took:?}");
+    }
+}
