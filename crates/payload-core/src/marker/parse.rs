@@ -360,7 +360,10 @@ impl Assembly {
     /// of); `unclosed` names the reasoning section still open when the text ended, if
     /// one was.
     pub(crate) fn finish(mut self, answer: &str, unclosed: Option<&str>) -> ParsedResponse {
-        self.result.removed = crate::marker::message::with_seams(answer, self.removed);
+        if !self.removed.is_empty() {
+            let spans = crate::marker::message::with_seams(answer, self.removed);
+            self.result.removed = Some(Box::new(spans));
+        }
         let rest = std::mem::take(&mut self.message).finish();
         if self.result.message.is_empty() {
             // The one-shot parse hands the whole message out here: moved, not copied.

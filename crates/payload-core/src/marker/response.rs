@@ -51,9 +51,12 @@ pub struct ParsedResponse {
     /// warning too.
     #[serde(skip)]
     pub(crate) missed: Vec<Missed>,
-    /// What was taken out of the message ([`ParsedResponse::removed_spans`]).
+    /// What was taken out of the message ([`ParsedResponse::removed_spans`]); `None`
+    /// when nothing was. Boxed: the result travels in the stream's `complete` event,
+    /// whose size is this struct's.
     #[serde(skip)]
-    pub(crate) removed: Vec<std::ops::Range<usize>>,
+    #[allow(clippy::box_collection)]
+    pub(crate) removed: Option<Box<Vec<std::ops::Range<usize>>>>,
 }
 
 /// A block the model meant to write but did not write as one (docs/spec.md §1.16, §1.17): what an
@@ -133,7 +136,7 @@ impl ParsedResponse {
     /// whitespace of its seam put back. So every character of the answer is accounted
     /// for, whitespace included.
     pub fn removed_spans(&self) -> &[std::ops::Range<usize>] {
-        &self.removed
+        self.removed.as_deref().map_or(&[], Vec::as_slice)
     }
 
     /// The custom payload as `T`, if there is one of that type: the value validation

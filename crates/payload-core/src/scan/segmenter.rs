@@ -110,7 +110,7 @@ struct FenceCheck {
     /// Where reading goes on: after the opener, or after the last block.
     cursor: usize,
     blocks: Vec<Block>,
-    current: Option<Pending>,
+    current: Option<Box<Pending>>,
 }
 
 #[derive(Debug, Clone)]
@@ -920,7 +920,7 @@ fn read_whole(
 
 enum FencedBlock {
     Wait,
-    Block(Pending),
+    Block(Box<Pending>),
     Other,
 }
 
@@ -964,7 +964,7 @@ fn fenced_block(
         // A marker with no value in a fence is a sample of the format: code.
         Spelling::Prose | Spelling::Alone { .. } => FencedBlock::Other,
         Spelling::NeedMore => FencedBlock::Wait,
-        Spelling::Marker(spelled) => FencedBlock::Block(Pending {
+        Spelling::Marker(spelled) => FencedBlock::Block(Box::new(Pending {
             pattern: found.pattern,
             start: line_start,
             scanner: ValueScanner::new(spelled.value_start.unwrap_or(len))
@@ -972,6 +972,6 @@ fn fenced_block(
             spelled,
             enclosing: Some(fence),
             value_end: None,
-        }),
+        })),
     }
 }
