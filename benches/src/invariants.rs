@@ -22,6 +22,14 @@
 //!   text (the answer), the stream's reasoning deltas are exactly the reasoning, and
 //!   reasoning never supplies anything: `<think>X</think>` before a response changes
 //!   nothing in its parse but the reasoning ([`check_reasoning_is_apart`]).
+//! - **nothing removed unaccounted** (docs/spec.md §1.9, §1.13), whitespace included
+//!   ([`check_spans`]): every character of the answer is in the message, in a removed
+//!   span (`ParsedResponse::removed_spans`: a block's text, which is its `raw`, and its
+//!   seam), or in the reasoning; the prose outside the spans is in the message byte for
+//!   byte, and at each span the message puts back only whitespace of that span.
+//! - **no block starts inside a string** (docs/spec.md §1.19, [`check_marker_in_string`]):
+//!   a marker line written inside a JSON string of a valid value never yields a block, a
+//!   suggestion or an action; the value is read with the line in its string.
 //! - **a strict read ends a value where the scanner does**: wherever serde_json reads a
 //!   value from a bracket, the scanner ends that value at the same byte, and the parse
 //!   that finds block ends by strict reads equals the one that scans them all
@@ -151,6 +159,7 @@ pub fn check_marker_mode(parser: &Parser, options: &ParseOptions, text: &str, si
         text.to_string()
     };
     check_accounting(&written, &parsed);
+    check_spans(&written, &parsed);
     check_allow_lists(options, &parsed);
     check_accepted_numbers(&parsed);
     check_block_ends(&written, &parsed);
@@ -487,6 +496,168 @@ pub fn check_accounting(text: &str, parsed: &ParsedResponse) {
         "characters lost or counted twice: {text:?} -> {parsed:#?}"
     );
     check_suggestions_visible(parsed);
+}
+
+/// Nothing removed unaccounted (module docs), every character counted, whitespace
+/// included: the removed spans are disjoint and in order, each one's text trimmed is
+/// the text of one block (accepted, rejected or missed, each used once), and the
+/// message is the answer outside the spans, trimmed, with only whitespace taken from
+/// each span put back at it. A response over the size cap is refused unread and exempt.
+pub fn check_spans(text: &str, parsed: &ParsedResponse) {
+    if parsed.rejected.iter().any(|r| r.kind == "response") {
+        return;
+    }
+    let (answer, _, _) = reference_split(text);
+    let spans = parsed.removed_spans();
+    let mut raws: Vec<&str> = parsed
+        .rejected
+        .iter()
+        .map(|r| r.raw.as_str())
+        .chain(parsed.missed_blocks().iter().map(|m| m.raw.as_str()))
+        .chain(parsed.accepted_blocks().map(|(_, raw)| raw))
+        .filter(|raw| !raw.is_empty())
+        .collect();
+    let mut from = 0;
+    for span in spans {
+        assert!(
+            from <= span.start && span.start < span.end && span.end <= answer.len(),
+            "spans out of order or outside the answer: {spans:?} in {answer:?}"
+        );
+        from = span.end;
+        let removed = answer[span.clone()].trim();
+        let at = raws.iter().position(|raw| *raw == removed);
+        let at = at.unwrap_or_else(|| {
+            panic!("a removed span is no block's text: {removed:?} (blocks {raws:?})")
+        });
+        raws.swap_remove(at);
+    }
+    assert!(
+        raws.is_empty(),
+        "a block's text is in no removed span: {raws:?} in {answer:?}"
+    );
+    // The message, read piece by piece: the prose between spans byte for byte, and at
+    // each span (or run of spans with nothing between) only whitespace it held.
+    let mut message = parsed.message.as_str();
+    let mut prose_from = 0;
+    let mut seam: Option<std::ops::Range<usize>> = None;
+    let mut started = false;
+    let pieces = spans
+        .iter()
+        .map(|span| (span.start, Some(span.clone())))
+        .chain(std::iter::once((answer.len(), None)));
+    for (prose_to, span) in pieces {
+        let mut prose = &answer[prose_from..prose_to];
+        if !started {
+            prose = prose.trim_start();
+        }
+        if span.is_none() {
+            prose = prose.trim_end();
+        }
+        if !prose.is_empty() {
+            if let Some(removed) = seam.take().filter(|_| started) {
+                let removed = &answer[removed];
+                let put_back = message.len() - message.trim_start().len();
+                for c in message[..put_back].chars() {
+                    assert!(
+                        removed.contains(c),
+                        "the seam put back {c:?}, which its span does not hold: {removed:?} in {answer:?} -> {:?}",
+                        parsed.message
+                    );
+                }
+                message = &message[put_back..];
+            }
+            seam = None;
+            assert!(
+                message.starts_with(prose),
+                "prose outside the removed spans is not in the message as written: {prose:?} in {answer:?} -> {:?}",
+                parsed.message
+            );
+            message = &message[prose.len()..];
+            started = true;
+        }
+        if let Some(span) = span {
+            prose_from = span.end;
+            seam = Some(seam.map_or(span.start, |s| s.start)..span.end);
+        }
+    }
+    assert!(
+        message.is_empty(),
+        "the message holds text the answer outside the spans does not: {message:?} in {answer:?}"
+    );
+}
+
+/// Where [`check_marker_in_string`] writes its line, inside a string of a block.
+pub const LINE_SLOT: &str = "@LINE@";
+
+/// A data proposal for the table view page with [`LINE_SLOT`] inside a cell's string.
+pub const BLOCK_WITH_LINE_SLOT: &str =
+    r#"DATA_PROPOSAL: {"operations": [{"action": "add", "data": {"Notes": "before@LINE@after"}}]}"#;
+
+/// The markers a line inside a string starts with, for [`marker_line_from_bytes`].
+const LINE_MARKERS: [&str; 6] = [
+    "SUGGESTED_ACTIONS: ",
+    "SUGGESTED_VALUES: ",
+    "DATA_PROPOSAL: ",
+    "**SCHEMA_PROPOSAL:** ",
+    "- SUGGESTED_ACTIONS: ",
+    "### DATA_PROPOSAL:\n",
+];
+
+/// A line that starts with a marker of the table view page (the first byte picks it)
+/// and goes on with the rest of `data`, escaped as JSON writes it inside a string, for
+/// [`check_marker_in_string`]: `SUGGESTED_ACTIONS: [{\"label\": ...` and anything else.
+pub fn marker_line_from_bytes(data: &[u8]) -> String {
+    let Some((&first, rest)) = data.split_first() else {
+        return LINE_MARKERS[0].to_string();
+    };
+    let marker = LINE_MARKERS[first as usize % LINE_MARKERS.len()];
+    let line = format!("{marker}{}", String::from_utf8_lossy(rest));
+    let escaped = serde_json::to_string(&line).expect("a string serializes");
+    escaped[1..escaped.len() - 1].to_string()
+}
+
+/// No block starts inside a string (docs/spec.md §1.19): `block` (a marker, `: ` and a
+/// valid value, written with [`LINE_SLOT`] inside one of its strings), with `line`
+/// written in that slot on a line of its own between raw line breaks, parses as that
+/// one block with the line in its string: no other block, no suggestion, no action,
+/// nothing rejected, whatever marker of the page `line` starts with. Stream,
+/// accounting and allow-lists hold on it too.
+pub fn check_marker_in_string(
+    parser: &Parser,
+    options: &ParseOptions,
+    (before, block, after): (&str, &str, &str),
+    line: &str,
+    sizes: &[usize],
+) {
+    let written = block.replacen(LINE_SLOT, &format!("\n{line}\n"), 1);
+    let text = format!("{before}{written}{after}");
+    check_marker_mode(parser, options, &text, sizes);
+    let parsed = parser.parse(&text);
+    assert_eq!(
+        parsed.removed_spans().len(),
+        1,
+        "a marker line inside a string made a block of its own: {text:?} -> {parsed:#?}"
+    );
+    assert!(
+        parsed.suggested_values.is_none() && parsed.suggested_actions.is_none(),
+        "a marker line inside a string gave suggestions: {text:?} -> {parsed:#?}"
+    );
+    assert!(
+        parsed.rejected.is_empty(),
+        "the block holding a marker line in a string was not read: {text:?} -> {parsed:#?}"
+    );
+    let value = &written[written.find(": ").expect("a marker, then `: `") + 2..];
+    let expected = payload_core::__internals::json::decode(
+        value,
+        payload_core::Location { line: 1, column: 1 },
+    )
+    .expect("the value with the line in its string reads")
+    .value;
+    let payload = parsed
+        .custom_payload
+        .as_ref()
+        .expect("the block is accepted");
+    assert_eq!(payload.data(), &expected, "{text:?}");
 }
 
 /// An accepted suggestion block's text is counted above, but the block itself is not

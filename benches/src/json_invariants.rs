@@ -34,6 +34,11 @@
 //! - **A response's first value is read once** ([`check_first_value_read_once`]): the
 //!   value a response starts with, read strictly from its bracket, is the candidate the
 //!   scanner finds there, read as its span is.
+//! - **Text that does not end inside a value is never `truncated`**, and a value sent
+//!   inside a JSON string is read as the value wherever a value may stand
+//!   ([`check_held_value`]): bare, in a fence, after a preamble or before closing prose,
+//!   a value and the same value serialized twice read alike (the twice-sent one with a
+//!   `repaired` warning first), and neither is ever cut off.
 //! - **Compiled coercion is the coercion it replaced** ([`check_coercion`]): coercing a
 //!   value with the schema compiled gives the value (its members in the same order) and
 //!   the `coerced` warnings that reading the schema at every node gives.
@@ -224,6 +229,53 @@ pub fn check_extract(text: &str, payload: &PayloadType, values_in_text: usize) {
             );
         }
     }
+}
+
+/// Text that does not end inside a value is never `truncated` (module docs): `value`,
+/// written as JSON and as a JSON string holding that JSON, bare or in a fence, between
+/// `before` and `after` (prose with no bracket, quote or backtick, which the caller
+/// keeps so), reads as `payload` with no `truncated` error, and the string reads as
+/// the value does: the same success, data and errors, with a `repaired` warning first.
+pub fn check_held_value(before: &str, value: &Value, after: &str, payload: &PayloadType) {
+    let json = value.to_string();
+    let held = serde_json::to_string(&json).expect("a string serializes");
+    for fenced in [false, true] {
+        let wrap = |inner: &str| {
+            if fenced {
+                format!("{before}\n```json\n{inner}\n```\n{after}")
+            } else {
+                format!("{before}{inner}{after}")
+            }
+        };
+        let (plain_text, held_text) = (wrap(&json), wrap(&held));
+        let plain = payload_core::extract_json(&plain_text, payload);
+        let read = payload_core::extract_json(&held_text, payload);
+        for (text, result) in [(&plain_text, &plain), (&held_text, &read)] {
+            assert!(
+                result.errors.iter().all(|e| e.kind != ErrorKind::Truncated),
+                "a text that does not end inside a value is truncated: {text:?} -> {result:?}"
+            );
+        }
+        assert_eq!(read.success, plain.success, "{held_text:?} -> {read:?}");
+        assert_eq!(read.data, plain.data, "{held_text:?}");
+        let kinds = |r: &ExtractResult| r.errors.iter().map(|e| e.kind).collect::<Vec<_>>();
+        assert_eq!(kinds(&read), kinds(&plain), "{held_text:?}");
+        assert!(
+            read.warnings
+                .first()
+                .is_some_and(|w| w.kind == WarningKind::Repaired),
+            "a value read out of a string says so: {held_text:?} -> {read:?}"
+        );
+    }
+}
+
+/// Prose for [`check_held_value`] made of `data` (each byte picks a character): letters,
+/// digits, spaces, line breaks and punctuation, never a bracket, a quote or a backtick.
+pub fn prose_from_bytes(data: &[u8]) -> String {
+    const PROSE: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789 ,.!?:;-\n\t";
+    data.iter()
+        .map(|&b| PROSE[b as usize % PROSE.len()] as char)
+        .collect()
 }
 
 /// Checks that every member of `text` (when it is one object) is declared by the

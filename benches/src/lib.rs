@@ -224,11 +224,17 @@ pub enum Family {
     /// undeclared members with long string values: the alias test's probes are bounded
     /// in number and in the strings each keeps (docs/values.md).
     UnreadMembers,
+    /// A block whose string never closes, every line after it a marker line inside it
+    /// with its quotes escaped: the first block looks past them all and fails, and each
+    /// later block starts in the text that look read (docs/spec.md §1.19).
+    MarkerLinesInStrings,
+    /// Values sent inside strings, among prose, one after another (docs/values.md).
+    HeldValues,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 22] = [
+    pub const ALL: [Family; 24] = [
         Family::MarkersWithoutJson,
         Family::UnclosedAfterMarker,
         Family::BracketsInStrings,
@@ -251,6 +257,8 @@ impl Family {
         Family::AlmostTags,
         Family::UnclosedReasoning,
         Family::UnreadMembers,
+        Family::MarkerLinesInStrings,
+        Family::HeldValues,
     ];
 
     /// A short name for reports.
@@ -278,6 +286,8 @@ impl Family {
             Family::AlmostTags => "almost_tags",
             Family::UnclosedReasoning => "unclosed_reasoning",
             Family::UnreadMembers => "unread_members",
+            Family::MarkerLinesInStrings => "marker_lines_in_strings",
+            Family::HeldValues => "held_values",
         }
     }
 
@@ -409,6 +419,15 @@ impl Family {
             }),
             Family::AlmostTags => repeat(&mut out, bytes, |out, i| {
                 out.push_str(["<thinking\n", "  <reasonin\n", "<THINK \n"][i % 3]);
+            }),
+            Family::MarkerLinesInStrings => repeat(&mut out, bytes, |out, i| {
+                if i == 0 {
+                    out.push_str("DATA_PROPOSAL: {\"operations\": \"x\n");
+                }
+                out.push_str("DATA_PROPOSAL: {\\\"operations\\\": \\\"x\n");
+            }),
+            Family::HeldValues => repeat(&mut out, bytes, |out, _| {
+                out.push_str("Here \"{\\\"operations\\\": []}\" and \"{name}\"\n");
             }),
             Family::UnclosedReasoning => {
                 out.push_str("<reasoning>\n");

@@ -5,7 +5,9 @@
 //! checked against the result: when any named format reads a valid value, `auto`
 //! succeeds unless the response was cut off (`json_invariants::check_auto`). The value
 //! a response starts with, read strictly, is the one the scanner finds
-//! (`json_invariants::check_first_value_read_once`).
+//! (`json_invariants::check_first_value_read_once`). Text that does not end inside a
+//! value is never `truncated`, and a value sent inside a string reads as the value,
+//! with the input as prose around it (`json_invariants::check_held_value`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -39,7 +41,15 @@ fuzz_target!(|data: &[u8]| {
         }
         Some(Format::Json) => {
             payload_benches::json_invariants::check_first_value_read_once(&text);
-            payload_benches::json_invariants::check_extract(&text, &payload, 0)
+            payload_benches::json_invariants::check_extract(&text, &payload, 0);
+            let half = rest.len() / 2;
+            let value = serde_json::json!({"operations": [{"action": "delete", "row_id": 7}]});
+            payload_benches::json_invariants::check_held_value(
+                &payload_benches::json_invariants::prose_from_bytes(&rest[..half]),
+                &value,
+                &payload_benches::json_invariants::prose_from_bytes(&rest[half..]),
+                &<DataProposal as LlmPayload>::TYPE,
+            );
         }
         Some(format) => {
             let result = payload_core::extract_as(&text, &payload, Some(format));

@@ -2,8 +2,10 @@
 //! parse equals the one-shot parse, its text deltas are exactly the message and its
 //! reasoning deltas exactly the reasoning, no event names a type or action the page
 //! does not allow, the accounting invariant holds, and a truncated block reaches the end
-//! of the input's answer (`payload_benches::invariants`); the input read as an abandoned
-//! draft, chunked the same way, never hides what follows it. The same holds with the
+//! of the input's answer (`payload_benches::invariants`), nothing removed unaccounted,
+//! whitespace included; the input read as an abandoned draft, chunked the same way,
+//! never hides what follows it, and written as a line inside a string of a valid block
+//! never starts a block of its own, streamed as one-shot. The same holds with the
 //! response's first half as a `<think>` section before the second, and that section
 //! changes nothing but the reasoning; and with that section opened by the prompt
 //! (`reasoning_opened_by_prompt`, only its `</think>` written), every guarantee holds
@@ -12,8 +14,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use payload_benches::invariants::{
-    check_abandoned_draft, check_marker_mode, check_reasoning_is_apart, draft_from_bytes,
-    without_close_tag,
+    BLOCK_WITH_LINE_SLOT, check_abandoned_draft, check_marker_in_string, check_marker_mode,
+    check_reasoning_is_apart, draft_from_bytes, marker_line_from_bytes, without_close_tag,
 };
 use payload_core::ParseOptions;
 use payload_core::Parser;
@@ -35,6 +37,13 @@ fuzz_target!(|data: &[u8]| {
     });
     check_marker_mode(parser, options, &text, &sizes);
     check_abandoned_draft(parser, options, &draft_from_bytes(rest), &sizes);
+    check_marker_in_string(
+        parser,
+        options,
+        ("Intro.\n\n", BLOCK_WITH_LINE_SLOT, "\n\nThanks."),
+        &marker_line_from_bytes(rest),
+        &sizes,
+    );
     let half = (0..=text.len() / 2)
         .rev()
         .find(|&at| text.is_char_boundary(at))

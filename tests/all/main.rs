@@ -7,6 +7,7 @@
 
 // Parsing: marker mode, its decisions, the seed conversation, partial values.
 mod decode_once;
+mod inside_strings;
 mod marker_decisions;
 mod marker_mode;
 mod partial;

@@ -1,6 +1,7 @@
 //! Reading one extracted block as JSON: strict first, at serde_json speed; lenient
 //! (repairing what models get wrong) only when strict parsing fails.
 
+pub(crate) mod held;
 pub(crate) mod locate;
 pub(crate) mod precision;
 pub(crate) mod repair;
@@ -147,6 +148,12 @@ pub fn decode(text: &str, origin: Location) -> Result<Decoded, PayloadError> {
             Err(lenient) => Err(repair_error(&strict, &lenient, text, origin)),
         },
     }
+}
+
+/// Whether `text` reads as a value ([`decode`] succeeds): what the segmenter asks of a
+/// value that closed after a marker line inside one of its strings (docs/spec.md §1.19).
+pub(crate) fn reads(text: &str) -> bool {
+    decode(text, Location { line: 1, column: 1 }).is_ok()
 }
 
 /// [`decode`] of `text`, unless a strict read of the same text already holds its value

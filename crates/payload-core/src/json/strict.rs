@@ -50,6 +50,18 @@ pub fn read_prefix(text: &str) -> Option<(Value, usize)> {
         .map(|value| (value, len))
 }
 
+/// Reads the strict JSON string that opens at the start of `text` (a `"`) and stops
+/// after its closing quote: its content and the length of its text, or `None` when
+/// strict JSON refuses it (a raw line break, an unknown escape) or the text ends first.
+pub(crate) fn read_string(text: &str) -> Option<(String, usize)> {
+    if !text.starts_with('"') {
+        return None;
+    }
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<String>();
+    let content = values.next()?.ok()?;
+    Some((content, values.byte_offset()))
+}
+
 /// `value`, read from `text`, unless it held a float (`floats`, as serde_json read
 /// them, in text order) whose digits were lost; each float is the nearest to its
 /// literal.

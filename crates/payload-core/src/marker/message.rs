@@ -81,6 +81,27 @@ impl MessageBuilder {
     }
 }
 
+/// The spans removed from `text`: each block's span (`blocks`, in order, disjoint) with
+/// its seam, the whitespace on both sides of it up to the text around it (docs/spec.md
+/// §1.9): the message is the text outside them, trimmed, with only whitespace from each
+/// seam put back at it ([`fold_seam`]). One pass over the seams' whitespace.
+pub(crate) fn with_seams(
+    text: &str,
+    mut blocks: Vec<std::ops::Range<usize>>,
+) -> Vec<std::ops::Range<usize>> {
+    let mut before = 0;
+    for i in 0..blocks.len() {
+        let after = blocks.get(i + 1).map_or(text.len(), |next| next.start);
+        let span = &mut blocks[i];
+        let left = &text[before..span.start];
+        span.start -= left.len() - left.trim_end().len();
+        let right = &text[span.end..after];
+        span.end += right.len() - right.trim_start().len();
+        before = span.end;
+    }
+    blocks
+}
+
 /// Folds the whitespace that stands at a seam into `left`, the whitespace left of it,
 /// given the whitespace right of it and the text that follows (`next`, from its first
 /// visible character). Three or more line breaks in all become one blank line, in the

@@ -251,14 +251,14 @@ impl Parser {
     pub fn parse(&self, text: &str) -> ParsedResponse {
         // With the whole text at hand, a block's value is read once, where it opens:
         // the read finds its end too (`crate::scan::segmenter`).
-        self.parse_with(Segmenter::reading(json::read_prefix), text)
+        self.parse_with(Segmenter::reading(json::read_prefix, json::reads), text)
     }
 
     /// [`Parser::parse`] with every block's end found by the scanner alone, never by a
     /// strict read (`crate::scan::segmenter`): the reference the fast path is held to.
     #[cfg(feature = "__internals")]
     pub(crate) fn parse_scanning_only(&self, text: &str) -> ParsedResponse {
-        self.parse_with(Segmenter::default(), text)
+        self.parse_with(Segmenter::new(json::reads), text)
     }
 
     fn parse_with(&self, mut segmenter: Segmenter, text: &str) -> ParsedResponse {
@@ -285,7 +285,7 @@ impl Parser {
         if let Some(reasoning) = &split.reasoning {
             assembly.reasoning(reasoning);
         }
-        assembly.finish(split.unclosed)
+        assembly.finish(answer, split.unclosed)
     }
 }
 
@@ -299,6 +299,8 @@ pub(crate) struct Assembly {
     warnings: Capped<Warning>,
     /// Where the next piece starts.
     piece_start: usize,
+    /// Each removed block's span in the answer, in order (seams added at the end).
+    removed: Vec<std::ops::Range<usize>>,
     /// A forward-only cursor for locations: each byte is counted once.
     cursor: (usize, Location),
 }
@@ -313,6 +315,7 @@ impl Assembly {
             reasoning: ReasoningText::default(),
             warnings: Capped::warnings(),
             piece_start: 0,
+            removed: Vec::new(),
             cursor: (0, Location { line: 1, column: 1 }),
         }
     }
@@ -328,6 +331,7 @@ impl Assembly {
             Piece::Opened { .. } => {}
             Piece::Block(block) => {
                 self.message.removed();
+                self.removed.push(block.start..block.end);
                 self.block(text, block);
                 self.piece_start = block.end;
             }
@@ -352,9 +356,14 @@ impl Assembly {
         self.reasoning.push(text)
     }
 
-    /// The result, once every piece is in; `unclosed` names the reasoning section still
-    /// open when the text ended, if one was.
-    pub(crate) fn finish(mut self, unclosed: Option<&str>) -> ParsedResponse {
+    /// The result, once every piece is in (`answer` is the whole text they are pieces
+    /// of); `unclosed` names the reasoning section still open when the text ended, if
+    /// one was.
+    pub(crate) fn finish(mut self, answer: &str, unclosed: Option<&str>) -> ParsedResponse {
+        if !self.removed.is_empty() {
+            let spans = crate::marker::message::with_seams(answer, self.removed);
+            self.result.removed = Some(Box::new(spans));
+        }
         let rest = std::mem::take(&mut self.message).finish();
         if self.result.message.is_empty() {
             // The one-shot parse hands the whole message out here: moved, not copied.
@@ -504,7 +513,7 @@ impl Assembly {
         (text, at): (&str, usize),
         json_text: &str,
     ) {
-        let decoded = match json::decode_or_read(read, json_text, || self.location(text, at)) {
+        let decoded = match self.decode(read, json_text, (text, at)) {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(payload.name, raw, vec![error]),
         };
@@ -552,7 +561,7 @@ impl Assembly {
     ) {
         let name = role.name();
         let marker = role_marker(&role);
-        let decoded = match json::decode_or_read(read, json_text, || self.location(text, at)) {
+        let decoded = match self.decode(read, json_text, (text, at)) {
             Ok(decoded) => decoded,
             Err(error) => return self.reject(name, raw, vec![error]),
         };
@@ -668,6 +677,21 @@ impl Assembly {
     }
 
     /// The block's repairs and duplicate keys, as warnings.
+    /// The block's value: read (or the strict read already made), and a string there
+    /// read as the value it holds (docs/values.md, `json::held`).
+    fn decode(
+        &mut self,
+        read: Option<Value>,
+        json_text: &str,
+        (text, at): (&str, usize),
+    ) -> Result<json::Decoded, PayloadError> {
+        let decoded = json::decode_or_read(read, json_text, || self.location(text, at))?;
+        if !decoded.value.is_string() {
+            return Ok(decoded);
+        }
+        json::held::unwrap(decoded, self.location(text, at))
+    }
+
     fn note_repairs(&mut self, marker: &str, decoded: &json::Decoded) {
         for repair in &decoded.repairs {
             self.warnings.push(Warning::new(

@@ -51,6 +51,12 @@ pub struct ParsedResponse {
     /// warning too.
     #[serde(skip)]
     pub(crate) missed: Vec<Missed>,
+    /// What was taken out of the message ([`ParsedResponse::removed_spans`]); `None`
+    /// when nothing was. Boxed: the result travels in the stream's `complete` event,
+    /// whose size is this struct's.
+    #[serde(skip)]
+    #[allow(clippy::box_collection)]
+    pub(crate) removed: Option<Box<Vec<std::ops::Range<usize>>>>,
 }
 
 /// A block the model meant to write but did not write as one (docs/spec.md §1.16, §1.17): what an
@@ -119,6 +125,18 @@ impl ParsedResponse {
     /// for docs/spec.md §1.13.
     pub fn missed_blocks(&self) -> &[Missed] {
         &self.missed
+    }
+
+    /// The byte ranges of the answer (the response without its reasoning sections, as
+    /// [`crate::stream::StreamParser::text`] holds it) taken out of the message, in
+    /// order: each removed block with its seam, the whitespace on both sides of it
+    /// (docs/spec.md §1.9, §1.13). Each range, trimmed, is the text of a block listed in
+    /// [`ParsedResponse::accepted_blocks`], `rejected` or [`ParsedResponse::missed_blocks`];
+    /// the message is the answer outside them, trimmed, with at each range only
+    /// whitespace of its seam put back. So every character of the answer is accounted
+    /// for, whitespace included.
+    pub fn removed_spans(&self) -> &[std::ops::Range<usize>] {
+        self.removed.as_deref().map_or(&[], Vec::as_slice)
     }
 
     /// The custom payload as `T`, if there is one of that type: the value validation

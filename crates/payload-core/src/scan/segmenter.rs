@@ -110,7 +110,7 @@ struct FenceCheck {
     /// Where reading goes on: after the opener, or after the last block.
     cursor: usize,
     blocks: Vec<Block>,
-    current: Option<Pending>,
+    current: Option<Box<Pending>>,
 }
 
 #[derive(Debug, Clone)]
@@ -167,6 +167,12 @@ pub(crate) struct Segmenter {
     /// The strict reader that finds a value's end with the whole text at hand
     /// ([`read_whole`]); without one, the scanner alone finds every end.
     strict_read: Option<StrictRead>,
+    /// Whether a value's text reads ([`Ends::reads`]).
+    reads: fn(&str) -> bool,
+    /// A value that looked past a marker line inside a string and then did not complete
+    /// read the text up to here (docs/spec.md §1.19): a block that starts before this
+    /// offset does not look past such a line again, so no text is looked through twice.
+    looked_to: usize,
 }
 
 /// A strict JSON reader of the value that opens at the start of a text: the value and
@@ -175,8 +181,11 @@ pub(crate) struct Segmenter {
 /// JSON itself.
 pub(crate) type StrictRead = fn(&str) -> Option<(serde_json::Value, usize)>;
 
-impl Default for Segmenter {
-    fn default() -> Self {
+impl Segmenter {
+    /// A segmenter that scans every value (the stream's, and the reference the strict
+    /// reads are checked against); `reads` says whether a value's text reads
+    /// ([`Ends::reads`]).
+    pub(crate) fn new(reads: fn(&str) -> bool) -> Segmenter {
         Segmenter {
             pos: 0,
             line_start: 0,
@@ -194,18 +203,17 @@ impl Default for Segmenter {
             mode: Mode::Prose,
             retry_at: 0,
             strict_read: None,
+            reads,
+            looked_to: 0,
         }
     }
-}
 
-impl Segmenter {
     /// A segmenter that, once the text is complete, finds the end of a value not yet
-    /// scanned by reading it with `read` ([`read_whole`]). The default segmenter scans
-    /// every value: the reference the strict reads are checked against.
-    pub(crate) fn reading(read: StrictRead) -> Segmenter {
+    /// scanned by reading it with `read` ([`read_whole`]).
+    pub(crate) fn reading(read: StrictRead, reads: fn(&str) -> bool) -> Segmenter {
         Segmenter {
             strict_read: Some(read),
-            ..Segmenter::default()
+            ..Segmenter::new(reads)
         }
     }
 
@@ -241,6 +249,8 @@ impl Segmenter {
             text,
             eof,
             strict_read: self.strict_read.filter(|_| eof),
+            reads: self.reads,
+            looked_to: self.looked_to,
             out,
         };
         let step = match std::mem::replace(&mut self.mode, Mode::Prose) {
@@ -249,6 +259,7 @@ impl Segmenter {
             Mode::FenceCheck(check) => self.fence_check(&mut run, check),
             Mode::Code { fence, line } => self.code(&mut run, fence, line),
         };
+        self.looked_to = run.looked_to;
         let done = self.pos >= text.len() && matches!(self.mode, Mode::Prose);
         !(matches!(step, Step::Wait) || done)
     }
@@ -522,7 +533,8 @@ impl Segmenter {
         Decision::Block(Pending {
             pattern: found.pattern,
             start,
-            scanner: ValueScanner::new(spelled.value_start.unwrap_or(text.len())),
+            scanner: ValueScanner::new(spelled.value_start.unwrap_or(text.len()))
+                .looking_past(start >= run.looked_to),
             spelled,
             enclosing: None,
             value_end: None,
@@ -764,6 +776,10 @@ struct Run<'a, 't> {
     /// The strict reader, when a value may be read to find its end ([`read_whole`]):
     /// the text is complete and the segmenter has one ([`Segmenter::reading`]).
     strict_read: Option<StrictRead>,
+    /// Whether a value's text reads ([`Ends::reads`]).
+    reads: fn(&str) -> bool,
+    /// [`Segmenter::looked_to`], moved on by a block that ends where it looked past.
+    looked_to: usize,
     out: &'a mut Vec<Piece>,
 }
 
@@ -781,7 +797,7 @@ enum Received {
 }
 
 /// Scans a block's value, then its closing fence.
-fn receive(run: &Run<'_, '_>, pending: &mut Pending) -> Received {
+fn receive(run: &mut Run<'_, '_>, pending: &mut Pending) -> Received {
     let text = run.text;
     let len = text.len();
     let Some(value_start) = pending.spelled.value_start else {
@@ -810,6 +826,7 @@ fn receive(run: &Run<'_, '_>, pending: &mut Pending) -> Received {
                 table: run.table,
                 own: pending.spelled.fence,
                 enclosing: pending.enclosing,
+                reads: run.reads,
             };
             match pending.scanner.advance_until(text, run.eof, Some(&ends)) {
                 Scan::Closed(end) => {
@@ -829,6 +846,9 @@ fn receive(run: &Run<'_, '_>, pending: &mut Pending) -> Received {
                     });
                 }
                 Scan::Unclosed { value_end, end } => {
+                    if pending.scanner.looked_past() {
+                        run.looked_to = run.looked_to.max(pending.scanner.position());
+                    }
                     return Received::Block(Block {
                         pattern: pending.pattern,
                         start: pending.start,
@@ -900,7 +920,7 @@ fn read_whole(
 
 enum FencedBlock {
     Wait,
-    Block(Pending),
+    Block(Box<Pending>),
     Other,
 }
 
@@ -944,13 +964,14 @@ fn fenced_block(
         // A marker with no value in a fence is a sample of the format: code.
         Spelling::Prose | Spelling::Alone { .. } => FencedBlock::Other,
         Spelling::NeedMore => FencedBlock::Wait,
-        Spelling::Marker(spelled) => FencedBlock::Block(Pending {
+        Spelling::Marker(spelled) => FencedBlock::Block(Box::new(Pending {
             pattern: found.pattern,
             start: line_start,
-            scanner: ValueScanner::new(spelled.value_start.unwrap_or(len)),
+            scanner: ValueScanner::new(spelled.value_start.unwrap_or(len))
+                .looking_past(line_start >= run.looked_to),
             spelled,
             enclosing: Some(fence),
             value_end: None,
-        }),
+        })),
     }
 }

@@ -163,6 +163,18 @@ pub(crate) fn spell(text: &str, name_start: usize, name_end: usize, eof: bool) -
     }
     let value_start = match cursor.peek() {
         Some('{' | '[') => Some(cursor.at),
+        // A value sent inside a string (docs/values.md): a quote, then a bracket.
+        Some('"') => match held_bracket(text, cursor.at + 1) {
+            Some(true) => Some(cursor.at),
+            Some(false) => {
+                return match alone {
+                    Some(end) => Spelling::Alone { marker_start, end },
+                    None => Spelling::Prose,
+                };
+            }
+            None if eof => return Spelling::Prose,
+            None => return Spelling::NeedMore,
+        },
         None if eof => None,
         None => return Spelling::NeedMore,
         Some(_) => {
@@ -177,6 +189,13 @@ pub(crate) fn spell(text: &str, name_start: usize, name_end: usize, eof: bool) -
         value_start,
         fence,
     })
+}
+
+/// Whether a bracket opens at `at` after whitespace (a quote stands before `at`): a
+/// value sent inside a string; `None` when the text so far ends first.
+fn held_bracket(text: &str, at: usize) -> Option<bool> {
+    let visible = text[at..].trim_start();
+    visible.bytes().next().map(|b| matches!(b, b'{' | b'['))
 }
 
 /// Whether the name at `name_start..name_end` is written as a label with no colon that

@@ -16,6 +16,21 @@
 //! unquoted `key:`). Each line's start is read once, when the scan reaches it (and
 //! only once the whole line has arrived), so the scan stays one forward pass.
 //!
+//! **A marker inside a string is text** (docs/spec.md §1.19). A marker line that the scan
+//! meets inside a string (a raw line break in a value, as models write them) is looked
+//! past: the scan goes on, and the line ends the value only if the value then does not
+//! complete — the string holding the line does not close at its first unescaped quote
+//! (a JSON string's quotes are escaped; an unescaped one the quote rule reads as text
+//! is a draft's string running into the next block), the text ends inside the value,
+//! another end comes first, or it closes but does not read ([`Ends::reads`]). The value then ends, unclosed, at that first marker line,
+//! as a draft abandoned there does. A scan told not to look past
+//! ([`ValueScanner::looking_past`]) ends at such a line at once: a block that starts in
+//! text a failed look already read, so no byte is looked through twice.
+//!
+//! **A value sent inside a string** (docs/values.md): a value may open with `"` (the
+//! segmenter opens one there only when a bracket follows); that string is read by the
+//! strict rule, closed by its first unescaped quote, and the value ends with it.
+//!
 //! The scan is resumable: [`ValueScanner::advance`] stops where the text received so far
 //! ends and goes on from there when more arrives, so the streaming parser scans a block
 //! once however it is chunked, and the one-shot parser is the same scan with the whole
@@ -38,6 +53,10 @@ pub(crate) struct Ends<'a> {
     pub(crate) own: Option<Fence>,
     /// The fence the whole block stands in: its closing line ends the block and stays.
     pub(crate) enclosing: Option<Fence>,
+    /// Whether a value's text reads as a value (the JSON reader's verdict, repairs
+    /// allowed): asked only of a value that closed after a marker line inside one of its
+    /// strings was looked past (module docs). The scanner does not read JSON itself.
+    pub(crate) reads: fn(&str) -> bool,
 }
 
 /// How far the scan of a value got.
@@ -62,6 +81,8 @@ pub(crate) enum Scan {
 /// The scan of one value, resumable at any char boundary.
 #[derive(Debug, Clone)]
 pub(crate) struct ValueScanner {
+    /// Where the value opens.
+    start: usize,
     pos: usize,
     stack: Vec<u8>,
     open_braces: usize,
@@ -80,12 +101,21 @@ pub(crate) struct ValueScanner {
     line: Option<usize>,
     /// Where a run of blank lines outside any string started, if the scan is in one.
     blank_from: Option<usize>,
+    /// Whether a marker line inside a string is looked past (module docs).
+    look_past: bool,
+    /// The first marker line met inside a string and looked past: where the value
+    /// ends if it does not complete.
+    marker_in_string: Option<usize>,
+    /// The string the scan is in holds a marker line looked past: its first unescaped
+    /// quote must close it.
+    string_holds_marker: bool,
 }
 
 impl ValueScanner {
     /// A scan of the value opening at `start` (which holds `{` or `[`).
     pub(crate) fn new(start: usize) -> Self {
         ValueScanner {
+            start,
             pos: start,
             stack: Vec::new(),
             open_braces: 0,
@@ -96,6 +126,47 @@ impl ValueScanner {
             retry_at: 0,
             line: None,
             blank_from: None,
+            look_past: true,
+            marker_in_string: None,
+            string_holds_marker: false,
+        }
+    }
+
+    /// The same scan, looking past marker lines inside strings only when `look_past`
+    /// (module docs).
+    pub(crate) fn looking_past(mut self, look_past: bool) -> Self {
+        self.look_past = look_past;
+        self
+    }
+
+    /// Whether the scan looked past a marker line inside a string: when the value then
+    /// ended unclosed there, the text up to [`ValueScanner::position`] has been read.
+    pub(crate) fn looked_past(&self) -> bool {
+        self.marker_in_string.is_some()
+    }
+
+    /// The value closed at `end`: closed, unless a marker line inside one of its strings
+    /// was looked past and the value does not read; it then ends at that line.
+    fn closed(&self, text: &str, end: usize, ends: Option<&Ends<'_>>) -> Scan {
+        match (self.marker_in_string, ends) {
+            (Some(line), Some(ends)) if !(ends.reads)(&text[self.start..end]) => Scan::Unclosed {
+                value_end: line,
+                end: line,
+            },
+            _ => Scan::Closed(end),
+        }
+    }
+
+    /// What ends the value where the text goes on with something that ends it (`scan`),
+    /// or where the text ends inside it (`Truncated`): the first marker line looked past
+    /// inside a string, when there was one, since the value did not complete.
+    fn ended(&self, scan: Scan) -> Scan {
+        match self.marker_in_string {
+            Some(line) => Scan::Unclosed {
+                value_end: line,
+                end: line,
+            },
+            None => scan,
         }
     }
 
@@ -202,11 +273,27 @@ impl ValueScanner {
                     }
                     continue;
                 }
-                match quotes::closing(text, at, quote, eof) {
+                // A value sent inside a string is a strict JSON string: its first
+                // unescaped quote closes it.
+                let top = self.stack.is_empty();
+                let closing = if top && quote == Quote::Double {
+                    Closing::Closes(1)
+                } else {
+                    quotes::closing(text, at, quote, eof)
+                };
+                match closing {
                     Closing::Closes(n) => {
                         self.pos = at + n;
                         self.string = None;
+                        self.string_holds_marker = false;
                         self.last_significant = b'"';
+                        if top {
+                            return self.closed(text, self.pos, ends);
+                        }
+                    }
+                    // Not a JSON string: the marker line in it was no string's text.
+                    Closing::Inside if self.string_holds_marker && quote == Quote::Double => {
+                        return self.ended(Scan::Truncated);
                     }
                     Closing::Inside => {
                         self.pos = at + 1;
@@ -256,7 +343,7 @@ impl ValueScanner {
                     }
                     self.pos += 1;
                     if self.stack.is_empty() {
-                        return Scan::Closed(self.pos);
+                        return self.closed(text, self.pos, ends);
                     }
                     self.last_significant = byte;
                 }
@@ -300,7 +387,11 @@ impl ValueScanner {
                 }
             }
         }
-        if eof { Scan::Truncated } else { Scan::NeedMore }
+        if eof {
+            self.ended(Scan::Truncated)
+        } else {
+            Scan::NeedMore
+        }
     }
 
     /// Reads the start of the line at `line` (module docs): whether the value goes on.
@@ -319,27 +410,33 @@ impl ValueScanner {
         let content = content.strip_suffix('\r').unwrap_or(content);
         if let Some(own) = ends.own {
             if fence::closes(content, own) {
-                return LineStart::Ends(Scan::Unclosed {
+                return LineStart::Ends(self.ended(Scan::Unclosed {
                     value_end: line,
                     end: line + content.len(),
-                });
+                }));
             }
         }
         if ends
             .enclosing
             .is_some_and(|fence| fence::closes(content, fence))
         {
-            return LineStart::Ends(Scan::Unclosed {
+            return LineStart::Ends(self.ended(Scan::Unclosed {
                 value_end: line,
                 end: line,
-            });
+            }));
         }
         if starts_with_marker(ends.table, text, line, line_end, eof) {
+            if self.string.is_some() && self.look_past {
+                // Text inside a string, unless the value does not complete.
+                self.marker_in_string.get_or_insert(line);
+                self.string_holds_marker = true;
+                return LineStart::Goes;
+            }
             let end = self.blank_from.unwrap_or(line);
-            return LineStart::Ends(Scan::Unclosed {
+            return LineStart::Ends(self.ended(Scan::Unclosed {
                 value_end: end,
                 end,
-            });
+            }));
         }
         let outside = self.string.is_none() && self.comment.is_none();
         let visible = content.trim_start_matches(|c| is_horizontal_space(c) || c == '\r');
@@ -349,10 +446,10 @@ impl ValueScanner {
             }
         } else if let Some(blank) = self.blank_from.take() {
             if outside && !continues_value(visible) {
-                return LineStart::Ends(Scan::Unclosed {
+                return LineStart::Ends(self.ended(Scan::Unclosed {
                     value_end: blank,
                     end: blank,
-                });
+                }));
             }
         }
         LineStart::Goes
@@ -601,6 +698,7 @@ mod tests {
             table: &table,
             own,
             enclosing: None,
+            reads: crate::json::reads,
         };
         let start = text.find(['{', '[']).unwrap();
         ValueScanner::new(start).advance_until(text, true, Some(&ends))
@@ -617,9 +715,37 @@ mod tests {
                 end: line
             }
         );
-        // Inside a string too: a marker line ends a draft whatever it left open.
+        // Inside a string, a marker line ends a draft that does not then complete.
         let text = "{\"a\": \"draft\nDATA_PROPOSAL: {}";
-        assert!(matches!(ended(text, None), Scan::Unclosed { .. }));
+        let line = text.find("DATA").unwrap();
+        assert_eq!(
+            ended(text, None),
+            Scan::Unclosed {
+                value_end: line,
+                end: line
+            }
+        );
+        // Its string runs into the next block (an unescaped quote read as text): the
+        // same, though what follows would read as a key.
+        let text = "{\"*]c\n\nDATA_PROPOSAL: {\"operations\": [{\"row_id\": 7}]}\n\nThanks.";
+        let line = text.find("DATA").unwrap();
+        assert_eq!(
+            ended(text, None),
+            Scan::Unclosed {
+                value_end: line,
+                end: line
+            }
+        );
+        // It closes but does not read: the same.
+        let text = "{\"a\": \"draft\nDATA_PROPOSAL: x\" : : }\n\nThanks";
+        let line = text.find("DATA").unwrap();
+        assert_eq!(
+            ended(text, None),
+            Scan::Unclosed {
+                value_end: line,
+                end: line
+            }
+        );
         // A marker mid-line, or a glued one, does not.
         assert_eq!(
             ended("{\"a\": [1,\nsee DATA_PROPOSAL: {}", None),
@@ -629,6 +755,32 @@ mod tests {
             ended("{\"a\": [1,\nMY_DATA_PROPOSAL: {}", None),
             Scan::Truncated
         );
+    }
+
+    #[test]
+    fn a_marker_line_inside_a_string_of_a_value_that_completes_is_text() {
+        let text = "{\"a\": \"one\nDATA_PROPOSAL: {\\\"b\\\": 1}\ntwo\"}\nafter";
+        let end = text.rfind("}\n").unwrap() + 1;
+        assert_eq!(ended(text, None), Scan::Closed(end));
+        // Not looking past (a block in text a failed look read): it ends there.
+        let table = MarkerTable::new(vec!["DATA_PROPOSAL"]);
+        let ends = Ends {
+            table: &table,
+            own: None,
+            enclosing: None,
+            reads: crate::json::reads,
+        };
+        let scan = ValueScanner::new(0)
+            .looking_past(false)
+            .advance_until(text, true, Some(&ends));
+        assert!(matches!(scan, Scan::Unclosed { .. }), "{scan:?}");
+    }
+
+    #[test]
+    fn a_value_sent_inside_a_string_ends_at_its_first_unescaped_quote() {
+        let text = r#""{\"a\": \"b\"}" and "more""#;
+        let end = text.find(" and").unwrap();
+        assert_eq!(value_end(text, 0), Some(end));
     }
 
     #[test]
@@ -680,6 +832,7 @@ mod tests {
             table: &table,
             own: None,
             enclosing: None,
+            reads: crate::json::reads,
         };
         for text in [
             "{\"a\": [1,\n\nSorry, again:",
@@ -721,5 +874,47 @@ mod tests {
             let text = format!("{{{}", body.concat());
             prop_assert_eq!(resumed(&text, step), value_end(&text, 0));
         }
+    }
+}
+#[cfg(test)]
+mod looking_past {
+    use std::time::{Duration, Instant};
+
+    /// Parses (one-shot and streamed) a block whose string never closes, followed by
+    /// `lines` marker lines inside it with their quotes escaped; how long it took.
+    fn parse_lines(lines: usize) -> Duration {
+        let text = format!(
+            "SUGGESTED_VALUES: {{\"a\": \"x\n{}",
+            "SUGGESTED_VALUES: {\\\"a\\\": \\\"x\n".repeat(lines)
+        );
+        let options = crate::ParseOptions::new();
+        let start = Instant::now();
+        let parsed = crate::Parser::new(&options).parse(&text);
+        let mut stream = crate::stream::StreamParser::new(&options);
+        for chunk in text.as_bytes().chunks(7) {
+            stream.push(std::str::from_utf8(chunk).expect("ASCII"));
+        }
+        let (_, streamed) = stream.finish();
+        let took = start.elapsed();
+        assert_eq!(streamed, parsed);
+        assert_eq!(parsed.rejected.len(), lines + 1);
+        took
+    }
+
+    /// The first block looks past all the lines and fails, and each later block starts
+    /// in the text that look read. Without the rule that such a block does not look
+    /// again (docs/spec.md §1.19), each would look to the end: quadratic (80 KB took
+    /// over 20 s here). Four times the lines must cost well under sixteen times the time
+    /// (linear is four), each size the best of three runs measured in the same process:
+    /// a ratio, never a wall-clock bound.
+    #[test]
+    fn a_failed_look_is_not_repeated_by_the_blocks_it_read() {
+        let best = |lines: usize| (0..3).map(|_| parse_lines(lines)).min().expect("runs");
+        let (small, large) = (best(300), best(1_200));
+        let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
+        assert!(
+            ratio < 10.0,
+            "4x the lines took {ratio:.1}x the time ({small:?} -> {large:?})"
+        );
     }
 }

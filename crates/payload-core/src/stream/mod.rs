@@ -230,7 +230,7 @@ impl StreamParser {
             assembly: Assembly::new(parser.clone()),
             splitter: parser.splitter(),
             parser,
-            segmenter: Segmenter::default(),
+            segmenter: Segmenter::new(crate::json::reads),
             buf: String::new(),
             received: 0,
             pieces: Vec::new(),
@@ -414,7 +414,7 @@ impl StreamParser {
             std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere, false));
         let unclosed = splitter.finish(&mut |part| self.part(part, events));
         self.run(true, events);
-        self.assembly.finish(unclosed)
+        self.assembly.finish(&self.buf, unclosed)
     }
 
     /// Runs the segmenter over the text so far and turns its pieces into events.
@@ -437,7 +437,12 @@ impl StreamParser {
                             kind: role.name().to_string(),
                             marker: crate::marker::parse::role_marker(&role).to_string(),
                         });
-                        self.preview = Some(Preview {
+                    }
+                    // A value sent inside a string (docs/values.md) has no preview: what
+                    // it holds is read once the string has closed.
+                    if shown(&role) {
+                        let held = self.buf.as_bytes()[*value_start] == b'"';
+                        self.preview = (!held).then(|| Preview {
                             pattern: *pattern,
                             value_start: *value_start,
                             next_at: 0,

@@ -227,7 +227,7 @@ fn check_idle_below(
     sizes: &[usize],
 ) -> Result<(), TestCaseError> {
     let parser = Parser::new(options);
-    let mut segmenter = Segmenter::default();
+    let mut segmenter = Segmenter::new(crate::json::reads);
     let mut pieces = Vec::new();
     let mut len = 0;
     for chunk in chunks(text, sizes) {

@@ -366,9 +366,6 @@ fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
             return result;
         }
     }
-    if let Some(inner) = json_in_a_string(text) {
-        return read_json_in_a_string(text, &inner, payload);
-    }
     let (mut found, more) = candidates(text);
     if found.is_empty() {
         if let Some(result) = scalar_response(text, payload) {
@@ -405,7 +402,10 @@ fn extract_json_unchecked(text: &str, payload: &PayloadType) -> ExtractResult {
             }
             continue;
         }
-        let attempt = read_candidate(text, candidate, payload);
+        let attempt = match candidate.held.take() {
+            Some(what) => read_held(text, candidate, what, payload),
+            None => read_candidate(text, candidate, payload),
+        };
         if attempt.success {
             winner = Some((candidate.start, attempt));
         } else {
@@ -520,68 +520,50 @@ fn is_json_scalar(text: &str) -> bool {
             .is_ok_and(|value| !value.is_object() && !value.is_array())
 }
 
-/// The JSON text inside a response that is one JSON string holding a JSON object or
-/// array (`"{\"a\": 1}"`): a value serialized twice, as models sometimes send it.
-/// Reached only for types that take no string at the top (those read the string as
-/// their answer first).
-fn json_in_a_string(text: &str) -> Option<String> {
-    let inner = string_content(text)?;
-    let holds_json = inner.trim_start().starts_with(['{', '['])
-        || string_content(&inner).is_some_and(|again| again.trim_start().starts_with(['{', '[']));
-    holds_json.then_some(inner)
-}
-
-/// What `text` holds when it is (trimmed) one JSON string.
-fn string_content(text: &str) -> Option<String> {
-    let trimmed = text.trim();
-    if !trimmed.starts_with('"') {
-        return None;
-    }
-    match serde_json::from_str::<Value>(trimmed) {
-        Ok(Value::String(inner)) => Some(inner),
-        _ => None,
-    }
-}
-
-/// Reads the value inside a JSON string (docs/values.md, "A value sent as a string"): as
-/// the response it would have been, with a `repaired` warning, once (a string inside
-/// that is not read again). Its errors keep their paths and point at the string, since
-/// their lines and columns inside it are not the response's. A type read strictly
-/// refuses it.
-fn read_json_in_a_string(text: &str, inner: &str, payload: &PayloadType) -> ExtractResult {
-    let offset = text.len() - text.trim_start().len();
-    let origin = Location::of_offset(text, offset);
+/// Reads the value a JSON string holds (docs/values.md, "A value sent inside a string";
+/// the rule is [`json::held`], the same wherever a value stands): as the response it
+/// would have been, with a `repaired` warning, once (a string inside that is not read
+/// again). Its errors keep their paths and point at the string, since their lines and
+/// columns inside it are not the response's. A type read strictly refuses it.
+fn read_held(
+    text: &str,
+    candidate: &candidates::Candidate,
+    what: json::held::Held,
+    payload: &PayloadType,
+) -> ExtractResult {
+    let origin = Location::of_offset(text, candidate.start);
     if !payload.compiled().policy().repair {
         let error = PayloadError::new(
             ErrorKind::Parsing,
             "",
             "the value was sent inside a JSON string and this type is read strictly (x-parsing error-recovery mode \"strict\")",
         )
-        .with_suggestion("send the JSON value itself, not a string holding it")
+        .with_suggestion(json::held::SEND_THE_VALUE)
         .with_location(origin);
         return ExtractResult::failure("json", 0.5, vec![error]);
     }
-    // What `json_in_a_string` found is a JSON value, or a string holding one.
-    let mut result = if !inner.trim_start().starts_with(['{', '[']) {
-        let error = PayloadError::new(
-            ErrorKind::Parsing,
-            "",
-            "the value was sent as a JSON string inside a JSON string",
-        )
-        .with_suggestion("send the JSON value itself, not a string holding it");
-        ExtractResult::failure("json", 0.5, vec![error])
-    } else {
-        extract_json_unchecked(inner, payload)
+    let mut result = match what {
+        json::held::Held::Value(inner) => {
+            let mut result = extract_json_unchecked(&inner, payload);
+            result.confidence = candidate.confidence;
+            result
+        }
+        json::held::Held::Twice => {
+            let error = PayloadError::new(
+                ErrorKind::Parsing,
+                "",
+                "the value was sent as a JSON string inside a JSON string",
+            )
+            .with_suggestion(json::held::SEND_THE_VALUE);
+            ExtractResult::failure("json", 0.5, vec![error])
+        }
     };
     for error in &mut result.errors {
         error.location = Some(origin);
     }
     result.warnings.insert(
         0,
-        Warning::new(
-            WarningKind::Repaired,
-            "read the JSON value sent inside a JSON string",
-        ),
+        Warning::new(WarningKind::Repaired, json::held::UNWRAPPED),
     );
     result
 }

@@ -9,10 +9,14 @@
 //! the fenced candidate, tried first. A value written after `"key":` is
 //! a member of an object whose start is missing, never an answer on its own. A value
 //! that closes too early (`{"a": 1}, "b": 2}`) is read on by the lenient reader to its
-//! real end, so its last members are kept, not dropped.
+//! real end, so its last members are kept, not dropped. A strict JSON string that
+//! holds a whole value (`"{\"a\": 1}"`, [`crate::json::held`]) is a candidate of its own,
+//! found at the bracket right after its opening quote and skipped whole: the value it
+//! holds is read, and nothing in it is ever a cut-off value.
 
 use crate::error::{ErrorKind, Location, PayloadError};
 use crate::fence::{self, Fence};
+use crate::json::held::{self, Held};
 use crate::json::repair;
 use crate::json::{self, Decoded};
 use crate::scan::value::value_end;
@@ -39,6 +43,8 @@ pub(super) struct Candidate {
     /// Why it cannot be read, when finding its end showed that: an object closed too
     /// early whose remaining members do not read.
     pub(super) error: Option<PayloadError>,
+    /// What it holds, when it is a JSON string holding a value (`start` is its quote).
+    pub(super) held: Option<Held>,
 }
 
 /// The candidates in `text`, in text order, and the offset of the first place a value
@@ -102,6 +108,30 @@ fn find(text: &str, reading: Reading) -> (Vec<Candidate>, Option<usize>) {
         if found.len() == MAX_CANDIDATES {
             return (found, Some(start));
         }
+        if let Some(quote) = held::quote_before(bytes, start, at) {
+            if let Some((what, end)) = held::string_at(text, quote) {
+                let fenced = fenced_at == Some(quote);
+                let alone = quote == first && text[end..].trim().is_empty();
+                found.push(Candidate {
+                    start: quote,
+                    end: Some(end),
+                    confidence: if fenced {
+                        0.9
+                    } else if alone {
+                        0.95
+                    } else {
+                        0.8
+                    },
+                    fenced,
+                    member: follows_key(bytes, quote),
+                    decoded: None,
+                    error: None,
+                    held: Some(what),
+                });
+                at = end;
+                continue;
+            }
+        }
         let fenced = fenced_at == Some(start);
         let member = follows_key(bytes, start);
         // A response that starts with its value (most do) is read strictly from its
@@ -123,6 +153,7 @@ fn find(text: &str, reading: Reading) -> (Vec<Candidate>, Option<usize>) {
                 member,
                 decoded: None,
                 error: None,
+                held: None,
             });
             // Every later opener is inside the cut-off value: accepting one would
             // accept part of a truncated answer, so the search ends here.
@@ -147,6 +178,7 @@ fn find(text: &str, reading: Reading) -> (Vec<Candidate>, Option<usize>) {
             member,
             decoded,
             error,
+            held: None,
         });
         at = end;
     }

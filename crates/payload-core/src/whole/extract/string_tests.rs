@@ -78,3 +78,38 @@ fn only_once_and_never_for_a_type_that_takes_strings() {
     assert_eq!(result.data, Some(serde_json::Value::String(value)));
     assert!(result.warnings.is_empty());
 }
+
+/// The same rule wherever the value stands: in a fence, after a preamble, before
+/// closing prose. The text never ends inside a value, so it is never `truncated`.
+#[test]
+fn a_value_serialized_twice_is_read_wherever_it_stands() {
+    let value = serde_json::json!({"answer": "yes", "sure": true});
+    let twice = serde_json::to_string(&value.to_string()).unwrap();
+    for response in [
+        format!("```json\n{twice}\n```"),
+        format!("Here is the answer:\n\n{twice}"),
+        format!("{twice}\n\nI hope this helps."),
+        format!("Sure! {twice} Anything else?"),
+        format!("Here:\n```\n{twice}\n```\nDone."),
+    ] {
+        for result in [
+            extract_json(&response, &Verdict::TYPE),
+            extract_as(&response, &Verdict::TYPE, Some(Format::Json)),
+        ] {
+            assert!(result.success, "{response:?}: {result:?}");
+            assert_eq!(result.data.as_ref(), Some(&value));
+            assert_eq!(result.warnings[0].kind, WarningKind::Repaired);
+            assert!(result.warnings[0].message.contains("inside a JSON string"));
+        }
+        let auto = extract_as(&response, &Verdict::TYPE, None);
+        assert!(
+            auto.errors.iter().all(|e| e.kind != ErrorKind::Truncated),
+            "{response:?}: {auto:?}"
+        );
+    }
+    // Inside prose, a string holding a string holding a value is the error it is alone.
+    let thrice = serde_json::to_string(&twice).unwrap();
+    let result = extract_json(&format!("Here: {thrice} ok"), &Verdict::TYPE);
+    assert!(!result.success);
+    assert_eq!(result.errors[0].kind, ErrorKind::Parsing, "{result:?}");
+}
