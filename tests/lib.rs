@@ -9,7 +9,9 @@
 
 // The guide's pages, compiled and run as doctests like the README, so that no example
 // in them stops compiling unseen. Hidden: they are pages of the repository, not of
-// this crate's docs.
+// this crate's docs. Their examples register pages at link time, so each is marked
+// `standalone_crate`: merged into one doctest binary they would share one registry
+// and conflict.
 #[doc = include_str!("../docs/guide.md")]
 #[doc(hidden)]
 mod guide {}

@@ -24,7 +24,7 @@
 //! `payload-providers` are the real ones). A web handler polls the same turn with
 //! `turn.next().await` instead of [`Turn::blocking`]:
 //!
-//! ```
+//! ```standalone_crate
 //! use payload_agent::{Agent, ModelChunk, ModelMessage, ModelRequest};
 //! use payload_agent::{Tool, ToolContext, ToolResult, register_tool, tool_schema};
 //! use payload_core::stream::sse::ServerSentEvent;
@@ -87,7 +87,7 @@ pub use turn::Turn;
 
 /// Registers a [`Tool`] at link time (a page offers it by naming it in `Page::tools`).
 ///
-/// ```
+/// ```standalone_crate
 /// use payload_agent::{Tool, ToolContext, ToolResult, tool_schema};
 ///
 /// /// What to search for.

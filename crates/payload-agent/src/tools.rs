@@ -8,7 +8,7 @@
 //! problem, and the tool is not run. A typed tool ([`TypedTool`], [`Tool::of`]) also
 //! gets its input decoded into its input type.
 //!
-//! ```
+//! ```standalone_crate
 //! use payload_agent::{Tool, ToolContext, ToolResult, TypedTool};
 //!
 //! /// What to search for.

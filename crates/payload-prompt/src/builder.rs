@@ -36,7 +36,7 @@ use std::fmt::Write;
 
 /// Assembles the system prompt of one page. Get one with [`PromptBuilder::for_page`].
 ///
-/// ```
+/// ```standalone_crate
 /// # use payload_prompt::{ManifestEntry, PromptBuilder};
 /// # use payload_registry::{Page, Registry};
 /// # payload_registry::register_page!(Page::new("table_view"));

@@ -14,7 +14,7 @@
 //! block or look like a marker. The section builders here use it, and so must an app's
 //! context builder, for each value it writes.
 //!
-//! ```
+//! ```standalone_crate
 //! use payload_prompt::PromptBuilder;
 //! use payload_registry::{Page, Registry, register_page};
 //!

@@ -35,7 +35,7 @@
 //! app that does not talk to a provider does not link it. Clients must be polled from
 //! a tokio runtime.
 //!
-//! ```no_run
+//! ```no_run,standalone_crate
 //! use futures::StreamExt;
 //! use payload_agent::{Agent, ModelMessage};
 //! use payload_core::stream::sse::ServerSentEvent;

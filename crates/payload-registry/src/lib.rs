@@ -10,7 +10,7 @@
 //! it, in `payload-prompt` (system prompts, manifest, docs), `payload-agent` (agent turns
 //! and tools) and `payload-cli` (the `payload` command).
 //!
-//! ```
+//! ```standalone_crate
 //! use payload_core::LlmPayload;
 //! use payload_registry::{Page, register_page};
 //! use schemars::JsonSchema;
@@ -71,7 +71,7 @@ pub fn parse_turn(
 
 /// Registers a [`Page`] at link time.
 ///
-/// ```
+/// ```standalone_crate
 /// use payload_registry::{Page, Registry};
 ///
 /// payload_registry::register_page!(Page::new("tables_list").instructions("List the user's tables."));
@@ -89,7 +89,7 @@ macro_rules! register_page {
 
 /// Registers a client action offered on every page.
 ///
-/// ```
+/// ```standalone_crate
 /// use payload_core::suggestions::ActionSpec;
 /// use payload_registry::Registry;
 ///

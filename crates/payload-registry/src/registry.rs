@@ -206,7 +206,7 @@ impl Registry {
     /// [`Page::payloads`] list or registered at link time) on registered pages. Each
     /// entry names its pages, as `#[payload(pages(...))]` does for a derived type:
     ///
-    /// ```
+    /// ```standalone_crate
     /// use payload_core::{PayloadType, runtime::RuntimeOptions};
     /// use payload_registry::{Page, PayloadEntry, Registry};
     ///

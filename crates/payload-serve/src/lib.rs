@@ -6,7 +6,7 @@
 //! (its own, or a generic card built from the type's JSON Schema), suggestion chips and
 //! action buttons:
 //!
-//! ```no_run
+//! ```no_run,standalone_crate
 //! use payload_core::LlmPayload;
 //! use payload_registry::{Page, Registry, register_page};
 //! use payload_serve::{ApiError, App, RecordedAnswer};
