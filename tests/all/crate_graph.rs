@@ -241,6 +241,7 @@ fn apps_that_need_only_a_registry_do_not_link_the_command_line() {
         "contacts-bridge",
         "output-schema",
         "chat-architecture",
+        "quickstart",
     ] {
         let linked = graph.linked(app);
         assert!(linked.contains("payload-registry"), "{app} has a registry");
