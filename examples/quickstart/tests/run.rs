@@ -13,13 +13,15 @@ fn the_quickstart_parses_and_streams_its_response() {
     let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
     let lines: Vec<&str> = stdout.lines().collect();
     let proposal = r#"MeetingProposal { date: "2024-05-01", attendees: ["Ana", "Bo"] }"#;
+    let growing = r#"date: Some(Growing { value: "2024-05", complete: false })"#;
+    let complete = r#"date: Some(Growing { value: "2024-05-01", complete: true })"#;
     assert_eq!(lines[0], r#"message: "Does Wednesday work?""#);
-    assert_eq!(lines[1], format!("payload: {proposal}"));
+    assert_eq!(lines[1], format!("payload: Some({proposal})"));
     assert_eq!(lines[2], r#"text: "Does Wednesday work?""#);
-    // The date is shown while it grows, then complete; never a value the model did not write.
-    assert!(lines[3].starts_with(
-        r#"progress: date Some(Growing { value: "2024-05", complete: false }), attendees None"#
-    ));
-    assert!(lines[4].contains(r#"date Some(Growing { value: "2024-05-01", complete: true })"#));
-    assert_eq!(lines.last(), Some(&format!("streamed: {proposal}").as_str()));
+    // The date shows while it grows, then complete; never a value the model did not write.
+    assert!(lines[3].starts_with("card so far: ") && lines[3].contains(growing));
+    assert!(lines[3].ends_with("attendees: None }"), "{}", lines[3]);
+    assert!(lines[4].contains(complete), "{}", lines[4]);
+    assert_eq!(lines[5], format!("streamed: Some({proposal})"));
+    assert_eq!(lines.len(), 6, "{stdout}");
 }
