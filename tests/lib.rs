@@ -1,10 +1,23 @@
 //! Shared helpers for the workspace tests: the registry with the built-in types and the
 //! example apps linked in, and access to the shared corpus of real model outputs.
 //!
-//! The README's example is compiled and run as a doctest of this crate, so the README
-//! cannot drift from the code.
+//! The README's example and the Rust examples of the guide's pages (`docs/guide.md`,
+//! `docs/serve.md`) are compiled as doctests of this crate, so they cannot drift from
+//! the code.
 
 #![doc = include_str!("../README.md")]
+
+// The guide's pages, compiled and run as doctests like the README, so that no example
+// in them stops compiling unseen. Hidden: they are pages of the repository, not of
+// this crate's docs. Their examples register pages at link time, so each is marked
+// `standalone_crate`: merged into one doctest binary they would share one registry
+// and conflict.
+#[doc = include_str!("../docs/guide.md")]
+#[doc(hidden)]
+mod guide {}
+#[doc = include_str!("../docs/serve.md")]
+#[doc(hidden)]
+mod serve {}
 
 use payload_core::ParsedResponse;
 use std::path::PathBuf;

@@ -67,7 +67,7 @@ fn peak_of(run: impl FnOnce()) -> usize {
 }
 
 /// The bound on peak heap use, in multiples of the input size, for every family and
-/// entry point. The README states it; the `scaling` report measures the same ratios
+/// entry point. docs/guarantees.md states it; the `scaling` report measures the same ratios
 /// as peak resident memory in release builds. The worst family today is 400,000 empty
 /// objects read whole (about 40x: each `{}` of 3 bytes is a map in the value tree).
 const FACTOR: usize = 64;

@@ -66,7 +66,7 @@ pub fn table_view_options() -> ParseOptions {
 
 /// The options the throughput benchmarks read [`realistic`] responses with: the table
 /// view page's, with every block allowed beside a proposal, so a response holding a
-/// proposal, chips and buttons reads all three (the work the README's numbers measure;
+/// proposal, chips and buttons reads all three (the work benches/README.md's numbers measure;
 /// the page itself keeps a proposal alone, docs/spec.md §1.18).
 pub fn bench_options() -> ParseOptions {
     table_view_options().combination(Combination::FREE)

@@ -252,6 +252,7 @@ fn apps_that_need_only_a_registry_do_not_link_the_command_line() {
         "contacts-bridge",
         "output-schema",
         "chat-architecture",
+        "quickstart",
     ] {
         let linked = graph.linked(app);
         assert!(linked.contains("payload-registry"), "{app} has a registry");
@@ -304,7 +305,7 @@ fn only_the_web_app_links_a_web_server_and_a_database() {
 }
 
 /// payload-cli without its `providers` feature links no HTTP client, no TLS and no
-/// async runtime (README, "The `payload` command"): the tree `cargo tree` resolves for
+/// async runtime (docs/cli.md, "The `payload` command"): the tree `cargo tree` resolves for
 /// it holds none of them, while the default build does.
 #[test]
 fn the_command_without_providers_links_no_http_stack() {

@@ -2,9 +2,11 @@
 //! `payload` binary's registry (the built-in types and the table.that pages), checked
 //! against snapshots, against the real marker parser, and against table.that's tables.
 //!
-//! `docs/prompts.md` is checked in, and is the only copy of the generated docs (no
-//! snapshot repeats it): `checked_in_docs_are_current` compares it with what the
-//! registry renders. Regenerate it with
+//! The generated docs live beside their apps and are checked in:
+//! `examples/payload/docs/prompts.md` (the `payload` binary's registry) and
+//! `examples/table-that/docs/prompts.md` (table.that alone). They are the only copies
+//! (no snapshot repeats them): `checked_in_docs_are_current` compares each with what
+//! its registry renders. Regenerate them with
 //! `UPDATE_DOCS=1 cargo test -p payload-tests --test all prompt_docs::`.
 
 use payload_core::{PayloadType, schema::Dialect};
@@ -285,8 +287,8 @@ fn prompts_take_tools_and_app_sections() {
 #[test]
 fn checked_in_docs_are_current() {
     for (file, registry) in [
-        ("docs/prompts.md", registry()),
-        ("docs/table-that.md", table_that()),
+        ("examples/payload/docs/prompts.md", registry()),
+        ("examples/table-that/docs/prompts.md", table_that()),
     ] {
         let path = root().join(file);
         let generated = docs::render(registry);

@@ -1,5 +1,5 @@
 //! The ways a clean DATA_PROPOSAL value could be decoded into its Rust type, each run
-//! on its own for an instruction counter (README, "Performance": the typed decode).
+//! on its own for an instruction counter (benches/README.md: the typed decode).
 //!
 //! Usage: `decode-options SIZE WAY TIMES`, with the realistic response of SIZE bytes
 //! (`payload_benches::realistic`) and WAY one of:

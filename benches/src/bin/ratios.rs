@@ -1,4 +1,4 @@
-//! The ratios the README's performance section states, measured side by side: each
+//! The ratios benches/README.md states, measured side by side: each
 //! work item and its floor timed in interleaved rounds, the minimum of the rounds kept
 //! (robust on a shared machine, where only interruptions make a round slower).
 //!

@@ -19,11 +19,48 @@
 //! built) and on `payload-core` (the streaming parser and the SSE encoding); it reads no
 //! command line (`payload-cli` does).
 //!
-//! ```ignore
-//! let agent = Agent::for_page(Registry::global(), "reports")?;
-//! let mut turn = agent.turn(model, vec![ModelMessage::user("Find trials")], context);
-//! while let Some(event) = turn.next().await {
-//!     event.write_sse(&mut response)?;
+//! A turn on a page with one tool, against a scripted model (any [`Model`]: a closure
+//! from the request to its chunks will do, and the provider clients of
+//! `payload-providers` are the real ones). A web handler polls the same turn with
+//! `turn.next().await` instead of [`Turn::blocking`]:
+//!
+//! ```standalone_crate
+//! use payload_agent::{Agent, ModelChunk, ModelMessage, ModelRequest};
+//! use payload_agent::{Tool, ToolContext, ToolResult, register_tool, tool_schema};
+//! use payload_core::stream::sse::ServerSentEvent;
+//! use payload_registry::{Page, Registry, register_page};
+//!
+//! /// The tool takes no input: an empty object.
+//! #[derive(schemars::JsonSchema)]
+//! struct NoInput {}
+//!
+//! fn today(_input: &serde_json::Value, _ctx: &ToolContext) -> ToolResult {
+//!     ToolResult::text("2024-05-01")
+//! }
+//! register_tool!(Tool::new("today", "Today's date", tool_schema::<NoInput>, today));
+//! register_page!(Page::new("diary").tools(&["today"]));
+//!
+//! fn main() -> std::io::Result<()> {
+//!     let agent = Agent::for_page(Registry::global(), "diary").expect("a valid page");
+//!     // First the model calls the tool; once it has the result, it answers.
+//!     let model = |request: &ModelRequest| match request.iteration {
+//!         1 => vec![ModelChunk::ToolCall {
+//!             id: "call-1".into(),
+//!             name: "today".into(),
+//!             input: serde_json::json!({}),
+//!         }],
+//!         _ => vec![ModelChunk::Text("Today is 2024-05-01.".into())],
+//!     };
+//!     let question = vec![ModelMessage::user("What day is it?")];
+//!     let mut response = Vec::new();
+//!     for event in agent.turn(model, question, serde_json::json!({})).blocking() {
+//!         event.write_sse(&mut response)?; // what a chat backend sends
+//!     }
+//!     let sse = String::from_utf8(response).expect("SSE is text");
+//!     assert!(sse.contains("event: tool_complete"));
+//!     assert!(sse.contains("data: {\"text\":\"Today is 2024-05-01.\"}"));
+//!     assert!(sse.ends_with("\n\n") && sse.contains("event: complete"));
+//!     Ok(())
 //! }
 //! ```
 
@@ -52,8 +89,22 @@ pub use turn::Turn;
 
 /// Registers a [`Tool`] at link time (a page offers it by naming it in `Page::tools`).
 ///
-/// ```ignore
+/// ```standalone_crate
+/// use payload_agent::{Tool, ToolContext, ToolResult, tool_schema};
+///
+/// /// What to search for.
+/// #[derive(schemars::JsonSchema)]
+/// struct SearchInput {
+///     /// The words to look for.
+///     query: String,
+/// }
+///
+/// fn search(input: &serde_json::Value, _ctx: &ToolContext) -> ToolResult {
+///     ToolResult::text(format!("No articles for {}", input["query"]))
+/// }
+///
 /// payload_agent::register_tool!(Tool::new("search_pubmed", "Search PubMed", tool_schema::<SearchInput>, search));
+/// # fn main() {}
 /// ```
 #[macro_export]
 macro_rules! register_tool {

@@ -314,7 +314,7 @@ impl ModelMessage {
 
 /// How a client asks for whole-response output ([`StructuredOutput::mode`]), from the
 /// strongest guarantee to the weakest. Each client resolves [`OutputMode::Auto`] by its
-/// provider's and model's capability (the README's provider table) and falls back from
+/// provider's and model's capability (docs/cli.md's provider table) and falls back from
 /// `Native` to `Tool` or `Prompted` where the provider cannot send the schema.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -8,15 +8,36 @@
 //! problem, and the tool is not run. A typed tool ([`TypedTool`], [`Tool::of`]) also
 //! gets its input decoded into its input type.
 //!
-//! ```ignore
+//! ```standalone_crate
+//! use payload_agent::{Tool, ToolContext, ToolResult, TypedTool};
+//!
+//! /// What to search for.
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct SearchInput {
+//!     /// The words to look for.
+//!     query: String,
+//! }
+//!
 //! struct SearchPubmed;
 //! impl TypedTool for SearchPubmed {
-//!     type Input = SearchInput; // Deserialize + JsonSchema
+//!     type Input = SearchInput;
 //!     const NAME: &'static str = "search_pubmed";
 //!     const DESCRIPTION: &'static str = "Search PubMed for articles";
-//!     fn run(input: SearchInput, ctx: &ToolContext) -> ToolResult { ... }
+//!     fn run(input: SearchInput, _ctx: &ToolContext) -> ToolResult {
+//!         ToolResult::text(format!("No articles about {}", input.query))
+//!     }
 //! }
 //! payload_agent::register_tool!(Tool::of::<SearchPubmed>());
+//!
+//! # fn main() {
+//! // The input is checked against the schema before the tool runs.
+//! let tool = Tool::find("search_pubmed").expect("registered");
+//! let ctx = ToolContext::new("reports", serde_json::json!({}));
+//! let found = tool.call(&serde_json::json!({"query": "aspirin"}), &ctx);
+//! assert_eq!(found.text, "No articles about aspirin");
+//! let refused = tool.call(&serde_json::json!({"q": "aspirin"}), &ctx);
+//! assert!(refused.text.contains("query"), "{}", refused.text);
+//! # }
 //! ```
 
 use payload_core::CustomPayload;

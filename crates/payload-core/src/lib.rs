@@ -17,6 +17,44 @@
 //! removed. Everything generic is a well-kept crate: `aho-corasick` finds all markers in
 //! one pass, `serde_json` parses, `schemars` writes schemas and `jsonschema` checks them.
 //!
+//! ```
+//! use payload_core::{LlmPayload, ParseOptions, Parser, extract};
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// How the user feels about the product.
+//! #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+//! #[payload(marker = "SENTIMENT")]
+//! struct Sentiment {
+//!     /// One of positive, negative or neutral.
+//!     label: String,
+//!     /// How sure, from 0 to 1.
+//!     confidence: f64,
+//! }
+//!
+//! // Marker mode: blocks inside prose, for a page that offers the type. Build the
+//! // parser once and share it; `payload-registry` builds one per registered page.
+//! let parser = Parser::new(&ParseOptions::new().payload(Sentiment::TYPE));
+//! let parsed = parser.parse("They love it.\n\n**SENTIMENT:** {\"label\": \"positive\", \"confidence\": 0.9}");
+//! assert_eq!(parsed.message, "They love it.");
+//! assert_eq!(parsed.payload::<Sentiment>().unwrap().label, "positive");
+//!
+//! // Whole-response mode: the answer is the value, bare, fenced or in prose, repaired
+//! // where it can be (here a trailing comma), each repair reported as a warning.
+//! let (value, result) = extract::<Sentiment>("```json\n{\"label\": \"neutral\", \"confidence\": 0.5,}\n```");
+//! assert_eq!(value.unwrap().confidence, 0.5);
+//! assert!(!result.warnings.is_empty());
+//!
+//! // A wrong value is an error the model can act on, never a guess.
+//! let (value, result) = extract::<Sentiment>("{\"label\": \"positive\", \"confidence\": \"high\"}");
+//! assert!(value.is_none());
+//! assert_eq!(result.errors[0].path, "/confidence");
+//! ```
+//!
+//! Streaming is [`stream::StreamParser`] (and, with the `stream` feature,
+//! `stream::events`, a `futures::Stream` of events); types known only at run time are
+//! [`PayloadType::from_schema`].
+//!
 //! ## Layout
 //!
 //! The crate root holds what most programs name: the payload trait and descriptor

@@ -69,7 +69,7 @@ pub trait LlmPayload:
 }
 
 /// What an app does with a payload once the parser accepts it: what the model must be
-/// told so it describes its own reply truthfully (`docs/prompts.md`, "Payload kinds").
+/// told so it describes its own reply truthfully (`examples/payload/docs/prompts.md`, "Payload kinds").
 ///
 /// The parser reads every kind the same way; the kind changes only the words of the
 /// prompt (the preamble's rule for the kind, the type's "When to use" line) and what

@@ -54,7 +54,7 @@ pub(super) fn marker_sections(
     if !payload.description.trim().is_empty() {
         let _ = writeln!(head, "When to use: {}", one_line(payload.description));
     }
-    // A proposal is what the prompt assumes unless told (docs/prompts.md, "Payload
+    // A proposal is what the prompt assumes unless told (examples/payload/docs/prompts.md, "Payload
     // kinds"): only the other kinds say theirs, so the model knows what its reply
     // may claim.
     match payload.kind {

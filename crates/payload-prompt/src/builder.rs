@@ -36,12 +36,21 @@ use std::fmt::Write;
 
 /// Assembles the system prompt of one page. Get one with [`PromptBuilder::for_page`].
 ///
-/// ```ignore
+/// ```standalone_crate
+/// # use payload_prompt::{ManifestEntry, PromptBuilder};
+/// # use payload_registry::{Page, Registry};
+/// # payload_registry::register_page!(Page::new("table_view"));
+/// # fn main() -> Result<(), payload_registry::UnknownPage> {
+/// # let context_json = serde_json::json!({"table": "Books"});
+/// # let manifest: Vec<ManifestEntry> = Vec::new();
 /// let prompt = PromptBuilder::for_page(Registry::global(), "table_view")?
 ///     .context(&context_json)
 ///     .history(&manifest)
 ///     .tools([("create_row", "Add one row")])
 ///     .build();
+/// # assert!(prompt.contains("create_row"));
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Clone)]
 pub struct PromptBuilder<'r> {

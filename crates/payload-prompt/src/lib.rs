@@ -15,11 +15,24 @@
 //! block or look like a marker. The section builders here use it, and so must an app's
 //! context builder, for each value it writes.
 //!
-//! ```ignore
-//! let prompt = PromptBuilder::for_page(Registry::global(), "table_view")?
-//!     .context(&context_json)
-//!     .history(&manifest)
-//!     .build();
+//! ```standalone_crate
+//! use payload_prompt::PromptBuilder;
+//! use payload_registry::{Page, Registry, register_page};
+//!
+//! register_page!(Page::new("notes").instructions("Help the user keep their notes."));
+//!
+//! fn main() {
+//!     let context = serde_json::json!({"open_note": "Groceries"}); // the app's state
+//!     let prompt = PromptBuilder::for_page(Registry::global(), "notes")
+//!         .expect("a registered page")
+//!         .context(&context) // written as data, never as instructions
+//!         .history(&[]) // the payloads of earlier turns and what the user did with them
+//!         .tools([("create_note", "Start a new note")])
+//!         .build();
+//!     assert!(prompt.contains("Help the user keep their notes."));
+//!     assert!(prompt.contains("- create_note: Start a new note"));
+//!     assert!(prompt.contains("Groceries"));
+//! }
 //! ```
 
 #![forbid(unsafe_code)]

@@ -78,7 +78,7 @@ const REVIEWED: &str = "which they review and then apply or dismiss. Nothing cha
     done.";
 
 /// The rules of the payloads, worded for the kinds the page offers
-/// (docs/prompts.md, "Payload kinds"): a proposal is reviewed and applied by the user,
+/// (examples/payload/docs/prompts.md, "Payload kinds"): a proposal is reviewed and applied by the user,
 /// so the reply must not claim it done; a command is run at once, so the reply says
 /// what it did; a display only shows something. A page of proposals alone gets
 /// table.that's one rule.

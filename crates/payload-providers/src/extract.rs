@@ -88,7 +88,7 @@ pub async fn extract_with<T: LlmPayload>(
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ExtractOptions {
     /// How the client asks for the value (resolved by its provider's capability, see
-    /// the README's provider table).
+    /// docs/cli.md's provider table).
     pub mode: OutputMode,
     /// Attempts in all, the wait between them, the time one may take.
     pub policy: RetryPolicy,

@@ -8,7 +8,7 @@
 //! [`ModelChunk`](payload_agent::ModelChunk)s: text, reasoning, refusals, tool-call
 //! pieces, the finish reason, usage, and failures as values. Whole-response output is
 //! asked for in the [`OutputMode`](payload_agent::OutputMode) the request names,
-//! resolved by what the provider and model can do (the README's provider table).
+//! resolved by what the provider and model can do (docs/cli.md's provider table).
 //!
 //! The network is retried inside the client, before the first piece of the answer,
 //! only where the server cannot still be working on the request: HTTP 429 (after its
@@ -35,12 +35,27 @@
 //! app that does not talk to a provider does not link it. Clients must be polled from
 //! a tokio runtime.
 //!
-//! ```ignore
-//! let agent = Agent::for_page(Registry::global(), "reports")?.system(prompt);
-//! let mut model = OpenAi::new("gpt-4o-mini").max_tokens(1024);
-//! let mut turn = agent.turn(&mut model, vec![ModelMessage::user("Find trials")], context);
-//! while let Some(event) = turn.next().await {
-//!     event.write_sse(&mut response)?;
+//! ```no_run,standalone_crate
+//! use futures::StreamExt;
+//! use payload_agent::{Agent, ModelMessage};
+//! use payload_core::stream::sse::ServerSentEvent;
+//! use payload_providers::OpenAi;
+//! use payload_registry::{Page, Registry};
+//!
+//! payload_registry::register_page!(Page::new("reports"));
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let agent = Agent::for_page(Registry::global(), "reports")?.system("You find trials.");
+//!     // The key is read from OPENAI_API_KEY; `base_url` points at a compatible server.
+//!     let model = OpenAi::new("gpt-4o-mini").max_tokens(1024);
+//!     let question = vec![ModelMessage::user("Find trials")];
+//!     let mut turn = agent.turn(model, question, serde_json::json!({}));
+//!     let mut response = Vec::new();
+//!     while let Some(event) = turn.next().await {
+//!         event.write_sse(&mut response)?;
+//!     }
+//!     Ok(())
 //! }
 //! ```
 

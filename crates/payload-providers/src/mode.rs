@@ -1,5 +1,5 @@
 //! Which output mode a request is sent in: the caller's [`OutputMode`] resolved by what
-//! the provider and model can do (the README's provider table says it per provider).
+//! the provider and model can do (docs/cli.md's provider table says it per provider).
 //!
 //! The rule, the same for every client:
 //! - no [`StructuredOutput`], or [`OutputMode::Marker`]: no schema is sent;

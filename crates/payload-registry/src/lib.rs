@@ -10,13 +10,34 @@
 //! it, in `payload-prompt` (system prompts, manifest, docs), `payload-agent` (agent turns
 //! and tools) and `payload-cli` (the `payload` command).
 //!
-//! ```ignore
-//! payload_registry::register_page!(
-//!     Page::new("table_view")
-//!         .instructions("Help the user work with the rows of this table.")
-//!         .payloads(&[SchemaProposal::TYPE, DataProposal::TYPE])
+//! ```standalone_crate
+//! use payload_core::LlmPayload;
+//! use payload_registry::{Page, register_page};
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// Proposes a new table.
+//! #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+//! #[payload(marker = "TABLE_PROPOSAL", register)]
+//! struct TableProposal {
+//!     /// The table's name.
+//!     name: String,
+//! }
+//!
+//! register_page!(
+//!     Page::new("tables")
+//!         .instructions("Help the user organise their tables.")
+//!         .payloads(&[TableProposal::TYPE])
 //! );
-//! let parsed = payload_registry::parse_response("table_view", text)?;
+//!
+//! fn main() {
+//!     let text = "Here is one.\n\nTABLE_PROPOSAL: {\"name\": \"Books\"}";
+//!     let parsed = payload_registry::parse_response("tables", text).expect("a registered page");
+//!     assert_eq!(parsed.message, "Here is one.");
+//!     assert_eq!(parsed.payload::<TableProposal>().unwrap().name, "Books");
+//!     // A page nobody registered is an error, never a panic.
+//!     assert!(payload_registry::parse_response("nowhere", text).is_err());
+//! }
 //! ```
 
 #![forbid(unsafe_code)]
@@ -50,8 +71,14 @@ pub fn parse_turn(
 
 /// Registers a [`Page`] at link time.
 ///
-/// ```ignore
-/// payload_registry::register_page!(Page::new("tables_list").payloads(&[SchemaProposal::TYPE]));
+/// ```standalone_crate
+/// use payload_registry::{Page, Registry};
+///
+/// payload_registry::register_page!(Page::new("tables_list").instructions("List the user's tables."));
+///
+/// # fn main() {
+/// assert!(Registry::global().page("tables_list").is_ok());
+/// # }
 /// ```
 #[macro_export]
 macro_rules! register_page {
@@ -62,8 +89,15 @@ macro_rules! register_page {
 
 /// Registers a client action offered on every page.
 ///
-/// ```ignore
+/// ```standalone_crate
+/// use payload_core::suggestions::ActionSpec;
+/// use payload_registry::Registry;
+///
 /// payload_registry::register_action!(ActionSpec::client("close_chat", "Close the chat panel"));
+///
+/// # fn main() {
+/// assert!(Registry::global().global_actions().iter().any(|a| a.action == "close_chat"));
+/// # }
 /// ```
 #[macro_export]
 macro_rules! register_action {

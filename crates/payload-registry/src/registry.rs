@@ -206,11 +206,27 @@ impl Registry {
     /// [`Page::payloads`] list or registered at link time) on registered pages. Each
     /// entry names its pages, as `#[payload(pages(...))]` does for a derived type:
     ///
-    /// ```ignore
-    /// let ticket = PayloadType::from_schema(&schema, RuntimeOptions::default())?;
+    /// ```standalone_crate
+    /// use payload_core::{PayloadType, runtime::RuntimeOptions};
+    /// use payload_registry::{Page, PayloadEntry, Registry};
+    ///
+    /// payload_registry::register_page!(Page::new("support"));
+    ///
+    /// # fn main() {
+    /// let schema = serde_json::json!({
+    ///     "title": "Ticket",
+    ///     "description": "A support ticket to open.",
+    ///     "type": "object",
+    ///     "properties": {"subject": {"type": "string"}},
+    ///     "required": ["subject"]
+    /// });
+    /// let ticket = PayloadType::from_schema(&schema, RuntimeOptions::default()).unwrap();
     /// let registry = Registry::linked_with(vec![PayloadEntry::new(*ticket, &["support"])]);
-    /// registry.check().map_err(...)?;
-    /// let parsed = registry.parse_response("support", text)?;
+    /// registry.check().expect("no conflicting registrations");
+    /// let text = "Opened.\n\nTICKET: {\"subject\": \"Login fails\"}";
+    /// let parsed = registry.parse_response("support", text).unwrap();
+    /// assert_eq!(parsed.custom_payload.unwrap().data()["subject"], "Login fails");
+    /// # }
     /// ```
     ///
     /// Unlike [`Registry::global`] it does not panic on conflicting registrations: call

@@ -6,12 +6,37 @@
 //! (its own, or a generic card built from the type's JSON Schema), suggestion chips and
 //! action buttons:
 //!
-//! ```rust,ignore
-//! let app = payload_serve::App::new(Registry::global())
-//!     .title("Recipes")
-//!     .replay(RECORDED_ANSWERS)
-//!     .on_accept::<RecipeProposal, _>(|tx, accepted| save(tx, accepted.payload));
-//! payload_cli::main_with_server(app) // `payload serve` runs it
+//! ```no_run,standalone_crate
+//! use payload_core::LlmPayload;
+//! use payload_registry::{Page, Registry, register_page};
+//! use payload_serve::{ApiError, App, RecordedAnswer};
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// A recipe the user reviews and saves.
+//! #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+//! #[payload(marker = "RECIPE_PROPOSAL", register)]
+//! struct RecipeProposal {
+//!     /// The recipe's title.
+//!     title: String,
+//! }
+//!
+//! register_page!(Page::new("cookbook").payloads(&[RecipeProposal::TYPE]));
+//!
+//! fn main() -> std::process::ExitCode {
+//!     let recorded = "Try this.\n\nRECIPE_PROPOSAL: {\"title\": \"Shakshuka\"}";
+//!     let app = App::new(Registry::global())
+//!         .title("Recipes")
+//!         .schema("CREATE TABLE saved (title TEXT NOT NULL)") // the app's own tables
+//!         .replay([RecordedAnswer { page: "cookbook", text: recorded, cut: false }])
+//!         .on_accept::<RecipeProposal, _>(|tx, accepted| {
+//!             // Runs in the transaction that records the decision: both or neither.
+//!             tx.execute("INSERT INTO saved (title) VALUES (?1)", [&accepted.payload.title])
+//!                 .map_err(|e| ApiError::internal(e.to_string()))?;
+//!             Ok(serde_json::json!({"saved": accepted.payload.title}))
+//!         });
+//!     payload_cli::main_with_server(app) // `payload serve` runs it
+//! }
 //! ```
 //!
 //! - `POST /api/chat` runs one agent turn ([`payload_agent`]) in its own task with the

@@ -2,7 +2,7 @@
 //! enum that serde takes"). schemars writes an enum's choices and nothing else, but serde
 //! may take more: a `#[serde(other)]` catch-all variant takes any other string, and
 //! `#[serde(alias)]` on a variant takes its other names. serde attributes mean what they
-//! mean to serde (README), so when the schema's only objections to a value are strings
+//! mean to serde (docs/guide.md), so when the schema's only objections to a value are strings
 //! outside such choices, and serde reads the value, the type takes it. The value is kept
 //! as the model wrote it; the typed value is what serde made of it.
 
