@@ -11,7 +11,7 @@
 //!     .title("Recipes")
 //!     .replay(RECORDED_ANSWERS)
 //!     .on_accept::<RecipeProposal, _>(|tx, accepted| save(tx, accepted.payload));
-//! payload_cli::main_with_server(app) // `payload serve` runs it
+//! app.serve_on(8080) // or from a `payload serve` command, as examples/recipes-web does
 //! ```
 //!
 //! - `POST /api/chat` runs one agent turn ([`payload_agent`]) in its own task with the
@@ -155,8 +155,9 @@ impl std::error::Error for BuildError {
 
 /// An app: its registry and pages, its model, what accepting each payload type does,
 /// its own routes, tables and page files. [`App::build`] makes the running
-/// [`Service`]; [`App::serve_on`] (or `payload serve` through
-/// `payload_cli::main_with_server`) runs it.
+/// [`Service`]; [`App::serve_on`] runs it (a binary with the `payload` command passes
+/// `payload_cli::main_with_server` a function that sets the app from `payload serve`'s
+/// request and calls it).
 pub struct App {
     registry: &'static Registry,
     title: String,
@@ -282,6 +283,25 @@ impl App {
         self
     }
 
+    /// Keeps the database in `file` (in memory when `None`), in place of the options'.
+    pub fn database(mut self, file: Option<PathBuf>) -> App {
+        self.options.db = file;
+        self
+    }
+
+    /// Answers for these host names besides the served address
+    /// ([`SecurityPolicy::allowed_hosts`]), in place of the options'.
+    pub fn allowed_hosts(mut self, hosts: Vec<String>) -> App {
+        self.options.security.allowed_hosts = hosts;
+        self
+    }
+
+    /// Bounds one whole chat turn by `deadline` ([`ServeOptions::turn_deadline`]).
+    pub fn turn_deadline(mut self, deadline: std::time::Duration) -> App {
+        self.options.turn_deadline = deadline;
+        self
+    }
+
     /// The options set so far.
     pub fn serve_options(&self) -> &ServeOptions {
         &self.options
@@ -331,23 +351,6 @@ impl App {
                 _ = tokio::signal::ctrl_c() => Ok(()),
             }
         })
-    }
-}
-
-/// `payload serve` runs the app: the request's database, hosts and turn deadline
-/// replace the app's, and a provider named on the command line replaces its model.
-impl payload_cli::Serve for App {
-    fn serve(self: Box<Self>, request: payload_cli::ServeRequest) -> std::io::Result<()> {
-        let mut app = *self;
-        app.options.db = request.db;
-        app.options.security.allowed_hosts = request.allow_hosts;
-        if let Some(deadline) = request.turn_deadline {
-            app.options.turn_deadline = deadline;
-        }
-        if let Some(make) = request.model {
-            app = app.model(move |_: &TurnInfo| make());
-        }
-        app.serve_on(request.port)
     }
 }
 
