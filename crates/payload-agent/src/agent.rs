@@ -3,7 +3,6 @@
 
 use crate::model::{Model, ModelMessage, StructuredOutput};
 use crate::tools::Tool;
-use crate::turn::Turn;
 use payload_core::{ParseOptions, Parser};
 use payload_registry::{Registry, UnknownPage};
 use serde_json::Value;
@@ -164,15 +163,5 @@ impl Agent {
     /// The page's name.
     pub fn page(&self) -> &str {
         &self.page
-    }
-
-    /// Starts a turn: `messages` is the conversation ending with the user's message.
-    pub fn turn<M: Model>(
-        &self,
-        model: M,
-        messages: Vec<ModelMessage>,
-        context: Value,
-    ) -> Turn<'_, M> {
-        Turn::new(self, model, messages, context)
     }
 }

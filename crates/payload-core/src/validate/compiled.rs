@@ -126,7 +126,7 @@ impl CompiledSchema {
         if self.validator.is_valid(value) {
             return;
         }
-        bounded::validate(self, value, errors);
+        bounded::validate(&self.schema, &self.validator, &self.entries, value, errors);
     }
 }
 
