@@ -1,11 +1,10 @@
 //! The agent of one page: what its turns are built from (the page's parser options,
 //! its tools, the system prompt, whole-response output, limits).
 
-use crate::model::{Model, ModelMessage, StructuredOutput};
+use crate::model::StructuredOutput;
 use crate::tools::Tool;
 use payload_core::{ParseOptions, Parser};
 use payload_registry::{Registry, UnknownPage};
-use serde_json::Value;
 use std::fmt;
 
 /// The default limit on model calls in one turn.
