@@ -74,7 +74,7 @@ fn main_inner(server: Option<Server>) -> ExitCode {
         Ok(code) => code,
         Err(CliError::ClosedPipe) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("payload: {error}");
+            eprintln!("payload: {}", error.chain());
             ExitCode::from(2)
         }
     }

@@ -120,37 +120,17 @@ impl Default for ServeOptions {
 }
 
 /// Why an app could not be built.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BuildError {
     /// Neither [`App::model`] nor [`App::replay`] was given.
+    #[error("the app has no model: give it App::model or App::replay")]
     NoModel,
     /// A page given to [`App::pages`] is not registered.
+    #[error("the app serves no registered page '{0}'")]
     UnknownPage(String),
     /// The database could not be opened or set up.
-    Db(rusqlite::Error),
-}
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BuildError::NoModel => {
-                f.write_str("the app has no model: give it App::model or App::replay")
-            }
-            BuildError::UnknownPage(name) => {
-                write!(f, "the app serves no registered page '{name}'")
-            }
-            BuildError::Db(e) => write!(f, "the database could not be opened: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Db(error) => Some(error),
-            BuildError::NoModel | BuildError::UnknownPage(_) => None,
-        }
-    }
+    #[error("the database could not be opened")]
+    Db(#[source] rusqlite::Error),
 }
 
 /// An app: its registry and pages, its model, what accepting each payload type does,
