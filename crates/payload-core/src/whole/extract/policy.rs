@@ -2,7 +2,7 @@
 //! result: unknown members, missing required members and partial data handled as the
 //! policy states (docs/spec.md §4).
 
-use super::ExtractResult;
+use super::result::ExtractResult;
 use crate::error::{ErrorKind, PayloadError};
 use crate::warning::{Warning, WarningKind};
 use crate::whole::policy::{Additional, ParsingPolicy, Required};
