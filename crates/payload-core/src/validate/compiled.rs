@@ -6,8 +6,8 @@ use super::bounded;
 use super::plan::{Coercion, Plan, Verdict};
 use crate::caps::Capped;
 use crate::error::PayloadError;
+use crate::policy::ParsingPolicy;
 use crate::schema::{Shape, shape_of};
-use crate::whole::policy::ParsingPolicy;
 use serde_json::Value;
 
 /// A payload type's schema, compiled once and kept for the life of the process.

@@ -35,9 +35,9 @@
 
 use crate::caps::Capped;
 use crate::error::PayloadError;
+use crate::formats::fold_name as fold;
 use crate::schema::applies::{Applies, Members};
 use crate::warning::{Warning, WarningKind};
-use crate::whole::formats::fold_name as fold;
 use payload_schema::pointer;
 use serde_json::{Map, Value};
 

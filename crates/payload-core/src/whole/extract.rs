@@ -23,6 +23,7 @@ mod string_tests;
 
 use crate::caps::Capped;
 use crate::error::{ErrorKind, Location, PayloadError};
+use crate::formats::{self, Format};
 use crate::json;
 use crate::json::locate;
 use crate::limits::Limits;
@@ -33,7 +34,6 @@ use crate::typed::AnyPayload;
 use crate::validate::check::Probe;
 use crate::validate::coerce;
 use crate::warning::{Warning, WarningKind};
-use crate::whole::formats::{self, Format};
 use candidates::candidates;
 pub use result::ExtractResult;
 use serde_json::Value;
@@ -51,7 +51,7 @@ pub fn extract<T: LlmPayload>(text: &str) -> (Option<T>, ExtractResult) {
 ///
 /// JSON takes the JSON path ([`extract_json`]: strict, then repaired, then coerced).
 /// The other formats are read into a value shaped by the schema
-/// ([`crate::whole::formats::read_as`], whose warnings are kept), then validated with the same
+/// ([`crate::formats::read_as`], whose warnings are kept), then validated with the same
 /// errors as JSON; a missing member's suggestion shows it in the response's format.
 /// `confidence` is the detector's score for the format read. A response over the default size limit
 /// ([`Limits::DEFAULT`]) is refused; [`extract_as_with`] takes other limits.

@@ -33,9 +33,9 @@
 use super::policy;
 use super::result::ExtractResult;
 use crate::error::ErrorKind;
+use crate::formats::{self, Format};
 use crate::payload::PayloadType;
 use crate::warning::{Warning, WarningKind};
-use crate::whole::formats::{self, Format};
 
 /// How much of a fallback format's own confidence its result keeps.
 const FALLBACK_CONFIDENCE: f64 = 0.5;
