@@ -288,6 +288,9 @@ fn only_the_web_app_links_a_web_server_and_a_database() {
             "payload-serve does not depend on {dependency}"
         );
     }
+    // An app that embeds the server compiles no command line: `payload serve` hands the
+    // server its request through the binary that links both.
+    assert_free_of(&graph, "payload-serve", &["payload-cli", "clap"]);
     // The chat server is generic: it knows no app (table.that's web part depends on
     // it, never the other way round), and the web part of table.that is its own crate.
     let served = graph.linked("payload-serve");

@@ -242,8 +242,15 @@ fn the_cli_prints_the_reason_a_type_is_not_strict() {
         "openai-strict",
     ];
     let error = payload_cli::run(args, Registry::global(), &mut out).expect_err("refused");
+    // The error's own words, then its cause (`source()`): printed once each.
     assert_eq!(
         error.to_string(),
+        "payload type 'task_plan' has no OpenAI strict schema"
+    );
+    let cause = std::error::Error::source(&error).expect("the refusal");
+    assert!(!error.to_string().contains(&cause.to_string()));
+    assert_eq!(
+        error.chain(),
         "payload type 'task_plan' has no OpenAI strict schema: `minLength` cannot be strict, \
          and dropping it would change what is accepted (at /properties/task/minLength)"
     );

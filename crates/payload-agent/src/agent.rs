@@ -1,13 +1,10 @@
 //! The agent of one page: what its turns are built from (the page's parser options,
 //! its tools, the system prompt, whole-response output, limits).
 
-use crate::model::{Model, ModelMessage, StructuredOutput};
+use crate::model::StructuredOutput;
 use crate::tools::Tool;
-use crate::turn::Turn;
 use payload_core::{ParseOptions, Parser};
 use payload_registry::{Registry, UnknownPage};
-use serde_json::Value;
-use std::fmt;
 
 /// The default limit on model calls in one turn.
 pub const DEFAULT_MAX_ITERATIONS: usize = 5;
@@ -24,46 +21,23 @@ pub fn page_options(registry: &Registry, page: &str) -> Result<ParseOptions, Unk
 }
 
 /// Why an agent could not be built for a page.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AgentError {
     /// The page is not registered.
-    UnknownPage(UnknownPage),
+    #[error(transparent)]
+    UnknownPage(#[from] UnknownPage),
     /// The page names a tool that is not registered.
+    #[error(
+        "page '{page}' offers the tool '{tool}', but no tool of that name is registered: \
+         register it with register_tool! or correct the name"
+    )]
     UnknownTool {
         /// The page.
         page: String,
         /// The tool it names.
         tool: String,
     },
-}
-
-impl fmt::Display for AgentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AgentError::UnknownPage(e) => e.fmt(f),
-            AgentError::UnknownTool { page, tool } => write!(
-                f,
-                "page '{page}' offers the tool '{tool}', but no tool of that name is \
-                 registered: register it with register_tool! or correct the name"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for AgentError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            AgentError::UnknownPage(error) => Some(error),
-            AgentError::UnknownTool { .. } => None,
-        }
-    }
-}
-
-impl From<UnknownPage> for AgentError {
-    fn from(e: UnknownPage) -> Self {
-        AgentError::UnknownPage(e)
-    }
 }
 
 /// Runs turns on one page with one set of tools.
@@ -165,14 +139,38 @@ impl Agent {
     pub fn page(&self) -> &str {
         &self.page
     }
+}
 
-    /// Starts a turn: `messages` is the conversation ending with the user's message.
-    pub fn turn<M: Model>(
-        &self,
-        model: M,
-        messages: Vec<ModelMessage>,
-        context: Value,
-    ) -> Turn<'_, M> {
-        Turn::new(self, model, messages, context)
+#[cfg(test)]
+mod error_tests {
+    use super::AgentError;
+    use payload_registry::UnknownPage;
+
+    /// Each error of the chain starting at `error` prints its own words only: none
+    /// contains the words of its cause (its `source()`), so a reporter that prints the
+    /// chain shows each cause once.
+    fn assert_each_cause_printed_once(error: &dyn std::error::Error) {
+        let mut current = error;
+        while let Some(cause) = current.source() {
+            assert!(
+                !current.to_string().contains(&cause.to_string()),
+                "{current:?} prints its cause {cause:?}"
+            );
+            current = cause;
+        }
+    }
+
+    #[test]
+    fn an_agent_error_prints_its_cause_once() {
+        let unknown = AgentError::UnknownPage(UnknownPage {
+            name: "nope".into(),
+            known: vec![],
+        });
+        assert_each_cause_printed_once(&unknown);
+        assert!(unknown.to_string().starts_with("unknown page 'nope'"));
+        assert_each_cause_printed_once(&AgentError::UnknownTool {
+            page: "home".into(),
+            tool: "t".into(),
+        });
     }
 }

@@ -1,6 +1,7 @@
 //! The events of a turn (the chat architecture app) and their Server-Sent Events encoding: a web
 //! handler writes each one with [`ServerSentEvent::write_sse`].
 
+use crate::finish::RefusalReason;
 use payload_core::stream::sse::{self, ServerSentEvent};
 use payload_core::{
     CustomPayload, LlmPayload, ParsedResponse, partial::PartialType, stream::StreamEvent,
@@ -73,62 +74,6 @@ pub enum AgentEvent {
         /// What went wrong.
         message: String,
     },
-}
-
-/// Why a turn ended as a refusal rather than with an answer: the `reason` of the
-/// `refusal` event (`"refusal"` or `"content_filter"`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum RefusalReason {
-    /// The model refused (its refusal channel: OpenAI's `refusal`, the Responses API's
-    /// refusal parts; Anthropic's `stop_reason: refusal`).
-    Refusal,
-    /// The provider's content filter stopped the answer or blocked the prompt (OpenAI's
-    /// and the Responses API's `content_filter`; Gemini's `SAFETY`, `RECITATION`,
-    /// `BLOCKLIST`, `PROHIBITED_CONTENT`, `SPII` stops and its blocked prompts).
-    ContentFilter,
-}
-
-impl RefusalReason {
-    /// The name the `refusal` event, the CLI and AG-UI's `RUN_ERROR` code use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RefusalReason::Refusal => "refusal",
-            RefusalReason::ContentFilter => "content_filter",
-        }
-    }
-
-    /// The outcome of an answer that sent `words` on its refusal channel (the
-    /// [`ModelChunk::Refusal`](crate::ModelChunk::Refusal) pieces joined) and stopped
-    /// for `finish`: a filter's stop whatever words came with it, a refusal when the
-    /// model said one or stopped to refuse, `None` for an answer.
-    pub fn of(words: &str, finish: Option<&crate::FinishReason>) -> Option<RefusalReason> {
-        match finish {
-            Some(crate::FinishReason::ContentFilter) => Some(RefusalReason::ContentFilter),
-            Some(crate::FinishReason::Refusal) => Some(RefusalReason::Refusal),
-            _ if !words.is_empty() => Some(RefusalReason::Refusal),
-            _ => None,
-        }
-    }
-
-    /// The outcome's message: `words` (the model's or the provider's), or
-    /// [`RefusalReason::message`] when they are blank.
-    pub fn describe(self, words: &str) -> String {
-        if words.trim().is_empty() {
-            self.message().to_string()
-        } else {
-            words.to_string()
-        }
-    }
-
-    /// What is said when the provider gave no words.
-    pub fn message(self) -> &'static str {
-        match self {
-            RefusalReason::Refusal => "The model refused to answer.",
-            RefusalReason::ContentFilter => "The provider's content filter stopped the answer.",
-        }
-    }
 }
 
 impl ServerSentEvent for AgentEvent {

@@ -211,7 +211,8 @@ impl Stream for Chain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{FinishReason, Usage};
+    use crate::FinishReason;
+    use crate::model::Usage;
 
     fn failing(kind: ModelErrorKind, calls: Arc<Mutex<usize>>) -> Box<dyn Model> {
         Box::new(move |_: &ModelRequest| {

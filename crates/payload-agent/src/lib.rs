@@ -71,17 +71,19 @@ mod budget;
 mod calls;
 mod event;
 mod fallback;
+mod finish;
 mod model;
 mod tools;
 mod turn;
 
 pub use agent::{Agent, AgentError, DEFAULT_MAX_ITERATIONS, DEFAULT_REASKS, page_options};
 pub use budget::{CHARS_PER_TOKEN, HistoryBudget};
-pub use event::{AgentEvent, RefusalReason};
+pub use event::AgentEvent;
 pub use fallback::{Fallback, FallbackAttempt};
+pub use finish::{FinishReason, RefusalReason};
 pub use model::{
-    FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
-    ModelStream, OutputMode, ReplayBlock, StructuredOutput, ToolCall, Usage,
+    Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest, ModelStream,
+    OutputMode, ReplayBlock, StructuredOutput, ToolCall, Usage,
 };
 pub use payload_core;
 pub use tools::{InputMismatch, Tool, ToolContext, ToolResult, ToolSpec, TypedTool, tool_schema};

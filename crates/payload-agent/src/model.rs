@@ -7,6 +7,7 @@
 //! in tests (any `FnMut(&ModelRequest) -> Vec<ModelChunk>` is a model). Failures are
 //! chunks too ([`ModelChunk::Error`]), so a stream never ends without saying why.
 
+use crate::finish::{FinishReason, RefusalReason};
 use crate::tools::ToolSpec;
 use futures::Stream;
 use serde::Serialize;
@@ -33,7 +34,7 @@ pub enum ModelChunk {
     /// filter's stop (Gemini names the filter): an outcome, never text. The turn reports
     /// the pieces joined as one `refusal` event, does not parse them and does not
     /// re-ask; the answer's [`FinishReason`] says which outcome it is
-    /// ([`RefusalReason::of`](crate::RefusalReason::of)).
+    /// ([`RefusalReason::of`](RefusalReason::of)).
     Refusal(String),
     /// A part of the answer its provider needs back, unchanged, when the conversation
     /// continues (Anthropic's signed `thinking` and `redacted_thinking` blocks, which must
@@ -73,29 +74,6 @@ pub enum ModelChunk {
     /// The model API failed; the turn ends with an `error` event, then `complete`
     /// carrying what arrived before the failure.
     Error(ModelError),
-}
-
-/// Why a model stopped answering.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum FinishReason {
-    /// It finished its answer.
-    Stop,
-    /// It hit the token limit (OpenAI `length`, Anthropic `max_tokens`).
-    Length,
-    /// It stopped to have tools run.
-    ToolCalls,
-    /// The provider's content filter stopped it, or blocked the prompt (OpenAI and the
-    /// Responses API `content_filter`, Gemini's `SAFETY`, `RECITATION`, `BLOCKLIST`,
-    /// `PROHIBITED_CONTENT`, `SPII` and blocked prompts): an outcome like a refusal,
-    /// reported by a `refusal` event with reason `content_filter`, never an empty answer.
-    ContentFilter,
-    /// The model refused (Anthropic `stop_reason: refusal`, OpenAI's refusal output):
-    /// the turn reports a `refusal` event.
-    Refusal,
-    /// A reason this crate does not know, as the provider spelled it.
-    Other(String),
 }
 
 /// Tokens one model call used.
@@ -178,11 +156,11 @@ impl ModelError {
 
     /// The error that ends a whole-response extraction whose answer was a refusal or
     /// a filter's stop: [`ModelErrorKind::Refused`] or [`ModelErrorKind::Filtered`],
-    /// `message` its words ([`RefusalReason::message`](crate::RefusalReason::message)
+    /// `message` its words ([`RefusalReason::message`](RefusalReason::message)
     /// when there were none).
-    pub fn refused(reason: crate::RefusalReason, message: &str) -> ModelError {
+    pub fn refused(reason: RefusalReason, message: &str) -> ModelError {
         let kind = match reason {
-            crate::RefusalReason::ContentFilter => ModelErrorKind::Filtered,
+            RefusalReason::ContentFilter => ModelErrorKind::Filtered,
             _ => ModelErrorKind::Refused,
         };
         ModelError::new(kind, reason.describe(message))
@@ -190,10 +168,10 @@ impl ModelError {
 
     /// Whether this error is a refusal or a filter's stop, and which: an outcome of
     /// the answer, not a failure of the call.
-    pub fn refusal(&self) -> Option<crate::RefusalReason> {
+    pub fn refusal(&self) -> Option<RefusalReason> {
         match self.kind {
-            ModelErrorKind::Refused => Some(crate::RefusalReason::Refusal),
-            ModelErrorKind::Filtered => Some(crate::RefusalReason::ContentFilter),
+            ModelErrorKind::Refused => Some(RefusalReason::Refusal),
+            ModelErrorKind::Filtered => Some(RefusalReason::ContentFilter),
             _ => None,
         }
     }

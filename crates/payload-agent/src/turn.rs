@@ -34,10 +34,11 @@
 
 use crate::agent::Agent;
 use crate::calls::PendingCalls;
-use crate::event::{AgentEvent, RefusalReason};
+use crate::event::AgentEvent;
+use crate::finish::{FinishReason, RefusalReason};
 use crate::model::{
-    FinishReason, Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest,
-    ModelStream, ReplayBlock, ToolCall, Usage,
+    Model, ModelChunk, ModelError, ModelErrorKind, ModelMessage, ModelRequest, ModelStream,
+    ReplayBlock, ToolCall, Usage,
 };
 use crate::tools::{ToolContext, ToolResult};
 use futures::Stream;
@@ -51,6 +52,20 @@ use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
+
+// `Agent::turn` lives beside the turn it starts: the agent (what a page's turns share)
+// is below the turn and does not name it.
+impl Agent {
+    /// Starts a turn: `messages` is the conversation ending with the user's message.
+    pub fn turn<M: Model>(
+        &self,
+        model: M,
+        messages: Vec<ModelMessage>,
+        context: Value,
+    ) -> Turn<'_, M> {
+        Turn::new(self, model, messages, context)
+    }
+}
 
 /// One turn in progress: a `futures::Stream` of its events, ending with `complete`.
 /// [`Turn::blocking`] iterates it on the current thread, for models that need no

@@ -8,6 +8,13 @@ use payload_instructions::Verbosity;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// `payload stream`'s chunk size when none is given (a flag's default is the command
+/// line's, so it lives here, below the commands that read it).
+pub const DEFAULT_CHUNK: usize = 7;
+
+/// `payload bench`'s number of parses when none is given.
+pub const DEFAULT_ITERATIONS: u32 = 1000;
+
 /// Command-line arguments of the `payload` command.
 #[derive(Debug, Parser)]
 #[command(
@@ -275,7 +282,7 @@ pub struct StreamArgs {
     #[arg(long)]
     pub page: String,
     /// Chunk size in bytes (cut at char boundaries).
-    #[arg(long, default_value_t = crate::stream::DEFAULT_CHUNK)]
+    #[arg(long, default_value_t = DEFAULT_CHUNK)]
     pub chunk: usize,
     /// The response (default: standard input).
     pub file: Option<PathBuf>,
@@ -459,7 +466,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub page: String,
     /// How many times to parse it.
-    #[arg(long, default_value_t = crate::bench::DEFAULT_ITERATIONS)]
+    #[arg(long, default_value_t = DEFAULT_ITERATIONS)]
     pub iterations: u32,
     /// The response.
     pub file: PathBuf,

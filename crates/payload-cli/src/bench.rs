@@ -15,9 +15,6 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// The number of parses when none is given.
-pub const DEFAULT_ITERATIONS: u32 = 1000;
-
 /// Runs `payload bench`: prints `{"bytes", "iterations", "seconds", "mb_per_s",
 /// "floor_seconds", "ratio"}`, with megabytes of 10^6 bytes (`ratio` is `null` when the
 /// response has no accepted block).

@@ -5,16 +5,24 @@ use payload_registry::UnknownPage;
 use std::io;
 use std::path::PathBuf;
 
-/// A failure that ends the command: printed to stderr, exit status 2 (except
-/// [`CliError::ClosedPipe`], which ends it quietly).
-#[derive(Debug)]
+/// A failure that ends the command: printed to stderr with its causes (each
+/// [`source`](std::error::Error::source) after a `: `), exit status 2 (except
+/// [`CliError::ClosedPipe`], which ends it quietly). A variant with a cause prints only
+/// its own words; the cause is its `source()`, printed once.
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CliError {
     /// The arguments are wrong: clap's message, or a value out of range.
+    #[error("{0}")]
     Usage(String),
     /// The page is not registered.
+    #[error(transparent)]
     UnknownPage(UnknownPage),
     /// The payload type is not registered.
+    #[error(
+        "unknown payload type '{name}' (registered types: {})",
+        registered(known)
+    )]
     UnknownType {
         /// The name asked for.
         name: String,
@@ -23,15 +31,19 @@ pub enum CliError {
     },
     /// The type has no OpenAI strict schema (`payload schema NAME --dialect
     /// openai-strict`).
+    #[error("payload type '{name}' has no OpenAI strict schema")]
     NotStrict {
         /// The type's name.
         name: String,
         /// Why.
+        #[source]
         refusal: payload_core::schema::StrictRefusal,
     },
     /// The format is unknown, or the type cannot be written in it.
+    #[error("{0}")]
     Format(String),
     /// An input file could not be opened or read.
+    #[error("cannot read {}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
@@ -39,16 +51,19 @@ pub enum CliError {
         source: io::Error,
     },
     /// The input is larger than `--max-input-bytes`.
+    #[error("input is larger than {limit} bytes; raise --max-input-bytes to read it")]
     TooLarge {
         /// The limit in bytes.
         limit: u64,
     },
     /// The input is not UTF-8.
+    #[error("input is not UTF-8 (invalid byte at offset {offset})")]
     NotUtf8 {
         /// Offset of the first invalid byte.
         offset: usize,
     },
     /// A JSON input file does not hold what the command needs.
+    #[error("{} is not valid here: {message}", path.display())]
     InvalidJson {
         /// The file.
         path: PathBuf,
@@ -56,94 +71,66 @@ pub enum CliError {
         message: String,
     },
     /// The page's agent cannot be built (it names a tool that is not registered).
+    #[error(transparent)]
     Agent(AgentError),
     /// The async runtime for the model call could not be started.
-    Runtime(io::Error),
+    #[error("cannot start the async runtime")]
+    Runtime(#[source] io::Error),
     /// A grammar could not be made (unknown target, format, or a provider that takes
     /// no grammar).
+    #[error("{0}")]
     Grammar(String),
     /// A schema file cannot be a payload type.
+    #[error("{}", path.display())]
     Schema {
         /// The file.
         path: PathBuf,
         /// Every problem with it.
+        #[source]
         error: payload_core::runtime::SchemaError,
     },
     /// `payload serve` in a build that has no app to serve.
+    #[error("this build of payload has no app to serve (the workspace's payload binary has)")]
     NoServer,
     /// `payload chat` or a provider for `payload serve` in a build without the
     /// `providers` feature.
+    #[error(
+        "this build of payload has no model providers (its payload-cli was built \
+         without the `providers` feature)"
+    )]
     NoProviders,
     /// The server could not start or stopped with an error.
-    Serve(io::Error),
+    #[error("the server failed")]
+    Serve(#[source] io::Error),
     /// Writing the output failed.
+    #[error(transparent)]
     Output(io::Error),
     /// The output was closed (`payload ... | head`): not a failure of the command.
+    #[error("the output was closed")]
     ClosedPipe,
 }
 
-impl std::fmt::Display for CliError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CliError::Usage(message) | CliError::Format(message) => f.write_str(message),
-            CliError::UnknownPage(error) => write!(f, "{error}"),
-            CliError::UnknownType { name, known } => write!(
-                f,
-                "unknown payload type '{name}' (registered types: {})",
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
-            ),
-            CliError::NotStrict { name, refusal } => write!(
-                f,
-                "payload type '{name}' has no OpenAI strict schema: {refusal}"
-            ),
-            CliError::Read { path, source } => {
-                write!(f, "cannot read {}: {source}", path.display())
-            }
-            CliError::TooLarge { limit } => write!(
-                f,
-                "input is larger than {limit} bytes; raise --max-input-bytes to read it"
-            ),
-            CliError::NotUtf8 { offset } => {
-                write!(f, "input is not UTF-8 (invalid byte at offset {offset})")
-            }
-            CliError::InvalidJson { path, message } => {
-                write!(f, "{} is not valid here: {message}", path.display())
-            }
-            CliError::Agent(error) => write!(f, "{error}"),
-            CliError::Runtime(error) => write!(f, "cannot start the async runtime: {error}"),
-            CliError::Grammar(message) => f.write_str(message),
-            CliError::Schema { path, error } => write!(f, "{}: {error}", path.display()),
-            CliError::NoServer => f.write_str(
-                "this build of payload has no app to serve (the workspace's payload binary has)",
-            ),
-            CliError::NoProviders => f.write_str(
-                "this build of payload has no model providers (its payload-cli was built \
-                 without the `providers` feature)",
-            ),
-            CliError::Serve(error) => write!(f, "the server failed: {error}"),
-            CliError::Output(error) => write!(f, "{error}"),
-            CliError::ClosedPipe => f.write_str("the output was closed"),
+impl CliError {
+    /// The error and each of its causes, `: ` between them: what the command prints
+    /// after `payload: `.
+    pub fn chain(&self) -> String {
+        let mut text = self.to_string();
+        let mut cause = std::error::Error::source(self);
+        while let Some(error) = cause {
+            text.push_str(": ");
+            text.push_str(&error.to_string());
+            cause = error.source();
         }
+        text
     }
 }
 
-impl std::error::Error for CliError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CliError::Read { source, .. }
-            | CliError::Output(source)
-            | CliError::Runtime(source)
-            | CliError::Serve(source) => Some(source),
-            CliError::Agent(error) => Some(error),
-            CliError::UnknownPage(error) => Some(error),
-            CliError::NotStrict { refusal, .. } => Some(refusal),
-            CliError::Schema { error, .. } => Some(error),
-            _ => None,
-        }
+/// The registered type names, for [`CliError::UnknownType`].
+fn registered(known: &[&str]) -> String {
+    if known.is_empty() {
+        "none".to_string()
+    } else {
+        known.join(", ")
     }
 }
 
@@ -169,5 +156,76 @@ impl From<AgentError> for CliError {
             AgentError::UnknownPage(error) => CliError::UnknownPage(error),
             other => CliError::Agent(other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CliError;
+    use payload_agent::AgentError;
+    use payload_registry::UnknownPage;
+    use std::io;
+
+    /// Each error of the chain starting at `error` prints its own words only: none
+    /// contains the words of its cause (its `source()`), so a reporter that prints the
+    /// chain shows each cause once.
+    fn assert_each_cause_printed_once(error: &dyn std::error::Error) {
+        let mut current = error;
+        while let Some(cause) = current.source() {
+            assert!(
+                !current.to_string().contains(&cause.to_string()),
+                "{current:?} prints its cause {cause:?}"
+            );
+            current = cause;
+        }
+    }
+
+    /// A cause with words of its own and a cause of its own.
+    #[derive(Debug, thiserror::Error)]
+    #[error("the disk said no")]
+    struct Deep(#[source] io::Error);
+
+    fn io_cause() -> io::Error {
+        io::Error::other(Deep(io::Error::other("sector 7 is gone")))
+    }
+
+    #[test]
+    fn every_cause_is_printed_once_and_the_chain_reads_as_before() {
+        let unknown = || UnknownPage {
+            name: "nope".into(),
+            known: vec!["home"],
+        };
+        let errors = [
+            CliError::Read {
+                path: "in.txt".into(),
+                source: io_cause(),
+            },
+            CliError::Runtime(io_cause()),
+            CliError::Serve(io_cause()),
+            CliError::Output(io_cause()),
+            CliError::UnknownPage(unknown()),
+            CliError::Agent(AgentError::UnknownPage(unknown())),
+            CliError::Agent(AgentError::UnknownTool {
+                page: "home".into(),
+                tool: "t".into(),
+            }),
+        ];
+        for error in &errors {
+            assert_each_cause_printed_once(error);
+        }
+        let with_cause: Vec<String> = errors.iter().take(4).map(CliError::chain).collect();
+        assert_eq!(
+            with_cause,
+            [
+                "cannot read in.txt: the disk said no: sector 7 is gone",
+                "cannot start the async runtime: the disk said no: sector 7 is gone",
+                "the server failed: the disk said no: sector 7 is gone",
+                "the disk said no: sector 7 is gone",
+            ]
+        );
+        assert_eq!(
+            errors[4].chain(),
+            "unknown page 'nope' (registered pages: home)"
+        );
     }
 }

@@ -13,8 +13,9 @@
 //! Each subcommand is one function in the subcommand's own module (`parse`, `extract`,
 //! `stream`, `chat`, `eval`, `serve`, `grammar`, `schema`, `list` for `pages` and
 //! `types`, `text` for `instructions`, `prompt` and `docs`, `bench`), and its arguments
-//! one [`clap::Args`] struct ([`Command`] names them all); [`run_with_server`] only
-//! reads the command line and dispatches.
+//! one crate-private `clap::Args` struct (the command line's types are not part of the
+//! API: an app passes [`run`] the words a user types); [`run_with_server`] only reads
+//! the command line and dispatches.
 //!
 //! The `providers` feature (on by default) is `payload chat` and the model of `payload
 //! serve`: the provider clients and their HTTP stack. Without it the crate links no
@@ -40,11 +41,9 @@ mod serve;
 mod stream;
 mod text;
 
-pub use args::{
-    BenchArgs, ChatArgs, Cli, ClientArgs, Command, ConstrainArgs, EvalArgs, ExtractArgs,
-    GrammarArgs, GrammarChoice, InstructionsArgs, LengthHints, ModelTimeouts, ParseArgs,
-    PromptArgs, Provider, SchemaArgs, ServeArgs, StreamArgs,
-};
+// The command line's clap structs are the command's own: an app runs commands through
+// [`run`] with the words a user types, so no flag's type is part of this crate's API.
+use args::{Cli, Command, ModelTimeouts, Provider};
 pub use error::CliError;
 pub use input::{limits, read_input};
 pub use serve::{ModelFactory, Serve, ServeRequest, Server};
@@ -75,7 +74,7 @@ fn main_inner(server: Option<Server>) -> ExitCode {
         Ok(code) => code,
         Err(CliError::ClosedPipe) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("payload: {error}");
+            eprintln!("payload: {}", error.chain());
             ExitCode::from(2)
         }
     }

@@ -11,9 +11,6 @@ use payload_registry::Registry;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// The chunk size when none is given.
-pub const DEFAULT_CHUNK: usize = 7;
-
 /// Runs `payload stream`.
 pub fn run(
     registry: &Registry,

@@ -25,7 +25,7 @@ pub const CHARS: [char; 2] = ['`', '~'];
 /// The shortest run of fence characters that opens a fence.
 pub const MIN_LEN: usize = 3;
 
-use crate::scan::space::is_horizontal_space;
+use crate::space::is_horizontal_space;
 
 /// A fence's opening run: which character and how many.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -76,8 +76,8 @@
 //!
 //! The folders inside follow the pipeline, lowest layer first (`ARCHITECTURE.md` states
 //! the layers, and a test holds them): `scan` cuts a response into prose and blocks,
-//! `json` reads one block (strict, then repaired), `whole::formats` reads the other
-//! formats, `schema` knows schemas, `validate` checks a value against a type, `payload`
+//! `json` reads one block (strict, then repaired), `formats` reads the other
+//! formats (and `policy` is a type's `x-parsing`), `schema` knows schemas, `validate` checks a value against a type, `payload`
 //! describes a type, `marker` and `whole` are the two modes, and `stream` and `retry`
 //! run on them. The schema tools shared with other crates (the `$ref` walk, the
 //! dialects, the keyword tables) are the `payload-schema` crate; what a model is told
@@ -91,18 +91,21 @@ mod caps;
 mod derived;
 mod error;
 pub mod fence;
+pub mod formats;
 mod json;
 pub mod limits;
 mod marker;
 mod nullable;
 pub mod partial;
 mod payload;
+mod policy;
 mod reprompt;
 pub mod retry;
 pub mod runtime;
 mod runtime_check;
 mod scan;
 pub mod schema;
+mod space;
 pub mod stream;
 mod summary;
 mod typed;
@@ -126,7 +129,6 @@ pub use payload_derive::Partial;
 pub use summary::default_summary;
 pub use warning::{Warning, WarningKind};
 pub use whole::extract::{ExtractResult, extract, extract_as, extract_as_with, extract_json};
-pub use whole::formats;
 
 /// The parts of a [`ParsedResponse`] beyond its message and custom payload.
 pub mod response {

@@ -108,10 +108,10 @@ mod tests {
 
 #[cfg(test)]
 mod entry_points {
+    use crate::formats::Format;
     use crate::limits::Limits;
     use crate::marker::parse::{ParseOptions, Parser};
     use crate::stream::StreamParser;
-    use crate::whole::formats::Format;
     use crate::{ErrorKind, LlmPayload};
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};

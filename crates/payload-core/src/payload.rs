@@ -5,8 +5,9 @@ use crate::error::PayloadError;
 use crate::schema::Shape;
 use crate::summary;
 use crate::typed::{AnyPayload, Typed};
-use crate::validate::check::{self, Checked, Probe, TypedDecode};
+use crate::validate::check::{self, Checked, Probe};
 use crate::validate::compiled::CompiledSchema;
+use crate::validate::decode::{self, TypedDecode};
 use payload_schema::dialect::Dialect;
 use payload_schema::dialect::openai_strict::StrictRefusal;
 use payload_schema::pointer;
@@ -145,11 +146,11 @@ pub(crate) trait Source: Send + Sync {
     /// Decodes a schema-valid value and applies the type's own rules.
     fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode;
     /// The message of the first thing decoding `value` refuses
-    /// ([`check::Decoder::refusal`]).
+    /// ([`decode::Decoder::refusal`]).
     fn refusal(&self, value: &Value) -> Option<String> {
-        check::first_message(&self.decode(value, false))
+        decode::first_message(&self.decode(value, false))
     }
-    /// The value as decoding reads it, written back ([`check::Decoder::roundtrip`]).
+    /// The value as decoding reads it, written back ([`decode::Decoder::roundtrip`]).
     fn roundtrip(&self, value: &Value) -> Option<Value> {
         self.decode(value, true).roundtrip
     }
@@ -352,16 +353,16 @@ impl PayloadType {
     }
 
     /// Why decoding `value` fails, twice: as the alias test asks it
-    /// ([`check::Decoder::refusal`]), and as the first message of the full decode. They
+    /// ([`decode::Decoder::refusal`]), and as the first message of the full decode. They
     /// agree (`tests/all/validation_plan.rs`).
     #[cfg(feature = "__internals")]
     pub(crate) fn refusals(&self, value: &Value) -> (Option<String>, Option<String>) {
-        let full = check::first_message(&self.source.decode(value, false));
+        let full = decode::first_message(&self.source.decode(value, false));
         (self.source.refusal(value), full)
     }
 
     /// The value as decoding reads it, written back, twice: as the alias test asks it
-    /// ([`check::Decoder::roundtrip`]), and as the full decode gives it. They agree
+    /// ([`decode::Decoder::roundtrip`]), and as the full decode gives it. They agree
     /// (`tests/all/validation_plan.rs`).
     #[cfg(feature = "__internals")]
     pub(crate) fn roundtrips(&self, value: &Value) -> (Option<Value>, Option<Value>) {
@@ -473,7 +474,7 @@ fn decode_value<T: LlmPayload>(value: &Value, roundtrip: bool) -> TypedDecode {
 /// A descriptor's source as the decoder of validation's steps.
 struct BySource(&'static dyn Source);
 
-impl check::Decoder for BySource {
+impl decode::Decoder for BySource {
     fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {
         self.0.decode(value, roundtrip)
     }

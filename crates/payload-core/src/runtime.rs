@@ -17,8 +17,8 @@
 use crate::payload::CustomPayload;
 use crate::payload::{PayloadType, Source};
 use crate::summary;
-use crate::validate::check::TypedDecode;
 use crate::validate::compiled::CompiledSchema;
+use crate::validate::decode::TypedDecode;
 use heck::{ToShoutySnakeCase, ToSnakeCase};
 use payload_schema::dialect::openai_strict::{self, StrictRefusal};
 use payload_schema::dialect::{Dialect, drafts};

@@ -112,33 +112,18 @@ pub struct Grammar {
 }
 
 /// Why no grammar could be made.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GrammarError {
     /// The page is not registered.
+    #[error(transparent)]
     UnknownPage(UnknownPage),
     /// The whole-response format is not one the target can express for this type.
+    #[error("{0}")]
     Format(String),
     /// The options ask for something the page cannot give (an expected type it does
     /// not offer, a lazy grammar the target has no triggers for).
+    #[error("{0}")]
     Options(String),
-}
-
-impl fmt::Display for GrammarError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GrammarError::UnknownPage(e) => write!(f, "{e}"),
-            GrammarError::Format(message) | GrammarError::Options(message) => f.write_str(message),
-        }
-    }
-}
-
-impl std::error::Error for GrammarError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            GrammarError::UnknownPage(error) => Some(error),
-            GrammarError::Format(_) | GrammarError::Options(_) => None,
-        }
-    }
 }
 
 /// The grammar of marker-mode responses on `page`, blocks allowed
@@ -213,4 +198,37 @@ pub fn type_grammar_with(
         .extend(support::rules(payload.name, &rules));
     grammar.unsupported.extend(hints.notes(payload.name));
     Ok(grammar)
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::GrammarError;
+    use payload_registry::UnknownPage;
+
+    /// Each error of the chain starting at `error` prints its own words only: none
+    /// contains the words of its cause (its `source()`), so a reporter that prints the
+    /// chain shows each cause once.
+    fn assert_each_cause_printed_once(error: &dyn std::error::Error) {
+        let mut current = error;
+        while let Some(cause) = current.source() {
+            assert!(
+                !current.to_string().contains(&cause.to_string()),
+                "{current:?} prints its cause {cause:?}"
+            );
+            current = cause;
+        }
+    }
+
+    #[test]
+    fn a_grammar_error_prints_its_cause_once() {
+        let unknown = GrammarError::UnknownPage(UnknownPage {
+            name: "nope".into(),
+            known: vec!["home"],
+        });
+        assert_each_cause_printed_once(&unknown);
+        assert_eq!(
+            unknown.to_string(),
+            "unknown page 'nope' (registered pages: home)"
+        );
+    }
 }

@@ -10,7 +10,6 @@ use crate::handlers::{Accepted, Handlers};
 use payload_prompt::PayloadStatus;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
-use std::fmt;
 
 /// What the user decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,50 +42,23 @@ pub struct Decided {
 }
 
 /// Why a decision was not made (nothing changed).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum DecideError {
     /// No payload was proposed in that turn.
+    #[error("no payload was proposed in that turn")]
     NotFound,
     /// It was decided before.
+    #[error("the payload was already {0}")]
     AlreadyDecided(PayloadStatus),
     /// The app registered no handler for the payload's type: it is only shown.
+    #[error("this app does nothing with a {0}: it is only shown")]
     NoHandler(String),
     /// The handler refused or failed.
+    #[error(transparent)]
     Handler(ApiError),
     /// The database failed.
-    Sql(rusqlite::Error),
-}
-
-impl fmt::Display for DecideError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DecideError::NotFound => f.write_str("no payload was proposed in that turn"),
-            DecideError::AlreadyDecided(status) => write!(f, "the payload was already {status}"),
-            DecideError::NoHandler(kind) => {
-                write!(f, "this app does nothing with a {kind}: it is only shown")
-            }
-            DecideError::Handler(e) => e.fmt(f),
-            DecideError::Sql(e) => write!(f, "the database failed: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for DecideError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            DecideError::Handler(error) => Some(error),
-            DecideError::Sql(error) => Some(error),
-            DecideError::NotFound | DecideError::AlreadyDecided(_) | DecideError::NoHandler(_) => {
-                None
-            }
-        }
-    }
-}
-
-impl From<rusqlite::Error> for DecideError {
-    fn from(e: rusqlite::Error) -> Self {
-        DecideError::Sql(e)
-    }
+    #[error("the database failed")]
+    Sql(#[from] rusqlite::Error),
 }
 
 impl Db {
@@ -147,6 +119,53 @@ impl Db {
         };
         tx.commit()?;
         Ok(Decided { status, applied })
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::DecideError;
+    use crate::{ApiError, BuildError};
+
+    /// Each error of the chain starting at `error` prints its own words only: none
+    /// contains the words of its cause (its `source()`), so a reporter that prints the
+    /// chain shows each cause once.
+    fn assert_each_cause_printed_once(error: &dyn std::error::Error) {
+        let mut current = error;
+        while let Some(cause) = current.source() {
+            assert!(
+                !current.to_string().contains(&cause.to_string()),
+                "{current:?} prints its cause {cause:?}"
+            );
+            current = cause;
+        }
+    }
+
+    #[test]
+    fn a_decision_or_build_error_prints_its_cause_once() {
+        let sql = || rusqlite::Error::InvalidColumnName("gone".into());
+        let errors: [&dyn std::error::Error; 5] = [
+            &DecideError::Sql(sql()),
+            &DecideError::Handler(ApiError::bad_request("no such table row")),
+            &DecideError::NotFound,
+            &BuildError::Db(sql()),
+            &BuildError::NoModel,
+        ];
+        for error in errors {
+            assert_each_cause_printed_once(error);
+        }
+        let sql_error = DecideError::Sql(sql());
+        let cause = std::error::Error::source(&sql_error).expect("the database's error");
+        assert_eq!(cause.to_string(), sql().to_string());
+        assert_eq!(
+            DecideError::Handler(ApiError::bad_request("no such table row")).to_string(),
+            "no such table row"
+        );
+        // What `serve_on` returns keeps the cause reachable through the I/O error.
+        let served = std::io::Error::other(BuildError::Db(sql()));
+        assert_eq!(served.to_string(), "the database could not be opened");
+        let cause = std::error::Error::source(&served).expect("the database's error");
+        assert_eq!(cause.to_string(), sql().to_string());
     }
 }
 

@@ -23,7 +23,7 @@
 //!
 //! register_page!(Page::new("cookbook").payloads(&[RecipeProposal::TYPE]));
 //!
-//! fn main() -> std::process::ExitCode {
+//! fn main() -> std::io::Result<()> {
 //!     let recorded = "Try this.\n\nRECIPE_PROPOSAL: {\"title\": \"Shakshuka\"}";
 //!     let app = App::new(Registry::global())
 //!         .title("Recipes")
@@ -35,7 +35,8 @@
 //!                 .map_err(|e| ApiError::internal(e.to_string()))?;
 //!             Ok(serde_json::json!({"saved": accepted.payload.title}))
 //!         });
-//!     payload_cli::main_with_server(app) // `payload serve` runs it
+//!     // Or from a `payload serve` command, as examples/recipes-web does.
+//!     app.serve_on(8080)
 //! }
 //! ```
 //!
@@ -154,43 +155,24 @@ impl Default for ServeOptions {
 }
 
 /// Why an app could not be built.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BuildError {
     /// Neither [`App::model`] nor [`App::replay`] was given.
+    #[error("the app has no model: give it App::model or App::replay")]
     NoModel,
     /// A page given to [`App::pages`] is not registered.
+    #[error("the app serves no registered page '{0}'")]
     UnknownPage(String),
     /// The database could not be opened or set up.
-    Db(rusqlite::Error),
-}
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BuildError::NoModel => {
-                f.write_str("the app has no model: give it App::model or App::replay")
-            }
-            BuildError::UnknownPage(name) => {
-                write!(f, "the app serves no registered page '{name}'")
-            }
-            BuildError::Db(e) => write!(f, "the database could not be opened: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Db(error) => Some(error),
-            BuildError::NoModel | BuildError::UnknownPage(_) => None,
-        }
-    }
+    #[error("the database could not be opened")]
+    Db(#[source] rusqlite::Error),
 }
 
 /// An app: its registry and pages, its model, what accepting each payload type does,
 /// its own routes, tables and page files. [`App::build`] makes the running
-/// [`Service`]; [`App::serve_on`] (or `payload serve` through
-/// `payload_cli::main_with_server`) runs it.
+/// [`Service`]; [`App::serve_on`] runs it (a binary with the `payload` command passes
+/// `payload_cli::main_with_server` a function that sets the app from `payload serve`'s
+/// request and calls it).
 pub struct App {
     registry: &'static Registry,
     title: String,
@@ -316,6 +298,25 @@ impl App {
         self
     }
 
+    /// Keeps the database in `file` (in memory when `None`), in place of the options'.
+    pub fn database(mut self, file: Option<PathBuf>) -> App {
+        self.options.db = file;
+        self
+    }
+
+    /// Answers for these host names besides the served address
+    /// ([`SecurityPolicy::allowed_hosts`]), in place of the options'.
+    pub fn allowed_hosts(mut self, hosts: Vec<String>) -> App {
+        self.options.security.allowed_hosts = hosts;
+        self
+    }
+
+    /// Bounds one whole chat turn by `deadline` ([`ServeOptions::turn_deadline`]).
+    pub fn turn_deadline(mut self, deadline: std::time::Duration) -> App {
+        self.options.turn_deadline = deadline;
+        self
+    }
+
     /// The options set so far.
     pub fn serve_options(&self) -> &ServeOptions {
         &self.options
@@ -366,23 +367,6 @@ impl App {
                 _ = tokio::signal::ctrl_c() => Ok(()),
             }
         })
-    }
-}
-
-/// `payload serve` runs the app: the request's database, hosts and turn deadline
-/// replace the app's, and a provider named on the command line replaces its model.
-impl payload_cli::Serve for App {
-    fn serve(self: Box<Self>, request: payload_cli::ServeRequest) -> std::io::Result<()> {
-        let mut app = *self;
-        app.options.db = request.db;
-        app.options.security.allowed_hosts = request.allow_hosts;
-        if let Some(deadline) = request.turn_deadline {
-            app.options.turn_deadline = deadline;
-        }
-        if let Some(make) = request.model {
-            app = app.model(move |_: &TurnInfo| make());
-        }
-        app.serve_on(request.port)
     }
 }
 

@@ -35,10 +35,26 @@ pub enum LoadError {
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LoadError::Read(e) => write!(f, "cannot read the schema file: {e}"),
-            LoadError::Json(e) => write!(f, "the schema file is not JSON: {e}"),
+            // The cause is the error's `source()`, printed once by whoever reports
+            // the chain ([`LoadError::chain`]).
+            LoadError::Read(_) => f.write_str("cannot read the schema file"),
+            LoadError::Json(_) => f.write_str("the schema file is not JSON"),
             LoadError::Schema(e) => write!(f, "{e}"),
         }
+    }
+}
+
+impl LoadError {
+    /// The error and each of its causes, `: ` between them.
+    pub fn chain(&self) -> String {
+        let mut text = self.to_string();
+        let mut cause = std::error::Error::source(self);
+        while let Some(error) = cause {
+            text.push_str(": ");
+            text.push_str(&error.to_string());
+            cause = error.source();
+        }
+        text
     }
 }
 
@@ -47,7 +63,8 @@ impl std::error::Error for LoadError {
         match self {
             LoadError::Read(error) => Some(error),
             LoadError::Json(error) => Some(error),
-            LoadError::Schema(error) => Some(error),
+            // Its message is the whole of this one's: what it wraps is its own cause.
+            LoadError::Schema(error) => std::error::Error::source(error),
         }
     }
 }
@@ -77,7 +94,7 @@ pub fn load(path: &Path) -> Result<&'static PayloadType, LoadError> {
 /// If the file shipped with the plugin does not load (a test guards it).
 pub fn from_file() -> &'static PayloadType {
     static TYPE: OnceLock<&'static PayloadType> = OnceLock::new();
-    TYPE.get_or_init(|| load(&path()).unwrap_or_else(|e| panic!("{e}")))
+    TYPE.get_or_init(|| load(&path()).unwrap_or_else(|e| panic!("{}", e.chain())))
 }
 
 /// The seed's rules on a value the schema accepted: the same checks

@@ -237,6 +237,21 @@ fn a_broken_schema_file_is_a_clear_error() {
         error.to_string().contains("/properties/safety/$ref"),
         "{error}"
     );
+    // Each error prints its cause once: in its message or as its `source()`.
+    let missing = std::env::temp_dir().join(format!("selfhelp-none-{}.json", std::process::id()));
+    let unreadable = selfhelp::schema_file::load(&missing).unwrap_err();
+    for error in [&error, &unreadable] {
+        if let Some(cause) = std::error::Error::source(error) {
+            assert!(!error.to_string().contains(&cause.to_string()), "{error:?}");
+        }
+    }
+    assert!(
+        unreadable
+            .chain()
+            .starts_with("cannot read the schema file: "),
+        "{}",
+        unreadable.chain()
+    );
 }
 
 #[test]

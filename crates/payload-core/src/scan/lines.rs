@@ -12,8 +12,8 @@
 //!   (heading, list item, fence, HTML) is its lazy continuation, and quoted too;
 //! - text between `<blockquote>` and `</blockquote>` is quoted.
 
-use super::space::is_horizontal_space;
 pub(crate) use crate::fence::{Fence, closes as closes_fence, opener as fence_opener};
+use crate::space::is_horizontal_space;
 
 /// The longest heading or list prefix a block takes with its marker.
 pub(crate) const MAX_PREFIX: usize = 24;

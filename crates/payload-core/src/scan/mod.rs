@@ -7,7 +7,8 @@
 //!   fence opener);
 //! - [`lines`]: the Markdown around it (code fences by [`crate::fence`], quotes, block
 //!   prefixes);
-//! - [`space`]: what counts as space (Unicode spaces and invisible characters);
+//! - what counts as space (Unicode spaces and invisible characters) is
+//!   `crate::space`, below the code-fence rule that reads it too;
 //! - [`quotes`]: where strings open and close, one rule for the scanner and the lexer;
 //! - [`reasoning`]: what is the model's reasoning, not its answer (docs/spec.md §9.1);
 //! - [`value`]: where a value ends (balanced matching, resumable);
@@ -24,7 +25,6 @@ pub(crate) mod lines;
 pub(crate) mod quotes;
 pub(crate) mod reasoning;
 pub(crate) mod segmenter;
-pub(crate) mod space;
 pub(crate) mod spelling;
 pub(crate) mod table;
 pub(crate) mod value;

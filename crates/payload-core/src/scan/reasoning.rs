@@ -35,7 +35,7 @@
 
 // Whitespace before an opening tag: line breaks (a line start stays one), horizontal
 // space, and the invisible characters that count as space (docs/spec.md §9.3).
-use super::space::is_space;
+use crate::space::is_space;
 
 /// One kind of reasoning section: what opens it and what closes it.
 #[derive(Debug)]

@@ -12,9 +12,9 @@
 //! (docs/spec.md §1.15). A marker that ends its line with no value after it is [`Spelling::Alone`].
 //! Where the line and the surroundings allow a marker at all is decided in [`super::lines`].
 
-pub(crate) use super::space::is_horizontal_space;
-use super::space::{self, is_space};
 use crate::fence::{self, Fence};
+pub(crate) use crate::space::is_horizontal_space;
+use crate::space::{self, is_space};
 
 /// At most this many emphasis characters on each side of a marker's name.
 const MAX_EMPHASIS: usize = 3;

@@ -38,10 +38,10 @@
 
 use super::lines::{self, MAX_PREFIX};
 use super::quotes::{self, Closing, Quote};
-use super::space::{self, is_horizontal_space};
 use super::spelling::{self, Head};
 use super::table::MarkerTable;
 use crate::fence::{self, Fence};
+use crate::space::{self, is_horizontal_space};
 
 /// What ends a value that is still open before the text does (module docs).
 #[derive(Debug, Clone, Copy)]

@@ -56,7 +56,7 @@
 //! outcome). serde is asked only what the test
 //! reads: the roundtrip, and the words of a refusal, never the path of an error.
 
-use crate::validate::members::NearMiss;
+use crate::validate::members::{NearMiss, UndeclaredMember};
 use payload_schema::pointer;
 use serde_json::{Map, Value};
 
@@ -72,23 +72,6 @@ pub(crate) const MAX_PROBES: usize = 64;
 /// How many string members of each object a probe keeps beside the members it tests
 /// (they hold the tags of tagged enums; an object with more keeps its first ones).
 pub(crate) const MAX_PROBE_STRINGS: usize = 32;
-
-/// How many undeclared members of one value are noted for the test (the walk notes
-/// them; past this many, the rest keep their warning or error).
-pub(crate) const MAX_NOTED: usize = 256;
-
-/// An undeclared member: the pointer of its object and its name as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct UndeclaredMember {
-    /// JSON Pointer of the object that holds it.
-    pub object: String,
-    /// The member's name as written.
-    pub name: String,
-    /// The members its object's schema declares and the object lacks (none when the
-    /// schema's union is undecided): what an alias of an optional member may stand for
-    /// when serde cannot read the value.
-    pub absent: Vec<String>,
-}
 
 /// Renames in `value` every member of `undeclared` that serde reads as a declared member
 /// (the rules of the module docs); `missing(value)` gives the pointers of the members

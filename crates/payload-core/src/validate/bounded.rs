@@ -28,7 +28,6 @@
 //! `$ref` inside still resolves ([`entry_schema`]). These are compiled once per location
 //! and kept with the type's compiled schema.
 
-use super::compiled::CompiledSchema;
 use crate::caps::{Capped, MAX_ERRORS};
 use crate::error::PayloadError;
 use crate::schema::applies::{Choice, choose};
@@ -79,16 +78,20 @@ impl Entries {
     }
 }
 
-/// Pushes every way `value` fails `compiled` to `errors` (the caller knows it fails).
+/// Pushes every way `value` fails the `root` schema (compiled into `validator`, its
+/// item schemas' validators kept in `entries`) to `errors` (the caller knows it fails).
 pub(super) fn validate(
-    compiled: &CompiledSchema,
+    root: &Value,
+    validator: &Validator,
+    entries: &Entries,
     value: &Value,
     errors: &mut Capped<PayloadError>,
 ) {
     let piece = Piece {
-        compiled,
-        schema: &compiled.schema,
-        validator: &compiled.validator,
+        root,
+        entries,
+        schema: root,
+        validator,
         location: "",
     };
     piece.validate(value, "", errors, 0);
@@ -96,7 +99,9 @@ pub(super) fn validate(
 
 /// One validation entry point: the root, or an item schema's [`Entry`].
 struct Piece<'c> {
-    compiled: &'c CompiledSchema,
+    /// The type's whole schema, where every entry starts.
+    root: &'c Value,
+    entries: &'c Entries,
     schema: &'c Value,
     validator: &'c Validator,
     location: &'c str,
@@ -111,7 +116,7 @@ impl Piece<'_> {
         errors: &mut Capped<PayloadError>,
         depth: usize,
     ) {
-        let root = &self.compiled.schema;
+        let root = self.root;
         let mut pruner = Pruner {
             root,
             budget: BUDGET,
@@ -190,11 +195,12 @@ impl Piece<'_> {
         errors: &mut Capped<PayloadError>,
         depth: usize,
     ) {
-        let Some(entry) = self.compiled.entries.get(&self.compiled.schema, &cut.items) else {
+        let Some(entry) = self.entries.get(self.root, &cut.items) else {
             return;
         };
         let piece = Piece {
-            compiled: self.compiled,
+            root: self.root,
+            entries: self.entries,
             schema: &entry.schema,
             validator: &entry.validator,
             location: &cut.items,

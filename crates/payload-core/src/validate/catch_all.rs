@@ -8,7 +8,7 @@
 
 use crate::caps::Capped;
 use crate::error::{ErrorKind, PayloadError};
-use crate::validate::check::TypedDecode;
+use crate::validate::decode::TypedDecode;
 use payload_schema::walk;
 use serde_json::Value;
 

@@ -31,6 +31,7 @@ use crate::typed::AnyPayload;
 use crate::validate::aliases;
 use crate::validate::catch_all;
 use crate::validate::compiled::CompiledSchema;
+use crate::validate::decode::{Decoder, first_message};
 use crate::validate::members::Unknowns;
 use crate::validate::walk;
 use crate::warning::Warning;
@@ -60,17 +61,6 @@ impl Checked {
     }
 }
 
-/// What decoding a schema-valid value into its type found.
-#[derive(Debug, Clone, Default)]
-pub struct TypedDecode {
-    /// The decode error, or the type's own rule violations.
-    pub errors: Vec<PayloadError>,
-    /// The decoded value written back as JSON, when asked for and it decoded.
-    pub roundtrip: Option<Value>,
-    /// The decoded value, when it decoded and its rules hold.
-    pub typed: Option<AnyPayload>,
-}
-
 /// What [`probe`] found: the value checked, or only that the schema refuses it.
 #[derive(Debug)]
 pub(crate) enum Probe {
@@ -79,39 +69,6 @@ pub(crate) enum Probe {
     /// The schema refuses the value: no error was built. Step 1 ran, and these are its
     /// rewrites.
     Refused { rewrites: Capped<Warning> },
-}
-
-/// How a value is decoded into its type: step 4, and the questions step 0's alias test
-/// asks of serde (`crate::validate::aliases`).
-pub(crate) trait Decoder {
-    /// Decodes `value` into the type and applies its rules; with `roundtrip`, also
-    /// writes the decoded value back as JSON.
-    fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode;
-
-    /// The message of the first thing decoding `value` refuses, `None` when it decodes
-    /// and its rules hold. The alias test asks this of many probes and reads only the
-    /// words, so a decoder may skip what a reported error needs (its path).
-    fn refusal(&self, value: &Value) -> Option<String> {
-        first_message(&self.decode(value, false))
-    }
-
-    /// `value` as decoding reads it, written back as JSON (`None` when it does not
-    /// decode): what `decode(value, true)` gives as its `roundtrip`, which a decoder may
-    /// find without the type's rules or a failure's path.
-    fn roundtrip(&self, value: &Value) -> Option<Value> {
-        self.decode(value, true).roundtrip
-    }
-}
-
-/// The message of a decode's first error: what [`Decoder::refusal`] says by default.
-pub(crate) fn first_message(decoded: &TypedDecode) -> Option<String> {
-    decoded.errors.first().map(|error| error.message.clone())
-}
-
-impl<F: Fn(&Value, bool) -> TypedDecode> Decoder for F {
-    fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {
-        self(value, roundtrip)
-    }
 }
 
 /// Runs the steps of the module docs on `value` (rewritten in place by step 1), with

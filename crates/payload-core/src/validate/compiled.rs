@@ -6,8 +6,8 @@ use super::bounded;
 use super::plan::{Coercion, Plan, Verdict};
 use crate::caps::Capped;
 use crate::error::PayloadError;
+use crate::policy::ParsingPolicy;
 use crate::schema::{Shape, shape_of};
-use crate::whole::policy::ParsingPolicy;
 use serde_json::Value;
 
 /// A payload type's schema, compiled once and kept for the life of the process.
@@ -126,7 +126,7 @@ impl CompiledSchema {
         if self.validator.is_valid(value) {
             return;
         }
-        bounded::validate(self, value, errors);
+        bounded::validate(&self.schema, &self.validator, &self.entries, value, errors);
     }
 }
 

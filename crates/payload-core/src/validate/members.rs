@@ -35,10 +35,9 @@
 
 use crate::caps::Capped;
 use crate::error::PayloadError;
+use crate::formats::fold_name as fold;
 use crate::schema::applies::{Applies, Members};
-use crate::validate::aliases::{self, UndeclaredMember};
 use crate::warning::{Warning, WarningKind};
-use crate::whole::formats::fold_name as fold;
 use payload_schema::pointer;
 use serde_json::{Map, Value};
 
@@ -47,6 +46,23 @@ pub(crate) const MAX_SEARCHED: usize = 1024;
 
 /// The largest distance that still counts as a near miss.
 const MAX_DISTANCE: usize = 2;
+
+/// How many undeclared members of one value are noted for the alias test
+/// (`crate::validate::aliases`; the walk notes them; past this many, the rest keep their warning or error).
+pub(crate) const MAX_NOTED: usize = 256;
+
+/// An undeclared member: the pointer of its object and its name as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UndeclaredMember {
+    /// JSON Pointer of the object that holds it.
+    pub object: String,
+    /// The member's name as written.
+    pub name: String,
+    /// The members its object's schema declares and the object lacks (none when the
+    /// schema's union is undecided): what an alias of an optional member may stand for
+    /// when serde cannot read the value.
+    pub absent: Vec<String>,
+}
 
 /// An undeclared member that is a near miss of a declared member its object lacks.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,7 +130,7 @@ pub(crate) struct Unknowns {
     /// a `missing` error there says the same thing again and is dropped.
     pub superseded: Vec<String>,
     /// Every undeclared member met, in open or closed objects (at most
-    /// [`aliases::MAX_NOTED`]): the candidates of the alias test (`crate::validate::aliases`).
+    /// [`MAX_NOTED`]): the candidates of the alias test (`crate::validate::aliases`).
     pub undeclared: Vec<UndeclaredMember>,
 }
 
@@ -136,7 +152,7 @@ impl<'w> Undeclared<'w> {
             warnings,
             near: Capped::new(cap),
             superseded: Capped::new(cap),
-            undeclared: Capped::new(aliases::MAX_NOTED),
+            undeclared: Capped::new(MAX_NOTED),
         }
     }
 
@@ -454,10 +470,7 @@ mod tests {
         let started = std::time::Instant::now();
         let unknowns = walk(&value, &schema(), &mut warnings, 100);
         assert!(unknowns.near.is_empty() && unknowns.superseded.is_empty());
-        assert_eq!(
-            unknowns.undeclared.len(),
-            crate::validate::aliases::MAX_NOTED
-        );
+        assert_eq!(unknowns.undeclared.len(), MAX_NOTED);
         assert_eq!(warnings.items().len(), 100);
         assert_eq!(warnings.omitted(), 99_900);
         assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());

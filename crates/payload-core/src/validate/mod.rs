@@ -4,6 +4,7 @@
 //! - [`aliases`]: undeclared members serde reads under another name, renamed to it;
 //! - [`check`]: the steps in order: the schema, members the type does not declare,
 //!   integer-valued numbers, decoding into the type and its own rules;
+//! - [`decode`]: decoding a schema-valid value into its type (the check's last step);
 //! - [`compiled`]: a type's schema compiled into the validator, and [`bounded`]: its
 //!   errors, in work and memory bounded by the value;
 //! - [`plan`]: the schema compiled into a plan that finds a clean value (valid, nothing
@@ -22,6 +23,7 @@ pub(crate) mod catch_all;
 pub(crate) mod check;
 pub(crate) mod coerce;
 pub(crate) mod compiled;
+pub(crate) mod decode;
 pub(crate) mod members;
 pub(crate) mod numbers;
 pub(crate) mod plan;

@@ -536,7 +536,7 @@ pub(crate) fn closest<'a>(
         .map(|(c, _)| c)
 }
 
-pub(crate) use crate::whole::formats::fold_name as fold;
+pub(crate) use crate::formats::fold_name as fold;
 
 /// A value, shortened for a message.
 fn short(value: &Value) -> String {

@@ -3,9 +3,9 @@
 //!
 //! - [`extract`]: finding the candidate values in a response, reading, coercing and
 //!   validating them, and choosing the answer;
-//! - [`formats`]: YAML-like, TOML-like, XML, tagged and delimited text, read into JSON
-//!   values and rendered from them.
+//!
+//! The other formats' readers ([`crate::formats`]: YAML-like, TOML-like, XML, tagged
+//! and delimited text) and a type's `x-parsing` (`crate::policy`) sit lower, in modules
+//! of their own: the layers of schemas and validation below this mode use them.
 
 pub(crate) mod extract;
-pub mod formats;
-pub(crate) mod policy;

@@ -4,7 +4,7 @@
 
 fn main() {
     let schema = selfhelp::schema_file::load(&selfhelp::schema_file::path())
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap_or_else(|e| panic!("{}", e.chain()));
     println!(
         "schema loaded from {}",
         selfhelp::schema_file::path().display()

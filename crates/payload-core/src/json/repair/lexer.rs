@@ -73,7 +73,7 @@ impl<'a> Lexer<'a> {
 
     /// Skips an invisible character (docs/spec.md §9.3) here, if one is, noting the repair.
     fn skip_invisible(&mut self) -> bool {
-        match crate::scan::space::invisible_len(&self.bytes[self.pos..]) {
+        match crate::space::invisible_len(&self.bytes[self.pos..]) {
             Some(len) => {
                 self.repairs.add(Repair::InvisibleCharacters);
                 self.pos += len;

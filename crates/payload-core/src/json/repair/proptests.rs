@@ -2,7 +2,7 @@
 
 use super::*;
 use proptest::prelude::*;
-use serde_json::{Map, Number};
+use serde_json::{Map, Number, Value};
 
 /// Any JSON value serde_json can write (finite floats only, as JSON has no others).
 pub(crate) fn json_value() -> impl Strategy<Value = Value> {

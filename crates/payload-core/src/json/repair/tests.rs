@@ -1,7 +1,7 @@
 //! Examples of broken JSON the way models write it, one category at a time and mixed.
 
 use super::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Reads `text`, panicking with the error when it fails.
 fn ok(text: &str) -> Lenient {

@@ -7,11 +7,11 @@
 
 use super::coercion::{Coercion, Fit, Items, Target, Union};
 use super::node::{NodeId, Types};
+use crate::formats::folds_to;
 use crate::limits::MAX_DEPTH;
 use crate::validate::coerce::{
     Fixes, Place, fix_enum_case, fix_type, matches_type, rename_members, wrap_bare_array,
 };
-use crate::whole::formats::folds_to;
 use payload_schema::pointer;
 use serde_json::{Map, Value};
 

@@ -1,7 +1,7 @@
 //! The plan's verdict beside what it stands for, for the property tests and the fuzz
 //! targets that hold the plan to it (`payload_core::__internals::plan`).
 
-use super::Verdict;
+use super::verdict::Verdict;
 use crate::caps::{Capped, MAX_ERRORS};
 use crate::validate::compiled::CompiledSchema;
 use crate::validate::walk;

@@ -34,25 +34,13 @@ mod node;
 mod run;
 #[cfg(test)]
 mod tests;
+mod verdict;
 
 pub(crate) use coercion::Coercion;
 use node::Node;
 pub(crate) use node::Types;
 use serde_json::Value;
-
-/// What the plan says about a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// Valid under the schema, and nothing for the walk after validation to do.
-    Clean,
-    /// Refused by the schema.
-    Invalid,
-    /// Refused by the schema, or something for the walk to report or rewrite.
-    Report,
-    /// The plan cannot tell (a keyword or a union it does not compile, past its
-    /// limits).
-    Unsure,
-}
+pub use verdict::Verdict;
 
 /// A schema compiled into nodes (the root's first).
 #[derive(Debug)]

@@ -7,9 +7,9 @@
 //! targets, and the branch of each union that the value picks; then each node's own
 //! keywords are checked, and the walk goes on into the members and items.
 
-use super::Verdict;
 use super::compile::has_number;
 use super::node::{Extra, Node, NodeId, Pick, Types, Union};
+use super::verdict::Verdict;
 use crate::limits::MAX_DEPTH;
 use crate::validate::numbers;
 use serde_json::{Map, Number, Value};

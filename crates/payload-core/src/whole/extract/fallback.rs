@@ -31,11 +31,11 @@
 //! the result (each format tried, and its first error).
 
 use super::policy;
-use super::{ExtractResult, read_in};
+use super::result::ExtractResult;
 use crate::error::ErrorKind;
+use crate::formats::{self, Format};
 use crate::payload::PayloadType;
 use crate::warning::{Warning, WarningKind};
-use crate::whole::formats::{self, Format};
 
 /// How much of a fallback format's own confidence its result keeps.
 const FALLBACK_CONFIDENCE: f64 = 0.5;
@@ -45,8 +45,14 @@ const FALLBACK_CONFIDENCE: f64 = 0.5;
 const SUMMARY_CHARS: usize = 120;
 
 /// Reads `text` as `payload` in the detected format, falling back to the others (see
-/// the module docs). The result has been through the type's x-parsing policy.
-pub(super) fn read_auto(text: &str, payload: &PayloadType) -> ExtractResult {
+/// the module docs), each format's attempt made by `read_in` (the reader of one
+/// format, passed in so that this file does not name the file that calls it). The
+/// result has been through the type's x-parsing policy.
+pub(super) fn read_auto(
+    text: &str,
+    payload: &PayloadType,
+    read_in: impl Fn(&str, &PayloadType, Format, f64) -> ExtractResult,
+) -> ExtractResult {
     let compiled = payload.compiled();
     let policy = compiled.policy();
     let mut scores = formats::detect(text, compiled.schema());

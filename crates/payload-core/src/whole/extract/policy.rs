@@ -1,11 +1,11 @@
-//! A type's `x-parsing` policy (`crate::whole::policy`) applied to a whole-response
+//! A type's `x-parsing` policy (`crate::policy`) applied to a whole-response
 //! result: unknown members, missing required members and partial data handled as the
 //! policy states (docs/spec.md §4).
 
-use super::ExtractResult;
+use super::result::ExtractResult;
 use crate::error::{ErrorKind, PayloadError};
+use crate::policy::{Additional, ParsingPolicy, Required};
 use crate::warning::{Warning, WarningKind};
-use crate::whole::policy::{Additional, ParsingPolicy, Required};
 
 /// The result as `policy` reports it: unknown members, missing required members
 /// and partial data handled as stated.

@@ -16,7 +16,7 @@
 //! repair this library makes is reported, so there is no riskier tier to opt into.
 //! These apply to whole-response mode; marker mode has its own rules (docs/spec.md §1).
 
-use crate::whole::formats::Format;
+use crate::formats::Format;
 use serde_json::Value;
 
 /// What to do with members the schema does not declare.

@@ -1,8 +1,8 @@
 //! Every rendering reads back, through the format's own reader, to the value written.
 
 use super::*;
-use crate::whole::formats::parse_as;
-use crate::whole::formats::tests::analysis_schema;
+use crate::formats::parse_as;
+use crate::formats::tests::analysis_schema;
 use serde_json::json;
 
 /// A schema with a nested object, an optional field, an enum, a boolean, an integer

@@ -21,8 +21,8 @@ use super::ending::{Cut, Reading};
 use super::node::{Node, fold};
 use super::options::{global_opt, known_names};
 use crate::error::Location;
+use crate::formats::Format;
 use crate::limits::MAX_DEPTH;
-use crate::whole::formats::Format;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 

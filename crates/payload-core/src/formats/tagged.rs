@@ -17,7 +17,7 @@ use super::FormatRead;
 use super::convert::Converter;
 use super::node::fold;
 use super::xml::{no_elements, read, root_field_names};
-use crate::whole::formats::Format;
+use crate::formats::Format;
 use serde_json::Value;
 
 /// Parses a tagged response into a value of `schema`, with what was noticed on the way.
