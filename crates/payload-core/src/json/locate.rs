@@ -35,7 +35,7 @@ pub fn locate(text: &str, pointers: &[&str]) -> HashMap<String, usize> {
             found.insert(path.to_string(), at);
         }
     };
-    record("", skip_ws(bytes, 0), &mut found);
+    record("", root(text), &mut found);
 
     while i < bytes.len() {
         let b = bytes[i];
@@ -139,6 +139,17 @@ fn set_key(stack: &mut [Frame], path: &mut String, lengths: &[usize], key: Strin
     }
 }
 
+/// Where the value starts: after leading whitespace and a code fence opener around it,
+/// by the rule repair reads it with (`crate::fence::inline_opener`), so that a fenced
+/// scalar (```` ```json\n1\n``` ````) is located at its literal, not at the fence.
+fn root(text: &str) -> usize {
+    let at = skip_ws(text.as_bytes(), 0);
+    match crate::fence::inline_opener(&text[at..]) {
+        Some((_, len)) => skip_ws(text.as_bytes(), at + len),
+        None => at,
+    }
+}
+
 fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
     while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\r' | b'\n')) {
         i += 1;
@@ -159,6 +170,13 @@ mod tests {
         assert_eq!(&text[found["/ops/1/a/1"]..found["/ops/1/a/1"] + 1], "2");
         assert_eq!(&text[found["/ops/0"]..found["/ops/0"] + 6], "{\"a\": ");
         assert!(!found.contains_key("/missing"));
+    }
+
+    #[test]
+    fn a_fenced_value_is_located_past_its_opener() {
+        for (text, at) in [("```json\n1\n```", 8), ("  ~~~\n [2]\n~~~", 7), ("```json {}```", 8)] {
+            assert_eq!(locate(text, &[""])[""], at, "{text:?}");
+        }
     }
 
     #[test]
