@@ -216,7 +216,11 @@ mod tests {
         assert_eq!(inline_opener("``` 1").map(|(_, n)| n), Some(5));
         assert_eq!(inline_opener("```json 1\n2").map(|(_, n)| n), Some(9));
         assert_eq!(inline_opener("~~~ a `b` c\r\n{}").map(|(_, n)| n), Some(11));
-        assert_eq!(inline_opener("``` a `b`\n{}"), None, "a backtick in the info string");
+        assert_eq!(
+            inline_opener("``` a `b`\n{}"),
+            None,
+            "a backtick in the info string"
+        );
         let long = format!("``` {}\n{{}}", "x ".repeat(MAX_INLINE_INFO));
         assert_eq!(inline_opener(&long), None, "an info string past the bound");
         let fence = Fence::new('`', 4).unwrap();

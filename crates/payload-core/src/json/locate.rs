@@ -174,7 +174,11 @@ mod tests {
 
     #[test]
     fn a_fenced_value_is_located_past_its_opener() {
-        for (text, at) in [("```json\n1\n```", 8), ("  ~~~\n [2]\n~~~", 7), ("```json {}```", 8)] {
+        for (text, at) in [
+            ("```json\n1\n```", 8),
+            ("  ~~~\n [2]\n~~~", 7),
+            ("```json {}```", 8),
+        ] {
             assert_eq!(locate(text, &[""])[""], at, "{text:?}");
         }
     }

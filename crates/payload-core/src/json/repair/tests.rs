@@ -649,7 +649,11 @@ fn a_fences_info_string_is_not_its_content() {
     repaired("``` my note\n[3]\n```", json!([3]), &["removed code fence"]);
     repaired("```json\n1\n```", json!(1), &["removed code fence"]);
     // A bracket after the first word opens the value on the opener's line.
-    repaired("```json {\"a\": 1}```", json!({"a": 1}), &["removed code fence"]);
+    repaired(
+        "```json {\"a\": 1}```",
+        json!({"a": 1}),
+        &["removed code fence"],
+    );
 }
 
 #[test]
