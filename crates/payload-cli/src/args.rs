@@ -240,6 +240,11 @@ pub struct ParseArgs {
     /// The page the response was given on.
     #[arg(long)]
     pub page: String,
+    /// The model's chat template ends the prompt with `<think>` (DeepSeek-R1, Qwen3,
+    /// QwQ) and the server leaves the reasoning in the text: the response is read as
+    /// if it began with `<think>` (as `payload chat --reasoning-opened-by-prompt`).
+    #[arg(long)]
+    pub reasoning_opened_by_prompt: bool,
     /// The response (default: standard input).
     pub file: Option<PathBuf>,
 }
@@ -277,6 +282,11 @@ pub struct StreamArgs {
     /// Chunk size in bytes (cut at char boundaries).
     #[arg(long, default_value_t = crate::stream::DEFAULT_CHUNK)]
     pub chunk: usize,
+    /// The model's chat template ends the prompt with `<think>` (DeepSeek-R1, Qwen3,
+    /// QwQ) and the server leaves the reasoning in the text: the response is read as
+    /// if it began with `<think>` (as `payload chat --reasoning-opened-by-prompt`).
+    #[arg(long)]
+    pub reasoning_opened_by_prompt: bool,
     /// The response (default: standard input).
     pub file: Option<PathBuf>,
 }
