@@ -104,6 +104,11 @@ pub struct ServeOptions {
     /// How long one chat turn may take in all ([`DEFAULT_TURN_DEADLINE`]); past it the
     /// turn ends with an `error` event and is recorded as interrupted.
     pub turn_deadline: std::time::Duration,
+    /// The model's chat template ends the prompt with `<think>` (DeepSeek-R1, Qwen3,
+    /// QwQ behind a server that leaves the reasoning in the text): each answer is read
+    /// as if it began with `<think>`, so the draft before `</think>` is reasoning and
+    /// never reaches the page (docs/spec.md §9.1).
+    pub reasoning_opened_by_prompt: bool,
 }
 
 impl Default for ServeOptions {
@@ -115,6 +120,7 @@ impl Default for ServeOptions {
             security: SecurityPolicy::default(),
             timeouts: Timeouts::default(),
             turn_deadline: DEFAULT_TURN_DEADLINE,
+            reasoning_opened_by_prompt: false,
         }
     }
 }
@@ -309,6 +315,7 @@ impl App {
             manifest,
             assets: assets::Assets::new(&self.title, self.files),
             turn_deadline: self.options.turn_deadline,
+            reasoning_opened_by_prompt: self.options.reasoning_opened_by_prompt,
         };
         Ok(Service {
             state: Arc::new(AppState::new(parts, db)),
@@ -335,7 +342,8 @@ impl App {
 }
 
 /// `payload serve` runs the app: the request's database, hosts and turn deadline
-/// replace the app's, and a provider named on the command line replaces its model.
+/// replace the app's, a provider named on the command line replaces its model, and
+/// `--reasoning-opened-by-prompt` says the prompt opens that model's reasoning.
 impl payload_cli::Serve for App {
     fn serve(self: Box<Self>, request: payload_cli::ServeRequest) -> std::io::Result<()> {
         let mut app = *self;
@@ -344,6 +352,7 @@ impl payload_cli::Serve for App {
         if let Some(deadline) = request.turn_deadline {
             app.options.turn_deadline = deadline;
         }
+        app.options.reasoning_opened_by_prompt |= request.reasoning_opened_by_prompt;
         if let Some(make) = request.model {
             app = app.model(move |_: &TurnInfo| make());
         }

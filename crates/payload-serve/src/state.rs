@@ -56,6 +56,9 @@ pub struct AppState {
     pub assets: Assets,
     /// How long one turn may take in all.
     pub turn_deadline: std::time::Duration,
+    /// Each answer is read as if it began with `<think>`
+    /// ([`crate::ServeOptions::reasoning_opened_by_prompt`]).
+    pub reasoning_opened_by_prompt: bool,
     /// Turns whose task is still running.
     pub live_turns: AtomicUsize,
     /// The conversations with a turn running: a second message to one of them waits
@@ -75,6 +78,7 @@ impl AppState {
             manifest: parts.manifest,
             assets: parts.assets,
             turn_deadline: parts.turn_deadline,
+            reasoning_opened_by_prompt: parts.reasoning_opened_by_prompt,
             live_turns: AtomicUsize::new(0),
             answering: Mutex::new(HashSet::new()),
         }
@@ -104,6 +108,7 @@ pub(crate) struct StateParts {
     pub manifest: AppManifest,
     pub assets: Assets,
     pub turn_deadline: std::time::Duration,
+    pub reasoning_opened_by_prompt: bool,
 }
 
 /// A conversation's running turn: counted as live, and the conversation held, until
