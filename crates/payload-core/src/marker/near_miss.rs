@@ -121,25 +121,23 @@ fn noted(message: &str, start: usize, end: usize) -> bool {
     )
 }
 
-/// Whether the line that holds `start..end` is a fence opener whose info string is that
-/// name (with a colon after it or not) and whose next line opens a value.
-fn fence_info(message: &str, start: usize, end: usize) -> bool {
-    let line_start = message[..start].rfind('\n').map_or(0, |n| n + 1);
-    let Some(line_end) = message[end..].find('\n').map(|n| end + n) else {
-        return false;
-    };
-    let line = &message[line_start..line_end];
-    let Some(fence) = fence::opener(line) else {
-        return false;
-    };
-    let run = line_start + line.len() - line.trim_start().len() + fence.len();
-    let before = &message[run..start];
-    let after = message[end..line_end].trim_end();
-    if !before.trim().is_empty() || !(after.is_empty() || after == ":") {
-        return false;
-    }
-    let next = message[line_end + 1..].trim_start_matches(|c: char| c.is_whitespace());
-    next.starts_with(['{', '['])
+/// Whether the name at `start..end` is the whole info string `info` of a fence opener
+/// (a colon after it or not) ending its line at `line_end`, and the next line opens a
+/// value.
+fn fence_info(
+    message: &str,
+    info: (usize, usize),
+    start: usize,
+    end: usize,
+    line_end: usize,
+) -> bool {
+    let named = start == info.0
+        && (end == info.1 || (end + 1 == info.1 && message.as_bytes()[end] == b':'));
+    named
+        && message.get(line_end + 1..).is_some_and(|next| {
+            next.trim_start_matches(char::is_whitespace)
+                .starts_with(['{', '['])
+        })
 }
 
 /// `b` as the search reads it: spaces and hyphens are underscores.
@@ -186,7 +184,9 @@ impl NearMisses {
             // on purpose (quoted, in code, mid-sentence).
             let exact = written == self.markers[m.pattern().as_usize()];
             // An info string is the fence's, in any spelling (a colon after it too).
-            let info = context.opens_fence(start) && fence_info(message, start, end);
+            let info = context
+                .opens_fence(start)
+                .is_some_and(|(info, line_end)| fence_info(message, info, start, end, line_end));
             let why = match spelling::spell(message, start, end, true) {
                 _ if info => Why::FenceInfo,
                 Spelling::Marker(spelled) if !exact && spelled.value_start.is_some() => {
@@ -222,8 +222,9 @@ struct Context<'t> {
     fences: fence::Tracker,
     /// The line being read: its start and end, and whether it is code or quoted.
     line: (usize, usize, bool),
-    /// Whether the line being read opens a fence (outside any other and unquoted).
-    opens: bool,
+    /// Where the info string of the line being read is, trimmed, when the line opens a
+    /// fence (outside any other, unquoted).
+    info: Option<(usize, usize)>,
     /// Backticks counted on the line up to this offset, and whether a span is open.
     ticks_to: usize,
     in_span: bool,
@@ -235,7 +236,7 @@ impl<'t> Context<'t> {
             text,
             fences: fence::Tracker::new(),
             line: (0, 0, false),
-            opens: false,
+            info: None,
             ticks_to: 0,
             in_span: false,
         };
@@ -249,17 +250,28 @@ impl<'t> Context<'t> {
         let line = &self.text[start..end];
         let outside = !self.fences.is_open();
         let fenced = self.fences.line(line);
-        self.opens = outside && fenced;
+        self.info = (outside && fenced).then(|| {
+            // Each line is read once: its info string is found once, whatever the
+            // number of names on it.
+            let unindented = line.trim_start();
+            let ch = unindented.chars().next().unwrap_or('`');
+            let run = unindented.len() - unindented.trim_start_matches(ch).len();
+            let info = unindented[run..].trim();
+            let at = start + (line.len() - unindented.len()) + run;
+            let at = at + (unindented[run..].len() - unindented[run..].trim_start().len());
+            (at, at + info.len())
+        });
         let quoted = lines::line_kind(line, true) == Some(LineKind::Quote);
         self.line = (start, end, fenced || quoted);
         self.ticks_to = start;
         self.in_span = false;
     }
 
-    /// Whether the line that holds `at` opens a code fence (and is not inside one).
-    fn opens_fence(&mut self, at: usize) -> bool {
+    /// When the line that holds `at` opens a code fence (and is not inside one): where
+    /// its info string is, and where the line ends.
+    fn opens_fence(&mut self, at: usize) -> Option<((usize, usize), usize)> {
         self.reach(at);
-        self.opens
+        self.info.map(|info| (info, self.line.1))
     }
 
     /// Reads lines up to the one that holds `at`.
