@@ -187,7 +187,7 @@ async fn an_app_told_the_prompt_opens_the_reasoning_shows_no_draft() {
         let shown: String = body
             .split("\n\n")
             .filter(|block| block.starts_with("event: text_delta\n"))
-            .flat_map(|block| data_events(block))
+            .flat_map(data_events)
             .filter_map(|event| event["text"].as_str().map(str::to_owned))
             .collect();
         if prompted {
