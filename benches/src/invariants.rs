@@ -299,7 +299,7 @@ fn visible(text: &str) -> Vec<char> {
 /// How reasoning sections open and close (docs/spec.md §9.1), lowercase: each opener
 /// with its closers. Written here, not taken from the parser, so that the property tests
 /// hold the parser's table to the spec's too.
-const REASONING_SECTIONS: [(&str, &[&str]); 8] = [
+const REASONING_SECTIONS: [(&str, &[&str]); 10] = [
     ("<think>", &["</think>"]),
     ("<thinking>", &["</thinking>"]),
     ("<reasoning>", &["</reasoning>"]),
@@ -320,7 +320,22 @@ const REASONING_SECTIONS: [(&str, &[&str]); 8] = [
             "<|end|>",
         ],
     ),
+    // Ollama's command line: only as the output's first visible line (below).
+    ("thinking...\n", &["...done thinking."]),
+    ("thinking...\r\n", &["...done thinking."]),
 ];
+
+/// The sections whose openers open only before any visible answer text.
+const LEADING_ONLY: [&str; 2] = ["thinking...\n", "thinking...\r\n"];
+
+/// gpt-oss's final channel (lowercase): its headers and its end tokens are notation
+/// around the answer, taken out; it is open after the analysis channel's closer that
+/// holds its header.
+const FINAL_HEADERS: [&str; 2] = [
+    "<|start|>assistant<|channel|>final<|message|>",
+    "<|channel|>final<|message|>",
+];
+const FINAL_ENDS: [&str; 2] = ["<|return|>", "<|end|>"];
 
 /// The first closer in `lower` (lowercased text): where it starts and its length; at
 /// one place, the longest.
@@ -346,20 +361,47 @@ fn reference_space(c: char) -> bool {
 /// parser's incremental one: `(answer, sections, unclosed)`. A section opens with
 /// one of the openers of `REASONING_SECTIONS` (any case) where only whitespace (or an
 /// invisible character, docs/spec.md §9.3) stands between it and the start of the text or of a
-/// line, and closes at the first of its closers.
+/// line (a `LEADING_ONLY` one only while the answer so far is all space), and closes at
+/// the first of its closers. gpt-oss's final channel (`FINAL_HEADERS` where a section
+/// may open, or after a closer that ends with one) is answer text up to the first of
+/// `FINAL_ENDS`; its header and end are in neither.
 pub fn reference_split(text: &str) -> (String, Vec<String>, bool) {
     // ASCII lowercasing keeps every byte offset.
     let lower = text.to_ascii_lowercase();
     let space = reference_space;
     let (mut answer, mut sections) = (String::new(), Vec::new());
     let (mut pos, mut line) = (0, Some(0));
+    // Inside the final channel from `pos`: read its answer up to its end.
+    let final_channel = |answer: &mut String, body: usize| -> usize {
+        match first_closer(&lower[body..], &FINAL_ENDS) {
+            Some((n, len)) => {
+                answer.push_str(&text[body..body + n]);
+                body + n + len
+            }
+            None => {
+                answer.push_str(&text[body..]);
+                text.len()
+            }
+        }
+    };
     while let Some(start) = line {
         let first = text[start..]
             .find(|c: char| !space(c))
             .map_or(text.len(), |n| start + n);
-        let opened = REASONING_SECTIONS
+        let blank_so_far =
+            !answer.chars().any(|c| !space(c)) && !text[pos..first].chars().any(|c| !space(c));
+        if let Some(header) = FINAL_HEADERS
             .iter()
-            .find(|(open, _)| lower[first..].starts_with(open));
+            .find(|h| lower[first..].starts_with(*h))
+        {
+            answer.push_str(&text[pos..first]);
+            pos = final_channel(&mut answer, first + header.len());
+            line = text[pos..].find('\n').map(|n| pos + n + 1);
+            continue;
+        }
+        let opened = REASONING_SECTIONS.iter().find(|(open, _)| {
+            lower[first..].starts_with(open) && (blank_so_far || !LEADING_ONLY.contains(open))
+        });
         let Some((open, closers)) = opened else {
             line = text[first..].find('\n').map(|n| first + n + 1);
             continue;
@@ -370,6 +412,10 @@ pub fn reference_split(text: &str) -> (String, Vec<String>, bool) {
             Some((n, len)) => {
                 sections.push(text[body..body + n].to_string());
                 pos = body + n + len;
+                let closer = &lower[body + n..pos];
+                if FINAL_HEADERS.iter().any(|h| closer.ends_with(h)) {
+                    pos = final_channel(&mut answer, pos);
+                }
                 line = text[pos..].find('\n').map(|n| pos + n + 1);
             }
             None => {
@@ -430,7 +476,9 @@ fn opens_with_section(text: &str) -> bool {
         .to_ascii_lowercase();
     REASONING_SECTIONS
         .iter()
-        .any(|(open, _)| start.starts_with(open))
+        .map(|(open, _)| *open)
+        .chain(FINAL_HEADERS)
+        .any(|open| start.starts_with(open))
 }
 
 /// `x` with every `</think>` (in any case) taken out, for [`check_reasoning_is_apart`].

@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod fuzz;
 pub mod invariants;
 pub mod json_invariants;
 

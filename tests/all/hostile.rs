@@ -125,6 +125,23 @@ fn piece() -> impl Strategy<Value = String> {
                 .to_string()
         ),
         Just("{\"mode\": \"create\", \"x\": 1e-400}".to_string()),
+        // Fence openers whose info string is a scalar or a marker, the marker as a tag
+        // or with a note, bare scalars, and the notations around reasoning.
+        Just("``` 1".to_string()),
+        Just("```SCHEMA_PROPOSAL\n".to_string()),
+        Just("~~~ data proposal:\n".to_string()),
+        Just("<DATA_PROPOSAL>".to_string()),
+        Just("</DATA_PROPOSAL>".to_string()),
+        Just(" (a draft)".to_string()),
+        Just("1".to_string()),
+        Just("true".to_string()),
+        Just("-2.5e3".to_string()),
+        Just("<|return|>".to_string()),
+        Just("<|channel|>final<|message|>".to_string()),
+        Just("<|end|><|start|>assistant<|channel|>final<|message|>".to_string()),
+        Just("Thinking...\n".to_string()),
+        Just("...done thinking.".to_string()),
+        Just("**Reasoning:** ".to_string()),
         "[a-z ]{0,12}",
         "\\PC{0,8}",
     ]

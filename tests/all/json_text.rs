@@ -247,10 +247,72 @@ fn styled(value: &Value, style: u8) -> String {
     }
 }
 
+/// A code fence opener as models write it: a run of backticks or tildes, then an info
+/// string (none, a language, a scalar, words, a bracket), then a line break or not.
+fn fence_opener() -> impl Strategy<Value = String> {
+    let run = prop_oneof![Just("```"), Just("~~~"), Just("````"), Just("``")];
+    let info = prop_oneof![
+        Just(String::new()),
+        Just(String::from("json")),
+        Just(String::from(" json")),
+        Just(String::from("1")),
+        Just(String::from(" 1")),
+        Just(String::from(" -2.5e3")),
+        Just(String::from(" true")),
+        Just(String::from("json 1")),
+        Just(String::from(" \"s\"")),
+        Just(String::from(" a note")),
+        Just(String::from("js `x`")),
+        Just(String::from(" {")),
+        Just(String::from("json [")),
+        "[a-z0-9 .:]{0,6}".prop_map(String::from),
+    ];
+    let end = prop_oneof![Just(""), Just("\n"), Just("\r\n"), Just(" ")];
+    (run, info, end).prop_map(|(run, info, end)| format!("{run}{info}{end}"))
+}
+
+/// A bare scalar as models write it, valid or not.
+fn bare_scalar() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<i64>().prop_map(|n| n.to_string()),
+        (-1e9f64..1e9).prop_map(|f| f.to_string()),
+        Just("1e-400".to_string()),
+        Just("123456789012345678901234567890".to_string()),
+        Just("true".to_string()),
+        Just("None".to_string()),
+        Just("\"text\"".to_string()),
+        Just("'text'".to_string()),
+        Just("-".to_string()),
+        Just(".5".to_string()),
+    ]
+}
+
 proptest! {
     #[test]
     fn reading_any_text_keeps_the_guarantees(text in "[\\[\\]{}\"':,a-z0-9 .\\-\n`\\\\]{0,60}") {
         check_json_text(&text);
+    }
+
+    /// Fence openers with any info string, around bare scalars and values, closed or
+    /// not: an info string is never read as the value, and every guarantee of
+    /// `check_json_text` holds (the `repair` fuzz target found ```` ``` 1 ```` read as 1).
+    #[test]
+    fn fences_info_strings_and_bare_scalars_keep_the_guarantees(
+        opener in fence_opener(),
+        body in prop_oneof![bare_scalar(), value().prop_map(|v| v.to_string())],
+        closer in prop_oneof![Just(""), Just("\n```"), Just("\n~~~"), Just("```")],
+        gap in prop_oneof![Just(""), Just("\n"), Just(" ")],
+    ) {
+        let text = format!("{opener}{gap}{body}{closer}");
+        if let Some(decoded) = check_json_text(&text) {
+            // What follows the run on the opener's line is its info string: a value
+            // read from a fenced text starts on a later line, or opens with a bracket.
+            let line = text.lines().next().unwrap_or("");
+            if payload_core::fence::opener(line).is_some() && !line.contains(['{', '[']) {
+                prop_assert!(text.contains('\n'), "{text:?} read as {}", decoded.value);
+            }
+        }
+        check_json_text(&body);
     }
 
     #[test]

@@ -33,6 +33,7 @@ mod serde_attributes;
 mod coercion;
 mod corpus;
 mod crate_graph;
+mod fuzz_replay;
 mod hostile;
 mod module_graph;
 mod properties;

@@ -231,6 +231,39 @@ proptest! {
         }
     }
 
+    /// The marker plainly meant, in a form that is not a marker (docs/markers.md, "Near
+    /// misses"): written as a tag around the value, with a note before its colon, or as
+    /// the info string of the fence that holds the value, in any spelling. The value is
+    /// never read and never left in silence: it stays in the message with a
+    /// `near_miss_marker` warning and a missed block the agent re-asks for.
+    #[test]
+    fn a_tag_a_note_or_an_info_string_before_a_value_is_reported(
+        spelling in 0u8..5, form in 0u8..3, colon: bool, layout in 0u8..4,
+        before in prose(), after in prose(),
+    ) {
+        let value = r#"{"operations": [{"action": "delete", "row_id": 7}]}"#;
+        let (label, _) = label_before_value(spelling, 0, false, 0, "");
+        let label = label.trim_end();
+        let colon_text = if colon { ":" } else { "" };
+        let block = match form {
+            0 => format!("<{label}>{value}</{label}>"),
+            1 => {
+                let (noted, _) = label_before_value(spelling, 3, true, layout, value);
+                noted.replacen(':', " (a first draft):", 1)
+            }
+            _ => format!("```{label}{colon_text}\n{value}\n```"),
+        };
+        let text = format!("{before}\n\n{block}\n\n{after}");
+        let parsed = parse("table_view", &text);
+        prop_assert!(parsed.custom_payload.is_none(), "{text:?}");
+        prop_assert!(
+            parsed.warnings.iter().any(|w| w.kind == payload_core::WarningKind::NearMissMarker),
+            "{text:?}: {:?}", parsed.warnings
+        );
+        prop_assert!(parsed.missed_blocks().iter().any(|m| m.kind == "data_proposal"), "{text:?}");
+        prop_assert!(parsed.message.contains("delete"), "the value stays in the message");
+    }
+
     #[test]
     fn text_without_markers_is_the_message(text in text()) {
         let parsed = parse("table_view", &text);

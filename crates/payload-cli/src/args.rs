@@ -247,6 +247,11 @@ pub struct ParseArgs {
     /// The page the response was given on.
     #[arg(long)]
     pub page: String,
+    /// The model's chat template ends the prompt with `<think>` (DeepSeek-R1, Qwen3,
+    /// QwQ) and the server leaves the reasoning in the text: the response is read as
+    /// if it began with `<think>` (as `payload chat --reasoning-opened-by-prompt`).
+    #[arg(long)]
+    pub reasoning_opened_by_prompt: bool,
     /// The response (default: standard input).
     pub file: Option<PathBuf>,
 }
@@ -284,6 +289,11 @@ pub struct StreamArgs {
     /// Chunk size in bytes (cut at char boundaries).
     #[arg(long, default_value_t = DEFAULT_CHUNK)]
     pub chunk: usize,
+    /// The model's chat template ends the prompt with `<think>` (DeepSeek-R1, Qwen3,
+    /// QwQ) and the server leaves the reasoning in the text: the response is read as
+    /// if it began with `<think>` (as `payload chat --reasoning-opened-by-prompt`).
+    #[arg(long)]
+    pub reasoning_opened_by_prompt: bool,
     /// The response (default: standard input).
     pub file: Option<PathBuf>,
 }
@@ -372,6 +382,11 @@ pub struct ServeArgs {
     /// The time limits of the model's requests.
     #[command(flatten)]
     pub timeouts: ModelTimeouts,
+    /// The model's chat template ends the prompt with `<think>` (DeepSeek-R1, Qwen3,
+    /// QwQ) and the server leaves the reasoning in the text: each answer is read as
+    /// if it began with `<think>`, so its draft never reaches the page.
+    #[arg(long, requires = "provider")]
+    pub reasoning_opened_by_prompt: bool,
     /// A host name the server also answers for (repeatable): the public name a
     /// proxy in front of it forwards (`name`, any port, or `name:port`). Requests
     /// naming any other host are refused, against DNS rebinding.

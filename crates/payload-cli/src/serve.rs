@@ -28,6 +28,9 @@ pub struct ServeRequest {
     /// How long one whole chat turn may take: `--deadline` (each model request's bound)
     /// and a second more; the server's own default when `None`.
     pub turn_deadline: Option<std::time::Duration>,
+    /// The model's prompt opens its reasoning (`--reasoning-opened-by-prompt`): each
+    /// answer is read as if it began with `<think>`.
+    pub reasoning_opened_by_prompt: bool,
 }
 
 impl std::fmt::Debug for ServeRequest {
@@ -38,6 +41,10 @@ impl std::fmt::Debug for ServeRequest {
             .field("model", &self.model.as_ref().map(|_| "provider"))
             .field("allow_hosts", &self.allow_hosts)
             .field("turn_deadline", &self.turn_deadline)
+            .field(
+                "reasoning_opened_by_prompt",
+                &self.reasoning_opened_by_prompt,
+            )
             .finish()
     }
 }
@@ -124,6 +131,7 @@ pub(crate) fn command(
             model,
             allow_hosts: args.allow_hosts,
             turn_deadline,
+            reasoning_opened_by_prompt: args.reasoning_opened_by_prompt,
         })
         .map_err(crate::CliError::Serve)?;
     Ok(std::process::ExitCode::SUCCESS)
@@ -139,11 +147,12 @@ mod tests {
 
     fn recording_server(request: crate::ServeRequest) -> std::io::Result<()> {
         ASKED.lock().unwrap().push(format!(
-            "{} {:?} {} {:?}",
+            "{} {:?} {} {:?} {}",
             request.port,
             request.db,
             request.model.is_some(),
-            request.allow_hosts
+            request.allow_hosts,
+            request.reasoning_opened_by_prompt
         ));
         Ok(())
     }
@@ -175,6 +184,7 @@ mod tests {
                 "m",
                 "--base-url",
                 "http://127.0.0.1:9/v1",
+                "--reasoning-opened-by-prompt",
             ],
         ] {
             run_with_server(args, registry, &mut out, Some(Box::new(recording_server))).unwrap();
@@ -182,9 +192,9 @@ mod tests {
         assert_eq!(
             *ASKED.lock().unwrap(),
             [
-                "8080 None false []",
-                "0 Some(\"x.db\") false [\"tables.example.com\", \"other:9000\"]",
-                "8080 None true []"
+                "8080 None false [] false",
+                "0 Some(\"x.db\") false [\"tables.example.com\", \"other:9000\"] false",
+                "8080 None true [] true"
             ]
         );
     }

@@ -11,19 +11,24 @@ use payload_registry::Registry;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Runs `payload stream`.
+/// Runs `payload stream`; `prompted` when the prompt opened the reasoning (the
+/// response is read as if it began with `<think>`).
 pub fn run(
     registry: &Registry,
     page: &str,
     chunk: usize,
     file: Option<&PathBuf>,
     limit: u64,
+    prompted: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     if chunk == 0 {
         return Err(CliError::Usage("--chunk must be at least 1".to_string()));
     }
-    let options = page_options(registry, page)?;
+    let mut options = page_options(registry, page)?;
+    if prompted {
+        options = options.reasoning_opened_by_prompt();
+    }
     let text = read_input(file, limit)?;
     let parser = payload_core::Parser::new(&options).with_limits(limits(limit));
     replay(parser, &text, chunk, out)
@@ -81,6 +86,7 @@ pub(crate) fn command(
         args.chunk,
         args.file.as_ref(),
         limit,
+        args.reasoning_opened_by_prompt,
         out,
     )?;
     Ok(std::process::ExitCode::SUCCESS)
@@ -125,6 +131,50 @@ mod tests {
             &mut out,
         );
         assert!(zero.unwrap_err().to_string().contains("--chunk"));
+        std::fs::remove_file(path).ok();
+    }
+
+    /// A response from a model whose template opened `<think>` in the prompt: with
+    /// `--reasoning-opened-by-prompt`, `payload parse` and `payload stream` read its
+    /// draft before `</think>` as reasoning and only the answer's chips; without the
+    /// flag the draft's chips win and the draft is shown.
+    #[test]
+    fn the_flag_reads_a_draft_before_the_prompts_think_as_reasoning() {
+        let registry =
+            Registry::from_parts(vec![], vec![payload_registry::Page::new("chat")], vec![]);
+        let path = std::env::temp_dir().join(format!("prompted-{}.txt", std::process::id()));
+        std::fs::write(
+            &path,
+            "Draft.\nSUGGESTED_VALUES: [{\"label\": \"No\", \"value\": \"No\"}]\n</think>\n\
+             Hello.\nSUGGESTED_VALUES: [{\"label\": \"Yes\", \"value\": \"Yes\"}]",
+        )
+        .unwrap();
+        let file = path.to_str().unwrap();
+        for (flag, label, message) in [
+            (true, "Yes", "Hello."),
+            (false, "No", "Draft.\n\n</think>\nHello."),
+        ] {
+            for command in [&["parse"][..], &["stream", "--chunk", "5"]] {
+                let mut args = vec!["payload"];
+                args.extend_from_slice(command);
+                args.extend(["--page", "chat", file]);
+                if flag {
+                    args.push("--reasoning-opened-by-prompt");
+                }
+                let mut out = Vec::new();
+                crate::run(args, &registry, &mut out).unwrap();
+                let out = String::from_utf8(out).unwrap();
+                let json = match out.rsplit_once("event: complete\ndata: ") {
+                    Some((_, data)) => data.trim_end(),
+                    None => out.as_str(),
+                };
+                let parsed: serde_json::Value = serde_json::from_str(json).unwrap();
+                let context = format!("{command:?}, flag {flag}: {out}");
+                assert_eq!(parsed["suggested_values"][0]["label"], label, "{context}");
+                assert_eq!(parsed["message"], message, "{context}");
+                assert_eq!(parsed["reasoning"].as_str().is_some(), flag, "{context}");
+            }
+        }
         std::fs::remove_file(path).ok();
     }
 

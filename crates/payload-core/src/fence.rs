@@ -107,15 +107,38 @@ pub(crate) fn may_open(prefix: &str) -> bool {
     rest.is_empty() || run_at(rest).is_some() || may_become_run(rest)
 }
 
+/// The longest info string an opener written inline may have (in bytes) when text
+/// follows its first word: a longer line after a fence run is not read as an opener.
+/// It bounds the work for each marker on a long line of markers and fence runs.
+pub(crate) const MAX_INLINE_INFO: usize = 256;
+
 /// Where a fence opener written inline at the start of `text` ends: after its run and
-/// its info string (the characters up to whitespace, a backtick, `{` or `[`). For a
-/// fence after a marker's colon (`MARKER: ```json {...}`).
+/// its info string. For a fence after a marker's colon (`MARKER: ```json {...}`) and
+/// around a value read on its own (repair).
+///
+/// The info string is what follows the run on its line, never the fence's content
+/// (docs/spec.md §9.2): the content starts on the next line. The one exception is the
+/// inline form, a value opening with `{` or `[` on the opener's line after at most one
+/// word (```` ```json {"a": 1} ````): there the info string is that word. So in
+/// ```` ``` 1 ```` the `1` is the info string, and the fence holds nothing yet. A
+/// backtick fence whose info string holds a backtick is not an opener (CommonMark).
 pub(crate) fn inline_opener(text: &str) -> Option<(Fence, usize)> {
     let fence = run_at(text)?;
-    let info = text[fence.len..]
+    let rest = &text[fence.len..];
+    let word = rest
         .find(|c: char| c.is_whitespace() || matches!(c, '`' | '{' | '['))
-        .unwrap_or(text.len() - fence.len);
-    Some((fence, fence.len + info))
+        .unwrap_or(rest.len());
+    let after = rest[word..].trim_start_matches(is_horizontal_space);
+    if after.is_empty() || after.starts_with(['\n', '\r', '{', '[']) {
+        return Some((fence, fence.len + word));
+    }
+    // More text on the opener's line: all of it is the info string.
+    let window = &rest.as_bytes()[..rest.len().min(MAX_INLINE_INFO + 1)];
+    let line = memchr::memchr2(b'\n', b'\r', window).unwrap_or(window.len());
+    if line > MAX_INLINE_INFO || (fence.ch == b'`' && window[..line].contains(&b'`')) {
+        return None;
+    }
+    Some((fence, fence.len + line))
 }
 
 /// Where a closing run for `fence` written inline at the start of `text` ends (the run
@@ -188,6 +211,18 @@ mod tests {
         );
         assert_eq!(inline_opener("````{}").map(|(_, n)| n), Some(4));
         assert_eq!(inline_opener("``{}"), None);
+        // Text after the first word on the opener's line is the info string, not the
+        // content: the content starts on the next line.
+        assert_eq!(inline_opener("``` 1").map(|(_, n)| n), Some(5));
+        assert_eq!(inline_opener("```json 1\n2").map(|(_, n)| n), Some(9));
+        assert_eq!(inline_opener("~~~ a `b` c\r\n{}").map(|(_, n)| n), Some(11));
+        assert_eq!(
+            inline_opener("``` a `b`\n{}"),
+            None,
+            "a backtick in the info string"
+        );
+        let long = format!("``` {}\n{{}}", "x ".repeat(MAX_INLINE_INFO));
+        assert_eq!(inline_opener(&long), None, "an info string past the bound");
         let fence = Fence::new('`', 4).unwrap();
         assert_eq!(inline_closer("````` x", fence), Some(5));
         assert_eq!(inline_closer("``` x", fence), None);

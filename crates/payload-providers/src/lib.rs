@@ -105,7 +105,7 @@ pub use secrecy::{ExposeSecret, SecretString};
 pub mod __internals {
     /// The server-sent-event reader and the check of its invariants.
     pub mod sse {
-        pub use crate::sse::check::check_reading;
+        pub use crate::sse::check::{check_bytes, check_reading};
         pub use crate::sse::{Event, SseError, SseReader};
     }
 }

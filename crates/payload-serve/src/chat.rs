@@ -195,9 +195,12 @@ pub(crate) async fn start_turn(
         .context(&prompt_context)
         .history(&manifest)
         .build();
-    let agent = Agent::for_page(registry, &page)
+    let mut agent = Agent::for_page(registry, &page)
         .map_err(|e| ApiError::internal(e.to_string()))?
         .system(prompt);
+    if state.reasoning_opened_by_prompt {
+        agent = agent.reasoning_opened_by_prompt();
+    }
     let model = (state.models)(&TurnInfo {
         conversation_id: conversation_id.clone(),
         turn,

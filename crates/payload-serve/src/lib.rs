@@ -138,6 +138,11 @@ pub struct ServeOptions {
     /// list; the page's context and every payload still awaiting a decision are always
     /// sent ([`HistoryBudget`], 64,000 bytes by default).
     pub history_budget: HistoryBudget,
+    /// The model's chat template ends the prompt with `<think>` (DeepSeek-R1, Qwen3,
+    /// QwQ behind a server that leaves the reasoning in the text): each answer is read
+    /// as if it began with `<think>`, so the draft before `</think>` is reasoning and
+    /// never reaches the page (docs/spec.md §9.1).
+    pub reasoning_opened_by_prompt: bool,
 }
 
 impl Default for ServeOptions {
@@ -150,6 +155,7 @@ impl Default for ServeOptions {
             timeouts: Timeouts::default(),
             turn_deadline: DEFAULT_TURN_DEADLINE,
             history_budget: HistoryBudget::default(),
+            reasoning_opened_by_prompt: false,
         }
     }
 }
@@ -317,6 +323,14 @@ impl App {
         self
     }
 
+    /// Reads each answer as if it began with `<think>`
+    /// ([`ServeOptions::reasoning_opened_by_prompt`]) when `opened`, as the options say
+    /// otherwise.
+    pub fn reasoning_opened_by_prompt(mut self, opened: bool) -> App {
+        self.options.reasoning_opened_by_prompt |= opened;
+        self
+    }
+
     /// The options set so far.
     pub fn serve_options(&self) -> &ServeOptions {
         &self.options
@@ -345,6 +359,7 @@ impl App {
             assets: assets::Assets::new(&self.title, self.files),
             turn_deadline: self.options.turn_deadline,
             history_budget: self.options.history_budget,
+            reasoning_opened_by_prompt: self.options.reasoning_opened_by_prompt,
         };
         Ok(Service {
             state: Arc::new(AppState::new(parts, db)),

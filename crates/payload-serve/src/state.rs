@@ -58,6 +58,9 @@ pub struct AppState {
     pub turn_deadline: std::time::Duration,
     /// How much of the conversation one turn's request carries.
     pub history_budget: payload_agent::HistoryBudget,
+    /// Each answer is read as if it began with `<think>`
+    /// ([`crate::ServeOptions::reasoning_opened_by_prompt`]).
+    pub reasoning_opened_by_prompt: bool,
     /// Turns whose task is still running.
     pub live_turns: AtomicUsize,
     /// The conversations with a turn running: a second message to one of them waits
@@ -78,6 +81,7 @@ impl AppState {
             assets: parts.assets,
             turn_deadline: parts.turn_deadline,
             history_budget: parts.history_budget,
+            reasoning_opened_by_prompt: parts.reasoning_opened_by_prompt,
             live_turns: AtomicUsize::new(0),
             answering: Mutex::new(HashSet::new()),
         }
@@ -108,6 +112,7 @@ pub(crate) struct StateParts {
     pub assets: Assets,
     pub turn_deadline: std::time::Duration,
     pub history_budget: payload_agent::HistoryBudget,
+    pub reasoning_opened_by_prompt: bool,
 }
 
 /// A conversation's running turn: counted as live, and the conversation held, until

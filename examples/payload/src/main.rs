@@ -27,7 +27,10 @@ fn main() -> ExitCode {
 /// (The server does not know the command, so the command's request is mapped here,
 /// one setting a line.)
 fn serve(app: App, request: ServeRequest) -> std::io::Result<()> {
-    let mut app = app.database(request.db).allowed_hosts(request.allow_hosts);
+    let mut app = app
+        .database(request.db)
+        .allowed_hosts(request.allow_hosts)
+        .reasoning_opened_by_prompt(request.reasoning_opened_by_prompt);
     if let Some(deadline) = request.turn_deadline {
         app = app.turn_deadline(deadline);
     }

@@ -19,6 +19,8 @@ pub mod accept;
 mod apply;
 mod column_ids;
 mod column_order;
+#[doc(hidden)]
+pub mod fuzz;
 mod routes;
 pub mod tables;
 

@@ -10,8 +10,50 @@ use payload_schema::pointer;
 use std::collections::HashMap;
 
 enum Frame {
-    Object { key: Option<String> },
-    Array { index: usize },
+    Object {
+        key: Option<String>,
+    },
+    /// An array: the index of the item being read, and where the reading is: inside
+    /// a scalar item, or after an item (repair reads a value after it with no comma
+    /// as the next item, `[1 2]`, and so must the pointers).
+    Array {
+        index: usize,
+        item: Item,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Item {
+    /// Before an item (after `[` or a comma).
+    Before,
+    /// Inside a scalar item.
+    Scalar,
+    /// After an item, with no comma yet.
+    After,
+}
+
+/// When the top of `stack` is an array after an item and a value starts at `at` (byte
+/// `b`) with no comma before it: the next item starts there.
+fn item_without_comma(stack: &mut [Frame], path: &mut String, lengths: &[usize], b: u8) -> bool {
+    let Some(Frame::Array { index, item }) = stack.last_mut() else {
+        return false;
+    };
+    let starts = matches!(b, b'{' | b'[' | b'"' | b'\'' | b'-') || b.is_ascii_digit();
+    if *item != Item::After || !starts {
+        return false;
+    }
+    *index += 1;
+    path.truncate(*lengths.last().unwrap_or(&0));
+    path.push_str(&format!("/{index}"));
+    *item = Item::Before;
+    true
+}
+
+/// Marks the array at the top of `stack` (if it is one) as after an item.
+fn item_ended(stack: &mut [Frame]) {
+    if let Some(Frame::Array { item, .. }) = stack.last_mut() {
+        *item = Item::After;
+    }
 }
 
 /// Byte offsets (within `text`) of the values at each of `pointers` that occur.
@@ -35,17 +77,32 @@ pub fn locate(text: &str, pointers: &[&str]) -> HashMap<String, usize> {
             found.insert(path.to_string(), at);
         }
     };
-    record("", skip_ws(bytes, 0), &mut found);
+    record("", root(text), &mut found);
 
     while i < bytes.len() {
         let b = bytes[i];
+        if item_without_comma(&mut stack, &mut path, &lengths, b) {
+            record(&path, i, &mut found);
+        }
+        if let Some(Frame::Array { item, .. }) = stack.last_mut() {
+            // A scalar item ends at space or at what cannot be in it.
+            let scalar = b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.');
+            match *item {
+                Item::Scalar if !scalar => *item = Item::After,
+                Item::Before if scalar => *item = Item::Scalar,
+                _ => {}
+            }
+        }
         match b {
             b'{' | b'[' => {
                 if b == b'{' {
                     stack.push(Frame::Object { key: None });
                     expecting_key = true;
                 } else {
-                    stack.push(Frame::Array { index: 0 });
+                    stack.push(Frame::Array {
+                        index: 0,
+                        item: Item::Before,
+                    });
                     expecting_key = false;
                     lengths.push(path.len());
                     path.push_str("/0");
@@ -64,13 +121,15 @@ pub fn locate(text: &str, pointers: &[&str]) -> HashMap<String, usize> {
                 if let Some(len) = lengths.pop() {
                     path.truncate(len);
                 }
+                item_ended(&mut stack);
                 expecting_key = false;
                 i += 1;
             }
             b',' => {
                 match stack.last_mut() {
-                    Some(Frame::Array { index }) => {
+                    Some(Frame::Array { index, item }) => {
                         *index += 1;
+                        *item = Item::Before;
                         let len = *lengths.last().unwrap_or(&0);
                         path.truncate(len);
                         path.push_str(&format!("/{index}"));
@@ -97,6 +156,8 @@ pub fn locate(text: &str, pointers: &[&str]) -> HashMap<String, usize> {
                     let key = string::unescape_lenient(raw, char::from(b)).into_owned();
                     set_key(&mut stack, &mut path, &lengths, key);
                     expecting_key = false;
+                } else {
+                    item_ended(&mut stack);
                 }
                 i = end;
             }
@@ -139,6 +200,17 @@ fn set_key(stack: &mut [Frame], path: &mut String, lengths: &[usize], key: Strin
     }
 }
 
+/// Where the value starts: after leading whitespace and a code fence opener around it,
+/// by the rule repair reads it with (`crate::fence::inline_opener`), so that a fenced
+/// scalar (```` ```json\n1\n``` ````) is located at its literal, not at the fence.
+fn root(text: &str) -> usize {
+    let at = skip_ws(text.as_bytes(), 0);
+    match crate::fence::inline_opener(&text[at..]) {
+        Some((_, len)) => skip_ws(text.as_bytes(), at + len),
+        None => at,
+    }
+}
+
 fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
     while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\r' | b'\n')) {
         i += 1;
@@ -159,6 +231,26 @@ mod tests {
         assert_eq!(&text[found["/ops/1/a/1"]..found["/ops/1/a/1"] + 1], "2");
         assert_eq!(&text[found["/ops/0"]..found["/ops/0"] + 6], "{\"a\": ");
         assert!(!found.contains_key("/missing"));
+    }
+
+    #[test]
+    fn a_fenced_value_is_located_past_its_opener() {
+        for (text, at) in [
+            ("```json\n1\n```", 8),
+            ("  ~~~\n [2]\n~~~", 7),
+            ("```json {}```", 8),
+        ] {
+            assert_eq!(locate(text, &[""])[""], at, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn an_item_after_a_missing_comma_is_the_next_item() {
+        let text = "[1 2, \"a\" [3] {\"b\": 4}\n-5,]";
+        let found = locate(text, &["/1", "/2", "/3", "/4", "/5", "/3/0"]);
+        let at = |p: &str| &text[found[p]..found[p] + 1];
+        assert_eq!((at("/1"), at("/2"), at("/3")), ("2", "\"", "["));
+        assert_eq!((at("/4"), at("/5"), at("/3/0")), ("{", "-", "3"));
     }
 
     #[test]

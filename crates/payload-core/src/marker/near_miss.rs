@@ -7,6 +7,14 @@
 //! it, so it is reported (a `near_miss_marker` warning, and a missed block an agent
 //! re-asks for) instead of passing in silence.
 //!
+//! Three more forms say as plainly which block was meant, and are reported the same
+//! way (docs/markers.md, "Near misses"): the marker as a tag around the value
+//! (`<DATA_PROPOSAL>{...}</DATA_PROPOSAL>`: a tag pair is a marker only where a page
+//! declares one, read by the segmenter; written for an undeclared one it is a near
+//! miss), a note between the marker and its colon (`SCHEMA_PROPOSAL (update):` before
+//! the value), and the marker as a code fence's info string (```` ```SCHEMA_PROPOSAL ````
+//! above a value). Each stays in the message, so the re-ask has what it needs.
+//!
 //! The search runs once over the final message (so the stream, which builds the same
 //! message, finds the same ones): one case-insensitive automaton over the markers, on a
 //! copy of the message where spaces and hyphens read as underscores. A match counts
@@ -20,6 +28,10 @@ use aho_corasick::{AhoCorasick, MatchKind};
 
 /// At most this many near misses are reported per response (warnings are capped too).
 const MAX_REPORTED: usize = 100;
+
+/// The longest note between a marker and its colon that is read as one (bytes, the
+/// parentheses included): it bounds the work for each match.
+const MAX_NOTE: usize = 120;
 
 /// The page's markers, for finding them in other spellings.
 #[derive(Debug, Clone)]
@@ -46,6 +58,86 @@ pub(crate) enum Why {
     Spelling,
     /// A label with no colon (in the marker's own spelling or another).
     NoColon,
+    /// Written as a tag around the value (`<NAME>{...}`).
+    Tag,
+    /// A note in parentheses between the name and its colon (`NAME (a note): {...}`).
+    Note,
+    /// The info string of a code fence whose content is a value (```` ```NAME ````).
+    FenceInfo,
+}
+
+impl Why {
+    /// What is wrong, as the warning says it.
+    pub(crate) fn phrase(self) -> &'static str {
+        match self {
+            Why::Spelling => "markers are case-sensitive",
+            Why::NoColon => "it has no colon",
+            Why::Tag => "it is written as a tag, not as a marker with a colon",
+            Why::Note => "a note stands between it and its colon",
+            Why::FenceInfo => "it is a code fence's info string, not a marker before the fence",
+        }
+    }
+}
+
+/// Whether the name at `start..end` is written as an opening tag with a value right
+/// after it (`<NAME>` then, after space, `{` or `[`).
+fn tagged(message: &str, start: usize, end: usize) -> bool {
+    let bytes = message.as_bytes();
+    if start == 0 || bytes[start - 1] != b'<' || bytes.get(end) != Some(&b'>') {
+        return false;
+    }
+    let rest = message[end + 1..].trim_start_matches(|c: char| c.is_whitespace());
+    rest.starts_with(['{', '['])
+}
+
+/// Whether the name at `start..end` is followed, on its line, by a note in parentheses
+/// and then what follows a marker (its colon, then a value): `NAME (a note): {...}`.
+fn noted(message: &str, start: usize, end: usize) -> bool {
+    // Closing emphasis may stand before the note (`**NAME** (a note):`).
+    let emphasis = message.as_bytes()[end..]
+        .iter()
+        .take(3)
+        .take_while(|&&b| spelling::is_emphasis(b))
+        .count();
+    let after = message[end + emphasis..].trim_start_matches(spelling::is_horizontal_space);
+    if !after.starts_with('(') {
+        return false;
+    }
+    let open = message.len() - after.len();
+    let window = &after.as_bytes()[..after.len().min(MAX_NOTE)];
+    // The closing parenthesis on the same line, with no other note opened before it.
+    let Some(close) = window[1..]
+        .iter()
+        .position(|&b| matches!(b, b')' | b'\n' | b'('))
+        .map(|n| n + 1)
+        .filter(|&n| window[n] == b')')
+    else {
+        return false;
+    };
+    // The note read as part of the name: then the marker's own rule says the rest.
+    matches!(
+        spelling::spell(message, start, open + close + 1, true),
+        Spelling::Marker(spelled) if spelled.value_start.is_some()
+    )
+}
+
+/// Whether the name at `start..end` is the whole info string `info` of a fence opener
+/// (a colon after it or not) ending its line at `line_end`, and the next line opens a
+/// value.
+fn fence_info(
+    message: &str,
+    info: (usize, usize),
+    start: usize,
+    end: usize,
+    line_end: usize,
+) -> bool {
+    let named = start == info.0
+        && (end == info.1 || (end + 1 == info.1 && message.as_bytes()[end] == b':'));
+    named
+        && message.get(line_end + 1..).is_some_and(|next| {
+            next.trim_start_matches(char::is_whitespace)
+                .starts_with(['{', '['])
+        })
 }
 
 /// `b` as the search reads it: spaces and hyphens are underscores.
@@ -91,14 +183,23 @@ impl NearMisses {
             // The exact marker with its colon, where it stays in the message, is prose
             // on purpose (quoted, in code, mid-sentence).
             let exact = written == self.markers[m.pattern().as_usize()];
+            // An info string is the fence's, in any spelling (a colon after it too).
+            let info = context
+                .opens_fence(start)
+                .is_some_and(|(info, line_end)| fence_info(message, info, start, end, line_end));
             let why = match spelling::spell(message, start, end, true) {
+                _ if info => Why::FenceInfo,
                 Spelling::Marker(spelled) if !exact && spelled.value_start.is_some() => {
                     Why::Spelling
                 }
                 _ if spelling::colonless_label(message, start, end) => Why::NoColon,
+                _ if spelling::can_start(message, start) && tagged(message, start, end) => Why::Tag,
+                _ if noted(message, start, end) => Why::Note,
                 _ => continue,
             };
-            if context.is_code_or_quote(start) {
+            // A fence's info string is on the line that opens it: code only when that
+            // line is inside another fence or quoted, which `opens_fence` has said.
+            if why != Why::FenceInfo && context.is_code_or_quote(start) {
                 continue;
             }
             found.push(NearMiss {
@@ -121,6 +222,9 @@ struct Context<'t> {
     fences: fence::Tracker,
     /// The line being read: its start and end, and whether it is code or quoted.
     line: (usize, usize, bool),
+    /// Where the info string of the line being read is, trimmed, when the line opens a
+    /// fence (outside any other, unquoted).
+    info: Option<(usize, usize)>,
     /// Backticks counted on the line up to this offset, and whether a span is open.
     ticks_to: usize,
     in_span: bool,
@@ -132,6 +236,7 @@ impl<'t> Context<'t> {
             text,
             fences: fence::Tracker::new(),
             line: (0, 0, false),
+            info: None,
             ticks_to: 0,
             in_span: false,
         };
@@ -143,18 +248,42 @@ impl<'t> Context<'t> {
         let end = memchr::memchr(b'\n', &self.text.as_bytes()[start..])
             .map_or(self.text.len(), |n| start + n);
         let line = &self.text[start..end];
+        let outside = !self.fences.is_open();
         let fenced = self.fences.line(line);
+        self.info = (outside && fenced).then(|| {
+            // Each line is read once: its info string is found once, whatever the
+            // number of names on it.
+            let unindented = line.trim_start();
+            let ch = unindented.chars().next().unwrap_or('`');
+            let run = unindented.len() - unindented.trim_start_matches(ch).len();
+            let info = unindented[run..].trim();
+            let at = start + (line.len() - unindented.len()) + run;
+            let at = at + (unindented[run..].len() - unindented[run..].trim_start().len());
+            (at, at + info.len())
+        });
         let quoted = lines::line_kind(line, true) == Some(LineKind::Quote);
         self.line = (start, end, fenced || quoted);
         self.ticks_to = start;
         self.in_span = false;
     }
 
-    /// Whether `at` is in a code fence, on a quoted line or inside a code span.
-    fn is_code_or_quote(&mut self, at: usize) -> bool {
+    /// When the line that holds `at` opens a code fence (and is not inside one): where
+    /// its info string is, and where the line ends.
+    fn opens_fence(&mut self, at: usize) -> Option<((usize, usize), usize)> {
+        self.reach(at);
+        self.info.map(|info| (info, self.line.1))
+    }
+
+    /// Reads lines up to the one that holds `at`.
+    fn reach(&mut self, at: usize) {
         while at > self.line.1 {
             self.read_line(self.line.1 + 1);
         }
+    }
+
+    /// Whether `at` is in a code fence, on a quoted line or inside a code span.
+    fn is_code_or_quote(&mut self, at: usize) -> bool {
+        self.reach(at);
         if self.line.2 {
             return true;
         }
@@ -214,6 +343,56 @@ mod tests {
             "MY_SCHEMA_PROPOSAL\n{}",
         ] {
             assert!(written(message).is_empty(), "{message:?}");
+        }
+    }
+
+    /// The marker as a tag, with a note before its colon, or as a fence's info string,
+    /// before a value: the model meant the block, in the marker's spelling or another.
+    #[test]
+    fn tags_notes_and_info_strings_before_a_value_are_near_misses() {
+        let found = |message: &str| -> Vec<(String, Why)> {
+            NearMisses::new(&["SCHEMA_PROPOSAL", "SUGGESTED_VALUES"])
+                .find(message)
+                .into_iter()
+                .map(|n| (n.written, n.why))
+                .collect()
+        };
+        for (message, why) in [
+            ("<SCHEMA_PROPOSAL>{\"a\": 1}</SCHEMA_PROPOSAL>", Why::Tag),
+            (
+                "Here:\n<suggested_values>\n[\"x\"]\n</suggested_values>",
+                Why::Tag,
+            ),
+            (
+                "SCHEMA_PROPOSAL (update):\n```json\n{\"a\": 1}\n```",
+                Why::Note,
+            ),
+            ("**SCHEMA_PROPOSAL** (a draft): {}", Why::Note),
+            ("```SCHEMA_PROPOSAL\n{\"a\": 1}\n```", Why::FenceInfo),
+            ("Ok.\n~~~ suggested_values:\n[]\n~~~", Why::FenceInfo),
+        ] {
+            let got = found(message);
+            assert_eq!(got.len(), 1, "{message:?}: {got:?}");
+            assert_eq!(got[0].1, why, "{message:?}");
+        }
+        for message in [
+            // A tag, a note or an info string with no value after it is prose.
+            "<SCHEMA_PROPOSAL> is the tag {x}",
+            "SCHEMA_PROPOSAL (see below) is ready. {x}",
+            "SCHEMA_PROPOSAL (a note) {}",
+            "```SCHEMA_PROPOSAL\nnot a value {}\n```",
+            "```json SCHEMA_PROPOSAL\n{}\n```",
+            // Glued, quoted, or inside another fence.
+            "x<SCHEMA_PROPOSALS>{}",
+            "> <SCHEMA_PROPOSAL>{}",
+            "````\n```SCHEMA_PROPOSAL\n{}\n```\n````",
+            "`SCHEMA_PROPOSAL (a): {}`",
+        ] {
+            assert!(
+                found(message).is_empty(),
+                "{message:?}: {:?}",
+                found(message)
+            );
         }
     }
 

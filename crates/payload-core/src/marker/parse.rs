@@ -35,7 +35,7 @@ use crate::json;
 use crate::limits::Limits;
 use crate::marker::combination::Combination;
 use crate::marker::message::MessageBuilder;
-use crate::marker::near_miss::{NearMisses, Why};
+use crate::marker::near_miss::NearMisses;
 use crate::marker::response::{Missed, ParsedResponse, Rejected};
 use crate::marker::suggestions::{
     self, ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
@@ -377,10 +377,7 @@ impl Assembly {
                 continue;
             }
             let marker = role_marker(&role);
-            let wrong = match near.why {
-                Why::Spelling => "markers are case-sensitive",
-                Why::NoColon => "it has no colon",
-            };
+            let wrong = near.why.phrase();
             self.warnings.push(Warning::new(
                 WarningKind::NearMissMarker,
                 format!(

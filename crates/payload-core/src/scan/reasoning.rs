@@ -9,9 +9,19 @@
 //! `<thinking>` and `<reasoning>` tags (Qwen, DeepSeek, Claude-style prompts), Mistral's
 //! `[THINK]`, Kimi's `◁think▷`, Seed's `<seed:think>`, and gpt-oss's harmony analysis
 //! channel (`<|channel|>analysis<|message|>` to `<|end|>`, whose closer takes the
-//! final channel's header with it). Its text is reasoning: it is taken out of the answer
+//! final channel's header with it), and Ollama's command line's rendering
+//! (`Thinking...` to `...done thinking.`, only as the response's first line:
+//! [`Section::leading`]). Its text is reasoning: it is taken out of the answer
 //! and returned on its own, so it is never scanned for markers, never supplies a value
 //! and never steers format detection.
+//!
+//! - gpt-oss's final channel is a section of the answer ([`Section::answer`]): its
+//!   header and its end (`<|return|>`, `<|end|>`) are notation, taken out, and its text
+//!   is answer text. It opens where a reasoning section may, or right after the analysis
+//!   channel's end that holds its header.
+//! - A label like `**Reasoning:**` is answer text: it has no closer, so nothing would
+//!   say where the reasoning ends, and a model writes it when asked to show its
+//!   reasoning.
 //!
 //! - Sections do not nest: the first matching closing tag closes the section, and an
 //!   opening tag inside a section is reasoning text.
@@ -37,7 +47,7 @@
 // space, and the invisible characters that count as space (docs/spec.md §9.3).
 use crate::space::is_space;
 
-/// One kind of reasoning section: what opens it and what closes it.
+/// One kind of section: what opens it and what closes it, and what it holds.
 #[derive(Debug)]
 pub(crate) struct Section {
     /// What opens it (matched in any ASCII case).
@@ -45,60 +55,113 @@ pub(crate) struct Section {
     /// What closes it, the first that matches; where one closer starts another, the
     /// longer comes first.
     pub(crate) close: &'static [&'static str],
+    /// What it holds is the answer, not reasoning: its opener and closer are a
+    /// format's notation around the answer (gpt-oss's final channel), taken out, and
+    /// what they enclose is read as answer text. Such a section also opens right after
+    /// a reasoning section's closer that ends with its opener (harmony writes the final
+    /// channel's header right after the analysis channel's end).
+    pub(crate) answer: bool,
+    /// It opens only before the response's first visible answer character (a
+    /// program's rendering of the reasoning at the top of its output, whose opener is
+    /// a plain word that prose may start a line with elsewhere).
+    pub(crate) leading: bool,
+}
+
+impl Section {
+    /// A reasoning section that opens where a tag may.
+    const fn reasoning(open: &'static str, close: &'static [&'static str]) -> Section {
+        Section {
+            open,
+            close,
+            answer: false,
+            leading: false,
+        }
+    }
 }
 
 /// The closers of gpt-oss's analysis channel: its end, with the final channel's header
-/// when that follows (so the header never reaches the answer).
+/// when that follows (so the header never reaches the answer, and the final channel is
+/// open after it).
 const HARMONY_END: &[&str] = &[
     "<|end|><|start|>assistant<|channel|>final<|message|>",
     "<|end|>",
 ];
 
+/// How gpt-oss's final channel ends: `<|return|>` where the generation stops, `<|end|>`
+/// in a conversation written out.
+const HARMONY_FINAL_END: &[&str] = &["<|return|>", "<|end|>"];
+
+/// The closers of Ollama's rendering of a model's thinking.
+const OLLAMA_DONE: &[&str] = &["...done thinking."];
+
 /// Every kind of reasoning section, in the order they are tried (an opener that starts
 /// another comes after it). The first byte of each opener and closer is not a letter, so
 /// a search for it needs no case folding, and all of a section's closers share it.
-pub(crate) const SECTIONS: [Section; 8] = [
-    Section {
-        open: "<think>",
-        close: &["</think>"],
-    },
-    Section {
-        open: "<thinking>",
-        close: &["</thinking>"],
-    },
-    Section {
-        open: "<reasoning>",
-        close: &["</reasoning>"],
-    },
+pub(crate) const SECTIONS: [Section; 12] = [
+    Section::reasoning("<think>", &["</think>"]),
+    Section::reasoning("<thinking>", &["</thinking>"]),
+    Section::reasoning("<reasoning>", &["</reasoning>"]),
     // Mistral's reasoning models (Magistral).
-    Section {
-        open: "[THINK]",
-        close: &["[/THINK]"],
-    },
+    Section::reasoning("[THINK]", &["[/THINK]"]),
     // Kimi's thinking models.
-    Section {
-        open: "\u{25C1}think\u{25B7}",
-        close: &["\u{25C1}/think\u{25B7}"],
-    },
+    Section::reasoning("\u{25C1}think\u{25B7}", &["\u{25C1}/think\u{25B7}"]),
     // ByteDance's Seed models.
-    Section {
-        open: "<seed:think>",
-        close: &["</seed:think>"],
-    },
+    Section::reasoning("<seed:think>", &["</seed:think>"]),
     // gpt-oss (harmony), with and without the message's start.
+    Section::reasoning(
+        "<|start|>assistant<|channel|>analysis<|message|>",
+        HARMONY_END,
+    ),
+    Section::reasoning("<|channel|>analysis<|message|>", HARMONY_END),
+    // gpt-oss's final channel, its header written with no analysis before it (a
+    // server that took the analysis out, or reasoning turned low): the answer, its
+    // header and end token taken out.
     Section {
-        open: "<|start|>assistant<|channel|>analysis<|message|>",
-        close: HARMONY_END,
+        open: "<|start|>assistant<|channel|>final<|message|>",
+        close: HARMONY_FINAL_END,
+        answer: true,
+        leading: false,
     },
     Section {
-        open: "<|channel|>analysis<|message|>",
-        close: HARMONY_END,
+        open: "<|channel|>final<|message|>",
+        close: HARMONY_FINAL_END,
+        answer: true,
+        leading: false,
+    },
+    // Ollama's command line (`ollama run`) prints a model's thinking between a line
+    // `Thinking...` and `...done thinking.`: reasoning when it is the output's first
+    // line, its line break part of the opener (a line that goes on is prose).
+    Section {
+        open: "Thinking...\n",
+        close: OLLAMA_DONE,
+        answer: false,
+        leading: true,
+    },
+    Section {
+        open: "Thinking...\r\n",
+        close: OLLAMA_DONE,
+        answer: false,
+        leading: true,
     },
 ];
 
-/// The bytes the openers of [`SECTIONS`] start with (a test holds the two together): a
-/// whole text with none of them holds no section.
+/// The bytes the openers of [`SECTIONS`] that are not [`Section::leading`] start with (a
+/// test holds the two together): a whole text with none of them, and no leading opener
+/// at its start, holds no section.
 pub(crate) const OPENER_FIRST_BYTES: [u8; 3] = [b'<', b'[', 0xE2];
+
+/// Whether a [`Section::leading`] opener may start the text's first visible line.
+fn may_open_leading(text: &str) -> bool {
+    let first = text.trim_start_matches(is_space).as_bytes().first();
+    first.is_some_and(|&b| leading_may_start(b))
+}
+
+/// Whether a [`Section::leading`] opener may start with byte `b` (any ASCII case).
+fn leading_may_start(b: u8) -> bool {
+    SECTIONS
+        .iter()
+        .any(|section| section.leading && section.open.as_bytes()[0].eq_ignore_ascii_case(&b))
+}
 
 /// Whether an opener of [`SECTIONS`] may start somewhere in `text`: one of its first
 /// bytes followed by the opener's second byte in either case (a Markdown link's or a
@@ -117,9 +180,10 @@ fn may_hold_opener(text: &str) -> bool {
     })
 }
 
-/// Whether an opener may start with byte `b`.
-fn may_open(b: u8) -> bool {
-    OPENER_FIRST_BYTES.contains(&b)
+/// Whether an opener may start with byte `b`; `leading` while a
+/// [`Section::leading`] one may still open.
+fn may_open(b: u8, leading: bool) -> bool {
+    OPENER_FIRST_BYTES.contains(&b) || (leading && leading_may_start(b))
 }
 
 /// Where sections may open.
@@ -226,6 +290,8 @@ impl Splitter {
         let text = std::mem::take(&mut self.held);
         self.feed(&text, true, out);
         match self.mode {
+            // The answer's own section may end with the text.
+            Mode::Reasoning { section } if SECTIONS[section].answer => None,
             Mode::Reasoning { section } => Some(SECTIONS[section].open),
             // Nothing but space was written: no section, no answer.
             Mode::Answer { .. } | Mode::Prompted => None,
@@ -264,10 +330,11 @@ impl Splitter {
                         continue;
                     }
                     let closed_scope = self.scope == Scope::Leading && self.answered;
-                    let tag = if !may_open(bytes[pos]) || closed_scope {
+                    let leading = !self.answered;
+                    let tag = if !may_open(bytes[pos], leading) || closed_scope {
                         Tag::No
                     } else {
-                        opener(&bytes[pos..], eof)
+                        opener(&bytes[pos..], leading, eof)
                     };
                     let (section, len) = match tag {
                         Tag::Maybe => break,
@@ -282,7 +349,9 @@ impl Splitter {
                     if from < pos {
                         out(Part::Answer(&text[from..pos]));
                     }
-                    out(Part::Opened);
+                    if !SECTIONS[section].answer {
+                        out(Part::Opened);
+                    }
                     pos += len;
                     from = pos;
                     self.mode = Mode::Reasoning { section };
@@ -302,11 +371,14 @@ impl Splitter {
                         Tag::No => pos = at + 1,
                         Tag::Is { len, .. } => {
                             if from < at {
-                                out(Part::Reasoning(&text[from..at]));
+                                self.inside(section, &text[from..at], out);
                             }
                             pos = at + len;
                             from = pos;
-                            self.mode = Mode::Answer { line_start: false };
+                            self.mode = match continued(&text[at..pos]) {
+                                Some(section) => Mode::Reasoning { section },
+                                None => Mode::Answer { line_start: false },
+                            };
                         }
                     }
                 }
@@ -315,11 +387,35 @@ impl Splitter {
         if from < pos {
             match self.mode {
                 Mode::Answer { .. } | Mode::Prompted => out(Part::Answer(&text[from..pos])),
-                Mode::Reasoning { .. } => out(Part::Reasoning(&text[from..pos])),
+                Mode::Reasoning { section } => self.inside(section, &text[from..pos], out),
             }
         }
         pos
     }
+
+    /// Hands out `piece`, text inside a section of kind `SECTIONS[section]`: reasoning,
+    /// or answer text when the section holds the answer.
+    fn inside(&mut self, section: usize, piece: &str, out: &mut impl FnMut(Part<'_>)) {
+        if SECTIONS[section].answer {
+            if !self.answered {
+                self.answered = visible(piece);
+            }
+            out(Part::Answer(piece));
+        } else {
+            out(Part::Reasoning(piece));
+        }
+    }
+}
+
+/// The section a closer opens as it closes its own: a [`Section::answer`] one whose
+/// opener ends the closer (harmony's analysis end followed by the final header).
+fn continued(closer: &str) -> Option<usize> {
+    SECTIONS.iter().position(|section| {
+        section.answer
+            && closer.len() > section.open.len()
+            && closer.as_bytes()[closer.len() - section.open.len()..]
+                .eq_ignore_ascii_case(section.open.as_bytes())
+    })
 }
 
 /// Whether the bytes at a possible opener or closer are one.
@@ -332,10 +428,14 @@ enum Tag {
     Maybe,
 }
 
-/// Whether `bytes` start an opener.
-fn opener(bytes: &[u8], eof: bool) -> Tag {
+/// Whether `bytes` start an opener; `leading` while a [`Section::leading`] one may
+/// still open.
+fn opener(bytes: &[u8], leading: bool, eof: bool) -> Tag {
     let mut maybe = false;
     for (section, kind) in SECTIONS.iter().enumerate() {
+        if kind.leading && !leading {
+            continue;
+        }
         match starts_with(bytes, kind.open) {
             Tag::Is { len, .. } => return Tag::Is { section, len },
             Tag::Maybe => maybe = true,
@@ -447,7 +547,7 @@ pub(crate) struct Split<'a> {
 /// Cuts a whole text into answer and reasoning; `prompted` as for [`Splitter::new`].
 pub(crate) fn split(text: &str, scope: Scope, prompted: bool) -> Split<'_> {
     // A text where no opener can start (most answers) is all answer.
-    if !prompted && !may_hold_opener(text) {
+    if !prompted && !may_hold_opener(text) && !may_open_leading(text) {
         return Split {
             answer: std::borrow::Cow::Borrowed(text),
             reasoning: None,
@@ -458,14 +558,10 @@ pub(crate) fn split(text: &str, scope: Scope, prompted: bool) -> Split<'_> {
     let mut answer: Vec<std::ops::Range<usize>> = Vec::new();
     let base = text.as_ptr() as usize;
     let mut reasoning = ReasoningText::default();
-    let mut sections = 0usize;
     let unclosed = {
         let mut out = |part: Part<'_>| match part {
             Part::Answer(_) => {}
-            Part::Opened => {
-                sections += 1;
-                reasoning.section();
-            }
+            Part::Opened => reasoning.section(),
             Part::Reasoning(text) => {
                 reasoning.push(text);
             }
@@ -482,7 +578,9 @@ pub(crate) fn split(text: &str, scope: Scope, prompted: bool) -> Split<'_> {
         debug_assert_eq!(used, text.len());
         splitter.finish(&mut out)
     };
-    let answer = if sections == 0 {
+    // Nothing was taken out (no section, no notation around the answer): the text.
+    let kept: usize = answer.iter().map(std::ops::Range::len).sum();
+    let answer = if kept == text.len() {
         std::borrow::Cow::Borrowed(text)
     } else {
         let mut joined = String::with_capacity(text.len());

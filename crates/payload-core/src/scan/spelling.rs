@@ -290,6 +290,8 @@ mod tests {
             "SCHEMA_PROPOSAL:\n```json\n{}\n```",
             "SCHEMA_PROPOSAL:\n```JSON\n{}\n```",
             "SCHEMA_PROPOSAL: ```jsonc {}```",
+            // An info string of several words: the value is on the next line.
+            "SCHEMA_PROPOSAL:\n```json title=\"plan\"\n{}\n```",
         ] {
             let Spelling::Marker(found) = spelled(text, true) else {
                 panic!("{text:?} is a marker");

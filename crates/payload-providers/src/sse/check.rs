@@ -30,6 +30,20 @@ pub fn check_reading(bytes: &[u8], cuts: &[usize], limit: usize) -> Result<Vec<E
     whole.0
 }
 
+/// The `sse` fuzz target's body, callable on a stable compiler (the replay test runs
+/// the target's seeds and saved findings through it): the first byte sets the cap,
+/// the second how many cut points follow (at most 7); the rest is the stream, checked
+/// by [`check_reading`].
+pub fn check_bytes(data: &[u8]) {
+    let [cap, count, rest @ ..] = data else {
+        return;
+    };
+    let count = usize::from(*count % 8).min(rest.len());
+    let (cuts, stream) = rest.split_at(count);
+    let cuts: Vec<usize> = cuts.iter().map(|&c| usize::from(c) * 31).collect();
+    let _ = check_reading(stream, &cuts, 1 + usize::from(*cap) * 4);
+}
+
 /// Every event of `bytes` fed in the pieces `cuts` makes, or the first error; and the
 /// reader.
 pub(super) fn read(

@@ -195,3 +195,25 @@ fn a_line_that_never_ends_is_refused_once_it_passes_the_cap() {
     }
     assert_eq!(refused, Some((10, SseError::TooLarge { limit: 1000 })));
 }
+
+/// The `sse` fuzz target's body on its seeds (`fuzz/corpus/sse`) and on every saved
+/// finding (`fuzz/artifacts-replay`), as the target reads them (cap and cut bytes
+/// first), and on each seed read as one stream with a few cuts: what a fuzzer checks
+/// on a machine with a nightly compiler, checked by `cargo test` everywhere.
+#[test]
+fn the_fuzz_seeds_and_findings_hold_the_targets_checks() {
+    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+    let mut replayed = 0;
+    for dir in ["corpus/sse", "artifacts-replay"] {
+        let entries = std::fs::read_dir(fuzz.join(dir)).expect("the fuzz folders are checked in");
+        for entry in entries.flatten() {
+            let bytes = std::fs::read(entry.path()).unwrap();
+            check::check_bytes(&bytes);
+            let mut framed = vec![255, 3, 1, 7, 40];
+            framed.extend_from_slice(&bytes);
+            check::check_bytes(&framed);
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 2, "the seeds are checked in");
+}

@@ -187,3 +187,58 @@ async fn a_filters_stop_is_sent_and_stored_as_the_turns_refusal() {
         .expect("the answer is stored");
     assert_eq!(answer["response"]["refusal"], refusal, "{stored}");
 }
+
+/// An answer from a model whose chat template opened `<think>` in the prompt: a draft
+/// with a note, `</think>`, then the answer with the list.
+const DRAFTED: &str = concat!(
+    "The note first? SHOP_NOTE: {\"text\": \"draft\"}\n</think>\n",
+    "Here is your list.\n\nSHOPPING_LIST: {\"store\": \"Corner shop\", \"items\": [{\"name\": \"milk\", \"count\": 2, \"aisle\": \"dairy\"}]}"
+);
+
+/// A served app told that the prompt opens the reasoning
+/// (`ServeOptions::reasoning_opened_by_prompt`, `payload serve
+/// --reasoning-opened-by-prompt`) reads the draft before `</think>` as reasoning: the
+/// page gets the answer's list and none of the draft; without it the draft's note wins
+/// and the draft is shown.
+#[tokio::test]
+async fn an_app_told_the_prompt_opens_the_reasoning_shows_no_draft() {
+    for prompted in [true, false] {
+        let service = payload_serve::App::new(payload_registry::Registry::global())
+            .pages(&["shop"])
+            .model(scripted(DRAFTED))
+            .options(payload_serve::ServeOptions {
+                reasoning_opened_by_prompt: prompted,
+                ..Default::default()
+            })
+            .build()
+            .expect("the app builds");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(service.clone().serve(listener));
+        let running = Running { url, service };
+        let chat = json!({"message": "milk?", "context": {"current_page": "shop"}});
+        let (_, body) = chat_turn(&running, &chat).await;
+        let complete = data_events(&body).pop().unwrap();
+        // What the page shows: the text deltas (reasoning deltas go to its reasoning).
+        let shown: String = body
+            .split("\n\n")
+            .filter(|block| block.starts_with("event: text_delta\n"))
+            .flat_map(data_events)
+            .filter_map(|event| event["text"].as_str().map(str::to_owned))
+            .collect();
+        if prompted {
+            assert_eq!(
+                complete["custom_payload"]["type"], "shopping_list",
+                "{body}"
+            );
+            assert_eq!(complete["message"], "Here is your list.", "{body}");
+            assert!(
+                !shown.contains("draft") && !shown.contains("note"),
+                "{body}"
+            );
+        } else {
+            assert_eq!(complete["custom_payload"]["type"], "shop_note", "{body}");
+            assert!(shown.contains("The note first?"), "{body}");
+        }
+    }
+}

@@ -231,3 +231,21 @@ fn payload_serve_tables(conn: &rusqlite::Connection) -> String {
     }
     out
 }
+
+/// The `apply` fuzz target's body (`table_that_web::fuzz::apply`) on its seeds
+/// (`fuzz/corpus/apply`) and on every saved finding of any target
+/// (`fuzz/artifacts-replay`): what a fuzzer checks on a machine with a nightly compiler,
+/// checked by `cargo test` everywhere.
+#[test]
+fn the_fuzz_seeds_and_findings_hold_the_apply_targets_checks() {
+    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+    let mut seeds = 0;
+    for dir in ["corpus/apply", "artifacts-replay"] {
+        let entries = std::fs::read_dir(fuzz.join(dir)).expect("the fuzz folders are checked in");
+        for entry in entries.flatten() {
+            table_that_web::fuzz::apply(&std::fs::read(entry.path()).unwrap());
+            seeds += usize::from(dir == "corpus/apply");
+        }
+    }
+    assert!(seeds >= 1, "the apply seeds are checked in");
+}

@@ -637,6 +637,26 @@ fn tilde_and_long_backtick_fences_follow_the_one_fence_rule() {
 }
 
 #[test]
+fn a_fences_info_string_is_not_its_content() {
+    // What follows the run on the opener's line is its info string (docs/spec.md §9.2):
+    // `1` there is no value, and the fence holds nothing: the text ends (or the fence
+    // closes) where a value was expected.
+    for text in ["``` 1", "```1", "~~~ true\n~~~", "```json 1\n```"] {
+        err(text);
+    }
+    // The content is on the next line, whatever the info string holds.
+    repaired("```json 1\n2\n```", json!(2), &["removed code fence"]);
+    repaired("``` my note\n[3]\n```", json!([3]), &["removed code fence"]);
+    repaired("```json\n1\n```", json!(1), &["removed code fence"]);
+    // A bracket after the first word opens the value on the opener's line.
+    repaired(
+        "```json {\"a\": 1}```",
+        json!({"a": 1}),
+        &["removed code fence"],
+    );
+}
+
+#[test]
 fn invisible_characters_between_tokens_are_removed_and_reported() {
     for c in ['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}'] {
         let text = format!("{c}{{\"a\":{c} [1,{c}2]{c}}}{c}");

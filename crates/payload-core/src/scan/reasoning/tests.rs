@@ -99,7 +99,8 @@ fn other_models_sections_are_reasoning_too() {
 fn every_opener_and_closer_can_be_searched_by_its_first_byte() {
     for section in &SECTIONS {
         let first = section.close[0].as_bytes()[0];
-        assert!(!section.open.as_bytes()[0].is_ascii_alphabetic());
+        // A leading opener is tried only at the text's start, by `leading_may_start`.
+        assert!(section.leading || !section.open.as_bytes()[0].is_ascii_alphabetic());
         assert!(section.close.iter().all(|c| c.as_bytes()[0] == first));
         assert!(!first.is_ascii_alphabetic());
         // A longer closer that starts with another comes first.
@@ -286,6 +287,16 @@ fn tagged_text() -> impl proptest::strategy::Strategy<Value = String> {
         "<|channel|>analysis<|message|>",
         "<|end|>",
         "<|",
+        "<|start|>assistant<|channel|>final<|message|>",
+        "<|channel|>FINAL<|message|>",
+        "<|end|><|start|>assistant<|channel|>final<|message|>",
+        "<|return|>",
+        "<|ret",
+        "Thinking...\n",
+        "thinking...\r\n",
+        "Thinking...",
+        "...done thinking.",
+        "...done",
     ]);
     prop::collection::vec(piece, 0..16).prop_map(|pieces| pieces.concat())
 }
@@ -339,7 +350,11 @@ proptest::proptest! {
 
 #[test]
 fn the_opener_bytes_are_the_first_bytes_of_every_opener() {
-    let mut firsts: Vec<u8> = SECTIONS.iter().map(|s| s.open.as_bytes()[0]).collect();
+    let mut firsts: Vec<u8> = SECTIONS
+        .iter()
+        .filter(|s| !s.leading)
+        .map(|s| s.open.as_bytes()[0])
+        .collect();
     firsts.sort_unstable();
     firsts.dedup();
     let mut listed = OPENER_FIRST_BYTES.to_vec();
@@ -379,4 +394,85 @@ fn a_section_the_prompt_opened_ends_at_its_closer() {
     assert_eq!(prompted(" \n"), (" \n".to_string(), None, None));
     // Another kind written first is that kind's section.
     assert_eq!(prompted("[THINK]p[/THINK]a").0, "a");
+}
+
+/// gpt-oss's final channel: its header and end token are notation, taken out; what
+/// they enclose is the answer, with no reasoning and nothing to warn about. After the
+/// analysis channel, whose end takes the header, the end token goes too.
+#[test]
+fn the_harmony_final_channel_is_the_answer_without_its_notation() {
+    for (text, answer, reasoning) in [
+        (
+            "<|start|>assistant<|channel|>final<|message|>Done.<|return|>",
+            "Done.",
+            None,
+        ),
+        ("<|channel|>final<|message|>Done.", "Done.", None),
+        (
+            "<|channel|>analysis<|message|>Plan.<|end|><|start|>assistant<|channel|>final<|message|>Done.<|return|>",
+            "Done.",
+            Some("Plan."),
+        ),
+        // After the end token, text is answer again, and a closer-less mention of the
+        // token elsewhere stays.
+        (
+            "<|channel|>final<|message|>A<|end|>\nB <|return|>",
+            "A\nB <|return|>",
+            None,
+        ),
+    ] {
+        assert_eq!(
+            parts(text),
+            (answer.to_string(), reasoning.map(str::to_string), None),
+            "{text:?}"
+        );
+        for size in 1..8 {
+            let got = chunked(text, size, Scope::Anywhere, false);
+            assert_eq!(got.0, answer, "{text:?} in chunks of {size}");
+        }
+        // In whole-response mode the final channel's text is the answer too.
+        assert_eq!(
+            split(text, Scope::Leading, false).answer,
+            answer,
+            "{text:?}"
+        );
+    }
+    // Written mid-line, the header is text.
+    let mentioned = "Its header is <|channel|>final<|message|> then text.";
+    assert_eq!(parts(mentioned).0, mentioned);
+}
+
+/// Ollama's command line prints the thinking between `Thinking...` and `...done
+/// thinking.`: reasoning as the output's first line only; a line that goes on after
+/// `Thinking...`, or one further down, is prose.
+#[test]
+fn ollamas_rendering_is_reasoning_only_at_the_start() {
+    let ollama = "Thinking...\nThe user wants SCHEMA: {}.\n...done thinking.\n\nHere it is.";
+    assert_eq!(
+        parts(ollama),
+        (
+            "\n\nHere it is.".to_string(),
+            Some("The user wants SCHEMA: {}.".to_string()),
+            None
+        )
+    );
+    let crlf = "  Thinking...\r\nPlan.\r\n...done thinking.\r\nOK";
+    assert_eq!(parts(crlf).0, "  \r\nOK");
+    for prose in [
+        "Thinking... about it, yes.\n...done thinking.",
+        "Sure.\nThinking...\nit over\n...done thinking.",
+        "...done thinking.",
+    ] {
+        assert_eq!(parts(prose), (prose.to_string(), None, None), "{prose:?}");
+    }
+    // After a reasoning section, with no answer yet, it still opens.
+    let after = "<think>a</think>\nThinking...\nb\n...done thinking.\nc";
+    assert_eq!(parts(after).1.as_deref(), Some("a\n\nb"));
+    for size in 1..8 {
+        assert_eq!(
+            chunked(ollama, size, Scope::Anywhere, false),
+            parts(ollama),
+            "{size}"
+        );
+    }
 }
