@@ -166,19 +166,7 @@ mod tests {
     use payload_registry::UnknownPage;
     use std::io;
 
-    /// Each error of the chain starting at `error` prints its own words only: none
-    /// contains the words of its cause (its `source()`), so a reporter that prints the
-    /// chain shows each cause once.
-    fn assert_each_cause_printed_once(error: &dyn std::error::Error) {
-        let mut current = error;
-        while let Some(cause) = current.source() {
-            assert!(
-                !current.to_string().contains(&cause.to_string()),
-                "{current:?} prints its cause {cause:?}"
-            );
-            current = cause;
-        }
-    }
+    use payload_loopback::errors::assert_each_cause_printed_once;
 
     /// A cause with words of its own and a cause of its own.
     #[derive(Debug, thiserror::Error)]

@@ -6,8 +6,12 @@
 //! status, or a server that stalls, trickles keep-alives, or never answers) and keeps
 //! every request it read ([`Server::received`]). Each connection is served on its own
 //! thread, so the server works the same under any async runtime or none.
+//!
+//! Beside it, the one check the workspace's error types share ([`errors`]).
 
 #![forbid(unsafe_code)]
+
+pub mod errors;
 
 use serde_json::Value;
 use std::io::{Read, Write};
