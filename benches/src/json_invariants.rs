@@ -237,6 +237,12 @@ pub fn check_extract(text: &str, payload: &PayloadType, values_in_text: usize) {
 /// keeps so), reads as `payload` with no `truncated` error, and the string reads as
 /// the value does: the same success, data and errors, with a `repaired` warning first.
 pub fn check_held_value(before: &str, value: &Value, after: &str, payload: &PayloadType) {
+    // Prose that goes on with a comma after an object (`{...},a: 1`) is what the rule of
+    // an early close reads on as more members (`read_on` in whole/extract/candidates.rs:
+    // they must read, or the value is an error, never the smaller object): there the plain value
+    // is not followed by prose, and only a string holding it is. Such prose is not this
+    // check's to judge, so its leading commas are dropped.
+    let after = after.trim_start_matches(',');
     let json = value.to_string();
     let held = serde_json::to_string(&json).expect("a string serializes");
     for fenced in [false, true] {
