@@ -66,7 +66,7 @@ impl FromStr for Format {
     type Err = String;
 
     /// Parses a lowercase (or any-case) format name. `auto` is not a format: callers
-    /// that accept it map it to [`detect()`] themselves (an `Option<Format>`).
+    /// that accept it map it to [`detect()`](super::detect) themselves (an `Option<Format>`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let lower = s.trim().to_ascii_lowercase();
         Format::ALL

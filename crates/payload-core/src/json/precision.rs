@@ -19,8 +19,6 @@
 //! float prints with more), and the exponent is read with saturation, so a
 //! million-digit mantissa or exponent costs one pass.
 
-use memchr::memchr2;
-
 /// The most significant digits the shortest form of any `f64` has.
 const MAX_SHORTEST_DIGITS: usize = 17;
 /// Up to this many significant digits, a decimal in the normal range is always held
@@ -236,18 +234,8 @@ pub(crate) fn float_literals(json: &str) -> impl Iterator<Item = (usize, &str)> 
     std::iter::from_fn(move || {
         while i < bytes.len() {
             match bytes[i] {
-                b'"' => {
-                    i += 1;
-                    loop {
-                        let at = i + memchr2(b'"', b'\\', &bytes[i..])?;
-                        if bytes[at] == b'\\' {
-                            i = at + 2;
-                        } else {
-                            i = at + 1;
-                            break;
-                        }
-                    }
-                }
+                // A string holds no literal: skipped by the one rule of where it ends.
+                b'"' => i = super::string::closing_quote(bytes, i + 1, b'"'),
                 b'-' | b'0'..=b'9' => {
                     let start = i;
                     while bytes.get(i).is_some_and(|b| {
