@@ -241,8 +241,8 @@ pub fn check_held_value(before: &str, value: &Value, after: &str, payload: &Payl
     // an early close reads on as more members (`read_on` in whole/extract/candidates.rs:
     // they must read, or the value is an error, never the smaller object): there the plain value
     // is not followed by prose, and only a string holding it is. Such prose is not this
-    // check's to judge, so its leading commas are dropped.
-    let after = after.trim_start_matches(',');
+    // check's to judge, so its leading commas (and the space among them) are dropped.
+    let after = after.trim_start_matches(|c: char| c == ',' || c.is_whitespace());
     let json = value.to_string();
     let held = serde_json::to_string(&json).expect("a string serializes");
     for fenced in [false, true] {
