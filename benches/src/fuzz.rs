@@ -119,7 +119,7 @@ const FORMATS: [Option<Format>; 6] = [
 
 /// Whole-response extraction: auto-detected format, then every named format, for the
 /// built-in proposals (the first byte picks the type and the format); never panics,
-/// and a success always carries data. As JSON, a success is valid for its type, holds
+/// and a success always carries data that validates as its type, in every format. As JSON, a success is valid for its type, holds
 /// every number as written and never holds quoted choices joined into one string
 /// ([`check_extract`]). In `auto`, detection is checked against the result: when any
 /// named format reads a valid value, `auto` succeeds unless the response was cut off
@@ -156,6 +156,13 @@ pub fn extract(data: &[u8]) {
         Some(format) => {
             let result = extract_as(&text, &payload, Some(format));
             assert_eq!(result.success, result.data.is_some(), "{text:?}");
+            // Read from any format, a success is a value of its type.
+            if let Some(data) = &result.data {
+                assert!(
+                    payload.validate(data).is_ok(),
+                    "a success that does not validate, read as {format}: {data}\n{text:?}"
+                );
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Whole-response extraction: auto-detected format, then every named format, for the
-//! built-in proposals; never panics, and a success always carries data. As JSON, a
+//! built-in proposals; never panics, and a success always carries data valid for its
+//! type, in every format. As JSON, a
 //! success is valid for its type, holds every number as written and never holds
 //! quoted choices joined into one string (`payload_benches::json_invariants::check_extract`). In `auto`, detection is
 //! checked against the result: when any named format reads a valid value, `auto`
