@@ -114,6 +114,7 @@ mod warning;
 mod whole;
 
 pub use error::{ErrorDetails, ErrorKind, Location, PayloadError};
+pub use marker::count::PayloadCount;
 pub use marker::parse::{ParseOptions, Parser, parse};
 pub use marker::response::ParsedResponse;
 pub use nullable::Nullable;

@@ -6,10 +6,12 @@
 //! - [`response`]: what it returns, in the serde form docs/spec.md §1 shows;
 //! - [`suggestions`]: suggestion chips, client-action buttons and the actions a page allows;
 //! - [`combination`]: which blocks a page lets one response hold together;
+//! - [`count`]: how many custom payloads a page lets one response hold;
 //! - [`message`]: the prose left when the blocks are removed;
 //! - [`near_miss`]: page markers written in another case or spelling (docs/spec.md §1.16).
 
 pub(crate) mod combination;
+pub(crate) mod count;
 pub(crate) mod message;
 pub(crate) mod near_miss;
 pub(crate) mod parse;

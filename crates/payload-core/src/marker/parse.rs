@@ -34,6 +34,7 @@ use crate::error::{ErrorKind, Location, PayloadError};
 use crate::json;
 use crate::limits::Limits;
 use crate::marker::combination::Combination;
+use crate::marker::count::PayloadCount;
 use crate::marker::message::MessageBuilder;
 use crate::marker::near_miss::NearMisses;
 use crate::marker::response::{Missed, ParsedResponse, Rejected};
@@ -66,6 +67,9 @@ pub struct ParseOptions {
     /// Which suggestion blocks may go beside an accepted custom payload (the page's
     /// rule; [`Combination::FREE`] by default).
     pub combination: Combination,
+    /// How many custom payloads one response may hold, in all and per type
+    /// ([`PayloadCount::ONE`] by default: a second is rejected as `extra_payload`).
+    pub payload_count: PayloadCount,
     /// The model's chat template ends the prompt with `<think>` (DeepSeek-R1's,
     /// Qwen3's and QwQ's do), so a response starts inside its reasoning and closes it
     /// with `</think>`: read it as if it began with `<think>` (docs/markers.md). Off by
@@ -106,6 +110,12 @@ impl ParseOptions {
         self
     }
 
+    /// Sets how many custom payloads one response may hold.
+    pub fn payload_count(mut self, count: PayloadCount) -> Self {
+        self.payload_count = count;
+        self
+    }
+
     /// Says the model's prompt opens its reasoning
     /// ([`ParseOptions::reasoning_opened_by_prompt`]).
     pub fn reasoning_opened_by_prompt(mut self) -> Self {
@@ -143,6 +153,7 @@ pub struct Parser {
     roles: Arc<[BlockKind]>,
     actions: Arc<[ActionSpec]>,
     combination: Combination,
+    payload_count: PayloadCount,
     limits: Limits,
     /// [`ParseOptions::reasoning_opened_by_prompt`].
     prompted: bool,
@@ -178,6 +189,7 @@ impl Parser {
             roles: roles.into(),
             actions: options.actions.clone().into(),
             combination: options.combination,
+            payload_count: options.payload_count,
             limits: Limits::DEFAULT,
             prompted: options.reasoning_opened_by_prompt,
         }
@@ -213,6 +225,11 @@ impl Parser {
             }],
             ..ParsedResponse::default()
         })
+    }
+
+    /// How many custom payloads one response may hold ([`ParseOptions::payload_count`]).
+    pub fn payload_count(&self) -> PayloadCount {
+        self.payload_count
     }
 
     /// The markers this parser recognises, suggestion markers first.
