@@ -53,6 +53,8 @@ pub struct Agent {
     pub(crate) output: Option<StructuredOutput>,
     pub(crate) max_iterations: usize,
     pub(crate) reasks: usize,
+    /// Whether message contents go on the turn's spans (off by default).
+    pub(crate) capture_content: bool,
 }
 
 impl Agent {
@@ -73,6 +75,7 @@ impl Agent {
             output: None,
             max_iterations: DEFAULT_MAX_ITERATIONS,
             reasks: DEFAULT_REASKS,
+            capture_content: false,
         }
     }
 
@@ -132,6 +135,16 @@ impl Agent {
     /// the re-prompt message naming its errors (0 turns re-asking off).
     pub fn reasks(mut self, reasks: usize) -> Agent {
         self.reasks = reasks;
+        self
+    }
+
+    /// Records message contents on the turn's spans (the system prompt, the
+    /// conversation, the answer, tool arguments and results), in the OpenTelemetry GenAI
+    /// conventions' opt-in attributes (`gen_ai.input.messages`, ...). Off by default:
+    /// contents may hold what users would not have sent to a trace backend. Keys are
+    /// never recorded either way (docs/observability.md).
+    pub fn capture_content(mut self, capture: bool) -> Agent {
+        self.capture_content = capture;
         self
     }
 

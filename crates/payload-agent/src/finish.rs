@@ -27,6 +27,22 @@ pub enum FinishReason {
     Other(String),
 }
 
+impl FinishReason {
+    /// The reason as the OpenTelemetry GenAI conventions write it
+    /// (`gen_ai.response.finish_reasons`): `stop`, `length`, `tool_call`,
+    /// `content_filter`, `refusal`, or the provider's own word.
+    pub fn as_str(&self) -> &str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::Length => "length",
+            FinishReason::ToolCalls => "tool_call",
+            FinishReason::ContentFilter => "content_filter",
+            FinishReason::Refusal => "refusal",
+            FinishReason::Other(other) => other,
+        }
+    }
+}
+
 /// Why a turn ended as a refusal rather than with an answer: the `reason` of the
 /// `refusal` event (`"refusal"` or `"content_filter"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -73,6 +73,7 @@ mod event;
 mod fallback;
 mod finish;
 mod model;
+mod telemetry;
 mod tools;
 mod turn;
 

@@ -117,6 +117,24 @@ pub enum ModelErrorKind {
     Budget,
 }
 
+impl ModelErrorKind {
+    /// The snake_case name used in JSON (and as a trace's `error.type`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModelErrorKind::RateLimited => "rate_limited",
+            ModelErrorKind::Server => "server",
+            ModelErrorKind::Connection => "connection",
+            ModelErrorKind::Timeout => "timeout",
+            ModelErrorKind::Rejected => "rejected",
+            ModelErrorKind::Protocol => "protocol",
+            ModelErrorKind::Panicked => "panicked",
+            ModelErrorKind::Refused => "refused",
+            ModelErrorKind::Filtered => "filtered",
+            ModelErrorKind::Budget => "budget",
+        }
+    }
+}
+
 /// A failed model call, as a value the turn reports and a retry loop reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ModelError {

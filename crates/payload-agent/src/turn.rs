@@ -44,7 +44,7 @@ use crate::tools::{ToolContext, ToolResult};
 use futures::Stream;
 use payload_core::stream::ReasoningText;
 use payload_core::{
-    CustomPayload, ParsedResponse, retry::reprompt_message, stream::StreamEvent,
+    CustomPayload, ParsedResponse, PayloadError, retry::reprompt_message, stream::StreamEvent,
     stream::StreamParser,
 };
 use serde_json::Value;
@@ -102,7 +102,8 @@ pub struct Turn<'a, M: Model> {
     /// source starts a new section.
     reasoning_from: Option<(usize, Channel)>,
     started: bool,
-    /// The turn's `tracing` span: each model call and its outcome are events in it.
+    /// The turn's `tracing` span (`invoke_agent`): each model call, tool call and read
+    /// of an answer is a span inside it (`telemetry.rs`).
     span: tracing::Span,
 }
 
@@ -113,6 +114,12 @@ impl<'a, M: Model> Turn<'a, M> {
         messages: Vec<ModelMessage>,
         context: Value,
     ) -> Turn<'a, M> {
+        let span = crate::telemetry::turn_span(
+            &agent.page,
+            &agent.system,
+            &messages,
+            agent.capture_content,
+        );
         Turn {
             agent,
             model,
@@ -136,7 +143,7 @@ impl<'a, M: Model> Turn<'a, M> {
             reasoning: ReasoningText::new(),
             reasoning_from: None,
             started: false,
-            span: tracing::info_span!("turn", page = %agent.page),
+            span,
         }
     }
 
@@ -292,6 +299,7 @@ impl<'a, M: Model> Turn<'a, M> {
                 reason = reason.as_str(),
                 "the model refused"
             );
+            self.span.record("payload.refusal", reason.as_str());
             self.refused = Some(message.clone());
             self.queue
                 .push_back(AgentEvent::Refusal { message, reason });
@@ -332,15 +340,27 @@ impl<'a, M: Model> Turn<'a, M> {
             tool: call.name.clone(),
             input: call.input.clone(),
         });
+        let content = self.agent.capture_content;
+        let span = crate::telemetry::tool_span(&call, content);
         let tool = self.agent.tools.iter().find(|t| t.name == call.name);
         let context = &self.context;
-        let result = match tool {
-            Some(tool) => catch_unwind(AssertUnwindSafe(|| tool.call(&call.input, context)))
-                .unwrap_or_else(|_| {
-                    ToolResult::error(format_args!("the tool '{}' failed", call.name))
-                }),
-            None => ToolResult::error(format_args!("there is no tool named '{}'", call.name)),
-        };
+        let (result, error) = span.in_scope(|| match tool {
+            Some(tool) => {
+                match catch_unwind(AssertUnwindSafe(|| tool.call(&call.input, context))) {
+                    Ok(result) => (result, None),
+                    Err(_) => (
+                        ToolResult::error(format_args!("the tool '{}' failed", call.name)),
+                        Some("panicked"),
+                    ),
+                }
+            }
+            None => (
+                ToolResult::error(format_args!("there is no tool named '{}'", call.name)),
+                Some("unknown_tool"),
+            ),
+        });
+        crate::telemetry::tool_completed(&span, error, &result.text, content);
+        drop(span);
         for message in self.context.take_progress() {
             self.queue.push_back(AgentEvent::ToolProgress {
                 id: call.id.clone(),
@@ -375,32 +395,45 @@ impl<'a, M: Model> Turn<'a, M> {
         };
         // What a re-ask keeps: the turn's text before this answer.
         let before = parser.text()[..self.call_start.min(parser.text().len())].to_string();
-        // The turn sends `complete` itself, once it knows the answer is kept.
-        let mut events = Vec::new();
-        let mut parsed = parser.finish_before_complete(&mut events);
-        self.events(events);
-        if self.reask(&parsed, &before) {
-            return;
+        // The read of the answer is a span of its own; the re-asked call is not in it.
+        let read = crate::telemetry::read_span(&self.agent.page);
+        let (mut parsed, errors) = read.in_scope(|| {
+            // The turn sends `complete` itself, once it knows the answer is kept.
+            let mut events = Vec::new();
+            let parsed = parser.finish_before_complete(&mut events);
+            self.events(events);
+            let errors = self.reask_errors(&parsed);
+            let truncated = self.finish == Some(FinishReason::Length);
+            crate::telemetry::read_completed(&read, &parsed, truncated, errors.is_some());
+            (parsed, errors)
+        });
+        drop(read);
+        if let Some(errors) = errors {
+            return self.reask(&errors, &before);
         }
         parsed.apply_tool_payloads(&self.tool_payloads);
         // Both channels' reasoning, as the deltas sent it.
         parsed.reasoning = self.reasoning.text().map(str::to_owned);
+        let answer = self
+            .agent
+            .capture_content
+            .then_some((self.call_text.as_str(), self.finish.as_ref()));
+        crate::telemetry::turn_completed(&self.span, self.usage, answer);
         self.queue
             .push_back(AgentEvent::Stream(StreamEvent::Complete(parsed)));
     }
 
-    /// Sends a rejected custom payload back to the model to be corrected, if re-asks
-    /// are left, no tool returned a payload (it would supersede the model's anyway) and
+    /// The errors to send back to the model to be corrected, if the answer's custom
+    /// payload was rejected (or a block was meant but not written as one), re-asks are
+    /// left, no tool returned a payload (it would supersede the model's anyway) and
     /// the answer was not cut by the token limit (a longer answer would be cut again).
-    /// The new parser holds the turn's text before the rejected answer (read again
-    /// without events: they were sent), so the corrected answer's parse continues it.
-    fn reask(&mut self, parsed: &ParsedResponse, before: &str) -> bool {
+    fn reask_errors(&self, parsed: &ParsedResponse) -> Option<Vec<PayloadError>> {
         if self.reasks_left == 0
             || self.refused.is_some()
             || !self.tool_payloads.is_empty()
             || self.finish == Some(FinishReason::Length)
         {
-            return false;
+            return None;
         }
         // Rejected payloads, and blocks the model meant to send but did not write as
         // blocks (a near-miss marker, a marker with no value: docs/spec.md §1.16, §1.17).
@@ -411,20 +444,22 @@ impl<'a, M: Model> Turn<'a, M> {
             .flat_map(|r| r.errors.iter().cloned())
             .chain(parsed.missed_blocks().iter().map(|m| m.error.clone()))
             .collect();
-        if errors.is_empty() {
-            return false;
-        }
+        (!errors.is_empty()).then_some(errors)
+    }
+
+    /// Sends `errors` back to the model. The new parser holds the turn's text before
+    /// the rejected answer (read again without events: they were sent), so the
+    /// corrected answer's parse continues it.
+    fn reask(&mut self, errors: &[PayloadError], before: &str) {
         self.reasks_left -= 1;
         let mut parser = StreamParser::with_parser(self.agent.parser.clone());
         parser.push(before);
         self.parser = Some(parser);
-        self.messages
-            .push(ModelMessage::user(reprompt_message(&errors)));
+        self.messages.push(ModelMessage::user(reprompt_message(errors)));
         self.queue.push_back(AgentEvent::Status {
             message: "The payload was not valid; asking the model to correct it".to_string(),
         });
         self.call_model();
-        true
     }
 }
 

@@ -74,6 +74,7 @@ mod openai;
 mod properties;
 mod responses;
 mod sse;
+mod trace;
 mod transport;
 mod wire;
 
@@ -131,15 +132,3 @@ pub(crate) fn output_name(name: &str) -> String {
     }
 }
 
-/// The span of one model request: its attempts are spans inside it, and the tokens are
-/// recorded on it when the usage arrives.
-pub(crate) fn request_span(provider: &'static str, model: &str, iteration: usize) -> tracing::Span {
-    tracing::info_span!(
-        "model_request",
-        provider,
-        model = %model,
-        iteration,
-        input_tokens = tracing::field::Empty,
-        output_tokens = tracing::field::Empty,
-    )
-}

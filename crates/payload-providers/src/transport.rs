@@ -24,7 +24,7 @@ use crate::config::{ClientConfig, REDACTED};
 use crate::http_error::{retry_after, status_error};
 use crate::sse::{Event, SseError, SseReader};
 use futures::{Stream, StreamExt};
-use payload_agent::{ModelChunk, ModelError, ModelErrorKind, ModelStream};
+use payload_agent::{ModelChunk, ModelError, ModelErrorKind, ModelStream, Usage};
 use reqwest::header::{HeaderMap, RETRY_AFTER};
 use secrecy::{ExposeSecret, SecretString};
 use std::pin::Pin;
@@ -42,6 +42,8 @@ pub(crate) trait Decoder: Send + 'static {
     fn done(&self) -> bool;
     /// Whether the stream may end here: a stream that ends otherwise was cut.
     fn may_end(&self) -> bool;
+    /// The model that answered, once an event named it (`gen_ai.response.model`).
+    fn response_model(&self) -> Option<&str>;
 }
 
 /// A request ready to be sent, with what the stream needs to send it again.
@@ -73,7 +75,8 @@ pub(crate) enum KeyHeader {
 
 /// What one provider's request is made of, besides the configuration.
 pub(crate) struct RequestParts<'a> {
-    /// The provider's name, for traces.
+    /// The provider's name in the OpenTelemetry GenAI conventions
+    /// (`gen_ai.provider.name`: `openai`, `anthropic`, `gcp.gemini`), for traces.
     pub provider: &'static str,
     /// The path after the base URL.
     pub path: &'a str,
@@ -162,14 +165,16 @@ fn http_request(
         }
     }
     let log = AttemptLog::fresh();
+    let url = config.url(parts.path);
+    let span = crate::trace::request_span(parts.provider, config, &url, parts.iteration);
     let request = HttpRequest {
         client,
-        url: config.url(parts.path),
+        url,
         headers: map,
         body: parts.body,
         config: config.clone(),
         log: log.clone(),
-        span: crate::request_span(parts.provider, &config.model, parts.iteration),
+        span,
     };
     (request, log)
 }
@@ -198,6 +203,9 @@ pub(crate) fn stream<D: Decoder>(
         held: Vec::new(),
         content: false,
         finished: false,
+        first_sent: None,
+        usage: Usage::default(),
+        model_recorded: false,
     };
     let chunks = futures::stream::unfold(driver, |mut driver| async move {
         let span = driver.request.span.clone();
@@ -247,6 +255,13 @@ struct Driver<D> {
     /// Whether content has been passed on (no retry after that).
     content: bool,
     finished: bool,
+    /// When the first attempt was sent (the time to the first chunk counts from it).
+    first_sent: Option<Instant>,
+    /// The current attempt's usage chunks added up (a provider may send input and
+    /// output tokens in different events).
+    usage: Usage,
+    /// Whether the answering model is on the span.
+    model_recorded: bool,
 }
 
 impl<D: Decoder> Driver<D> {
@@ -257,7 +272,14 @@ impl<D: Decoder> Driver<D> {
                 return None;
             }
             let error = if let Some(event) = self.reader.next_event() {
-                match self.decoder.event(&event) {
+                let decoded = self.decoder.event(&event);
+                if !self.model_recorded
+                    && let Some(model) = self.decoder.response_model()
+                {
+                    crate::trace::response_model(&self.request.span, model);
+                    self.model_recorded = true;
+                }
+                match decoded {
                     Ok(chunks) => match self.pass_on(chunks) {
                         Some(chunks) => return Some(chunks),
                         None => continue,
@@ -388,12 +410,21 @@ impl<D: Decoder> Driver<D> {
     /// held), the held chunks with the first content, the chunks themselves after.
     fn pass_on(&mut self, chunks: Vec<ModelChunk>) -> Option<Vec<ModelChunk>> {
         for chunk in &chunks {
-            if let ModelChunk::Usage(usage) = chunk {
-                self.request
-                    .span
-                    .record("input_tokens", usage.input_tokens)
-                    .record("output_tokens", usage.output_tokens);
+            match chunk {
+                ModelChunk::Usage(usage) => {
+                    self.usage.input_tokens += usage.input_tokens;
+                    self.usage.output_tokens += usage.output_tokens;
+                    crate::trace::usage(&self.request.span, self.usage);
+                }
+                ModelChunk::Finish(reason) => crate::trace::finished(&self.request.span, reason),
+                _ => {}
             }
+        }
+        if !self.content
+            && chunks.iter().any(is_content)
+            && let Some(sent) = self.first_sent
+        {
+            crate::trace::first_chunk(&self.request.span, sent.elapsed());
         }
         if chunks.iter().any(is_progress) {
             self.progress_at = Some(Instant::now());
@@ -419,6 +450,7 @@ impl<D: Decoder> Driver<D> {
         self.started = Instant::now();
         let config = &self.request.config;
         self.deadline.get_or_insert(self.started + config.deadline);
+        self.first_sent.get_or_insert(self.started);
         self.status = None;
         self.progress_at = None;
         self.received_at_progress = 0;
@@ -480,6 +512,7 @@ impl<D: Decoder> Driver<D> {
                 tokio::time::sleep(wait).await;
                 self.decoder = (self.new_decoder)();
                 self.held.clear();
+                self.usage = Usage::default();
                 return None;
             }
             error.message.push_str(&format!(
@@ -488,6 +521,7 @@ impl<D: Decoder> Driver<D> {
             ));
         }
         self.record(Some(error.clone()));
+        crate::trace::failed(&self.request.span, &error);
         self.finished = true;
         let mut chunks = std::mem::take(&mut self.held);
         chunks.push(ModelChunk::Error(error));

@@ -41,6 +41,8 @@ enum Block {
 /// The decoder of one attempt's stream.
 #[derive(Debug, Default)]
 pub(crate) struct AnthropicDecoder {
+    /// The model that answers, once an event named it.
+    model: Option<String>,
     /// The output tool's name, in whole-response tool mode.
     output: Option<String>,
     blocks: HashMap<u64, Block>,
@@ -176,6 +178,7 @@ impl Decoder for AnthropicDecoder {
         };
         Ok(match event {
             StreamEvent::MessageStart { message } => {
+                self.model = message.model.filter(|m| !m.is_empty());
                 self.input_tokens = message
                     .usage
                     .and_then(|u| u.input_tokens)
@@ -217,6 +220,10 @@ impl Decoder for AnthropicDecoder {
 
     fn may_end(&self) -> bool {
         self.done
+    }
+
+    fn response_model(&self) -> Option<&str> {
+        self.model.as_deref()
     }
 }
 

@@ -50,6 +50,9 @@ impl TaggedEvent for StreamEvent {
 /// The message `message_start` opens.
 #[derive(Debug, Deserialize)]
 pub(crate) struct MessageStart {
+    /// The model that answers.
+    #[serde(default)]
+    pub model: Option<String>,
     #[serde(default)]
     pub usage: Option<Usage>,
 }

@@ -25,6 +25,8 @@ pub(crate) const SIGNATURE_ID: &str = "sig:";
 /// The decoder of one attempt's stream.
 #[derive(Debug, Default)]
 pub(crate) struct GeminiDecoder {
+    /// The model that answers, once an event named it.
+    model: Option<String>,
     /// The whole-response output function's name, in tool mode.
     output: Option<String>,
     calls: usize,
@@ -92,6 +94,9 @@ impl Decoder for GeminiDecoder {
         if let Some(error) = response.error {
             return Err(api_error(error));
         }
+        if self.model.is_none() {
+            self.model = response.model_version.filter(|m| !m.is_empty());
+        }
         if let Some(usage) = response.usage_metadata {
             self.usage = Some(usage);
         }
@@ -133,6 +138,10 @@ impl Decoder for GeminiDecoder {
 
     fn may_end(&self) -> bool {
         self.finished
+    }
+
+    fn response_model(&self) -> Option<&str> {
+        self.model.as_deref()
     }
 }
 

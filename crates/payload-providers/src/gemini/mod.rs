@@ -99,7 +99,7 @@ impl Gemini {
             path_segment(self.model_name())
         );
         let parts = RequestParts {
-            provider: "gemini",
+            provider: "gcp.gemini",
             path: &path,
             key: KeyHeader::Named("x-goog-api-key"),
             fixed: &[],

@@ -131,6 +131,9 @@ pub(crate) struct ThinkingConfig {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct GenerateResponse {
+    /// The model version that answers.
+    #[serde(default)]
+    pub model_version: Option<String>,
     #[serde(default)]
     pub candidates: Option<Vec<Candidate>>,
     #[serde(default)]

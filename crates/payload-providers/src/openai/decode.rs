@@ -23,6 +23,8 @@ use serde_json::Value;
 /// The decoder of one attempt's stream.
 #[derive(Debug, Default)]
 pub(crate) struct OpenAiDecoder {
+    /// The model that answers, once an event named it.
+    model: Option<String>,
     /// The output function's name, in whole-response tool mode.
     answer_tool: Option<String>,
     /// The index of the call to it, once it began: its arguments are the answer.
@@ -47,6 +49,9 @@ impl Decoder for OpenAiDecoder {
         if let Some(error) = chunk.error.filter(|e| !e.is_null()) {
             return Err(stream_error(error));
         }
+        if self.model.is_none() {
+            self.model = chunk.model.filter(|m| !m.is_empty());
+        }
         let mut chunks = Vec::new();
         if let Some(choice) = chunk.choices.into_iter().flatten().next() {
             self.choice(choice, &mut chunks);
@@ -67,6 +72,10 @@ impl Decoder for OpenAiDecoder {
     fn may_end(&self) -> bool {
         // Some compatible servers close after the finish reason without `[DONE]`.
         self.done || self.finished
+    }
+
+    fn response_model(&self) -> Option<&str> {
+        self.model.as_deref()
     }
 }
 

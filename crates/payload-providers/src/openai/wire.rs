@@ -10,6 +10,9 @@ use serde_json::Value;
 /// One `data:` object of the stream.
 #[derive(Debug, Deserialize)]
 pub(crate) struct ChatChunk {
+    /// The model that answers.
+    #[serde(default)]
+    pub model: Option<String>,
     #[serde(default)]
     pub choices: Option<Vec<Choice>>,
     #[serde(default)]

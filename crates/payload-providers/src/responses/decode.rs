@@ -29,6 +29,8 @@ enum Item {
 /// The decoder of one attempt's stream.
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesDecoder {
+    /// The model that answers, once an event named it.
+    model: Option<String>,
     /// The name of the tool whose input is the answer, if any.
     answer_tool: Option<String>,
     items: HashMap<u64, Item>,
@@ -85,6 +87,9 @@ impl ResponsesDecoder {
     /// The chunks of the last event: how it ended, and the tokens.
     fn ended(&mut self, reason: FinishReason, response: Response) -> Vec<ModelChunk> {
         self.done = true;
+        if let Some(model) = response.model.as_ref().filter(|m| !m.is_empty()) {
+            self.model = Some(model.clone());
+        }
         let mut chunks = vec![ModelChunk::Finish(reason)];
         if let Some(usage) = response.usage {
             chunks.push(ModelChunk::Usage(Usage {
@@ -168,6 +173,10 @@ impl Decoder for ResponsesDecoder {
 
     fn may_end(&self) -> bool {
         self.done
+    }
+
+    fn response_model(&self) -> Option<&str> {
+        self.model.as_deref()
     }
 }
 

@@ -90,7 +90,7 @@ impl OpenAiResponses {
 
     fn request(&mut self, request: &ModelRequest) -> HttpRequest {
         let parts = RequestParts {
-            provider: "openai-responses",
+            provider: "openai",
             path: "responses",
             key: KeyHeader::Bearer,
             fixed: &[],

@@ -201,6 +201,9 @@ pub(crate) enum OutputItem {
 /// The response as the last event carries it.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct Response {
+    /// The model that answers.
+    #[serde(default)]
+    pub model: Option<String>,
     #[serde(default)]
     pub usage: Option<ResponseUsage>,
     #[serde(default)]
