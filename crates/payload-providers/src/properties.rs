@@ -49,6 +49,9 @@ impl Decoder for Box<dyn Decoder> {
     fn may_end(&self) -> bool {
         (**self).may_end()
     }
+    fn response_model(&self) -> Option<&str> {
+        (**self).response_model()
+    }
 }
 
 fn event(data: &str) -> Event {

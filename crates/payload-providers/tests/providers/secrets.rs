@@ -203,7 +203,7 @@ fn errors_traces_and_logs_never_show_the_key() {
     assert!(!attempt_error.contains(KEY), "{attempt_error}");
     let traced = traced.lock().unwrap().clone();
     let logged = logged.lock().unwrap().clone();
-    assert!(traced.contains("span model_request"), "{traced}");
+    assert!(traced.contains("span chat"), "{traced}");
     assert!(traced.contains("upstream said [REDACTED]"), "{traced}");
     for secret in [KEY, HEADER_KEY] {
         assert!(!traced.contains(secret), "traced: {traced}");
