@@ -61,8 +61,8 @@ pub(crate) fn turn_completed(
     usage: Usage,
     answer: Option<(&str, Option<&FinishReason>)>,
 ) {
-    span.record("gen_ai.usage.input_tokens", usage.input_tokens)
-        .record("gen_ai.usage.output_tokens", usage.output_tokens);
+    span.record("gen_ai.usage.input_tokens", int(usage.input_tokens))
+        .record("gen_ai.usage.output_tokens", int(usage.output_tokens));
     if let Some((text, finish)) = answer {
         let output = json!([{
             "role": "assistant",
@@ -125,19 +125,19 @@ pub(crate) fn read_span(page: &str) -> Span {
 /// (each also an event with its type and first error kind, which the exporter
 /// counts), the error kinds, the repairs, whether the answer was cut by the token
 /// limit and whether it is sent back to be corrected. Call it inside the span.
-pub(crate) fn read_completed(
-    span: &Span,
-    parsed: &ParsedResponse,
-    truncated: bool,
-    reask: bool,
-) {
+pub(crate) fn read_completed(span: &Span, parsed: &ParsedResponse, truncated: bool, reask: bool) {
     let accepted: Vec<&str> = parsed.accepted_blocks().map(|(kind, _)| kind).collect();
     let mut rejected = Vec::new();
     let mut kinds: Vec<&'static str> = Vec::new();
     let not_accepted = parsed
         .rejected
         .iter()
-        .map(|r| (r.kind.as_str(), r.errors.iter().map(|e| e.kind).collect::<Vec<_>>()))
+        .map(|r| {
+            (
+                r.kind.as_str(),
+                r.errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
+            )
+        })
         .chain(
             parsed
                 .missed_blocks()
@@ -167,9 +167,15 @@ pub(crate) fn read_completed(
     span.record("payload.accepted", accepted.join(","))
         .record("payload.rejected", rejected.join(","))
         .record("payload.error_kinds", kinds.join(","))
-        .record("payload.repairs", repairs as u64)
+        .record("payload.repairs", int(repairs as u64))
         .record("payload.truncated", truncated)
         .record("payload.reask", reask);
+}
+
+/// A count as a signed integer: `tracing-opentelemetry` exports an `i64` as an integer
+/// attribute and a `u64` as text, and the conventions type these as integers.
+fn int(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// One message in the conventions' input shape (`role` and `parts`).

@@ -455,7 +455,8 @@ impl<'a, M: Model> Turn<'a, M> {
         let mut parser = StreamParser::with_parser(self.agent.parser.clone());
         parser.push(before);
         self.parser = Some(parser);
-        self.messages.push(ModelMessage::user(reprompt_message(errors)));
+        self.messages
+            .push(ModelMessage::user(reprompt_message(errors)));
         self.queue.push_back(AgentEvent::Status {
             message: "The payload was not valid; asking the model to correct it".to_string(),
         });

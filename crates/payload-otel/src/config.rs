@@ -40,7 +40,9 @@ impl Protocol {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     /// A protocol other than `http/protobuf` or `http/json`.
-    #[error("{variable}={value}: this build exports OTLP over HTTP only (http/protobuf or http/json)")]
+    #[error(
+        "{variable}={value}: this build exports OTLP over HTTP only (http/protobuf or http/json)"
+    )]
     Protocol {
         /// The variable that named it.
         variable: String,
@@ -351,7 +353,10 @@ mod tests {
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
         ])
         .unwrap_err();
-        assert!(error.to_string().contains("http/protobuf or http/json"), "{error}");
+        assert!(
+            error.to_string().contains("http/protobuf or http/json"),
+            "{error}"
+        );
         assert!(matches!(
             config(&[
                 ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4317"),

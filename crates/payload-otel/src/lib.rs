@@ -51,6 +51,5 @@ pub fn init_from_env(service_name: &str) -> Result<Option<Telemetry>, OtelError>
 /// Whether the app opted in to message contents on spans:
 /// [`CAPTURE_CONTENT_VARIABLE`] is `true` (in any case).
 pub fn capture_content_from_env() -> bool {
-    std::env::var(CAPTURE_CONTENT_VARIABLE)
-        .is_ok_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    std::env::var(CAPTURE_CONTENT_VARIABLE).is_ok_and(|v| v.trim().eq_ignore_ascii_case("true"))
 }

@@ -131,4 +131,3 @@ pub(crate) fn output_name(name: &str) -> String {
         cleaned
     }
 }
-

@@ -37,7 +37,7 @@ pub(crate) fn request_span(
         server.address = Empty,
         server.port = Empty,
         error.type = Empty,
-        payload.iteration = iteration,
+        payload.iteration = int(iteration as u64),
     );
     if let Some(temperature) = config.temperature {
         // Through its decimal text, so 0.2 is sent as 0.2 and not as the f32's
@@ -49,14 +49,14 @@ pub(crate) fn request_span(
         span.record("gen_ai.request.temperature", value);
     }
     if let Some(max) = config.max_tokens {
-        span.record("gen_ai.request.max_tokens", max);
+        span.record("gen_ai.request.max_tokens", i64::from(max));
     }
     if let Ok(url) = reqwest::Url::parse(url) {
         if let Some(host) = url.host_str() {
             span.record("server.address", host);
         }
         if let Some(port) = url.port_or_known_default() {
-            span.record("server.port", port);
+            span.record("server.port", i64::from(port));
         }
     }
     span
@@ -64,8 +64,14 @@ pub(crate) fn request_span(
 
 /// The tokens of the answer so far (the provider's usage chunks added up).
 pub(crate) fn usage(span: &Span, usage: Usage) {
-    span.record("gen_ai.usage.input_tokens", usage.input_tokens)
-        .record("gen_ai.usage.output_tokens", usage.output_tokens);
+    span.record("gen_ai.usage.input_tokens", int(usage.input_tokens))
+        .record("gen_ai.usage.output_tokens", int(usage.output_tokens));
+}
+
+/// A count as a signed integer: `tracing-opentelemetry` exports an `i64` as an integer
+/// attribute and a `u64` as text, and the conventions type these as integers.
+fn int(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// Why the answer stopped.
