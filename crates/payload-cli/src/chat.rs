@@ -145,7 +145,9 @@ pub(crate) fn run(
         return whole_response(payload, mode, &request, out);
     }
     let system = request.inputs.prompt(registry, &request.page)?;
-    let mut agent = Agent::for_page(registry, &request.page)?.system(system);
+    let mut agent = Agent::for_page(registry, &request.page)?
+        .system(system)
+        .capture_content(crate::telemetry::capture_content());
     if request.reasoning_opened_by_prompt {
         agent = agent.reasoning_opened_by_prompt();
     }

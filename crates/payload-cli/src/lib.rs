@@ -39,6 +39,7 @@ mod parse;
 mod schema;
 mod serve;
 mod stream;
+mod telemetry;
 mod text;
 
 // The command line's clap structs are the command's own: an app runs commands through
@@ -106,6 +107,8 @@ pub fn run_with_server(
         Err(error) => return Err(CliError::Usage(error.to_string().trim_end().to_string())),
     };
     let limit = cli.max_input_bytes;
+    // Kept to the end of the command: dropping it exports what is left.
+    let _telemetry = telemetry::start(&cli.command);
     // One function per subcommand, in the subcommand's module.
     match cli.command {
         Command::Parse(args) => parse::command(registry, args, limit, out),

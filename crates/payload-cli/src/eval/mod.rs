@@ -122,7 +122,9 @@ async fn page_turn(
         None => None,
     };
     let system = turn.inputs.prompt(registry, page)?;
-    let agent = Agent::for_page(registry, page)?.system(system);
+    let agent = Agent::for_page(registry, page)?
+        .system(system)
+        .capture_content(crate::telemetry::capture_content());
     let (model, log) = Recorder::new(client(&request.model, constraint));
     let context = turn
         .inputs
