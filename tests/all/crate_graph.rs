@@ -349,6 +349,107 @@ fn the_command_without_providers_links_no_http_stack() {
     }
 }
 
+/// OpenTelemetry is linked only where an app asks for export: the framework's crates
+/// open `tracing` spans and link no OpenTelemetry crate and no subscriber; the exporter
+/// (`payload-otel`) depends on no payload crate; the command links it through its
+/// `otel` feature only (docs/observability.md).
+#[test]
+fn only_the_exporter_links_opentelemetry() {
+    const OTEL: [&str; 5] = [
+        "opentelemetry",
+        "opentelemetry_sdk",
+        "opentelemetry-otlp",
+        "tracing-opentelemetry",
+        "tracing-subscriber",
+    ];
+    let graph = Graph::load();
+    for name in [
+        "payload-core",
+        "payload-registry",
+        "payload-prompt",
+        "payload-agent",
+        "payload-providers",
+        "payload-grammar",
+        "payload-builtin",
+        "payload-serve",
+        "table-that",
+        "table-that-web",
+    ] {
+        let linked = graph.linked(name);
+        for otel in OTEL {
+            assert!(!linked.contains(otel), "{name} links {otel}");
+        }
+    }
+    let exporter = graph.linked("payload-otel");
+    let payload: Vec<&String> = exporter
+        .iter()
+        .filter(|name| name.starts_with("payload"))
+        .collect();
+    assert!(payload.is_empty(), "payload-otel links {payload:?}");
+    for otel in OTEL {
+        assert!(exporter.contains(otel), "payload-otel does not link {otel}");
+    }
+    // The binaries that are the command (`payload`, `recipes`) export through it.
+    for command in ["payload-cli", "payload", "recipes-web"] {
+        assert!(
+            graph.linked(command).contains("payload-otel"),
+            "{command} cannot export"
+        );
+    }
+}
+
+/// The command with export links one HTTP client and one TLS stack, the provider
+/// clients' (the exporters post through the same reqwest), and without its `otel`
+/// feature no OpenTelemetry crate at all.
+#[test]
+fn export_adds_no_second_http_stack() {
+    let tree = |features: &[&str]| -> Vec<String> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+        let output = Command::new(cargo)
+            .args(["tree", "-p", "payload-cli", "-e", "normal", "--prefix", "none"])
+            .args(features)
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .output()
+            .expect("cargo tree runs");
+        assert!(
+            output.status.success(),
+            "cargo tree failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let mut lines: Vec<String> = String::from_utf8(output.stdout)
+            .expect("UTF-8")
+            .lines()
+            .map(|line| line.trim_end_matches(" (*)").to_string())
+            .collect();
+        lines.sort();
+        lines.dedup();
+        lines
+    };
+    let versions = |tree: &[String], name: &str| -> Vec<String> {
+        tree.iter()
+            .filter(|line| line.starts_with(&format!("{name} v")))
+            .cloned()
+            .collect()
+    };
+    let full = tree(&[]);
+    assert_eq!(versions(&full, "payload-otel").len(), 1, "the command exports");
+    for stack in ["reqwest", "hyper", "rustls", "hyper-rustls", "tokio"] {
+        assert_eq!(
+            versions(&full, stack).len(),
+            1,
+            "one {stack}: {:?}",
+            versions(&full, stack)
+        );
+    }
+    let without = tree(&["--no-default-features", "--features", "providers"]);
+    assert!(!versions(&without, "reqwest").is_empty());
+    for otel in ["payload-otel", "opentelemetry", "tracing-opentelemetry"] {
+        assert!(versions(&without, otel).is_empty(), "{otel} without the feature");
+    }
+}
+
 /// An app that adds a payload crate keeps its own serde_json: no crate of ours turns on
 /// a serde_json feature that changes how the app's own JSON reads or writes
 /// (`preserve_order` changes every map's order, `unbounded_depth` and
@@ -416,6 +517,7 @@ fn an_app_keeps_serde_jsons_defaults() {
         "payload-grammar",
         "payload-providers",
         "payload-serve",
+        "payload-otel",
     ] {
         let features = features_of(package, &[]);
         assert!(!features.is_empty(), "{package} links serde_json");
