@@ -407,7 +407,15 @@ fn export_adds_no_second_http_stack() {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
         let output = Command::new(cargo)
-            .args(["tree", "-p", "payload-cli", "-e", "normal", "--prefix", "none"])
+            .args([
+                "tree",
+                "-p",
+                "payload-cli",
+                "-e",
+                "normal",
+                "--prefix",
+                "none",
+            ])
             .args(features)
             .arg("--manifest-path")
             .arg(&manifest)
@@ -434,7 +442,11 @@ fn export_adds_no_second_http_stack() {
             .collect()
     };
     let full = tree(&[]);
-    assert_eq!(versions(&full, "payload-otel").len(), 1, "the command exports");
+    assert_eq!(
+        versions(&full, "payload-otel").len(),
+        1,
+        "the command exports"
+    );
     for stack in ["reqwest", "hyper", "rustls", "hyper-rustls", "tokio"] {
         assert_eq!(
             versions(&full, stack).len(),
@@ -446,7 +458,10 @@ fn export_adds_no_second_http_stack() {
     let without = tree(&["--no-default-features", "--features", "providers"]);
     assert!(!versions(&without, "reqwest").is_empty());
     for otel in ["payload-otel", "opentelemetry", "tracing-opentelemetry"] {
-        assert!(versions(&without, otel).is_empty(), "{otel} without the feature");
+        assert!(
+            versions(&without, otel).is_empty(),
+            "{otel} without the feature"
+        );
     }
 }
 

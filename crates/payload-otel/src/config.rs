@@ -49,6 +49,14 @@ pub enum ConfigError {
         /// What it said.
         value: String,
     },
+    /// A header HTTP cannot carry (a name with a space, a value with a line break).
+    #[error("{variable}: the header '{name}' cannot be sent over HTTP")]
+    Header {
+        /// The variable that named it.
+        variable: String,
+        /// The header's name as decoded.
+        name: String,
+    },
     /// A timeout that is not a whole number of milliseconds.
     #[error("{variable}={value}: not a number of milliseconds")]
     Timeout {
@@ -167,9 +175,23 @@ fn signal(
         }
         None => Protocol::default(),
     };
-    let headers = named(get, &var("HEADERS"), "OTEL_EXPORTER_OTLP_HEADERS")
-        .map(|(_, value)| parse_headers(&value))
-        .unwrap_or_default();
+    let headers = match named(get, &var("HEADERS"), "OTEL_EXPORTER_OTLP_HEADERS") {
+        Some((variable, value)) => {
+            let headers = parse_headers(&value);
+            // Checked here, so a header is never dropped without a word.
+            if let Some((name, _)) = headers.iter().find(|(name, value)| {
+                http::HeaderName::from_bytes(name.as_bytes()).is_err()
+                    || http::HeaderValue::from_str(value).is_err()
+            }) {
+                return Err(ConfigError::Header {
+                    variable,
+                    name: name.clone(),
+                });
+            }
+            headers
+        }
+        None => Vec::new(),
+    };
     let timeout = match named(get, &var("TIMEOUT"), "OTEL_EXPORTER_OTLP_TIMEOUT") {
         Some((variable, value)) => millis(&variable, &value)?,
         None => DEFAULT_TIMEOUT,
@@ -364,6 +386,19 @@ mod tests {
             ]),
             Err(ConfigError::Timeout { .. })
         ));
+    }
+
+    #[test]
+    fn a_header_http_cannot_carry_is_a_clear_error() {
+        let base = ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318");
+        for headers in ["bad name=x", "x-ok=line%0Abreak"] {
+            let error =
+                config(&[base, ("OTEL_EXPORTER_OTLP_TRACES_HEADERS", headers)]).unwrap_err();
+            assert!(
+                matches!(&error, ConfigError::Header { variable, .. } if variable == "OTEL_EXPORTER_OTLP_TRACES_HEADERS"),
+                "{error}"
+            );
+        }
     }
 
     #[test]

@@ -76,7 +76,21 @@ fn int(n: u64) -> i64 {
 
 /// Why the answer stopped.
 pub(crate) fn finished(span: &Span, reason: &FinishReason) {
-    span.record("gen_ai.response.finish_reasons", reason.as_str());
+    span.record(
+        "gen_ai.response.finish_reasons",
+        &*list_item(reason.as_str()),
+    );
+}
+
+/// `item` as one item of a list field: the field joins items with `,` (the exporter
+/// splits them into an array), so a `,` in a provider's own finish reason is written
+/// as U+FFFD rather than splitting the reason in two.
+fn list_item(item: &str) -> std::borrow::Cow<'_, str> {
+    if item.contains(',') {
+        item.replace(',', "\u{FFFD}").into()
+    } else {
+        item.into()
+    }
 }
 
 /// The model that answered, as the provider named it.
@@ -93,4 +107,16 @@ pub(crate) fn first_chunk(span: &Span, after: Duration) {
 pub(crate) fn failed(span: &Span, error: &ModelError) {
     span.record("error.type", error.kind.as_str())
         .record("otel.status_code", "error");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::list_item;
+
+    #[test]
+    fn a_comma_in_a_providers_reason_does_not_split_it() {
+        assert_eq!(list_item("stop"), "stop");
+        assert_eq!(list_item("a,b"), "a\u{FFFD}b");
+        assert!(!list_item(",,").contains(','));
+    }
 }

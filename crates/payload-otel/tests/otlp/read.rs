@@ -105,8 +105,7 @@ pub fn metric(received: &Received, name: &str) -> Metric {
         .flat_map(|r| &r.resource_metrics)
         .flat_map(|r| &r.scope_metrics)
         .flat_map(|s| &s.metrics)
-        .filter(|m| m.name == name)
-        .last()
+        .rfind(|m| m.name == name)
         .cloned()
         .unwrap_or_else(|| panic!("no metric {name}"))
 }
