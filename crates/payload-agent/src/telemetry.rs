@@ -40,7 +40,8 @@ pub(crate) fn turn_span(
         gen_ai.output.messages = Empty,
         payload.refusal = Empty,
     );
-    if content {
+    // Contents are serialized only for a span someone records.
+    if content && !span.is_disabled() {
         if !system.is_empty() {
             span.record(
                 "gen_ai.system_instructions",
@@ -126,6 +127,10 @@ pub(crate) fn read_span(page: &str) -> Span {
 /// counts), the error kinds, the repairs, whether the answer was cut by the token
 /// limit and whether it is sent back to be corrected. Call it inside the span.
 pub(crate) fn read_completed(span: &Span, parsed: &ParsedResponse, truncated: bool, reask: bool) {
+    // An app with no subscriber pays for no lists.
+    if span.is_disabled() {
+        return;
+    }
     let accepted: Vec<&str> = parsed.accepted_blocks().map(|(kind, _)| kind).collect();
     let mut rejected = Vec::new();
     let mut kinds: Vec<&'static str> = Vec::new();

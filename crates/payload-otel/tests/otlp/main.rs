@@ -94,7 +94,7 @@ fn client(server: &Server) -> OpenAi {
     OpenAi::with_config(config)
 }
 
-/// Runs the four turns (or only the tool turn) with export to a fresh receiver, and
+/// Runs the five turns (or only the tool turn) with export to a fresh receiver, and
 /// returns what it received after a flush, and the model server's port.
 fn run(protocol: Protocol, capture: bool, all_turns: bool) -> (Received, u16) {
     let receiver = Receiver::start();
@@ -125,6 +125,13 @@ fn run(protocol: Protocol, capture: bool, all_turns: bool) -> (Received, u16) {
             answer("I can't help with that.", true, "stop", (40, 7)),
             // Cut by the token limit.
             fixture("max_tokens.sse"),
+            // Refused as a bad request: the call fails (never retried).
+            Reply::Status(
+                400,
+                Vec::new(),
+                r#"{"error": {"message": "bad request", "type": "invalid_request_error"}}"#
+                    .to_string(),
+            ),
         ]);
     }
     let server = Server::start(replies);
@@ -137,7 +144,7 @@ fn run(protocol: Protocol, capture: bool, all_turns: bool) -> (Received, u16) {
         .system(SYSTEM)
         .capture_content(capture);
     let mut model = client(&server);
-    let turns = if all_turns { 4 } else { 1 };
+    let turns = if all_turns { 5 } else { 1 };
     for turn in 0..turns {
         let events: Vec<AgentEvent> = runtime.block_on(
             agent
@@ -288,7 +295,7 @@ fn turns_are_exported_as_the_genai_conventions_say() {
         }
     }
     let turns = turns(&spans);
-    assert_eq!(turns.len(), 4, "one trace per turn");
+    assert_eq!(turns.len(), 5, "one trace per turn");
     let mut tokens = (0, 0);
     let mut add = |t: (i64, i64)| {
         tokens.0 += t.0;
@@ -399,6 +406,19 @@ fn turns_are_exported_as_the_genai_conventions_say() {
         Some(V::B(false))
     );
 
+    // The failed call: its error type, an error status, no tokens.
+    let trace = &turns[4];
+    root(trace);
+    let chats = named(trace, "chat gpt-test");
+    assert_eq!(chats.len(), 1);
+    assert_eq!(text(&chats[0].attributes, "error.type"), "rejected");
+    assert_eq!(
+        attr(&chats[0].attributes, "gen_ai.usage.input_tokens"),
+        None
+    );
+    let status = chats[0].status.as_ref().expect("a status");
+    assert_eq!(status.code, 2, "an error status: {status:?}");
+
     // Metrics.
     let usage = read::metric(&received, "gen_ai.client.token.usage");
     assert_eq!(usage.unit, "{token}");
@@ -424,9 +444,16 @@ fn turns_are_exported_as_the_genai_conventions_say() {
     let points = read::histogram(&duration);
     assert_eq!(
         points.iter().map(|p| p.1).sum::<u64>(),
-        6,
+        7,
         "one per model call"
     );
+    let failed: Vec<_> = points
+        .iter()
+        .filter(|p| attr(&p.0, "error.type").is_some())
+        .collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(text(&failed[0].0, "error.type"), "rejected");
+    assert_eq!(failed[0].1, 1);
     assert!(
         points
             .iter()
