@@ -10,8 +10,11 @@ use std::net::TcpListener;
 use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 
+/// What the receiver was sent: each request's path and JSON body.
+type Exports = Arc<Mutex<Vec<(String, Value)>>>;
+
 /// An OTLP/HTTP receiver: every request's path and JSON body, answered `200 {}`.
-fn receiver() -> (String, Arc<Mutex<Vec<(String, Value)>>>) {
+fn receiver() -> (String, Exports) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let received = Arc::new(Mutex::new(Vec::new()));
