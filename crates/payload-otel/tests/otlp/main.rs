@@ -542,3 +542,51 @@ fn contents_are_exported_in_json_only_when_opted_in() {
     let usage = read::metric(&received, "gen_ai.client.token.usage");
     assert_eq!(usage.unit, "{token}");
 }
+
+/// A receiver that never answers delays the end of the program by the export timeout,
+/// not forever: each export gives up when its time is up, and the turn itself never
+/// waits for an export.
+#[test]
+fn a_receiver_that_never_answers_does_not_hang_the_program() {
+    let silent = Server::start(vec![Reply::Silent; 8]);
+    let mut config = OtelConfig::new("payload-test", &silent.url);
+    for signal in [config.traces.as_mut(), config.metrics.as_mut()]
+        .into_iter()
+        .flatten()
+    {
+        signal.timeout = std::time::Duration::from_millis(300);
+    }
+    let telemetry = Telemetry::start(&config).unwrap();
+    let subscriber = tracing_subscriber::registry().with(telemetry.layer());
+    let model = Server::start(vec![fixture("schema_proposal.sse")]);
+    let started = std::time::Instant::now();
+    tracing::subscriber::with_default(subscriber, || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let agent = Agent::for_page(Registry::global(), PAGE).unwrap();
+        let mut model = client(&model);
+        let events: Vec<AgentEvent> = runtime.block_on(
+            agent
+                .turn(&mut model, vec![ModelMessage::user("hi")], json!({}))
+                .collect(),
+        );
+        assert!(matches!(
+            events.last(),
+            Some(AgentEvent::Stream(StreamEvent::Complete(_)))
+        ));
+    });
+    let turn = started.elapsed();
+    telemetry.flush();
+    telemetry.shutdown();
+    let total = started.elapsed();
+    assert!(
+        turn < std::time::Duration::from_secs(2),
+        "the turn took {turn:?}"
+    );
+    assert!(
+        total < std::time::Duration::from_secs(8),
+        "the end took {total:?}"
+    );
+}
