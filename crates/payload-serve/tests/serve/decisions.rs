@@ -67,7 +67,7 @@ async fn a_conversation_continued_from_the_clients_history_applies_each_cards_ow
     // Every proposal is stored, and Accept on a card saves that card's list; the
     // newest first, as a user reaches for the card in view.
     assert_eq!(
-        running.service.db().payloads(&conversation).unwrap().len(),
+        running.service.db().payloads(&conversation).await.unwrap().len(),
         4
     );
     for (turn, store) in cards.iter().rev() {
@@ -167,7 +167,7 @@ async fn a_thread_id_the_client_picked_opens_nothing() {
         serde_json::from_str::<Value>(&text).unwrap()["messages"],
         json!([])
     );
-    let users = running.service.db().messages(&issued).unwrap();
+    let users = running.service.db().messages(&issued).await.unwrap();
     assert_eq!(users.iter().filter(|m| m.role == "user").count(), 1);
     assert!(stores(&running).is_empty());
     // The thread the server issued is the client's: its resume decides.
