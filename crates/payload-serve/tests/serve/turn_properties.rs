@@ -297,7 +297,10 @@ fn on_postgres_each_decision_applies_its_cards_proposal_and_none_is_lost() {
         return;
     };
     let runtime = runtime();
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(32));
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(32)
+    });
     let cases = std::sync::atomic::AtomicUsize::new(0);
     let outcome = runner.run(&prop::collection::vec(step(), 1..40), |steps| {
         let case = cases.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
