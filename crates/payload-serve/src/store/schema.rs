@@ -50,6 +50,7 @@ ALTER TABLE payloads_indexed RENAME TO payloads;
 ";
 
 /// PostgreSQL's tables: the same columns, `bigint` numbers.
+#[cfg(feature = "postgres")]
 pub(crate) const POSTGRES: &str = "
 CREATE TABLE IF NOT EXISTS conversations (
     id TEXT PRIMARY KEY,
