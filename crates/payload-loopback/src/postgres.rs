@@ -24,7 +24,11 @@ pub struct TestPostgres {
 
 /// The folder holding `initdb`, `pg_ctl` and `postgres`, if any.
 fn binaries() -> Option<PathBuf> {
-    let has_all = |dir: &Path| ["initdb", "pg_ctl", "postgres"].iter().all(|b| dir.join(b).is_file());
+    let has_all = |dir: &Path| {
+        ["initdb", "pg_ctl", "postgres"]
+            .iter()
+            .all(|b| dir.join(b).is_file())
+    };
     if let Some(dir) = std::env::var_os("PAYLOAD_POSTGRES_BIN") {
         return Some(PathBuf::from(dir)).filter(|d| has_all(d));
     }
@@ -67,11 +71,8 @@ impl TestPostgres {
             return None;
         };
         let as_postgres = is_root();
-        let dir = std::env::temp_dir().join(format!(
-            "payload-pg-{}-{}",
-            std::process::id(),
-            free_port()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("payload-pg-{}-{}", std::process::id(), free_port()));
         std::fs::create_dir_all(&dir).expect("a temporary folder");
         let server = TestPostgres {
             bin,
@@ -85,7 +86,10 @@ impl TestPostgres {
                 .arg(&server.dir)
                 .status()
                 .expect("chown runs");
-            assert!(owned.success(), "the data folder could not be given to postgres");
+            assert!(
+                owned.success(),
+                "the data folder could not be given to postgres"
+            );
         }
         let data = server.dir.join("data");
         server.run(
@@ -154,7 +158,10 @@ impl TestPostgres {
     fn wait_ready(&self, limit: Duration) {
         let start = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(start.elapsed() < limit, "PostgreSQL did not start in {limit:?}");
+            assert!(
+                start.elapsed() < limit,
+                "PostgreSQL did not start in {limit:?}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -185,7 +192,14 @@ impl Drop for TestPostgres {
         let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.run(
                 "pg_ctl",
-                &["-D", &data.to_string_lossy(), "-m", "immediate", "-w", "stop"],
+                &[
+                    "-D",
+                    &data.to_string_lossy(),
+                    "-m",
+                    "immediate",
+                    "-w",
+                    "stop",
+                ],
             );
         }));
         if stopped.is_err() {

@@ -172,8 +172,7 @@ pub(crate) async fn start_turn(
     let turn = db
         .add_user_message(&conversation_id, first, &request.message)
         .await?;
-    let prompt_context =
-        (state.context)(db.clone(), page.clone(), request.context.clone()).await?;
+    let prompt_context = (state.context)(db.clone(), page.clone(), request.context.clone()).await?;
     let manifest = kept_manifest(db.manifest(&conversation_id).await?, left_out);
     let prompt = PromptBuilder::for_page(registry, &page)
         .map_err(|e| ApiError::bad_request(e.to_string()))?

@@ -184,17 +184,17 @@ impl Db {
         )
         .await?
         .iter()
-            .map(|row| {
-                let response: Option<String> = row.get(3)?;
-                Ok(StoredMessage {
-                    turn: row.get(0)?,
-                    role: row.get(1)?,
-                    text: row.get(2)?,
-                    response: response.and_then(|r| serde_json::from_str(&r).ok()),
-                    interrupted: row.get(4)?,
-                })
+        .map(|row| {
+            let response: Option<String> = row.get(3)?;
+            Ok(StoredMessage {
+                turn: row.get(0)?,
+                role: row.get(1)?,
+                text: row.get(2)?,
+                response: response.and_then(|r| serde_json::from_str(&r).ok()),
+                interrupted: row.get(4)?,
             })
-            .collect()
+        })
+        .collect()
     }
 
     /// Records the user's message of a new turn of `conversation` (which it creates if
@@ -471,15 +471,33 @@ mod tests {
     async fn a_second_answer_proposing_for_a_turn_is_refused_whole_and_changes_nothing() {
         let db = Db::open(None).unwrap();
         let turn = db.add_user_message("c", 0, "a").await.unwrap();
-        db.add_answer("c", turn, "one", &json!({}), &[note("one"), note("two")], &Value::Null)
-            .await
-            .unwrap();
+        db.add_answer(
+            "c",
+            turn,
+            "one",
+            &json!({}),
+            &[note("one"), note("two")],
+            &Value::Null,
+        )
+        .await
+        .unwrap();
         assert!(
-            db.add_answer("c", turn, "again", &json!({}), &[note("three")], &Value::Null)
+            db.add_answer(
+                "c",
+                turn,
+                "again",
+                &json!({}),
+                &[note("three")],
+                &Value::Null
+            )
+            .await
+            .is_err()
+        );
+        assert!(
+            db.add_payload("c", turn, 1, &note("four"), &Value::Null)
                 .await
                 .is_err()
         );
-        assert!(db.add_payload("c", turn, 1, &note("four"), &Value::Null).await.is_err());
         let stored = db.payloads("c").await.unwrap();
         let kept: Vec<(usize, &Value)> = stored
             .iter()
@@ -535,11 +553,18 @@ mod tests {
         assert_eq!(db.add_user_message("c", 0, "c").await.unwrap(), 2);
         // The old proposal is its turn's first, as it was decided.
         let old = db.payload("c", 1, 0).await.unwrap().unwrap();
-        assert_eq!((old.status, old.payload), (PayloadStatus::Accepted, note("old")));
-        db.add_payload("c", 1, 1, &note("new"), &Value::Null).await.unwrap();
+        assert_eq!(
+            (old.status, old.payload),
+            (PayloadStatus::Accepted, note("old"))
+        );
+        db.add_payload("c", 1, 1, &note("new"), &Value::Null)
+            .await
+            .unwrap();
         // The client-picked thread names it held are gone.
         let sqlite = db.sqlite().unwrap();
-        assert!(!crate::store::sqlite_has_column(&sqlite.conn(), "agui_threads", "thread_id").unwrap());
+        assert!(
+            !crate::store::sqlite_has_column(&sqlite.conn(), "agui_threads", "thread_id").unwrap()
+        );
         drop(db);
         // Opening it again changes nothing more.
         let db = Db::open(Some(&file)).unwrap();

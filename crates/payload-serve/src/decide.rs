@@ -231,9 +231,16 @@ mod tests {
             .iter()
             .map(|text| CustomPayload::new(Note::NAME, json!({ "text": text })))
             .collect();
-        db.add_answer("c", turn, "Here.", &json!({}), &notes, &json!({"current_page": "p"}))
-            .await
-            .unwrap();
+        db.add_answer(
+            "c",
+            turn,
+            "Here.",
+            &json!({}),
+            &notes,
+            &json!({"current_page": "p"}),
+        )
+        .await
+        .unwrap();
         db
     }
 

@@ -88,7 +88,6 @@ impl AppState {
             answering: Mutex::new(HashSet::new()),
         }
     }
-
 }
 
 /// What an [`AppState`] is made of, but the database.

@@ -180,7 +180,10 @@ async fn two_processes_on_one_database_apply_each_accept_once_and_survive_a_kill
         if row.get::<i64>(0).unwrap() > 0 {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(30), "the accept never waited");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the accept never waited"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     drop(waiting);
@@ -196,7 +199,10 @@ async fn two_processes_on_one_database_apply_each_accept_once_and_survive_a_kill
     // was saved, and the other process applies it, once.
     let start = Instant::now();
     while status(&client, &b, &last.0).await != json!("proposed") {
-        assert!(start.elapsed() < Duration::from_secs(30), "the killed accept was kept");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the killed accept was kept"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(saved(&client, &b).await, proposals.len());

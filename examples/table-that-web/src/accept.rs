@@ -172,7 +172,10 @@ mod tests {
         let db = crate::open_db(Some(&dir)).unwrap();
         assert_eq!(status(&db).await, PayloadStatus::Accepted);
         assert_eq!(crate::tables::list(&db.conn()).unwrap().len(), 1);
-        assert!(matches!(accept(&db).await, Err(DecideError::AlreadyDecided(_))));
+        assert!(matches!(
+            accept(&db).await,
+            Err(DecideError::AlreadyDecided(_))
+        ));
         drop(db);
         let _ = std::fs::remove_file(&dir);
     }

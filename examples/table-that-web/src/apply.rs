@@ -3,6 +3,7 @@
 //! applied whole or not at all; an operation that names something that is not there
 //! (a row deleted since, a column the model invented) is skipped and said so.
 
+use crate::SqliteConn;
 use crate::column_ids::ColumnIds;
 use crate::column_order::ColumnOrder;
 use crate::tables::{self, data_table, to_sql};
@@ -10,7 +11,6 @@ use payload_builtin::{
     ColumnChanges, ColumnSpec, DataOperation, DataProposal, SchemaMode, SchemaOperation,
     SchemaProposal,
 };
-use crate::SqliteConn;
 use rusqlite::{Connection, params, params_from_iter};
 use serde::Serialize;
 use serde_json::{Map, Value};

@@ -14,10 +14,10 @@
 //! decided and changes no table, and a failed one leaves the payload `proposed`.
 //! Recording a proposal for that turn again is refused and changes nothing.
 
+use crate::SqliteConn;
 use crate::Tables;
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_core::CustomPayload;
-use crate::SqliteConn;
 use payload_serve::{Db, DecideError, Decision, ProposalKey};
 use serde_json::{Value, json};
 

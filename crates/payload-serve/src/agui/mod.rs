@@ -39,11 +39,7 @@ pub async fn run(
     check_id("runId", &input.run_id)?;
     // The thread is a conversation only when the server issued it: its own id.
     let thread = input.thread_id.clone();
-    let known = state
-        .db
-        .has_conversation(&thread)
-        .await?
-        .then_some(thread);
+    let known = state.db.has_conversation(&thread).await?.then_some(thread);
     if let Some(resume) = input.resume.as_ref().filter(|r| !r.is_empty()) {
         let conversation = known.ok_or_else(|| {
             ApiError::bad_request("resume names interrupts of a thread this server does not know")
@@ -146,7 +142,11 @@ async fn resumed(
             turn,
             index: 0,
         };
-        let stored = state.db.payload(&conversation, turn, 0).await?.map(|p| p.payload);
+        let stored = state
+            .db
+            .payload(&conversation, turn, 0)
+            .await?
+            .map(|p| p.payload);
         let decided = state.db.decide(key, &decision, &state.handlers).await;
         outcomes.push((turn, stored, decided.map_err(ApiError::from)));
     }

@@ -23,10 +23,10 @@ mod value;
 
 #[cfg(feature = "postgres")]
 pub use postgres::PgStorage;
-#[cfg(test)]
-pub(crate) use sqlite::has_column as sqlite_has_column;
 pub use schema::AppSchema;
 pub use sqlite::SqliteStorage;
+#[cfg(test)]
+pub(crate) use sqlite::has_column as sqlite_has_column;
 pub use tx::{SqliteWork, Tx, TxBackend};
 pub use value::{FromColumn, Param, Row, SqlValue};
 
@@ -97,7 +97,9 @@ impl Database {
     pub fn parse(location: &str) -> Result<Database, StoreError> {
         let location = location.trim();
         if location.is_empty() {
-            return Err(StoreError::Location("the database location is empty".into()));
+            return Err(StoreError::Location(
+                "the database location is empty".into(),
+            ));
         }
         if location.starts_with("postgres://") || location.starts_with("postgresql://") {
             if cfg!(feature = "postgres") {
@@ -115,7 +117,9 @@ impl Database {
             .or_else(|| location.strip_prefix("sqlite:"))
             .unwrap_or(location);
         if path.is_empty() {
-            return Err(StoreError::Location("the SQLite file's path is empty".into()));
+            return Err(StoreError::Location(
+                "the SQLite file's path is empty".into(),
+            ));
         }
         Ok(Database::Sqlite(PathBuf::from(path)))
     }

@@ -36,7 +36,9 @@ pub struct PgStorage {
 
 impl std::fmt::Debug for PgStorage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PgStorage").field("status", &self.pool.status()).finish()
+        f.debug_struct("PgStorage")
+            .field("status", &self.pool.status())
+            .finish()
     }
 }
 
@@ -130,7 +132,11 @@ fn bound(params: &[SqlValue]) -> Vec<&(dyn ToSql + Sync)> {
 }
 
 impl TxBackend for PgTx {
-    fn execute(&mut self, sql: String, params: Vec<SqlValue>) -> BoxFuture<'_, Result<u64, StoreError>> {
+    fn execute(
+        &mut self,
+        sql: String,
+        params: Vec<SqlValue>,
+    ) -> BoxFuture<'_, Result<u64, StoreError>> {
         Box::pin(async move {
             let client = self.client()?;
             Ok(client.execute(sql.as_str(), &bound(&params)).await?)
@@ -207,20 +213,30 @@ impl ToSql for SqlValue {
     /// integer type in its range (or `boolean` as 0 or 1, or a float when exact), text
     /// to text types and `json`/`jsonb`, a real to a float, bytes to `bytea`. Anything
     /// else is an error naming both, never a conversion that changes the value.
-    fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
         match self {
             SqlValue::Null => Ok(IsNull::Yes),
             SqlValue::Integer(i) => match *ty {
                 Type::INT8 => i.to_sql(ty, out),
-                Type::INT4 => i32::try_from(*i).map_err(|_| mismatch(self, ty))?.to_sql(ty, out),
-                Type::INT2 => i16::try_from(*i).map_err(|_| mismatch(self, ty))?.to_sql(ty, out),
+                Type::INT4 => i32::try_from(*i)
+                    .map_err(|_| mismatch(self, ty))?
+                    .to_sql(ty, out),
+                Type::INT2 => i16::try_from(*i)
+                    .map_err(|_| mismatch(self, ty))?
+                    .to_sql(ty, out),
                 Type::BOOL if *i == 0 || *i == 1 => (*i == 1).to_sql(ty, out),
                 Type::FLOAT8 if i.unsigned_abs() <= 1 << 53 => (*i as f64).to_sql(ty, out),
                 _ => Err(mismatch(self, ty)),
             },
             SqlValue::Real(f) => match *ty {
                 Type::FLOAT8 => f.to_sql(ty, out),
-                Type::FLOAT4 if f64::from(*f as f32) == *f || f.is_nan() => (*f as f32).to_sql(ty, out),
+                Type::FLOAT4 if f64::from(*f as f32) == *f || f.is_nan() => {
+                    (*f as f32).to_sql(ty, out)
+                }
                 _ => Err(mismatch(self, ty)),
             },
             SqlValue::Text(s) => match *ty {

@@ -84,7 +84,10 @@ fn set_up(conn: &Connection) -> Result<(), StoreError> {
     }
     // One made when a turn held one proposal gains each proposal's index.
     if !has_column(conn, "payloads", "idx")? {
-        conn.execute_batch(&format!("BEGIN IMMEDIATE; {} COMMIT;", schema::SQLITE_ADD_INDEX))?;
+        conn.execute_batch(&format!(
+            "BEGIN IMMEDIATE; {} COMMIT;",
+            schema::SQLITE_ADD_INDEX
+        ))?;
     }
     // A file made when AG-UI thread ids were the client's names for conversations
     // loses them: a thread is now the conversation's own id, and a client-picked name
@@ -140,8 +143,16 @@ impl Storage for SqliteStorage {
 
 /// What a transaction's thread is asked to do.
 enum Command {
-    Execute(String, Vec<SqlValue>, oneshot::Sender<Result<u64, StoreError>>),
-    Query(String, Vec<SqlValue>, oneshot::Sender<Result<Vec<Row>, StoreError>>),
+    Execute(
+        String,
+        Vec<SqlValue>,
+        oneshot::Sender<Result<u64, StoreError>>,
+    ),
+    Query(
+        String,
+        Vec<SqlValue>,
+        oneshot::Sender<Result<Vec<Row>, StoreError>>,
+    ),
     Sqlite(SqliteWork, oneshot::Sender<()>),
     Commit(oneshot::Sender<Result<(), StoreError>>),
 }
@@ -206,7 +217,11 @@ impl rusqlite::ToSql for Bind<'_> {
 }
 
 /// Runs one statement of `$n` placeholders.
-pub(crate) fn execute(conn: &Connection, sql: &str, params: &[SqlValue]) -> Result<u64, StoreError> {
+pub(crate) fn execute(
+    conn: &Connection,
+    sql: &str,
+    params: &[SqlValue],
+) -> Result<u64, StoreError> {
     let mut statement = conn.prepare(&placeholders(sql))?;
     let binds: Vec<Bind<'_>> = params.iter().map(Bind).collect();
     let changed = statement.execute(rusqlite::params_from_iter(binds.iter()))?;
@@ -214,7 +229,11 @@ pub(crate) fn execute(conn: &Connection, sql: &str, params: &[SqlValue]) -> Resu
 }
 
 /// Runs one query of `$n` placeholders, reading every row.
-pub(crate) fn query(conn: &Connection, sql: &str, params: &[SqlValue]) -> Result<Vec<Row>, StoreError> {
+pub(crate) fn query(
+    conn: &Connection,
+    sql: &str,
+    params: &[SqlValue],
+) -> Result<Vec<Row>, StoreError> {
     let mut statement = conn.prepare(&placeholders(sql))?;
     let columns: Arc<[String]> = statement
         .column_names()
@@ -308,7 +327,11 @@ impl SqliteTx {
 }
 
 impl TxBackend for SqliteTx {
-    fn execute(&mut self, sql: String, params: Vec<SqlValue>) -> BoxFuture<'_, Result<u64, StoreError>> {
+    fn execute(
+        &mut self,
+        sql: String,
+        params: Vec<SqlValue>,
+    ) -> BoxFuture<'_, Result<u64, StoreError>> {
         Box::pin(async move { self.ask(|r| Command::Execute(sql, params, r)).await? })
     }
 
@@ -325,7 +348,9 @@ impl TxBackend for SqliteTx {
     }
 
     fn with_sqlite(&mut self, work: SqliteWork) -> Option<BoxFuture<'_, Result<(), StoreError>>> {
-        Some(Box::pin(async move { self.ask(|r| Command::Sqlite(work, r)).await }))
+        Some(Box::pin(async move {
+            self.ask(|r| Command::Sqlite(work, r)).await
+        }))
     }
 }
 

@@ -13,8 +13,11 @@ use tokio::sync::Mutex;
 /// [`TxBackend::commit`] rolls it back.
 pub trait TxBackend: Send {
     /// Runs one statement, answering how many rows it changed.
-    fn execute(&mut self, sql: String, params: Vec<SqlValue>)
-    -> BoxFuture<'_, Result<u64, StoreError>>;
+    fn execute(
+        &mut self,
+        sql: String,
+        params: Vec<SqlValue>,
+    ) -> BoxFuture<'_, Result<u64, StoreError>>;
     /// Runs one query, answering its rows.
     fn query(
         &mut self,
@@ -46,7 +49,9 @@ pub struct Tx {
 
 impl std::fmt::Debug for Tx {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Tx").field("backend", &self.backend).finish()
+        f.debug_struct("Tx")
+            .field("backend", &self.backend)
+            .finish()
     }
 }
 
@@ -66,7 +71,11 @@ impl Tx {
 
     /// Runs `sql` with `params` bound to `$1`, `$2`, ..., answering how many rows it
     /// changed.
-    pub async fn execute(&self, sql: &str, params: &[&(dyn Param + Sync)]) -> Result<u64, StoreError> {
+    pub async fn execute(
+        &self,
+        sql: &str,
+        params: &[&(dyn Param + Sync)],
+    ) -> Result<u64, StoreError> {
         let values = values(params);
         let mut inner = self.inner.lock().await;
         let tx = inner.as_mut().ok_or(StoreError::Ended)?;
@@ -74,7 +83,11 @@ impl Tx {
     }
 
     /// Runs the query `sql` with `params`, answering every row.
-    pub async fn query(&self, sql: &str, params: &[&(dyn Param + Sync)]) -> Result<Vec<Row>, StoreError> {
+    pub async fn query(
+        &self,
+        sql: &str,
+        params: &[&(dyn Param + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
         let values = values(params);
         let mut inner = self.inner.lock().await;
         let tx = inner.as_mut().ok_or(StoreError::Ended)?;
@@ -91,7 +104,11 @@ impl Tx {
     }
 
     /// Runs the query `sql`, answering its first row; no row is [`StoreError::NoRow`].
-    pub async fn query_one(&self, sql: &str, params: &[&(dyn Param + Sync)]) -> Result<Row, StoreError> {
+    pub async fn query_one(
+        &self,
+        sql: &str,
+        params: &[&(dyn Param + Sync)],
+    ) -> Result<Row, StoreError> {
         self.query_opt(sql, params).await?.ok_or(StoreError::NoRow)
     }
 

@@ -211,10 +211,13 @@ pub struct Row {
 impl Row {
     /// Column `index` (from 0) as `T`.
     pub fn get<T: FromColumn>(&self, index: usize) -> Result<T, crate::StoreError> {
-        let value = self.values.get(index).ok_or_else(|| crate::StoreError::Column {
-            column: index.to_string(),
-            message: format!("the row has {} columns", self.values.len()),
-        })?;
+        let value = self
+            .values
+            .get(index)
+            .ok_or_else(|| crate::StoreError::Column {
+                column: index.to_string(),
+                message: format!("the row has {} columns", self.values.len()),
+            })?;
         T::from_column(value).map_err(|message| crate::StoreError::Column {
             column: self
                 .columns
@@ -227,14 +230,12 @@ impl Row {
 
     /// The column named `name` as `T`.
     pub fn get_named<T: FromColumn>(&self, name: &str) -> Result<T, crate::StoreError> {
-        let index = self
-            .columns
-            .iter()
-            .position(|c| c == name)
-            .ok_or_else(|| crate::StoreError::Column {
+        let index = self.columns.iter().position(|c| c == name).ok_or_else(|| {
+            crate::StoreError::Column {
                 column: name.to_string(),
                 message: "no such column in the row".to_string(),
-            })?;
+            }
+        })?;
         self.get(index)
     }
 

@@ -277,7 +277,12 @@ pub async fn start_echo(pause: std::time::Duration) -> Running {
 
 /// The stores of the lists saved, in order.
 pub fn stores(running: &Running) -> Vec<String> {
-    let conn = running.service.db().sqlite().expect("the tests run on SQLite").conn();
+    let conn = running
+        .service
+        .db()
+        .sqlite()
+        .expect("the tests run on SQLite")
+        .conn();
     let mut statement = conn
         .prepare("SELECT store FROM lists ORDER BY rowid")
         .unwrap();

@@ -67,7 +67,13 @@ async fn a_conversation_continued_from_the_clients_history_applies_each_cards_ow
     // Every proposal is stored, and Accept on a card saves that card's list; the
     // newest first, as a user reaches for the card in view.
     assert_eq!(
-        running.service.db().payloads(&conversation).await.unwrap().len(),
+        running
+            .service
+            .db()
+            .payloads(&conversation)
+            .await
+            .unwrap()
+            .len(),
         4
     );
     for (turn, store) in cards.iter().rev() {

@@ -66,7 +66,9 @@ async fn turn_1500_sends_the_recent_turns_the_context_and_the_pending_proposal()
     for turn in 0..turns {
         let question = format!("Question {turn}: {}", "what else do I need? ".repeat(10));
         let answer = format!("Answer {turn}: {}", "you could add some fruit. ".repeat(8));
-        db.add_message(id, turn, "user", &question, None).await.unwrap();
+        db.add_message(id, turn, "user", &question, None)
+            .await
+            .unwrap();
         db.add_message(id, turn, "assistant", &answer, None)
             .await
             .unwrap();

@@ -9,8 +9,8 @@
 
 use crate::app::ShoppingList;
 use payload_core::{CustomPayload, LlmPayload};
-use payload_prompt::PayloadStatus;
 use payload_loopback::postgres::TestPostgres;
+use payload_prompt::PayloadStatus;
 use payload_serve::{
     Accepted, AppSchema, Database, Db, DecideError, Decision, Handlers, ProposalKey, Tx, TxMode,
 };
@@ -93,7 +93,8 @@ fn handlers() -> Handlers {
 }
 
 /// The app's table, on either database.
-const LISTS: &str = "CREATE TABLE IF NOT EXISTS lists (store TEXT NOT NULL, items INTEGER NOT NULL)";
+const LISTS: &str =
+    "CREATE TABLE IF NOT EXISTS lists (store TEXT NOT NULL, items INTEGER NOT NULL)";
 
 /// A list named `store`.
 fn list(store: &str) -> CustomPayload {
@@ -119,9 +120,16 @@ async fn turn(
     match outcome {
         Outcome::Proposal(_) => {
             let proposals: Vec<CustomPayload> = stores.iter().map(|s| list(s)).collect();
-            db.add_answer(conversation, turn, "Here.", &json!({}), &proposals, &Value::Null)
-                .await
-                .expect("the proposals are always stored");
+            db.add_answer(
+                conversation,
+                turn,
+                "Here.",
+                &json!({}),
+                &proposals,
+                &Value::Null,
+            )
+            .await
+            .expect("the proposals are always stored");
             return stores
                 .iter()
                 .enumerate()
@@ -173,16 +181,26 @@ async fn run(db: Db, steps: Vec<Step>) -> Result<(), TestCaseError> {
                 cards.extend(turn(&db, &id, history, outcome, &label(outcome)).await);
             }
             Step::Turn { .. } | Step::AtOnce { .. } if conversations.is_empty() => {}
-            Step::Turn { conversation, claimed, outcome } => {
+            Step::Turn {
+                conversation,
+                claimed,
+                outcome,
+            } => {
                 let id = conversations[conversation % conversations.len()].clone();
                 cards.extend(turn(&db, &id, claimed, outcome, &label(outcome)).await);
             }
-            Step::AtOnce { conversation, count } => {
+            Step::AtOnce {
+                conversation,
+                count,
+            } => {
                 let id = conversations[conversation % conversations.len()].clone();
                 let running: Vec<_> = (0..count)
                     .map(|_| {
-                        let (db, id, stores) = (db.clone(), id.clone(), label(Outcome::Proposal(1)));
-                        tokio::spawn(async move { turn(&db, &id, 0, Outcome::Proposal(1), &stores).await })
+                        let (db, id, stores) =
+                            (db.clone(), id.clone(), label(Outcome::Proposal(1)));
+                        tokio::spawn(async move {
+                            turn(&db, &id, 0, Outcome::Proposal(1), &stores).await
+                        })
                     })
                     .collect();
                 let mut made = Vec::new();
@@ -196,7 +214,11 @@ async fn run(db: Db, steps: Vec<Step>) -> Result<(), TestCaseError> {
             Step::Decide { card, accept } => {
                 let position = card % cards.len();
                 let card = cards[position].clone();
-                let decision = if accept { Decision::accept() } else { Decision::Dismiss };
+                let decision = if accept {
+                    Decision::accept()
+                } else {
+                    Decision::Dismiss
+                };
                 let key = ProposalKey {
                     conversation: &card.conversation,
                     turn: card.turn,
@@ -206,7 +228,8 @@ async fn run(db: Db, steps: Vec<Step>) -> Result<(), TestCaseError> {
                 if card.status != PayloadStatus::Proposed {
                     prop_assert!(
                         matches!(&decided, Err(DecideError::AlreadyDecided(s)) if *s == card.status),
-                        "{:?}", decided
+                        "{:?}",
+                        decided
                     );
                     continue;
                 }
@@ -232,7 +255,13 @@ async fn run(db: Db, steps: Vec<Step>) -> Result<(), TestCaseError> {
             .map(|m| m.turn)
             .collect();
         let unique: BTreeSet<usize> = turns.iter().copied().collect();
-        prop_assert_eq!(unique.len(), turns.len(), "turns repeat in {}: {:?}", id, turns);
+        prop_assert_eq!(
+            unique.len(),
+            turns.len(),
+            "turns repeat in {}: {:?}",
+            id,
+            turns
+        );
         // Every card's proposal is stored under its (turn, index), as the card shows it.
         let stored = db.payloads(id).await.unwrap();
         let mine: Vec<&Card> = cards.iter().filter(|c| &c.conversation == id).collect();
@@ -280,17 +309,24 @@ proptest! {
 }
 
 /// A database in a fresh schema of `server`, so each case starts empty.
+#[cfg(feature = "postgres")]
 async fn postgres_db(server: &TestPostgres, case: usize) -> Db {
     let schema = format!("case_{case}");
-    let admin = Db::connect(&Database::parse(&server.url("postgres")).unwrap(), AppSchema::new())
-        .unwrap();
+    let admin = Db::connect(
+        &Database::parse(&server.url("postgres")).unwrap(),
+        AppSchema::new(),
+    )
+    .unwrap();
     let tx = admin.begin(TxMode::Write).await.unwrap();
-    tx.execute(&format!("CREATE SCHEMA {schema}"), &[]).await.unwrap();
+    tx.execute(&format!("CREATE SCHEMA {schema}"), &[])
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     let url = server.url_in_schema(&schema);
     Db::connect(&Database::parse(&url).unwrap(), AppSchema::new().all(LISTS)).unwrap()
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn on_postgres_each_decision_applies_its_cards_proposal_and_none_is_lost() {
     let Some(server) = TestPostgres::start() else {
