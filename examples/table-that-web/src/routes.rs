@@ -43,7 +43,7 @@ pub struct TableBody {
 
 /// `GET /api/tables`: every table with its row count.
 pub async fn list_tables(State(state): State<Arc<AppState>>) -> Result<Json<TablesBody>, ApiError> {
-    let tables = state.db.with_sqlite(|conn| tables::list(conn)).await??;
+    let tables = state.db.with_sqlite(tables::list).await??;
     Ok(Json(TablesBody { tables }))
 }
 

@@ -9,11 +9,8 @@
 
 use crate::app::ShoppingList;
 use payload_core::{CustomPayload, LlmPayload};
-use payload_loopback::postgres::TestPostgres;
 use payload_prompt::PayloadStatus;
-use payload_serve::{
-    Accepted, AppSchema, Database, Db, DecideError, Decision, Handlers, ProposalKey, Tx, TxMode,
-};
+use payload_serve::{Accepted, Db, DecideError, Decision, Handlers, ProposalKey, Tx, TxMode};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -308,42 +305,48 @@ proptest! {
     }
 }
 
-/// A database in a fresh schema of `server`, so each case starts empty.
+/// The same sequences on a PostgreSQL server of the test's own.
 #[cfg(feature = "postgres")]
-async fn postgres_db(server: &TestPostgres, case: usize) -> Db {
-    let schema = format!("case_{case}");
-    let admin = Db::connect(
-        &Database::parse(&server.url("postgres")).unwrap(),
-        AppSchema::new(),
-    )
-    .unwrap();
-    let tx = admin.begin(TxMode::Write).await.unwrap();
-    tx.execute(&format!("CREATE SCHEMA {schema}"), &[])
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
-    let url = server.url_in_schema(&schema);
-    Db::connect(&Database::parse(&url).unwrap(), AppSchema::new().all(LISTS)).unwrap()
-}
+mod on_postgres {
+    use super::*;
+    use payload_loopback::postgres::TestPostgres;
+    use payload_serve::{AppSchema, Database};
 
-#[cfg(feature = "postgres")]
-#[test]
-fn on_postgres_each_decision_applies_its_cards_proposal_and_none_is_lost() {
-    let Some(server) = TestPostgres::start() else {
-        return;
-    };
-    let runtime = runtime();
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
-        failure_persistence: None,
-        ..ProptestConfig::with_cases(32)
-    });
-    let cases = std::sync::atomic::AtomicUsize::new(0);
-    let outcome = runner.run(&prop::collection::vec(step(), 1..40), |steps| {
-        let case = cases.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let db = runtime.block_on(postgres_db(&server, case));
-        runtime.block_on(run(db, steps))
-    });
-    if let Err(e) = outcome {
-        panic!("{e}");
+    /// A database in a fresh schema of `server`, so each case starts empty.
+    async fn postgres_db(server: &TestPostgres, case: usize) -> Db {
+        let schema = format!("case_{case}");
+        let admin = Db::connect(
+            &Database::parse(&server.url("postgres")).unwrap(),
+            AppSchema::new(),
+        )
+        .unwrap();
+        let tx = admin.begin(TxMode::Write).await.unwrap();
+        tx.execute(&format!("CREATE SCHEMA {schema}"), &[])
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let url = server.url_in_schema(&schema);
+        Db::connect(&Database::parse(&url).unwrap(), AppSchema::new().all(LISTS)).unwrap()
+    }
+
+    #[test]
+    fn on_postgres_each_decision_applies_its_cards_proposal_and_none_is_lost() {
+        let Some(server) = TestPostgres::start() else {
+            return;
+        };
+        let runtime = runtime();
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+            failure_persistence: None,
+            ..ProptestConfig::with_cases(32)
+        });
+        let cases = std::sync::atomic::AtomicUsize::new(0);
+        let outcome = runner.run(&prop::collection::vec(step(), 1..40), |steps| {
+            let case = cases.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let db = runtime.block_on(postgres_db(&server, case));
+            runtime.block_on(run(db, steps))
+        });
+        if let Err(e) = outcome {
+            panic!("{e}");
+        }
     }
 }
