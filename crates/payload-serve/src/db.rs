@@ -327,7 +327,10 @@ impl Db {
         turn: usize,
         index: usize,
     ) -> Result<Option<StoredPayload>, StoreError> {
-        let (turn, index) = (number(turn)?, number(index)?);
+        // A turn or index past what the database can hold names no proposal.
+        let (Ok(turn), Ok(index)) = (number(turn), number(index)) else {
+            return Ok(None);
+        };
         let sql = format!(
             "SELECT {PAYLOAD_COLUMNS} FROM payloads
              WHERE conversation_id = $1 AND turn = $2 AND idx = $3"

@@ -85,7 +85,10 @@ impl Db {
         decision: &Decision,
         handlers: &Handlers,
     ) -> Result<Decided, DecideError> {
-        let (turn, index) = (number(key.turn)?, number(key.index)?);
+        // A turn or index past what the database can hold names no proposal.
+        let (Ok(turn), Ok(index)) = (number(key.turn), number(key.index)) else {
+            return Err(DecideError::NotFound);
+        };
         let tx = self.begin(TxMode::Write).await?;
         let read = format!(
             "SELECT {PAYLOAD_COLUMNS} FROM payloads
