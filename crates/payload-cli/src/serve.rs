@@ -38,7 +38,14 @@ impl std::fmt::Debug for ServeRequest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServeRequest")
             .field("port", &self.port)
-            .field("database", &self.database)
+            .field(
+                "database",
+                // A PostgreSQL URL's password is not printed.
+                &self.database.as_deref().map(|d| match d.split_once("://") {
+                    Some((scheme, rest)) if rest.contains('@') => format!("{scheme}://..."),
+                    _ => d.to_string(),
+                }),
+            )
             .field("model", &self.model.as_ref().map(|_| "provider"))
             .field("allow_hosts", &self.allow_hosts)
             .field("turn_deadline", &self.turn_deadline)

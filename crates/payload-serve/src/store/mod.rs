@@ -76,8 +76,9 @@ pub trait Storage: Send + Sync + 'static {
     }
 }
 
-/// Where the database is, as `--database` says it.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// Where the database is, as `--database` says it. Its `Debug` leaves out a
+/// PostgreSQL URL's password, so logging the options never prints it.
+#[derive(Clone, PartialEq, Eq, Default)]
 pub enum Database {
     /// SQLite in memory (gone when the process stops).
     #[default]
@@ -86,6 +87,34 @@ pub enum Database {
     Sqlite(PathBuf),
     /// A PostgreSQL server: a `postgres://` URL (or key=value connection string).
     Postgres(String),
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Memory => f.write_str("Memory"),
+            Database::Sqlite(path) => f.debug_tuple("Sqlite").field(path).finish(),
+            Database::Postgres(url) => f
+                .debug_tuple("Postgres")
+                .field(&without_password(url))
+                .finish(),
+        }
+    }
+}
+
+/// `url` with the password of its user part (`user:password@`) written `***`.
+pub fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
+    match authority.rsplit_once('@') {
+        Some((user, host)) => match user.split_once(':') {
+            Some((name, _)) => format!("{scheme}://{name}:***@{host}{tail}"),
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
 }
 
 impl Database {
@@ -161,4 +190,47 @@ pub enum StoreError {
     /// The database's worker stopped.
     #[error("the database's worker stopped: {0}")]
     Worker(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_location_names_its_database_and_never_prints_a_password() {
+        assert_eq!(
+            Database::parse("chat.db").unwrap(),
+            Database::Sqlite("chat.db".into())
+        );
+        assert_eq!(
+            Database::parse("sqlite:x.db").unwrap(),
+            Database::Sqlite("x.db".into())
+        );
+        assert_eq!(
+            Database::parse("sqlite:///tmp/x.db").unwrap(),
+            Database::Sqlite("/tmp/x.db".into())
+        );
+        assert_eq!(
+            Database::parse("sqlite::memory:").unwrap(),
+            Database::Memory
+        );
+        for bad in ["", "  ", "sqlite:", "sqlite://"] {
+            assert!(Database::parse(bad).is_err(), "{bad:?}");
+        }
+        let url = "postgres://app:s3cret@db.internal:5432/chat?sslmode=disable";
+        match Database::parse(url) {
+            Ok(database) => {
+                let shown = format!("{database:?}");
+                assert!(!shown.contains("s3cret"), "{shown}");
+                assert!(shown.contains("app:***@db.internal:5432/chat"), "{shown}");
+            }
+            // A build without PostgreSQL says so.
+            Err(e) => assert!(e.to_string().contains("PostgreSQL"), "{e}"),
+        }
+        assert_eq!(without_password("postgres://app@h/x"), "postgres://app@h/x");
+        assert_eq!(
+            without_password("postgres://a:b@c@h/x"),
+            "postgres://a:***@h/x"
+        );
+    }
 }
