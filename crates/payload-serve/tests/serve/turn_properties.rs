@@ -349,4 +349,87 @@ mod on_postgres {
             panic!("{e}");
         }
     }
+
+    /// Values cross to PostgreSQL as they are or not at all: a value bound where the
+    /// column's type cannot hold it, or a column read as a type it does not fit, is an
+    /// error; each supported type reads back equal.
+    #[test]
+    fn on_postgres_a_value_is_kept_exactly_or_refused() {
+        let Some(server) = TestPostgres::start() else {
+            return;
+        };
+        runtime().block_on(async {
+            let db = postgres_db(&server, 0).await;
+            let tx = db.begin(TxMode::Write).await.unwrap();
+            tx.execute(
+                "CREATE TABLE v (small INTEGER, big BIGINT, flag BOOLEAN, real DOUBLE PRECISION,
+                 doc JSONB, raw BYTEA, amount NUMERIC)",
+                &[],
+            )
+            .await
+            .unwrap();
+            tx.commit().await.unwrap();
+            let refused = [
+                (
+                    "INSERT INTO v (small) VALUES ($1)",
+                    payload_serve::SqlValue::Integer(1 << 40),
+                ),
+                (
+                    "INSERT INTO v (small) VALUES ($1)",
+                    payload_serve::SqlValue::Text("1".into()),
+                ),
+                (
+                    "INSERT INTO v (flag) VALUES ($1)",
+                    payload_serve::SqlValue::Integer(2),
+                ),
+                (
+                    "INSERT INTO v (big) VALUES ($1)",
+                    payload_serve::SqlValue::Real(1.5),
+                ),
+            ];
+            for (sql, value) in refused {
+                let tx = db.begin(TxMode::Write).await.unwrap();
+                assert!(
+                    tx.execute(sql, &[&value]).await.is_err(),
+                    "{value:?} was bound"
+                );
+            }
+            let tx = db.begin(TxMode::Write).await.unwrap();
+            let doc = json!({"a": [1, "two"]});
+            tx.execute(
+                "INSERT INTO v (small, big, flag, real, doc, raw, amount)
+                 VALUES ($1, $2, $3, $4, $5, $6, 1.25)",
+                &[&7i32, &(1i64 << 40), &true, &0.1f64, &doc, &vec![0u8, 255]],
+            )
+            .await
+            .unwrap();
+            let row = tx
+                .query_one("SELECT small, big, flag, real, doc, raw FROM v", &[])
+                .await
+                .unwrap();
+            assert_eq!(row.get::<i32>(0).unwrap(), 7);
+            assert_eq!(row.get::<i64>(1).unwrap(), 1 << 40);
+            assert!(row.get::<bool>(2).unwrap());
+            assert_eq!(row.get::<f64>(3).unwrap(), 0.1);
+            assert_eq!(row.get::<Value>(4).unwrap(), doc);
+            assert_eq!(row.get::<Vec<u8>>(5).unwrap(), [0, 255]);
+            assert!(row.get::<i16>(1).is_err(), "a bigint read into i16");
+            tx.commit().await.unwrap();
+            // A type the store does not read is an error asking for a cast, and the
+            // cast reads.
+            let tx = db.begin(TxMode::Read).await.unwrap();
+            let numeric = tx.query("SELECT amount FROM v", &[]).await.unwrap_err();
+            assert!(
+                std::error::Error::source(&numeric)
+                    .is_some_and(|e| format!("{e:?}").contains("cast")),
+                "{numeric:?}"
+            );
+            let tx = db.begin(TxMode::Read).await.unwrap();
+            let row = tx
+                .query_one("SELECT amount::text FROM v", &[])
+                .await
+                .unwrap();
+            assert_eq!(row.get::<String>(0).unwrap(), "1.25");
+        });
+    }
 }
