@@ -5,7 +5,7 @@
 
 use payload_cli::ServeRequest;
 use payload_registry::Registry;
-use payload_serve::{App, Database};
+use payload_serve::App;
 use std::process::ExitCode;
 
 // Referenced so the linker keeps each crate, and with it its registrations.
@@ -30,7 +30,8 @@ fn serve(app: App, request: ServeRequest) -> std::io::Result<()> {
     // table.that's own tables are real SQLite tables, one per user table: it runs on
     // SQLite only, and says so rather than failing at the first accept.
     if let Some(location) = request.database.as_deref() {
-        if matches!(Database::parse(location), Ok(Database::Postgres(_))) {
+        let location = location.trim_start();
+        if location.starts_with("postgres://") || location.starts_with("postgresql://") {
             return Err(std::io::Error::other(
                 "table.that keeps its tables in SQLite: give --database a file (or none)",
             ));
