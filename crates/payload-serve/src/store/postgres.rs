@@ -22,6 +22,12 @@ use tokio_postgres::types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
 /// How many connections one server process keeps at most.
 const POOL_SIZE: usize = 16;
 
+/// How long making one connection may take.
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How long a request may wait for a connection of the pool.
+const WAIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// The advisory lock the schema is made under (any constant, the same in every
 /// process).
 const SCHEMA_LOCK: i64 = 0x7061_796c_6f61_6400;
@@ -55,8 +61,13 @@ impl PgStorage {
                 recycling_method: RecyclingMethod::Fast,
             },
         );
+        // Bounded waits: a server that does not answer, or a pool whose connections
+        // are all held, fails a request with an error instead of hanging it.
         let pool = Pool::builder(manager)
             .max_size(POOL_SIZE)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .wait_timeout(Some(WAIT_TIMEOUT))
             .build()
             .map_err(|e| StoreError::Pool(e.to_string()))?;
         Ok(PgStorage {
@@ -305,5 +316,29 @@ impl<'a> FromSql<'a> for SqlValue {
 
     fn accepts(_: &Type) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Db;
+    use crate::store::{AppSchema, Database};
+    use std::time::{Duration, Instant};
+
+    #[tokio::test]
+    async fn a_server_that_never_answers_is_an_error_in_bounded_time() {
+        // Accepts connections and says nothing.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let held = std::thread::spawn(move || {
+            let (_socket, _) = listener.accept().unwrap();
+            std::thread::sleep(super::CONNECT_TIMEOUT + Duration::from_secs(5));
+        });
+        let url = format!("postgres://app@127.0.0.1:{port}/chat");
+        let db = Db::connect(&Database::parse(&url).unwrap(), AppSchema::new()).unwrap();
+        let start = Instant::now();
+        assert!(db.ready().await.is_err());
+        assert!(start.elapsed() < super::CONNECT_TIMEOUT + Duration::from_secs(3));
+        drop(held);
     }
 }
