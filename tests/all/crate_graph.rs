@@ -563,3 +563,56 @@ fn an_app_keeps_serde_jsons_defaults() {
             .any(|(feature, _)| feature == "preserve_order")
     );
 }
+
+/// PostgreSQL is payload-serve's `postgres` feature: an app that leaves it off compiles
+/// no PostgreSQL client (docs/serve.md, "Where the chat is kept"), and with it on there
+/// is still one SQLite library (`libsqlite3-sys`, rusqlite's), as Cargo allows one
+/// crate per native library.
+#[test]
+fn the_server_links_postgresql_only_with_its_feature() {
+    let tree = |features: &[&str]| -> String {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+        let output = Command::new(cargo)
+            .args([
+                "tree",
+                "-p",
+                "payload-serve",
+                "-e",
+                "normal",
+                "--prefix",
+                "none",
+            ])
+            .args(features)
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .output()
+            .expect("cargo tree runs");
+        assert!(
+            output.status.success(),
+            "cargo tree failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let linked = |tree: &str, name: &str| {
+        tree.lines()
+            .any(|line| line.starts_with(&format!("{name} v")))
+    };
+    let lean = tree(&[]);
+    let full = tree(&["--features", "postgres"]);
+    for postgres in ["tokio-postgres", "deadpool-postgres", "postgres-protocol"] {
+        assert!(
+            !linked(&lean, postgres),
+            "{postgres} is linked without the feature"
+        );
+        assert!(
+            linked(&full, postgres),
+            "{postgres} is not linked with the feature"
+        );
+    }
+    for tree in [&lean, &full] {
+        assert!(linked(tree, "libsqlite3-sys"));
+        assert!(!linked(tree, "sqlx"), "a second SQLite library");
+    }
+}

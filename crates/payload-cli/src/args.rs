@@ -364,9 +364,11 @@ pub struct ServeArgs {
     /// The port on 127.0.0.1 (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// The SQLite database file (created when missing); in memory when absent.
-    #[arg(long)]
-    pub db: Option<PathBuf>,
+    /// Where the chat is kept: a SQLite file's path (created when missing) or
+    /// `sqlite:PATH`, or `postgres://USER@HOST:PORT/NAME` where the app offers
+    /// PostgreSQL; SQLite in memory when absent. `--db` is the same.
+    #[arg(long, alias = "db", value_name = "URL")]
+    pub database: Option<String>,
     /// Talk to a real model through this API instead of replaying.
     #[arg(long, value_enum, requires = "model")]
     pub provider: Option<Provider>,

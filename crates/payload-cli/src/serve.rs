@@ -8,7 +8,6 @@
 #[cfg(feature = "providers")]
 use crate::chat::ClientOptions;
 use payload_agent::Model;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Makes the model of one chat turn (a fresh client each time, so turns share nothing).
@@ -19,8 +18,10 @@ pub type ModelFactory = Arc<dyn Fn() -> Box<dyn Model> + Send + Sync>;
 pub struct ServeRequest {
     /// The port on 127.0.0.1 (0 picks a free one).
     pub port: u16,
-    /// The database file; in memory when `None`.
-    pub db: Option<PathBuf>,
+    /// Where the chat is kept (`--database`: a SQLite file's path, `sqlite:PATH` or
+    /// `postgres://...`); SQLite in memory when `None`. The app reads it
+    /// (`payload_serve::App::database`).
+    pub database: Option<String>,
     /// The real model asked for with `--provider`; `None`: the app's offline model.
     pub model: Option<ModelFactory>,
     /// Host names the server answers for besides its own address (`--allow-host`).
@@ -37,7 +38,14 @@ impl std::fmt::Debug for ServeRequest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServeRequest")
             .field("port", &self.port)
-            .field("db", &self.db)
+            .field(
+                "database",
+                // A PostgreSQL URL's password is not printed.
+                &self.database.as_deref().map(|d| match d.split_once("://") {
+                    Some((scheme, rest)) if rest.contains('@') => format!("{scheme}://..."),
+                    _ => d.to_string(),
+                }),
+            )
             .field("model", &self.model.as_ref().map(|_| "provider"))
             .field("allow_hosts", &self.allow_hosts)
             .field("turn_deadline", &self.turn_deadline)
@@ -127,7 +135,7 @@ pub(crate) fn command(
     server
         .serve(ServeRequest {
             port: args.port,
-            db: args.db,
+            database: args.database,
             model,
             allow_hosts: args.allow_hosts,
             turn_deadline,
@@ -149,7 +157,7 @@ mod tests {
         ASKED.lock().unwrap().push(format!(
             "{} {:?} {} {:?} {}",
             request.port,
-            request.db,
+            request.database,
             request.model.is_some(),
             request.allow_hosts,
             request.reasoning_opened_by_prompt
@@ -185,6 +193,8 @@ mod tests {
                 "--base-url",
                 "http://127.0.0.1:9/v1",
                 "--reasoning-opened-by-prompt",
+                "--database",
+                "postgres://app@127.0.0.1:5432/chat",
             ],
         ] {
             run_with_server(args, registry, &mut out, Some(Box::new(recording_server))).unwrap();
@@ -194,7 +204,7 @@ mod tests {
             [
                 "8080 None false [] false",
                 "0 Some(\"x.db\") false [\"tables.example.com\", \"other:9000\"] false",
-                "8080 None true [] true"
+                "8080 Some(\"postgres://app@127.0.0.1:5432/chat\") true [] true"
             ]
         );
     }

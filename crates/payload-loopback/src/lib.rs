@@ -7,11 +7,13 @@
 //! every request it read ([`Server::received`]). Each connection is served on its own
 //! thread, so the server works the same under any async runtime or none.
 //!
-//! Beside it, the one check the workspace's error types share ([`errors`]).
+//! Beside it, the one check the workspace's error types share ([`errors`]), and a
+//! PostgreSQL server of a test's own ([`postgres`]).
 
 #![forbid(unsafe_code)]
 
 pub mod errors;
+pub mod postgres;
 
 use serde_json::Value;
 use std::io::{Read, Write};

@@ -149,17 +149,13 @@ pub(crate) async fn start_turn(
         )));
     }
     let asked = request.conversation;
-    let (conversation_id, stored) = state
-        .with_db(move |db| {
-            if let Some(id) = asked {
-                if db.has_conversation(&id)? {
-                    let stored = db.messages(&id)?;
-                    return Ok((id, Some(stored)));
-                }
-            }
-            Ok((new_conversation_id()?, None))
-        })
-        .await?;
+    let (conversation_id, stored) = match asked {
+        Some(id) if state.db.has_conversation(&id).await? => {
+            let stored = state.db.messages(&id).await?;
+            (id, Some(stored))
+        }
+        _ => (new_conversation_id()?, None),
+    };
     let live = LiveTurn::start(state.clone(), &conversation_id).ok_or_else(|| {
         ApiError::conflict("this conversation is still answering the previous message")
     })?;
@@ -172,24 +168,12 @@ pub(crate) async fn start_turn(
 
     // The turn's number is the database's: one past the conversation's last, taken
     // with the message in one transaction, never counted from what the client sent.
-    let (turn, prompt_context, manifest) = {
-        let id = conversation_id.clone();
-        let message = request.message.clone();
-        let page = page.clone();
-        let client = request.context.clone();
-        let context = state.context.clone();
-        state
-            .with_db(move |db| {
-                let turn = db.add_user_message(&id, first, &message)?;
-                let prompt_context = context(db, &page, &client)?;
-                Ok((
-                    turn,
-                    prompt_context,
-                    kept_manifest(db.manifest(&id)?, left_out),
-                ))
-            })
-            .await?
-    };
+    let db = &state.db;
+    let turn = db
+        .add_user_message(&conversation_id, first, &request.message)
+        .await?;
+    let prompt_context = (state.context)(db.clone(), page.clone(), request.context.clone()).await?;
+    let manifest = kept_manifest(db.manifest(&conversation_id).await?, left_out);
     let prompt = PromptBuilder::for_page(registry, &page)
         .map_err(|e| ApiError::bad_request(e.to_string()))?
         .context(&prompt_context)
@@ -388,9 +372,8 @@ impl TurnTask {
                 if let (Some(refusal), Some(fields)) = (refusal.take(), response.as_object_mut()) {
                     fields.insert("refusal".into(), refusal);
                 }
-                let payload = parsed.custom_payload.clone();
                 recorded = self
-                    .record_answer(answer.join("\n\n"), response, payload)
+                    .record_answer(answer.join("\n\n"), response, proposals(parsed))
                     .await;
             }
             // An answer the database refused is not shown as if it were kept: its
@@ -411,21 +394,24 @@ impl TurnTask {
         }
     }
 
-    /// Records the answer (and its payload); false when the database refused it.
+    /// Records the answer and its proposals; false when the database refused it.
     async fn record_answer(
         &self,
         answer: String,
         response: Value,
-        payload: Option<payload_core::CustomPayload>,
+        proposals: Vec<payload_core::CustomPayload>,
     ) -> bool {
-        let (id, turn) = (self.conversation_id.clone(), self.turn);
-        let context = self.client_context.clone();
         let recorded = self
             .state
-            .with_db(move |db| {
-                let proposal = payload.as_ref().map(|p| (p, &context));
-                Ok(db.add_answer(&id, turn, &answer, &response, proposal)?)
-            })
+            .db
+            .add_answer(
+                &self.conversation_id,
+                self.turn,
+                &answer,
+                &response,
+                &proposals,
+                &self.client_context,
+            )
             .await;
         if let Err(e) = &recorded {
             tracing::error!(?e, "could not record the turn");
@@ -434,15 +420,23 @@ impl TurnTask {
     }
 
     async fn record_interrupted(&self, reason: &'static str) {
-        let (id, turn) = (self.conversation_id.clone(), self.turn);
         let recorded = self
             .state
-            .with_db(move |db| Ok(db.add_interrupted(&id, turn, reason)?))
+            .db
+            .add_interrupted(&self.conversation_id, self.turn, reason)
             .await;
         if let Err(e) = recorded {
             tracing::error!(?e, "could not record the interrupted turn");
         }
     }
+}
+
+/// The payloads an answer proposes, in its order: each is stored as its own proposal,
+/// `index` being its position here. Seed 000's shape has at most one, the answer's
+/// `custom_payload`; when answers hold several (`ParsedResponse::payloads()`), this is
+/// the one place that reads them.
+pub(crate) fn proposals(parsed: &payload_core::ParsedResponse) -> Vec<payload_core::CustomPayload> {
+    parsed.custom_payload.iter().cloned().collect()
 }
 
 #[cfg(test)]

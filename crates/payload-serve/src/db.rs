@@ -1,62 +1,38 @@
-//! The database: one SQLite connection behind a mutex holding what every app's chat
-//! keeps (conversations, messages, payloads and the user's decisions on them), and
-//! beside them the app's own tables, created from the statements the app gives
-//! ([`crate::App::schema`]). An accept handler writes those in the same transaction
-//! that records the decision ([`Db::decide`]).
+//! The chat's records, on whichever database the app runs ([`crate::store`]):
+//! conversations, messages, the payloads proposed in them and the user's decisions,
+//! each operation one transaction whose statements are written once for both
+//! databases. An accept handler writes the app's tables in the same transaction that
+//! records the decision ([`Db::decide`]).
 //!
 //! A turn's number is given by the database, in the transaction that records its
 //! message ([`Db::add_user_message`]), so it is unique within its conversation
-//! whatever the client says about the conversation's past, and a proposal is stored
-//! under its turn or refused with an error, never dropped ([`Db::add_payload`]).
+//! whatever the client says about the conversation's past, in this process or another
+//! on the same database; and every proposal of an answer is stored under (conversation,
+//! turn, index) or the answer is refused with an error, never dropped
+//! ([`Db::add_answer`]).
 
+use crate::store::{
+    AppSchema, Backend, Database, Row, SqliteStorage, Storage, StoreError, Tx, TxMode,
+};
 use payload_core::CustomPayload;
 use payload_prompt::{ManifestEntry, PayloadStatus};
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Arc;
 
-/// The chat's tables: conversations, their messages, and the payloads proposed in them
-/// with the page context they were proposed on (what an accept handler reads, such as
-/// the table a page showed).
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS conversations (
-    id TEXT PRIMARY KEY,
-    created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP
-);
-CREATE TABLE IF NOT EXISTS messages (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    conversation_id TEXT NOT NULL REFERENCES conversations(id),
-    turn INTEGER NOT NULL,
-    role TEXT NOT NULL,
-    text TEXT NOT NULL,
-    response TEXT,
-    interrupted TEXT
-);
-CREATE TABLE IF NOT EXISTS payloads (
-    conversation_id TEXT NOT NULL REFERENCES conversations(id),
-    turn INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    status TEXT NOT NULL,
-    context TEXT,
-    PRIMARY KEY (conversation_id, turn)
-);
-";
-
-/// One user message per turn of a conversation: the database refuses a second, so a
-/// turn number names one message and one proposal. Made only where the rows allow it:
-/// a file written before turns were numbered by the database may hold a repeated turn,
-/// and new turns are numbered past it anyway ([`Db::add_user_message`]).
-const ONE_USER_MESSAGE_PER_TURN: &str = "
-CREATE UNIQUE INDEX IF NOT EXISTS messages_one_user_message_per_turn
-    ON messages (conversation_id, turn) WHERE role = 'user'";
-
-/// The database of one server.
-#[derive(Debug)]
+/// The database of one server: a handle, cheap to clone, on its [`Storage`].
+#[derive(Clone)]
 pub struct Db {
-    conn: Mutex<Connection>,
+    storage: Arc<dyn Storage>,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Db")
+            .field("backend", &self.storage.backend())
+            .finish()
+    }
 }
 
 /// A stored message of a conversation.
@@ -81,246 +57,297 @@ pub struct StoredMessage {
 pub struct StoredPayload {
     /// The turn it was proposed in.
     pub turn: usize,
+    /// Its position among the accepted payloads of its answer, from 0.
+    pub index: usize,
     /// Its type and data.
     pub payload: CustomPayload,
     /// Proposed, accepted or dismissed.
     pub status: PayloadStatus,
     /// The page context the client sent with the message that proposed it (what an
-    /// accept handler applies it to: table.that's `table_id`); `null` when none.
+    /// accept handler applies it to); `null` when none.
     pub context: Value,
 }
 
+/// The columns a [`StoredPayload`] is read from, in [`payload_row`]'s order.
+pub(crate) const PAYLOAD_COLUMNS: &str = "turn, idx, type, data, status, context";
+
 impl Db {
-    /// Opens (or creates) the database in `path`, or an in-memory one, with the chat's
-    /// tables only.
-    pub fn open(path: Option<&Path>) -> rusqlite::Result<Db> {
-        Db::open_with(path, &[])
+    /// A handle on `storage`.
+    pub fn new(storage: impl Storage) -> Db {
+        Db {
+            storage: Arc::new(storage),
+        }
     }
 
-    /// Opens (or creates) the database in `path`, or an in-memory one, with the chat's
-    /// tables and the app's (`app_schema`: SQL batches run in order on every open, so
+    /// Opens (or creates) the SQLite file at `path`, or a database in memory, with the
+    /// chat's tables only.
+    pub fn open(path: Option<&Path>) -> Result<Db, StoreError> {
+        Db::open_with(path, AppSchema::new())
+    }
+
+    /// Opens (or creates) the SQLite file at `path`, or a database in memory, with the
+    /// chat's tables and the app's (`app`: SQL batches run in order on every open, so
     /// they say `CREATE TABLE IF NOT EXISTS`).
-    pub fn open_with(path: Option<&Path>, app_schema: &[&str]) -> rusqlite::Result<Db> {
-        let conn = match path {
-            Some(path) => Connection::open(path)?,
-            None => Connection::open_in_memory()?,
-        };
-        conn.execute_batch(SCHEMA)?;
-        // A database made before turns could be interrupted gains the column.
-        if !has_column(&conn, "messages", "interrupted")? {
-            conn.execute_batch("ALTER TABLE messages ADD COLUMN interrupted TEXT")?;
-        }
-        // One made when payloads kept a table id, not their page context, gains the
-        // context, holding that id as table.that's context did.
-        if !has_column(&conn, "payloads", "context")? {
-            conn.execute_batch("ALTER TABLE payloads ADD COLUMN context TEXT")?;
-            if has_column(&conn, "payloads", "table_id")? {
-                conn.execute_batch(
-                    "UPDATE payloads SET context = json_object('table_id', table_id)
-                     WHERE table_id IS NOT NULL",
-                )?;
-            }
-        }
-        // A file made when AG-UI thread ids were the client's names for conversations
-        // loses them: a thread is now the conversation's own id, and a client-picked
-        // name must open nothing.
-        conn.execute_batch("DROP TABLE IF EXISTS agui_threads")?;
-        let repeated: bool = conn.query_row(
-            "SELECT EXISTS (SELECT 1 FROM messages WHERE role = 'user'
-             GROUP BY conversation_id, turn HAVING COUNT(*) > 1)",
-            [],
-            |row| row.get(0),
-        )?;
-        if repeated {
-            tracing::warn!(
-                "the database holds a repeated turn from an older version; new turns are numbered past it"
-            );
-        } else {
-            conn.execute_batch(ONE_USER_MESSAGE_PER_TURN)?;
-        }
-        for batch in app_schema {
-            conn.execute_batch(batch)?;
-        }
-        Ok(Db {
-            conn: Mutex::new(conn),
-        })
+    pub fn open_with(path: Option<&Path>, app: impl Into<AppSchema>) -> Result<Db, StoreError> {
+        Ok(Db::new(SqliteStorage::open(path, &app.into())?))
     }
 
-    /// The connection. A panic while it was held leaves nothing half-written that
-    /// SQLite would not have rolled back, so a poisoned lock is taken anyway.
-    pub fn conn(&self) -> MutexGuard<'_, Connection> {
-        self.conn
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// The database at `location` with the app's tables: SQLite is opened now;
+    /// PostgreSQL's pool is made now and its first connection, which makes the tables,
+    /// on the first use ([`Db::ready`]).
+    pub fn connect(location: &Database, app: AppSchema) -> Result<Db, StoreError> {
+        match location {
+            Database::Memory => Db::open_with(None, app),
+            Database::Sqlite(path) => Db::open_with(Some(path), app),
+            #[cfg(feature = "postgres")]
+            Database::Postgres(url) => Ok(Db::new(crate::store::PgStorage::new(url, app)?)),
+            #[cfg(not(feature = "postgres"))]
+            Database::Postgres(_) => Err(StoreError::Location(
+                "this build has no PostgreSQL support (payload-serve's `postgres` feature)".into(),
+            )),
+        }
     }
 
-    /// Records the conversation if it is new.
-    pub fn ensure_conversation(&self, id: &str) -> rusqlite::Result<()> {
-        self.conn().execute(
-            "INSERT OR IGNORE INTO conversations (id) VALUES (?1)",
-            params![id],
-        )?;
+    /// Reaches the database once (making its tables if they are not there): what a
+    /// server does before it says it is ready.
+    pub async fn ready(&self) -> Result<(), StoreError> {
+        self.begin(TxMode::Read).await?.rollback().await;
         Ok(())
     }
 
+    /// Which database it is.
+    pub fn backend(&self) -> Backend {
+        self.storage.backend()
+    }
+
+    /// Opens a transaction, for the app's own reads and writes.
+    pub async fn begin(&self, mode: TxMode) -> Result<Tx, StoreError> {
+        self.storage.begin(mode).await
+    }
+
+    /// The SQLite storage, when the database is SQLite (for an app whose own tables
+    /// are SQLite's).
+    pub fn sqlite(&self) -> Option<&SqliteStorage> {
+        self.storage.as_sqlite()
+    }
+
+    /// Runs `work` on the SQLite connection on a thread for blocking work; on another
+    /// database, [`StoreError::Unsupported`].
+    pub async fn with_sqlite<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&rusqlite::Connection) -> T + Send + 'static,
+    {
+        match self.sqlite() {
+            Some(sqlite) => sqlite.run(work).await,
+            None => Err(StoreError::Unsupported(format!(
+                "this work needs SQLite and the database is {}",
+                self.backend()
+            ))),
+        }
+    }
+
+    /// What locks a row read for a change on this database: PostgreSQL's row lock
+    /// (SQLite's write transaction holds the whole file already).
+    pub(crate) fn for_update(&self) -> &'static str {
+        match self.backend() {
+            Backend::Sqlite => "",
+            Backend::Postgres => " FOR UPDATE",
+        }
+    }
+
+    /// Records the conversation if it is new.
+    pub async fn ensure_conversation(&self, id: &str) -> Result<(), StoreError> {
+        let tx = self.begin(TxMode::Write).await?;
+        ensure_conversation(&tx, id).await?;
+        tx.commit().await
+    }
+
+    /// Whether the conversation exists.
+    pub async fn has_conversation(&self, id: &str) -> Result<bool, StoreError> {
+        let tx = self.begin(TxMode::Read).await?;
+        tx.query_one(
+            "SELECT EXISTS (SELECT 1 FROM conversations WHERE id = $1)",
+            &[&id],
+        )
+        .await?
+        .get(0)
+    }
+
     /// The conversation's messages, oldest first.
-    pub fn messages(&self, conversation: &str) -> rusqlite::Result<Vec<StoredMessage>> {
-        let conn = self.conn();
-        let mut statement = conn.prepare(
+    pub async fn messages(&self, conversation: &str) -> Result<Vec<StoredMessage>, StoreError> {
+        let tx = self.begin(TxMode::Read).await?;
+        tx.query(
             "SELECT turn, role, text, response, interrupted FROM messages
-             WHERE conversation_id = ?1 ORDER BY seq",
-        )?;
-        statement
-            .query_map(params![conversation], |row| {
-                let response: Option<String> = row.get(3)?;
-                Ok(StoredMessage {
-                    turn: row.get::<_, i64>(0)? as usize,
-                    role: row.get(1)?,
-                    text: row.get(2)?,
-                    response: response.and_then(|r| serde_json::from_str(&r).ok()),
-                    interrupted: row.get(4)?,
-                })
-            })?
-            .collect()
+             WHERE conversation_id = $1 ORDER BY seq",
+            &[&conversation],
+        )
+        .await?
+        .iter()
+        .map(|row| {
+            let response: Option<String> = row.get(3)?;
+            Ok(StoredMessage {
+                turn: row.get(0)?,
+                role: row.get(1)?,
+                text: row.get(2)?,
+                response: response.and_then(|r| serde_json::from_str(&r).ok()),
+                interrupted: row.get(4)?,
+            })
+        })
+        .collect()
     }
 
     /// Records the user's message of a new turn of `conversation` (which it creates if
     /// new) and answers the turn's number: one past the conversation's last turn, or
     /// `first` when it has none (a conversation that starts from the client's history
     /// counts the turns that history holds). The number is read and taken in one
-    /// transaction holding the write lock, so two turns never get the same one, in this
-    /// process or another on the same file.
-    pub fn add_user_message(
+    /// transaction holding the conversation (SQLite's write lock, PostgreSQL's row
+    /// lock), so two turns never get the same one, in this process or another.
+    pub async fn add_user_message(
         &self,
         conversation: &str,
         first: usize,
         text: &str,
-    ) -> rusqlite::Result<usize> {
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT OR IGNORE INTO conversations (id) VALUES (?1)",
-            params![conversation],
-        )?;
-        let last: Option<i64> = tx.query_row(
-            "SELECT MAX(turn) FROM messages WHERE conversation_id = ?1",
-            params![conversation],
-            |row| row.get(0),
-        )?;
+    ) -> Result<usize, StoreError> {
+        let lock = format!(
+            "SELECT id FROM conversations WHERE id = $1{}",
+            self.for_update()
+        );
+        let tx = self.begin(TxMode::Write).await?;
+        ensure_conversation(&tx, conversation).await?;
+        tx.query_one(&lock, &[&conversation]).await?;
+        let last: Option<i64> = tx
+            .query_one(
+                "SELECT MAX(turn) FROM messages WHERE conversation_id = $1",
+                &[&conversation],
+            )
+            .await?
+            .get(0)?;
         let turn = match last {
             Some(last) => usize::try_from(last).unwrap_or(0).saturating_add(1),
             None => first,
         };
         tx.execute(
-            "INSERT INTO messages (conversation_id, turn, role, text) VALUES (?1, ?2, 'user', ?3)",
-            params![conversation, turn as i64, text],
-        )?;
-        tx.commit()?;
+            "INSERT INTO messages (conversation_id, turn, role, text) VALUES ($1, $2, 'user', $3)",
+            &[&conversation, &number(turn)?, &text],
+        )
+        .await?;
+        tx.commit().await?;
         Ok(turn)
     }
 
     /// Adds a message to the conversation.
-    pub fn add_message(
+    pub async fn add_message(
         &self,
         conversation: &str,
         turn: usize,
         role: &str,
         text: &str,
         response: Option<&Value>,
-    ) -> rusqlite::Result<()> {
-        insert_message(&self.conn(), conversation, turn, role, text, response)
+    ) -> Result<(), StoreError> {
+        let tx = self.begin(TxMode::Write).await?;
+        insert_message(&tx, conversation, turn, role, text, response).await?;
+        tx.commit().await
     }
 
-    /// Records the answer of `turn` and the payload it proposes, as one transaction:
-    /// both are stored or, when either is refused (a second answer's proposal for the
-    /// turn), neither is and the error says why.
-    pub fn add_answer(
+    /// Records the answer of `turn` and every payload it proposes (`proposals`, in the
+    /// answer's order: the first is index 0), with the page context they were proposed
+    /// on, as one transaction: all are stored or, when any is refused (a second answer
+    /// for the turn proposing again), none is and the error says why.
+    pub async fn add_answer(
         &self,
         conversation: &str,
         turn: usize,
         text: &str,
         response: &Value,
-        proposal: Option<(&CustomPayload, &Value)>,
-    ) -> rusqlite::Result<()> {
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        insert_message(&tx, conversation, turn, "assistant", text, Some(response))?;
-        if let Some((payload, context)) = proposal {
-            insert_payload(&tx, conversation, turn, payload, context)?;
+        proposals: &[CustomPayload],
+        context: &Value,
+    ) -> Result<(), StoreError> {
+        let tx = self.begin(TxMode::Write).await?;
+        insert_message(&tx, conversation, turn, "assistant", text, Some(response)).await?;
+        for (index, payload) in proposals.iter().enumerate() {
+            insert_payload(&tx, conversation, turn, index, payload, context).await?;
         }
-        tx.commit()
+        tx.commit().await
     }
 
     /// Records that `turn` ended without an answer, and why: an empty assistant message
     /// marked interrupted, so the conversation still alternates and shows what happened.
-    pub fn add_interrupted(
+    pub async fn add_interrupted(
         &self,
         conversation: &str,
         turn: usize,
         reason: &str,
-    ) -> rusqlite::Result<()> {
-        self.conn().execute(
+    ) -> Result<(), StoreError> {
+        let number = number(turn)?;
+        let tx = self.begin(TxMode::Write).await?;
+        tx.execute(
             "INSERT INTO messages (conversation_id, turn, role, text, interrupted)
-             VALUES (?1, ?2, 'assistant', '', ?3)",
-            params![conversation, turn as i64, reason],
-        )?;
-        Ok(())
-    }
-
-    /// Whether the conversation exists.
-    pub fn has_conversation(&self, id: &str) -> rusqlite::Result<bool> {
-        self.conn().query_row(
-            "SELECT EXISTS (SELECT 1 FROM conversations WHERE id = ?1)",
-            params![id],
-            |row| row.get(0),
+             VALUES ($1, $2, 'assistant', '', $3)",
+            &[&conversation, &number, &reason],
         )
+        .await?;
+        tx.commit().await
     }
 
-    /// Records a proposed payload. A turn proposes one payload: a second record for the
-    /// same turn is refused with an error (a constraint violation) and changes nothing,
-    /// so a proposal is never silently lost, nor a decided one set back to `proposed`.
-    pub fn add_payload(
+    /// Records one proposed payload, `index` of its turn. A second record for the same
+    /// (turn, index) is refused with an error (a constraint violation) and changes
+    /// nothing, so a proposal is never silently lost, nor a decided one set back to
+    /// `proposed`.
+    pub async fn add_payload(
         &self,
         conversation: &str,
         turn: usize,
+        index: usize,
         payload: &CustomPayload,
         context: &Value,
-    ) -> rusqlite::Result<()> {
-        insert_payload(&self.conn(), conversation, turn, payload, context)
+    ) -> Result<(), StoreError> {
+        let tx = self.begin(TxMode::Write).await?;
+        insert_payload(&tx, conversation, turn, index, payload, context).await?;
+        tx.commit().await
     }
 
-    /// The conversation's payloads, oldest first.
-    pub fn payloads(&self, conversation: &str) -> rusqlite::Result<Vec<StoredPayload>> {
-        let conn = self.conn();
-        let mut statement = conn.prepare(
-            "SELECT turn, type, data, status, context FROM payloads
-             WHERE conversation_id = ?1 ORDER BY turn",
-        )?;
-        statement
-            .query_map(params![conversation], payload_row)?
+    /// The conversation's payloads, oldest first (by turn, then index).
+    pub async fn payloads(&self, conversation: &str) -> Result<Vec<StoredPayload>, StoreError> {
+        let sql = format!(
+            "SELECT {PAYLOAD_COLUMNS} FROM payloads WHERE conversation_id = $1 ORDER BY turn, idx"
+        );
+        let tx = self.begin(TxMode::Read).await?;
+        tx.query(&sql, &[&conversation])
+            .await?
+            .iter()
+            .map(payload_row)
             .collect()
     }
 
-    /// One payload of the conversation.
-    pub fn payload(
+    /// One payload of the conversation: `index` of `turn`.
+    pub async fn payload(
         &self,
         conversation: &str,
         turn: usize,
-    ) -> rusqlite::Result<Option<StoredPayload>> {
-        self.conn()
-            .query_row(
-                "SELECT turn, type, data, status, context FROM payloads
-                 WHERE conversation_id = ?1 AND turn = ?2",
-                params![conversation, turn as i64],
-                payload_row,
-            )
-            .optional()
+        index: usize,
+    ) -> Result<Option<StoredPayload>, StoreError> {
+        // A turn or index past what the database can hold names no proposal.
+        let (Ok(turn), Ok(index)) = (number(turn), number(index)) else {
+            return Ok(None);
+        };
+        let sql = format!(
+            "SELECT {PAYLOAD_COLUMNS} FROM payloads
+             WHERE conversation_id = $1 AND turn = $2 AND idx = $3"
+        );
+        let tx = self.begin(TxMode::Read).await?;
+        tx.query_opt(&sql, &[&conversation, &turn, &index])
+            .await?
+            .as_ref()
+            .map(payload_row)
+            .transpose()
     }
 
     /// The conversation's payload manifest, for the next system prompt.
-    pub fn manifest(&self, conversation: &str) -> rusqlite::Result<Vec<ManifestEntry>> {
+    pub async fn manifest(&self, conversation: &str) -> Result<Vec<ManifestEntry>, StoreError> {
         Ok(self
-            .payloads(conversation)?
+            .payloads(conversation)
+            .await?
             .into_iter()
             // Turns are counted from 1 for the model, as people count them.
             .map(|p| ManifestEntry::new(p.turn + 1, p.payload, p.status))
@@ -328,69 +355,84 @@ impl Db {
     }
 }
 
+/// A turn or index as the database stores it; past `i64::MAX` it is refused, never
+/// wrapped.
+pub(crate) fn number(n: usize) -> Result<i64, StoreError> {
+    i64::try_from(n).map_err(|_| StoreError::Column {
+        column: "turn".into(),
+        message: format!("{n} is too large to store"),
+    })
+}
+
+/// Records the conversation if it is new.
+async fn ensure_conversation(tx: &Tx, id: &str) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO conversations (id) VALUES ($1) ON CONFLICT DO NOTHING",
+        &[&id],
+    )
+    .await?;
+    Ok(())
+}
+
 /// Inserts a message.
-fn insert_message(
-    conn: &Connection,
+async fn insert_message(
+    tx: &Tx,
     conversation: &str,
     turn: usize,
     role: &str,
     text: &str,
     response: Option<&Value>,
-) -> rusqlite::Result<()> {
-    conn.execute(
+) -> Result<(), StoreError> {
+    tx.execute(
         "INSERT INTO messages (conversation_id, turn, role, text, response)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![
-            conversation,
-            turn as i64,
-            role,
-            text,
-            response.map(Value::to_string)
+         VALUES ($1, $2, $3, $4, $5)",
+        &[
+            &conversation,
+            &number(turn)?,
+            &role,
+            &text,
+            &response.map(Value::to_string),
         ],
-    )?;
+    )
+    .await?;
     Ok(())
 }
 
-/// Inserts a proposal, refused (a constraint violation) when its turn has one.
-fn insert_payload(
-    conn: &Connection,
+/// Inserts a proposal, refused (a constraint violation) when its (turn, index) has one.
+async fn insert_payload(
+    tx: &Tx,
     conversation: &str,
     turn: usize,
+    index: usize,
     payload: &CustomPayload,
     context: &Value,
-) -> rusqlite::Result<()> {
-    conn.execute(
-        "INSERT INTO payloads (conversation_id, turn, type, data, status, context)
-         VALUES (?1, ?2, ?3, ?4, 'proposed', ?5)",
-        params![
-            conversation,
-            turn as i64,
-            payload.kind,
-            payload.data().to_string(),
-            (!context.is_null()).then(|| context.to_string())
+) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO payloads (conversation_id, turn, idx, type, data, status, context)
+         VALUES ($1, $2, $3, $4, $5, 'proposed', $6)",
+        &[
+            &conversation,
+            &number(turn)?,
+            &number(index)?,
+            &payload.kind,
+            &payload.data().to_string(),
+            &(!context.is_null()).then(|| context.to_string()),
         ],
-    )?;
+    )
+    .await?;
     Ok(())
 }
 
-/// Whether `table` has a column named `column`.
-fn has_column(conn: &Connection, table: &str, column: &str) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT COUNT(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2",
-        params![table, column],
-        |row| row.get(0),
-    )
-}
-
-/// A `payloads` row (turn, type, data, status, context) as a [`StoredPayload`].
-pub(crate) fn payload_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPayload> {
-    let data: String = row.get(2)?;
-    let status: String = row.get(3)?;
-    let context: Option<String> = row.get(4)?;
+/// A `payloads` row ([`PAYLOAD_COLUMNS`]) as a [`StoredPayload`].
+pub(crate) fn payload_row(row: &Row) -> Result<StoredPayload, StoreError> {
+    let data: String = row.get(3)?;
+    let status: String = row.get(4)?;
+    let context: Option<String> = row.get(5)?;
     Ok(StoredPayload {
-        turn: row.get::<_, i64>(0)? as usize,
+        turn: row.get(0)?,
+        index: row.get(1)?,
         payload: CustomPayload::new(
-            row.get::<_, String>(1)?,
+            row.get::<String>(2)?,
             serde_json::from_str(&data).unwrap_or(Value::Null),
         ),
         status: match status.as_str() {
@@ -407,68 +449,84 @@ pub(crate) fn payload_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPay
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rusqlite::Connection;
     use serde_json::json;
 
     fn note(text: &str) -> CustomPayload {
         CustomPayload::new("note", json!({ "text": text }))
     }
 
-    #[test]
-    fn turns_are_numbered_past_the_last_whatever_the_client_claims() {
+    #[tokio::test]
+    async fn turns_are_numbered_past_the_last_whatever_the_client_claims() {
         let db = Db::open(None).unwrap();
         // A conversation started from a history of three user messages.
-        assert_eq!(db.add_user_message("c", 3, "a").unwrap(), 3);
+        assert_eq!(db.add_user_message("c", 3, "a").await.unwrap(), 3);
         // Later turns: the client's count is not read.
-        assert_eq!(db.add_user_message("c", 1, "b").unwrap(), 4);
-        db.add_interrupted("c", 4, "gone").unwrap();
-        assert_eq!(db.add_user_message("c", 0, "c").unwrap(), 5);
-        assert_eq!(db.add_user_message("other", 0, "x").unwrap(), 0);
+        assert_eq!(db.add_user_message("c", 1, "b").await.unwrap(), 4);
+        db.add_interrupted("c", 4, "gone").await.unwrap();
+        assert_eq!(db.add_user_message("c", 0, "c").await.unwrap(), 5);
+        assert_eq!(db.add_user_message("other", 0, "x").await.unwrap(), 0);
         // The database itself refuses a second user message for a turn.
-        assert!(db.add_message("c", 4, "user", "again", None).is_err());
+        assert!(db.add_message("c", 4, "user", "again", None).await.is_err());
     }
 
-    #[test]
-    fn a_second_proposal_for_a_turn_is_refused_with_its_answer_and_changes_nothing() {
+    #[tokio::test]
+    async fn a_second_answer_proposing_for_a_turn_is_refused_whole_and_changes_nothing() {
         let db = Db::open(None).unwrap();
-        let turn = db.add_user_message("c", 0, "a").unwrap();
+        let turn = db.add_user_message("c", 0, "a").await.unwrap();
         db.add_answer(
             "c",
             turn,
             "one",
             &json!({}),
-            Some((&note("one"), &Value::Null)),
+            &[note("one"), note("two")],
+            &Value::Null,
         )
+        .await
         .unwrap();
         assert!(
             db.add_answer(
                 "c",
                 turn,
-                "two",
+                "again",
                 &json!({}),
-                Some((&note("two"), &Value::Null))
+                &[note("three")],
+                &Value::Null
             )
+            .await
             .is_err()
         );
         assert!(
-            db.add_payload("c", turn, &note("three"), &Value::Null)
+            db.add_payload("c", turn, 1, &note("four"), &Value::Null)
+                .await
                 .is_err()
         );
-        let stored = db.payloads("c").unwrap();
-        assert_eq!(stored.len(), 1);
-        assert_eq!(stored[0].payload.data()["text"], "one");
+        let stored = db.payloads("c").await.unwrap();
+        let kept: Vec<(usize, &Value)> = stored
+            .iter()
+            .map(|p| (p.index, &p.payload.data()["text"]))
+            .collect();
+        assert_eq!(kept, [(0, &json!("one")), (1, &json!("two"))]);
         // The refused answer was not kept either: one answer, the first.
         let answers: Vec<String> = db
             .messages("c")
+            .await
             .unwrap()
             .into_iter()
             .filter(|m| m.role == "assistant")
             .map(|m| m.text)
             .collect();
         assert_eq!(answers, ["one"]);
+        assert_eq!(
+            db.payload("c", turn, 1).await.unwrap().map(|p| p.payload),
+            Some(note("two"))
+        );
+        assert_eq!(db.payload("c", turn, 2).await.unwrap(), None);
     }
 
-    #[test]
-    fn an_older_file_opens_numbering_new_turns_past_a_repeated_one_and_forgets_thread_names() {
+    #[tokio::test]
+    async fn an_older_file_opens_numbering_new_turns_past_a_repeated_one_and_indexing_its_proposals()
+     {
         let file = std::env::temp_dir().join(format!(
             "payload-serve-repeated-{}-{}.db",
             std::process::id(),
@@ -476,20 +534,44 @@ mod tests {
         ));
         {
             let conn = Connection::open(&file).unwrap();
-            conn.execute_batch(SCHEMA).unwrap();
+            // The tables as they were when a turn held one proposal.
             conn.execute_batch(
-                "INSERT INTO conversations (id) VALUES ('c');
+                "CREATE TABLE conversations (id TEXT PRIMARY KEY, created TEXT);
+                 CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                     conversation_id TEXT NOT NULL, turn INTEGER NOT NULL, role TEXT NOT NULL,
+                     text TEXT NOT NULL, response TEXT, interrupted TEXT);
+                 CREATE TABLE payloads (conversation_id TEXT NOT NULL, turn INTEGER NOT NULL,
+                     type TEXT NOT NULL, data TEXT NOT NULL, status TEXT NOT NULL, context TEXT,
+                     PRIMARY KEY (conversation_id, turn));
+                 INSERT INTO conversations (id) VALUES ('c');
                  INSERT INTO messages (conversation_id, turn, role, text) VALUES
                      ('c', 1, 'user', 'a'), ('c', 1, 'user', 'b');
+                 INSERT INTO payloads VALUES ('c', 1, 'note', '{\"text\":\"old\"}', 'accepted', NULL);
                  CREATE TABLE agui_threads (thread_id TEXT PRIMARY KEY, conversation_id TEXT);
                  INSERT INTO agui_threads VALUES ('guessable', 'c');",
             )
             .unwrap();
         }
         let db = Db::open(Some(&file)).unwrap();
-        assert_eq!(db.add_user_message("c", 0, "c").unwrap(), 2);
+        assert_eq!(db.add_user_message("c", 0, "c").await.unwrap(), 2);
+        // The old proposal is its turn's first, as it was decided.
+        let old = db.payload("c", 1, 0).await.unwrap().unwrap();
+        assert_eq!(
+            (old.status, old.payload),
+            (PayloadStatus::Accepted, note("old"))
+        );
+        db.add_payload("c", 1, 1, &note("new"), &Value::Null)
+            .await
+            .unwrap();
         // The client-picked thread names it held are gone.
-        assert!(!has_column(&db.conn(), "agui_threads", "thread_id").unwrap());
+        let sqlite = db.sqlite().unwrap();
+        assert!(
+            !crate::store::sqlite_has_column(&sqlite.conn(), "agui_threads", "thread_id").unwrap()
+        );
+        drop(db);
+        // Opening it again changes nothing more.
+        let db = Db::open(Some(&file)).unwrap();
+        assert_eq!(db.payloads("c").await.unwrap().len(), 2);
         drop(db);
         let _ = std::fs::remove_file(&file);
     }

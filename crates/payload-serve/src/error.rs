@@ -3,6 +3,7 @@
 //! ([`crate::extract::Json`]), and so does what an app's handler or route returns.
 
 use crate::decide::DecideError;
+use crate::store::StoreError;
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -87,6 +88,21 @@ impl From<rusqlite::Error> for ApiError {
     }
 }
 
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Sqlite(e) => e.into(),
+            e => {
+                let cause = std::error::Error::source(&e)
+                    .map(|c| format!(": {c}"))
+                    .unwrap_or_default();
+                tracing::error!(%e, %cause, "database error");
+                ApiError::internal(format!("the database failed: {e}{cause}"))
+            }
+        }
+    }
+}
+
 impl From<DecideError> for ApiError {
     fn from(e: DecideError) -> Self {
         match e {
@@ -95,7 +111,7 @@ impl From<DecideError> for ApiError {
                 ApiError::conflict(e.to_string())
             }
             DecideError::Handler(e) => e,
-            DecideError::Sql(e) => e.into(),
+            DecideError::Store(e) => e.into(),
         }
     }
 }

@@ -4,8 +4,9 @@
 //! 409), so a button never promises what the server would not do.
 
 use crate::error::ApiError;
+use crate::store::Tx;
+use futures::future::BoxFuture;
 use payload_core::LlmPayload;
-use rusqlite::Transaction;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -27,11 +28,14 @@ pub struct Accepted<T> {
     pub conversation_id: String,
     /// The turn it was proposed in, from 0.
     pub turn: usize,
+    /// Its position among its answer's payloads, from 0.
+    pub index: usize,
 }
 
 /// A handler as stored: it decodes the stored JSON into its type and applies it inside
 /// the decision's transaction, answering what it did (a JSON value the client shows).
-type Erased = dyn Fn(&Transaction<'_>, Accepted<Value>) -> Result<Value, ApiError> + Send + Sync;
+type Erased =
+    dyn Fn(Tx, Accepted<Value>) -> BoxFuture<'static, Result<Value, ApiError>> + Send + Sync;
 
 /// The accept handlers of an app, by payload type name.
 #[derive(Clone, Default)]
@@ -52,28 +56,48 @@ impl Handlers {
     }
 
     /// Runs `handler` when a payload of type `T` is accepted, inside the transaction
-    /// that records the decision: what it writes and the decision are committed
-    /// together, or neither is (an error leaves the payload proposed). A second
-    /// handler for one type replaces the first.
-    pub fn on_accept<T, F>(mut self, handler: F) -> Handlers
+    /// that records the decision: what it writes through the [`Tx`] and the decision
+    /// are committed together, or neither is (an error leaves the payload proposed). A
+    /// second handler for one type replaces the first. The handler is any `async fn`
+    /// (or closure) of a [`Tx`] and an [`Accepted<T>`]; `T` is read from its signature:
+    ///
+    /// ```ignore
+    /// async fn save(tx: Tx, accepted: Accepted<RecipeProposal>) -> Result<Value, ApiError> {
+    ///     let row = tx
+    ///         .query_one(
+    ///             "INSERT INTO saved (title) VALUES ($1) RETURNING id",
+    ///             &[&accepted.payload.title],
+    ///         )
+    ///         .await?;
+    ///     Ok(json!({ "id": row.get::<i64>(0)? }))
+    /// }
+    /// ```
+    pub fn on_accept<T, F, Fut>(mut self, handler: F) -> Handlers
     where
-        T: LlmPayload + DeserializeOwned + 'static,
-        F: Fn(&Transaction<'_>, Accepted<T>) -> Result<Value, ApiError> + Send + Sync + 'static,
+        T: LlmPayload + DeserializeOwned + Send + 'static,
+        F: Fn(Tx, Accepted<T>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, ApiError>> + Send + 'static,
     {
-        let erased = move |tx: &Transaction<'_>, accepted: Accepted<Value>| {
-            let payload: T = serde_json::from_value(accepted.payload).map_err(|e| {
-                ApiError::internal(format!("the stored {} cannot be read: {e}", T::NAME))
-            })?;
-            handler(
-                tx,
-                Accepted {
-                    payload,
-                    options: accepted.options,
-                    context: accepted.context,
-                    conversation_id: accepted.conversation_id,
-                    turn: accepted.turn,
-                },
-            )
+        let handler = Arc::new(handler);
+        let erased = move |tx: Tx, accepted: Accepted<Value>| -> BoxFuture<'static, _> {
+            let handler = handler.clone();
+            Box::pin(async move {
+                let payload: T = serde_json::from_value(accepted.payload).map_err(|e| {
+                    ApiError::internal(format!("the stored {} cannot be read: {e}", T::NAME))
+                })?;
+                handler(
+                    tx,
+                    Accepted {
+                        payload,
+                        options: accepted.options,
+                        context: accepted.context,
+                        conversation_id: accepted.conversation_id,
+                        turn: accepted.turn,
+                        index: accepted.index,
+                    },
+                )
+                .await
+            })
         };
         self.by_type.insert(T::NAME, Arc::new(erased));
         self
@@ -93,9 +117,9 @@ impl Handlers {
     pub(crate) fn run(
         &self,
         name: &str,
-        tx: &Transaction<'_>,
+        tx: Tx,
         accepted: Accepted<Value>,
-    ) -> Option<Result<Value, ApiError>> {
+    ) -> Option<BoxFuture<'static, Result<Value, ApiError>>> {
         self.by_type.get(name).map(|handler| handler(tx, accepted))
     }
 }

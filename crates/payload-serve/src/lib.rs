@@ -9,7 +9,7 @@
 //! ```no_run,standalone_crate
 //! use payload_core::LlmPayload;
 //! use payload_registry::{Page, Registry, register_page};
-//! use payload_serve::{ApiError, App, RecordedAnswer};
+//! use payload_serve::{Accepted, ApiError, App, RecordedAnswer, Tx};
 //! use schemars::JsonSchema;
 //! use serde::{Deserialize, Serialize};
 //!
@@ -23,18 +23,23 @@
 //!
 //! register_page!(Page::new("cookbook").payloads(&[RecipeProposal::TYPE]));
 //!
+//! /// Accepting a recipe saves it, in the transaction that records the decision: both
+//! /// are kept or neither is, on SQLite or PostgreSQL alike.
+//! async fn save(tx: Tx, accepted: Accepted<RecipeProposal>) -> Result<serde_json::Value, ApiError> {
+//!     let title = &accepted.payload.title;
+//!     tx.execute("INSERT INTO saved (title) VALUES ($1)", &[title]).await?;
+//!     Ok(serde_json::json!({"saved": title}))
+//! }
+//!
 //! fn main() -> std::io::Result<()> {
 //!     let recorded = "Try this.\n\nRECIPE_PROPOSAL: {\"title\": \"Shakshuka\"}";
 //!     let app = App::new(Registry::global())
 //!         .title("Recipes")
 //!         .schema("CREATE TABLE saved (title TEXT NOT NULL)") // the app's own tables
 //!         .replay([RecordedAnswer { page: "cookbook", text: recorded, cut: false }])
-//!         .on_accept::<RecipeProposal, _>(|tx, accepted| {
-//!             // Runs in the transaction that records the decision: both or neither.
-//!             tx.execute("INSERT INTO saved (title) VALUES (?1)", [&accepted.payload.title])
-//!                 .map_err(|e| ApiError::internal(e.to_string()))?;
-//!             Ok(serde_json::json!({"saved": accepted.payload.title}))
-//!         });
+//!         .on_accept(save)
+//!         // SQLite in this file; `postgres://...` with the `postgres` feature.
+//!         .database(Some("recipes.db"));
 //!     // Or from a `payload serve` command, as examples/recipes-web does.
 //!     app.serve_on(8080)
 //! }
@@ -45,9 +50,9 @@
 //!   manifest, and streams its events (`status`, `text_delta`, `payload_start`, ...,
 //!   `complete`) as Server-Sent Events.
 //! - `POST /api/agui` is the same turn over AG-UI 1.x ([`agui`], `docs/agui.md`).
-//! - `POST /api/payloads/{conversation}/{turn}/accept` runs the app's handler for the
-//!   payload's type ([`App::on_accept`]) in the transaction that records the decision;
-//!   `.../dismiss` records the refusal. `GET /api/conversations/{id}` reads a
+//! - `POST /api/payloads/{conversation}/{turn}/accept?index=N` runs the app's handler
+//!   for the type of that answer's payload `N` (0 when absent; [`App::on_accept`]) in
+//!   the transaction that records the decision; `.../dismiss` records the refusal. `GET /api/conversations/{id}` reads a
 //!   conversation back, `GET /api/app` tells the page the app's pages, starters and
 //!   types ([`AppManifest`]).
 //! - `GET /` is the page, compiled into the binary with the app's files ([`assets`]).
@@ -55,8 +60,10 @@
 //! Every request passes the [`security`] layers (the `Host` must be the address served,
 //! changes must be same-origin JSON, every response carries the anti-framing headers)
 //! and every connection the [`Timeouts`]; errors, extractor rejections included, answer
-//! `{"error": ...}` ([`ApiError`]). Database work runs on tokio's blocking pool; a
-//! decision is one compare-and-set transaction ([`Db::decide`]).
+//! `{"error": ...}` ([`ApiError`]). The chat is kept in SQLite (a file, or memory) or,
+//! with the `postgres` feature, PostgreSQL ([`store`], [`App::database`]); a decision is
+//! one compare-and-set transaction ([`Db::decide`]) that applies its proposal once,
+//! across processes.
 
 #![forbid(unsafe_code)]
 
@@ -79,11 +86,22 @@ mod routes;
 pub mod security;
 mod sse;
 mod state;
+pub mod store;
 
 pub use db::{Db, StoredMessage, StoredPayload};
+/// The SQLite library the server is built with, for an app whose own tables are
+/// SQLite's ([`Tx::with_sqlite`], [`Db::with_sqlite`]): the app needs no rusqlite of its
+/// own to match.
+pub use rusqlite;
+#[cfg(feature = "postgres")]
+pub use store::PgStorage;
+pub use store::{
+    AppSchema, Backend, Database, FromColumn, Param, Row, SqlValue, SqliteStorage, Storage,
+    StoreError, Tx, TxMode,
+};
 
 use assets::Asset;
-pub use decide::{DecideError, Decided, Decision};
+pub use decide::{DecideError, Decided, Decision, ProposalKey};
 pub use error::{ApiError, ErrorBody};
 pub use extract::{Json, Path};
 pub use handlers::{Accepted, Handlers};
@@ -101,12 +119,11 @@ use body_deadline::BodyBounds;
 use payload_agent::Model;
 use payload_core::LlmPayload;
 use payload_registry::Registry;
-use rusqlite::Transaction;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use state::StateParts;
+use std::future::Future;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use tokio::net::TcpListener;
@@ -122,8 +139,8 @@ pub const DEFAULT_TURN_DEADLINE: std::time::Duration = std::time::Duration::from
 /// How the server is set up, beyond what the app is.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
-    /// The database file; in memory when `None`.
-    pub db: Option<PathBuf>,
+    /// Where the chat is kept ([`Database::parse`]); SQLite in memory by default.
+    pub database: Database,
     /// The largest request body accepted.
     pub body_limit: usize,
     /// Host names and the page's Content-Security-Policy ([`security`]).
@@ -149,7 +166,7 @@ impl Default for ServeOptions {
     /// In memory, with the default limits.
     fn default() -> Self {
         ServeOptions {
-            db: None,
+            database: Database::Memory,
             body_limit: DEFAULT_BODY_LIMIT,
             security: SecurityPolicy::default(),
             timeouts: Timeouts::default(),
@@ -171,7 +188,7 @@ pub enum BuildError {
     UnknownPage(String),
     /// The database could not be opened or set up.
     #[error("the database could not be opened")]
-    Db(#[source] rusqlite::Error),
+    Db(#[source] StoreError),
 }
 
 /// An app: its registry and pages, its model, what accepting each payload type does,
@@ -189,8 +206,10 @@ pub struct App {
     context: ContextSource,
     routes: Router<Shared>,
     files: Vec<Asset>,
-    schema: Vec<&'static str>,
+    schema: AppSchema,
     options: ServeOptions,
+    /// Why the location given to [`App::database`] cannot be read (the build fails).
+    bad_database: Option<StoreError>,
 }
 
 impl App {
@@ -205,11 +224,12 @@ impl App {
             models: None,
             recorded: false,
             handlers: Handlers::new(),
-            context: Arc::new(|_, _, client| Ok(client.clone())),
+            context: Arc::new(|_, _, client| Box::pin(async move { Ok(client) })),
             routes: Router::new(),
             files: Vec::new(),
-            schema: Vec::new(),
+            schema: AppSchema::new(),
             options: ServeOptions::default(),
+            bad_database: None,
         }
     }
 
@@ -257,23 +277,28 @@ impl App {
 
     /// Runs `handler` when a payload of type `T` is accepted, inside the transaction
     /// that records the decision ([`Handlers::on_accept`]); its cards then offer Accept
-    /// and Dismiss.
-    pub fn on_accept<T, F>(mut self, handler: F) -> App
+    /// and Dismiss. The handler is an `async fn(Tx, Accepted<T>) -> Result<Value,
+    /// ApiError>` (or such a closure): it writes through the [`Tx`], so it runs on
+    /// SQLite or PostgreSQL alike.
+    pub fn on_accept<T, F, Fut>(mut self, handler: F) -> App
     where
-        T: LlmPayload + DeserializeOwned + 'static,
-        F: Fn(&Transaction<'_>, Accepted<T>) -> Result<Value, ApiError> + Send + Sync + 'static,
+        T: LlmPayload + DeserializeOwned + Send + 'static,
+        F: Fn(Tx, Accepted<T>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, ApiError>> + Send + 'static,
     {
-        self.handlers = self.handlers.on_accept::<T, F>(handler);
+        self.handlers = self.handlers.on_accept(handler);
         self
     }
 
     /// Builds each turn's page context (what the prompt's CURRENT CONTEXT is made from)
-    /// from the client's, reading the app's tables.
-    pub fn context<F>(mut self, build: F) -> App
+    /// from the database, the page's name and the client's context, reading the app's
+    /// tables: an `async fn(Db, String, Value) -> Result<Value, ApiError>`.
+    pub fn context<F, Fut>(mut self, build: F) -> App
     where
-        F: Fn(&Db, &str, &Value) -> Result<Value, ApiError> + Send + Sync + 'static,
+        F: Fn(Db, String, Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, ApiError>> + Send + 'static,
     {
-        self.context = Arc::new(build);
+        self.context = Arc::new(move |db, page, client| Box::pin(build(db, page, client)));
         self
     }
 
@@ -292,9 +317,17 @@ impl App {
     }
 
     /// Adds SQL the database runs when it opens (the app's tables, written
-    /// `CREATE TABLE IF NOT EXISTS`).
+    /// `CREATE TABLE IF NOT EXISTS`), on whichever database it is.
     pub fn schema(mut self, sql: &'static str) -> App {
-        self.schema.push(sql);
+        self.schema = self.schema.all(sql);
+        self
+    }
+
+    /// Adds SQL run only on `backend`'s database, where the two differ (an
+    /// auto-numbered key is `INTEGER PRIMARY KEY AUTOINCREMENT` on SQLite and
+    /// `BIGSERIAL PRIMARY KEY` on PostgreSQL).
+    pub fn schema_for(mut self, backend: Backend, sql: &'static str) -> App {
+        self.schema = self.schema.only(backend, sql);
         self
     }
 
@@ -304,9 +337,18 @@ impl App {
         self
     }
 
-    /// Keeps the database in `file` (in memory when `None`), in place of the options'.
-    pub fn database(mut self, file: Option<PathBuf>) -> App {
-        self.options.db = file;
+    /// Keeps the chat at `location`, in place of the options': a SQLite file's path
+    /// or `sqlite:PATH`, or `postgres://user:password@host:port/name` (with the
+    /// `postgres` feature); SQLite in memory when `None` ([`Database::parse`]). A
+    /// location that cannot be read fails [`App::build`], saying why.
+    pub fn database(mut self, location: Option<&str>) -> App {
+        match location.map(Database::parse).transpose() {
+            Ok(database) => {
+                self.options.database = database.unwrap_or_default();
+                self.bad_database = None;
+            }
+            Err(e) => self.bad_database = Some(e),
+        }
         self
     }
 
@@ -342,7 +384,10 @@ impl App {
         if let Some(unknown) = self.pages.iter().find(|p| self.registry.page(p).is_err()) {
             return Err(BuildError::UnknownPage(unknown.to_string()));
         }
-        let db = Db::open_with(self.options.db.as_deref(), &self.schema).map_err(BuildError::Db)?;
+        if let Some(bad) = self.bad_database {
+            return Err(BuildError::Db(bad));
+        }
+        let db = Db::connect(&self.options.database, self.schema).map_err(BuildError::Db)?;
         let manifest = AppManifest::new(
             &self.title,
             self.registry,
@@ -374,6 +419,13 @@ impl App {
         let service = self.build().map_err(std::io::Error::other)?;
         let runtime = tokio::runtime::Runtime::new()?;
         runtime.block_on(async move {
+            // The database is reached before the address is printed: a server that
+            // says it is ready can keep what it is sent.
+            service
+                .db()
+                .ready()
+                .await
+                .map_err(|e| std::io::Error::other(BuildError::Db(e)))?;
             let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port))).await?;
             let address = listener.local_addr()?;
             println!("payload serve: open http://{address}/ (Ctrl-C stops it)");

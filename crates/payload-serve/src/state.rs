@@ -8,6 +8,7 @@ use crate::db::Db;
 use crate::error::ApiError;
 use crate::handlers::Handlers;
 use crate::manifest::AppManifest;
+use futures::future::BoxFuture;
 use payload_agent::Model;
 use payload_registry::Registry;
 use serde_json::Value;
@@ -30,10 +31,11 @@ pub struct TurnInfo {
 /// is one of these too.
 pub type ModelSource = Arc<dyn Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync>;
 
-/// Builds what the model is told about the page (its CURRENT CONTEXT) from the client's
-/// context, reading the app's tables: table.that adds the user's tables and the open
-/// table's columns and rows.
-pub type ContextSource = Arc<dyn Fn(&Db, &str, &Value) -> Result<Value, ApiError> + Send + Sync>;
+/// Builds what the model is told about the page (its CURRENT CONTEXT) from the database,
+/// the page's name and the client's context, reading the app's tables (a list the user
+/// keeps, the record the page shows).
+pub type ContextSource =
+    Arc<dyn Fn(Db, String, Value) -> BoxFuture<'static, Result<Value, ApiError>> + Send + Sync>;
 
 /// The state every route of the app shares (an app's own routes get it too).
 pub type Shared = Arc<AppState>;
@@ -85,20 +87,6 @@ impl AppState {
             live_turns: AtomicUsize::new(0),
             answering: Mutex::new(HashSet::new()),
         }
-    }
-
-    /// Runs `work` on the database on a thread for blocking work, so the async workers
-    /// go on serving what needs no database (the page, its assets, streams) however
-    /// long SQLite takes.
-    pub async fn with_db<T, F>(self: &Arc<Self>, work: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Db) -> Result<T, ApiError> + Send + 'static,
-    {
-        let state = self.clone();
-        tokio::task::spawn_blocking(move || work(&state.db))
-            .await
-            .map_err(|e| ApiError::internal(format!("the database task failed: {e}")))?
     }
 }
 

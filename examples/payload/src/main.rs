@@ -27,8 +27,18 @@ fn main() -> ExitCode {
 /// (The server does not know the command, so the command's request is mapped here,
 /// one setting a line.)
 fn serve(app: App, request: ServeRequest) -> std::io::Result<()> {
+    // table.that's own tables are real SQLite tables, one per user table: it runs on
+    // SQLite only, and says so rather than failing at the first accept.
+    if let Some(location) = request.database.as_deref() {
+        let location = location.trim_start();
+        if location.starts_with("postgres://") || location.starts_with("postgresql://") {
+            return Err(std::io::Error::other(
+                "table.that keeps its tables in SQLite: give --database a file (or none)",
+            ));
+        }
+    }
     let mut app = app
-        .database(request.db)
+        .database(request.database.as_deref())
         .allowed_hosts(request.allow_hosts)
         .reasoning_opened_by_prompt(request.reasoning_opened_by_prompt);
     if let Some(deadline) = request.turn_deadline {

@@ -148,3 +148,28 @@ async fn serve_talks_to_the_model_named_on_the_command_line() {
     );
     assert_eq!(request["messages"][1]["content"], "help me track something");
 }
+
+/// table.that keeps each user table as a real SQLite table: `payload serve` refuses a
+/// PostgreSQL location at once, saying why, and never starts serving; a location that
+/// is no database at all is refused too.
+#[test]
+fn table_that_refuses_a_database_it_cannot_keep_its_tables_in() {
+    for (location, says) in [
+        ("postgres://app@127.0.0.1:1/tables", "SQLite"),
+        ("sqlite:", "path is empty"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_payload"))
+            .args(["serve", "--port", "0", "--database", location])
+            .stdin(Stdio::null())
+            .output()
+            .expect("payload serve runs");
+        assert!(!out.status.success(), "{location} was served");
+        let printed = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(printed.contains(says), "{location}: {printed}");
+        assert!(!printed.contains("http://"), "{location}: {printed}");
+    }
+}

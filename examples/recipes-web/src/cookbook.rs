@@ -1,22 +1,32 @@
 //! The cookbook: the recipes the user accepted, kept in the app's own table, and the
-//! route that lists them.
+//! route that lists them. Its SQL is written once for SQLite and PostgreSQL (`$n`
+//! parameters, `RETURNING`); only the table's auto-numbered key differs.
 
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use payload_serve::{Accepted, ApiError, Shared};
+use payload_serve::{Accepted, ApiError, Shared, Tx, TxMode};
 use recipes::RecipeProposal;
-use rusqlite::Transaction;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-/// The app's table: each saved recipe as the JSON the model proposed (its type's
-/// serialization, so it reads back as the type).
+/// The app's table on SQLite: each saved recipe as the JSON the model proposed (its
+/// type's serialization, so it reads back as the type).
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS saved_recipes (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     title TEXT NOT NULL,
     servings INTEGER NOT NULL,
+    recipe TEXT NOT NULL
+);
+";
+
+/// The same table on PostgreSQL.
+pub const POSTGRES_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS saved_recipes (
+    id BIGSERIAL PRIMARY KEY,
+    title TEXT NOT NULL,
+    servings BIGINT NOT NULL,
     recipe TEXT NOT NULL
 );
 ";
@@ -34,16 +44,20 @@ pub struct SavedRecipe {
     pub recipe: Value,
 }
 
-/// Accepting a recipe saves it (in the decision's transaction) and answers its id.
-pub fn save(tx: &Transaction<'_>, accepted: Accepted<RecipeProposal>) -> Result<Value, ApiError> {
+/// Accepting a recipe saves it (in the decision's transaction, on either database) and
+/// answers its id.
+pub async fn save(tx: Tx, accepted: Accepted<RecipeProposal>) -> Result<Value, ApiError> {
     let recipe = &accepted.payload;
     let json = serde_json::to_string(recipe)
         .map_err(|e| ApiError::internal(format!("the recipe cannot be written: {e}")))?;
-    tx.execute(
-        "INSERT INTO saved_recipes (title, servings, recipe) VALUES (?1, ?2, ?3)",
-        (&recipe.title, recipe.servings, &json),
-    )?;
-    Ok(json!({ "recipe_id": tx.last_insert_rowid(), "title": recipe.title }))
+    let saved = tx
+        .query_one(
+            "INSERT INTO saved_recipes (title, servings, recipe) VALUES ($1, $2, $3) RETURNING id",
+            &[&recipe.title, &recipe.servings, &json],
+        )
+        .await?;
+    let id: i64 = saved.get(0)?;
+    Ok(json!({ "recipe_id": id, "title": recipe.title }))
 }
 
 /// The routes: `GET /api/recipes`.
@@ -60,23 +74,24 @@ pub struct RecipesBody {
 
 /// `GET /api/recipes`.
 async fn list(State(state): State<Shared>) -> Result<Json<RecipesBody>, ApiError> {
-    state
-        .with_db(|db| {
-            let conn = db.conn();
-            let mut statement =
-                conn.prepare("SELECT id, title, servings, recipe FROM saved_recipes ORDER BY id")?;
-            let recipes = statement
-                .query_map([], |row| {
-                    let recipe: String = row.get(3)?;
-                    Ok(SavedRecipe {
-                        id: row.get(0)?,
-                        title: row.get(1)?,
-                        servings: row.get(2)?,
-                        recipe: serde_json::from_str(&recipe).unwrap_or(Value::Null),
-                    })
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            Ok(Json(RecipesBody { recipes }))
+    let tx = state.db.begin(TxMode::Read).await?;
+    let rows = tx
+        .query(
+            "SELECT id, title, servings, recipe FROM saved_recipes ORDER BY id",
+            &[],
+        )
+        .await?;
+    let recipes = rows
+        .iter()
+        .map(|row| {
+            let recipe: String = row.get(3)?;
+            Ok(SavedRecipe {
+                id: row.get(0)?,
+                title: row.get(1)?,
+                servings: row.get(2)?,
+                recipe: serde_json::from_str(&recipe).unwrap_or(Value::Null),
+            })
         })
-        .await
+        .collect::<Result<Vec<_>, payload_serve::StoreError>>()?;
+    Ok(Json(RecipesBody { recipes }))
 }

@@ -11,9 +11,10 @@
 //! payload_serve::App::new(registry)
 //!     .title("Recipes")
 //!     .pages(&["cookbook", "kitchen"])
-//!     .schema(SCHEMA)
+//!     .schema_for(Backend::Sqlite, SCHEMA)
+//!     .schema_for(Backend::Postgres, POSTGRES_SCHEMA)
 //!     .replay(recording())
-//!     .on_accept::<RecipeProposal, _>(save)
+//!     .on_accept(save) // async fn save(tx: Tx, accepted: Accepted<RecipeProposal>)
 //!     .routes(routes())
 //!     .asset(Asset::script("recipes.js", include_str!("../assets/recipes.js")))
 //! ```
@@ -22,12 +23,11 @@
 
 mod cookbook;
 
-pub use cookbook::{RecipesBody, SCHEMA, SavedRecipe, routes, save};
+pub use cookbook::{POSTGRES_SCHEMA, RecipesBody, SCHEMA, SavedRecipe, routes, save};
 
 use payload_registry::Registry;
 use payload_serve::assets::Asset;
-use payload_serve::{App, RecordedAnswer};
-use recipes::RecipeProposal;
+use payload_serve::{App, Backend, RecordedAnswer};
 
 /// The pages served, the first being where the chat starts.
 pub const PAGES: &[&str] = &["cookbook", "kitchen"];
@@ -38,9 +38,10 @@ pub fn app(registry: &'static Registry) -> App {
     App::new(registry)
         .title("Recipes")
         .pages(PAGES)
-        .schema(SCHEMA)
+        .schema_for(Backend::Sqlite, SCHEMA)
+        .schema_for(Backend::Postgres, POSTGRES_SCHEMA)
         .replay(recording())
-        .on_accept::<RecipeProposal, _>(save)
+        .on_accept(save)
         .routes(routes())
         .asset(Asset::script(
             "recipes.js",

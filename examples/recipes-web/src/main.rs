@@ -18,7 +18,7 @@ fn main() -> ExitCode {
 /// one setting a line.)
 fn serve(app: App, request: ServeRequest) -> std::io::Result<()> {
     let mut app = app
-        .database(request.db)
+        .database(request.database.as_deref())
         .allowed_hosts(request.allow_hosts)
         .reasoning_opened_by_prompt(request.reasoning_opened_by_prompt);
     if let Some(deadline) = request.turn_deadline {

@@ -3,6 +3,7 @@
 //! applied whole or not at all; an operation that names something that is not there
 //! (a row deleted since, a column the model invented) is skipped and said so.
 
+use crate::SqliteConn;
 use crate::column_ids::ColumnIds;
 use crate::column_order::ColumnOrder;
 use crate::tables::{self, data_table, to_sql};
@@ -10,7 +11,7 @@ use payload_builtin::{
     ColumnChanges, ColumnSpec, DataOperation, DataProposal, SchemaMode, SchemaOperation,
     SchemaProposal,
 };
-use rusqlite::{Transaction, params, params_from_iter};
+use rusqlite::{Connection, params, params_from_iter};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -113,7 +114,7 @@ impl From<rusqlite::Error> for ApplyError {
 /// columns are read once, kept in memory while the operations run ([`ColumnOrder`],
 /// [`ColumnIds`]), and each position that changed is written once at the end.
 pub fn schema(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     proposal: &SchemaProposal,
     table_id: Option<i64>,
 ) -> Result<Applied, ApplyError> {
@@ -196,7 +197,7 @@ struct Table {
 const ALTER_AT_MOST: usize = 8;
 
 impl Table {
-    fn load(tx: &Transaction<'_>, id: i64, creating: bool) -> rusqlite::Result<Table> {
+    fn load(tx: &Connection, id: i64, creating: bool) -> rusqlite::Result<Table> {
         let columns = tables::columns(tx, id)?;
         let next_column = tx.query_row(
             "SELECT next_column FROM app_tables WHERE id = ?1",
@@ -222,7 +223,7 @@ impl Table {
     /// One column operation; `Ok(Err(why))` when it names a column that is not there.
     fn apply(
         &mut self,
-        tx: &Transaction<'_>,
+        tx: &Connection,
         operation: &SchemaOperation,
     ) -> Result<Result<(), String>, ApplyError> {
         let missing = |id: &str| Ok(Err(format!("there is no column '{id}'")));
@@ -277,7 +278,7 @@ impl Table {
 
     /// Writes the positions that changed and the next column number, and creates a new
     /// table's SQLite table.
-    fn save(&self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    fn save(&self, tx: &Connection) -> rusqlite::Result<()> {
         let table = data_table(self.id);
         let columns: Vec<&str> = self
             .order
@@ -317,7 +318,7 @@ impl Table {
 }
 
 /// `CREATE TABLE` of a user's table with these SQLite columns.
-fn create_data_table(tx: &Transaction<'_>, table: &str, columns: &[&str]) -> rusqlite::Result<()> {
+fn create_data_table(tx: &Connection, table: &str, columns: &[&str]) -> rusqlite::Result<()> {
     let columns: String = columns.iter().map(|c| format!(", {c}")).collect();
     tx.execute_batch(&format!(
         "CREATE TABLE {table} (row_id INTEGER PRIMARY KEY AUTOINCREMENT{columns})"
@@ -328,13 +329,13 @@ fn create_data_table(tx: &Transaction<'_>, table: &str, columns: &[&str]) -> rus
 /// columns it had (`initial`), and its row id counter (a deleted row's id is never
 /// given again): one pass over the rows, however many columns changed.
 fn rebuild(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     table: &str,
     columns: &[&str],
     initial: &HashSet<String>,
 ) -> rusqlite::Result<()> {
     let fresh = format!("{table}_rebuilt");
-    let counter = |tx: &Transaction<'_>| -> rusqlite::Result<i64> {
+    let counter = |tx: &Connection| -> rusqlite::Result<i64> {
         tx.query_row(
             "SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = ?1",
             params![table],
@@ -367,7 +368,7 @@ fn rebuild(
 
 /// Adds a column's metadata (placed by [`Table::save`]).
 fn add_column(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     table_id: i64,
     id: &str,
     sql_name: &str,
@@ -395,7 +396,7 @@ fn add_column(
 }
 
 fn modify_column(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     table_id: i64,
     column_id: &str,
     changes: &ColumnChanges,
@@ -439,7 +440,7 @@ fn enum_text<T: Serialize>(value: &T) -> String {
 /// Applies a data proposal to `table_id` inside `tx` (the caller commits); with `keep`,
 /// only the operations at those indices (the rows the user left ticked).
 pub fn data(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     proposal: &DataProposal,
     table_id: i64,
     keep: Option<&[usize]>,
@@ -498,7 +499,7 @@ struct ColumnLookup {
 }
 
 impl ColumnLookup {
-    fn load(tx: &Transaction<'_>, table_id: i64) -> rusqlite::Result<ColumnLookup> {
+    fn load(tx: &Connection, table_id: i64) -> rusqlite::Result<ColumnLookup> {
         let columns = tables::columns(tx, table_id)?;
         let mut by_name = HashMap::new();
         let mut by_id = HashMap::new();
@@ -547,7 +548,7 @@ impl ColumnLookup {
 }
 
 fn insert_row(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     table_id: i64,
     columns: &ColumnLookup,
     data: &Map<String, Value>,
@@ -570,7 +571,7 @@ fn insert_row(
 }
 
 fn update_row(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     table_id: i64,
     columns: &ColumnLookup,
     row_id: u64,
@@ -633,6 +634,7 @@ pub trait Tables {
 }
 
 impl Tables for payload_serve::Db {
+    // table.that's database is SQLite ([`crate::open_db`]).
     fn apply_schema(
         &self,
         proposal: &SchemaProposal,

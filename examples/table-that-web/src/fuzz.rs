@@ -14,10 +14,11 @@
 //! decided and changes no table, and a failed one leaves the payload `proposed`.
 //! Recording a proposal for that turn again is refused and changes nothing.
 
+use crate::SqliteConn;
 use crate::Tables;
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_core::CustomPayload;
-use payload_serve::{Db, DecideError, Decision};
+use payload_serve::{Db, DecideError, Decision, ProposalKey};
 use serde_json::{Value, json};
 
 /// Reads `data` as a JSON list of steps and applies them, panicking when a guarantee
@@ -26,9 +27,19 @@ pub fn apply(data: &[u8]) {
     let Ok(Value::Array(steps)) = serde_json::from_slice::<Value>(data) else {
         return;
     };
+    // The store is async; one thread runs it here as it does under the server.
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(apply_steps(&steps));
+}
+
+/// Applies `steps` (see [`apply`]).
+async fn apply_steps(steps: &[Value]) {
     let db = crate::open_db(None).unwrap();
     let handlers = crate::handlers();
-    db.ensure_conversation("c").unwrap();
+    db.ensure_conversation("c").await.unwrap();
     let mut table = None;
     for (turn, step) in steps.iter().take(16).enumerate() {
         if let Some(proposed) = step.get("propose") {
@@ -36,7 +47,9 @@ pub fn apply(data: &[u8]) {
             let payload =
                 CustomPayload::new(kind, proposed.get("data").cloned().unwrap_or(Value::Null));
             let context = table.map_or(Value::Null, |id| json!({ "table_id": id }));
-            db.add_payload("c", turn, &payload, &context).unwrap();
+            db.add_payload("c", turn, 0, &payload, &context)
+                .await
+                .unwrap();
             let mut decided = false;
             let decisions = step
                 .get("decisions")
@@ -54,7 +67,12 @@ pub fn apply(data: &[u8]) {
                     },
                 };
                 let tables_before = db.check().map(|()| tables(&db));
-                match db.decide("c", turn, &decision, &handlers) {
+                let key = ProposalKey {
+                    conversation: "c",
+                    turn,
+                    index: 0,
+                };
+                match db.decide(key, &decision, &handlers).await {
                     Ok(_) => {
                         assert!(!decided, "a payload was decided twice");
                         decided = true;
@@ -67,6 +85,7 @@ pub fn apply(data: &[u8]) {
                         assert!(!decided);
                         let status = db
                             .payloads("c")
+                            .await
                             .unwrap()
                             .into_iter()
                             .find(|p| p.turn == turn)
@@ -83,9 +102,13 @@ pub fn apply(data: &[u8]) {
             }
             // A turn proposes once: a second record is an error, never a silent
             // replacement nor a decided payload set back to `proposed`.
-            let before = db.payloads("c").unwrap();
-            assert!(db.add_payload("c", turn, &payload, &context).is_err());
-            assert_eq!(db.payloads("c").unwrap(), before);
+            let before = db.payloads("c").await.unwrap();
+            assert!(
+                db.add_payload("c", turn, 0, &payload, &context)
+                    .await
+                    .is_err()
+            );
+            assert_eq!(db.payloads("c").await.unwrap(), before);
         } else if let Some(proposal) = step.get("schema") {
             let Ok(proposal) = serde_json::from_value::<SchemaProposal>(proposal.clone()) else {
                 continue;

@@ -26,7 +26,6 @@ pub mod tables;
 
 pub use apply::{Applied, ApplyError, Skipped, Tables};
 
-use payload_builtin::{DataProposal, SchemaProposal};
 use payload_registry::Registry;
 use payload_serve::assets::Asset;
 use payload_serve::{ApiError, App, Db, Handlers, RecordedAnswer};
@@ -46,8 +45,8 @@ pub fn app(registry: &'static Registry) -> App {
         .replay(recording())
         .context(context)
         .routes(routes::router())
-        .on_accept::<SchemaProposal, _>(accept::schema)
-        .on_accept::<DataProposal, _>(accept::data)
+        .on_accept(accept::schema)
+        .on_accept(accept::data)
         .asset(Asset::script(
             "table-that.js",
             include_str!("../assets/table-that.js"),
@@ -57,13 +56,29 @@ pub fn app(registry: &'static Registry) -> App {
 /// The accept handlers alone (what the decision tests run).
 pub fn handlers() -> Handlers {
     Handlers::new()
-        .on_accept::<SchemaProposal, _>(accept::schema)
-        .on_accept::<DataProposal, _>(accept::data)
+        .on_accept(accept::schema)
+        .on_accept(accept::data)
 }
 
 /// The database with table.that's tables, in `path` or in memory.
-pub fn open_db(path: Option<&Path>) -> rusqlite::Result<Db> {
+pub fn open_db(path: Option<&Path>) -> Result<Db, payload_serve::StoreError> {
     Db::open_with(path, &[tables::SCHEMA])
+}
+
+/// The SQLite connection of a database of table.that's, for blocking code (tests, the
+/// benches, the fuzz target).
+pub trait SqliteConn {
+    /// The connection; table.that's database is SQLite ([`open_db`]), so another is
+    /// a mistake of the caller's.
+    fn conn(&self) -> std::sync::MutexGuard<'_, rusqlite::Connection>;
+}
+
+impl SqliteConn for Db {
+    fn conn(&self) -> std::sync::MutexGuard<'_, rusqlite::Connection> {
+        self.sqlite()
+            .expect("table.that's database is SQLite")
+            .conn()
+    }
 }
 
 /// table.that's recorded conversation, as the replay model plays it.
@@ -80,6 +95,8 @@ pub fn recording() -> Vec<RecordedAnswer> {
 
 /// What the model is told about the page: the client's context with the database's
 /// facts added ([`tables::page_context`]).
-fn context(db: &Db, page: &str, client: &Value) -> Result<Value, ApiError> {
-    Ok(tables::page_context(&db.conn(), page, client)?)
+async fn context(db: Db, page: String, client: Value) -> Result<Value, ApiError> {
+    Ok(db
+        .with_sqlite(move |conn| tables::page_context(conn, &page, &client))
+        .await??)
 }

@@ -43,12 +43,8 @@ pub struct TableBody {
 
 /// `GET /api/tables`: every table with its row count.
 pub async fn list_tables(State(state): State<Arc<AppState>>) -> Result<Json<TablesBody>, ApiError> {
-    state
-        .with_db(|db| {
-            let tables = tables::list(&db.conn())?;
-            Ok(Json(TablesBody { tables }))
-        })
-        .await
+    let tables = state.db.with_sqlite(tables::list).await??;
+    Ok(Json(TablesBody { tables }))
 }
 
 /// `GET /api/tables/{id}`: a table, its columns and its rows.
@@ -57,17 +53,17 @@ pub async fn table(
     Path(id): Path<i64>,
 ) -> Result<Json<TableBody>, ApiError> {
     state
-        .with_db(move |db| {
-            let conn = db.conn();
+        .db
+        .with_sqlite(move |conn| {
             let summary =
-                tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
+                tables::summary(conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
             Ok(Json(TableBody {
                 table: summary,
-                columns: tables::columns(&conn, id)?,
-                rows: tables::rows(&conn, id, MAX_ROWS)?,
+                columns: tables::columns(conn, id)?,
+                rows: tables::rows(conn, id, MAX_ROWS)?,
             }))
         })
-        .await
+        .await?
 }
 
 /// `GET /api/tables/{id}/csv`: the table as CSV, for `export_csv`. A text cell that a
@@ -79,17 +75,17 @@ pub async fn table_csv(
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
     let (summary, columns, rows) = state
-        .with_db(move |db| {
-            let conn = db.conn();
+        .db
+        .with_sqlite(move |conn| {
             let summary =
-                tables::summary(&conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
-            Ok((
+                tables::summary(conn, id)?.ok_or_else(|| ApiError::not_found("no such table"))?;
+            Ok::<_, ApiError>((
                 summary,
-                tables::columns(&conn, id)?,
-                tables::rows(&conn, id, usize::MAX)?,
+                tables::columns(conn, id)?,
+                tables::rows(conn, id, usize::MAX)?,
             ))
         })
-        .await?;
+        .await??;
     let mut writer = csv::Writer::from_writer(Vec::new());
     let write_error = |e: csv::Error| ApiError::internal(e.to_string());
     writer

@@ -16,7 +16,7 @@ pub mod events;
 pub mod translate;
 
 use crate::chat::{EVENT_BUFFER, TurnRequest, start_turn};
-use crate::decide::Decision;
+use crate::decide::{Decision, ProposalKey};
 use crate::error::ApiError;
 use crate::extract::Json;
 use crate::sse;
@@ -39,9 +39,7 @@ pub async fn run(
     check_id("runId", &input.run_id)?;
     // The thread is a conversation only when the server issued it: its own id.
     let thread = input.thread_id.clone();
-    let known = state
-        .with_db(move |db| Ok(db.has_conversation(&thread)?.then_some(thread)))
-        .await?;
+    let known = state.db.has_conversation(&thread).await?.then_some(thread);
     if let Some(resume) = input.resume.as_ref().filter(|r| !r.is_empty()) {
         let conversation = known.ok_or_else(|| {
             ApiError::bad_request("resume names interrupts of a thread this server does not know")
@@ -135,19 +133,23 @@ async fn resumed(
         })?;
         decisions.push((turn, decision(entry)?));
     }
-    let shared = state.clone();
-    let id = conversation.clone();
-    let outcomes = state
-        .with_db(move |db| {
-            let mut outcomes = Vec::new();
-            for (turn, decision) in decisions {
-                let stored = db.payload(&id, turn)?.map(|p| p.payload);
-                let decided = db.decide(&id, turn, &decision, &shared.handlers);
-                outcomes.push((turn, stored, decided.map_err(ApiError::from)));
-            }
-            Ok(outcomes)
-        })
-        .await?;
+    let mut outcomes = Vec::new();
+    for (turn, decision) in decisions {
+        // An interrupt names its turn's card; an AG-UI card is its turn's first
+        // proposal (index 0).
+        let key = ProposalKey {
+            conversation: &conversation,
+            turn,
+            index: 0,
+        };
+        let stored = state
+            .db
+            .payload(&conversation, turn, 0)
+            .await?
+            .map(|p| p.payload);
+        let decided = state.db.decide(key, &decision, &state.handlers).await;
+        outcomes.push((turn, stored, decided.map_err(ApiError::from)));
+    }
     let mut out = vec![Event::RunStarted {
         thread_id: input.thread_id.clone(),
         run_id: input.run_id.clone(),

@@ -160,6 +160,7 @@ async fn a_thread_is_one_conversation_and_bad_runs_are_refused_before_they_start
         .service
         .db()
         .messages(&conversation)
+        .await
         .unwrap()
         .into_iter()
         .filter(|m| m.role == "user")

@@ -5,7 +5,7 @@
 use payload_agent::{Model, ModelChunk, ModelRequest};
 use payload_core::LlmPayload;
 use payload_registry::{Page, Registry, register_page};
-use payload_serve::{App, Service, TurnInfo};
+use payload_serve::{Accepted, App, Service, TurnInfo, Tx};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -124,11 +124,13 @@ pub async fn start_model(
         .pages(&["shop"])
         .schema("CREATE TABLE IF NOT EXISTS lists (store TEXT NOT NULL, items INTEGER NOT NULL)")
         .model(model)
-        .on_accept::<ShoppingList, _>(|tx, accepted| {
+        .on_accept(|tx: Tx, accepted: Accepted<ShoppingList>| async move {
+            let items = accepted.payload.items.len() as i64;
             tx.execute(
-                "INSERT INTO lists (store, items) VALUES (?1, ?2)",
-                (&accepted.payload.store, accepted.payload.items.len() as i64),
-            )?;
+                "INSERT INTO lists (store, items) VALUES ($1, $2)",
+                &[&accepted.payload.store, &items],
+            )
+            .await?;
             Ok(json!({ "saved": accepted.payload.items.len(), "options": accepted.options }))
         });
     let service = app.build().expect("the app builds");
@@ -143,6 +145,8 @@ pub fn saved(running: &Running) -> i64 {
     running
         .service
         .db()
+        .sqlite()
+        .expect("the tests run on SQLite")
         .conn()
         .query_row("SELECT COUNT(*) FROM lists", [], |r| r.get(0))
         .unwrap()
@@ -255,11 +259,13 @@ pub async fn start_echo(pause: std::time::Duration) -> Running {
         .pages(&["shop"])
         .schema("CREATE TABLE IF NOT EXISTS lists (store TEXT NOT NULL, items INTEGER NOT NULL)")
         .model(echo_model(pause))
-        .on_accept::<ShoppingList, _>(|tx, accepted| {
+        .on_accept(|tx: Tx, accepted: Accepted<ShoppingList>| async move {
+            let items = accepted.payload.items.len() as i64;
             tx.execute(
-                "INSERT INTO lists (store, items) VALUES (?1, ?2)",
-                (&accepted.payload.store, accepted.payload.items.len() as i64),
-            )?;
+                "INSERT INTO lists (store, items) VALUES ($1, $2)",
+                &[&accepted.payload.store, &items],
+            )
+            .await?;
             Ok(json!({ "saved": accepted.payload.items.len(), "store": accepted.payload.store }))
         });
     let service = app.build().expect("the app builds");
@@ -271,7 +277,12 @@ pub async fn start_echo(pause: std::time::Duration) -> Running {
 
 /// The stores of the lists saved, in order.
 pub fn stores(running: &Running) -> Vec<String> {
-    let conn = running.service.db().conn();
+    let conn = running
+        .service
+        .db()
+        .sqlite()
+        .expect("the tests run on SQLite")
+        .conn();
     let mut statement = conn
         .prepare("SELECT store FROM lists ORDER BY rowid")
         .unwrap();

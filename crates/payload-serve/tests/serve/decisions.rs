@@ -67,7 +67,13 @@ async fn a_conversation_continued_from_the_clients_history_applies_each_cards_ow
     // Every proposal is stored, and Accept on a card saves that card's list; the
     // newest first, as a user reaches for the card in view.
     assert_eq!(
-        running.service.db().payloads(&conversation).unwrap().len(),
+        running
+            .service
+            .db()
+            .payloads(&conversation)
+            .await
+            .unwrap()
+            .len(),
         4
     );
     for (turn, store) in cards.iter().rev() {
@@ -167,7 +173,7 @@ async fn a_thread_id_the_client_picked_opens_nothing() {
         serde_json::from_str::<Value>(&text).unwrap()["messages"],
         json!([])
     );
-    let users = running.service.db().messages(&issued).unwrap();
+    let users = running.service.db().messages(&issued).await.unwrap();
     assert_eq!(users.iter().filter(|m| m.role == "user").count(), 1);
     assert!(stores(&running).is_empty());
     // The thread the server issued is the client's: its resume decides.
@@ -235,4 +241,49 @@ async fn an_answer_the_database_refuses_is_an_error_never_a_card() {
     let events = run(&running, &input("t", "run-1", "A")).await;
     assert_eq!(events.last().unwrap()["type"], "RUN_ERROR", "{events:?}");
     assert!(!events.iter().any(|e| e["content"]["status"] == "proposed"));
+}
+
+#[tokio::test]
+async fn a_decision_names_its_proposal_by_index_and_a_bad_index_changes_nothing() {
+    let running = start_echo(Duration::ZERO).await;
+    let (conversation, turn, _) = chat(
+        &running,
+        &json!({"message": "A", "context": {"current_page": "shop"}}),
+    )
+    .await;
+    let client = reqwest::Client::new();
+    let decide = |query: &str| {
+        let url = format!(
+            "{}/api/payloads/{conversation}/{turn}/accept{query}",
+            running.url
+        );
+        let client = client.clone();
+        async move {
+            let response = client.post(url).json(&json!({})).send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.unwrap())
+        }
+    };
+    // The answer proposed one list: index 1 names nothing, nor does an index past any
+    // the database holds; a malformed or unknown parameter is refused.
+    for (query, expected) in [
+        ("?index=1", 404),
+        ("?index=18446744073709551615", 404),
+        ("?index=-1", 400),
+        ("?index=one", 400),
+        ("?turn=0", 400),
+    ] {
+        let (status, body) = decide(query).await;
+        assert_eq!(status, expected, "{query}: {body}");
+        assert!(body["error"].is_string(), "{query}: {body}");
+    }
+    assert!(stores(&running).is_empty());
+    // Index 0, named or not, is the answer's proposal, decided once.
+    let (status, body) = decide("?index=0").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["applied"]["store"], "A");
+    assert_eq!(decide("").await.0, 409);
+    let stored = running.service.db().payloads(&conversation).await.unwrap();
+    assert_eq!((stored.len(), stored[0].index), (1, 0));
+    assert_eq!(stores(&running), ["A"]);
 }

@@ -61,24 +61,32 @@ async fn turn_1500_sends_the_recent_turns_the_context_and_the_pending_proposal()
     let (running, seen) = serve(budget).await;
     let id = "long-conversation";
     let db = running.service.db();
-    db.ensure_conversation(id).unwrap();
+    db.ensure_conversation(id).await.unwrap();
     let turns = 1_500;
     for turn in 0..turns {
         let question = format!("Question {turn}: {}", "what else do I need? ".repeat(10));
         let answer = format!("Answer {turn}: {}", "you could add some fruit. ".repeat(8));
-        db.add_message(id, turn, "user", &question, None).unwrap();
+        db.add_message(id, turn, "user", &question, None)
+            .await
+            .unwrap();
         db.add_message(id, turn, "assistant", &answer, None)
+            .await
             .unwrap();
     }
     // Turn 3 proposed a list the user never decided; turns 4 and 1,490 proposed lists the
     // user dismissed.
-    db.add_payload(id, 3, &list("Pending Grocer"), &json!(null))
+    db.add_payload(id, 3, 0, &list("Pending Grocer"), &json!(null))
+        .await
         .unwrap();
-    db.add_payload(id, 4, &list("Old Dismissed Market"), &json!(null))
+    db.add_payload(id, 4, 0, &list("Old Dismissed Market"), &json!(null))
+        .await
         .unwrap();
-    db.add_payload(id, 1_490, &list("Recent Dismissed Market"), &json!(null))
+    db.add_payload(id, 1_490, 0, &list("Recent Dismissed Market"), &json!(null))
+        .await
         .unwrap();
-    db.conn()
+    db.sqlite()
+        .expect("the tests run on SQLite")
+        .conn()
         .execute(
             "UPDATE payloads SET status = 'dismissed' WHERE turn IN (4, 1490)",
             [],
@@ -140,11 +148,13 @@ async fn a_smaller_budget_sends_fewer_turns() {
     let (running, seen) = serve(HistoryBudget::tokens(250)).await;
     let id = "short-budget";
     let db = running.service.db();
-    db.ensure_conversation(id).unwrap();
+    db.ensure_conversation(id).await.unwrap();
     for turn in 0..20 {
         db.add_message(id, turn, "user", &"q".repeat(100), None)
+            .await
             .unwrap();
         db.add_message(id, turn, "assistant", &"a".repeat(100), None)
+            .await
             .unwrap();
     }
     let (status, body) = post(

@@ -55,6 +55,8 @@ fn conversations(running: &Running) -> i64 {
     running
         .service
         .db()
+        .sqlite()
+        .expect("the tests run on SQLite")
         .conn()
         .query_row("SELECT COUNT(*) FROM conversations", [], |r| r.get(0))
         .unwrap()
@@ -157,7 +159,13 @@ async fn a_proposal_clicked_many_times_at_once_is_decided_once() {
         let answers = futures::future::try_join_all(tasks).await.unwrap();
         let winners = answers.iter().filter(|(s, t)| won(*s, t)).count();
         assert_eq!(winners, 1, "round {round}: {answers:?}");
-        let stored = running.service.db().messages(&conversation).unwrap().len();
+        let stored = running
+            .service
+            .db()
+            .messages(&conversation)
+            .await
+            .unwrap()
+            .len();
         assert!(stored >= 2, "the conversation is intact");
         let now = saved(&running);
         assert!(now == accepted || now == accepted + 1, "round {round}");

@@ -168,7 +168,9 @@ proptest! {
         data in any::<bool>(),
     ) {
         use payload_core::CustomPayload;
-        use payload_serve::{DecideError, Decision};
+        use payload_serve::{DecideError, Decision, ProposalKey};
+        use table_that_web::SqliteConn;
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let db = table_that_web::open_db(None).unwrap();
         let create = json!({
             "mode": "create", "table_name": "t", "table_description": "d",
@@ -180,23 +182,24 @@ proptest! {
         } else {
             CustomPayload::new("schema_proposal", create)
         };
-        db.ensure_conversation("c").unwrap();
-        db.add_payload("c", 0, &payload, &json!({ "table_id": table })).unwrap();
+        runtime.block_on(db.ensure_conversation("c")).unwrap();
+        runtime.block_on(db.add_payload("c", 0, 0, &payload, &json!({ "table_id": table }))).unwrap();
+        let key = ProposalKey { conversation: "c", turn: 0, index: 0 };
         let snapshot = |db: &Db| payload_serve_tables(&db.conn());
         let before = snapshot(&db);
         let handlers = table_that_web::handlers();
-        let first = db.decide("c", 0, &decisions[0], &handlers);
+        let first = runtime.block_on(db.decide(key, &decisions[0], &handlers));
         prop_assert!(first.is_ok(), "{:?}", first);
         let after_first = snapshot(&db);
         if decisions[0] == Decision::Dismiss {
             prop_assert_eq!(&before, &after_first, "a dismissal applies nothing");
         }
         for later in &decisions[1..] {
-            let again = db.decide("c", 0, later, &handlers);
+            let again = runtime.block_on(db.decide(key, later, &handlers));
             prop_assert!(matches!(again, Err(DecideError::AlreadyDecided(_))), "{:?}", again);
             prop_assert_eq!(&snapshot(&db), &after_first, "a later decision changed nothing");
             // Recording the proposal again is refused, and does not make it decidable again.
-            let again = db.add_payload("c", 0, &payload, &json!({ "table_id": table }));
+            let again = runtime.block_on(db.add_payload("c", 0, 0, &payload, &json!({ "table_id": table })));
             prop_assert!(again.is_err(), "{:?}", again);
         }
         prop_assert_eq!(db.check(), Ok(()));

@@ -204,7 +204,11 @@ async fn the_page_answers_while_the_database_is_busy() {
     let (locked, is_locked) = std::sync::mpsc::channel::<()>();
     let app = server.app.clone();
     let holder = std::thread::spawn(move || {
-        let _conn = app.db().conn();
+        let _conn = app
+            .db()
+            .sqlite()
+            .expect("table.that's database is SQLite")
+            .conn();
         locked.send(()).unwrap();
         let _ = held.recv();
     });
