@@ -40,6 +40,20 @@ pub(crate) fn is_marker(marker: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
+/// Whether `tag` can name a tag pair (docs/spec.md §1.20): an ASCII letter, then ASCII
+/// letters, digits, `-` and `_`, at most 64 bytes. No space, `<`, `>` or `/`, so the
+/// opening and closing tags are plain literals the scanner matches exactly.
+pub(crate) fn is_tag(tag: &str) -> bool {
+    tag.len() <= MAX_TAG
+        && tag.starts_with(|c: char| c.is_ascii_alphabetic())
+        && tag
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The longest tag name.
+pub(crate) const MAX_TAG: usize = 64;
+
 fn push(problems: &mut Vec<SchemaProblem>, pointer: &str, message: String) {
     problems.push(SchemaProblem {
         pointer: pointer.to_string(),

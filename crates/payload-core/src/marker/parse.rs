@@ -46,7 +46,7 @@ use crate::payload::CustomPayload;
 use crate::payload::PayloadType;
 use crate::scan::reasoning::{self, ReasoningText, Scope, Splitter};
 use crate::scan::segmenter::{Block, Ending, Piece, Segmenter};
-use crate::scan::table::MarkerTable;
+use crate::scan::table::{MarkerTable, Written};
 use crate::warning::{Warning, WarningKind};
 use serde_json::Value;
 use std::sync::Arc;
@@ -166,26 +166,37 @@ impl Parser {
     /// registry rejects such registrations before they get here.
     pub fn new(options: &ParseOptions) -> Parser {
         let mut roles = Vec::new();
-        let mut markers: Vec<&'static str> = Vec::new();
-        let mut add = |marker: &'static str, role: BlockKind| {
-            if !marker.is_empty() && !markers.contains(&marker) {
-                markers.push(marker);
+        let mut written: Vec<Written> = Vec::new();
+        let mut add = |how: Written, role: BlockKind| {
+            if !how.name().is_empty() && !written.contains(&how) {
+                written.push(how);
                 roles.push(role);
             }
         };
         if options.suggestions {
-            add(SUGGESTED_VALUES_MARKER, BlockKind::Values);
-            add(SUGGESTED_ACTIONS_MARKER, BlockKind::Actions);
+            add(Written::Marker(SUGGESTED_VALUES_MARKER), BlockKind::Values);
+            add(
+                Written::Marker(SUGGESTED_ACTIONS_MARKER),
+                BlockKind::Actions,
+            );
         }
         for payload in &options.payloads {
-            add(payload.marker, BlockKind::Custom(*payload));
+            add(written_as(payload), BlockKind::Custom(*payload));
         }
         for payload in &options.foreign {
-            add(payload.marker, BlockKind::Foreign(*payload));
+            add(written_as(payload), BlockKind::Foreign(*payload));
         }
+        // A tagged type is written only in its tags: its marker is no near miss.
+        let markers: Vec<&'static str> = written
+            .iter()
+            .filter_map(|w| match w {
+                Written::Marker(name) => Some(*name),
+                Written::Tag(_) => None,
+            })
+            .collect();
         Parser {
             near_misses: Arc::new(NearMisses::new(&markers)),
-            table: Arc::new(MarkerTable::new(markers)),
+            table: Arc::new(MarkerTable::of(written)),
             roles: roles.into(),
             actions: options.actions.clone().into(),
             combination: options.combination,
@@ -232,7 +243,8 @@ impl Parser {
         self.payload_count
     }
 
-    /// The markers this parser recognises, suggestion markers first.
+    /// The markers this parser recognises, suggestion markers first (a type written in
+    /// tags is there by its tag's name).
     pub fn markers(&self) -> &[&'static str] {
         self.table.markers()
     }
@@ -743,6 +755,16 @@ pub(crate) fn role_marker(role: &BlockKind) -> &'static str {
         BlockKind::Values => SUGGESTED_VALUES_MARKER,
         BlockKind::Actions => SUGGESTED_ACTIONS_MARKER,
         BlockKind::Custom(t) | BlockKind::Foreign(t) => t.marker,
+    }
+}
+
+/// How `payload`'s blocks are written: in its tags when it has one, else after its
+/// marker (docs/spec.md §1.20).
+fn written_as(payload: &PayloadType) -> Written {
+    if payload.tag.is_empty() {
+        Written::Marker(payload.marker)
+    } else {
+        Written::Tag(payload.tag)
     }
 }
 
