@@ -663,21 +663,32 @@ impl Assembly {
     /// warning, and listed for a re-ask.
     fn missing_value(&mut self, role: BlockKind, raw: String, origin: Location) {
         let marker = role_marker(&role);
+        let tagged =
+            matches!(role, BlockKind::Custom(t) | BlockKind::Foreign(t) if !t.tag.is_empty());
+        let (what, error, suggestion) = if tagged {
+            (
+                format!("the <{marker}> tags hold no value"),
+                format!("<{marker}> was written with no JSON value before </{marker}>"),
+                format!(
+                    "write <{marker}>, its JSON value, then </{marker}>, or leave the tags out"
+                ),
+            )
+        } else {
+            (
+                format!("the {marker} marker has no value after it"),
+                format!("{marker}: was written with no value after it"),
+                format!(
+                    "write {marker}: followed directly by its JSON value, or leave the marker out"
+                ),
+            )
+        };
         self.warnings.push(Warning::new(
             WarningKind::MissingValue,
-            format!(
-                "{raw:?} was removed from the message: the {marker} marker has no value after it"
-            ),
+            format!("{raw:?} was removed from the message: {what}"),
         ));
-        let error = PayloadError::new(
-            ErrorKind::Missing,
-            "",
-            format!("{marker}: was written with no value after it"),
-        )
-        .with_suggestion(format!(
-            "write {marker}: followed directly by its JSON value, or leave the marker out"
-        ))
-        .with_location(origin);
+        let error = PayloadError::new(ErrorKind::Missing, "", error)
+            .with_suggestion(suggestion)
+            .with_location(origin);
         self.result.missed.push(Missed {
             kind: role.name().to_string(),
             raw,
@@ -750,11 +761,13 @@ fn locate_in_block(
     errors
 }
 
+/// The marker a block of `role` is written after, or the name of its tag
+/// (docs/spec.md §1.20).
 pub(crate) fn role_marker(role: &BlockKind) -> &'static str {
     match role {
         BlockKind::Values => SUGGESTED_VALUES_MARKER,
         BlockKind::Actions => SUGGESTED_ACTIONS_MARKER,
-        BlockKind::Custom(t) | BlockKind::Foreign(t) => t.marker,
+        BlockKind::Custom(t) | BlockKind::Foreign(t) => written_as(t).name(),
     }
 }
 
