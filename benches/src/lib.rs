@@ -66,7 +66,7 @@ pub fn table_view_options() -> ParseOptions {
 }
 
 /// The `table_view` page's options with a type written in tags as well
-/// (docs/spec.md §1.20): `surface`, a JSON array of objects between `<ui-json>` and
+/// (docs/spec.md §1.21): `surface`, a JSON array of objects between `<ui-json>` and
 /// `</ui-json>`, made at run time from its schema, so the marker-mode invariants cover
 /// tagged blocks beside marked ones.
 pub fn tagged_options() -> ParseOptions {

@@ -1,4 +1,4 @@
-//! Types written in tags (docs/spec.md §1.20): `<tag>` before the value and `</tag>`
+//! Types written in tags (docs/spec.md §1.21): `<tag>` before the value and `</tag>`
 //! after it, read by the same scanner as markers, one-shot and streamed at every
 //! chunking, with every marker-mode invariant held (`payload_benches::invariants`).
 

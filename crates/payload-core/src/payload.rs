@@ -40,7 +40,7 @@ pub trait LlmPayload:
     /// The tag pair the model writes around the JSON instead of the marker, without its
     /// angle brackets (`a2ui-json` for `<a2ui-json>…</a2ui-json>`); empty for a type
     /// written after its marker (`#[payload(tag = "...")]` in the derive; docs/spec.md
-    /// §1.20).
+    /// §1.21).
     const TAG: &'static str = "";
     /// When to use it: the type's doc comment.
     const DESCRIPTION: &'static str;

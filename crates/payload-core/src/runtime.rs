@@ -37,7 +37,7 @@ pub struct RuntimeOptions {
     /// Its marker; default: the name in SHOUTY_SNAKE_CASE.
     pub marker: Option<String>,
     /// The tag pair it is written in instead of a marker, without angle brackets
-    /// (`a2ui-json` for `<a2ui-json>…</a2ui-json>`; docs/spec.md §1.20): an ASCII
+    /// (`a2ui-json` for `<a2ui-json>…</a2ui-json>`; docs/spec.md §1.21): an ASCII
     /// letter, then letters, digits, `-` and `_`, at most 64 in all. Giving both a
     /// marker and a tag is a problem of the options: a type is written one way.
     pub tag: Option<String>,

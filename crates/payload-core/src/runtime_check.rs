@@ -40,7 +40,7 @@ pub(crate) fn is_marker(marker: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
-/// Whether `tag` can name a tag pair (docs/spec.md §1.20): an ASCII letter, then ASCII
+/// Whether `tag` can name a tag pair (docs/spec.md §1.21): an ASCII letter, then ASCII
 /// letters, digits, `-` and `_`, at most 64 bytes. No space, `<`, `>` or `/`, so the
 /// opening and closing tags are plain literals the scanner matches exactly.
 pub(crate) fn is_tag(tag: &str) -> bool {

@@ -512,7 +512,7 @@ pub fn is_valid_marker(marker: &str) -> bool {
         && bytes.all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
-/// Whether `tag` names a tag pair (payload-core's rule, docs/spec.md §1.20): an ASCII
+/// Whether `tag` names a tag pair (payload-core's rule, docs/spec.md §1.21): an ASCII
 /// letter, then ASCII letters, digits, `-` and `_`, at most 64 bytes.
 pub fn is_valid_tag(tag: &str) -> bool {
     let mut bytes = tag.bytes();

@@ -370,7 +370,7 @@ fn block_rule(block: &Block, rules: &mut BTreeMap<String, String>) -> String {
     let value = value_rules(&block.schema, &block.name, rules);
     let rule = format!("blk-{}", rule_name(&block.name));
     let body = match &block.tag {
-        // Written in tags (docs/spec.md §1.20): the value, bare or fenced, between them.
+        // Written in tags (docs/spec.md §1.21): the value, bare or fenced, between them.
         Some(tag) => format!(
             "{} ws ({value}{}) ws {}",
             literal(&format!("<{tag}>")),

@@ -130,7 +130,7 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
         let name = rule(&block.name);
         let _ = writeln!(out, "blk_{name}: hd_{name} value_{name}");
         if let Some(tag) = &block.tag {
-            // Written in tags (docs/spec.md §1.20): the opening tag ends the lazy lexeme
+            // Written in tags (docs/spec.md §1.21): the opening tag ends the lazy lexeme
             // of the text before it, and the closing tag follows the value (a terminal:
             // its name in capitals).
             let end = format!("END_{}", name.to_ascii_uppercase());

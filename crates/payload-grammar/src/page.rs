@@ -16,7 +16,7 @@ pub struct Block {
     /// Its marker.
     pub marker: String,
     /// The tag it is written in instead of its marker (`a2ui-json` for
-    /// `<a2ui-json>…</a2ui-json>`, docs/spec.md §1.20), when it has one.
+    /// `<a2ui-json>…</a2ui-json>`, docs/spec.md §1.21), when it has one.
     pub tag: Option<String>,
     /// The schema of the value after the marker (2020-12).
     pub schema: Value,

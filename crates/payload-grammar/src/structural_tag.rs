@@ -30,7 +30,7 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
     let mut tags = Vec::new();
     let mut triggers = Vec::new();
     for block in &blocks {
-        // A type written in tags (docs/spec.md §1.20) is a structural tag as it stands.
+        // A type written in tags (docs/spec.md §1.21) is a structural tag as it stands.
         let (trigger, begin, end) = match &block.tag {
             Some(tag) => (
                 format!("<{tag}>"),

@@ -840,7 +840,7 @@ fn surface_example() -> Surface {
     }
 }
 
-/// A type written in tags is taught in its tags (docs/spec.md §1.20), never its marker,
+/// A type written in tags is taught in its tags (docs/spec.md §1.21), never its marker,
 /// and the example the instructions show is read back as the type by the parser.
 #[test]
 fn a_tagged_type_is_taught_in_its_tags_and_its_example_reads_back() {

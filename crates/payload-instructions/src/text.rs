@@ -51,7 +51,7 @@ pub(super) fn marker_sections(
     let tag = payload.tag;
     let (open, close, kind) = brackets(&schema);
     let mut parts = Vec::new();
-    // A type written in tags (docs/spec.md §1.20) is taught in its tags, never its marker.
+    // A type written in tags (docs/spec.md §1.21) is taught in its tags, never its marker.
     let mut head = if tag.is_empty() {
         format!("{marker}\n")
     } else {

@@ -762,7 +762,7 @@ fn locate_in_block(
 }
 
 /// The marker a block of `role` is written after, or the name of its tag
-/// (docs/spec.md §1.20).
+/// (docs/spec.md §1.21).
 pub(crate) fn role_marker(role: &BlockKind) -> &'static str {
     match role {
         BlockKind::Values => SUGGESTED_VALUES_MARKER,
@@ -772,7 +772,7 @@ pub(crate) fn role_marker(role: &BlockKind) -> &'static str {
 }
 
 /// How `payload`'s blocks are written: in its tags when it has one, else after its
-/// marker (docs/spec.md §1.20).
+/// marker (docs/spec.md §1.21).
 fn written_as(payload: &PayloadType) -> Written {
     if payload.tag.is_empty() {
         Written::Marker(payload.marker)

@@ -797,7 +797,7 @@ fn trailing_emphasis(bytes: &[u8]) -> usize {
 }
 
 /// What the text around the match `found` says: a marker's spelling, or what follows
-/// an opening tag (docs/spec.md §1.20).
+/// an opening tag (docs/spec.md §1.21).
 fn spell(table: &MarkerTable, text: &str, found: NameMatch, eof: bool) -> Spelling {
     match table.closer(found.pattern) {
         Some(close) => spelling::spell_tag(text, found.start, found.end, close, eof),

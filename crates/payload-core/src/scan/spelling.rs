@@ -41,7 +41,7 @@ pub(crate) enum Spelling {
         end: usize,
     },
     /// An opening tag whose content is not a value, closed by its closing tag
-    /// (docs/spec.md §1.20): the pair and what stands between them are a block with no
+    /// (docs/spec.md §1.21): the pair and what stands between them are a block with no
     /// value, ending at `end` (past the closing tag).
     Empty {
         /// Just past the closing tag.
@@ -199,7 +199,7 @@ pub(crate) fn spell(text: &str, name_start: usize, name_end: usize, eof: bool) -
 }
 
 /// Reads what follows an opening tag at `tag_start..after` whose closing tag is
-/// `close` (docs/spec.md §1.20): whitespace (line breaks too) and at most one code-fence
+/// `close` (docs/spec.md §1.21): whitespace (line breaks too) and at most one code-fence
 /// opener, then the value's opening bracket (or a quote and a bracket, a value sent
 /// inside a string). A tag is markup no word is spelled as, so it needs no emphasis,
 /// colon or line start. Anything else between the tags makes them a block with no
@@ -251,7 +251,7 @@ pub(crate) fn spell_tag(
 }
 
 /// Where the closing tag `close` of a block whose value (with its fence's closer) ends
-/// at `from` ends, if the text puts it there (docs/spec.md §1.20): on the first line
+/// at `from` ends, if the text puts it there (docs/spec.md §1.21): on the first line
 /// after the value that holds anything but whitespace, where the text between the
 /// value and the tag goes with the block. `Err(true)` when the text so far cannot say
 /// yet; `Err(false)` when the tag is not there (the block ends after its value).

@@ -12,7 +12,7 @@ pub(crate) struct NameMatch {
     pub(crate) pattern: usize,
 }
 
-/// How a type's block is written (docs/spec.md §1.2, §1.20).
+/// How a type's block is written (docs/spec.md §1.2, §1.21).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Written {
     /// `NAME:` before the value.

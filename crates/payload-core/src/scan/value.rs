@@ -53,7 +53,7 @@ pub(crate) struct Ends<'a> {
     pub(crate) own: Option<Fence>,
     /// The fence the whole block stands in: its closing line ends the block and stays.
     pub(crate) enclosing: Option<Fence>,
-    /// The closing tag of a block written in tags (docs/spec.md §1.20): met outside a
+    /// The closing tag of a block written in tags (docs/spec.md §1.21): met outside a
     /// string, or at a line's start, while the value is open, it ends the value
     /// unclosed and is removed with the block.
     pub(crate) close: Option<&'a str>,

@@ -106,7 +106,7 @@ pub enum StreamEvent {
         #[serde(rename = "type")]
         kind: String,
         /// The marker the model wrote (without emphasis or colon), or the name of the
-        /// tag it wrote the block in (docs/spec.md §1.20).
+        /// tag it wrote the block in (docs/spec.md §1.21).
         marker: String,
     },
     /// The value of the block being written, so far (rules in [`partial_value`]).

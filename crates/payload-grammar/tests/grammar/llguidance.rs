@@ -454,7 +454,7 @@ fn keywords_the_engine_cannot_enforce_are_listed_and_left_out_so_the_grammar_com
     );
 }
 
-/// A type written in tags (docs/spec.md §1.20): the Lark and GBNF grammars write it in
+/// A type written in tags (docs/spec.md §1.21): the Lark and GBNF grammars write it in
 /// its tags (bare or fenced between them), its marker is no block, and free text
 /// holds no opening tag in Lark; what the grammars accept the parser reads as the type.
 #[test]
