@@ -12,7 +12,8 @@
 //!
 //! [`Surfaces::ready`] says, message by message, what a client may be sent: a
 //! `createSurface` at once; an `updateComponents` once its surface's tree from the
-//! root is whole (no child missing), holding only the reachable components.
+//! root is whole (no child missing), holding only the reachable components (sorted
+//! by id, as A2UI's SDKs send them).
 
 use crate::message::{Component, ServerMessage, UpdateComponents, Version};
 use serde_json::{Map, Value, json};
@@ -278,8 +279,8 @@ impl Surfaces {
     }
 
     /// Takes `message` and returns what a client may be sent now, in protocol order
-    /// (module docs): a message for a surface not created yet waits for its
-    /// `createSurface` (a `deleteSurface` that came first deleted nothing and is
+    /// (module docs): components and deletions for a surface not created yet wait for
+    /// its `createSurface` (a `deleteSurface` that came first deleted nothing and is
     /// dropped); a `createSurface` is sent at once, followed by what waited for it; an
     /// `updateComponents` is sent, cut to the tree reachable from the root, once its
     /// surface's tree is whole, and a surface that waited is sent once a later message
@@ -313,7 +314,10 @@ impl Surfaces {
             }
             return Ok(());
         }
-        if !self.created.contains(&surface_id) {
+        // Components and deletions wait for their surface; a data model update is sent
+        // as it comes (A2UI's SDKs do: a client keeps data for a surface it is about to
+        // be told of).
+        if !self.created.contains(&surface_id) && message.update_data_model.is_none() {
             self.early.push(message.clone());
             return Ok(());
         }
@@ -348,11 +352,16 @@ impl Surfaces {
         Ok(())
     }
 
-    /// The reachable components of a surface whose tree from the root is whole.
+    /// The reachable components of a surface whose tree from the root is whole, sorted
+    /// by id as A2UI's SDKs send them (a flat list's order carries no meaning: the ids
+    /// link it).
     fn whole_tree(&self, surface_id: &str) -> Option<Vec<Component>> {
         let tree = self.surfaces.get(surface_id)?.tree()?;
-        tree.missing
-            .is_empty()
-            .then(|| tree.components.into_iter().cloned().collect())
+        if !tree.missing.is_empty() {
+            return None;
+        }
+        let mut components: Vec<Component> = tree.components.into_iter().cloned().collect();
+        components.sort_by(|a, b| a.id.cmp(&b.id));
+        Some(components)
     }
 }
