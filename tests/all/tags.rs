@@ -148,6 +148,25 @@ fn the_marker_of_a_tagged_type_is_prose() {
     assert_eq!(parsed.message, text);
 }
 
+/// Text that keeps a tag's decision open for long, read one byte at a time: the work
+/// stays linear (a quadratic wait would take minutes here), and every invariant holds.
+#[test]
+fn long_open_decisions_after_a_tag_stay_linear() {
+    let options = tagged_options();
+    let parser = Parser::new(&options);
+    let n = 32 * 1024;
+    for text in [
+        format!("<ui-json>{}", " ".repeat(n)),
+        format!("<ui-json>[{{\"id\": \"a\"}}]{}", " x".repeat(n / 2)),
+        format!("<ui-json> not a value {}", "y".repeat(n)),
+        format!("<ui-json>[{{\"id\": \"{}", "z".repeat(n)),
+        "<ui-json>[]</ui-json>".repeat(n / 20),
+        format!("```\n<ui-json>[]{}", " w".repeat(n / 2)),
+    ] {
+        check_marker_mode(&parser, &options, &text, &[1]);
+    }
+}
+
 /// Prose with pieces of tags and JSON in it, for the property below.
 fn piece() -> impl Strategy<Value = String> {
     prop_oneof![

@@ -634,9 +634,15 @@ impl Segmenter {
             if let Some(mut pending) = check.current.take() {
                 match receive(run, &mut pending) {
                     Received::Wait => {
+                        // As in `block`: a closed value waiting for what follows it is
+                        // looked at again once the text has grown by a quarter.
+                        let closed_at = pending.value_end;
                         check.current = Some(pending);
                         self.mode = Mode::FenceCheck(check);
-                        return Step::Wait;
+                        return match closed_at {
+                            Some(end) => self.wait_from(len, end),
+                            None => Step::Wait,
+                        };
                     }
                     Received::Block(block) => {
                         check.cursor = block.end;
