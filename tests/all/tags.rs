@@ -167,6 +167,30 @@ fn long_open_decisions_after_a_tag_stay_linear() {
     }
 }
 
+/// A runtime type's tag is checked as the derive's is: its characters, not a reasoning
+/// tag, and not beside a marker.
+#[test]
+fn a_bad_tag_is_a_schema_error() {
+    use payload_core::PayloadType;
+    use payload_core::runtime::RuntimeOptions;
+    let schema = json!({"type": "object"});
+    for (tag, marker) in [
+        ("a2ui json", None),
+        ("<a2ui-json>", None),
+        ("think", None),
+        ("a2ui-json", Some("A2UI")),
+    ] {
+        let options = RuntimeOptions {
+            name: Some("surface_check".to_string()),
+            tag: Some(tag.to_string()),
+            marker: marker.map(str::to_string),
+            ..RuntimeOptions::default()
+        };
+        let refused = PayloadType::from_schema(&schema, options);
+        assert!(refused.is_err(), "{tag:?} with {marker:?} is accepted");
+    }
+}
+
 /// Prose with pieces of tags and JSON in it, for the property below.
 fn piece() -> impl Strategy<Value = String> {
     prop_oneof![

@@ -250,7 +250,7 @@ impl PayloadType {
                     "",
                     format!(
                         "the tag '{tag}' is not a tag name (an ASCII letter, then letters, \
-                         digits, - and _, at most 64)"
+                         digits, - and _, at most 64; not think, thinking or reasoning)"
                     ),
                 ));
             }

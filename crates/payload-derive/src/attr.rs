@@ -513,10 +513,13 @@ pub fn is_valid_marker(marker: &str) -> bool {
 }
 
 /// Whether `tag` names a tag pair (payload-core's rule, docs/spec.md §1.21): an ASCII
-/// letter, then ASCII letters, digits, `-` and `_`, at most 64 bytes.
+/// letter, then ASCII letters, digits, `-` and `_`, at most 64 bytes, and not one of
+/// the tags models write their reasoning in.
 pub fn is_valid_tag(tag: &str) -> bool {
     let mut bytes = tag.bytes();
-    tag.len() <= 64
+    // The tags models write their reasoning in are cut out before blocks are read.
+    !["think", "thinking", "reasoning"].contains(&tag.to_ascii_lowercase().as_str())
+        && tag.len() <= 64
         && matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic())
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
@@ -528,7 +531,8 @@ fn check_tag(cx: &Ctxt, lit: &LitStr) {
             lit,
             format!(
                 "bad tag {tag:?} in `tag = \"...\"`: a tag is its name alone, without `<` \
-                 or `>`: an ASCII letter, then letters, digits, `-` and `_` (at most 64)"
+                 or `>`: an ASCII letter, then letters, digits, `-` and `_` (at most 64), \
+                 and not a reasoning tag (think, thinking, reasoning)"
             ),
         );
     }

@@ -48,12 +48,31 @@ fn payload_table(registry: &Registry, out: &mut String) {
         let t = &entry.payload;
         let _ = writeln!(
             out,
-            "| `{}` | `{}:` | {} | {} |",
+            "| `{}` | `{}` | {} | {} |",
             t.name,
-            t.marker,
+            written(t),
             cell(&pages_of(registry, t, entry.role).join(", ")),
             cell(first_sentence(t.description))
         );
+    }
+}
+
+/// How a type's block opens: `MARKER:`, or its opening tag for a type written in tags
+/// (docs/spec.md §1.21).
+fn written(t: &PayloadType) -> String {
+    if t.tag.is_empty() {
+        format!("{}:", t.marker)
+    } else {
+        format!("<{}>", t.tag)
+    }
+}
+
+/// `value` written as a block of `t`: after its marker, or between its tags.
+fn around(t: &PayloadType, value: &str) -> String {
+    if t.tag.is_empty() {
+        format!("{}: {value}", t.marker)
+    } else {
+        format!("<{}>\n{value}\n</{}>", t.tag, t.tag)
     }
 }
 
@@ -142,8 +161,8 @@ fn pages(registry: &Registry, out: &mut String) {
             .iter()
             .map(|t| match t.kind {
                 // A proposal is the kind a prompt assumes; the others are named.
-                PayloadKind::Proposal => format!("`{}:`", t.marker),
-                kind => format!("`{}:` ({kind})", t.marker),
+                PayloadKind::Proposal => format!("`{}`", written(t)),
+                kind => format!("`{}` ({kind})", written(t)),
             })
             .collect();
         let _ = writeln!(
@@ -343,7 +362,7 @@ fn type_reference(registry: &Registry, out: &mut String) {
             _ => ("{", "}"),
         };
         let _ = writeln!(out, "\n### `{}`\n", t.name);
-        let _ = writeln!(out, "- Marker: `{}:`", t.marker);
+        let _ = writeln!(out, "- Marker: `{}`", written(t));
         let _ = writeln!(
             out,
             "- Pages: {}",
@@ -353,7 +372,7 @@ fn type_reference(registry: &Registry, out: &mut String) {
             let _ = writeln!(out, "- Purpose: {}", one_line(t.description));
         }
         out.push_str("\nFormat:\n\n");
-        fenced(out, "text", &format!("{}: {open} ... {close}", t.marker));
+        fenced(out, "text", &around(t, &format!("{open} ... {close}")));
         out.push_str(
             "\nShape (fields marked `?` are optional; `//` comments are notes, not JSON):\n\n",
         );
@@ -373,7 +392,7 @@ fn type_reference(registry: &Registry, out: &mut String) {
         if let Some(example) = t.example() {
             let pretty = serde_json::to_string_pretty(&example).unwrap_or_default();
             out.push_str("\nExample:\n\n");
-            fenced(out, "text", &format!("{}: {pretty}", t.marker));
+            fenced(out, "text", &around(t, &pretty));
         }
         let pretty = serde_json::to_string_pretty(&schema).unwrap_or_default();
         out.push_str("\n<details>\n<summary>JSON Schema (2020-12)</summary>\n\n");

@@ -25,6 +25,12 @@ pub enum StreamPart {
 #[derive(Debug)]
 pub struct A2uiStream {
     stream: StreamParser,
+    elements: Elements,
+}
+
+/// What the stream's events have handed on so far.
+#[derive(Debug)]
+struct Elements {
     surfaces: Surfaces,
     /// How many elements of the current block's list have been handed on.
     taken: usize,
@@ -35,30 +41,34 @@ impl A2uiStream {
     pub fn new(agent: &crate::A2uiAgent, surfaces: Surfaces) -> A2uiStream {
         A2uiStream {
             stream: StreamParser::new(agent.options()),
-            surfaces,
-            taken: 0,
+            elements: Elements { surfaces, taken: 0 },
         }
     }
 
     /// Reads a chunk: what it makes ready, or why a surface cannot be drawn.
     pub fn push(&mut self, chunk: &str) -> Result<Vec<StreamPart>, SurfaceError> {
         let events = self.stream.push(chunk);
-        self.take(events)
+        self.elements.take(events)
     }
 
     /// Ends the answer: what its end makes ready, and the final parse.
-    pub fn finish(mut self) -> Result<(Vec<StreamPart>, ParsedResponse), SurfaceError> {
-        let stream = std::mem::replace(&mut self.stream, StreamParser::new(&Default::default()));
+    pub fn finish(self) -> Result<(Vec<StreamPart>, ParsedResponse), SurfaceError> {
+        let A2uiStream {
+            stream,
+            mut elements,
+        } = self;
         let (events, parsed) = stream.finish();
-        Ok((self.take(events)?, parsed))
+        Ok((elements.take(events)?, parsed))
     }
 
     /// The surfaces as the answer so far leaves them (for a live preview with
     /// placeholders: [`crate::Surface::preview`]).
     pub fn surfaces(&self) -> &Surfaces {
-        &self.surfaces
+        &self.elements.surfaces
     }
+}
 
+impl Elements {
     fn take(&mut self, events: Vec<StreamEvent>) -> Result<Vec<StreamPart>, SurfaceError> {
         let mut out: Vec<StreamPart> = Vec::new();
         for event in events {
