@@ -455,6 +455,33 @@ mod tests {
     use super::*;
     use payload_registry::{Page, PayloadEntry};
 
+    /// A type written in tags (docs/spec.md §1.21) is documented in its tags, its
+    /// format and example between them.
+    #[test]
+    fn a_tagged_type_is_documented_in_its_tags() {
+        use payload_core::runtime::RuntimeOptions;
+        let schema =
+            serde_json::json!({"type": "object", "properties": {"id": {"type": "string"}}});
+        let options = RuntimeOptions {
+            name: Some("surface_doc".to_string()),
+            tag: Some("ui-json".to_string()),
+            example: Some(serde_json::json!({"id": "a"})),
+            ..RuntimeOptions::default()
+        };
+        let surface = *PayloadType::from_schema(&schema, options).unwrap();
+        let offered: &'static [PayloadType] = Box::leak(Box::new([surface]));
+        let registry = Registry::from_parts(
+            vec![PayloadEntry::new(surface, &[])],
+            vec![Page::new("ui").payloads(offered)],
+            Vec::new(),
+        );
+        let text = render(&registry);
+        assert!(text.contains("| `surface_doc` | `<ui-json>` |"), "{text}");
+        assert!(text.contains("- Marker: `<ui-json>`"), "{text}");
+        assert!(text.contains("<ui-json>\n{ ... }\n</ui-json>"), "{text}");
+        assert!(!text.contains("SURFACE_DOC:"), "{text}");
+    }
+
     #[test]
     fn an_empty_registry_documents_the_sections_only() {
         let registry = Registry::from_parts(Vec::new(), Vec::new(), Vec::new());
