@@ -22,6 +22,10 @@
 //! reading goes on from there. A marker alone at a line's start with no value after
 //! it is a block of its own (docs/spec.md §1.17) that takes only the marker.
 //!
+//! An opening tag is a name match like a marker's (docs/spec.md §1.21): its value is
+//! read by the same scanner, which also ends it at its closing tag, and the closing
+//! tag after a closed value goes with the block.
+//!
 //! Waiting is bounded: a block's value is scanned by a resumable scanner, and a decision
 //! that needs an unknown amount of text ahead (whitespace after a marker, the inside of
 //! a fence) is re-examined only once the text has grown by a quarter, so the total work
