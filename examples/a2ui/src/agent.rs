@@ -47,6 +47,16 @@ impl A2uiAgent {
         }
     }
 
+    /// What the model is told about the A2UI payload, for the system prompt: the
+    /// messages' shape, their rules and an example, written between `<a2ui-json>` and
+    /// `</a2ui-json>` as the parser reads them.
+    pub fn instructions(&self) -> String {
+        payload_instructions::payload_instructions(
+            &<A2uiMessages as LlmPayload>::TYPE,
+            &payload_instructions::InstructionOptions::default(),
+        )
+    }
+
     /// The page's options (for a stream, or a prompt).
     pub fn options(&self) -> &ParseOptions {
         &self.options

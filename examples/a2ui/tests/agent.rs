@@ -210,3 +210,17 @@ fn the_types_example_reads_back_from_its_tags() {
     assert!(answer.parsed.rejected.is_empty(), "{:#?}", answer.parsed);
     assert!(matches!(answer.parts[1], AnswerPart::Ui(ref m) if m.len() == 2));
 }
+
+#[test]
+fn the_instructions_teach_the_tags_and_their_example_is_read_back() {
+    let agent = A2uiAgent::new(2);
+    let instructions = agent.instructions();
+    assert!(instructions.starts_with("<a2ui-json>\n"), "{instructions}");
+    assert!(!instructions.contains("A2UI:"), "{instructions}");
+    let example = instructions.split("Example:\n").nth(1).expect("an example");
+    let answer = agent.parse(&format!("Here you go.\n{example}\nAnything else?"));
+    assert!(answer.parsed.rejected.is_empty(), "{:#?}", answer.parsed);
+    assert_eq!(answer.parts.len(), 3, "{:#?}", answer.parts);
+    let sent = answer.ready(&mut Surfaces::default()).unwrap();
+    assert_eq!(sent.len(), 2, "the example's surface is whole: {sent:?}");
+}
