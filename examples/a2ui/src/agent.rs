@@ -100,9 +100,15 @@ pub enum Ordered<'a> {
 /// The pieces of `text` in order: the prose between removed blocks, and each accepted
 /// payload where its block stood. A removed span is matched to its block by its text,
 /// which is the block's `raw` (docs/spec.md §1.13); rejected and missed blocks leave no
-/// piece (they are in the parse). `text` is the answer as parsed; a response with a
-/// reasoning section is read from the answer without it (its spans are the answer's).
+/// piece (they are in the parse). The spans are offsets in the answer without its
+/// reasoning: for a response that has a reasoning section, whose answer is not `text`,
+/// the pieces are the message, then every payload, so none is lost.
 pub fn ordered<'a>(text: &'a str, parsed: &'a ParsedResponse) -> Vec<Ordered<'a>> {
+    if parsed.reasoning.is_some() {
+        return std::iter::once(Ordered::Text(parsed.message.as_str()))
+            .chain(parsed.payloads().map(Ordered::Payload))
+            .collect();
+    }
     let mut accepted = parsed.accepted_blocks().map(|(_, raw)| raw).peekable();
     let mut payloads = parsed.payloads();
     let mut out = Vec::new();

@@ -224,3 +224,15 @@ fn the_instructions_teach_the_tags_and_their_example_is_read_back() {
     let sent = answer.ready(&mut Surfaces::default()).unwrap();
     assert_eq!(sent.len(), 2, "the example's surface is whole: {sent:?}");
 }
+
+#[test]
+fn an_answer_after_reasoning_keeps_every_block() {
+    let text = format!("<think>They want options.</think>\n{ANSWER}");
+    let answer = A2uiAgent::new(4).parse(&text);
+    let blocks = answer
+        .parts
+        .iter()
+        .filter(|p| matches!(p, AnswerPart::Ui(_)))
+        .count();
+    assert_eq!(blocks, 2, "{:#?}", answer.parts);
+}
