@@ -51,6 +51,17 @@ fn page() -> &'static (ParseOptions, Parser) {
     })
 }
 
+/// The `table_view` page with a type written in tags beside its marked ones
+/// ([`crate::tagged_options`], docs/spec.md §1.21).
+fn tagged_page() -> &'static (ParseOptions, Parser) {
+    static PAGE: OnceLock<(ParseOptions, Parser)> = OnceLock::new();
+    PAGE.get_or_init(|| {
+        let options = crate::tagged_options();
+        let parser = Parser::new(&options);
+        (options, parser)
+    })
+}
+
 /// The `table_view` page told that the prompt opened the reasoning.
 fn prompted_page() -> &'static (ParseOptions, Parser) {
     static PAGE: OnceLock<(ParseOptions, Parser)> = OnceLock::new();
@@ -61,7 +72,8 @@ fn prompted_page() -> &'static (ParseOptions, Parser) {
     })
 }
 
-/// Marker-mode parse with the table_view page's options: the accounting invariant, the
+/// Marker-mode parse with the table_view page's options, and again with a type written
+/// in tags beside them (docs/spec.md §1.21): the accounting invariant, the
 /// allow-lists, numbers as written, the reasoning rule and "a block ends where the text
 /// says" (a truncated block reaches the end of the input's answer) and "a strict read
 /// ends a value where the scanner does" hold ([`crate::invariants`]), on any input; the
@@ -80,6 +92,14 @@ pub fn parse(data: &[u8]) {
     check_accepted_numbers(&parsed);
     check_block_ends(&text, &parsed);
     check_strict_reads(parser, &text, &parsed);
+    // The same text on a page with a type written in tags (docs/spec.md §1.21).
+    let (tagged_options, tagged) = tagged_page();
+    let parsed = tagged.parse(&text);
+    check_accounting(&text, &parsed);
+    check_spans(&text, &parsed);
+    check_allow_lists(tagged_options, &parsed);
+    check_block_ends(&text, &parsed);
+    check_strict_reads(tagged, &text, &parsed);
     check_abandoned_draft(parser, options, &draft_from_bytes(data), &[4096]);
     check_marker_in_string(
         parser,
@@ -172,7 +192,8 @@ pub fn extract(data: &[u8]) {
 /// the one-shot parse, its text deltas are exactly the message and its reasoning deltas
 /// exactly the reasoning, no event names a type or action the page does not allow, the
 /// accounting invariant holds, and a truncated block reaches the end of the input's
-/// answer ([`check_marker_mode`]); the input read as an abandoned draft, chunked the
+/// answer ([`check_marker_mode`]), on the table view page and on it with a type written
+/// in tags (docs/spec.md §1.21); the input read as an abandoned draft, chunked the
 /// same way, never hides what follows it. The same holds with the response's first
 /// half as a `<think>` section before the second, and that section changes nothing but
 /// the reasoning; and with that section opened by the prompt
@@ -185,6 +206,8 @@ pub fn stream(data: &[u8]) {
     let text = String::from_utf8_lossy(rest);
     let (options, parser) = page();
     check_marker_mode(parser, options, &text, &sizes);
+    let (tagged_options, tagged) = tagged_page();
+    check_marker_mode(tagged, tagged_options, &text, &sizes);
     check_abandoned_draft(parser, options, &draft_from_bytes(rest), &sizes);
     check_marker_in_string(
         parser,

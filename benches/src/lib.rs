@@ -65,6 +65,35 @@ pub fn table_view_options() -> ParseOptions {
         .combination(Combination::PAYLOAD_ALONE)
 }
 
+/// The `table_view` page's options with a type written in tags as well
+/// (docs/spec.md §1.21): `surface`, a JSON array of objects between `<ui-json>` and
+/// `</ui-json>`, made at run time from its schema, so the marker-mode invariants cover
+/// tagged blocks beside marked ones.
+pub fn tagged_options() -> ParseOptions {
+    table_view_options().payload(*tagged_type())
+}
+
+/// The tagged type of [`tagged_options`].
+pub fn tagged_type() -> &'static payload_core::PayloadType {
+    static TYPE: std::sync::OnceLock<&'static payload_core::PayloadType> =
+        std::sync::OnceLock::new();
+    TYPE.get_or_init(|| {
+        let schema = serde_json::json!({
+            "title": "Surface",
+            "description": "A UI surface to show.",
+            "type": "array",
+            "items": {"type": "object"}
+        });
+        let options = payload_core::runtime::RuntimeOptions {
+            name: Some("surface".to_string()),
+            tag: Some("ui-json".to_string()),
+            ..Default::default()
+        };
+        payload_core::PayloadType::from_schema(&schema, options)
+            .expect("the tagged type's schema is a payload type")
+    })
+}
+
 /// The options the throughput benchmarks read [`realistic`] responses with: the table
 /// view page's, with every block allowed beside a proposal, so a response holding a
 /// proposal, chips and buttons reads all three (the work benches/README.md's numbers measure;

@@ -13,6 +13,7 @@ mod marker_mode;
 mod partial;
 mod seed_000;
 mod strict_reads;
+mod tags;
 
 // Whole-response mode and values: JSON text, enums, numbers, the external suites.
 mod enums;

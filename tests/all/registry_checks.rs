@@ -17,6 +17,20 @@ struct SameMarker {
     table: String,
 }
 
+/// A surface written in tags.
+#[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(name = "surface", tag = "ui-json")]
+struct Surface {
+    id: String,
+}
+
+/// A second type written in the same tag.
+#[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(name = "panel", tag = "ui-json")]
+struct Panel {
+    id: String,
+}
+
 /// A second type that reuses data_proposal's name.
 #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
 #[payload(name = "data_proposal", marker = "ROW_PROPOSAL")]
@@ -54,6 +68,22 @@ fn two_types_with_one_marker() {
     assert_eq!(
         errors,
         ["payload types 'schema_proposal' and 'table_proposal' share the marker SCHEMA_PROPOSAL"]
+    );
+}
+
+#[test]
+fn two_types_with_one_tag() {
+    let errors = check(
+        vec![
+            PayloadEntry::new(Surface::TYPE, &["home"]),
+            PayloadEntry::new(Panel::TYPE, &["home"]),
+        ],
+        vec![Page::new("home")],
+        vec![],
+    );
+    assert_eq!(
+        errors,
+        ["payload types 'panel' and 'surface' share the tag <ui-json>"]
     );
 }
 

@@ -21,6 +21,7 @@ fn twin(payload: &PayloadType) -> &'static PayloadType {
         RuntimeOptions {
             name: Some(payload.name.to_string()),
             marker: Some(payload.marker.to_string()),
+            tag: None,
             description: Some(payload.description.to_string()),
             example: payload.example(),
             rules: None,

@@ -37,6 +37,11 @@ pub trait LlmPayload:
     /// The marker the model writes before the JSON, without the colon, e.g.
     /// `SCHEMA_PROPOSAL`.
     const MARKER: &'static str;
+    /// The tag pair the model writes around the JSON instead of the marker, without its
+    /// angle brackets (`a2ui-json` for `<a2ui-json>…</a2ui-json>`); empty for a type
+    /// written after its marker (`#[payload(tag = "...")]` in the derive; docs/spec.md
+    /// §1.21).
+    const TAG: &'static str = "";
     /// When to use it: the type's doc comment.
     const DESCRIPTION: &'static str;
     /// Rules the schema says badly, in words, for the instructions (the checks
@@ -119,6 +124,9 @@ pub struct PayloadType {
     pub name: &'static str,
     /// See [`LlmPayload::MARKER`].
     pub marker: &'static str,
+    /// See [`LlmPayload::TAG`]: when not empty, the parser reads the type between
+    /// `<tag>` and `</tag>` instead of after its marker.
+    pub tag: &'static str,
     /// See [`LlmPayload::DESCRIPTION`].
     pub description: &'static str,
     /// See [`LlmPayload::RULES`].
@@ -230,6 +238,7 @@ impl PayloadType {
         PayloadType {
             name: T::NAME,
             marker: T::MARKER,
+            tag: T::TAG,
             description: T::DESCRIPTION,
             rules: T::RULES,
             kind: T::KIND,
@@ -248,6 +257,7 @@ impl PayloadType {
         PayloadType {
             name,
             marker,
+            tag: "",
             description,
             rules: &[],
             kind: PayloadKind::Proposal,
@@ -433,6 +443,7 @@ impl fmt::Debug for PayloadType {
         f.debug_struct("PayloadType")
             .field("name", &self.name)
             .field("marker", &self.marker)
+            .field("tag", &self.tag)
             .field("strict_nulls", &self.strict_nulls)
             .finish_non_exhaustive()
     }

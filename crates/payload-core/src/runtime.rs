@@ -36,6 +36,11 @@ pub struct RuntimeOptions {
     pub name: Option<String>,
     /// Its marker; default: the name in SHOUTY_SNAKE_CASE.
     pub marker: Option<String>,
+    /// The tag pair it is written in instead of a marker, without angle brackets
+    /// (`a2ui-json` for `<a2ui-json>…</a2ui-json>`; docs/spec.md §1.21): an ASCII
+    /// letter, then letters, digits, `-` and `_`, at most 64 in all. Giving both a
+    /// marker and a tag is a problem of the options: a type is written one way.
+    pub tag: Option<String>,
     /// When to use it; default: the schema's `description`.
     pub description: Option<String>,
     /// An example value, shown in the instructions (checked against the schema, and
@@ -143,6 +148,7 @@ impl PayloadType {
             schema,
             &options.name,
             &options.marker,
+            &options.tag,
             &options.description,
             &options.example,
             &options.rule_text,
@@ -238,6 +244,23 @@ impl PayloadType {
                 format!("the marker '{marker}' is not SHOUTY_SNAKE_CASE (A-Z, 0-9, _)"),
             ));
         }
+        if let Some(tag) = &options.tag {
+            if !crate::runtime_check::is_tag(tag) {
+                problems.push(problem(
+                    "",
+                    format!(
+                        "the tag '{tag}' is not a tag name (an ASCII letter, then letters, \
+                         digits, - and _, at most 64; not think, thinking or reasoning)"
+                    ),
+                ));
+            }
+            if options.marker.is_some() {
+                problems.push(problem(
+                    "",
+                    "both a marker and a tag are given: a type is written one way".to_string(),
+                ));
+            }
+        }
         if let (Some(compiled), Some(example)) = (&compiled, &options.example) {
             if !compiled.is_valid(example) {
                 let messages: Vec<String> = jsonschema::validator_for(compiled.schema())
@@ -301,6 +324,7 @@ impl PayloadType {
         }));
         let rule_text: Vec<&'static str> = options.rule_text.into_iter().map(leak).collect();
         let mut payload = PayloadType::runtime(leak(name), leak(marker), leak(description), source);
+        payload.tag = options.tag.map_or("", leak);
         payload.rules = Box::leak(rule_text.into_boxed_slice());
         payload.kind = options.kind;
         Ok(Box::leak(Box::new(payload)))

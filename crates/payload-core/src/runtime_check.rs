@@ -40,6 +40,25 @@ pub(crate) fn is_marker(marker: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
+/// Whether `tag` can name a tag pair (docs/spec.md §1.21): an ASCII letter, then ASCII
+/// letters, digits, `-` and `_`, at most 64 bytes, and not a reasoning tag. No space, `<`, `>` or `/`, so the
+/// opening and closing tags are plain literals the scanner matches exactly.
+pub(crate) fn is_tag(tag: &str) -> bool {
+    !REASONING_TAGS.contains(&tag.to_ascii_lowercase().as_str())
+        && tag.len() <= MAX_TAG
+        && tag.starts_with(|c: char| c.is_ascii_alphabetic())
+        && tag
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The tags models write their reasoning in (docs/spec.md §9.1): cut out before any
+/// block is looked for, so no type can be written in them.
+pub(crate) const REASONING_TAGS: [&str; 3] = ["think", "thinking", "reasoning"];
+
+/// The longest tag name.
+pub(crate) const MAX_TAG: usize = 64;
+
 fn push(problems: &mut Vec<SchemaProblem>, pointer: &str, message: String) {
     problems.push(SchemaProblem {
         pointer: pointer.to_string(),

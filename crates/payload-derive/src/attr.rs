@@ -16,6 +16,7 @@ use syn::{Attribute, Expr, ExprLit, ExprPath, Lit, LitStr, Path, Token};
 pub const KEYS: &[&str] = &[
     "name",
     "marker",
+    "tag",
     "kind",
     "pages",
     "register",
@@ -84,6 +85,9 @@ pub struct Container {
     pub name: Option<LitStr>,
     /// `marker = "..."`.
     pub marker: Option<LitStr>,
+    /// `tag = "..."`: the type is written between `<tag>` and `</tag>` instead of
+    /// after a marker.
+    pub tag: Option<LitStr>,
     /// `kind = "proposal" | "command" | "display"`.
     pub kind: Option<LitStr>,
     /// `pages(...)`.
@@ -145,6 +149,12 @@ impl Container {
                 if let Some(lit) = string_value(cx, meta, "marker = \"MARKER\"")? {
                     check_marker(cx, &lit);
                     set(cx, &mut self.marker, path, lit);
+                }
+            }
+            "tag" => {
+                if let Some(lit) = string_value(cx, meta, "tag = \"tag-name\"")? {
+                    check_tag(cx, &lit);
+                    set(cx, &mut self.tag, path, lit);
                 }
             }
             "kind" => {
@@ -500,6 +510,32 @@ pub fn is_valid_marker(marker: &str) -> bool {
     let mut bytes = marker.bytes();
     matches!(bytes.next(), Some(b'A'..=b'Z'))
         && bytes.all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Whether `tag` names a tag pair (payload-core's rule, docs/spec.md §1.21): an ASCII
+/// letter, then ASCII letters, digits, `-` and `_`, at most 64 bytes, and not one of
+/// the tags models write their reasoning in.
+pub fn is_valid_tag(tag: &str) -> bool {
+    let mut bytes = tag.bytes();
+    // The tags models write their reasoning in are cut out before blocks are read.
+    !["think", "thinking", "reasoning"].contains(&tag.to_ascii_lowercase().as_str())
+        && tag.len() <= 64
+        && matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+fn check_tag(cx: &Ctxt, lit: &LitStr) {
+    let tag = lit.value();
+    if !is_valid_tag(&tag) {
+        cx.error_spanned_by(
+            lit,
+            format!(
+                "bad tag {tag:?} in `tag = \"...\"`: a tag is its name alone, without `<` \
+                 or `>`: an ASCII letter, then letters, digits, `-` and `_` (at most 64), \
+                 and not a reasoning tag (think, thinking, reasoning)"
+            ),
+        );
+    }
 }
 
 fn check_name(cx: &Ctxt, lit: &LitStr) {

@@ -401,6 +401,13 @@ fn check_register_with_pages(cx: &Ctxt, cont: &Container) {
 /// A name or marker derived from a type name outside ASCII (`Café`) is not valid; the
 /// user has to spell one out.
 fn check_defaults(cx: &Ctxt, cont: &Container) {
+    if let (Some(marker), Some(_)) = (&cont.attrs.marker, &cont.attrs.tag) {
+        cx.error_spanned_by(
+            marker,
+            "both `marker` and `tag` in `#[payload(...)]`: a type is written after its \
+             marker or between its tags, not both; keep one",
+        );
+    }
     if cont.attrs.name.is_none() && !is_valid_name(&cont.name()) {
         cx.error_spanned_by(
             cont.ident,

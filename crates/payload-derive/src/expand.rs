@@ -10,7 +10,7 @@ use crate::serde_repr::Repr;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Path, parse_quote};
+use syn::{DeriveInput, LitStr, Path, parse_quote};
 
 /// The whole expansion of `#[derive(LlmPayload)]` on `input`: the impl, or every error
 /// found plus a stub impl (so uses of the type do not each report a missing impl).
@@ -78,6 +78,12 @@ fn impl_payload(cont: &Container) -> TokenStream {
     let name = cont.name();
     let marker = cont.marker();
     let description = description(cont);
+    let tag = cont
+        .attrs
+        .tag
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_default();
     let rules = rules(cont);
     let kind = kind(cont, &krate);
     let example = example(cont);
@@ -90,6 +96,7 @@ fn impl_payload(cont: &Container) -> TokenStream {
         impl #krate::LlmPayload for #ident #where_clause {
             const NAME: &'static str = #name;
             const MARKER: &'static str = #marker;
+            const TAG: &'static str = #tag;
             const DESCRIPTION: &'static str = #description;
             #format_options
             #rules

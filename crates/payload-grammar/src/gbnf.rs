@@ -369,14 +369,21 @@ fn fenced_alternatives(value: &str) -> String {
 fn block_rule(block: &Block, rules: &mut BTreeMap<String, String>) -> String {
     let value = value_rules(&block.schema, &block.name, rules);
     let rule = format!("blk-{}", rule_name(&block.name));
-    rules.insert(
-        rule.clone(),
-        format!(
+    let body = match &block.tag {
+        // Written in tags (docs/spec.md §1.21): the value, bare or fenced, between them.
+        Some(tag) => format!(
+            "{} ws ({value}{}) ws {}",
+            literal(&format!("<{tag}>")),
+            fenced_alternatives(&value),
+            literal(&format!("</{tag}>"))
+        ),
+        None => format!(
             "{} ws ({value}{})",
             literal(&format!("{}: ", block.marker)),
             fenced_alternatives(&value)
         ),
-    );
+    };
+    rules.insert(rule.clone(), body);
     rule
 }
 
@@ -403,6 +410,14 @@ pub(crate) fn page(plan: &PagePlan, options: &PageOptions, expected: &[Block]) -
                 "narrower: free text holds no run of {} or more of the markers' characters (GBNF has no negation, so a long capitalised word is refused with the markers)",
                 runs.shortest()
             ),
+        });
+    }
+    if !plan.tags.is_empty() {
+        unsupported.push(Unsupported {
+            location: "page".into(),
+            feature: "free text without an opening tag".into(),
+            effect: "wider: GBNF has no negation, so free text may hold an opening tag; the parser reads what follows it as a block (truncated or missing when it is not one)"
+                .into(),
         });
     }
     let blocks: Vec<&Block> = match options.choice {
@@ -453,7 +468,13 @@ pub(crate) fn page(plan: &PagePlan, options: &PageOptions, expected: &[Block]) -
             .iter()
             .map(|b| format!("blk-{}", rule_name(&b.name)))
             .collect();
-        triggers = blocks.iter().map(|b| format!("{}:", b.marker)).collect();
+        triggers = blocks
+            .iter()
+            .map(|b| match &b.tag {
+                Some(tag) => format!("<{tag}>"),
+                None => format!("{}:", b.marker),
+            })
+            .collect();
         let first = format!("({})", names.join(" | "));
         let page = |feature: &str, effect: &str| Unsupported {
             location: "page".into(),

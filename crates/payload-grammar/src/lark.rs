@@ -129,19 +129,44 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
     for block in blocks {
         let name = rule(&block.name);
         let _ = writeln!(out, "blk_{name}: hd_{name} value_{name}");
-        let _ = writeln!(
-            out,
-            "hd_{name}[lazy]: {head_text} /{}{MARKER_TAIL}/",
-            regex_literal(&block.marker)
-        );
-        let fenced: Vec<String> = fences()
-            .map(|(i, _, _)| format!(" | CLOSE? GAP? FENCE_OPEN_{i} json_{name} FENCE_CLOSE_{i}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "value_{name}: CLOSE? GAP? json_{name}{}",
-            fenced.concat()
-        );
+        if let Some(tag) = &block.tag {
+            // Written in tags (docs/spec.md §1.21): the opening tag ends the lazy lexeme
+            // of the text before it, and the closing tag follows the value (a terminal:
+            // its name in capitals).
+            let end = format!("END_{}", name.to_ascii_uppercase());
+            let _ = writeln!(
+                out,
+                "hd_{name}[lazy]: {head_text} /{}/",
+                regex_literal(&format!("<{tag}>"))
+            );
+            let fenced: Vec<String> = fences()
+                .map(|(i, _, _)| {
+                    format!(" | GAP? FENCE_OPEN_{i} json_{name} FENCE_CLOSE_{i} GAP? {end}")
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "value_{name}: GAP? json_{name} GAP? {end}{}",
+                fenced.concat()
+            );
+            let _ = writeln!(out, "{end}: /{}/", regex_literal(&format!("</{tag}>")));
+        } else {
+            let _ = writeln!(
+                out,
+                "hd_{name}[lazy]: {head_text} /{}{MARKER_TAIL}/",
+                regex_literal(&block.marker)
+            );
+            let fenced: Vec<String> = fences()
+                .map(|(i, _, _)| {
+                    format!(" | CLOSE? GAP? FENCE_OPEN_{i} json_{name} FENCE_CLOSE_{i}")
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "value_{name}: CLOSE? GAP? json_{name}{}",
+                fenced.concat()
+            );
+        }
         let schema =
             serde_json::to_string(&embeddable(&block.schema, Target::Lark)).unwrap_or_default();
         let _ = writeln!(out, "json_{name}: %json {schema}");
@@ -150,10 +175,12 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
     }
     let markers: Vec<String> = plan.markers.iter().map(|m| regex_literal(m)).collect();
     let markers = markers.join("|");
-    let _ = writeln!(
-        out,
-        "TEXT: /(?s:.*)/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
-    );
+    // Free text holds no marker with its colon and no opening tag.
+    let mut held = format!("({markers}){MARKER_TAIL}");
+    for tag in &plan.tags {
+        let _ = write!(held, "|{}", regex_literal(tag));
+    }
+    let _ = writeln!(out, "TEXT: /(?s:.*)/ & ~/(?s:.*)({held})(?s:.*)/");
     if choice == Choice::Required {
         // The prose around a required block: few lines without the characters that
         // would make the block prose, then the end (choice.rs). Their length is left
@@ -173,11 +200,11 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
         let _ = writeln!(out, "tail: TAIL");
         let _ = writeln!(
             out,
-            "LEAD: /({line}\\n){{0,{LEAD_LINES}}}/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
+            "LEAD: /({line}\\n){{0,{LEAD_LINES}}}/ & ~/(?s:.*)({held})(?s:.*)/"
         );
         let _ = writeln!(
             out,
-            "TAIL: /(\\n{line}){{0,{TAIL_LINES}}}/ & ~/(?s:.*)({markers}){MARKER_TAIL}(?s:.*)/"
+            "TAIL: /(\\n{line}){{0,{TAIL_LINES}}}/ & ~/(?s:.*)({held})(?s:.*)/"
         );
     } else {
         let _ = writeln!(out, "tail: TEXT");

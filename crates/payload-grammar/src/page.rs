@@ -15,6 +15,9 @@ pub struct Block {
     pub name: String,
     /// Its marker.
     pub marker: String,
+    /// The tag it is written in instead of its marker (`a2ui-json` for
+    /// `<a2ui-json>…</a2ui-json>`, docs/spec.md §1.21), when it has one.
+    pub tag: Option<String>,
     /// The schema of the value after the marker (2020-12).
     pub schema: Value,
     /// The type's rules beyond its schema, in words: no grammar enforces them.
@@ -34,6 +37,9 @@ pub struct PagePlan {
     pub actions: Option<Block>,
     /// Every marker the parser knows, on this page or not: free text holds none.
     pub markers: Vec<String>,
+    /// Every opening tag the parser knows (`<a2ui-json>`), on this page or not: free
+    /// text holds none.
+    pub tags: Vec<String>,
     /// Which suggestion blocks may go beside a custom payload (`Page::combination`).
     pub combination: Combination,
 }
@@ -48,6 +54,7 @@ impl PagePlan {
             .map(|payload| Block {
                 name: payload.name.to_string(),
                 marker: payload.marker.to_string(),
+                tag: (!payload.tag.is_empty()).then(|| payload.tag.to_string()),
                 schema: payload.schema(Dialect::Draft2020_12),
                 rules: payload.rules.iter().map(|r| r.to_string()).collect(),
             })
@@ -56,16 +63,31 @@ impl PagePlan {
         let values = suggestions.then(|| Block {
             name: payload_core::suggestions::SUGGESTED_VALUES_NAME.to_string(),
             marker: SUGGESTED_VALUES_MARKER.to_string(),
+            tag: None,
             schema: values_schema(),
             rules: Vec::new(),
         });
         let actions = (suggestions && !info.actions.is_empty()).then(|| Block {
             name: payload_core::suggestions::SUGGESTED_ACTIONS_NAME.to_string(),
             marker: SUGGESTED_ACTIONS_MARKER.to_string(),
+            tag: None,
             schema: actions_schema(&info.actions),
             rules: Vec::new(),
         });
-        let mut markers: Vec<String> = registry.types().map(|t| t.marker.to_string()).collect();
+        // A type written in tags is read only in them: its opening tag is what free text
+        // must not hold, not its marker.
+        let mut markers: Vec<String> = registry
+            .types()
+            .filter(|t| t.tag.is_empty())
+            .map(|t| t.marker.to_string())
+            .collect();
+        let mut tags: Vec<String> = registry
+            .types()
+            .filter(|t| !t.tag.is_empty())
+            .map(|t| format!("<{}>", t.tag))
+            .collect();
+        tags.sort();
+        tags.dedup();
         markers.push(SUGGESTED_VALUES_MARKER.to_string());
         markers.push(SUGGESTED_ACTIONS_MARKER.to_string());
         markers.sort();
@@ -76,6 +98,7 @@ impl PagePlan {
             values,
             actions,
             markers,
+            tags,
             combination: info.page.combination,
         })
     }

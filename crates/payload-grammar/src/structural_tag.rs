@@ -30,15 +30,27 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
     let mut tags = Vec::new();
     let mut triggers = Vec::new();
     for block in &blocks {
-        let trigger = format!("{}:", block.marker);
+        // A type written in tags (docs/spec.md §1.21) is a structural tag as it stands.
+        let (trigger, begin, end) = match &block.tag {
+            Some(tag) => (
+                format!("<{tag}>"),
+                format!("<{tag}>\n"),
+                format!("\n</{tag}>"),
+            ),
+            None => {
+                let trigger = format!("{}:", block.marker);
+                let begin = format!("{trigger} ");
+                (trigger, begin, String::new())
+            }
+        };
         tags.push(json!({
             "type": "tag",
-            "begin": format!("{trigger} "),
+            "begin": begin,
             "content": {
                 "type": "json_schema",
                 "json_schema": embeddable(&block.schema, Target::StructuralTag),
             },
-            "end": "",
+            "end": end,
         }));
         triggers.push(trigger);
         unsupported.extend(scan(Target::StructuralTag, &block.name, &block.schema));

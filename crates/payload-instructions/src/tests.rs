@@ -825,3 +825,43 @@ fn a_shared_definition_is_written_once_and_named_elsewhere() {
     assert_eq!(text.matches("\"litre\"").count(), 2, "{text}");
     assert!(!text.contains("Measure"), "{text}");
 }
+
+/// A surface: written in tags, as A2UI's agents write theirs.
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, payload_core::LlmPayload)]
+#[payload(tag = "a2ui-json", example = surface_example)]
+struct Surface {
+    /// The surface's id.
+    surface_id: String,
+}
+
+fn surface_example() -> Surface {
+    Surface {
+        surface_id: "main".to_string(),
+    }
+}
+
+/// A type written in tags is taught in its tags (docs/spec.md §1.21), never its marker,
+/// and the example the instructions show is read back as the type by the parser.
+#[test]
+fn a_tagged_type_is_taught_in_its_tags_and_its_example_reads_back() {
+    let text = payload_instructions(&Surface::TYPE, &InstructionOptions::default());
+    assert!(text.starts_with("<a2ui-json>\n"), "{text}");
+    assert!(
+        text.contains("between the tags <a2ui-json> and </a2ui-json>"),
+        "{text}"
+    );
+    assert!(!text.contains(Surface::MARKER), "{text}");
+    let example = text
+        .split("Example:\n")
+        .nth(1)
+        .expect("the example is shown");
+    assert!(example.trim_end().ends_with("</a2ui-json>"), "{text}");
+    let parsed = parse(example, &ParseOptions::new().payload(Surface::TYPE));
+    let payload = parsed.custom_payload.expect("the example reads back");
+    assert_eq!(payload.data(), &json!({"surface_id": "main"}));
+    // Not longer than the marker form of the same type, but for the tag's words.
+    let mut marked = Surface::TYPE;
+    marked.tag = "";
+    let marked = payload_instructions(&marked, &InstructionOptions::default());
+    assert!(text.len() <= marked.len() + 40, "{text}\n---\n{marked}");
+}

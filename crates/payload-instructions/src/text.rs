@@ -48,9 +48,15 @@ pub(super) fn marker_sections(
 ) -> Vec<(&'static str, String)> {
     let schema = payload.schema(Dialect::Draft2020_12);
     let marker = payload.marker;
+    let tag = payload.tag;
     let (open, close, kind) = brackets(&schema);
     let mut parts = Vec::new();
-    let mut head = format!("{marker}\n");
+    // A type written in tags (docs/spec.md §1.21) is taught in its tags, never its marker.
+    let mut head = if tag.is_empty() {
+        format!("{marker}\n")
+    } else {
+        format!("<{tag}>\n")
+    };
     if !payload.description.trim().is_empty() {
         let _ = writeln!(head, "When to use: {}", one_line(payload.description));
     }
@@ -69,9 +75,15 @@ pub(super) fn marker_sections(
     parts.push(("when to use", head));
     parts.push((
         "marker",
-        format!(
-            "\nWrite the marker {marker}: (capitals, with the colon), then one JSON {kind} on the same line or the next:\n{marker}: {open} ... {close}\n"
-        ),
+        if tag.is_empty() {
+            format!(
+                "\nWrite the marker {marker}: (capitals, with the colon), then one JSON {kind} on the same line or the next:\n{marker}: {open} ... {close}\n"
+            )
+        } else {
+            format!(
+                "\nWrite one JSON {kind} between the tags <{tag}> and </{tag}>, on lines of its own:\n<{tag}>\n{open} ... {close}\n</{tag}>\n"
+            )
+        },
     ));
     parts.push((
         "shape",
@@ -97,22 +109,39 @@ pub(super) fn marker_sections(
     }
     push("rules", "Rules:", &rules(payload));
     if options.detailed() && options.error_prevention {
-        let mistakes = vec![
+        let written = if tag.is_empty() {
             format!(
                 "Write the marker exactly as {marker}: — same capitals and underscores, the colon right after it, no other words between the marker and the JSON."
-            ),
+            )
+        } else {
+            format!(
+                "Write the tags exactly as <{tag}> and </{tag}>, with nothing but the JSON between them."
+            )
+        };
+        let named = if tag.is_empty() {
+            marker.to_string()
+        } else {
+            format!("<{tag}> block")
+        };
+        let mistakes = vec![
+            written,
             format!(
                 "Write strict JSON: one {kind}, keys and strings in double quotes, no comments, no trailing commas, every bracket closed."
             ),
             "Use only the field names shown, spelled exactly; write enum values exactly as shown."
                 .into(),
-            format!("Send at most one {marker} per response."),
+            format!("Send at most one {named} per response."),
         ];
         push("mistakes", "Avoid these mistakes:", &mistakes);
     }
     if options.detailed() && options.include_example {
         if let Some(example) = pretty_example(payload) {
-            parts.push(("example", format!("\nExample:\n{marker}: {example}\n")));
+            let written = if tag.is_empty() {
+                format!("{marker}: {example}")
+            } else {
+                format!("<{tag}>\n{example}\n</{tag}>")
+            };
+            parts.push(("example", format!("\nExample:\n{written}\n")));
         }
     }
     parts

@@ -48,12 +48,31 @@ fn payload_table(registry: &Registry, out: &mut String) {
         let t = &entry.payload;
         let _ = writeln!(
             out,
-            "| `{}` | `{}:` | {} | {} |",
+            "| `{}` | `{}` | {} | {} |",
             t.name,
-            t.marker,
+            written(t),
             cell(&pages_of(registry, t, entry.role).join(", ")),
             cell(first_sentence(t.description))
         );
+    }
+}
+
+/// How a type's block opens: `MARKER:`, or its opening tag for a type written in tags
+/// (docs/spec.md §1.21).
+fn written(t: &PayloadType) -> String {
+    if t.tag.is_empty() {
+        format!("{}:", t.marker)
+    } else {
+        format!("<{}>", t.tag)
+    }
+}
+
+/// `value` written as a block of `t`: after its marker, or between its tags.
+fn around(t: &PayloadType, value: &str) -> String {
+    if t.tag.is_empty() {
+        format!("{}: {value}", t.marker)
+    } else {
+        format!("<{}>\n{value}\n</{}>", t.tag, t.tag)
     }
 }
 
@@ -142,8 +161,8 @@ fn pages(registry: &Registry, out: &mut String) {
             .iter()
             .map(|t| match t.kind {
                 // A proposal is the kind a prompt assumes; the others are named.
-                PayloadKind::Proposal => format!("`{}:`", t.marker),
-                kind => format!("`{}:` ({kind})", t.marker),
+                PayloadKind::Proposal => format!("`{}`", written(t)),
+                kind => format!("`{}` ({kind})", written(t)),
             })
             .collect();
         let _ = writeln!(
@@ -343,7 +362,7 @@ fn type_reference(registry: &Registry, out: &mut String) {
             _ => ("{", "}"),
         };
         let _ = writeln!(out, "\n### `{}`\n", t.name);
-        let _ = writeln!(out, "- Marker: `{}:`", t.marker);
+        let _ = writeln!(out, "- Marker: `{}`", written(t));
         let _ = writeln!(
             out,
             "- Pages: {}",
@@ -353,7 +372,7 @@ fn type_reference(registry: &Registry, out: &mut String) {
             let _ = writeln!(out, "- Purpose: {}", one_line(t.description));
         }
         out.push_str("\nFormat:\n\n");
-        fenced(out, "text", &format!("{}: {open} ... {close}", t.marker));
+        fenced(out, "text", &around(t, &format!("{open} ... {close}")));
         out.push_str(
             "\nShape (fields marked `?` are optional; `//` comments are notes, not JSON):\n\n",
         );
@@ -373,7 +392,7 @@ fn type_reference(registry: &Registry, out: &mut String) {
         if let Some(example) = t.example() {
             let pretty = serde_json::to_string_pretty(&example).unwrap_or_default();
             out.push_str("\nExample:\n\n");
-            fenced(out, "text", &format!("{}: {pretty}", t.marker));
+            fenced(out, "text", &around(t, &pretty));
         }
         let pretty = serde_json::to_string_pretty(&schema).unwrap_or_default();
         out.push_str("\n<details>\n<summary>JSON Schema (2020-12)</summary>\n\n");
@@ -435,6 +454,33 @@ fn one_line(text: &str) -> String {
 mod tests {
     use super::*;
     use payload_registry::{Page, PayloadEntry};
+
+    /// A type written in tags (docs/spec.md §1.21) is documented in its tags, its
+    /// format and example between them.
+    #[test]
+    fn a_tagged_type_is_documented_in_its_tags() {
+        use payload_core::runtime::RuntimeOptions;
+        let schema =
+            serde_json::json!({"type": "object", "properties": {"id": {"type": "string"}}});
+        let options = RuntimeOptions {
+            name: Some("surface_doc".to_string()),
+            tag: Some("ui-json".to_string()),
+            example: Some(serde_json::json!({"id": "a"})),
+            ..RuntimeOptions::default()
+        };
+        let surface = *PayloadType::from_schema(&schema, options).unwrap();
+        let offered: &'static [PayloadType] = Box::leak(Box::new([surface]));
+        let registry = Registry::from_parts(
+            vec![PayloadEntry::new(surface, &[])],
+            vec![Page::new("ui").payloads(offered)],
+            Vec::new(),
+        );
+        let text = render(&registry);
+        assert!(text.contains("| `surface_doc` | `<ui-json>` |"), "{text}");
+        assert!(text.contains("- Marker: `<ui-json>`"), "{text}");
+        assert!(text.contains("<ui-json>\n{ ... }\n</ui-json>"), "{text}");
+        assert!(!text.contains("SURFACE_DOC:"), "{text}");
+    }
 
     #[test]
     fn an_empty_registry_documents_the_sections_only() {

@@ -94,6 +94,16 @@ pub enum RegistryError {
         /// The marker both use.
         marker: &'static str,
     },
+    /// Two payload types are written in one tag (docs/spec.md §1.21), so a block could
+    /// not say which it is.
+    SharedTag {
+        /// The type registered first.
+        first: &'static str,
+        /// The type registered second.
+        second: &'static str,
+        /// The tag both use.
+        tag: &'static str,
+    },
     /// A custom payload type uses a marker reserved for suggestions.
     ReservedMarker {
         /// The type.
@@ -145,6 +155,12 @@ impl fmt::Display for RegistryError {
                 f,
                 "payload types '{first}' and '{second}' share the marker {marker}"
             ),
+            RegistryError::SharedTag { first, second, tag } => {
+                write!(
+                    f,
+                    "payload types '{first}' and '{second}' share the tag <{tag}>"
+                )
+            }
             RegistryError::ReservedMarker { name, marker } => {
                 write!(f, "payload type '{name}' uses the reserved marker {marker}")
             }
@@ -336,7 +352,8 @@ impl Registry {
         Ok(parsed)
     }
 
-    /// Every conflict among the registrations: two types with one name or one marker, a
+    /// Every conflict among the registrations: two types with one name, one marker or
+    /// one tag, a
     /// marker that is a suggestion marker, a type naming a page that does not exist,
     /// a page offering a type that is not registered, two pages or two global actions
     /// with one name. Apps call this from a test (the `payload` binary's tests do).
@@ -344,9 +361,21 @@ impl Registry {
         let mut errors = Vec::new();
         let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
         let mut by_marker: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut by_tag: BTreeMap<&str, &str> = BTreeMap::new();
         for entry in &self.types {
             let t = entry.payload;
             *by_name.entry(t.name).or_default() += 1;
+            if !t.tag.is_empty() {
+                if let Some(other) = by_tag.insert(t.tag, t.name) {
+                    if other != t.name {
+                        errors.push(RegistryError::SharedTag {
+                            first: other,
+                            second: t.name,
+                            tag: t.tag,
+                        });
+                    }
+                }
+            }
             if let Some(other) = by_marker.insert(t.marker, t.name) {
                 if other != t.name {
                     errors.push(RegistryError::SharedMarker {

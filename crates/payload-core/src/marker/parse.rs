@@ -34,7 +34,7 @@ use crate::error::{ErrorKind, Location, PayloadError};
 use crate::json;
 use crate::limits::Limits;
 use crate::marker::combination::Combination;
-use crate::marker::count::PayloadCount;
+use crate::marker::count::{Counted, PayloadCount};
 use crate::marker::message::MessageBuilder;
 use crate::marker::near_miss::NearMisses;
 use crate::marker::response::{Missed, ParsedResponse, Rejected};
@@ -46,7 +46,7 @@ use crate::payload::CustomPayload;
 use crate::payload::PayloadType;
 use crate::scan::reasoning::{self, ReasoningText, Scope, Splitter};
 use crate::scan::segmenter::{Block, Ending, Piece, Segmenter};
-use crate::scan::table::MarkerTable;
+use crate::scan::table::{MarkerTable, Written};
 use crate::warning::{Warning, WarningKind};
 use serde_json::Value;
 use std::sync::Arc;
@@ -166,26 +166,37 @@ impl Parser {
     /// registry rejects such registrations before they get here.
     pub fn new(options: &ParseOptions) -> Parser {
         let mut roles = Vec::new();
-        let mut markers: Vec<&'static str> = Vec::new();
-        let mut add = |marker: &'static str, role: BlockKind| {
-            if !marker.is_empty() && !markers.contains(&marker) {
-                markers.push(marker);
+        let mut written: Vec<Written> = Vec::new();
+        let mut add = |how: Written, role: BlockKind| {
+            if !how.name().is_empty() && !written.contains(&how) {
+                written.push(how);
                 roles.push(role);
             }
         };
         if options.suggestions {
-            add(SUGGESTED_VALUES_MARKER, BlockKind::Values);
-            add(SUGGESTED_ACTIONS_MARKER, BlockKind::Actions);
+            add(Written::Marker(SUGGESTED_VALUES_MARKER), BlockKind::Values);
+            add(
+                Written::Marker(SUGGESTED_ACTIONS_MARKER),
+                BlockKind::Actions,
+            );
         }
         for payload in &options.payloads {
-            add(payload.marker, BlockKind::Custom(*payload));
+            add(written_as(payload), BlockKind::Custom(*payload));
         }
         for payload in &options.foreign {
-            add(payload.marker, BlockKind::Foreign(*payload));
+            add(written_as(payload), BlockKind::Foreign(*payload));
         }
+        // A tagged type is written only in its tags: its marker is no near miss.
+        let markers: Vec<&'static str> = written
+            .iter()
+            .filter_map(|w| match w {
+                Written::Marker(name) => Some(*name),
+                Written::Tag(_) => None,
+            })
+            .collect();
         Parser {
             near_misses: Arc::new(NearMisses::new(&markers)),
-            table: Arc::new(MarkerTable::new(markers)),
+            table: Arc::new(MarkerTable::of(written)),
             roles: roles.into(),
             actions: options.actions.clone().into(),
             combination: options.combination,
@@ -232,7 +243,8 @@ impl Parser {
         self.payload_count
     }
 
-    /// The markers this parser recognises, suggestion markers first.
+    /// The markers this parser recognises, suggestion markers first (a type written in
+    /// tags is there by its tag's name).
     pub fn markers(&self) -> &[&'static str] {
         self.table.markers()
     }
@@ -320,6 +332,8 @@ pub(crate) struct Assembly {
     removed: Vec<std::ops::Range<usize>>,
     /// A forward-only cursor for locations: each byte is counted once.
     cursor: (usize, Location),
+    /// How many custom payloads were accepted so far, in all and per type.
+    counted: Counted,
 }
 
 impl Assembly {
@@ -334,6 +348,7 @@ impl Assembly {
             piece_start: 0,
             removed: Vec::new(),
             cursor: (0, Location { line: 1, column: 1 }),
+            counted: Counted::default(),
         }
     }
 
@@ -542,16 +557,12 @@ impl Assembly {
             return self.reject(payload.name, raw, errors);
         }
         self.note_repairs(payload.marker, &decoded);
-        if self.result.custom_payload.is_some() {
-            let error = PayloadError::new(
-                ErrorKind::ExtraPayload,
-                "",
-                "only one structured payload is accepted per response; an earlier one was",
-            )
-            .with_suggestion("send one payload per response")
-            .with_location(self.location(text, at));
+        let count = self.parser.payload_count;
+        if let Some(error) = self.counted.refusal(count, payload.name) {
+            let error = error.with_location(self.location(text, at));
             return self.reject(payload.name, raw, vec![error]);
         }
+        self.counted.accept(count, payload.name);
         let (unknown, omitted) = checked.warnings.into_parts();
         for warning in unknown {
             self.warnings.push(Warning::new(
@@ -560,8 +571,12 @@ impl Assembly {
             ));
         }
         self.warnings.count_omitted(omitted);
-        self.result.custom_payload =
-            Some(CustomPayload::validated(payload.name, value, checked.typed));
+        let accepted = CustomPayload::validated(payload.name, value, checked.typed);
+        if self.result.custom_payload.is_none() {
+            self.result.custom_payload = Some(accepted);
+        } else {
+            self.result.more_payloads.push(accepted);
+        }
         self.result.accepted.push((payload.name, raw));
     }
 
@@ -651,21 +666,32 @@ impl Assembly {
     /// warning, and listed for a re-ask.
     fn missing_value(&mut self, role: BlockKind, raw: String, origin: Location) {
         let marker = role_marker(&role);
+        let tagged =
+            matches!(role, BlockKind::Custom(t) | BlockKind::Foreign(t) if !t.tag.is_empty());
+        let (what, error, suggestion) = if tagged {
+            (
+                format!("the <{marker}> tags hold no value"),
+                format!("<{marker}> was written with no JSON value before </{marker}>"),
+                format!(
+                    "write <{marker}>, its JSON value, then </{marker}>, or leave the tags out"
+                ),
+            )
+        } else {
+            (
+                format!("the {marker} marker has no value after it"),
+                format!("{marker}: was written with no value after it"),
+                format!(
+                    "write {marker}: followed directly by its JSON value, or leave the marker out"
+                ),
+            )
+        };
         self.warnings.push(Warning::new(
             WarningKind::MissingValue,
-            format!(
-                "{raw:?} was removed from the message: the {marker} marker has no value after it"
-            ),
+            format!("{raw:?} was removed from the message: {what}"),
         ));
-        let error = PayloadError::new(
-            ErrorKind::Missing,
-            "",
-            format!("{marker}: was written with no value after it"),
-        )
-        .with_suggestion(format!(
-            "write {marker}: followed directly by its JSON value, or leave the marker out"
-        ))
-        .with_location(origin);
+        let error = PayloadError::new(ErrorKind::Missing, "", error)
+            .with_suggestion(suggestion)
+            .with_location(origin);
         self.result.missed.push(Missed {
             kind: role.name().to_string(),
             raw,
@@ -738,11 +764,23 @@ fn locate_in_block(
     errors
 }
 
+/// The marker a block of `role` is written after, or the name of its tag
+/// (docs/spec.md §1.21).
 pub(crate) fn role_marker(role: &BlockKind) -> &'static str {
     match role {
         BlockKind::Values => SUGGESTED_VALUES_MARKER,
         BlockKind::Actions => SUGGESTED_ACTIONS_MARKER,
-        BlockKind::Custom(t) | BlockKind::Foreign(t) => t.marker,
+        BlockKind::Custom(t) | BlockKind::Foreign(t) => written_as(t).name(),
+    }
+}
+
+/// How `payload`'s blocks are written: in its tags when it has one, else after its
+/// marker (docs/spec.md §1.21).
+fn written_as(payload: &PayloadType) -> Written {
+    if payload.tag.is_empty() {
+        Written::Marker(payload.marker)
+    } else {
+        Written::Tag(payload.tag)
     }
 }
 

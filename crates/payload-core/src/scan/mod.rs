@@ -2,9 +2,9 @@
 //! table, shared by the one-shot parser and the streaming parser so that they cannot
 //! disagree (docs/spec.md §1.2-1.4, §1.11, §1.12).
 //!
-//! - [`table`]: every marker of a page in one Aho-Corasick automaton;
+//! - [`table`]: every marker and opening tag of a page in one Aho-Corasick automaton;
 //! - [`spelling`]: whether a name is written as a marker (emphasis, spaces, colon,
-//!   fence opener);
+//!   fence opener), and what follows an opening tag (docs/spec.md §1.21);
 //! - [`lines`]: the Markdown around it (code fences by [`crate::fence`], quotes, block
 //!   prefixes);
 //! - what counts as space (Unicode spaces and invisible characters) is

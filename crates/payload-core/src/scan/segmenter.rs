@@ -22,6 +22,10 @@
 //! reading goes on from there. A marker alone at a line's start with no value after
 //! it is a block of its own (docs/spec.md §1.17) that takes only the marker.
 //!
+//! An opening tag is a name match like a marker's (docs/spec.md §1.21): its value is
+//! read by the same scanner, which also ends it at its closing tag, and the closing
+//! tag after a closed value goes with the block.
+//!
 //! Waiting is bounded: a block's value is scanned by a resumable scanner, and a decision
 //! that needs an unknown amount of text ahead (whitespace after a marker, the inside of
 //! a fence) is re-examined only once the text has grown by a quarter, so the total work
@@ -491,10 +495,16 @@ impl Segmenter {
     fn decide(&mut self, run: &Run<'_, '_>, found: NameMatch) -> Decision {
         let text = run.text;
         let bytes = text.as_bytes();
-        if !can_start(text, found.start) {
+        let tag = run.table.closer(found.pattern).is_some();
+        if !tag && !can_start(text, found.start) {
             return Decision::Prose;
         }
-        let marker_start = spelling::marker_start(bytes, found.start);
+        // A tag is markup: no emphasis goes with it.
+        let marker_start = if tag {
+            found.start
+        } else {
+            spelling::marker_start(bytes, found.start)
+        };
         // Backticks before the marker on its line: a run opens a code span that the
         // next run of the same length closes (with single backticks: an odd count
         // before the marker means it is inside one).
@@ -507,7 +517,7 @@ impl Segmenter {
         }
         let prefix = &text[self.prose_start..marker_start];
         let at_line_start = self.prose_start == self.line_start && lines::is_block_prefix(prefix);
-        let spelled = match spelling::spell(text, found.start, found.end, run.eof) {
+        let spelled = match spell(run.table, text, found, run.eof) {
             Spelling::Prose => return Decision::Prose,
             Spelling::NeedMore => return Decision::Wait,
             // Mid-sentence ("I'll send a NAME: once you confirm") it is prose.
@@ -516,6 +526,21 @@ impl Segmenter {
                 return Decision::Missing(Block {
                     pattern: found.pattern,
                     start: self.line_start,
+                    end,
+                    value_start: None,
+                    value_end: None,
+                    ending: Ending::Missing,
+                    read: None,
+                });
+            }
+            Spelling::Empty { end } => {
+                return Decision::Missing(Block {
+                    pattern: found.pattern,
+                    start: if at_line_start {
+                        self.line_start
+                    } else {
+                        marker_start
+                    },
                     end,
                     value_start: None,
                     value_end: None,
@@ -585,8 +610,15 @@ impl Segmenter {
     fn block(&mut self, run: &mut Run<'_, '_>, mut pending: Box<Pending>) -> Step {
         match receive(run, &mut pending) {
             Received::Wait => {
+                // A value that closed waits for what may follow it (its fence's closer,
+                // its closing tag): looked at again once the text has grown by a
+                // quarter, so a long line after it stays linear.
+                let closed_at = pending.value_end;
                 self.mode = Mode::Block(pending);
-                Step::Wait
+                match closed_at {
+                    Some(end) => self.wait_from(run.text.len(), end),
+                    None => Step::Wait,
+                }
             }
             Received::Block(block) => {
                 let (from, end) = (block.start, block.end);
@@ -606,9 +638,15 @@ impl Segmenter {
             if let Some(mut pending) = check.current.take() {
                 match receive(run, &mut pending) {
                     Received::Wait => {
+                        // As in `block`: a closed value waiting for what follows it is
+                        // looked at again once the text has grown by a quarter.
+                        let closed_at = pending.value_end;
                         check.current = Some(pending);
                         self.mode = Mode::FenceCheck(check);
-                        return Step::Wait;
+                        return match closed_at {
+                            Some(end) => self.wait_from(len, end),
+                            None => Step::Wait,
+                        };
                     }
                     Received::Block(block) => {
                         check.cursor = block.end;
@@ -768,6 +806,15 @@ fn trailing_emphasis(bytes: &[u8]) -> usize {
     bytes.len() - spelling::marker_start(bytes, bytes.len())
 }
 
+/// What the text around the match `found` says: a marker's spelling, or what follows
+/// an opening tag (docs/spec.md §1.21).
+fn spell(table: &MarkerTable, text: &str, found: NameMatch, eof: bool) -> Spelling {
+    match table.closer(found.pattern) {
+        Some(close) => spelling::spell_tag(text, found.start, found.end, close, eof),
+        None => spelling::spell(text, found.start, found.end, eof),
+    }
+}
+
 /// The text and the output of one [`Segmenter::advance`].
 struct Run<'a, 't> {
     table: &'a MarkerTable,
@@ -826,6 +873,7 @@ fn receive(run: &mut Run<'_, '_>, pending: &mut Pending) -> Received {
                 table: run.table,
                 own: pending.spelled.fence,
                 enclosing: pending.enclosing,
+                close: run.table.closer(pending.pattern),
                 reads: run.reads,
             };
             match pending.scanner.advance_until(text, run.eof, Some(&ends)) {
@@ -879,6 +927,15 @@ fn receive(run: &mut Run<'_, '_>, pending: &mut Pending) -> Received {
         }
         if let Some(run_len) = crate::fence::inline_closer(rest, fence) {
             end = after + run_len;
+        }
+    }
+    if let Some(close) = run.table.closer(pending.pattern) {
+        // The closing tag goes with the block when the text puts it after the value;
+        // the block ends after its value when it does not.
+        match spelling::tag_closer(text, end, close, run.eof) {
+            Ok(closed) => end = closed,
+            Err(true) => return Received::Wait,
+            Err(false) => {}
         }
     }
     Received::Block(Block {
@@ -956,13 +1013,20 @@ fn fenced_block(
         }
         _ => return FencedBlock::Other,
     };
-    let marker_start = spelling::marker_start(text.as_bytes(), found.start);
-    if !can_start(text, found.start) || !lines::is_block_prefix(&text[line_start..marker_start]) {
+    let tag = run.table.closer(found.pattern).is_some();
+    let marker_start = if tag {
+        found.start
+    } else {
+        spelling::marker_start(text.as_bytes(), found.start)
+    };
+    if !(tag || can_start(text, found.start))
+        || !lines::is_block_prefix(&text[line_start..marker_start])
+    {
         return FencedBlock::Other;
     }
-    match spelling::spell(text, found.start, found.end, run.eof) {
+    match spell(run.table, text, found, run.eof) {
         // A marker with no value in a fence is a sample of the format: code.
-        Spelling::Prose | Spelling::Alone { .. } => FencedBlock::Other,
+        Spelling::Prose | Spelling::Alone { .. } | Spelling::Empty { .. } => FencedBlock::Other,
         Spelling::NeedMore => FencedBlock::Wait,
         Spelling::Marker(spelled) => FencedBlock::Block(Box::new(Pending {
             pattern: found.pattern,

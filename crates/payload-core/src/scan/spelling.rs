@@ -40,6 +40,13 @@ pub(crate) enum Spelling {
         /// The end of the marker's line, before the line break.
         end: usize,
     },
+    /// An opening tag whose content is not a value, closed by its closing tag
+    /// (docs/spec.md §1.21): the pair and what stands between them are a block with no
+    /// value, ending at `end` (past the closing tag).
+    Empty {
+        /// Just past the closing tag.
+        end: usize,
+    },
 }
 
 /// A marker, as written.
@@ -189,6 +196,77 @@ pub(crate) fn spell(text: &str, name_start: usize, name_end: usize, eof: bool) -
         value_start,
         fence,
     })
+}
+
+/// Reads what follows an opening tag at `tag_start..after` whose closing tag is
+/// `close` (docs/spec.md §1.21): whitespace (line breaks too) and at most one code-fence
+/// opener, then the value's opening bracket (or a quote and a bracket, a value sent
+/// inside a string). A tag is markup no word is spelled as, so it needs no emphasis,
+/// colon or line start. Anything else between the tags makes them a block with no
+/// value that reaches past the closing tag ([`Spelling::Empty`]); with no closing tag
+/// in the rest of a complete text, the block is truncated (a value that never opened).
+pub(crate) fn spell_tag(
+    text: &str,
+    tag_start: usize,
+    after: usize,
+    close: &str,
+    eof: bool,
+) -> Spelling {
+    let mut cursor = Cursor { text, at: after };
+    cursor.skip_while(is_space);
+    let mut fence = None;
+    if let Some((opened, len)) = fence::inline_opener(cursor.rest()) {
+        fence = Some(opened);
+        cursor.at += len;
+        cursor.skip_while(is_space);
+    } else if !eof && fence::may_become_run(cursor.rest()) {
+        return Spelling::NeedMore;
+    }
+    let value = |value_start| {
+        Spelling::Marker(Spelled {
+            marker_start: tag_start,
+            value_start,
+            fence,
+        })
+    };
+    match cursor.peek() {
+        Some('{' | '[') => return value(Some(cursor.at)),
+        Some('"') => match held_bracket(text, cursor.at + 1) {
+            Some(true) => return value(Some(cursor.at)),
+            Some(false) => {}
+            None if eof => {}
+            None => return Spelling::NeedMore,
+        },
+        None if eof => return value(None),
+        None => return Spelling::NeedMore,
+        Some(_) => {}
+    }
+    match memchr::memmem::find(&text.as_bytes()[after..], close.as_bytes()) {
+        Some(at) => Spelling::Empty {
+            end: after + at + close.len(),
+        },
+        None if eof => value(None),
+        None => Spelling::NeedMore,
+    }
+}
+
+/// Where the closing tag `close` of a block whose value (with its fence's closer) ends
+/// at `from` ends, if the text puts it there (docs/spec.md §1.21): on the first line
+/// after the value that holds anything but whitespace, where the text between the
+/// value and the tag goes with the block. `Err(true)` when the text so far cannot say
+/// yet; `Err(false)` when the tag is not there (the block ends after its value).
+pub(crate) fn tag_closer(text: &str, from: usize, close: &str, eof: bool) -> Result<usize, bool> {
+    let bytes = text.as_bytes();
+    let at = from
+        + bytes[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+    let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+    match memchr::memmem::find(&bytes[at..line_end], close.as_bytes()) {
+        Some(found) => Ok(at + found + close.len()),
+        None => Err(line_end == bytes.len() && !eof),
+    }
 }
 
 /// Whether a bracket opens at `at` after whitespace (a quote stands before `at`): a

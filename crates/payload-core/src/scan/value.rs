@@ -53,6 +53,10 @@ pub(crate) struct Ends<'a> {
     pub(crate) own: Option<Fence>,
     /// The fence the whole block stands in: its closing line ends the block and stays.
     pub(crate) enclosing: Option<Fence>,
+    /// The closing tag of a block written in tags (docs/spec.md §1.21): met outside a
+    /// string, or at a line's start, while the value is open, it ends the value
+    /// unclosed and is removed with the block.
+    pub(crate) close: Option<&'a str>,
     /// Whether a value's text reads as a value (the JSON reader's verdict, repairs
     /// allowed): asked only of a value that closed after a marker line inside one of its
     /// strings was looked past (module docs). The scanner does not read JSON itself.
@@ -381,6 +385,22 @@ impl ValueScanner {
                     });
                     self.pos += 2;
                 }
+                b'<' if ends.and_then(|e| e.close).is_some() => {
+                    let close = ends.and_then(|e| e.close).unwrap_or_default();
+                    let rest = &bytes[self.pos..];
+                    if rest.starts_with(close.as_bytes()) {
+                        return self.ended(Scan::Unclosed {
+                            value_end: self.pos,
+                            end: self.pos + close.len(),
+                        });
+                    }
+                    if !eof && close.as_bytes().starts_with(rest) {
+                        // The closing tag may be arriving: decide once it has.
+                        return Scan::NeedMore;
+                    }
+                    self.last_significant = byte;
+                    self.pos += 1;
+                }
                 _ => {
                     self.last_significant = byte;
                     self.skip_char(text);
@@ -424,6 +444,18 @@ impl ValueScanner {
                 value_end: line,
                 end: line,
             }));
+        }
+        if let Some(close) = ends.close {
+            let visible = content.trim_start_matches(|c| is_horizontal_space(c) || c == '\r');
+            if visible.starts_with(close) {
+                // A closing tag at a line's start ends the value, even inside a string
+                // (a string of a value does not hold a raw line break).
+                let at = line + (content.len() - visible.len());
+                return LineStart::Ends(self.ended(Scan::Unclosed {
+                    value_end: at,
+                    end: at + close.len(),
+                }));
+            }
         }
         if starts_with_marker(ends.table, text, line, line_end, eof) {
             if self.string.is_some() && self.look_past {
@@ -521,6 +553,10 @@ fn starts_with_marker(
     let marker_start = spelling::marker_start(text.as_bytes(), found.start);
     if marker_start < line || !lines::is_block_prefix(&text[line..marker_start]) {
         return false;
+    }
+    // An opening tag at a line's start opens a block, whatever follows it.
+    if table.closer(found.pattern).is_some() {
+        return true;
     }
     // The line is complete here, so the head is decided.
     let eof = eof || line_end < text.len();
@@ -698,6 +734,7 @@ mod tests {
             table: &table,
             own,
             enclosing: None,
+            close: None,
             reads: crate::json::reads,
         };
         let start = text.find(['{', '[']).unwrap();
@@ -768,6 +805,7 @@ mod tests {
             table: &table,
             own: None,
             enclosing: None,
+            close: None,
             reads: crate::json::reads,
         };
         let scan = ValueScanner::new(0)
@@ -832,6 +870,7 @@ mod tests {
             table: &table,
             own: None,
             enclosing: None,
+            close: None,
             reads: crate::json::reads,
         };
         for text in [

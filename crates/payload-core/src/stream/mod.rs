@@ -65,6 +65,8 @@
 
 #[cfg(feature = "stream")]
 mod adapter;
+#[cfg(test)]
+mod count_tests;
 mod partial;
 pub mod sse;
 #[cfg(test)]
@@ -105,7 +107,8 @@ pub enum StreamEvent {
         /// The payload type's name, or `suggested_values` / `suggested_actions`.
         #[serde(rename = "type")]
         kind: String,
-        /// The marker the model wrote (without emphasis or colon).
+        /// The marker the model wrote (without emphasis or colon), or the name of the
+        /// tag it wrote the block in (docs/spec.md §1.21).
         marker: String,
     },
     /// The value of the block being written, so far (rules in [`partial_value`]).

@@ -453,3 +453,81 @@ fn keywords_the_engine_cannot_enforce_are_listed_and_left_out_so_the_grammar_com
         "bounds kept"
     );
 }
+
+/// A type written in tags (docs/spec.md §1.21): the Lark and GBNF grammars write it in
+/// its tags (bare or fenced between them), its marker is no block, and free text
+/// holds no opening tag in Lark; what the grammars accept the parser reads as the type.
+#[test]
+fn a_tagged_type_is_written_in_its_tags_in_lark_and_gbnf() {
+    use payload_core::{PayloadType, runtime::RuntimeOptions};
+    use payload_registry::{Page, PayloadEntry};
+    let schema = serde_json::json!({
+        "title": "Surface",
+        "type": "object",
+        "properties": {"surface_id": {"type": "string"}},
+        "required": ["surface_id"]
+    });
+    let options = RuntimeOptions {
+        tag: Some("a2ui-json".to_string()),
+        ..RuntimeOptions::default()
+    };
+    let surface = *PayloadType::from_schema(&schema, options).unwrap();
+    let offered: &'static [PayloadType] = Box::leak(Box::new([surface]));
+    let registry = Registry::from_parts(
+        vec![PayloadEntry::new(surface, &[])],
+        vec![Page::new("ui").payloads(offered)],
+        vec![],
+    );
+    let lark = page_grammar(&registry, "ui", Target::Lark).unwrap().text;
+    let gbnf = page_grammar(&registry, "ui", Target::Gbnf).unwrap();
+    let gbnf_lark = crate::other_targets::gbnf_to_lark(&gbnf.text);
+    let good = [
+        "Here.\n<a2ui-json>\n{\"surface_id\": \"main\"}\n</a2ui-json>\nDone.",
+        "<a2ui-json>{\"surface_id\": \"main\"}</a2ui-json>",
+    ];
+    for text in good {
+        accepts(&lark, text).unwrap_or_else(|e| panic!("{e}\n{text:?}\n{lark}"));
+        accepts(&gbnf_lark, text).unwrap_or_else(|e| panic!("{e}\n{text:?}\n{}", gbnf.text));
+        let parsed = registry.parse_response("ui", text).unwrap();
+        assert!(parsed.custom_payload.is_some(), "{text:?}");
+    }
+    let fenced = "Here.\n<a2ui-json>\n```json\n{\"surface_id\": \"main\"}\n```\n</a2ui-json>";
+    accepts(&lark, fenced).unwrap_or_else(|e| panic!("{e}\n{lark}"));
+    assert!(
+        registry
+            .parse_response("ui", fenced)
+            .unwrap()
+            .custom_payload
+            .is_some()
+    );
+    // The marker is not how the type is written: text, for the grammar and the parser.
+    let marked = "SURFACE: {\"surface_id\": \"main\"}";
+    accepts(&lark, marked).unwrap();
+    let parsed = registry.parse_response("ui", marked).unwrap();
+    assert!(parsed.custom_payload.is_none() && parsed.message == marked);
+    for bad in [
+        // Not closed, or not the schema.
+        "<a2ui-json>{\"surface_id\": \"main\"}",
+        "<a2ui-json>{\"id\": 1}</a2ui-json>",
+    ] {
+        assert!(accepts(&lark, bad).is_err(), "Lark accepts {bad:?}");
+        assert!(accepts(&gbnf_lark, bad).is_err(), "GBNF accepts {bad:?}");
+    }
+    assert!(gbnf.text.contains("\"<a2ui-json>\""), "{}", gbnf.text);
+    // A lazy GBNF starts at the opening tag.
+    let lazy = payload_grammar::page_grammar_with(
+        &registry,
+        "ui",
+        Target::Gbnf,
+        &payload_grammar::PageOptions {
+            lazy: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        lazy.triggers.iter().any(|t| t == "<a2ui-json>"),
+        "{:?}",
+        lazy.triggers
+    );
+}

@@ -1,0 +1,154 @@
+//! The A2UI page and an answer read into its parts, in the order the model wrote them.
+
+use crate::ServerMessage;
+use crate::message::A2uiMessages;
+use crate::surface::{SurfaceError, Surfaces};
+use payload_core::{LlmPayload, ParseOptions, ParsedResponse, Parser, PayloadCount};
+
+/// The page an A2UI agent answers on: the A2UI payload, written in its tags, up to
+/// `max_blocks` blocks per answer; no suggestion chips (A2UI draws its own buttons).
+#[derive(Debug, Clone)]
+pub struct A2uiAgent {
+    options: ParseOptions,
+    parser: Parser,
+}
+
+/// One part of an answer, in text order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnswerPart {
+    /// Prose shown to the user (trimmed).
+    Text(String),
+    /// One `<a2ui-json>` block's messages, as the model wrote them.
+    Ui(Vec<ServerMessage>),
+}
+
+/// An answer, read.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// Its parts in text order.
+    pub parts: Vec<AnswerPart>,
+    /// The framework's parse: rejected blocks (with their errors), missed blocks,
+    /// warnings.
+    pub parsed: ParsedResponse,
+}
+
+impl A2uiAgent {
+    /// The page, allowing up to `max_blocks` `<a2ui-json>` blocks per answer.
+    pub fn new(max_blocks: u32) -> A2uiAgent {
+        let options = ParseOptions {
+            suggestions: false,
+            ..ParseOptions::default()
+        }
+        .payload(<A2uiMessages as LlmPayload>::TYPE)
+        .payload_count(PayloadCount::at_most(max_blocks));
+        A2uiAgent {
+            parser: Parser::new(&options),
+            options,
+        }
+    }
+
+    /// What the model is told about the A2UI payload, for the system prompt: the
+    /// messages' shape, their rules and an example, written between `<a2ui-json>` and
+    /// `</a2ui-json>` as the parser reads them.
+    pub fn instructions(&self) -> String {
+        payload_instructions::payload_instructions(
+            &<A2uiMessages as LlmPayload>::TYPE,
+            &payload_instructions::InstructionOptions::default(),
+        )
+    }
+
+    /// The page's options (for a stream, or a prompt).
+    pub fn options(&self) -> &ParseOptions {
+        &self.options
+    }
+
+    /// Reads a whole answer into its parts.
+    pub fn parse(&self, text: &str) -> Answer {
+        let parsed = self.parser.parse(text);
+        Answer {
+            parts: parts(text, &parsed),
+            parsed,
+        }
+    }
+}
+
+impl Answer {
+    /// The messages a client is sent for this answer, block by block, under the surface
+    /// rules ([`Surfaces::ready`]), starting from `surfaces` (the conversation's).
+    pub fn ready(&self, surfaces: &mut Surfaces) -> Result<Vec<ServerMessage>, SurfaceError> {
+        let mut out = Vec::new();
+        for part in &self.parts {
+            if let AnswerPart::Ui(messages) = part {
+                for message in messages {
+                    out.extend(surfaces.ready(message)?);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A piece of an answer in text order ([`ordered`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ordered<'a> {
+    /// Prose between blocks, as written (not trimmed).
+    Text(&'a str),
+    /// An accepted payload, where its block stood.
+    Payload(&'a payload_core::CustomPayload),
+}
+
+/// The pieces of `text` in order: the prose between removed blocks, and each accepted
+/// payload where its block stood. A removed span is matched to its block by its text,
+/// which is the block's `raw` (docs/spec.md §1.13); rejected and missed blocks leave no
+/// piece (they are in the parse). The spans are offsets in the answer without its
+/// reasoning: for a response that has a reasoning section, whose answer is not `text`,
+/// the pieces are the message, then every payload, so none is lost.
+pub fn ordered<'a>(text: &'a str, parsed: &'a ParsedResponse) -> Vec<Ordered<'a>> {
+    if parsed.reasoning.is_some() {
+        return std::iter::once(Ordered::Text(parsed.message.as_str()))
+            .chain(parsed.payloads().map(Ordered::Payload))
+            .collect();
+    }
+    let mut accepted = parsed.accepted_blocks().map(|(_, raw)| raw).peekable();
+    let mut payloads = parsed.payloads();
+    let mut out = Vec::new();
+    let mut from = 0;
+    for span in parsed.removed_spans() {
+        let Some(removed) = text.get(span.clone()) else {
+            continue;
+        };
+        if from < span.start {
+            out.push(Ordered::Text(&text[from..span.start]));
+        }
+        from = span.end;
+        if accepted.peek() == Some(&removed.trim()) {
+            accepted.next();
+            if let Some(payload) = payloads.next() {
+                out.push(Ordered::Payload(payload));
+            }
+        }
+    }
+    if from < text.len() {
+        out.push(Ordered::Text(&text[from..]));
+    }
+    out
+}
+
+/// The parts of `text` in order ([`ordered`]): prose trimmed (empty prose left out),
+/// and each A2UI block's messages.
+fn parts(text: &str, parsed: &ParsedResponse) -> Vec<AnswerPart> {
+    ordered(text, parsed)
+        .into_iter()
+        .filter_map(|piece| match piece {
+            Ordered::Text(prose) => {
+                let prose = prose.trim();
+                (!prose.is_empty()).then(|| AnswerPart::Text(prose.to_string()))
+            }
+            Ordered::Payload(payload) => {
+                serde_json::from_value::<A2uiMessages>(payload.data().clone())
+                    .ok()
+                    .map(|messages| AnswerPart::Ui(messages.0))
+            }
+        })
+        .collect()
+}

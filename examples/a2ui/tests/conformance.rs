@@ -1,0 +1,309 @@
+//! A2UI's own parser conformance suites (`conformance/parser.yaml`,
+//! `conformance/streaming_parser.yaml`, copied unmodified from the A2UI repository; see
+//! `conformance/SOURCE.md`), run as A2UI's Python SDK runs them
+//! (`agent_sdks/python/tests/conformance/test_conformance.py`): each case's input read
+//! by this example, its result compared with the case's expectation.
+//!
+//! Every case runs. The cases that pass are listed in [`PARSER_PASSES`] and
+//! [`STREAMING_PASSES`], and the test holds the run to those lists both ways: a case on
+//! a list that fails, or a case off the lists that passes, fails the test, so the lists
+//! (and the README, which explains each case that does not pass) stay true.
+
+use a2ui::agent::{Ordered, ordered};
+use a2ui::{A2uiAgent, A2uiStream, StreamPart, Surfaces};
+use payload_core::runtime::RuntimeOptions;
+use payload_core::{ErrorKind, ParseOptions, ParsedResponse, Parser, PayloadCount, PayloadType};
+use serde_json::{Value, json};
+
+/// The `parser.yaml` cases that pass, by name.
+const PARSER_PASSES: &[&str] = &[
+    "test_parse_empty_response",
+    "test_parse_response_only_text_no_tags",
+    "test_parse_response_empty_tags",
+    "test_parse_response_only_json_with_tags",
+    "test_parse_response_with_text_and_tags",
+    "test_parse_response_with_trailing_text",
+    "test_parse_response_multiple_blocks",
+    "test_parse_response_with_markdown_blocks",
+    "test_parse_response_invalid_json",
+    "test_fix_payload_trailing_comma_list",
+    "test_fix_payload_trailing_comma_object",
+    "test_fix_payload_auto_wrap",
+    "test_has_a2ui_parts_true",
+    "test_has_a2ui_parts_false_no_tags",
+    "test_has_a2ui_parts_false_only_open",
+    "test_fix_payload_commas_in_strings",
+];
+
+/// The `streaming_parser.yaml` cases that pass, by position and name (some names are
+/// used twice in the file).
+const STREAMING_PASSES: &[(usize, &str)] = &[
+    (37, "test_waiting_for_root_component_v09"),
+    (38, "test_complete_surface_ignore_orphan_component_v09"),
+    (39, "test_circular_reference_detection_v09"),
+    (40, "test_self_reference_detection_v09"),
+    (41, "test_interleaved_conversational_text_v09"),
+    (42, "test_split_tag_handling_for_text_v09"),
+    (45, "test_multiple_a2ui_blocks_v09"),
+    (49, "test_partial_children_lists_v09"),
+    (51, "test_data_model_after_components_v09"),
+    (52, "test_partial_paths_v09"),
+    (53, "test_cut_atomic_id_v09"),
+    (55, "test_message_ordering_buffering_v09"),
+    (56, "test_data_model_after_components_v09"),
+    (57, "test_partial_paths_v09"),
+    (58, "test_cut_atomic_id_v09"),
+    (60, "test_message_ordering_buffering_v09"),
+    (61, "test_delete_surface_buffering_v09"),
+    (62, "test_cut_path_v09"),
+    (79, "test_v09_path_heuristic_relative_path"),
+];
+
+fn suite(file: &str) -> Vec<Value> {
+    let path = format!("{}/conformance/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let cases: Value = serde_norway::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    match cases {
+        Value::Array(cases) => cases,
+        other => panic!("{path} is not a list of cases: {other}"),
+    }
+}
+
+/// A2UI's `parse_response` reads the JSON between the tags with no catalog: the same
+/// tag, read as any JSON list or object (a single object is a list of one, as A2UI's
+/// fixer wraps it).
+fn untyped_parser() -> Parser {
+    let schema = json!({"title": "A2UI JSON", "type": ["array", "object"]});
+    let options = RuntimeOptions {
+        name: Some("a2ui_json".to_string()),
+        tag: Some("a2ui-json".to_string()),
+        ..RuntimeOptions::default()
+    };
+    let payload = *PayloadType::from_schema(&schema, options).expect("a payload type");
+    let options = ParseOptions {
+        suggestions: false,
+        ..ParseOptions::default()
+    }
+    .payload(payload)
+    .payload_count(PayloadCount::at_most(64));
+    Parser::new(&options)
+}
+
+/// A single object is a list of one (A2UI's `parse_and_fix`).
+fn as_list(value: &Value) -> Value {
+    match value {
+        Value::Array(_) => value.clone(),
+        other => Value::Array(vec![other.clone()]),
+    }
+}
+
+/// A2UI's error for a parse, if it raises one: no block at all; a block with nothing
+/// between its tags; a block whose JSON does not read.
+fn parse_error(parsed: &ParsedResponse) -> Option<String> {
+    if let Some(missed) = parsed.missed_blocks().first() {
+        let inside = missed
+            .raw
+            .trim()
+            .trim_start_matches("<a2ui-json>")
+            .trim_end_matches("</a2ui-json>")
+            .trim();
+        return Some(if inside.is_empty() {
+            "A2UI JSON part is empty.".to_string()
+        } else {
+            format!("Failed to parse JSON: {}", missed.error.message)
+        });
+    }
+    if let Some(rejected) = parsed.rejected.first() {
+        return Some(format!(
+            "Failed to parse JSON: {}",
+            rejected.errors[0].message
+        ));
+    }
+    if parsed.payloads().next().is_none() {
+        return Some("A2UI tags '<a2ui-json>' and '</a2ui-json>' not found in response.".into());
+    }
+    None
+}
+
+/// A2UI's response parts: each block with the text before it, then the trailing text.
+fn response_parts(text: &str, parsed: &ParsedResponse) -> Vec<Value> {
+    let mut parts = Vec::new();
+    let mut before = String::new();
+    for piece in ordered(text, parsed) {
+        match piece {
+            Ordered::Text(prose) => before.push_str(prose),
+            Ordered::Payload(payload) => {
+                parts.push(json!({"text": before.trim(), "a2ui": as_list(payload.data())}));
+                before.clear();
+            }
+        }
+    }
+    if !before.trim().is_empty() {
+        parts.push(json!({"text": before.trim(), "a2ui": null}));
+    }
+    parts
+}
+
+/// An expected part as the runner compares it: its text (default "") and its `a2ui`
+/// (default none).
+fn expected_part(part: &Value) -> Value {
+    json!({
+        "text": part.get("text").and_then(Value::as_str).unwrap_or("").trim(),
+        "a2ui": part.get("a2ui").cloned().unwrap_or(Value::Null),
+    })
+}
+
+/// Runs one `parser.yaml` case: `Ok` when the result is the expected one.
+fn run_parser_case(parser: &Parser, case: &Value) -> Result<(), String> {
+    let input = case["input"].as_str().ok_or("no input")?;
+    match case["action"].as_str().unwrap_or("parse_full") {
+        "parse_full" => {
+            let parsed = parser.parse(input);
+            match (case.get("expect_error"), parse_error(&parsed)) {
+                (Some(expected), Some(error)) => {
+                    let expected = expected.as_str().unwrap_or_default();
+                    if error.contains(expected) {
+                        Ok(())
+                    } else {
+                        Err(format!("error {error:?}, expected {expected:?}"))
+                    }
+                }
+                (Some(expected), None) => Err(format!("no error, expected {expected}")),
+                (None, Some(error)) => Err(format!("error {error:?}")),
+                (None, None) => {
+                    let got = response_parts(input, &parsed);
+                    let expected: Vec<Value> = case["expect"]
+                        .as_array()
+                        .ok_or("no expect")?
+                        .iter()
+                        .map(expected_part)
+                        .collect();
+                    if got == expected {
+                        Ok(())
+                    } else {
+                        Err(format!("parts {got:?}, expected {expected:?}"))
+                    }
+                }
+            }
+        }
+        "fix_payload" => {
+            // The framework's reading of the JSON between the tags, repairs included.
+            let parsed = parser.parse(&format!("<a2ui-json>{input}</a2ui-json>"));
+            let got = parsed.payloads().next().map(|p| as_list(p.data()));
+            if got.as_ref() == Some(&case["expect"]) {
+                Ok(())
+            } else {
+                Err(format!("read {got:?}, expected {}", case["expect"]))
+            }
+        }
+        "has_parts" => {
+            // A block whose tags both stand in the text: any block not cut off.
+            let parsed = parser.parse(input);
+            let truncated = |kinds: &[ErrorKind]| kinds.contains(&ErrorKind::Truncated);
+            let closed = parsed.payloads().next().is_some()
+                || !parsed.missed_blocks().is_empty()
+                || parsed
+                    .rejected
+                    .iter()
+                    .any(|r| !truncated(&r.errors.iter().map(|e| e.kind).collect::<Vec<_>>()));
+            if Value::Bool(closed) == case["expect"] {
+                Ok(())
+            } else {
+                Err(format!("has parts: {closed}"))
+            }
+        }
+        other => Err(format!("unknown action {other}")),
+    }
+}
+
+/// A2UI's streamed parts of one chunk: text, and the messages ready after it, each
+/// run of messages joined to the text before it (as A2UI's `ResponsePart` holds both).
+fn stream_parts(parts: Vec<StreamPart>) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    for part in parts {
+        match part {
+            StreamPart::Text(text) if text.trim().is_empty() => {}
+            StreamPart::Text(text) => out.push(json!({"text": text.trim(), "a2ui": null})),
+            StreamPart::Ui(messages) => {
+                let messages = serde_json::to_value(messages).expect("messages serialize");
+                match out.last_mut() {
+                    Some(last) if last["a2ui"].is_null() => last["a2ui"] = messages,
+                    _ => out.push(json!({"text": "", "a2ui": messages})),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Runs one `streaming_parser.yaml` case, chunk by chunk.
+fn run_streaming_case(case: &Value) -> Result<(), String> {
+    let agent = A2uiAgent::new(64);
+    let mut stream = A2uiStream::new(&agent, Surfaces::default());
+    let steps = case["steps"].as_array().ok_or("no steps")?;
+    for (i, step) in steps.iter().enumerate() {
+        let input = step["input"].as_str().ok_or("no input")?;
+        let expect_error = step
+            .get("expect_error")
+            .or_else(|| case.get("expect_error"))
+            .and_then(Value::as_str);
+        match (stream.push(input), expect_error) {
+            (Err(error), Some(expected)) if error.to_string().contains(expected) => {
+                return Ok(());
+            }
+            (Err(error), _) => return Err(format!("step {i}: error {error}")),
+            (Ok(parts), Some(expected)) => {
+                return Err(format!(
+                    "step {i}: no error, expected {expected:?}; got {:?}",
+                    stream_parts(parts)
+                ));
+            }
+            (Ok(parts), None) => {
+                let got = stream_parts(parts);
+                let expected: Vec<Value> = step["expect"]
+                    .as_array()
+                    .map(|parts| parts.iter().map(expected_part).collect())
+                    .unwrap_or_default();
+                if got != expected {
+                    return Err(format!("step {i}: parts {got:?}, expected {expected:?}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn parser_suite() {
+    let parser = untyped_parser();
+    let mut passed = Vec::new();
+    let mut report = String::new();
+    for case in suite("parser.yaml") {
+        let name = case["name"].as_str().unwrap_or_default().to_string();
+        match run_parser_case(&parser, &case) {
+            Ok(()) => passed.push(name),
+            Err(why) => report.push_str(&format!("\n{name}: {why}")),
+        }
+    }
+    println!("parser.yaml: {} passed{report}", passed.len());
+    assert_eq!(passed, PARSER_PASSES, "{report}");
+}
+
+#[test]
+fn streaming_parser_suite() {
+    let mut passed = Vec::new();
+    let mut report = String::new();
+    for (i, case) in suite("streaming_parser.yaml").iter().enumerate() {
+        let name = case["name"].as_str().unwrap_or_default().to_string();
+        match run_streaming_case(case) {
+            Ok(()) => passed.push((i, name)),
+            Err(why) => report.push_str(&format!("\n{i} {name}: {why}")),
+        }
+    }
+    println!("streaming_parser.yaml: {} passed{report}", passed.len());
+    let expected: Vec<(usize, String)> = STREAMING_PASSES
+        .iter()
+        .map(|(i, n)| (*i, n.to_string()))
+        .collect();
+    assert_eq!(passed, expected, "{report}");
+}
