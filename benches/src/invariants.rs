@@ -180,8 +180,8 @@ pub fn note_block_event(blocks: &mut Vec<StreamedBlock>, event: &StreamEvent) {
 /// The preview and element guarantees (docs/spec.md §5.5, §5.6), on what the stream
 /// said about each block and the final parse:
 /// - each list's elements come once each, in order (indices 0, 1, 2, ... per pointer);
-/// - for the accepted custom payload (when one block of its type was announced, and no
-///   key was written twice): every preview is a faithful early view of the final data
+/// - for the accepted custom payload (when the response held one block of its type,
+///   announced, and no key was written twice): every preview is a faithful early view of the final data
 ///   (`preview_fits`), the last one is the final data, and the elements are exactly
 ///   the final data's top-level list elements.
 pub fn check_streamed_blocks(blocks: &[StreamedBlock], parsed: &ParsedResponse) {
@@ -203,8 +203,19 @@ pub fn check_streamed_blocks(blocks: &[StreamedBlock], parsed: &ParsedResponse) 
         .warnings
         .iter()
         .any(|w| w.kind == payload_core::WarningKind::DuplicateKey);
+    // The block the payload came from: the one block of its type announced, when the
+    // response held one block of that type in all.
+    let written = parsed
+        .accepted_blocks()
+        .filter(|(kind, _)| *kind == payload.kind)
+        .count()
+        + parsed
+            .rejected
+            .iter()
+            .filter(|r| r.kind == payload.kind)
+            .count();
     let mut of_type = blocks.iter().filter(|b| b.kind == payload.kind);
-    let (Some(block), None) = (of_type.next(), of_type.next()) else {
+    let (Some(block), None, 1) = (of_type.next(), of_type.next(), written) else {
         return;
     };
     if duplicates || block.previews.is_empty() {
