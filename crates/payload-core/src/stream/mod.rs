@@ -26,7 +26,12 @@
 //! `payload_progress` preview never shows what the final result would drop (docs/spec.md §5.5):
 //! blocks of types the page does not offer are never announced, and a suggestion
 //! preview lists only complete items that the page's rules keep (registered actions
-//! with their handler, chips with a label and a value).
+//! with their handler, chips with a label and a value). Previews read the block by the
+//! repairer's rules, so they keep filling in through what it repairs, and each preview
+//! of an accepted block is an early view of its final data, the last one that data
+//! (docs/spec.md §5.5). Each element of a custom payload's top-level lists comes once,
+//! in order, as a `payload_element` event on the chunk that completes it, the same
+//! events for every chunking (docs/spec.md §5.6).
 //!
 //! **Design.** There is no second parser here. The stream runs the one-shot parser's
 //! segmenter (`crate::scan`) on the text so far after every chunk; the segmenter
@@ -35,14 +40,16 @@
 //! as the one-shot parse. So the final result is equal by construction, and deltas are
 //! the message builder's output as it grows. Total work is linear in the response for
 //! any chunking. A block's progress previews come from one resumable reader
-//! (`partial::PartialReader`) that reads each byte of the block once; a preview is a
+//! (`partial::PartialReader`) that reads each byte of the block once, on every chunk
+//! (so that an element is reported on the chunk that completes it); a preview is a
 //! copy of the value read so far, taken each time the block has doubled (at least every
 //! 64 bytes), which keeps the copies within twice the block's size.
 //!
 //! **Per chunk**, the work is what the chunk can change. Most chunks of a long block
 //! change nothing: the segmenter waits for more text (the end of a line, the byte after
 //! a closing quote) and says until which length it will decide nothing, and the next
-//! preview is not due. Such a chunk is copied onto the text and nothing else runs; text
+//! preview is not due. Such a chunk is copied onto the text and the open block's reader
+//! reads it, and nothing else runs; text
 //! that cannot hold a reasoning section's opener (no line break, on a line that has
 //! begun with answer text) does not go through the splitter either, and a chunk that
 //! would only let the segmenter wait for a line of the block still arriving sets when it
