@@ -554,9 +554,10 @@ fn a_struct_is_held_back_until_its_not_null_member_has_a_value() {
 #[test]
 fn each_value_says_whether_it_is_pending_incomplete_or_complete() {
     use payload_core::partial::{PartialState, ValueState};
-    let (value, open) =
-        payload_core::stream::partial_with_open(r#"{"title": "Hi", "kind": "fancy", "rows": [{"name": "a", "count": 1}, {"name": "b"#)
-            .unwrap();
+    let (value, open) = payload_core::stream::partial_with_open(
+        r#"{"title": "Hi", "kind": "fancy", "rows": [{"name": "a", "count": 1}, {"name": "b"#,
+    )
+    .unwrap();
     let card =
         Card::read_partial(&value, payload_core::partial::Cursor::root(open.as_deref())).unwrap();
     assert_eq!(card.state(), ValueState::Incomplete);

@@ -79,7 +79,9 @@ pub enum ValueState {
 impl ValueState {
     /// The state of a member of a typed partial, which is `None` until begun.
     pub fn of<P: PartialState>(member: &Option<P>) -> ValueState {
-        member.as_ref().map_or(ValueState::Pending, PartialState::state)
+        member
+            .as_ref()
+            .map_or(ValueState::Pending, PartialState::state)
     }
 
     /// The state of a member that is complete only (`#[payload(complete_only)]`, a
@@ -113,7 +115,8 @@ impl<T> PartialState for Growing<T> {
 /// A nullable value's partial form: `None` is a `null`, which is whole.
 impl<P: PartialState> PartialState for Option<P> {
     fn state(&self) -> ValueState {
-        self.as_ref().map_or(ValueState::Complete, PartialState::state)
+        self.as_ref()
+            .map_or(ValueState::Complete, PartialState::state)
     }
 }
 
