@@ -180,6 +180,14 @@ fn check(options: &ParseOptions, text: &str, sizes: &[usize]) -> Result<(), Test
     check_block_events(&events, &expected)
 }
 
+/// One announced block as the stream showed it: its type, its previews (value and open
+/// point) and its elements (pointer, index, element).
+type StreamedBlock<'e> = (
+    &'e str,
+    Vec<(&'e Value, Option<&'e str>)>,
+    Vec<(&'e str, usize, &'e Value)>,
+);
+
 /// The preview and element guarantees (docs/spec.md §5.5, §5.6) on one stream's
 /// events: each list's elements come once each, in order; and for the accepted custom
 /// payload, when it is the only block of its type announced, every preview is a
@@ -190,11 +198,7 @@ fn check_block_events(
     parsed: &ParsedResponse,
 ) -> Result<(), TestCaseError> {
     // Per block announced: its type, previews and elements.
-    let mut blocks: Vec<(
-        &str,
-        Vec<(&Value, Option<&str>)>,
-        Vec<(&str, usize, &Value)>,
-    )> = Vec::new();
+    let mut blocks: Vec<StreamedBlock<'_>> = Vec::new();
     for event in events {
         match event {
             StreamEvent::PayloadStart { kind, .. } => blocks.push((kind, Vec::new(), Vec::new())),
