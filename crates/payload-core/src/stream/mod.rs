@@ -157,7 +157,7 @@ pub enum StreamEvent {
     /// let (_, parsed) = stream.finish();
     /// assert_eq!(arrived[0], ("/tasks".to_string(), 0, "buy milk".into()));
     /// assert_eq!(arrived[1], ("/tasks".to_string(), 1, "call Sam".into()));
-    /// assert_eq!(parsed.custom_payload.unwrap().data["tasks"][1], "call Sam");
+    /// assert_eq!(parsed.custom_payload.unwrap().data()["tasks"][1], "call Sam");
     /// ```
     PayloadElement {
         /// The payload type's name, as in `PayloadStart`.
