@@ -30,6 +30,10 @@
 //! - **no block starts inside a string** (docs/spec.md §1.19, [`check_marker_in_string`]):
 //!   a marker line written inside a JSON string of a valid value never yields a block, a
 //!   suggestion or an action; the value is read with the line in its string.
+//! - **previews and elements** (docs/spec.md §5.5, §5.6, [`check_streamed_blocks`]):
+//!   every preview of the accepted payload is a faithful early view of its final data,
+//!   the last one is that data, and each top-level list element comes once, in order,
+//!   as the final data's element.
 //! - **a strict read ends a value where the scanner does**: wherever serde_json reads a
 //!   value from a bracket, the scanner ends that value at the same byte, and the parse
 //!   that finds block ends by strict reads equals the one that scans them all
