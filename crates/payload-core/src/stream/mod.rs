@@ -93,9 +93,9 @@ use std::hash::{Hash, Hasher};
 pub use crate::scan::reasoning::ReasoningText;
 #[cfg(feature = "stream")]
 pub use adapter::events;
-use partial::PartialReader;
 #[cfg(any(test, feature = "__internals"))]
 pub(crate) use partial::preview_fits;
+use partial::{PartialReader, held_back};
 pub use partial::{partial_value, partial_with_open};
 
 /// What the stream reports as the response arrives.
@@ -706,7 +706,8 @@ fn allowed_preview(
     let open = if closed { None } else { open };
     let mut ignored = Capped::warnings();
     match role {
-        BlockKind::Custom(_) => Some((value, open)),
+        // An object still arriving waits for its `x-stream` `not_null` members.
+        BlockKind::Custom(payload) => held_back(value, open, payload.compiled().schema()),
         BlockKind::Foreign(_) => None,
         BlockKind::Values | BlockKind::Actions => {
             let Value::Array(mut items) = value else {

@@ -38,9 +38,12 @@
 
 #[cfg(any(test, feature = "__internals"))]
 mod fits;
+mod hold;
 mod lexical;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use hold::held_back;
 
 #[cfg(any(test, feature = "__internals"))]
 pub(crate) use fits::preview_fits;
