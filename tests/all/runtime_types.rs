@@ -621,7 +621,7 @@ fn a_runtime_type_holds_back_a_step_until_its_not_null_member_has_a_value() {
     )
     .unwrap();
     let text = r#"RECIPE: {"steps": [{"detail": "ten minutes", "title": "Boil"}, {"detail": "a pinch", "title": "Salt"}]}"#;
-    let mut stream = StreamParser::new(&ParseOptions::new().payload(recipe));
+    let mut stream = StreamParser::new(&ParseOptions::new().payload(*recipe));
     let mut previews = Vec::new();
     for chunk in text.as_bytes().chunks(1) {
         for event in stream.push(std::str::from_utf8(chunk).unwrap()) {
