@@ -30,6 +30,10 @@
 //! - **no block starts inside a string** (docs/spec.md §1.19, [`check_marker_in_string`]):
 //!   a marker line written inside a JSON string of a valid value never yields a block, a
 //!   suggestion or an action; the value is read with the line in its string.
+//! - **previews and elements** (docs/spec.md §5.5, §5.6, [`check_streamed_blocks`]):
+//!   every preview of the accepted payload is a faithful early view of its final data,
+//!   the last one is that data, and each top-level list element comes once, in order,
+//!   as the final data's element.
 //! - **a strict read ends a value where the scanner does**: wherever serde_json reads a
 //!   value from a bracket, the scanner ends that value at the same byte, and the parse
 //!   that finds block ends by strict reads equals the one that scans them all
@@ -51,8 +55,10 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
         payload_core::__internals::stream::without_shortcuts(StreamParser::new(options));
     let mut shown = String::new();
     let mut thought = String::new();
+    let mut blocks: Vec<StreamedBlock> = Vec::new();
     let mut take = |events: Vec<StreamEvent>| {
         for event in events {
+            note_block_event(&mut blocks, &event);
             match event {
                 StreamEvent::TextDelta { text } => shown.push_str(&text),
                 StreamEvent::ReasoningDelta { text } => thought.push_str(&text),
@@ -75,6 +81,7 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
                         }
                     }
                 }
+                StreamEvent::PayloadElement { kind, .. } => assert_offered(options, &kind),
                 StreamEvent::Complete(_) => {}
             }
         }
@@ -114,6 +121,7 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
         "the stream ends with `complete` holding the final parse"
     );
     take(events);
+    check_streamed_blocks(&blocks, &parsed);
     assert_eq!(shown, parsed.message, "the deltas are the message");
     if !parsed.rejected.iter().any(|r| r.kind == "response") {
         assert_eq!(
@@ -123,6 +131,149 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
         );
     }
     parsed
+}
+
+/// What the stream said about one block: its type, its previews (value and open point)
+/// and its list elements (pointer, index, element), in order.
+#[derive(Debug, Default)]
+pub struct StreamedBlock {
+    /// The type `payload_start` named.
+    pub kind: String,
+    /// The `payload_progress` previews.
+    pub previews: Vec<(serde_json::Value, Option<String>)>,
+    /// The `payload_element` events.
+    pub elements: Vec<(String, usize, serde_json::Value)>,
+}
+
+/// Files a block event under the block it belongs to (the last one started).
+pub fn note_block_event(blocks: &mut Vec<StreamedBlock>, event: &StreamEvent) {
+    match event {
+        StreamEvent::PayloadStart { kind, .. } => blocks.push(StreamedBlock {
+            kind: kind.clone(),
+            ..StreamedBlock::default()
+        }),
+        StreamEvent::PayloadProgress {
+            kind,
+            partial,
+            open,
+        } => {
+            let block = blocks
+                .last_mut()
+                .expect("a preview follows its block's start");
+            assert_eq!(&block.kind, kind, "a preview names its block's type");
+            block.previews.push((partial.clone(), open.clone()));
+        }
+        StreamEvent::PayloadElement {
+            kind,
+            pointer,
+            index,
+            element,
+        } => {
+            let block = blocks
+                .last_mut()
+                .expect("an element follows its block's start");
+            assert_eq!(&block.kind, kind, "an element names its block's type");
+            block
+                .elements
+                .push((pointer.clone(), *index, element.clone()));
+        }
+        _ => {}
+    }
+}
+
+/// The preview and element guarantees (docs/spec.md §5.5, §5.6), on what the stream
+/// said about each block and the final parse:
+/// - each list's elements come once each, in order (indices 0, 1, 2, ... per pointer);
+/// - for the accepted custom payload (when the response held one block of its type,
+///   announced, and no key was written twice): every preview is a faithful early view of the final data
+///   (`preview_fits`), the last one is the final data, and the elements are exactly
+///   the final data's top-level list elements.
+pub fn check_streamed_blocks(blocks: &[StreamedBlock], parsed: &ParsedResponse) {
+    for block in blocks {
+        let mut next: std::collections::HashMap<&str, usize> = Default::default();
+        for (pointer, index, _) in &block.elements {
+            let expected = next.entry(pointer.as_str()).or_default();
+            assert_eq!(
+                *index, *expected,
+                "the elements of {pointer:?} come once each, in order"
+            );
+            *expected += 1;
+        }
+    }
+    let Some(payload) = &parsed.custom_payload else {
+        return;
+    };
+    let duplicates = parsed
+        .warnings
+        .iter()
+        .any(|w| w.kind == payload_core::WarningKind::DuplicateKey);
+    // The block the payload came from: the one block of its type announced, when the
+    // response held one block of that type in all.
+    let written = parsed
+        .accepted_blocks()
+        .filter(|(kind, _)| *kind == payload.kind)
+        .count()
+        + parsed
+            .rejected
+            .iter()
+            .filter(|r| r.kind == payload.kind)
+            .count();
+    let mut of_type = blocks.iter().filter(|b| b.kind == payload.kind);
+    let (Some(block), None, 1) = (of_type.next(), of_type.next(), written) else {
+        return;
+    };
+    if duplicates || block.previews.is_empty() {
+        // A key written twice keeps its last value, which an earlier preview could not
+        // know; a value held in a string has no preview.
+        return;
+    }
+    let data = payload.data();
+    for (preview, open) in &block.previews {
+        if let Err(why) =
+            payload_core::__internals::stream::preview_fits(preview, open.as_deref(), data)
+        {
+            panic!("a preview shows what the final data does not hold: {why}");
+        }
+    }
+    assert_eq!(
+        block
+            .previews
+            .last()
+            .map(|(value, open)| (value, open.as_deref())),
+        Some((data, None)),
+        "the last preview before `complete` is the final data"
+    );
+    let mut lists: Vec<(String, &serde_json::Value)> = Vec::new();
+    match data {
+        serde_json::Value::Array(_) => lists.push((String::new(), data)),
+        serde_json::Value::Object(members) => {
+            for (key, member) in members {
+                if member.is_array() {
+                    lists.push((format!("/{}", escape(key)), member));
+                }
+            }
+        }
+        _ => {}
+    }
+    let mut expected: Vec<(String, usize, serde_json::Value)> = Vec::new();
+    for (pointer, list) in lists {
+        for (index, element) in list.as_array().into_iter().flatten().enumerate() {
+            expected.push((pointer.clone(), index, element.clone()));
+        }
+    }
+    let mut streamed = block.elements.clone();
+    // Lists arrive in text order; the final data's members may iterate in another.
+    streamed.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+    expected.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+    assert_eq!(
+        streamed, expected,
+        "the elements are the final data's top-level list elements"
+    );
+}
+
+/// A JSON pointer token.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// A progress event's open point leads into its partial value: every container on the

@@ -2,7 +2,10 @@
 //! parse equals the one-shot parse, its text deltas are exactly the message and its
 //! reasoning deltas exactly the reasoning, no event names a type or action the page
 //! does not allow, the accounting invariant holds, and a truncated block reaches the end
-//! of the input's answer (`payload_benches::invariants`), nothing removed unaccounted,
+//! of the input's answer (`payload_benches::invariants`), every preview of the accepted
+//! payload is a faithful early view of its final data and the last one is that data, each
+//! top-level list element comes once, in order, and they are the final data's elements
+//! (`check_streamed_blocks`), nothing removed unaccounted,
 //! whitespace included; the input read as an abandoned draft, chunked the same way,
 //! never hides what follows it, and written as a line inside a string of a valid block
 //! never starts a block of its own, streamed as one-shot. The same holds with the

@@ -521,3 +521,61 @@ fn members_with_no_partial_form_are_complete_only() {
         assert!(opened, "chunks of {size}: the owner shows only once whole");
     }
 }
+
+/// A step shown only once the model has named it (`stream(not_null)`), as BAML's
+/// `@stream.not_null` holds an object back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Partial)]
+struct Step {
+    detail: String,
+    #[payload(stream(not_null))]
+    title: Option<String>,
+}
+
+#[test]
+fn a_struct_is_held_back_until_its_not_null_member_has_a_value() {
+    let read = |text: &str| {
+        let (value, open) = payload_core::stream::partial_with_open(text).unwrap();
+        <Vec<Step>>::read_partial(&value, payload_core::partial::Cursor::root(open.as_deref()))
+            .unwrap()
+            .value
+    };
+    // The second step is begun, but has no title yet: the list shows only the first.
+    let steps = read(r#"[{"title": "Boil", "detail": "10 min"}, {"detail": "then sa"#);
+    assert_eq!(steps.len(), 1);
+    // A title begun (even still arriving) is a value; `null` is not.
+    assert_eq!(read(r#"[{"detail": "x", "title": "Sa"#).len(), 1);
+    assert_eq!(read(r#"[{"detail": "x", "title": null, "#).len(), 0);
+    // Once whole, a step shows whatever it holds.
+    let steps = read(r#"[{"detail": "x"}, {"detail": "y", "title": null}]"#);
+    assert_eq!(steps.len(), 2);
+    assert_eq!(steps[1].value.title, Some(None));
+}
+
+#[test]
+fn each_value_says_whether_it_is_pending_incomplete_or_complete() {
+    use payload_core::partial::{PartialState, ValueState};
+    let (value, open) = payload_core::stream::partial_with_open(
+        r#"{"title": "Hi", "kind": "fancy", "rows": [{"name": "a", "count": 1}, {"name": "b"#,
+    )
+    .unwrap();
+    let card =
+        Card::read_partial(&value, payload_core::partial::Cursor::root(open.as_deref())).unwrap();
+    assert_eq!(card.state(), ValueState::Incomplete);
+    assert_eq!(ValueState::of(&card.value.title), ValueState::Complete);
+    assert_eq!(ValueState::of(&card.value.kind), ValueState::Complete);
+    assert_eq!(ValueState::of(&card.value.rows), ValueState::Incomplete);
+    assert_eq!(ValueState::of(&card.value.ops), ValueState::Pending);
+    assert_eq!(ValueState::of(&card.value.note), ValueState::Pending);
+    let rows = &card.value.rows.as_ref().unwrap().value;
+    assert_eq!(rows[0].state(), ValueState::Complete);
+    assert_eq!(ValueState::of(&rows[1].value.name), ValueState::Incomplete);
+    assert_eq!(ValueState::of(&rows[1].value.count), ValueState::Pending);
+    // A member written as `null` is whole.
+    let value = serde_json::json!({"note": null});
+    let card = Card::read_partial(&value, payload_core::partial::Cursor::root(Some(""))).unwrap();
+    assert_eq!(ValueState::of(&card.value.note), ValueState::Complete);
+    assert_eq!(
+        serde_json::to_value(ValueState::Incomplete).unwrap(),
+        "incomplete"
+    );
+}

@@ -589,3 +589,56 @@ fn the_same_document_twice_is_the_same_type() {
     let other = PayloadType::from_schema(&schema, renamed).unwrap();
     assert!(!std::ptr::eq(first, other) && first != other);
 }
+
+/// A runtime type whose steps wait for their title (`"x-stream": {"not_null": true}`,
+/// docs/spec.md §5.7): a preview never shows a step without one while it arrives, every
+/// preview is still an early view of the final data, and the last one is that data.
+#[test]
+fn a_runtime_type_holds_back_a_step_until_its_not_null_member_has_a_value() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "steps": {"type": "array", "items": {"$ref": "#/$defs/Step"}}
+        },
+        "required": ["steps"],
+        "$defs": {
+            "Step": {
+                "type": "object",
+                "properties": {
+                    "detail": {"type": "string"},
+                    "title": {"type": "string", "x-stream": {"not_null": true}}
+                },
+                "required": ["detail", "title"]
+            }
+        }
+    });
+    let recipe = PayloadType::from_schema(
+        &schema,
+        RuntimeOptions {
+            name: Some("recipe".into()),
+            marker: Some("RECIPE".into()),
+            ..RuntimeOptions::default()
+        },
+    )
+    .unwrap();
+    let text = r#"RECIPE: {"steps": [{"detail": "ten minutes", "title": "Boil"}, {"detail": "a pinch", "title": "Salt"}]}"#;
+    let mut stream = StreamParser::new(&ParseOptions::new().payload(*recipe));
+    let mut previews = Vec::new();
+    for chunk in text.as_bytes().chunks(1) {
+        for event in stream.push(std::str::from_utf8(chunk).unwrap()) {
+            if let payload_core::stream::StreamEvent::PayloadProgress { partial, open, .. } = event
+            {
+                previews.push((partial, open));
+            }
+        }
+    }
+    let (_, parsed) = stream.finish();
+    let data = parsed.custom_payload.unwrap().data().clone();
+    for (partial, open) in &previews {
+        for step in partial["steps"].as_array().into_iter().flatten() {
+            assert!(step.get("title").is_some(), "{partial} (open {open:?})");
+        }
+        payload_core::__internals::stream::preview_fits(partial, open.as_deref(), &data).unwrap();
+    }
+    assert_eq!(previews.last().unwrap(), &(data, None));
+}

@@ -23,7 +23,7 @@ pub enum AgentEvent {
     /// What the stream parser reports, under its own SSE names: `text_delta`,
     /// `reasoning_delta` (the model's reasoning channel too, not only `<think>`
     /// sections), `payload_start`, `payload_progress` (typed: [`AgentEvent::partial`]),
-    /// and `complete`: the final response, tool precedence applied.
+    /// `payload_element` (an element of a top-level list, once whole), and `complete`: the final response, tool precedence applied.
     Stream(StreamEvent),
     /// `tool_start`: a tool begins.
     ToolStart {

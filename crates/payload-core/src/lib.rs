@@ -322,5 +322,16 @@ pub mod __internals {
         pub fn without_shortcuts(stream: StreamParser) -> StreamParser {
             stream.without_shortcuts()
         }
+
+        /// Whether a `payload_progress` preview (its value and `open` pointer) is a
+        /// faithful early view of `whole`, the value finally accepted; the error says
+        /// where it is not.
+        pub fn preview_fits(
+            preview: &serde_json::Value,
+            open: Option<&str>,
+            whole: &serde_json::Value,
+        ) -> Result<(), String> {
+            crate::stream::preview_fits(preview, open, whole)
+        }
     }
 }

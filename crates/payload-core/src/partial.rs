@@ -23,6 +23,28 @@
 //! - a tagged enum's variant is known once its tag is complete; an untagged enum shows
 //!   its raw JSON, since which variant it is cannot be known before it ends.
 //!
+//! - each value's state is readable, as BAML's `@stream.with_state` gives it:
+//!   [`ValueState::of`] a member says whether it is [`ValueState::Pending`] (not
+//!   begun), [`ValueState::Incomplete`] (still arriving) or [`ValueState::Complete`];
+//!   [`PartialState::state`] says it of a value already shown;
+//! - a struct can be held back until a named member has a value, as BAML's
+//!   `@stream.not_null` does: `#[payload(stream(not_null))]` on that member (see
+//!   `payload_derive`); until then the struct's partial form is `None`, as if not
+//!   begun.
+//!
+//! ```
+//! use payload_core::partial::{PartialType, Cursor, ValueState};
+//! use serde_json::json;
+//!
+//! // Two rows complete, a third still arriving, nothing yet of a fourth.
+//! let value = json!([["a", "b"], ["c"]]);
+//! let rows = <Vec<Vec<String>>>::read_partial(&value, Cursor::root(Some("/1/0"))).unwrap();
+//! assert_eq!(ValueState::of(&Some(rows.clone())), ValueState::Incomplete);
+//! assert_eq!(ValueState::of(&rows.value[0].value.first().cloned()), ValueState::Complete);
+//! assert_eq!(ValueState::of(&rows.value[1].value.first().cloned()), ValueState::Incomplete);
+//! assert_eq!(ValueState::of(&rows.value.get(2).cloned()), ValueState::Pending);
+//! ```
+//!
 //! Completeness comes from the stream's `open` pointer ([`crate::stream::partial_with_open`]):
 //! JSON arrives in order, so everything not on the way to the point still arriving is
 //! complete.
@@ -40,6 +62,62 @@ pub struct Growing<T> {
     pub value: T,
     /// Whether the model has finished writing it.
     pub complete: bool,
+}
+
+/// How far a value of a typed partial has arrived (BAML's stream states).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueState {
+    /// Not begun: the model has not written any of it yet.
+    Pending,
+    /// Begun and still arriving.
+    Incomplete,
+    /// Whole: it will not change.
+    Complete,
+}
+
+impl ValueState {
+    /// The state of a member of a typed partial, which is `None` until begun.
+    pub fn of<P: PartialState>(member: &Option<P>) -> ValueState {
+        member
+            .as_ref()
+            .map_or(ValueState::Pending, PartialState::state)
+    }
+
+    /// The state of a member that is complete only (`#[payload(complete_only)]`, a
+    /// type of another crate): `None` until whole, then whole.
+    pub fn of_whole<T>(member: &Option<T>) -> ValueState {
+        if member.is_some() {
+            ValueState::Complete
+        } else {
+            ValueState::Pending
+        }
+    }
+}
+
+/// The [`ValueState`] of a value a typed partial shows (so never
+/// [`ValueState::Pending`]; a member not begun is `None`, see [`ValueState::of`]).
+pub trait PartialState {
+    /// Whether the value is still arriving or whole.
+    fn state(&self) -> ValueState;
+}
+
+impl<T> PartialState for Growing<T> {
+    fn state(&self) -> ValueState {
+        if self.complete {
+            ValueState::Complete
+        } else {
+            ValueState::Incomplete
+        }
+    }
+}
+
+/// A nullable value's partial form: `None` is a `null`, which is whole.
+impl<P: PartialState> PartialState for Option<P> {
+    fn state(&self) -> ValueState {
+        self.as_ref()
+            .map_or(ValueState::Complete, PartialState::state)
+    }
 }
 
 /// Where a partial value is being read, and what of it is still open.
@@ -116,6 +194,13 @@ macro_rules! complete_only {
                     return None;
                 }
                 <$ty as serde::Deserialize>::deserialize(value).ok()
+            }
+        }
+
+        /// Shown only once whole.
+        impl PartialState for $ty {
+            fn state(&self) -> ValueState {
+                ValueState::Complete
             }
         }
     )*};
@@ -305,6 +390,13 @@ pub mod __private {
         })
     }
 
+    /// Whether member `names` of `object` has a value: it is written, and not `null`.
+    pub fn has_value(object: &Map<String, Value>, names: &[&str]) -> bool {
+        names
+            .iter()
+            .any(|name| object.get(*name).is_some_and(|value| !value.is_null()))
+    }
+
     /// `value` decoded by serde, `None` when it does not decode.
     pub fn deserialize<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
         T::deserialize(value).ok()
@@ -366,8 +458,12 @@ mod tests {
             })
         );
         assert_eq!(read::<Vec<u8>>("[1, 300]").map(|g| g.value), Some(vec![1]));
-        assert_eq!(read::<Option<bool>>("null"), Some(None));
-        assert_eq!(read::<Option<bool>>("true"), Some(Some(true)));
+        // (A bare word shows once something follows it, as a number does.)
+        assert_eq!(
+            read::<Vec<Option<bool>>>("[null, true]").map(|g| g.value),
+            Some(vec![None, Some(true)])
+        );
+        assert_eq!(read::<Option<bool>>("null"), None);
     }
 
     #[test]

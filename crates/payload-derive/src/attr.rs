@@ -302,6 +302,9 @@ pub struct Field {
     /// `complete_only`: in a partial form, the member is absent until its value is
     /// whole, read by serde (for a foreign type with no partial form of its own).
     pub complete_only: Option<Path>,
+    /// `stream(not_null)`: in a partial form, the struct holding the member is held
+    /// back (`None`) while it is still arriving and the member has no value yet.
+    pub not_null: Option<Path>,
 }
 
 impl Field {
@@ -317,13 +320,35 @@ impl Field {
                     set(cx, &mut field.complete_only, &meta.path, meta.path.clone());
                     return Ok(());
                 }
+                if meta.path.is_ident("stream") {
+                    return meta.parse_nested_meta(|inner| {
+                        if inner.path.is_ident("not_null") {
+                            set(cx, &mut field.not_null, &inner.path, inner.path.clone());
+                            return Ok(());
+                        }
+                        let shown = inner.path.to_token_stream().to_string().replace(' ', "");
+                        let hint = if shown == "done" {
+                            "; a member that must arrive whole is `#[payload(complete_only)]`"
+                        } else {
+                            ""
+                        };
+                        cx.error_spanned_by(
+                            &inner.path,
+                            format!(
+                                "unknown key `{shown}` in `#[payload(stream(...))]`; \
+                                 expected `not_null`{hint}"
+                            ),
+                        );
+                        skip_value(&inner)
+                    });
+                }
                 let shown = meta.path.to_token_stream().to_string().replace(' ', "");
                 cx.error_spanned_by(
                     &meta.path,
                     format!(
                         "`{shown}` belongs on the type or on a variant, not on a field; \
-                         a field takes only `#[payload(format(...))]` and \
-                         `#[payload(complete_only)]`"
+                         a field takes only `#[payload(format(...))]`, \
+                         `#[payload(complete_only)]` and `#[payload(stream(not_null))]`"
                     ),
                 );
                 skip_value(&meta)

@@ -11,6 +11,7 @@ use syn::Type;
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_generics(cx, cont);
     check_misplaced_attrs(cx, cont);
+    check_not_null(cx, cont);
     check_register_with_pages(cx, cont);
     check_defaults(cx, cont);
     check_enum(cx, cont);
@@ -163,6 +164,31 @@ fn check_generics(cx: &Ctxt, cont: &Container) {
 /// Format options name a member of the struct the model writes: on a variant's field,
 /// a tuple field, a field serde never deserializes or one flattened into its parent
 /// there is no such member for them to name.
+/// `#[payload(stream(not_null))]` holds back the struct whose named member it marks: it
+/// needs a member of its own that the model writes (not a variant's field, which
+/// the variant's partial form does not hold back, nor a skipped or flattened one).
+fn check_not_null(cx: &Ctxt, cont: &Container) {
+    let named_struct = matches!(cont.data, Data::Struct(Style::Struct, _));
+    for field in cont.all_fields() {
+        let Some(path) = &field.attrs.not_null else {
+            continue;
+        };
+        let why = if !named_struct || field.original.ident.is_none() {
+            "it holds back a struct until this member has a value, so it belongs on a \
+             named field of a struct, not on a variant's field"
+        } else if field.serde.skip_deserializing() {
+            "serde skips this member when deserializing: the model never writes it, so \
+             the struct would never show"
+        } else if field.serde.flatten() {
+            "a `#[serde(flatten)]` field has no member of its own (its members sit in \
+             this object); mark the flattened type's field instead"
+        } else {
+            continue;
+        };
+        cx.error_spanned_by(path, format!("`#[payload(stream(not_null))]`: {why}"));
+    }
+}
+
 fn check_misplaced_attrs(cx: &Ctxt, cont: &Container) {
     let named_struct = matches!(cont.data, Data::Struct(Style::Struct, _));
     for field in cont.all_fields() {

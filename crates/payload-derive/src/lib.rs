@@ -54,6 +54,31 @@
 //! read through serde's `with` or `deserialize_with` are complete only without asking,
 //! and payload-core gives the common foreign types that form (`Duration`, `std::net`'s
 //! addresses, `PathBuf`; chrono's and `Uuid` behind its `chrono` and `uuid` features).
+//! These are BAML's `@stream.done`.
+//!
+//! On a named field of a struct, `#[payload(stream(not_null))]` holds the struct back in
+//! the partial form (BAML's `@stream.not_null`): while the struct is still arriving,
+//! its partial form is `None` until that member has a value (begun, and not `null`), so
+//! a list of steps never shows a step without its title. A complete struct shows
+//! whatever it holds. It is refused on a variant's field, and on a field serde skips or
+//! flattens. Each value's state (pending, incomplete, complete) is read with
+//! `payload_core::partial::ValueState::of`.
+//!
+//! ```
+//! use payload_core::partial::{Cursor, PartialType};
+//! use payload_core::{Partial, serde_json::json};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema, Partial)]
+//! struct Step {
+//!     detail: String,
+//!     #[payload(stream(not_null))]
+//!     title: Option<String>,
+//! }
+//!
+//! let value = json!([{"title": "Boil", "detail": "10 min"}, {"detail": "then"}]);
+//! let steps = <Vec<Step>>::read_partial(&value, Cursor::root(Some("/1/detail"))).unwrap();
+//! assert_eq!(steps.value.len(), 1);
+//! ```
 //!
 //! ## serde attributes
 //!

@@ -164,10 +164,26 @@ impl Generator<'_, '_> {
                 }
             }
         };
+        // `stream(not_null)` members: while the struct is still arriving, it is held
+        // back until each has a value (begun, and not `null`).
+        let held = kept.iter().filter(|f| f.attrs.not_null.is_some()).map(|f| {
+            let ident = &f.original.ident;
+            let names = names(f.name(), f.serde.aliases());
+            quote! {
+                if !at.complete()
+                    && !(shown.#ident.is_some()
+                        && #krate::partial::__private::has_value(object, &[#(#names),*]))
+                {
+                    return ::core::option::Option::None;
+                }
+            }
+        });
         let body = quote! {
             let object = value.as_object()?;
+            let shown = #partial { #(#reads)* };
+            #(#held)*
             ::core::option::Option::Some(#krate::partial::Growing {
-                value: #partial { #(#reads)* },
+                value: shown,
                 complete: at.complete(),
             })
         };
@@ -184,10 +200,23 @@ impl Generator<'_, '_> {
         if variants.iter().all(|v| matches!(v.style, Style::Unit))
             && matches!(self.cont.repr, Repr::External)
         {
-            return self.impl_block(
+            let ident = self.cont.ident;
+            let (impl_generics, ty_generics, where_clause) =
+                self.cont.original.generics.split_for_impl();
+            let implementation = self.impl_block(
                 quote!(Self),
                 quote!(#krate::partial::__private::unit(value, &at)),
             );
+            // Shown only once whole.
+            return quote! {
+                #implementation
+                #[automatically_derived]
+                impl #impl_generics #krate::partial::PartialState for #ident #ty_generics #where_clause {
+                    fn state(&self) -> #krate::partial::ValueState {
+                        #krate::partial::ValueState::Complete
+                    }
+                }
+            };
         }
         if matches!(self.cont.repr, Repr::Untagged) {
             return self.impl_block(

@@ -3,13 +3,10 @@
 //! (`stream::partial`) and `json::locate` all read strings with it, so a key or a value
 //! decodes the same way wherever it is read.
 //!
-//! Two modes:
-//! - **strict** ([`read_strict`]): JSON's grammar exactly; it says whether the string
-//!   closed, was cut by the end of the text (a partial string, which may still grow), or
-//!   met something strict JSON does not allow;
-//! - **lenient** ([`lenient_escape`]): what the repair lexer keeps of an escape models
-//!   get wrong (docs/spec.md §3: an unknown escape is kept as written, a lone surrogate
-//!   becomes U+FFFD).
+//! [`escape`] reads one escape as JSON has it; [`lenient_escape`] is what the repair
+//! lexer and the stream's partial values keep of an escape models get wrong
+//! (docs/spec.md §3: an unknown escape is kept as written, a lone surrogate becomes
+//! U+FFFD).
 //!
 //! Plain runs between quotes and escapes are found with `memchr` and copied whole, not
 //! character by character: most of a block is string text.
@@ -109,49 +106,6 @@ fn hex4(bytes: &[u8], at: usize) -> Hex {
         value = value * 16 + digit;
     }
     Hex::Value(value)
-}
-
-/// How reading a strict string body ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum StringEnd {
-    /// The closing quote: the offset just after it.
-    Closed(usize),
-    /// The text ended inside the string (or inside an escape): it may still grow. The
-    /// offset where reading stopped: the end of the text, or the backslash of the cut
-    /// escape (reading resumes there once more text has come).
-    Cut(usize),
-    /// Something strict JSON does not allow, at this offset (a bad escape).
-    Invalid(usize),
-}
-
-/// Reads a strict JSON string body starting at byte `from` of `text` (just after the
-/// opening quote), appending its decoded text to `out`. Raw control characters are
-/// taken as they are: the readers that use this mode show previews, and the strict
-/// parser (serde_json) is the judge of the final value.
-pub(crate) fn read_strict(text: &str, from: usize, out: &mut String) -> StringEnd {
-    let bytes = text.as_bytes();
-    let mut at = from;
-    loop {
-        let Some(offset) = memchr::memchr2(b'"', b'\\', &bytes[at..]) else {
-            out.push_str(&text[at..]);
-            return StringEnd::Cut(bytes.len());
-        };
-        let stop = at + offset;
-        out.push_str(&text[at..stop]);
-        if bytes[stop] == b'"' {
-            return StringEnd::Closed(stop + 1);
-        }
-        match escape(bytes, stop) {
-            Escape::Char(c, length) => {
-                out.push(c);
-                at = stop + length;
-            }
-            Escape::Cut => return StringEnd::Cut(stop),
-            Escape::LoneSurrogate | Escape::BadUnicode | Escape::Unknown => {
-                return StringEnd::Invalid(stop);
-            }
-        }
-    }
 }
 
 /// The offset just after the quote `quote` that closes a string whose body starts at
@@ -262,47 +216,6 @@ pub(crate) fn unescape_lenient(body: &str, quote: char) -> std::borrow::Cow<'_, 
 mod tests {
     use super::*;
 
-    fn strict(text: &str) -> (String, StringEnd) {
-        let mut out = String::new();
-        let end = read_strict(text, 0, &mut out);
-        (out, end)
-    }
-
-    #[test]
-    fn strict_reads_escapes_and_says_how_the_string_ended() {
-        assert_eq!(
-            strict(r#"a\"b\\c\/\n\u00e9\ud83d\ude00" tail"#),
-            ("a\"b\\c/\né😀".to_string(), StringEnd::Closed(30))
-        );
-        assert_eq!(strict("abc"), ("abc".to_string(), StringEnd::Cut(3)));
-        assert_eq!(strict(r"ab\u00"), ("ab".to_string(), StringEnd::Cut(2)));
-        assert_eq!(strict(r"ab\ud83d"), ("ab".to_string(), StringEnd::Cut(2)));
-        assert_eq!(strict(r"ab\ud83d\"), ("ab".to_string(), StringEnd::Cut(2)));
-        assert_eq!(strict(r"ab\"), ("ab".to_string(), StringEnd::Cut(2)));
-        assert_eq!(strict(r"ab\d"), ("ab".to_string(), StringEnd::Invalid(2)));
-        assert_eq!(strict(r"\ude00"), (String::new(), StringEnd::Invalid(0)));
-        assert_eq!(
-            strict(r#"\ud83dx""#),
-            (String::new(), StringEnd::Invalid(0))
-        );
-        assert_eq!(strict(r"\u00zz"), (String::new(), StringEnd::Invalid(0)));
-    }
-
-    #[test]
-    fn strict_agrees_with_serde_json_on_every_complete_string() {
-        for body in [
-            r"plain",
-            r"\u0000\u001f\u007f\u0080\uffff",
-            r"\ud800\udc00\udbff\udfff",
-            r#"\"\\\/\b\f\n\r\t"#,
-            "caf\u{e9} \u{1F600}",
-        ] {
-            let quoted = format!("\"{body}\"");
-            let expected: String = serde_json::from_str(&quoted).unwrap();
-            assert_eq!(strict(&quoted[1..]).0, expected, "{body}");
-        }
-    }
-
     #[test]
     fn lenient_keeps_what_models_write() {
         let read = |text: &str| {
@@ -341,32 +254,5 @@ mod tests {
         assert_eq!(closing_quote(br"it\'s' x", 0, b'\''), 6);
         assert_eq!(closing_quote(b"open", 0, b'"'), 4);
         assert_eq!(closing_quote(b"ends\\", 0, b'"'), 5);
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn strict_reads_what_serde_json_writes_and_every_cut_is_a_prefix(
-            value in proptest::prelude::any::<String>(),
-            escape_all in proptest::prelude::any::<bool>(),
-        ) {
-            let written = if escape_all {
-                // Every character as `\uXXXX` (pairs for the astral ones).
-                let mut out = String::from("\"");
-                for unit in value.encode_utf16() {
-                    out.push_str(&format!("\\u{unit:04x}"));
-                }
-                out + "\""
-            } else {
-                serde_json::to_string(&value).unwrap()
-            };
-            let (read, end) = strict(&written[1..]);
-            proptest::prop_assert_eq!(&read, &value);
-            proptest::prop_assert_eq!(end, StringEnd::Closed(written.len() - 1));
-            for cut in (1..written.len() - 1).filter(|&i| written.is_char_boundary(i)) {
-                let (read, end) = strict(&written[1..cut]);
-                proptest::prop_assert!(matches!(end, StringEnd::Cut(_)), "{:?}", end);
-                proptest::prop_assert!(value.starts_with(&read));
-            }
-        }
     }
 }

@@ -26,7 +26,12 @@
 //! `payload_progress` preview never shows what the final result would drop (docs/spec.md §5.5):
 //! blocks of types the page does not offer are never announced, and a suggestion
 //! preview lists only complete items that the page's rules keep (registered actions
-//! with their handler, chips with a label and a value).
+//! with their handler, chips with a label and a value). Previews read the block by the
+//! repairer's rules, so they keep filling in through what it repairs, and each preview
+//! of an accepted block is an early view of its final data, the last one that data
+//! (docs/spec.md §5.5). Each element of a custom payload's top-level lists comes once,
+//! in order, as a `payload_element` event on the chunk that completes it, the same
+//! events for every chunking (docs/spec.md §5.6).
 //!
 //! **Design.** There is no second parser here. The stream runs the one-shot parser's
 //! segmenter (`crate::scan`) on the text so far after every chunk; the segmenter
@@ -35,14 +40,16 @@
 //! as the one-shot parse. So the final result is equal by construction, and deltas are
 //! the message builder's output as it grows. Total work is linear in the response for
 //! any chunking. A block's progress previews come from one resumable reader
-//! (`partial::PartialReader`) that reads each byte of the block once; a preview is a
+//! (`partial::PartialReader`) that reads each byte of the block once, on every chunk
+//! (so that an element is reported on the chunk that completes it); a preview is a
 //! copy of the value read so far, taken each time the block has doubled (at least every
 //! 64 bytes), which keeps the copies within twice the block's size.
 //!
 //! **Per chunk**, the work is what the chunk can change. Most chunks of a long block
 //! change nothing: the segmenter waits for more text (the end of a line, the byte after
 //! a closing quote) and says until which length it will decide nothing, and the next
-//! preview is not due. Such a chunk is copied onto the text and nothing else runs; text
+//! preview is not due. Such a chunk is copied onto the text and the open block's reader
+//! reads it, and nothing else runs; text
 //! that cannot hold a reasoning section's opener (no line break, on a line that has
 //! begun with answer text) does not go through the splitter either, and a chunk that
 //! would only let the segmenter wait for a line of the block still arriving sets when it
@@ -88,7 +95,9 @@ use std::hash::{Hash, Hasher};
 pub use crate::scan::reasoning::ReasoningText;
 #[cfg(feature = "stream")]
 pub use adapter::events;
-use partial::PartialReader;
+#[cfg(any(test, feature = "__internals"))]
+pub(crate) use partial::preview_fits;
+use partial::{PartialReader, held_back};
 pub use partial::{partial_value, partial_with_open};
 
 /// What the stream reports as the response arrives.
@@ -124,6 +133,46 @@ pub enum StreamEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         open: Option<String>,
     },
+    /// An element of a top-level list of the custom payload being written, once it has
+    /// arrived whole (docs/spec.md §5.6): an item of the value when the value is an
+    /// array (`pointer` `""`), or of an array that is a member of the top-level object
+    /// (`pointer` `/operations`). Each element is reported once, in text order, however
+    /// the text is cut into chunks; when the block is accepted, `element` is the final
+    /// value's element at `pointer` and `index`.
+    ///
+    /// ```
+    /// use payload_core::stream::{StreamEvent, StreamParser};
+    /// use payload_core::{LlmPayload, ParseOptions};
+    /// # #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, LlmPayload)]
+    /// # #[payload(name = "todo_list", marker = "TODO_LIST", description = "Tasks.")]
+    /// # struct TodoList { tasks: Vec<String> }
+    ///
+    /// let mut stream = StreamParser::new(&ParseOptions::new().payload(TodoList::TYPE));
+    /// let mut arrived = Vec::new();
+    /// // A comment and a trailing comma: the elements still come as each is whole.
+    /// for chunk in ["TODO_LIST: {\"tasks\": [\"buy milk\", // first\n", "'call Sam',", "]}"] {
+    ///     for event in stream.push(chunk) {
+    ///         if let StreamEvent::PayloadElement { pointer, index, element, .. } = event {
+    ///             arrived.push((pointer, index, element));
+    ///         }
+    ///     }
+    /// }
+    /// let (_, parsed) = stream.finish();
+    /// assert_eq!(arrived[0], ("/tasks".to_string(), 0, "buy milk".into()));
+    /// assert_eq!(arrived[1], ("/tasks".to_string(), 1, "call Sam".into()));
+    /// assert_eq!(parsed.custom_payload.unwrap().data()["tasks"][1], "call Sam");
+    /// ```
+    PayloadElement {
+        /// The payload type's name, as in `PayloadStart`.
+        #[serde(rename = "type")]
+        kind: String,
+        /// The JSON pointer of the list in the payload's value.
+        pointer: String,
+        /// The element's position in the list.
+        index: usize,
+        /// The element.
+        element: Value,
+    },
     /// Reasoning that is final (docs/spec.md §9.1): text of a `<think>` section (or a provider's
     /// reasoning channel, in the agent), never part of the message. The deltas
     /// concatenated are the final parse's `reasoning` exactly.
@@ -155,6 +204,7 @@ impl StreamEvent {
             StreamEvent::TextDelta { .. } => "text_delta",
             StreamEvent::PayloadStart { .. } => "payload_start",
             StreamEvent::PayloadProgress { .. } => "payload_progress",
+            StreamEvent::PayloadElement { .. } => "payload_element",
             StreamEvent::ReasoningDelta { .. } => "reasoning_delta",
             StreamEvent::Complete(_) => "complete",
         }
@@ -168,9 +218,13 @@ struct Preview {
     value_start: usize,
     /// Value size at which the next preview is taken.
     next_at: usize,
-    /// The block's value read so far: each preview reads only what has come since the
+    /// The block's value read so far: each chunk reads only what has come since the
     /// last one.
     reader: PartialReader,
+    /// Top-level list elements sent as `payload_element` events, and how many of them
+    /// the current reader has given (a reader started anew gives them again).
+    elements_sent: usize,
+    elements_given: usize,
     /// The reader's version and whether the value was complete at the last preview
     /// sent: an unchanged preview is not sent again.
     shown: Option<(u64, bool)>,
@@ -294,6 +348,7 @@ impl StreamParser {
             } else {
                 self.buf.push_str(chunk);
             }
+            self.follow(events);
             return;
         }
         self.take_chunk(chunk, events);
@@ -319,13 +374,31 @@ impl StreamParser {
             splitter.push(chunk, &mut |part| self.part(part, events));
             self.splitter = splitter;
         }
-        if self.shortcuts && self.buf.len() < self.idle_below {
-            return;
-        }
-        if self.shortcuts && self.waits_for_line() {
+        if self.shortcuts && (self.buf.len() < self.idle_below || self.waits_for_line()) {
+            self.follow(events);
             return;
         }
         self.run(false, events);
+    }
+
+    /// What [`Self::run`] does with the open block on a chunk that decides nothing
+    /// else (the shortcuts above): its reader reads the chunk, so that an element is
+    /// reported on the chunk that completes it, with or without the shortcuts. Its
+    /// preview is not due on such a chunk ([`Self::idle_below`]).
+    fn follow(&mut self, events: &mut Vec<StreamEvent>) {
+        let Some(preview) = &mut self.preview else {
+            return;
+        };
+        if self.segmenter.open_block() == Some((preview.value_start, None)) {
+            preview_at(
+                &self.parser,
+                &self.buf,
+                preview,
+                self.buf.len(),
+                false,
+                events,
+            );
+        }
     }
 
     /// Does what [`Self::run`] would do on a text that has not ended, when all it
@@ -449,7 +522,9 @@ impl StreamParser {
                             pattern: *pattern,
                             value_start: *value_start,
                             next_at: 0,
-                            reader: PartialReader::default(),
+                            reader: new_reader(&role),
+                            elements_sent: 0,
+                            elements_given: 0,
                             shown: None,
                             last: None,
                         });
@@ -525,8 +600,18 @@ impl StreamParser {
     }
 }
 
-/// Emits a progress preview of the block's value in `buf` up to `to` when it has grown
-/// enough (always when it has `closed`).
+/// The reader for a block of `role`: one that also gives the elements of top-level
+/// lists for a custom payload (suggestion blocks preview their kept items instead).
+fn new_reader(role: &BlockKind) -> PartialReader {
+    match role {
+        BlockKind::Custom(_) => PartialReader::with_elements(),
+        _ => PartialReader::default(),
+    }
+}
+
+/// Reads the block's value in `buf` up to `to` (the whole value when it has `closed`),
+/// emits the elements of top-level lists that have become whole, and a progress
+/// preview when the value has grown enough (always when it has `closed`).
 fn preview_at(
     parser: &Parser,
     buf: &str,
@@ -535,6 +620,33 @@ fn preview_at(
     closed: bool,
     events: &mut Vec<StreamEvent>,
 ) {
+    let json = &buf[preview.value_start..to];
+    if json.len() < preview.reader.read() {
+        // Not an extension of the text read (the block ended before it): read anew.
+        preview.reader = new_reader(&parser.role(preview.pattern));
+        preview.elements_given = 0;
+    }
+    // Every chunk is read, not only those a preview is taken at: an element is
+    // reported on the chunk that completes it, whatever the chunking.
+    if closed {
+        preview.reader.finish(json);
+    } else {
+        preview.reader.advance(json);
+    }
+    let role = parser.role(preview.pattern);
+    for element in preview.reader.take_elements() {
+        preview.elements_given += 1;
+        if preview.elements_given <= preview.elements_sent {
+            continue;
+        }
+        preview.elements_sent += 1;
+        events.push(StreamEvent::PayloadElement {
+            kind: role.name().to_string(),
+            pointer: element.pointer,
+            index: element.index,
+            element: element.value,
+        });
+    }
     let size = to - preview.value_start;
     if !closed && size < preview.next_at {
         return;
@@ -543,12 +655,6 @@ fn preview_at(
     // block's size, while small blocks still get a preview every 64 bytes; the
     // reading itself is incremental (each byte read once).
     preview.next_at = size + size.max(64);
-    let json = &buf[preview.value_start..to];
-    if json.len() < preview.reader.read() {
-        // Not an extension of the text read (the block ended before it): read anew.
-        preview.reader = PartialReader::default();
-    }
-    preview.reader.advance(json);
     let state = (
         preview.reader.version(),
         closed || preview.reader.complete(),
@@ -557,16 +663,20 @@ fn preview_at(
         return;
     }
     preview.shown = Some(state);
-    let role = parser.role(preview.pattern);
     if let BlockKind::Foreign(_) = role {
         return;
     }
     let snapshot = if closed {
         // The last preview of the block: the value read is handed over, not copied.
-        std::mem::take(&mut preview.reader).into_snapshot()
+        std::mem::replace(&mut preview.reader, new_reader(&role)).into_snapshot()
     } else {
         preview.reader.snapshot()
     };
+    if closed {
+        // The reader handed over has given everything; one started anew would give it
+        // all again.
+        preview.elements_given = 0;
+    }
     let Some((value, open)) = allowed_preview(parser, role, snapshot, closed) else {
         return;
     };
@@ -599,7 +709,8 @@ fn allowed_preview(
     let open = if closed { None } else { open };
     let mut ignored = Capped::warnings();
     match role {
-        BlockKind::Custom(_) => Some((value, open)),
+        // An object still arriving waits for its `x-stream` `not_null` members.
+        BlockKind::Custom(payload) => held_back(value, open, payload.compiled().schema()),
         BlockKind::Foreign(_) => None,
         BlockKind::Values | BlockKind::Actions => {
             let Value::Array(mut items) = value else {

@@ -12,7 +12,8 @@ use std::io::{self, Write};
 /// An event that goes out as SSE: a name from the chat vocabulary (`status`,
 /// `text_delta`, `reasoning_delta`, `tool_start`, `tool_progress`, `tool_complete`,
 /// `complete`, `error`,
-/// and the parser's `payload_start` / `payload_progress`) and a JSON body.
+/// and the parser's `payload_start` / `payload_progress` / `payload_element`) and a JSON
+/// body.
 pub trait ServerSentEvent {
     /// The `event:` name.
     fn event_name(&self) -> &'static str;

@@ -61,6 +61,9 @@ fn tricky_options() -> ParseOptions {
 const CREATE: &str = r#"{"mode": "create", "table_name": "Books", "operations": [{"action": "add", "column": {"name": "Title", "type": "text"}}, {"action": "add", "column": {"name": "Year", "type": "number"}}]}"#;
 const VALUES: &str = r#"[{"label": "Yes", "value": "Yes, go ahead"}, {"label": "Change", "value": "Change the columns"}]"#;
 const ACTIONS: &str = r#"[{"label": "Close", "action": "close_chat", "handler": "client"}]"#;
+/// [`CREATE`] as a careless model writes it: comments, single quotes, bare keys, a
+/// Python literal, trailing and missing commas.
+const SLOPPY: &str = "{mode: 'create', // a new table\n table_name: 'Books', operations: [{'action': 'add', 'column': {name: 'Title', type: 'text'}} /* first */ {'action': 'add', 'column': {name: 'Year', type: 'number', 'required': True},},],}";
 
 /// Responses as models write them (docs/spec.md §1's cases and more).
 fn corpus() -> Vec<String> {
@@ -99,6 +102,8 @@ fn corpus() -> Vec<String> {
         format!("<think>\nDraft:\nSCHEMA_PROPOSAL: {{\"mode\": \"create\", \"operations\": []}}\n</think>\n\nHere.\n\nSCHEMA_PROPOSAL: {CREATE}"),
         format!("<THINKING>plan</Thinking>Intro\n  <reasoning>\nmore SUGGESTED_VALUES: {VALUES}\n</REASONING>\nOutro\n<think>still going"),
         "Stray </think> tag and <think> mid-line.\r\n<think>\r\nx\r\n</think>\r\nDone.".to_string(),
+        format!("Here it is.\n\nSCHEMA_PROPOSAL: {SLOPPY}\n\nThoughts?"),
+        format!("SCHEMA_PROPOSAL:\n```json\n{SLOPPY}\n```\nDone."),
     ];
     texts.push(big_response(64 * 1024));
     texts
@@ -176,6 +181,125 @@ pub(super) fn check(
     });
     prop_assert!(!empty_delta, "an empty delta");
     prop_assert!(matches!(events.last(), Some(StreamEvent::Complete(p)) if *p == expected));
+    check_block_events(&events, &expected)
+}
+
+/// One announced block as the stream showed it: its type, its previews (value and open
+/// point) and its elements (pointer, index, element).
+type StreamedBlock<'e> = (
+    &'e str,
+    Vec<(&'e Value, Option<&'e str>)>,
+    Vec<(&'e str, usize, &'e Value)>,
+);
+
+/// The preview and element guarantees (docs/spec.md §5.5, §5.6) on one stream's
+/// events: each list's elements come once each, in order; and for the accepted custom
+/// payload, when it is the only block of its type announced, every preview is a
+/// faithful early view of its data, the last one is its data, and the elements are
+/// exactly its top-level list elements.
+fn check_block_events(
+    events: &[StreamEvent],
+    parsed: &ParsedResponse,
+) -> Result<(), TestCaseError> {
+    // Per block announced: its type, previews and elements.
+    let mut blocks: Vec<StreamedBlock<'_>> = Vec::new();
+    for event in events {
+        match event {
+            StreamEvent::PayloadStart { kind, .. } => blocks.push((kind, Vec::new(), Vec::new())),
+            StreamEvent::PayloadProgress { partial, open, .. } => {
+                blocks
+                    .last_mut()
+                    .unwrap()
+                    .1
+                    .push((partial, open.as_deref()));
+            }
+            StreamEvent::PayloadElement {
+                pointer,
+                index,
+                element,
+                ..
+            } => blocks
+                .last_mut()
+                .unwrap()
+                .2
+                .push((pointer, *index, element)),
+            _ => {}
+        }
+    }
+    for (_, _, elements) in &blocks {
+        let mut next = std::collections::HashMap::new();
+        for (pointer, index, _) in elements {
+            let expected = next.entry(*pointer).or_insert(0);
+            prop_assert_eq!(
+                *index,
+                *expected,
+                "elements of {:?} once each, in order",
+                pointer
+            );
+            *expected += 1;
+        }
+    }
+    let Some(payload) = &parsed.custom_payload else {
+        return Ok(());
+    };
+    // The block the payload came from: the one block of its type announced, when the
+    // response held one block of that type in all.
+    let written = parsed
+        .accepted
+        .iter()
+        .filter(|(kind, _)| *kind == payload.kind)
+        .count()
+        + parsed
+            .rejected
+            .iter()
+            .filter(|r| r.kind == payload.kind)
+            .count();
+    let mut of_type = blocks.iter().filter(|b| b.0 == payload.kind);
+    let (Some((_, previews, elements)), None, 1) = (of_type.next(), of_type.next(), written) else {
+        return Ok(());
+    };
+    if previews.is_empty() {
+        return Ok(());
+    }
+    let data = payload.data();
+    for (preview, open) in previews {
+        if let Err(why) = preview_fits(preview, *open, data) {
+            prop_assert!(false, "{}", why);
+        }
+    }
+    prop_assert_eq!(
+        previews.last().copied(),
+        Some((data, None)),
+        "the last preview"
+    );
+    let lists: Vec<(String, &Vec<Value>)> = match data {
+        Value::Array(items) => vec![(String::new(), items)],
+        Value::Object(members) => members
+            .iter()
+            .filter_map(|(key, member)| {
+                let pointer = format!("/{}", payload_schema::pointer::escape_token(key));
+                member.as_array().map(|items| (pointer, items))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut expected: Vec<(String, usize, &Value)> = Vec::new();
+    for (pointer, items) in lists {
+        for (index, item) in items.iter().enumerate() {
+            expected.push((pointer.clone(), index, item));
+        }
+    }
+    let mut streamed: Vec<(String, usize, &Value)> = elements
+        .iter()
+        .map(|(p, i, e)| (p.to_string(), *i, *e))
+        .collect();
+    streamed.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+    expected.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+    prop_assert_eq!(
+        streamed,
+        expected,
+        "the elements are the data's list elements"
+    );
     Ok(())
 }
 
@@ -503,6 +627,10 @@ fn long_blocks() -> Vec<String> {
             "SCHEMA_PROPOSAL: {{\"mode\": \"create\", \"operations\": [{}]}}",
             vec![column; 60].join(", ")
         ),
+        format!(
+            "SCHEMA_PROPOSAL: {{mode: 'create', operations: [\n  // the columns\n  {},\n]}}",
+            vec![column; 60].join(",\n  ")
+        ),
     ]
 }
 
@@ -594,6 +722,8 @@ fn piece() -> impl Strategy<Value = String> {
         "[]",
         "{}",
         "{'title': 'it''s'}",
+        SLOPPY,
+        "{mode: 'create', operations: [{'action': 'add'} // more\n",
         "<think>",
         "\n<Thinking>\n",
         "</think>",
@@ -649,5 +779,107 @@ proptest! {
         let corpus = corpus();
         let text = &corpus[pick.index(corpus.len() - 1)];
         check(&options(), text, &sizes)?;
+    }
+}
+
+#[test]
+fn a_sloppy_block_keeps_filling_in_and_ends_at_its_data() {
+    let text = format!("Here it is.\n\nSCHEMA_PROPOSAL: {SLOPPY}\n\nThoughts?");
+    let mut stream = StreamParser::new(&options());
+    let mut events = Vec::new();
+    for c in text.chars() {
+        events.extend(stream.push(c.encode_utf8(&mut [0; 4])));
+    }
+    let (tail, parsed) = stream.finish();
+    events.extend(tail);
+    let data = parsed.custom_payload.as_ref().unwrap().data().clone();
+    assert_eq!(
+        data,
+        serde_json::from_str::<Value>(CREATE)
+            .unwrap()
+            .as_object()
+            .map(|m| {
+                let mut m = m.clone();
+                m["operations"][1]["column"]["required"] = Value::Bool(true);
+                Value::Object(m)
+            })
+            .unwrap()
+    );
+    // Past the comment, the single quotes and the bare keys, a preview still open
+    // already holds the first operation (a strict reading stopped at the first bare
+    // key, showing `{}` until `complete`).
+    let first = events.iter().any(|e| {
+        matches!(e, StreamEvent::PayloadProgress { partial, open: Some(_), .. }
+            if partial["table_name"] == "Books"
+                && partial["operations"].as_array().is_some_and(|ops| ops.len() == 1))
+    });
+    assert!(first, "{events:?}");
+    check(&options(), &text, &[1]).unwrap();
+}
+
+/// The `payload_element` events of `text` fed in chunks of `sizes`.
+fn element_events(text: &str, sizes: &[usize]) -> Vec<StreamEvent> {
+    let mut stream = StreamParser::new(&options());
+    let mut events = Vec::new();
+    for chunk in chunks(text, sizes) {
+        events.extend(stream.push(chunk));
+    }
+    events.extend(stream.finish().0);
+    events.retain(|e| matches!(e, StreamEvent::PayloadElement { .. }));
+    events
+}
+
+#[test]
+fn each_element_comes_once_as_it_completes_whatever_the_chunking() {
+    let text = format!("Here it is.\n\nSCHEMA_PROPOSAL: {SLOPPY}\n\nThoughts?");
+    let expected = element_events(&text, &[usize::MAX]);
+    assert_eq!(expected.len(), 2, "{expected:?}");
+    let StreamEvent::PayloadElement {
+        kind,
+        pointer,
+        index,
+        element,
+    } = &expected[1]
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (kind.as_str(), pointer.as_str(), *index),
+        ("schema_proposal", "/operations", 1)
+    );
+    assert_eq!(element["column"]["name"], "Year");
+    for sizes in [&[1][..], &[2], &[7], &[2, 3, 5], &[13, 1, 1]] {
+        assert_eq!(element_events(&text, sizes), expected, "{sizes:?}");
+    }
+    // An element is reported on the chunk that completes it, before the block ends.
+    let mut stream = StreamParser::new(&options());
+    stream.push("SCHEMA_PROPOSAL: {\"mode\": \"create\", \"operations\": [{\"action\": \"add\"");
+    let events = stream.push("}, ");
+    assert!(
+        matches!(&events[..], [StreamEvent::PayloadElement { index: 0, .. }]),
+        "{events:?}"
+    );
+    // Suggestion blocks show kept items in their previews instead.
+    assert!(element_events(&format!("SUGGESTED_VALUES: {VALUES}"), &[1]).is_empty());
+    // The SSE name and body.
+    let sse = crate::stream::sse::ServerSentEvent::to_sse(&expected[0]);
+    assert!(sse.starts_with("event: payload_element\ndata: {\"type\":\"schema_proposal\",\"pointer\":\"/operations\",\"index\":0,\"element\":{"), "{sse}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The elements do not depend on how the text is cut.
+    #[test]
+    fn elements_are_the_same_at_random_cuts(
+        sizes in prop::collection::vec(1usize..20, 1..8),
+        which in 0usize..3,
+    ) {
+        let text = [
+            format!("Here it is.\n\nSCHEMA_PROPOSAL: {SLOPPY}\n\nThoughts?"),
+            format!("SCHEMA_PROPOSAL:\n```json\n{SLOPPY}\n```\nDone."),
+            long_blocks().swap_remove(3),
+        ][which].clone();
+        prop_assert_eq!(element_events(&text, &sizes), element_events(&text, &[usize::MAX]));
     }
 }

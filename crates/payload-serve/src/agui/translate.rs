@@ -152,6 +152,9 @@ impl Translator {
                     replace: true,
                 });
             }
+            // The card's activity deltas carry each element already, as the preview
+            // that holds it arrives.
+            AgentEvent::Stream(StreamEvent::PayloadElement { .. }) => {}
             AgentEvent::Stream(StreamEvent::PayloadProgress { kind, partial, .. }) => {
                 let next = card(&kind, "drafting", partial, None);
                 match &self.card {

@@ -443,6 +443,17 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// Reads the number or bare-word literal (`true`, `None`) that starts at byte `at` of
+/// `text` as the lenient reader reads it there: the value and the offset just past it.
+/// A reader of a text still arriving (`crate::stream`) calls it once the token is
+/// followed by something else, so it reads each token once and as a whole read does.
+pub(crate) fn scalar_at(text: &str, at: usize) -> Result<(Value, usize), RepairError> {
+    let mut lexer = Lexer::new(text);
+    lexer.pos = at;
+    let value = lexer.scalar()?;
+    Ok((value, lexer.pos))
+}
+
 /// At most the first 40 characters of `word`, for an error message (a model can write
 /// a megabyte of letters; the message should not carry it).
 fn excerpt(word: &str) -> &str {
@@ -451,11 +462,13 @@ fn excerpt(word: &str) -> &str {
         .map_or(word, |(i, _)| &word[..i])
 }
 
-fn is_word_start(c: char) -> bool {
+/// Whether a bare word (a literal such as `True`, or an unquoted key) may start with `c`.
+pub(crate) fn is_word_start(c: char) -> bool {
     c.is_alphabetic() || c == '_' || c == '$'
 }
 
-fn is_word_char(c: char) -> bool {
+/// Whether `c` goes on a bare word.
+pub(crate) fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '$' | '-')
 }
 

@@ -94,6 +94,7 @@ pub(crate) mod proptests;
 mod tests;
 
 pub(crate) use crate::error::ErrorKind;
+pub(crate) use lexer::{is_word_char, is_word_start, scalar_at};
 pub(crate) use notes::{Imprecise, Notes};
 pub use outcome::{Hint, Lenient, RepairError};
 pub(crate) use parser::members_follow;

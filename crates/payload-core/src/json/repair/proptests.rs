@@ -89,6 +89,26 @@ pub(crate) fn token_soup() -> impl Strategy<Value = String> {
     prop::collection::vec(tokens, 0..64).prop_map(|parts| parts.concat())
 }
 
+/// `value` written the way a careless model might (any mix of the mistakes the reader
+/// repairs), driven by `choices`, in a code fence when `fenced`: it reads back as
+/// `value`.
+pub(crate) fn sloppy(value: &Value, choices: &[u8], fenced: bool) -> String {
+    let mut sloppy = Sloppy {
+        choices,
+        next: 0,
+        out: String::new(),
+        after_word: false,
+    };
+    if fenced {
+        sloppy.out.push_str("```json\n");
+    }
+    sloppy.value(value);
+    if fenced {
+        sloppy.out.push_str("\n```");
+    }
+    sloppy.out
+}
+
 /// Writes `value` the way a careless model might, driven by `choices`; the text must
 /// read back as `value`.
 struct Sloppy<'a> {
@@ -278,15 +298,7 @@ proptest! {
         choices in prop::collection::vec(any::<u8>(), 1..64),
         fenced in any::<bool>(),
     ) {
-        let mut sloppy = Sloppy { choices: &choices, next: 0, out: String::new(), after_word: false };
-        if fenced {
-            sloppy.out.push_str("```json\n");
-        }
-        sloppy.value(&value);
-        if fenced {
-            sloppy.out.push_str("\n```");
-        }
-        let text = sloppy.out;
+        let text = sloppy(&value, &choices, fenced);
         match parse_lenient(&text) {
             Ok(lenient) => prop_assert_eq!(lenient.value, value, "text {:?}", text),
             Err(e) => prop_assert!(false, "{:?} failed: {}", text, e),

@@ -159,6 +159,9 @@ pub fn assert_schema_proposal_turn(events: &[AgentEvent]) {
             "text_delta",
             "payload_start",
             "payload_progress",
+            // The operation, once whole, between the open preview and the closed one.
+            "payload_element",
+            "payload_progress",
             "complete"
         ]
     );
@@ -191,6 +194,9 @@ pub fn assert_reasoning_turn(events: &[AgentEvent]) {
             "reasoning_delta",
             "text_delta",
             "payload_start",
+            "payload_progress",
+            // The operation, once whole, between the open preview and the closed one.
+            "payload_element",
             "payload_progress",
             "complete"
         ]

@@ -1,0 +1,203 @@
+//! Objects held back while they arrive, by the payload type's schema: a property whose
+//! schema says `"x-stream": {"not_null": true}` holds back the object it belongs to
+//! until it has a value (begun, and not `null`), as BAML's `@stream.not_null` does. A
+//! runtime type (`PayloadType::from_schema`) says it in its schema; a derived type says
+//! it with `#[schemars(extend("x-stream" = {"not_null": true}))]` on the field, and its
+//! typed partial with `#[payload(stream(not_null))]`.
+//!
+//! Only objects still arriving are held back, and those lie on the way to the preview's
+//! open point, each the last member or item of its parent: removing one leaves a
+//! preview that is still an early view of the final value (docs/spec.md §5.5).
+
+use payload_schema::{pointer, walk};
+use serde_json::{Map, Value};
+
+/// `preview` with its first object on the way to `open` that is held back removed (and
+/// `open` moved to the container that held it); `None` when the value itself is held
+/// back. `root` is the payload type's schema.
+pub(crate) fn held_back(
+    mut preview: Value,
+    open: Option<String>,
+    root: &Value,
+) -> Option<(Value, Option<String>)> {
+    let Some(open_at) = open.as_deref() else {
+        return Some((preview, open));
+    };
+    let tokens: Vec<String> = match open_at.strip_prefix('/') {
+        Some(rest) => rest.split('/').map(pointer::unescape_token).collect(),
+        None => Vec::new(),
+    };
+    let held = {
+        let mut node = &preview;
+        let mut schema = Some(walk::resolve(root, root));
+        let mut depth = 0;
+        loop {
+            if let (Value::Object(members), Some(schema)) = (node, schema) {
+                if waits(members, schema, root) {
+                    break Some(depth);
+                }
+            }
+            let Some(token) = tokens.get(depth) else {
+                break None;
+            };
+            let child = match node {
+                Value::Object(members) => members.get(token),
+                Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => None,
+            };
+            let Some(child) = child else {
+                break None;
+            };
+            schema = schema.and_then(|schema| match node {
+                Value::Object(_) => subschema(schema, root, &|s| s.get("properties")?.get(token)),
+                _ => subschema(schema, root, &|s| s.get("items")),
+            });
+            node = child;
+            depth += 1;
+        }
+    };
+    match held {
+        None => Some((preview, open)),
+        Some(0) => None,
+        Some(depth) => {
+            let parent_at: String = tokens[..depth - 1]
+                .iter()
+                .map(|t| format!("/{}", pointer::escape_token(t)))
+                .collect();
+            let last = &tokens[depth - 1];
+            match preview.pointer_mut(&parent_at) {
+                Some(Value::Object(members)) => {
+                    members.remove(last);
+                }
+                Some(Value::Array(items)) => {
+                    if let Ok(index) = last.parse::<usize>() {
+                        items.truncate(index);
+                    }
+                }
+                _ => {}
+            }
+            Some((preview, Some(parent_at)))
+        }
+    }
+}
+
+/// Whether an object still arriving, of `schema`, waits for a property marked
+/// `not_null` that has no value yet.
+fn waits(members: &Map<String, Value>, schema: &Value, root: &Value) -> bool {
+    let mut waiting = false;
+    each_branch(schema, root, &mut |branch| {
+        let Some(properties) = branch.get("properties").and_then(Value::as_object) else {
+            return;
+        };
+        for (name, property) in properties {
+            let property = walk::resolve(root, property);
+            let marked = property
+                .get("x-stream")
+                .and_then(|x| x.get("not_null"))
+                .and_then(Value::as_bool)
+                == Some(true);
+            if marked && members.get(name).is_none_or(Value::is_null) {
+                waiting = true;
+            }
+        }
+    });
+    waiting
+}
+
+/// The first schema `pick` finds in `schema` or one of its branches, resolved.
+fn subschema<'s>(
+    schema: &'s Value,
+    root: &'s Value,
+    pick: &dyn Fn(&'s Value) -> Option<&'s Value>,
+) -> Option<&'s Value> {
+    let mut found = None;
+    each_branch(schema, root, &mut |branch| {
+        if found.is_none() {
+            found = pick(branch).map(|s| walk::resolve(root, s));
+        }
+    });
+    found
+}
+
+/// Calls `visit` with `schema` and the branches of its `allOf` / `anyOf` / `oneOf`
+/// (one level: the shapes schema generators write for nullable and merged types), each
+/// resolved.
+fn each_branch<'s>(schema: &'s Value, root: &'s Value, visit: &mut dyn FnMut(&'s Value)) {
+    let schema = walk::resolve(root, schema);
+    visit(schema);
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        for branch in schema
+            .get(keyword)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            visit(walk::resolve(root, branch));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "steps": {"type": "array", "items": {"$ref": "#/$defs/Step"}},
+                "title": {"type": "string"}
+            },
+            "$defs": {
+                "Step": {
+                    "type": "object",
+                    "properties": {
+                        "title": {"type": "string", "x-stream": {"not_null": true}},
+                        "detail": {"type": "string"}
+                    }
+                }
+            }
+        })
+    }
+
+    #[test]
+    fn an_object_waits_for_its_not_null_member() {
+        let root = schema();
+        // The second step has no title yet: it is not shown, and what is open is the list.
+        let preview = json!({"steps": [{"title": "Boil", "detail": "x"}, {"detail": "the"}]});
+        assert_eq!(
+            held_back(preview, Some("/steps/1/detail".into()), &root),
+            Some((
+                json!({"steps": [{"title": "Boil", "detail": "x"}]}),
+                Some("/steps".into())
+            ))
+        );
+        // A title begun is a value; a `null` is not.
+        let begun = json!({"steps": [{"title": "Bo"}]});
+        assert_eq!(
+            held_back(begun.clone(), Some("/steps/0/title".into()), &root),
+            Some((begun, Some("/steps/0/title".into())))
+        );
+        let null = json!({"steps": [{"title": null}]});
+        assert_eq!(
+            held_back(null, Some("/steps/0".into()), &root),
+            Some((json!({"steps": []}), Some("/steps".into())))
+        );
+        // A complete object is shown whatever it holds.
+        let done = json!({"steps": [{"detail": "x"}]});
+        assert_eq!(
+            held_back(done.clone(), Some("/steps".into()), &root),
+            Some((done.clone(), Some("/steps".into())))
+        );
+        assert_eq!(held_back(done.clone(), None, &root), Some((done, None)));
+    }
+
+    #[test]
+    fn a_value_waiting_itself_shows_nothing() {
+        let root =
+            json!({"type": "object", "properties": {"id": {"x-stream": {"not_null": true}}}});
+        assert_eq!(held_back(json!({"other": 1}), Some("".into()), &root), None);
+        assert!(held_back(json!({"id": 1}), Some("".into()), &root).is_some());
+    }
+}
