@@ -73,7 +73,7 @@ impl Elements {
         let mut out: Vec<StreamPart> = Vec::new();
         for event in events {
             match event {
-                StreamEvent::TextDelta { text } => match out.last_mut() {
+                StreamEvent::TextDelta { text, .. } => match out.last_mut() {
                     Some(StreamPart::Text(last)) => last.push_str(&text),
                     _ => out.push(StreamPart::Text(text)),
                 },
@@ -82,6 +82,7 @@ impl Elements {
                     kind,
                     partial,
                     open,
+                    ..
                 } if kind == NAME => {
                     let ready = self.complete_elements(&partial, open.as_deref())?;
                     if !ready.is_empty() {
