@@ -74,6 +74,7 @@ mod ids;
 mod kept;
 mod listen;
 mod manifest;
+mod proposal;
 mod replay;
 mod routes;
 pub mod security;
