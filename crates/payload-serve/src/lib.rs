@@ -45,6 +45,8 @@
 //!   manifest, and streams its events (`status`, `text_delta`, `payload_start`, ...,
 //!   `complete`) as Server-Sent Events.
 //! - `POST /api/agui` is the same turn over AG-UI 1.x ([`agui`], `docs/agui.md`).
+//! - `POST /api/ui-message-stream` is the same turn over the AI SDK's UI message
+//!   stream, what `useChat` reads ([`payload_agui::ui_message`], `docs/ai-sdk.md`).
 //! - `POST /api/payloads/{conversation}/{turn}/accept` runs the app's handler for the
 //!   payload's type ([`App::on_accept`]) in the transaction that records the decision;
 //!   `.../dismiss` records the refusal. `GET /api/conversations/{id}` reads a
@@ -80,6 +82,7 @@ mod routes;
 pub mod security;
 mod sse;
 mod state;
+mod ui_message;
 
 pub use db::{Db, StoredMessage, StoredPayload};
 
@@ -404,6 +407,7 @@ impl Service {
             .route("/api/app", get(routes::app))
             .route("/api/chat", post(chat::chat))
             .route("/api/agui", post(agui::run))
+            .route("/api/ui-message-stream", post(ui_message::run))
             .route("/api/conversations/{id}", get(routes::conversation))
             .route(
                 "/api/payloads/{conversation}/{turn}/{decision}",

@@ -14,3 +14,4 @@ mod node;
 mod page;
 mod security;
 mod turn_properties;
+mod ui_message;
