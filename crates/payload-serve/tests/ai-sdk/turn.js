@@ -46,7 +46,7 @@ async function validate(chunks) {
   const failures = [];
   for (const chunk of chunks) {
     const result = await schema.validate(chunk);
-    if (!result.success) failures.push({ chunk, error: String(result.error) });
+    if (!result.success) failures.push({ chunk, error: String(result.error).slice(0, 400) });
   }
   return failures;
 }

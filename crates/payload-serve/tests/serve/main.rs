@@ -4,6 +4,7 @@
 //! with Node, and the security guarantees (same-origin changes, decisions made once).
 
 mod agui;
+mod ai_sdk;
 mod app;
 mod connections;
 mod decisions;
