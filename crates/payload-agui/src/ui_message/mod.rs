@@ -21,6 +21,51 @@
 //!
 //! `<part>` is the part's position in the answer, so an id never changes while the part
 //! streams and never names two parts of one message.
+//!
+//! # Answering `useChat` from your own axum handler
+//!
+//! ```
+//! use axum::response::IntoResponse;
+//! use axum::response::sse::{Event, Sse};
+//! use futures::{Stream, StreamExt};
+//! use payload_agent::AgentEvent;
+//! use payload_agui::ui_message::{DONE, HEADER, UiTranslator};
+//! use serde_json::json;
+//! use std::convert::Infallible;
+//!
+//! /// Your handler's answer: your agent's events for turn `turn` of `conversation`,
+//! /// as one assistant message of the UI message stream.
+//! fn ui_message_response(
+//!     conversation: &str,
+//!     turn: usize,
+//!     events: impl Stream<Item = AgentEvent> + Send + 'static,
+//! ) -> impl IntoResponse {
+//!     // The metadata comes back with the next request's messages: the conversation.
+//!     let metadata = json!({ "conversationId": conversation, "turn": turn });
+//!     let message_id = format!("message-{conversation}-{turn}");
+//!     let translator = UiTranslator::new(message_id, metadata, turn, |kind| kind == "recipe");
+//!     let first = translator.started();
+//!     let rest = futures::stream::unfold(Some((events.boxed(), translator)), |state| async {
+//!         let (mut events, mut translator) = state?;
+//!         Some(match events.next().await {
+//!             Some(event) => (translator.translate(event), Some((events, translator))),
+//!             // Nothing when the turn ended; its error and `finish` when it stopped.
+//!             None => (translator.finish(), None),
+//!         })
+//!     });
+//!     let data = futures::stream::iter([first])
+//!         .chain(rest)
+//!         .flat_map(futures::stream::iter)
+//!         .map(|chunk| chunk.to_json().to_string())
+//!         .chain(futures::stream::iter([DONE.to_string()]));
+//!     let sse = Sse::new(data.map(|data| Ok::<_, Infallible>(Event::default().data(data))));
+//!     ([HEADER], sse)
+//! }
+//! ```
+//!
+//! The request is a [`ChatRequest`]: [`ChatRequest::intent`] says whether it asks or
+//! answers approvals, whose [`Approval::request`] your handler decides on the proposal
+//! it stored; [`decided_chunks`] writes what the decisions did.
 
 mod chunk;
 mod decided;
