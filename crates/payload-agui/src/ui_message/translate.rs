@@ -211,10 +211,10 @@ impl UiTranslator {
                 });
                 self.show(position, "drafting", json!({}), out);
             }
-            (StreamEvent::PayloadProgress { kind, partial, .. }, Some(position)) => {
-                if !is_chips(&kind) {
-                    self.show(position, "drafting", partial, out);
-                }
+            (StreamEvent::PayloadProgress { kind, partial, .. }, Some(position))
+                if !is_chips(&kind) =>
+            {
+                self.show(position, "drafting", partial, out);
             }
             (StreamEvent::Complete(parsed), _) => {
                 self.close(out);
@@ -289,7 +289,8 @@ impl UiTranslator {
                 });
                 self.ended = true;
             }
-            // A delta or block event always has a position.
+            // A block of chips in progress (chips arrive whole with the answer); a delta
+            // or block event always has a position.
             _ => {}
         }
     }
