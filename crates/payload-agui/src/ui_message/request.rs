@@ -14,6 +14,7 @@
 use crate::decision::{Decision, DecisionRequest, InputError, parse_proposal_id};
 use serde::Deserialize;
 use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The request body.
 #[derive(Debug, Clone, Deserialize)]
@@ -168,6 +169,10 @@ impl ChatRequest {
 /// The approvals `message` answers: its tool parts in `approval-responded` state.
 fn approvals(message: &UiMessage) -> Result<Vec<Approval>, InputError> {
     let mut out: Vec<Approval> = Vec::new();
+    // The proposals answered so far: a set, so a message of many parts is read in
+    // linear time.
+    let mut answered = BTreeSet::new();
+    let cards = cards(message);
     for part in &message.parts {
         if part.get("state").and_then(Value::as_str) != Some("approval-responded") {
             continue;
@@ -183,10 +188,7 @@ fn approvals(message: &UiMessage) -> Result<Vec<Approval>, InputError> {
             .and_then(|a| a.get("approved"))
             .and_then(Value::as_bool)
             .ok_or_else(|| InputError(format!("the approval of '{call}' says no approved")))?;
-        if out
-            .iter()
-            .any(|a| (a.request.turn, a.request.index) == (turn, index))
-        {
+        if !answered.insert((turn, index)) {
             return Err(InputError(format!("'{call}' is answered twice")));
         }
         let decision = if approved {
@@ -200,21 +202,29 @@ fn approvals(message: &UiMessage) -> Result<Vec<Approval>, InputError> {
                 index,
                 decision,
             },
-            card: card_part(message, call),
+            card: cards.get(call).cloned(),
         });
     }
     Ok(out)
 }
 
-/// The data part of `message` whose card names `proposal`: its name and id.
-fn card_part(message: &UiMessage, proposal: &str) -> Option<(String, String)> {
-    message.parts.iter().find_map(|part| {
-        let name = part.get("type")?.as_str()?.strip_prefix("data-")?;
-        let id = part.get("id")?.as_str()?;
-        let names = part.get("data")?.get("proposal")?.as_str()? == proposal;
-        (names && check_id("a data part's id", id).is_ok() && check_id("a type", name).is_ok())
-            .then(|| (name.to_string(), id.to_string()))
-    })
+/// The data parts of `message` showing a proposal's card, by the proposal they name:
+/// each one's name and id (the first, when several name one proposal).
+fn cards(message: &UiMessage) -> BTreeMap<String, (String, String)> {
+    let mut cards = BTreeMap::new();
+    for part in &message.parts {
+        let card = || {
+            let name = part.get("type")?.as_str()?.strip_prefix("data-")?;
+            let id = part.get("id")?.as_str()?;
+            let proposal = part.get("data")?.get("proposal")?.as_str()?;
+            (check_id("a data part's id", id).is_ok() && check_id("a type", name).is_ok())
+                .then(|| (proposal.to_string(), (name.to_string(), id.to_string())))
+        };
+        if let Some((proposal, card)) = card() {
+            cards.entry(proposal).or_insert(card);
+        }
+    }
+    cards
 }
 
 /// An id sent back to the client: 1 to 128 characters, none a control character.
@@ -294,6 +304,69 @@ mod tests {
                 }]
             }
         );
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// A part a client may send: any of the shapes, with hostile values.
+        fn part() -> impl Strategy<Value = Value> {
+            let id = prop_oneof![
+                Just("payload-1".to_string()),
+                Just("payload-2-1".to_string()),
+                "[a-z0-9-]{0,12}",
+                Just(String::new())
+            ];
+            let state = prop_oneof![
+                Just("approval-responded"),
+                Just("approval-requested"),
+                Just("output-available")
+            ];
+            let approved = prop_oneof![
+                Just(json!(true)),
+                Just(json!(false)),
+                Just(json!("yes")),
+                Just(Value::Null)
+            ];
+            prop_oneof![
+                "[a-z ]{0,8}".prop_map(|t| json!({"type": "text", "text": t})),
+                (id.clone(), state, approved).prop_map(|(call, state, approved)| json!({
+                    "type": "dynamic-tool", "toolCallId": call, "state": state,
+                    "approval": {"id": call, "approved": approved}})),
+                (id.clone(), id).prop_map(|(part, proposal)| json!({
+                    "type": "data-recipe", "id": part, "data": {"proposal": proposal}})),
+                Just(json!(42)),
+                Just(json!({"type": 7})),
+            ]
+        }
+
+        proptest! {
+            /// Whatever the parts, reading them never panics, and a decision is only
+            /// ever the answer of a part that responded to the approval of the
+            /// proposal it names, each proposal answered once.
+            #[test]
+            fn a_decision_is_always_an_answered_approval(
+                parts in prop::collection::vec(part(), 0..12),
+                role in prop_oneof![Just("user"), Just("assistant")],
+            ) {
+                let r = request(json!({"id": "c", "messages": [
+                    {"id": "m", "role": role, "parts": parts.clone()}]}));
+                if let Ok(Intent::Decide { approvals, .. }) = r.intent() {
+                    prop_assert_eq!(role, "assistant");
+                    let mut seen = std::collections::BTreeSet::new();
+                    for approval in &approvals {
+                        let id = crate::proposal_id(approval.request.turn, approval.request.index);
+                        prop_assert!(seen.insert(id.clone()));
+                        let answered = parts.iter().any(|p| p["toolCallId"] == id.as_str()
+                            && p["state"] == "approval-responded"
+                            && p["approval"]["approved"]
+                                == (approval.request.decision != Decision::Dismiss));
+                        prop_assert!(answered, "{} was not answered so", id);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
