@@ -5,7 +5,7 @@
 // approval of the proposal, sent back as `useChat` sends it after
 // `addToolApprovalResponse`, and the message that answer continues.
 //
-// Usage: node turn.js URL MESSAGE [approve|deny], with PAYLOAD_AI_SDK_MODULES naming
+// Usage: node turn.js URL MESSAGE [approve|deny] [PAGE] (the page `shop` unless named), with PAYLOAD_AI_SDK_MODULES naming
 // the `node_modules` holding the package (installed from this folder's lock). Prints
 // JSON: {header, done, chunks, failures, message, decided, decidedChunks, again}.
 import { createRequire } from "node:module";
@@ -23,8 +23,8 @@ const {
   validateUIMessages,
 } = await import(pathToFileURL(entry).href);
 
-const [url, text, answer = "approve"] = process.argv.slice(2);
-const context = { current_page: "shop" };
+const [url, text, answer = "approve", page = "shop"] = process.argv.slice(2);
+const context = { current_page: page };
 
 /// The `data:` values of a Server-Sent Events body.
 function dataOf(body) {

@@ -5,76 +5,11 @@
 //! part, waiting for its approval; the approval sent back as `useChat` sends it
 //! decides it once.
 //!
-//! The package is the one `tests/ai-sdk/package-lock.json` pins, installed by `.ci/run`
-//! into a cache outside the clone (`PAYLOAD_AI_SDK_MODULES` names its `node_modules`).
-//! Without Node or the package the tests say so and pass, unless
-//! `PAYLOAD_REQUIRE_NODE` is set (as `.ci/run` sets it): then it is a failure.
+//! The package and the script are `tests/ai-sdk` ([`crate::ai_sdk_support`]).
 
+use crate::ai_sdk_support::{node, parts, turn};
 use crate::app::*;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-/// This folder: the script, `package.json` and its lock.
-fn scripts() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ai-sdk")
-}
-
-/// Node and the `node_modules` holding `ai`, or `None` (with a note) when either is
-/// missing and not required.
-fn node() -> Option<(PathBuf, PathBuf)> {
-    let node = std::env::var_os("NODE").map_or_else(|| PathBuf::from("node"), PathBuf::from);
-    let runs = Command::new(&node)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    let modules = std::env::var_os("PAYLOAD_AI_SDK_MODULES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| scripts().join("node_modules"));
-    if runs && modules.join("ai/package.json").exists() {
-        return Some((node, modules));
-    }
-    let why = if runs {
-        format!("the `ai` package is not installed in {}", modules.display())
-    } else {
-        "node is not installed".to_string()
-    };
-    if std::env::var_os("PAYLOAD_REQUIRE_NODE").is_some() {
-        panic!("PAYLOAD_REQUIRE_NODE is set but {why}");
-    }
-    eprintln!("skipped: {why} (.ci/run installs it)");
-    None
-}
-
-/// Runs `turn.js` against `url` with `args`; its standard output as JSON.
-fn turn(node: &Path, modules: &Path, url: &str, args: &[&str]) -> Value {
-    let output = Command::new(node)
-        .arg(scripts().join("turn.js"))
-        .arg(url)
-        .args(args)
-        .env("PAYLOAD_AI_SDK_MODULES", modules)
-        .stdin(Stdio::null())
-        .output()
-        .expect("node starts");
-    assert!(
-        output.status.success(),
-        "turn.js failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("the script prints JSON")
-}
-
-/// The message's parts of type `kind`.
-fn parts<'a>(message: &'a Value, kind: &str) -> Vec<&'a Value> {
-    message["parts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["type"] == kind)
-        .collect()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_ai_packages_own_code_validates_every_chunk_and_rebuilds_the_message() {
