@@ -1,6 +1,7 @@
 //! A chat turn's events in the two protocols front-ends speak, with no web server and
-//! no database: [AG-UI](https://docs.ag-ui.com) 1.x ([`Translator`], [`Event`]) and
-//! the AI SDK's UI message stream ([`ui_message`]), what `useChat` reads. Each turns
+//! no database: [AG-UI](https://docs.ag-ui.com) 1.x ([`translate::Translator`],
+//! [`events::Event`]) and the AI SDK's UI message stream ([`ui_message`]), what
+//! `useChat` reads. Each turns
 //! an agent's events ([`payload_agent::AgentEvent`], the core's
 //! [`StreamEvent`](payload_core::stream::StreamEvent)s wrapped in
 //! [`AgentEvent::Stream`](payload_agent::AgentEvent::Stream)) into the protocol's
@@ -18,7 +19,8 @@
 //! use axum::response::sse::{Event, Sse};
 //! use futures::{Stream, StreamExt};
 //! use payload_agent::AgentEvent;
-//! use payload_agui::{RunAgentInput, Translator};
+//! use payload_agui::events::RunAgentInput;
+//! use payload_agui::translate::Translator;
 //! use std::convert::Infallible;
 //!
 //! /// Your handler's answer: your agent's events for `input`, as AG-UI events.
@@ -61,5 +63,3 @@ pub mod translate;
 pub mod ui_message;
 
 pub use decision::{Decision, DecisionRequest, InputError, parse_proposal_id, proposal_id};
-pub use events::{Event, Outcome, RunAgentInput};
-pub use translate::Translator;
