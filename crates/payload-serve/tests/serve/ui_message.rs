@@ -233,3 +233,24 @@ async fn only_this_servers_page_asks_or_decides() {
     assert_eq!(decided[1]["data"]["status"], "accepted");
     assert_eq!(saved(&running), 1);
 }
+
+#[tokio::test]
+async fn a_body_past_the_limit_or_an_unknown_page_starts_nothing() {
+    let running = start(LIST_ANSWER).await;
+    let mut huge = ask(&"a".repeat(300 * 1024));
+    let (status, text) = post(&running, "/api/ui-message-stream", &huge).await;
+    assert_eq!(status, 413, "{text}");
+    huge = ask("List?");
+    huge["context"]["current_page"] = json!("elsewhere");
+    let (status, text) = post(&running, "/api/ui-message-stream", &huge).await;
+    assert_eq!(status, 400, "{text}");
+    let error: Value = serde_json::from_str(&text).unwrap();
+    assert!(error["error"].is_string(), "{error}");
+    let conversations: i64 = running
+        .service
+        .db()
+        .conn()
+        .query_row("SELECT COUNT(*) FROM conversations", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(conversations, 0, "no turn started");
+}
