@@ -92,6 +92,12 @@ impl Translator {
         out
     }
 
+    /// The AG-UI events of one of the core's stream events, for an app that parses its
+    /// model's stream itself (`StreamParser`) with no agent: as [`Self::translate`].
+    pub fn translate_stream(&mut self, event: StreamEvent) -> Vec<Event> {
+        self.translate(AgentEvent::Stream(event))
+    }
+
     /// The run's end when the turn's events stopped before it (the turn's task ended
     /// without completing): a `RUN_ERROR`, so every run ends with its terminal event.
     pub fn finish(&mut self) -> Option<Event> {

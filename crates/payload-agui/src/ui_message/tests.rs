@@ -203,7 +203,7 @@ fn refusals_filters_and_failures_are_the_error_chunk_and_finish_is_last() {
         assert_eq!(chunks[9]["finishReason"], reason);
     }
     let mut t = translator();
-    t.translate(text("Hi"));
+    t.translate_stream(StreamEvent::TextDelta { text: "Hi".into() });
     let end: Vec<String> = t.finish().iter().map(Chunk::kind).collect();
     assert_eq!(end, ["text-end", "error", "finish-step", "finish"]);
     assert!(t.finish().is_empty());

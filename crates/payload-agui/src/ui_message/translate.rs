@@ -154,6 +154,12 @@ impl UiTranslator {
         out
     }
 
+    /// The chunks of one of the core's stream events, for an app that parses its
+    /// model's stream itself (`StreamParser`) with no agent: as [`Self::translate`].
+    pub fn translate_stream(&mut self, event: StreamEvent) -> Vec<Chunk> {
+        self.translate(AgentEvent::Stream(event))
+    }
+
     /// The message's end when the turn's events stopped before it (the turn's task
     /// ended without completing): an `error`, then `finish`, so every message ends.
     pub fn finish(&mut self) -> Vec<Chunk> {
