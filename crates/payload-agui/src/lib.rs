@@ -57,7 +57,6 @@
 
 mod decision;
 pub mod events;
-mod parts;
 pub mod resume;
 pub mod translate;
 pub mod ui_message;

@@ -3,6 +3,7 @@
 
 use super::*;
 use payload_agent::{AgentEvent, RefusalReason};
+use payload_core::response::{Part, PartKind};
 use payload_core::stream::StreamEvent;
 use payload_core::{CustomPayload, ParsedResponse};
 use serde_json::{Value, json};
@@ -14,13 +15,17 @@ fn translator() -> UiTranslator {
 }
 
 fn text(t: &str) -> AgentEvent {
-    AgentEvent::Stream(StreamEvent::TextDelta { text: t.into() })
+    AgentEvent::Stream(StreamEvent::TextDelta {
+        text: t.into(),
+        part: 0,
+    })
 }
 
 fn start(kind: &str) -> AgentEvent {
     AgentEvent::Stream(StreamEvent::PayloadStart {
         kind: kind.into(),
         marker: kind.to_uppercase(),
+        part: 0,
     })
 }
 
@@ -29,6 +34,7 @@ fn progress(kind: &str, partial: Value) -> AgentEvent {
         kind: kind.into(),
         partial,
         open: None,
+        part: 0,
     })
 }
 
@@ -38,9 +44,117 @@ fn complete(payload: Option<(&str, Value)>) -> AgentEvent {
     AgentEvent::Stream(StreamEvent::Complete(parsed))
 }
 
+/// The events with the parts a parser gives them (written with `part: 0` above): a
+/// text or reasoning delta continues the part before it when that part is of its
+/// kind, every block begins a part; and `complete` with its parts, each accepted
+/// payload and block of chips at the position its block had (or after the others).
+fn numbered(events: Vec<AgentEvent>) -> Vec<AgentEvent> {
+    #[derive(PartialEq, Clone, Copy)]
+    enum Kind {
+        Text,
+        Reasoning,
+        Block,
+    }
+    let mut current: Option<(Kind, usize)> = None;
+    let mut count = 0;
+    let mut blocks: Vec<(String, usize)> = Vec::new();
+    fn begin(kind: Kind, current: &mut Option<(Kind, usize)>, count: &mut usize) -> usize {
+        let at = *count;
+        *count += 1;
+        *current = Some((kind, at));
+        at
+    }
+    let mut out = Vec::new();
+    for event in events {
+        let AgentEvent::Stream(stream) = event else {
+            out.push(event);
+            continue;
+        };
+        out.push(AgentEvent::Stream(match stream {
+            StreamEvent::TextDelta { text, .. } | StreamEvent::ReasoningDelta { text, .. }
+                if text.is_empty() =>
+            {
+                StreamEvent::TextDelta { text, part: 0 }
+            }
+            StreamEvent::TextDelta { text, .. } => {
+                let part = match current {
+                    Some((Kind::Text, at)) => at,
+                    _ => begin(Kind::Text, &mut current, &mut count),
+                };
+                StreamEvent::TextDelta { text, part }
+            }
+            StreamEvent::ReasoningDelta { text, .. } => {
+                let part = match current {
+                    Some((Kind::Reasoning, at)) => at,
+                    _ => begin(Kind::Reasoning, &mut current, &mut count),
+                };
+                StreamEvent::ReasoningDelta { text, part }
+            }
+            StreamEvent::PayloadStart { kind, marker, .. } => {
+                let part = begin(Kind::Block, &mut current, &mut count);
+                blocks.push((kind.clone(), part));
+                StreamEvent::PayloadStart { kind, marker, part }
+            }
+            StreamEvent::PayloadProgress {
+                kind,
+                partial,
+                open,
+                ..
+            } => {
+                let part = match current {
+                    Some((Kind::Block, at)) => at,
+                    _ => begin(Kind::Block, &mut current, &mut count),
+                };
+                StreamEvent::PayloadProgress {
+                    kind,
+                    partial,
+                    open,
+                    part,
+                }
+            }
+            StreamEvent::Complete(mut parsed) => {
+                let mut next = count;
+                let mut at = |kind: &str| {
+                    blocks
+                        .iter()
+                        .find(|(k, _)| k == kind)
+                        .map(|(_, p)| *p)
+                        .unwrap_or_else(|| {
+                            next += 1;
+                            next - 1
+                        })
+                };
+                let mut placed = Vec::new();
+                if let Some(payload) = &parsed.custom_payload {
+                    placed.push((at(&payload.kind), PartKind::Payload(0)));
+                }
+                if parsed.suggested_values.is_some() {
+                    placed.push((
+                        at("suggested_values"),
+                        PartKind::SuggestedValues { holds_items: true },
+                    ));
+                }
+                let len = placed.iter().map(|(p, _)| p + 1).max().unwrap_or(0);
+                parsed.parts = (0..len)
+                    .map(|_| Part {
+                        span: 0..0,
+                        kind: PartKind::Text(0..0),
+                    })
+                    .collect();
+                for (position, kind) in placed {
+                    parsed.parts[position].kind = kind;
+                }
+                StreamEvent::Complete(parsed)
+            }
+            other => other,
+        }));
+    }
+    out
+}
+
 fn run(t: &mut UiTranslator, events: Vec<AgentEvent>) -> Vec<Value> {
     let mut out: Vec<Chunk> = t.started();
-    for event in events {
+    for event in numbered(events) {
         out.extend(t.translate(event));
     }
     out.iter().map(Chunk::to_json).collect()
@@ -55,7 +169,10 @@ fn a_payload_between_texts_is_a_data_part_updated_in_place_then_proposed_for_app
     let chunks = run(
         &mut translator(),
         vec![
-            AgentEvent::Stream(StreamEvent::ReasoningDelta { text: "hm".into() }),
+            AgentEvent::Stream(StreamEvent::ReasoningDelta {
+                text: "hm".into(),
+                part: 0,
+            }),
             text("Here "),
             text("it is."),
             start("recipe"),
@@ -203,7 +320,10 @@ fn refusals_filters_and_failures_are_the_error_chunk_and_finish_is_last() {
         assert_eq!(chunks[9]["finishReason"], reason);
     }
     let mut t = translator();
-    t.translate_stream(StreamEvent::TextDelta { text: "Hi".into() });
+    t.translate_stream(StreamEvent::TextDelta {
+        text: "Hi".into(),
+        part: 0,
+    });
     let end: Vec<String> = t.finish().iter().map(Chunk::kind).collect();
     assert_eq!(end, ["text-end", "error", "finish-step", "finish"]);
     assert!(t.finish().is_empty());
@@ -217,8 +337,9 @@ mod properties {
     fn step() -> impl Strategy<Value = AgentEvent> {
         let piece = "[a-z \n]{0,6}";
         prop_oneof![
-            piece.prop_map(|t| AgentEvent::Stream(StreamEvent::TextDelta { text: t })),
-            piece.prop_map(|t| AgentEvent::Stream(StreamEvent::ReasoningDelta { text: t })),
+            piece.prop_map(|t| AgentEvent::Stream(StreamEvent::TextDelta { text: t, part: 0 })),
+            piece
+                .prop_map(|t| AgentEvent::Stream(StreamEvent::ReasoningDelta { text: t, part: 0 })),
             prop_oneof![Just("recipe"), Just("note"), Just("suggested_values")].prop_map(start),
             prop::collection::vec("[a-z]{0,3}", 0..4)
                 .prop_map(|items| progress("recipe", json!({ "items": items }))),
@@ -295,11 +416,11 @@ mod properties {
             let mut cards: HashMap<String, Value> = HashMap::new();
             let mut last_card: Option<String> = None;
             let ending = (!stopped).then_some(last.clone());
-            let steps = as_streamed(steps);
-            for step in steps.iter().chain(ending.as_ref()) {
+            let steps = numbered(as_streamed(steps).into_iter().chain(ending).collect());
+            for step in &steps {
                 match step {
-                    AgentEvent::Stream(StreamEvent::TextDelta { text: t }) => text.push_str(t),
-                    AgentEvent::Stream(StreamEvent::ReasoningDelta { text: t }) => reasoning.push_str(t),
+                    AgentEvent::Stream(StreamEvent::TextDelta { text: t, .. }) => text.push_str(t),
+                    AgentEvent::Stream(StreamEvent::ReasoningDelta { text: t, .. }) => reasoning.push_str(t),
                     _ => {}
                 }
                 let out = t.translate(step.clone());

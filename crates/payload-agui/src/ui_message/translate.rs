@@ -12,8 +12,8 @@
 
 use super::chunk::{Chunk, FinishReason};
 use crate::decision::proposal_id;
-use crate::parts::Positions;
 use payload_agent::{AgentEvent, RefusalReason};
+use payload_core::response::{PartContents, PartKind};
 use payload_core::stream::StreamEvent;
 use payload_core::suggestions::{SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_NAME};
 use serde::Serialize;
@@ -61,15 +61,12 @@ pub struct UiTranslator {
     turn: usize,
     /// Which types the app decides (their proposals wait for the user's approval).
     decidable: Box<dyn Fn(&str) -> bool + Send>,
-    positions: Positions,
     /// The open text part's id.
     text: Option<String>,
     /// The open reasoning part's id.
     reasoning: Option<String>,
     /// The payload blocks begun, in order.
     blocks: Vec<Block>,
-    /// The suggestion blocks begun: their type and position.
-    chips: Vec<(String, usize)>,
     /// Whether `finish` was sent: nothing follows it.
     ended: bool,
 }
@@ -89,11 +86,9 @@ impl UiTranslator {
             metadata,
             turn,
             decidable: Box::new(decidable),
-            positions: Positions::default(),
             text: None,
             reasoning: None,
             blocks: Vec::new(),
-            chips: Vec::new(),
             ended: false,
         }
     }
@@ -176,16 +171,10 @@ impl UiTranslator {
     }
 
     fn stream(&mut self, event: StreamEvent, out: &mut Vec<Chunk>) {
-        let empty = matches!(&event,
-            StreamEvent::TextDelta { text } | StreamEvent::ReasoningDelta { text } if text.is_empty());
-        if empty {
-            return;
-        }
-        let position = self.positions.of(&event);
-        match (event, position) {
-            (StreamEvent::TextDelta { text }, Some(position)) => {
+        match event {
+            StreamEvent::TextDelta { text, part } if !text.is_empty() => {
                 self.close_reasoning(out);
-                let id = format!("text-{position}");
+                let id = format!("text-{part}");
                 if self.text.as_deref() != Some(id.as_str()) {
                     self.close_text(out);
                     out.push(Chunk::TextStart { id: id.clone() });
@@ -193,9 +182,9 @@ impl UiTranslator {
                 }
                 out.push(Chunk::TextDelta { id, delta: text });
             }
-            (StreamEvent::ReasoningDelta { text }, Some(position)) => {
+            StreamEvent::ReasoningDelta { text, part } if !text.is_empty() => {
                 self.close_text(out);
-                let id = format!("reasoning-{position}");
+                let id = format!("reasoning-{part}");
                 if self.reasoning.as_deref() != Some(id.as_str()) {
                     self.close_reasoning(out);
                     out.push(Chunk::ReasoningStart { id: id.clone() });
@@ -203,101 +192,101 @@ impl UiTranslator {
                 }
                 out.push(Chunk::ReasoningDelta { id, delta: text });
             }
-            (StreamEvent::PayloadStart { kind, .. }, Some(position)) => {
+            // Chips arrive whole with the answer, filtered by the page's rules.
+            StreamEvent::PayloadStart { kind, .. } if is_chips(&kind) => self.close(out),
+            StreamEvent::PayloadStart { kind, part, .. } => {
                 self.close(out);
-                if is_chips(&kind) {
-                    // Chips arrive whole with the answer, filtered by the page's rules.
-                    self.chips.push((kind, position));
-                    return;
-                }
                 self.blocks.push(Block {
-                    position,
+                    position: part,
                     kind,
                     sent: Value::Null,
                 });
-                self.show(position, "drafting", json!({}), out);
+                self.show(part, "drafting", json!({}), out);
             }
-            (StreamEvent::PayloadProgress { kind, partial, .. }, Some(position))
-                if !is_chips(&kind) =>
-            {
-                self.show(position, "drafting", partial, out);
+            StreamEvent::PayloadProgress {
+                kind,
+                partial,
+                part,
+                ..
+            } if !is_chips(&kind) => {
+                self.show(part, "drafting", partial, out);
             }
-            (StreamEvent::Complete(parsed), _) => {
+            StreamEvent::Complete(parsed) => {
                 self.close(out);
-                let mut shown = None;
-                if let Some(payload) = &parsed.custom_payload {
-                    // The block it was read from: the first begun of its type (the
-                    // only one in an answer holding one payload).
-                    let position = self
-                        .blocks
-                        .iter()
-                        .find(|b| b.kind == payload.kind)
-                        .map(|b| b.position);
-                    let position = position.unwrap_or_else(|| {
-                        let next = self.positions.next();
-                        self.blocks.push(Block {
-                            position: next,
-                            kind: payload.kind.clone(),
-                            sent: Value::Null,
-                        });
-                        next
-                    });
-                    shown = Some(position);
-                    let decidable = (self.decidable)(&payload.kind);
-                    let proposal = decidable.then(|| proposal_id(self.turn, 0));
-                    let card = UiCard {
-                        status: if decidable { "proposed" } else { "shown" },
-                        data: payload.data().clone(),
-                        proposal: proposal.clone(),
-                        applied: None,
-                    };
-                    self.send(position, card.to_json(), out);
-                    if let Some(proposal) = proposal {
-                        out.push(Chunk::ToolInputAvailable {
-                            tool_call_id: proposal.clone(),
-                            tool_name: payload.kind.clone(),
-                            input: json!({ "type": payload.kind, "data": payload.data() }),
-                        });
-                        out.push(Chunk::ToolApprovalRequest {
-                            approval_id: proposal.clone(),
-                            tool_call_id: proposal,
-                        });
+                let mut kept = Vec::new();
+                // The parts are authoritative: each accepted payload and each block of
+                // chips at its position in the answer.
+                for (position, part) in parsed.parts.iter().enumerate() {
+                    match (parsed.contents(part), &part.kind) {
+                        (Some(PartContents::Payload(payload)), PartKind::Payload(index)) => {
+                            kept.push(position);
+                            self.propose(position, *index, payload, out);
+                        }
+                        (Some(PartContents::SuggestedValues(items)), _) if !items.is_empty() => {
+                            out.push(Chunk::Data {
+                                name: SUGGESTED_VALUES_NAME.into(),
+                                id: data_part_id(position),
+                                data: json!(items),
+                            });
+                        }
+                        (Some(PartContents::SuggestedActions(items)), _) if !items.is_empty() => {
+                            out.push(Chunk::Data {
+                                name: SUGGESTED_ACTIONS_NAME.into(),
+                                id: data_part_id(position),
+                                data: json!(items),
+                            });
+                        }
+                        _ => {}
                     }
                 }
-                self.reject_others(shown, out);
-                let chips = [
-                    (
-                        SUGGESTED_VALUES_NAME,
-                        parsed.suggested_values.as_ref().map(|v| json!(v)),
-                    ),
-                    (
-                        SUGGESTED_ACTIONS_NAME,
-                        parsed.suggested_actions.as_ref().map(|v| json!(v)),
-                    ),
-                ];
-                for (kind, items) in chips {
-                    let Some(items) = items else { continue };
-                    let position = self
-                        .chips
-                        .iter()
-                        .find(|(k, _)| k == kind)
-                        .map(|(_, p)| *p)
-                        .unwrap_or_else(|| self.positions.next());
-                    out.push(Chunk::Data {
-                        name: kind.into(),
-                        id: data_part_id(position),
-                        data: items,
-                    });
-                }
+                self.reject_others(&kept, out);
                 out.push(Chunk::FinishStep);
                 out.push(Chunk::Finish {
                     reason: FinishReason::Stop,
                 });
                 self.ended = true;
             }
-            // A block of chips in progress (chips arrive whole with the answer); a delta
-            // or block event always has a position.
+            // An empty delta, a block of chips in progress, a block's end (the answer's
+            // parts carry its value): nothing to show.
             _ => {}
+        }
+    }
+
+    /// The card of the accepted payload at `position`, `index` among the answer's
+    /// payloads: proposed, with its approval, when the app decides its type.
+    fn propose(
+        &mut self,
+        position: usize,
+        index: usize,
+        payload: &payload_core::CustomPayload,
+        out: &mut Vec<Chunk>,
+    ) {
+        if !self.blocks.iter().any(|b| b.position == position) {
+            self.blocks.push(Block {
+                position,
+                kind: payload.kind.clone(),
+                sent: Value::Null,
+            });
+        }
+        let decidable = (self.decidable)(&payload.kind);
+        let proposal = decidable.then(|| proposal_id(self.turn, index));
+        let card = UiCard {
+            status: if decidable { "proposed" } else { "shown" },
+            data: payload.data().clone(),
+            proposal: proposal.clone(),
+            applied: None,
+        };
+        self.send(position, card.to_json(), out);
+        if let Some(proposal) = proposal {
+            out.push(Chunk::ToolInputAvailable {
+                tool_call_id: proposal.clone(),
+                tool_name: payload.kind.clone(),
+                input: json!({ "type": payload.kind, "data": payload.data() }),
+            });
+            out.push(Chunk::ToolApprovalRequest {
+                approval_id: proposal.clone(),
+                tool_call_id: proposal,
+            });
         }
     }
 
@@ -305,7 +294,7 @@ impl UiTranslator {
     /// marked rejected (none was accepted).
     fn fail(&mut self, message: String, reason: FinishReason, out: &mut Vec<Chunk>) {
         self.close(out);
-        self.reject_others(None, out);
+        self.reject_others(&[], out);
         out.push(Chunk::Error {
             error_text: message,
         });
@@ -341,13 +330,13 @@ impl UiTranslator {
         });
     }
 
-    /// Every block begun but the one at `kept`, sent again as `rejected`.
-    fn reject_others(&mut self, kept: Option<usize>, out: &mut Vec<Chunk>) {
+    /// Every block begun but those at `kept`, sent again as `rejected`.
+    fn reject_others(&mut self, kept: &[usize], out: &mut Vec<Chunk>) {
         let rejected: Vec<usize> = self
             .blocks
             .iter()
             .map(|b| b.position)
-            .filter(|p| Some(*p) != kept)
+            .filter(|p| !kept.contains(p))
             .collect();
         for position in rejected {
             let card = UiCard {
