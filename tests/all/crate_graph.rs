@@ -274,6 +274,7 @@ fn only_the_web_app_links_a_web_server_and_a_database() {
         "payload-providers",
         "payload-cli",
         "payload-builtin",
+        "payload-agui",
         "table-that",
     ] {
         let linked = graph.linked(name);
@@ -281,8 +282,31 @@ fn only_the_web_app_links_a_web_server_and_a_database() {
             assert!(!linked.contains(heavy), "{name} links {heavy}");
         }
     }
+    // The protocols (AG-UI, the AI SDK's stream) stand alone: an app answers them from
+    // its own server with the core and the agent, and the chat server uses the same.
+    let agui = graph.linked("payload-agui");
+    for heavy in ["hyper", "tokio"] {
+        assert!(!agui.contains(heavy), "payload-agui links {heavy}");
+    }
+    for dependency in ["payload-core", "payload-agent"] {
+        assert!(
+            agui.contains(dependency),
+            "payload-agui does not link {dependency}"
+        );
+    }
+    assert_free_of(
+        &graph,
+        "payload-agui",
+        &["payload-prompt", "payload-cli", "clap", "reqwest"],
+    );
     let serve = graph.dependencies("payload-serve");
-    for dependency in ["axum", "rusqlite", "payload-agent", "payload-prompt"] {
+    for dependency in [
+        "axum",
+        "rusqlite",
+        "payload-agent",
+        "payload-prompt",
+        "payload-agui",
+    ] {
         assert!(
             serve.contains(dependency),
             "payload-serve does not depend on {dependency}"

@@ -224,7 +224,7 @@ fn new_conversation_id() -> Result<String, ApiError> {
 }
 
 /// An id the server looks up: short, and safe in a header and a URL.
-fn is_conversation_id(id: &str) -> bool {
+pub(crate) fn is_conversation_id(id: &str) -> bool {
     (1..=64).contains(&id.len())
         && id
             .bytes()

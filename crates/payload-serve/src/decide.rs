@@ -13,26 +13,9 @@ use crate::store::{StoreError, TxMode};
 use payload_prompt::PayloadStatus;
 use serde_json::Value;
 
-/// What the user decided.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
-    /// Apply it, with the user's choices (a JSON object, handed to the handler).
-    Accept {
-        /// What the client sent with the decision (`{}` for no choices).
-        options: Value,
-    },
-    /// Refuse it.
-    Dismiss,
-}
-
-impl Decision {
-    /// Accepting with no choices.
-    pub fn accept() -> Decision {
-        Decision::Accept {
-            options: Value::Object(Default::default()),
-        }
-    }
-}
+/// What the user decided: the protocols' type, so a decision read from AG-UI's
+/// `resume` or the AI SDK's approvals is made here as it is.
+pub use payload_agui::Decision;
 
 /// What a decision did.
 #[derive(Debug, Clone, PartialEq)]

@@ -50,6 +50,8 @@
 //!   manifest, and streams its events (`status`, `text_delta`, `payload_start`, ...,
 //!   `complete`) as Server-Sent Events.
 //! - `POST /api/agui` is the same turn over AG-UI 1.x ([`agui`], `docs/agui.md`).
+//! - `POST /api/ui-message-stream` is the same turn over the AI SDK's UI message
+//!   stream, what `useChat` reads ([`payload_agui::ui_message`], `docs/ai-sdk.md`).
 //! - `POST /api/payloads/{conversation}/{turn}/accept?index=N` runs the app's handler
 //!   for the type of that answer's payload `N` (0 when absent; [`App::on_accept`]) in
 //!   the transaction that records the decision; `.../dismiss` records the refusal. `GET /api/conversations/{id}` reads a
@@ -81,12 +83,14 @@ mod ids;
 mod kept;
 mod listen;
 mod manifest;
+mod proposal;
 mod replay;
 mod routes;
 pub mod security;
 mod sse;
 mod state;
 pub mod store;
+mod ui_message;
 
 pub use db::{Db, StoredMessage, StoredPayload};
 /// The SQLite library the server is built with, for an app whose own tables are
@@ -455,6 +459,7 @@ impl Service {
             .route("/api/app", get(routes::app))
             .route("/api/chat", post(chat::chat))
             .route("/api/agui", post(agui::run))
+            .route("/api/ui-message-stream", post(ui_message::run))
             .route("/api/conversations/{id}", get(routes::conversation))
             .route(
                 "/api/payloads/{conversation}/{turn}/{decision}",

@@ -12,15 +12,13 @@
 //! and that decision runs the app's handler as `POST /api/payloads/.../accept` does, on
 //! the proposal of the turn the interrupt names, in that thread's conversation only.
 
-pub mod events;
-pub mod translate;
+pub use payload_agui::{events, translate};
 
 use crate::chat::{EVENT_BUFFER, TurnRequest, start_turn};
-use crate::decide::{Decision, ProposalKey};
 use crate::error::ApiError;
 use crate::extract::Json;
-use crate::sse;
 use crate::state::AppState;
+use crate::{proposal, sse};
 use axum::extract::State;
 use axum::response::Response;
 use axum::response::sse::Event as SseEvent;
@@ -28,7 +26,7 @@ use events::{Event, Outcome, ResumeEntry, RunAgentInput};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tokio::sync::mpsc;
-use translate::{PAYLOAD_ACTIVITY, Translator, card, card_id, interrupt_turn};
+use translate::{PAYLOAD_ACTIVITY, Translator, card, card_id};
 
 /// Runs the agent as AG-UI asks and answers with its events.
 pub async fn run(
@@ -126,29 +124,13 @@ async fn resumed(
     conversation: String,
     resume: Vec<ResumeEntry>,
 ) -> Result<Response, ApiError> {
-    let mut decisions = Vec::with_capacity(resume.len());
-    for entry in &resume {
-        let turn = interrupt_turn(&entry.interrupt_id).ok_or_else(|| {
-            ApiError::bad_request(format!("no interrupt '{}'", entry.interrupt_id))
-        })?;
-        decisions.push((turn, decision(entry)?));
-    }
+    let decisions = payload_agui::resume::decisions(&resume)
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let mut outcomes = Vec::new();
-    for (turn, decision) in decisions {
-        // An interrupt names its turn's card; an AG-UI card is its turn's first
-        // proposal (index 0).
-        let key = ProposalKey {
-            conversation: &conversation,
-            turn,
-            index: 0,
-        };
-        let stored = state
-            .db
-            .payload(&conversation, turn, 0)
-            .await?
-            .map(|p| p.payload);
-        let decided = state.db.decide(key, &decision, &state.handlers).await;
-        outcomes.push((turn, stored, decided.map_err(ApiError::from)));
+    for request in decisions {
+        let (stored, decided) =
+            proposal::decide(&state.db, &conversation, &request, &state.handlers).await?;
+        outcomes.push((request.turn, stored, decided));
     }
     let mut out = vec![Event::RunStarted {
         thread_id: input.thread_id.clone(),
@@ -202,32 +184,6 @@ async fn resumed(
         let _ = events.try_send(event);
     }
     Ok(sse::stream(received, encode))
-}
-
-/// The decision a resume entry asks for.
-fn decision(entry: &ResumeEntry) -> Result<Decision, ApiError> {
-    if entry.status == "cancelled" {
-        return Ok(Decision::Dismiss);
-    }
-    if entry.status != "resolved" {
-        return Err(ApiError::bad_request(format!(
-            "a resume entry's status is resolved or cancelled, not '{}'",
-            entry.status
-        )));
-    }
-    let payload = entry.payload.clone().unwrap_or_else(|| json!({}));
-    let options = match payload.get("options") {
-        None => json!({}),
-        Some(options @ Value::Object(_)) => options.clone(),
-        Some(_) => return Err(ApiError::bad_request("a decision's options are an object")),
-    };
-    match payload.get("decision").and_then(Value::as_str) {
-        None | Some("accept") => Ok(Decision::Accept { options }),
-        Some("dismiss") => Ok(Decision::Dismiss),
-        Some(other) => Err(ApiError::bad_request(format!(
-            "a decision is accept or dismiss, not '{other}'"
-        ))),
-    }
 }
 
 /// A thread or run id: 1 to 128 characters, none of them a control character.

@@ -1,4 +1,4 @@
-//! The chat architecture's turn events as AG-UI events (the mapping of `docs/agui.md`):
+//! An agent's turn events as AG-UI events (the mapping of `docs/agui.md`):
 //! text and reasoning become messages opened on their first piece and closed before
 //! anything that must not fall inside them, a payload becomes an activity whose content
 //! is its card (a snapshot when it starts, JSON Patches of the typed partial while it
@@ -7,7 +7,8 @@
 //! A refusal or a content filter's stop ends the run with `RUN_ERROR`, its code
 //! `refusal` or `content_filter`.
 
-use super::events::{Event, Interrupt, Outcome, PayloadActivity};
+use crate::decision::proposal_id;
+use crate::events::{Event, Interrupt, Outcome, PayloadActivity};
 use payload_agent::AgentEvent;
 use payload_core::stream::StreamEvent;
 use payload_core::suggestions::{SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_NAME};
@@ -18,16 +19,6 @@ pub const PAYLOAD_ACTIVITY: &str = "payload";
 
 /// The reason of a payload's interrupt.
 pub const DECISION_REASON: &str = "payload_decision";
-
-/// The id of the interrupt waiting for the decision on the payload of `turn`.
-pub fn interrupt_id(turn: usize) -> String {
-    format!("payload-{turn}")
-}
-
-/// The turn an interrupt id names.
-pub fn interrupt_turn(id: &str) -> Option<usize> {
-    id.strip_prefix("payload-")?.parse().ok()
-}
 
 /// The id of the card of the payload of `turn` in `conversation`.
 pub fn card_id(conversation: &str, turn: usize) -> String {
@@ -99,6 +90,12 @@ impl Translator {
                 .map_or(out.len(), |last| last + 1),
         );
         out
+    }
+
+    /// The AG-UI events of one of the core's stream events, for an app that parses its
+    /// model's stream itself (`StreamParser`) with no agent: as [`Self::translate`].
+    pub fn translate_stream(&mut self, event: StreamEvent) -> Vec<Event> {
+        self.translate(AgentEvent::Stream(event))
     }
 
     /// The run's end when the turn's events stopped before it (the turn's task ended
@@ -275,7 +272,7 @@ impl Translator {
     /// What the run waits for: the decision on the proposal of this turn.
     fn interrupt(&self, kind: &str) -> Interrupt {
         Interrupt {
-            id: interrupt_id(self.turn),
+            id: proposal_id(self.turn, 0),
             reason: DECISION_REASON.into(),
             message: format!("Accept or dismiss the proposed {kind}"),
             response_schema: decision_schema(),
@@ -450,7 +447,7 @@ mod tests {
         let finished = serde_json::to_value(all.last().unwrap()).unwrap();
         assert_eq!(finished["outcome"]["type"], "interrupt");
         assert_eq!(finished["outcome"]["interrupts"][0]["id"], "payload-2");
-        assert_eq!(interrupt_turn("payload-2"), Some(2));
+        assert_eq!(crate::parse_proposal_id("payload-2"), Some((2, 0)));
         // The patches rebuild the partial the stream showed.
         let mut content = serde_json::to_value(&all[8]).unwrap()["content"].clone();
         for event in &all[9..11] {
