@@ -431,12 +431,11 @@ impl TurnTask {
     }
 }
 
-/// The payloads an answer proposes, in its order: each is stored as its own proposal,
-/// `index` being its position here. Seed 000's shape has at most one, the answer's
-/// `custom_payload`; when answers hold several (`ParsedResponse::payloads()`), this is
-/// the one place that reads them.
+/// The payloads an answer proposes, in its order (`ParsedResponse::payloads()`): each
+/// is stored as its own proposal, `index` being its position here. Seed 000's shape has
+/// at most one, the answer's `custom_payload`, at index 0.
 pub(crate) fn proposals(parsed: &payload_core::ParsedResponse) -> Vec<payload_core::CustomPayload> {
-    parsed.custom_payload.iter().cloned().collect()
+    parsed.payloads().cloned().collect()
 }
 
 #[cfg(test)]
