@@ -589,7 +589,7 @@ mod tests {
         ops[5] = json!({"action": "drop"});
         ops[290] = json!({"action": "drop", "id": "x"});
         let found = errors(&json!({"operations": ops}));
-        let paths: Vec<&str> = found.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = found.iter().map(|e| e.path()).collect();
         assert_eq!(
             paths,
             ["/operations/5/id", "/operations/290/id"],
@@ -597,13 +597,13 @@ mod tests {
         );
         assert!(
             found[0]
-                .message
+                .message()
                 .starts_with("required member 'id' is missing")
         );
         assert!(
-            found[1].message.ends_with("(action \"drop\")"),
+            found[1].message().ends_with("(action \"drop\")"),
             "{}",
-            found[1].message
+            found[1].message()
         );
     }
 
@@ -616,7 +616,7 @@ mod tests {
         tags.insert("bad".into(), json!("x"));
         let value = json!({"operations": [], "tags": tags, "odd key/~": (0..300).map(|i| if i == 299 { json!(1) } else { json!("s") }).collect::<Vec<_>>()});
         let found = errors(&value);
-        let paths: Vec<&str> = found.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = found.iter().map(|e| e.path()).collect();
         assert_eq!(paths, ["/tags/bad", "/odd key~1~0/299"], "{found:#?}");
     }
 
@@ -625,7 +625,7 @@ mod tests {
         let unique: Vec<Value> = (0..300).map(|i| json!(i % 299)).collect();
         let found = errors(&json!({"operations": [], "unique": unique}));
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "/unique");
+        assert_eq!(found[0].path(), "/unique");
     }
 
     #[test]
@@ -633,11 +633,11 @@ mod tests {
         let ops: Vec<Value> = (0..5000).map(|_| json!({})).collect();
         let found = errors(&json!({"operations": ops}));
         assert_eq!(found.len(), MAX_ERRORS + 1);
-        assert_eq!(found[99].path, "/operations/99/action");
+        assert_eq!(found[99].path(), "/operations/99/action");
         assert!(
-            found[100].message.starts_with("4900 more"),
+            found[100].message().starts_with("4900 more"),
             "{}",
-            found[100].message
+            found[100].message()
         );
     }
 
@@ -664,10 +664,10 @@ mod tests {
         let more = alone - MAX_ERRORS;
         assert!(
             found[MAX_ERRORS]
-                .message
+                .message()
                 .starts_with(&format!("{more} more")),
             "{more}: {}",
-            found[MAX_ERRORS].message
+            found[MAX_ERRORS].message()
         );
     }
 
@@ -689,13 +689,13 @@ mod tests {
         // Under the cap, pruned as before: one error, far past the budget.
         let found = check(400, Some(399));
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "/names/399");
+        assert_eq!(found[0].path(), "/names/399");
         // Over it: the count is reported (without printing the list), and an item past
         // the pruned part is still checked one by one.
         let found = check(100_000, Some(90_000));
-        let paths: Vec<&str> = found.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = found.iter().map(|e| e.path()).collect();
         assert_eq!(paths, ["/names", "/names/90000"], "{found:#?}");
-        assert_eq!(found[0].message, "more than 500 items");
+        assert_eq!(found[0].message(), "more than 500 items");
         // Exactly at the cap: valid.
         assert!(check(500, None).is_empty());
     }

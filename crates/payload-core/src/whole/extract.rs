@@ -151,18 +151,19 @@ fn read_in(text: &str, payload: &PayloadType, format: Format, confidence: f64) -
     let errors = errors
         .into_iter()
         .map(|mut error| {
-            if error.kind == ErrorKind::Missing {
+            if error.kind() == ErrorKind::Missing {
                 let field = error
-                    .path
+                    .path()
                     .rsplit('/')
                     .next()
                     .unwrap_or_default()
                     .to_string();
                 let hint = formats::format_hint(format, &field, schema);
-                error.suggestion = Some(match error.suggestion.take() {
-                    Some(fix) => format!("{fix}. {hint}"),
-                    None => hint,
-                });
+                error.details_mut().suggestion =
+                    Some(match error.details_mut().suggestion.take() {
+                        Some(fix) => format!("{fix}. {hint}"),
+                        None => hint,
+                    });
             }
             error
         })
@@ -440,7 +441,7 @@ fn read_held(
         }
     };
     for error in &mut result.errors {
-        error.location = Some(origin);
+        error.details_mut().location = Some(origin);
     }
     result.warnings.insert(
         0,
@@ -475,7 +476,7 @@ fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
         // `trimmed` is a slice of `text`: its offset is the distance between them.
         let offset = trimmed.as_ptr() as usize - text.as_ptr() as usize;
         if let Err(error) = json::decode(trimmed, Location::of_offset(text, offset)) {
-            if error.kind == ErrorKind::Validation {
+            if error.kind() == ErrorKind::Validation {
                 return Some(ExtractResult::failure("json", 0.5, vec![error]));
             }
         }
@@ -587,9 +588,9 @@ pub(crate) fn locate_errors(
 ) -> Vec<PayloadError> {
     let lookups: Vec<String> = errors
         .iter()
-        .map(|e| match e.kind {
-            ErrorKind::Missing => parent_pointer(&e.path).to_string(),
-            _ => e.path.clone(),
+        .map(|e| match e.kind() {
+            ErrorKind::Missing => parent_pointer(e.path()).to_string(),
+            _ => e.path().to_owned(),
         })
         .collect();
     let pointers: Vec<&str> = lookups.iter().map(String::as_str).collect();
@@ -598,7 +599,7 @@ pub(crate) fn locate_errors(
     let mut order: Vec<usize> = (0..errors.len()).collect();
     order.sort_by_key(|&i| offsets.get(&lookups[i]).copied().unwrap_or(usize::MAX));
     for i in order {
-        if errors[i].location.is_some() {
+        if errors[i].location().is_some() {
             continue;
         }
         let Some(&offset) = offsets.get(&lookups[i]) else {
@@ -609,7 +610,7 @@ pub(crate) fn locate_errors(
         let (from, at) = cursor;
         let location = at.advance(&text[from..absolute]);
         cursor = (absolute, location);
-        errors[i].location = Some(location);
+        errors[i].details_mut().location = Some(location);
     }
     errors
 }
