@@ -368,15 +368,27 @@ impl App {
         })
     }
 
+    /// The app in a few words, as its start-up line and a command's help name it: its
+    /// title and the pages it serves (`Recipes (pages: cookbook, pantry)`).
+    pub fn describe(&self) -> String {
+        let pages: Vec<&str> = if self.pages.is_empty() {
+            self.registry.pages().map(|info| info.page.name).collect()
+        } else {
+            self.pages.clone()
+        };
+        format!("{} (pages: {})", self.title, pages.join(", "))
+    }
+
     /// Runs the app on `127.0.0.1:port` (0 picks a free port) until Ctrl-C, printing
-    /// the URL to open.
+    /// the app's name and the URL to open.
     pub fn serve_on(self, port: u16) -> std::io::Result<()> {
+        let described = self.describe();
         let service = self.build().map_err(std::io::Error::other)?;
         let runtime = tokio::runtime::Runtime::new()?;
         runtime.block_on(async move {
             let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port))).await?;
             let address = listener.local_addr()?;
-            println!("payload serve: open http://{address}/ (Ctrl-C stops it)");
+            println!("{described}: open http://{address}/ (Ctrl-C stops it)");
             tokio::select! {
                 served = service.serve(listener) => served,
                 _ = tokio::signal::ctrl_c() => Ok(()),

@@ -31,8 +31,8 @@ pub struct TurnInfo {
 pub type ModelSource = Arc<dyn Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync>;
 
 /// Builds what the model is told about the page (its CURRENT CONTEXT) from the client's
-/// context, reading the app's tables: table.that adds the user's tables and the open
-/// table's columns and rows.
+/// context, reading the app's own tables (a trip planner adds the user's saved trips
+/// and the stops of the one open).
 pub type ContextSource = Arc<dyn Fn(&Db, &str, &Value) -> Result<Value, ApiError> + Send + Sync>;
 
 /// The state every route of the app shares (an app's own routes get it too).
