@@ -33,7 +33,7 @@ use crate::error::PayloadError;
 use crate::schema::applies::{Choice, choose};
 use crate::validate::schema_errors;
 use jsonschema::Validator;
-use payload_schema::keywords::never_refuses;
+use payload_schema::keywords::{self, Property, never_refuses};
 use payload_schema::pointer;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -301,12 +301,7 @@ impl Pruner<'_> {
                     "additionalProperties",
                     "minProperties",
                     "maxProperties",
-                    &[
-                        "properties",
-                        "patternProperties",
-                        "propertyNames",
-                        "required",
-                    ],
+                    &keywords::with(Property::NamesMembers).collect::<Vec<_>>(),
                 );
                 if keep < members.len() {
                     self.cut(location, "additionalProperties", schema, keep);
@@ -387,36 +382,14 @@ impl Pruner<'_> {
     }
 }
 
-/// Keywords that never change their verdict when items deeper down are removed: a
-/// schema made of these (and annotations) lets pruning go below it.
+/// Whether pruning may go below `schema`: it is made of keywords whose verdict never
+/// changes when items deeper down are removed
+/// ([`Property::KeepsVerdictWhenPruned`]) and keywords that never refuse.
 fn descends(schema: &Value) -> bool {
-    const STRUCTURAL: &[&str] = &[
-        "type",
-        "properties",
-        "required",
-        "additionalProperties",
-        "patternProperties",
-        "propertyNames",
-        "minProperties",
-        "maxProperties",
-        "items",
-        "prefixItems",
-        "minItems",
-        "maxItems",
-        "format",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minLength",
-        "maxLength",
-        "pattern",
-    ];
     match schema {
         Value::Object(map) => map
             .keys()
-            .all(|k| STRUCTURAL.contains(&k.as_str()) || never_refuses(k)),
+            .all(|k| keywords::has(k, Property::KeepsVerdictWhenPruned) || never_refuses(k)),
         _ => false,
     }
 }

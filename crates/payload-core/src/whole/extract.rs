@@ -35,6 +35,7 @@ use crate::validate::check::Probe;
 use crate::validate::coerce;
 use crate::warning::{Warning, WarningKind};
 use candidates::candidates;
+use payload_schema::keywords::{self, Property};
 pub use result::ExtractResult;
 use serde_json::Value;
 
@@ -370,20 +371,9 @@ fn fragment(text: &str, candidate: &candidates::Candidate) -> ExtractResult {
 /// Whether a schema constrains nothing (`true`, or an object with only annotations):
 /// a scalar is then as good an answer as any value.
 fn accepts_anything(schema: &Value) -> bool {
-    const CONSTRAINTS: [&str; 9] = [
-        "type",
-        "enum",
-        "const",
-        "properties",
-        "items",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "$ref",
-    ];
     match schema {
         Value::Bool(accepts) => *accepts,
-        Value::Object(map) => !CONSTRAINTS.iter().any(|k| map.contains_key(*k)),
+        Value::Object(map) => !keywords::names_any(map, Property::Constrains),
         _ => false,
     }
 }
