@@ -35,7 +35,8 @@
 //!                 .map_err(|e| ApiError::internal(e.to_string()))?;
 //!             Ok(serde_json::json!({"saved": accepted.payload.title}))
 //!         });
-//!     // Or from a `payload serve` command, as examples/recipes-web does.
+//!     // Or, with the `cli` feature, `payload_cli::main_with_server(app)`: the app is
+//!     // then served as a `serve` command asks, as examples/recipes-web does.
 //!     app.serve_on(8080)
 //! }
 //! ```
@@ -64,6 +65,8 @@ pub mod agui;
 pub mod assets;
 mod body_deadline;
 mod chat;
+#[cfg(feature = "cli")]
+mod cli;
 mod connections;
 mod db;
 mod decide;
@@ -177,8 +180,8 @@ pub enum BuildError {
 /// An app: its registry and pages, its model, what accepting each payload type does,
 /// its own routes, tables and page files. [`App::build`] makes the running
 /// [`Service`]; [`App::serve_on`] runs it (a binary with the `payload` command passes
-/// `payload_cli::main_with_server` a function that sets the app from `payload serve`'s
-/// request and calls it).
+/// the app to `payload_cli::main_with_server`: with the `cli` feature an `App` is a
+/// `payload_cli::Serve` that applies `payload serve`'s request to itself).
 pub struct App {
     registry: &'static Registry,
     title: String,
