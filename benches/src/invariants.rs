@@ -450,7 +450,7 @@ pub fn check_block_ends(text: &str, parsed: &ParsedResponse) {
         let truncated = block
             .errors
             .iter()
-            .any(|e| e.kind == payload_core::ErrorKind::Truncated);
+            .any(|e| e.kind() == payload_core::ErrorKind::Truncated);
         if truncated && block.kind != "response" {
             assert!(
                 text.trim_end().ends_with(block.raw.as_str()),

@@ -258,13 +258,16 @@ pub fn check_held_value(before: &str, value: &Value, after: &str, payload: &Payl
         let read = payload_core::extract_json(&held_text, payload);
         for (text, result) in [(&plain_text, &plain), (&held_text, &read)] {
             assert!(
-                result.errors.iter().all(|e| e.kind != ErrorKind::Truncated),
+                result
+                    .errors
+                    .iter()
+                    .all(|e| e.kind() != ErrorKind::Truncated),
                 "a text that does not end inside a value is truncated: {text:?} -> {result:?}"
             );
         }
         assert_eq!(read.success, plain.success, "{held_text:?} -> {read:?}");
         assert_eq!(read.data, plain.data, "{held_text:?}");
-        let kinds = |r: &ExtractResult| r.errors.iter().map(|e| e.kind).collect::<Vec<_>>();
+        let kinds = |r: &ExtractResult| r.errors.iter().map(|e| e.kind()).collect::<Vec<_>>();
         assert_eq!(kinds(&read), kinds(&plain), "{held_text:?}");
         assert!(
             read.warnings
@@ -410,7 +413,7 @@ pub fn check_auto(text: &str, payload: &PayloadType) -> ExtractResult {
     }
     if let Some(format) = readable {
         assert!(
-            auto.success || auto.errors.iter().any(|e| e.kind == ErrorKind::Truncated),
+            auto.success || auto.errors.iter().any(|e| e.kind() == ErrorKind::Truncated),
             "{format} reads a valid value but auto fails with {:?}: {text:?}",
             auto.errors
         );

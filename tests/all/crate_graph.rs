@@ -98,6 +98,32 @@ impl Graph {
     }
 }
 
+/// What `cargo tree` resolves as linked into `package` built with `features` (normal
+/// dependencies only), one package a line.
+fn tree(package: &str, features: &[&str]) -> String {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+    let output = Command::new(cargo)
+        .args(["tree", "-p", package, "-e", "normal", "--prefix", "none"])
+        .args(features)
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+/// Whether `name` is in a [`tree`]'s output.
+fn linked(tree: &str, name: &str) -> bool {
+    tree.lines()
+        .any(|line| line.starts_with(&format!("{name} v")))
+}
+
 /// Asserts that `name` depends on none of `forbidden`.
 fn assert_free_of(graph: &Graph, name: &str, forbidden: &[&str]) {
     let deps = graph.dependencies(name);
@@ -312,9 +338,20 @@ fn only_the_web_app_links_a_web_server_and_a_database() {
             "payload-serve does not depend on {dependency}"
         );
     }
-    // An app that embeds the server compiles no command line: `payload serve` hands the
-    // server its request through the binary that links both.
-    assert_free_of(&graph, "payload-serve", &["payload-cli", "clap"]);
+    // An app that embeds the server compiles no command line: only the `cli` feature
+    // (off by default) brings payload-cli, for a binary that has the `payload` command.
+    let default = tree("payload-serve", &[]);
+    let with_cli = tree("payload-serve", &["--features", "cli"]);
+    for command_line in ["payload-cli", "clap"] {
+        assert!(
+            !linked(&default, command_line),
+            "payload-serve's default build links {command_line}"
+        );
+        assert!(
+            linked(&with_cli, command_line),
+            "payload-serve's cli feature does not link {command_line}"
+        );
+    }
     // The chat server is generic: it knows no app (table.that's web part depends on
     // it, never the other way round), and the web part of table.that is its own crate.
     let served = graph.linked("payload-serve");
@@ -336,37 +373,8 @@ fn only_the_web_app_links_a_web_server_and_a_database() {
 /// it holds none of them, while the default build does.
 #[test]
 fn the_command_without_providers_links_no_http_stack() {
-    let tree = |features: &[&str]| -> String {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
-        let output = Command::new(cargo)
-            .args([
-                "tree",
-                "-p",
-                "payload-cli",
-                "-e",
-                "normal",
-                "--prefix",
-                "none",
-            ])
-            .args(features)
-            .arg("--manifest-path")
-            .arg(&manifest)
-            .output()
-            .expect("cargo tree runs");
-        assert!(
-            output.status.success(),
-            "cargo tree failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout).expect("UTF-8")
-    };
-    let linked = |tree: &str, name: &str| {
-        tree.lines()
-            .any(|line| line.starts_with(&format!("{name} v")))
-    };
-    let lean = tree(&["--no-default-features"]);
-    let full = tree(&[]);
+    let lean = tree("payload-cli", &["--no-default-features"]);
+    let full = tree("payload-cli", &[]);
     for heavy in ["reqwest", "hyper", "rustls", "tokio", "payload-providers"] {
         assert!(!linked(&lean, heavy), "{heavy} is linked without providers");
         assert!(linked(&full, heavy), "{heavy} is not linked with providers");

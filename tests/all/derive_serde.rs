@@ -168,9 +168,9 @@ fn variant_rule_errors_name_the_variant_the_model_wrote() {
     let written = json!({"intent": "export", "parameters": {"file_name": "q3.csv"}});
     let errors = Step::TYPE.validate(&written).unwrap_err();
     assert_eq!(errors.len(), 1, "{errors:?}");
-    assert_eq!(errors[0].path, "/parameters/file_name");
+    assert_eq!(errors[0].path(), "/parameters/file_name");
     assert_eq!(
-        errors[0].message,
+        errors[0].message(),
         "the file name has no extension (intent \"export\")"
     );
 }

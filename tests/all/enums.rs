@@ -154,7 +154,7 @@ fn errors_of<T: LlmPayload>(value: Value) -> Vec<PayloadError> {
 }
 
 fn paths(errors: &[PayloadError]) -> Vec<&str> {
-    errors.iter().map(|e| e.path.as_str()).collect()
+    errors.iter().map(|e| e.path()).collect()
 }
 
 // ---- adjacently tagged ---------------------------------------------------------
@@ -201,29 +201,23 @@ fn adjacent_wrong_content_names_the_variant_only() {
     );
     for error in &errors {
         assert!(
-            error.message.ends_with("(intent \"export\")"),
+            error.message().ends_with("(intent \"export\")"),
             "{}",
-            error.message
+            error.message()
         );
     }
-    assert_eq!(errors[0].expected.as_deref(), Some("one of csv, xlsx"));
-    assert!(
-        errors[1]
-            .expected
-            .as_deref()
-            .unwrap()
-            .contains("format, file_name")
-    );
+    assert_eq!(errors[0].expected(), Some("one of csv, xlsx"));
+    assert!(errors[1].expected().unwrap().contains("format, file_name"));
 }
 
 #[test]
 fn adjacent_missing_content_member_is_missing_inside_the_variant() {
     let errors = errors_of::<SheetIntent>(json!({"intent": "sort_rows", "parameters": {}}));
     assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(errors[0].kind, ErrorKind::Missing);
-    assert_eq!(errors[0].path, "/parameters/column");
+    assert_eq!(errors[0].kind(), ErrorKind::Missing);
+    assert_eq!(errors[0].path(), "/parameters/column");
     assert_eq!(
-        errors[0].message,
+        errors[0].message(),
         "required member 'column' is missing (intent \"sort_rows\")"
     );
 }
@@ -234,19 +228,15 @@ fn unknown_tag_lists_the_tags_and_suggests_the_closest() {
         "intent": "exprot", "parameters": {"format": "csv"}
     }));
     assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(errors[0].path, "/intent");
-    assert_eq!(
-        errors[0].expected.as_deref(),
-        Some("one of sort_rows, export, undo")
-    );
+    assert_eq!(errors[0].path(), "/intent");
+    assert_eq!(errors[0].expected(), Some("one of sort_rows, export, undo"));
     assert!(
         errors[0]
-            .suggestion
-            .as_deref()
+            .suggestion()
             .unwrap()
             .starts_with("use \"export\""),
         "{:?}",
-        errors[0].suggestion
+        errors[0].suggestion()
     );
 }
 
@@ -254,8 +244,8 @@ fn unknown_tag_lists_the_tags_and_suggests_the_closest() {
 fn missing_tag_is_missing_and_the_fitting_variant_is_suggested() {
     let errors = errors_of::<SheetIntent>(json!({"parameters": {"format": "csv"}}));
     assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(errors[0].kind, ErrorKind::Missing);
-    assert_eq!(errors[0].path, "/intent");
+    assert_eq!(errors[0].kind(), ErrorKind::Missing);
+    assert_eq!(errors[0].path(), "/intent");
 }
 
 #[test]
@@ -264,7 +254,7 @@ fn variant_rules_run_on_the_content_with_paths_inside_it() {
     let errors = errors_of::<SheetIntent>(value);
     assert_eq!(paths(&errors), ["/parameters/file_name"]);
     assert_eq!(
-        errors[0].message,
+        errors[0].message(),
         "the file name has no extension (intent \"export\")"
     );
     assert!(
@@ -290,7 +280,7 @@ fn marker_mode_reads_an_enum_payload() {
     assert!(parsed.custom_payload.is_none());
     let errors = &parsed.rejected[0].errors;
     assert_eq!(paths(errors), ["/parameters/format"], "{errors:#?}");
-    assert!(errors[0].message.contains("(intent \"export\")"));
+    assert!(errors[0].message().contains("(intent \"export\")"));
 }
 
 // ---- internally tagged, inside an array ---------------------------------------
@@ -328,12 +318,9 @@ fn internal_errors_in_an_array_name_the_item_and_its_variant() {
         ],
         "{errors:#?}"
     );
-    assert!(errors[0].message.ends_with("(action \"add\")"));
-    assert!(errors[1].message.ends_with("(action \"rename\")"));
-    assert_eq!(
-        errors[2].expected.as_deref(),
-        Some("one of add, remove, rename")
-    );
+    assert!(errors[0].message().ends_with("(action \"add\")"));
+    assert!(errors[1].message().ends_with("(action \"rename\")"));
+    assert_eq!(errors[2].expected(), Some("one of add, remove, rename"));
 }
 
 // ---- externally tagged -------------------------------------------------------
@@ -355,36 +342,28 @@ fn external_schema_valid_output_and_errors() {
 
     let errors = errors_of::<Chart>(json!({"bar": {"x": "Month"}}));
     assert_eq!(paths(&errors), ["/bar/y"], "{errors:#?}");
-    assert!(errors[0].message.ends_with("(variant \"bar\")"));
+    assert!(errors[0].message().ends_with("(variant \"bar\")"));
 
     let errors = errors_of::<Chart>(json!({"pie": {"column": "Region", "colors": 3}}));
     assert_eq!(paths(&errors), ["/pie/colors"], "{errors:#?}");
 
     let errors = errors_of::<Chart>(json!({"bars": {"x": "Month", "y": "Revenue"}}));
     assert_eq!(paths(&errors), ["/bars"], "{errors:#?}");
-    assert!(
-        errors[0]
-            .suggestion
-            .as_deref()
-            .unwrap()
-            .starts_with("use \"bar\"")
-    );
+    assert!(errors[0].suggestion().unwrap().starts_with("use \"bar\""));
 
     // The name of a variant with content, written alone: the content is what is missing.
     let errors = errors_of::<Chart>(json!("bar"));
     assert_eq!(paths(&errors), [""], "{errors:#?}");
     assert!(
-        errors[0].message.contains("\"bar\" holds content") && !errors[0].message.contains("known"),
+        errors[0].message().contains("\"bar\" holds content")
+            && !errors[0].message().contains("known"),
         "{errors:#?}"
     );
-    assert_eq!(errors[0].expected.as_deref(), Some("{\"bar\": ...}"));
+    assert_eq!(errors[0].expected(), Some("{\"bar\": ...}"));
 
     let errors = errors_of::<Chart>(json!("none"));
     assert_eq!(paths(&errors), [""], "{errors:#?}");
-    assert_eq!(
-        errors[0].expected.as_deref(),
-        Some("one of bar, pie, nothing")
-    );
+    assert_eq!(errors[0].expected(), Some("one of bar, pie, nothing"));
 }
 
 // ---- unit-only ------------------------------------------------------------------
@@ -400,12 +379,9 @@ fn unit_only_enum_is_a_string_enum() {
     assert!(Tone::TYPE.validate(&json!("formal")).is_ok());
     let errors = errors_of::<Tone>(json!("formel"));
     assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].expected(), Some("one of warm, neutral, formal"));
     assert_eq!(
-        errors[0].expected.as_deref(),
-        Some("one of warm, neutral, formal")
-    );
-    assert_eq!(
-        errors[0].suggestion.as_deref(),
+        errors[0].suggestion(),
         Some("use \"formal\" (allowed: warm, neutral, formal)")
     );
     // Inside an object, as a model writes it in a whole response; another case is
@@ -448,13 +424,7 @@ mod whole_response_scalars {
         }
         let result = extract_json("friendly", &Tone::TYPE);
         assert!(!result.success);
-        assert!(
-            result.errors[0]
-                .expected
-                .as_deref()
-                .unwrap()
-                .contains("formal")
-        );
+        assert!(result.errors[0].expected().unwrap().contains("formal"));
         let result = extract_json("I'd go with formal.\nIt suits the audience.", &Tone::TYPE);
         assert!(!result.success);
     }

@@ -210,7 +210,7 @@ mod field_options {
             assert_eq!(result.data.unwrap(), example, "{format}");
         }
         let missing = extract_as("<review><code>x</code></review>", &t, Some(Format::Xml));
-        let hint = missing.errors[0].suggestion.as_deref().unwrap();
+        let hint = missing.errors[0].suggestion().unwrap();
         assert!(
             hint.contains("In XML: <findings><finding>...</finding>"),
             "{hint}"
@@ -284,8 +284,8 @@ mod rules_through_extract {
                 let result = extract_as(text, analysis(), asked);
                 assert!(!result.success, "{format}: {result:?}");
                 assert_eq!(result.format, format.as_str());
-                assert_eq!(result.errors[0].kind, ErrorKind::Truncated, "{format}");
-                assert_eq!(result.errors[0].path, "/confidence");
+                assert_eq!(result.errors[0].kind(), ErrorKind::Truncated, "{format}");
+                assert_eq!(result.errors[0].path(), "/confidence");
                 let partial = result.partial_data.unwrap();
                 assert!(partial.get("confidence").is_none(), "{partial}");
             }
@@ -293,8 +293,8 @@ mod rules_through_extract {
         let plan = Registry::global().payload_type("task_plan").unwrap();
         let text = "---TASK---\nParse configuration files\n---END-TASK---\n---CONFIDENCE---\n0.8";
         let result = extract_as(text, plan, Some(Format::Delimited));
-        assert_eq!(result.errors[0].kind, ErrorKind::Truncated);
-        assert_eq!(result.errors[0].path, "/confidence");
+        assert_eq!(result.errors[0].kind(), ErrorKind::Truncated);
+        assert_eq!(result.errors[0].path(), "/confidence");
     }
 
     #[test]

@@ -305,7 +305,7 @@ fn deep_and_huge_inputs_are_refused_with_a_clear_error() {
     let parsed = parser().parse(&deep);
     assert!(
         parsed.rejected[0].errors[0]
-            .message
+            .message()
             .contains("deeper than 128")
     );
     assert_eq!(parsed.message, "Here.");
@@ -313,7 +313,7 @@ fn deep_and_huge_inputs_are_refused_with_a_clear_error() {
     let huge = "word ".repeat(4 << 20);
     let parsed = parser().parse(&huge);
     assert_eq!(parsed.rejected[0].kind, "response");
-    assert!(parsed.rejected[0].errors[0].message.contains("limit of"));
+    assert!(parsed.rejected[0].errors[0].message().contains("limit of"));
     let result = payload_core::extract_as(&huge, &<DataProposal as LlmPayload>::TYPE, None);
     assert!(!result.success);
 }

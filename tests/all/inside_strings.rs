@@ -57,13 +57,13 @@ fn a_value_left_open_in_a_string_still_ends_at_the_marker_line() {
     let parsed = parse("table_view", text);
     assert!(parsed.custom_payload.is_some(), "{parsed:#?}");
     assert_eq!(parsed.rejected.len(), 1);
-    assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::Unclosed);
+    assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::Unclosed);
     assert_eq!(parsed.message, "Thanks.");
     // It closes, but what it closes does not read: the same.
     let text = "DATA_PROPOSAL: {\"note\": \"draft\nDATA_PROPOSAL: {\"operations\": [{\"action\": \"delete\", \"row_id\": 7}]}\n\nThanks.";
     let parsed = parse("table_view", text);
     assert!(parsed.custom_payload.is_some(), "{parsed:#?}");
-    assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::Unclosed);
+    assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::Unclosed);
     let options = payload_benches::table_view_options();
     assert_eq!(invariants::stream_checked(&options, text, &[2, 5]), parsed);
 }
@@ -107,7 +107,7 @@ fn a_string_holding_a_string_is_an_error_and_a_plain_string_is_prose() {
         &serde_json::to_string(&value).unwrap()[..8]
     );
     let parsed = parse("table_view", &text);
-    assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::Truncated);
+    assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::Truncated);
     // A quote not followed by a bracket is prose, as before.
     let parsed = parse("table_view", "I'll send a DATA_PROPOSAL: \"soon\".");
     assert_eq!(parsed.message, "I'll send a DATA_PROPOSAL: \"soon\".");

@@ -36,6 +36,7 @@ mod corpus;
 mod crate_graph;
 mod fuzz_replay;
 mod hostile;
+mod keyword_table;
 mod module_graph;
 mod properties;
 mod public_paths;

@@ -153,7 +153,7 @@ fn a_text_that_ends_after_a_marker_is_truncated() {
         assert_eq!(parsed.message, "Here it is.", "{text:?}");
         assert_eq!(parsed.rejected.len(), 1, "{text:?}");
         assert_eq!(parsed.rejected[0].raw, raw);
-        assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::Truncated);
+        assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::Truncated);
     }
 }
 
@@ -247,8 +247,8 @@ fn errors_point_at_the_member_at_fault() {
     let text = "Here:\n\nDATA_PROPOSAL: {\n  \"operations\": [\n    {\"action\": \"delete\", \"row_id\": \"seven\"}\n  ]\n}";
     let parsed = both(text);
     let error = &parsed.rejected[0].errors[0];
-    assert!(error.path.starts_with("/operations/0"), "{error:?}");
-    let location = error.location.unwrap();
+    assert!(error.path().starts_with("/operations/0"), "{error:?}");
+    let location = error.location().unwrap();
     assert_eq!(location.line, 5, "{error:?}");
     assert!(location.column > 5, "{error:?}");
     assert_ne!(

@@ -204,8 +204,8 @@ fn invalid_json_is_rejected_with_its_text_kept() {
     let rejected = &parsed.rejected[0];
     assert_eq!(rejected.kind, "schema_proposal");
     assert!(rejected.raw.contains("\"mode\": \"create\""));
-    assert_eq!(rejected.errors[0].kind, ErrorKind::Parsing);
-    assert!(rejected.errors[0].location.is_some());
+    assert_eq!(rejected.errors[0].kind(), ErrorKind::Parsing);
+    assert!(rejected.errors[0].location().is_some());
     assert_eq!(parsed.message, "Proposal:\n\nDone.");
 }
 
@@ -216,7 +216,7 @@ fn a_truncated_block_is_removed_and_rejected_never_accepted() {
     assert!(parsed.custom_payload.is_none());
     assert_eq!(parsed.message, "Here is the table:");
     assert_eq!(parsed.rejected.len(), 1);
-    assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::Truncated);
+    assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::Truncated);
     assert!(parsed.rejected[0].raw.ends_with("\"Ti"));
 }
 
@@ -242,7 +242,7 @@ fn an_invalid_payload_is_rejected_with_every_error() {
     let parsed = parse("tables_list", text);
     assert!(parsed.custom_payload.is_none());
     let errors = &parsed.rejected[0].errors;
-    let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+    let paths: Vec<&str> = errors.iter().map(|e| e.path()).collect();
     assert!(paths.contains(&"/operations/0/action"), "{paths:?}");
     assert!(paths.contains(&"/table_description"), "{paths:?}");
     assert!(paths.contains(&"/sample_rows"), "{paths:?}");
@@ -257,7 +257,7 @@ fn schema_errors_point_at_the_member() {
     assert!(
         errors
             .iter()
-            .any(|e| e.path == "/operations/1/row_id" && e.kind == ErrorKind::Missing),
+            .any(|e| e.path() == "/operations/1/row_id" && e.kind() == ErrorKind::Missing),
         "{errors:#?}"
     );
 }
@@ -267,8 +267,8 @@ fn an_unknown_enum_value_names_the_allowed_ones() {
     let text = r#"SCHEMA_PROPOSAL: {"mode": "update", "operations": [{"action": "add", "column": {"name": "Colour", "type": "colour"}}]}"#;
     let parsed = parse("table_view", text);
     let error = &parsed.rejected[0].errors[0];
-    assert_eq!(error.path, "/operations/0/column/type");
-    let expected = error.expected.as_deref().unwrap();
+    assert_eq!(error.path(), "/operations/0/column/type");
+    let expected = error.expected().unwrap();
     for value in ["text", "number", "date", "boolean", "select"] {
         assert!(expected.contains(value), "{expected}");
     }
@@ -289,7 +289,7 @@ fn the_first_valid_block_wins_and_later_valid_ones_are_extra() {
     );
     assert_eq!(parsed.rejected.len(), 1);
     assert_eq!(parsed.rejected[0].kind, "data_proposal");
-    assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::ExtraPayload);
+    assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::ExtraPayload);
     // Blocks on lines of their own leave paragraph breaks (docs/spec.md §1.9).
     assert_eq!(parsed.message, "First:\n\nSecond:\n\nEnd.");
 }
@@ -316,7 +316,7 @@ fn a_block_of_a_type_the_page_does_not_offer_is_rejected() {
     let parsed = parse("tables_list", text);
     assert!(parsed.custom_payload.is_none());
     assert_eq!(parsed.rejected[0].kind, "data_proposal");
-    assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::NotOnPage);
+    assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::NotOnPage);
     assert_eq!(parsed.message, "Sure.\n\nAnything else?");
 }
 
@@ -421,7 +421,7 @@ fn a_tool_payload_supersedes_the_parsed_one() {
     assert_eq!(parsed.custom_payload, Some(tool));
     assert_eq!(parsed.rejected[0].kind, "schema_proposal");
     assert_eq!(
-        parsed.rejected[0].errors[0].kind,
+        parsed.rejected[0].errors[0].kind(),
         ErrorKind::SupersededByTool
     );
     assert!(parsed.rejected[0].raw.starts_with("SCHEMA_PROPOSAL:"));
@@ -467,7 +467,7 @@ fn kinds(parsed: &payload_core::ParsedResponse) -> Vec<ErrorKind> {
     parsed
         .rejected
         .iter()
-        .flat_map(|r| r.errors.iter().map(|e| e.kind))
+        .flat_map(|r| r.errors.iter().map(|e| e.kind()))
         .collect()
 }
 

@@ -156,7 +156,7 @@ fn a_page_offers_runtime_types_next_to_derived_ones() {
     let refused = registry
         .parse_response("calendar", "Booked.\n\nMEETING: {\"when\": \"next week\"}")
         .unwrap();
-    assert_eq!(refused.rejected[0].errors[0].path, "/when");
+    assert_eq!(refused.rejected[0].errors[0].path(), "/when");
     let prompt = payload_prompt::PromptBuilder::for_page(&registry, "calendar")
         .unwrap()
         .build();
@@ -197,7 +197,7 @@ fn a_draft_07_schema_with_definitions_is_read() {
     let bad = extract_as("{\"priority\": \"urgent\"}", ticket, None);
     assert!(!bad.success);
     let error = &bad.errors[0];
-    assert_eq!(error.path, "/priority");
+    assert_eq!(error.path(), "/priority");
     let said = serde_json::to_string(error).unwrap();
     assert!(said.contains("low") && said.contains("high"), "{said}");
 }
@@ -455,7 +455,7 @@ fn x_parsing_says_how_strictly_whole_responses_are_read() {
     let refused = extract_as(repaired, strict, None);
     assert!(!refused.success);
     assert!(
-        refused.errors[0].message.contains("read strictly"),
+        refused.errors[0].message().contains("read strictly"),
         "{:?}",
         refused.errors
     );
@@ -483,7 +483,7 @@ fn x_parsing_says_how_strictly_whole_responses_are_read() {
     let deny = with_parsing(json!({"validation": {"additional-properties": "error"}}));
     let denied = extract_as(extra, deny, None);
     assert!(
-        !denied.success && denied.errors[0].message.contains("colour"),
+        !denied.success && denied.errors[0].message().contains("colour"),
         "{denied:?}"
     );
 

@@ -61,7 +61,7 @@ fn the_data_proposal_format_example_is_valid_on_table_view_only() {
     for page in ["tables_list", "table_edit"] {
         let parsed = parse(page, DATA_FORMAT);
         assert!(parsed.custom_payload.is_none());
-        assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::NotOnPage);
+        assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::NotOnPage);
     }
 }
 
@@ -126,9 +126,9 @@ fn create_mode_allows_only_add_operations() {
     let parsed = parse("tables_list", &text);
     assert!(parsed.custom_payload.is_none());
     let error = &parsed.rejected[0].errors[0];
-    assert_eq!(error.path, "/operations/0/action");
+    assert_eq!(error.path(), "/operations/0/action");
     // The rule is the schema's (its union on mode), so the validator states it.
-    assert_eq!(error.expected.as_deref(), Some("exactly \"add\""));
+    assert_eq!(error.expected(), Some("exactly \"add\""));
 }
 
 #[test]
@@ -152,11 +152,7 @@ fn select_columns_need_options_and_filter_display_needs_select() {
   {"action": "add", "column": {"name": "Notes", "type": "text", "filterDisplay": "tab"}}
 ]}"#;
     let parsed = parse("table_edit", text);
-    let paths: Vec<&str> = parsed.rejected[0]
-        .errors
-        .iter()
-        .map(|e| e.path.as_str())
-        .collect();
+    let paths: Vec<&str> = parsed.rejected[0].errors.iter().map(|e| e.path()).collect();
     assert_eq!(
         paths,
         [
@@ -170,7 +166,7 @@ fn select_columns_need_options_and_filter_display_needs_select() {
 ]}"#;
     let parsed = parse("table_edit", text);
     assert_eq!(
-        parsed.rejected[0].errors[0].path,
+        parsed.rejected[0].errors[0].path(),
         "/operations/0/changes/options"
     );
 }
@@ -183,9 +179,9 @@ fn create_mode_needs_two_to_five_sample_rows_keyed_by_new_columns() {
         "",
     );
     let parsed = parse("tables_list", &one_row);
-    assert_eq!(parsed.rejected[0].errors[0].path, "/sample_rows");
+    assert_eq!(parsed.rejected[0].errors[0].path(), "/sample_rows");
 
     let bad_key = SCHEMA_FORMAT.replace(r#""Status": "Inactive""#, r#""State": "Inactive""#);
     let parsed = parse("tables_list", &bad_key);
-    assert_eq!(parsed.rejected[0].errors[0].path, "/sample_rows/1/State");
+    assert_eq!(parsed.rejected[0].errors[0].path(), "/sample_rows/1/State");
 }

@@ -535,10 +535,10 @@ fn alias_beside<T: LlmPayload>(row: &str, input: Value, failing: &[&str], aliase
         ("marker", &parsed.rejected[0].errors),
         ("whole", &whole.errors),
     ] {
-        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = errors.iter().map(|e| e.path()).collect();
         assert_eq!(paths, failing, "{row}, {mode} mode: {errors:#?}");
         for error in errors {
-            let said = format!("{} {:?}", error.message, error.suggestion);
+            let said = format!("{} {:?}", error.message(), error.suggestion());
             for alias in aliases {
                 assert!(
                     !said.contains(alias),

@@ -31,7 +31,7 @@ fn error_kinds(parsed: &ParsedResponse) -> Vec<ErrorKind> {
     parsed
         .rejected
         .iter()
-        .flat_map(|r| r.errors.iter().map(|e| e.kind))
+        .flat_map(|r| r.errors.iter().map(|e| e.kind()))
         .collect()
 }
 
@@ -124,7 +124,7 @@ fn tags_with_no_value_between_them_are_a_missing_block() {
         assert_eq!(surface(&parsed), None, "{text:?}");
         assert_eq!(parsed.message, message, "{text:?}");
         assert_eq!(parsed.missed_blocks().len(), 1, "{text:?} -> {parsed:#?}");
-        assert_eq!(parsed.missed_blocks()[0].error.kind, ErrorKind::Missing);
+        assert_eq!(parsed.missed_blocks()[0].error.kind(), ErrorKind::Missing);
     }
     // With no closing tag at all, the rest of the text is a block that never opened.
     let parsed = parse("Hello <ui-json> World");

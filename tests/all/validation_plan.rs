@@ -381,8 +381,8 @@ fn alias_is_read(value: &Value) {
             let at_main = format!("{object}/{main}");
             for error in &errors {
                 assert!(
-                    error.path != at_alias
-                        && !(error.path == at_main && error.kind == ErrorKind::Missing),
+                    error.path() != at_alias
+                        && !(error.path() == at_main && error.kind() == ErrorKind::Missing),
                     "{value}: {error:#?}"
                 );
             }

@@ -114,7 +114,7 @@ fn rejected(parsed: &ParsedResponse) -> &[PayloadError] {
 }
 
 fn paths(errors: &[PayloadError]) -> Vec<&str> {
-    errors.iter().map(|e| e.path.as_str()).collect()
+    errors.iter().map(|e| e.path()).collect()
 }
 
 // ---- §7.1 members the type does not declare ----------------------------------------
@@ -128,17 +128,16 @@ fn a_misspelled_member_is_an_error_that_names_the_member_meant() {
     ] {
         assert_eq!(paths(&errors), ["/lables"], "{errors:#?}");
         let error = &errors[0];
-        assert_eq!(error.kind, ErrorKind::Validation);
-        assert_eq!(error.message, "unknown member 'lables'");
+        assert_eq!(error.kind(), ErrorKind::Validation);
+        assert_eq!(error.message(), "unknown member 'lables'");
         assert!(
             error
-                .suggestion
-                .as_deref()
+                .suggestion()
                 .unwrap()
                 .starts_with("did you mean 'labels'?")
         );
-        assert_eq!(error.received, Some(json!(["urgent"])));
-        assert!(error.location.is_some());
+        assert_eq!(error.received(), Some(json!(["urgent"])).as_ref());
+        assert!(error.location().is_some());
     }
 }
 
@@ -146,13 +145,7 @@ fn a_misspelled_member_is_an_error_that_names_the_member_meant() {
 fn another_spelling_of_a_required_member_replaces_its_missing_error() {
     let errors = rejected(&marker("TASK_UPDATE", r#"{"rowId": 3}"#)).to_vec();
     assert_eq!(paths(&errors), ["/rowId"], "{errors:#?}");
-    assert!(
-        errors[0]
-            .suggestion
-            .as_deref()
-            .unwrap()
-            .contains("'row_id'")
-    );
+    assert!(errors[0].suggestion().unwrap().contains("'row_id'"));
 }
 
 #[test]
@@ -195,11 +188,10 @@ fn a_type_that_denies_unknown_fields_rejects_each_once() {
         whole::<Note>(json).errors,
     ] {
         assert_eq!(paths(&errors), ["/tgas", "/colour"], "{errors:#?}");
-        assert!(errors[0].suggestion.as_deref().unwrap().contains("'tags'"));
+        assert!(errors[0].suggestion().unwrap().contains("'tags'"));
         assert!(
             errors[1]
-                .suggestion
-                .as_deref()
+                .suggestion()
                 .unwrap()
                 .starts_with("remove 'colour'")
         );
@@ -224,16 +216,10 @@ fn other_formats_report_undeclared_fields_too() {
         let written: Vec<String> = result
             .errors
             .iter()
-            .map(|e| e.path.to_lowercase())
+            .map(|e| e.path().to_lowercase())
             .collect();
         assert_eq!(written, ["/lables"], "{format:?}: {:#?}", result.errors);
-        assert!(
-            result.errors[0]
-                .suggestion
-                .as_deref()
-                .unwrap()
-                .contains("'labels'")
-        );
+        assert!(result.errors[0].suggestion().unwrap().contains("'labels'"));
 
         let invented = text.replace("lables", "mood").replace("LABLES", "MOOD");
         let result = extract_as(&invented, &TaskUpdate::TYPE, Some(format));
@@ -298,8 +284,8 @@ fn a_number_a_field_cannot_hold_exactly_is_an_error_at_its_path() {
             whole::<TaskUpdate>(&json).errors,
         ] {
             assert_eq!(paths(&errors), [path], "{json}: {errors:#?}");
-            assert_eq!(errors[0].kind, ErrorKind::Validation);
-            assert!(errors[0].suggestion.is_some());
+            assert_eq!(errors[0].kind(), ErrorKind::Validation);
+            assert!(errors[0].suggestion().is_some());
         }
     }
 }
@@ -324,9 +310,12 @@ fn a_float_that_cannot_be_held_to_its_digits_is_an_error_at_its_path() {
             whole::<TaskUpdate>(&json).errors,
         ] {
             assert_eq!(paths(&errors), ["/estimate"], "{errors:#?}");
-            assert_eq!(errors[0].kind, ErrorKind::Validation);
-            assert!(errors[0].message.len() < 200, "the literal is quoted short");
-            let suggestion = errors[0].suggestion.as_deref().unwrap();
+            assert_eq!(errors[0].kind(), ErrorKind::Validation);
+            assert!(
+                errors[0].message().len() < 200,
+                "the literal is quoted short"
+            );
+            let suggestion = errors[0].suggestion().unwrap();
             assert!(
                 suggestion.contains("significant digits") || suggestion.contains("write 0"),
                 "{suggestion}"
@@ -423,7 +412,7 @@ proptest! {
                     );
                 }
                 // Too large for any float: a parsing error at the literal instead.
-                None if errors.len() == 1 && errors[0].kind == ErrorKind::Parsing => {
+                None if errors.len() == 1 && errors[0].kind() == ErrorKind::Parsing => {
                     prop_assert!(written.2 >= 309, "{}: {:#?}", literal, errors);
                 }
                 None => prop_assert_eq!(paths(&errors), ["/estimate"], "{}: {:#?}", literal, errors),
@@ -470,7 +459,7 @@ fn no_error_about_a_member_has_an_empty_path() {
             let whole_errors = whole::<TaskUpdate>(&json).errors;
             for error in marker_errors.iter().chain(&whole_errors) {
                 assert!(
-                    error.path.starts_with(&format!("/{name}")),
+                    error.path().starts_with(&format!("/{name}")),
                     "{name} = {wrong}: {error:#?}"
                 );
             }
@@ -557,16 +546,16 @@ fn coercion_refuses_anything_that_needs_a_guess() {
 
 fn assert_bounded(errors: &[PayloadError], count: usize) {
     assert_eq!(errors.len(), 101, "{:#?}", &errors[..3.min(errors.len())]);
-    assert_eq!(errors[0].path, "/operations/0/action");
-    assert_eq!(errors[0].kind, ErrorKind::Missing);
+    assert_eq!(errors[0].path(), "/operations/0/action");
+    assert_eq!(errors[0].kind(), ErrorKind::Missing);
     // Two members are missing from each operation; 100 are listed.
     let rest = 2 * count - 100;
     assert!(
         errors[100]
-            .message
+            .message()
             .starts_with(&format!("{rest} more problems")),
         "{}",
-        errors[100].message
+        errors[100].message()
     );
 }
 
@@ -693,7 +682,7 @@ proptest! {
                 // Rejected: nothing is accepted, and every error names its member.
                 let errors = &parsed.rejected[0].errors;
                 prop_assert!(!errors.is_empty());
-                prop_assert!(errors.iter().all(|e| !e.path.is_empty()), "{:#?}", errors);
+                prop_assert!(errors.iter().all(|e| !e.path().is_empty()), "{:#?}", errors);
             }
         }
 

@@ -140,14 +140,14 @@ pub(crate) fn read_completed(span: &Span, parsed: &ParsedResponse, truncated: bo
         .map(|r| {
             (
                 r.kind.as_str(),
-                r.errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
+                r.errors.iter().map(|e| e.kind()).collect::<Vec<_>>(),
             )
         })
         .chain(
             parsed
                 .missed_blocks()
                 .iter()
-                .map(|m| (m.kind.as_str(), vec![m.error.kind])),
+                .map(|m| (m.kind.as_str(), vec![m.error.kind()])),
         );
     for (kind, errors) in not_accepted {
         let first = errors.first().map_or("unknown", |e| e.as_str());

@@ -14,7 +14,7 @@ fn errors(kind: &payload_core::PayloadType, value: &Value) -> String {
     kind.validate(value)
         .expect_err("over the cap")
         .iter()
-        .map(|e| format!("{} {}", e.path, e.message))
+        .map(|e| format!("{} {}", e.path(), e.message()))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -217,9 +217,11 @@ pub enum Command {
     /// re-asks and whether they recovered, truncated answers, tokens and latency (JSON,
     /// or Markdown tables); exits 1 when a turn failed.
     Eval(EvalArgs),
-    /// Serve the table.that chat app in a browser (on the chat architecture's contract): tables in
-    /// SQLite, the chat streamed over SSE, payload cards to accept or dismiss. Without
-    /// `--provider` the model replays a recorded conversation, offline.
+    /// Serve this build's app in a browser (on the chat architecture's contract): its
+    /// pages, the chat streamed over SSE, payload cards to accept or dismiss,
+    /// conversations kept in SQLite. Without `--provider` the app's own model answers
+    /// (its recorded answers, offline). The help names the app and its pages when the
+    /// build has one ([`crate::Serve::describe`]).
     Serve(ServeArgs),
     /// Print a grammar for constrained decoding: a page's marker-mode responses
     /// (`--page`) or a whole response of one type (`--type`). What the target cannot

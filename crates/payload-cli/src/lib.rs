@@ -50,7 +50,7 @@ pub use input::{limits, read_input};
 pub use serve::{ModelFactory, Serve, ServeRequest, Server};
 pub use text::{instructions_for, instructions_text, prompt_text, schema_type};
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use payload_registry::Registry;
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -98,7 +98,13 @@ pub fn run_with_server(
     out: &mut dyn Write,
     server: Option<Server>,
 ) -> Result<ExitCode, CliError> {
-    let cli = match Cli::try_parse_from(args) {
+    // `serve`'s help names the app this build serves, which only the caller knows.
+    let about = serve::about(server.as_ref());
+    let command = Cli::command().mut_subcommand("serve", |serve| serve.about(about));
+    let parsed = command
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => {
             write!(out, "{error}")?;

@@ -63,6 +63,23 @@ pub trait Serve {
     /// Runs the app as `request` asks (its port, database, model and hosts) until the
     /// process is stopped.
     fn serve(self: Box<Self>, request: ServeRequest) -> std::io::Result<()>;
+
+    /// The app in a few words, as `serve --help` names it: its title and its pages
+    /// (`Recipes (pages: cookbook, pantry)`); `None` (the default) leaves the help
+    /// speaking of "this build's app".
+    fn describe(&self) -> Option<String> {
+        None
+    }
+}
+
+/// `serve`'s one-line help: the app `server` describes, or this build's app.
+pub(crate) fn about(server: Option<&Server>) -> String {
+    let app = server
+        .and_then(|server| server.describe())
+        .unwrap_or_else(|| "this build's app".to_string());
+    format!(
+        "Serve {app} in a browser: its pages, the chat streamed over SSE, payload cards to accept or dismiss"
+    )
 }
 
 impl<F: FnOnce(ServeRequest) -> std::io::Result<()>> Serve for F {
@@ -207,6 +224,47 @@ mod tests {
                 "8080 Some(\"postgres://app@127.0.0.1:5432/chat\") true [] true"
             ]
         );
+    }
+
+    /// A server that names its app, as `payload_serve::App` does.
+    struct Described;
+
+    impl crate::Serve for Described {
+        fn serve(self: Box<Self>, _: crate::ServeRequest) -> std::io::Result<()> {
+            Ok(())
+        }
+
+        fn describe(&self) -> Option<String> {
+            Some("Trip planner (pages: trips, itinerary)".to_string())
+        }
+    }
+
+    fn help(server: Option<crate::Server>, args: &[&str]) -> String {
+        let mut out = Vec::new();
+        run_with_server(args, Registry::global(), &mut out, server).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_serve_help_names_the_app_served_and_no_other() {
+        for args in [&["payload", "serve", "--help"][..], &["payload", "--help"]] {
+            let named = help(Some(Box::new(Described)), args);
+            assert!(
+                named.contains("Serve Trip planner (pages: trips, itinerary) in a browser"),
+                "{named}"
+            );
+            let unnamed = help(None, args);
+            assert!(
+                unnamed.contains("Serve this build's app in a browser"),
+                "{unnamed}"
+            );
+            for text in [named, unnamed] {
+                assert!(
+                    !text.contains("table.that") && !text.contains("tables in"),
+                    "{text}"
+                );
+            }
+        }
     }
 
     static KEPT: Mutex<Option<crate::ModelFactory>> = Mutex::new(None);

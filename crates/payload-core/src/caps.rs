@@ -106,7 +106,7 @@ impl Capped<PayloadError> {
         if omitted > 0 {
             let kind = errors
                 .last()
-                .map_or(crate::ErrorKind::Validation, |e| e.kind);
+                .map_or(crate::ErrorKind::Validation, |e| e.kind());
             errors.push(
                 PayloadError::new(
                     kind,
@@ -153,8 +153,8 @@ mod tests {
         }
         let errors = errors.finish();
         assert_eq!(errors.len(), MAX_ERRORS + 1);
-        assert_eq!(errors[99].path, "/99");
-        assert!(errors[100].message.starts_with("150 more"));
+        assert_eq!(errors[99].path(), "/99");
+        assert!(errors[100].message().starts_with("150 more"));
 
         let mut warnings = Capped::warnings();
         warnings.extend((0..3).map(|_| Warning::new(WarningKind::Repaired, "x")));

@@ -101,8 +101,10 @@ impl Location {
 /// The parts live behind one box, as `serde_json::Error` keeps its own, so a
 /// `Result<T, PayloadError>` costs a pointer on the error side however much an error
 /// says: errors are built only when input is wrong, results are passed on every call.
-/// The parts ([`ErrorDetails`]) are read and written through the error itself
-/// (`error.kind`, `error.path = …`, by `Deref`), and serialize as one flat object.
+/// The parts ([`ErrorDetails`]) are read through accessors (`error.kind()`,
+/// `error.path()`, …), as `serde_json::Error` and `std::io::Error` expose theirs, built
+/// with the `with_*` methods, and changed in place through [`PayloadError::details_mut`]
+/// (as `std::io::Error::get_mut`); they serialize as one flat object.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PayloadError(Box<ErrorDetails>);
@@ -135,20 +137,6 @@ pub struct ErrorDetails {
 // What the box is for, checked when the crate compiles.
 const _: () =
     assert!(std::mem::size_of::<Result<(), PayloadError>>() == std::mem::size_of::<usize>());
-
-impl std::ops::Deref for PayloadError {
-    type Target = ErrorDetails;
-
-    fn deref(&self) -> &ErrorDetails {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for PayloadError {
-    fn deref_mut(&mut self) -> &mut ErrorDetails {
-        &mut self.0
-    }
-}
 
 impl From<ErrorDetails> for PayloadError {
     fn from(details: ErrorDetails) -> PayloadError {
@@ -186,9 +174,51 @@ impl PayloadError {
         })
     }
 
-    /// What kind of problem this is (the same as `error.kind`, for a `match`).
+    /// What kind of problem this is.
     pub fn kind(&self) -> ErrorKind {
         self.0.kind
+    }
+
+    /// The JSON Pointer into the payload (`""` for the whole value; for a missing
+    /// member, the pointer to that member).
+    pub fn path(&self) -> &str {
+        &self.0.path
+    }
+
+    /// What is wrong, in one sentence.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// How to fix it, in words a model can act on, when known.
+    pub fn suggestion(&self) -> Option<&str> {
+        self.0.suggestion.as_deref()
+    }
+
+    /// The value (or text) that was received, when there is one.
+    pub fn received(&self) -> Option<&Value> {
+        self.0.received.as_ref()
+    }
+
+    /// What was expected instead, when known.
+    pub fn expected(&self) -> Option<&str> {
+        self.0.expected.as_deref()
+    }
+
+    /// Where in the model's text the problem is, when known.
+    pub fn location(&self) -> Option<Location> {
+        self.0.location
+    }
+
+    /// All the parts at once, borrowed.
+    pub fn details(&self) -> &ErrorDetails {
+        &self.0
+    }
+
+    /// The parts, to change in place (a path prefixed, a location filled in, a message
+    /// reworded) without rebuilding the error.
+    pub fn details_mut(&mut self) -> &mut ErrorDetails {
+        &mut self.0
     }
 
     /// The parts, out of their box (to move a message or a received value out).
@@ -208,43 +238,43 @@ impl PayloadError {
 
     /// Sets how to fix the problem.
     pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
-        self.suggestion = Some(suggestion.into());
+        self.0.suggestion = Some(suggestion.into());
         self
     }
 
     /// Sets the value that was received.
     pub fn with_received(mut self, received: impl Into<Value>) -> Self {
-        self.received = Some(received.into());
+        self.0.received = Some(received.into());
         self
     }
 
     /// Sets what was expected.
     pub fn with_expected(mut self, expected: impl Into<String>) -> Self {
-        self.expected = Some(expected.into());
+        self.0.expected = Some(expected.into());
         self
     }
 
     /// Sets where in the model's text the problem is.
     pub fn with_location(mut self, location: Location) -> Self {
-        self.location = Some(location);
+        self.0.location = Some(location);
         self
     }
 
     /// Prefixes the path with `prefix` (a JSON Pointer), for errors of a nested value.
     pub fn nested_under(mut self, prefix: &str) -> Self {
-        self.path = format!("{prefix}{}", self.path);
+        self.0.path = format!("{prefix}{}", self.0.path);
         self
     }
 }
 
 impl fmt::Display for PayloadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}: {}", self.kind, self.message)?;
+        if self.path().is_empty() {
+            write!(f, "{}: {}", self.kind(), self.message())?;
         } else {
-            write!(f, "{} at {}: {}", self.kind, self.path, self.message)?;
+            write!(f, "{} at {}: {}", self.kind(), self.path(), self.message())?;
         }
-        if let Some(suggestion) = &self.suggestion {
+        if let Some(suggestion) = &self.suggestion() {
             write!(f, " ({suggestion})")?;
         }
         Ok(())
@@ -286,9 +316,14 @@ mod tests {
     #[test]
     fn the_box_is_unseen_in_reading_writing_and_serializing() {
         let mut error = PayloadError::validation("/a", "too long").with_suggestion("shorten it");
-        error.path = "/b".into();
+        error.details_mut().path = "/b".into();
         assert_eq!(error.kind(), ErrorKind::Validation);
-        assert_eq!(error.kind, ErrorKind::Validation);
+        assert_eq!(error.path(), "/b");
+        assert_eq!(error.message(), "too long");
+        assert_eq!(error.suggestion(), Some("shorten it"));
+        assert_eq!(error.received(), None);
+        assert_eq!(error.expected(), None);
+        assert_eq!(error.location(), None);
         assert_eq!(error.to_string(), "validation at /b: too long (shorten it)");
         let json = serde_json::to_value(&error).unwrap();
         assert_eq!(json["path"], "/b");

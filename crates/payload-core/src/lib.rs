@@ -48,7 +48,7 @@
 //! // A wrong value is an error the model can act on, never a guess.
 //! let (value, result) = extract::<Sentiment>("{\"label\": \"positive\", \"confidence\": \"high\"}");
 //! assert!(value.is_none());
-//! assert_eq!(result.errors[0].path, "/confidence");
+//! assert_eq!(result.errors[0].path(), "/confidence");
 //! ```
 //!
 //! Streaming is [`stream::StreamParser`] (and, with the `stream` feature,

@@ -91,12 +91,12 @@ mod tests {
         let limits = Limits::DEFAULT.max_input_bytes(10);
         assert!(limits.check_input(10).is_ok());
         let error = limits.check_input(11).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::Parsing);
-        assert!(error.message.contains("11 bytes"), "{}", error.message);
+        assert_eq!(error.kind(), ErrorKind::Parsing);
+        assert!(error.message().contains("11 bytes"), "{}", error.message());
         assert!(
-            error.message.contains("limit of 10 bytes"),
+            error.message().contains("limit of 10 bytes"),
             "{}",
-            error.message
+            error.message()
         );
     }
 
@@ -141,7 +141,7 @@ mod entry_points {
         assert_eq!(parsed.message, "");
         assert!(parsed.custom_payload.is_none());
         assert_eq!(parsed.rejected[0].kind, "response");
-        assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::Parsing);
+        assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::Parsing);
 
         let mut stream = StreamParser::new(&options).with_limits(limits);
         for chunk in RESPONSE.as_bytes().chunks(5) {
@@ -152,7 +152,7 @@ mod entry_points {
         let json = "{\"text\": \"call Ana back\"}";
         let result = crate::extract_as_with(json, &Note::TYPE, None, limits);
         assert!(!result.success);
-        assert!(result.errors[0].message.contains("limit of 16 bytes"));
+        assert!(result.errors[0].message().contains("limit of 16 bytes"));
         // Under the cap, the same calls read the response.
         assert!(crate::extract_as(json, &Note::TYPE, None).success);
         assert!(
@@ -171,11 +171,11 @@ mod entry_points {
         let marker = format!("Saved.\n\nNOTE: {json}");
         let parsed = Parser::new(&ParseOptions::new().payload(Note::TYPE)).parse(&marker);
         let error = &parsed.rejected[0].errors[0];
-        assert_eq!(error.kind, ErrorKind::Parsing);
+        assert_eq!(error.kind(), ErrorKind::Parsing);
         assert!(
-            error.message.contains("deeper than 128"),
+            error.message().contains("deeper than 128"),
             "{}",
-            error.message
+            error.message()
         );
 
         let formats = [
@@ -206,7 +206,7 @@ mod entry_points {
             let deep_error = result
                 .errors
                 .iter()
-                .any(|e| e.kind == ErrorKind::Parsing && e.message.contains("deeper than 128"));
+                .any(|e| e.kind() == ErrorKind::Parsing && e.message().contains("deeper than 128"));
             if result.success || !deep_error {
                 wrong.push((format, result.success, result.errors));
             }

@@ -211,7 +211,7 @@ impl<T: LlmPayload> Source for Derived<T> {
                 message.push_str(&words);
                 Some(message)
             }
-            Ok(decoded) => decoded.check().first().map(|e| e.message.clone()),
+            Ok(decoded) => decoded.check().first().map(|e| e.message().to_owned()),
         }
     }
 

@@ -29,18 +29,18 @@ pub fn reprompt_message(errors: &[PayloadError]) -> String {
             errors.len() - MAX_LISTED
         );
     }
-    if errors.iter().any(|e| e.kind == ErrorKind::Unclosed) {
+    if errors.iter().any(|e| e.kind() == ErrorKind::Unclosed) {
         out.push_str(
             "Close every object, array and string of a block before writing anything after it; \
              if you start a block again, write it whole.\n",
         );
     }
-    if errors.iter().any(|e| e.kind == ErrorKind::Parsing) {
+    if errors.iter().any(|e| e.kind() == ErrorKind::Parsing) {
         out.push_str(
             "Write strict JSON: double-quoted keys and strings, no comments, no trailing commas.\n",
         );
     }
-    if errors.iter().any(|e| e.kind == ErrorKind::Truncated) {
+    if errors.iter().any(|e| e.kind() == ErrorKind::Truncated) {
         out.push_str("Your response was cut off: keep it shorter so that it ends complete.\n");
     }
     out
@@ -49,11 +49,11 @@ pub fn reprompt_message(errors: &[PayloadError]) -> String {
 /// One error as a sentence: where, what, what was expected, how to fix it.
 pub(crate) fn describe(error: &PayloadError) -> String {
     let mut text = String::new();
-    if !error.path.is_empty() {
-        let _ = write!(text, "At {}: ", error.path);
+    if !error.path().is_empty() {
+        let _ = write!(text, "At {}: ", error.path());
     }
-    text.push_str(&error.message);
-    if let Some(location) = error.location {
+    text.push_str(error.message());
+    if let Some(location) = error.location() {
         let _ = write!(
             text,
             " (line {}, column {})",
@@ -61,16 +61,16 @@ pub(crate) fn describe(error: &PayloadError) -> String {
         );
     }
     text.push('.');
-    if let (Some(received), ErrorKind::Validation) = (&error.received, error.kind) {
+    if let (Some(received), ErrorKind::Validation) = (&error.received(), error.kind()) {
         let shown = received.to_string();
-        if shown.chars().count() <= 80 && !error.message.contains(&shown) {
+        if shown.chars().count() <= 80 && !error.message().contains(&shown) {
             let _ = write!(text, " You wrote {shown}.");
         }
     }
-    if let Some(expected) = &error.expected {
+    if let Some(expected) = &error.expected() {
         let _ = write!(text, " Expected: {expected}.");
     }
-    if let Some(suggestion) = &error.suggestion {
+    if let Some(suggestion) = &error.suggestion() {
         let mut chars = suggestion.chars();
         if let Some(first) = chars.next() {
             let _ = write!(text, " Fix: {}{}.", first.to_uppercase(), chars.as_str());

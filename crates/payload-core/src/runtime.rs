@@ -298,7 +298,8 @@ impl PayloadType {
                         "",
                         format!(
                             "the example breaks a rule at '{}': {}",
-                            error.path, error.message
+                            error.path(),
+                            error.message()
                         ),
                     ));
                 }
@@ -356,7 +357,7 @@ fn refused_by_policy(compiled: &CompiledSchema, example: &Value) -> Option<Strin
         result
             .errors
             .iter()
-            .map(|e| e.message.clone())
+            .map(|e| e.message().to_owned())
             .collect::<Vec<_>>()
             .join("; ")
     })

@@ -5,6 +5,7 @@
 //! properties given the same element, tag or header.
 
 use payload_schema::document::SchemaProblem;
+use payload_schema::keywords::{self, Holds, Property};
 use payload_schema::pointer;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -102,7 +103,7 @@ pub(crate) fn x_format(schema: &Value, pointer: &str, problems: &mut Vec<SchemaP
             }
         }
     }
-    for keyword in ["allOf", "anyOf", "oneOf", "prefixItems"] {
+    for keyword in keywords::with(Property::Holds(Holds::List)) {
         if let Some(Value::Array(list)) = map.get(keyword) {
             for (index, child) in list.iter().enumerate() {
                 x_format(child, &format!("{pointer}/{keyword}/{index}"), problems);

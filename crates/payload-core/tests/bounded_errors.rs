@@ -109,14 +109,14 @@ fn input() -> String {
 
 fn assert_bounded(errors: &[PayloadError]) {
     assert_eq!(errors.len(), 101);
-    assert_eq!(errors[0].path, "/operations/0/action");
+    assert_eq!(errors[0].path(), "/operations/0/action");
     let rest = 2 * COUNT - 100;
     assert!(
         errors[100]
-            .message
+            .message()
             .starts_with(&format!("{rest} more problems")),
         "{}",
-        errors[100].message
+        errors[100].message()
     );
 }
 

@@ -7,10 +7,10 @@
 //! attribute keeps working as those crates define it.
 //!
 //! ```text
-//! /// Proposes creating a new table or changing an existing table's schema.
+//! /// Proposes a trip: where to, when, and the stops on the way.
 //! #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
-//! #[payload(marker = "SCHEMA_PROPOSAL", pages("tables"), example = examples::create_jobs)]
-//! pub struct SchemaProposal { /* ... */ }
+//! #[payload(marker = "TRIP_PROPOSAL", pages("trips"), example = examples::weekend_in_lisbon)]
+//! pub struct TripProposal { /* ... */ }
 //! ```
 //!
 //! ## `#[payload(...)]` keys (on the type; each at most once unless noted)

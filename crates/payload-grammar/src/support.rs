@@ -3,7 +3,7 @@
 
 use crate::{Target, Unsupported};
 use payload_schema::dialect::openai_strict::STRING_FORMATS;
-use payload_schema::keywords::never_refuses;
+use payload_schema::keywords::{self, Property, never_refuses};
 use payload_schema::limits::MAX_SCHEMA_DEPTH;
 use payload_schema::pointer;
 use payload_schema::walk::subschemas;
@@ -223,14 +223,11 @@ fn walk(
 /// Whether some part of the schema takes any JSON value (a map's values, an untyped
 /// member): there a value may nest as deep as the text goes.
 fn has_free_form(node: &Value, depth: usize) -> bool {
-    const SHAPING: &[&str] = &[
-        "type", "$ref", "enum", "const", "anyOf", "oneOf", "allOf", "not",
-    ];
     match node {
         _ if depth > MAX_SCHEMA_DEPTH => false,
         Value::Bool(any) => *any,
         Value::Object(map) => {
-            let untyped = !SHAPING.iter().any(|k| map.contains_key(*k));
+            let untyped = !keywords::names_any(map, Property::Shapes);
             let open_map = map.get("additionalProperties") == Some(&Value::Bool(true))
                 || (map.get("type") == Some(&Value::String("object".into()))
                     && !map.contains_key("properties")

@@ -23,6 +23,7 @@
 
 use super::InstructionOptions;
 use payload_schema::formats::{integer_format, is_numeric_format};
+use payload_schema::keywords;
 use payload_schema::limits::{MAX_EXPANSION_DEPTH, MAX_EXPANSION_NODES, MAX_SCHEMA_DEPTH};
 use serde_json::{Map, Value};
 
@@ -863,11 +864,7 @@ fn bounds_of(map: &Map<String, Value>) -> Vec<String> {
     if let Some(step) = get("multipleOf") {
         bounds.push(format!("a multiple of {step}"));
     }
-    for (low, high, unit) in [
-        ("minLength", "maxLength", "character"),
-        ("minItems", "maxItems", "item"),
-        ("minProperties", "maxProperties", "field"),
-    ] {
+    for (low, high, unit) in keywords::count_bounds() {
         if let Some(text) = count_bound(get(low), get(high), unit) {
             bounds.push(text);
         }

@@ -39,16 +39,16 @@ use std::fmt::Write;
 /// ```standalone_crate
 /// # use payload_prompt::{ManifestEntry, PromptBuilder};
 /// # use payload_registry::{Page, Registry};
-/// # payload_registry::register_page!(Page::new("table_view"));
+/// # payload_registry::register_page!(Page::new("itinerary"));
 /// # fn main() -> Result<(), payload_registry::UnknownPage> {
-/// # let context_json = serde_json::json!({"table": "Books"});
+/// # let context_json = serde_json::json!({"trip": "Lisbon"});
 /// # let manifest: Vec<ManifestEntry> = Vec::new();
-/// let prompt = PromptBuilder::for_page(Registry::global(), "table_view")?
+/// let prompt = PromptBuilder::for_page(Registry::global(), "itinerary")?
 ///     .context(&context_json)
 ///     .history(&manifest)
-///     .tools([("create_row", "Add one row")])
+///     .tools([("add_stop", "Add one stop to the trip")])
 ///     .build();
-/// # assert!(prompt.contains("create_row"));
+/// # assert!(prompt.contains("add_stop"));
 /// # Ok(())
 /// # }
 /// ```

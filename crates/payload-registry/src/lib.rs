@@ -16,25 +16,25 @@
 //! use schemars::JsonSchema;
 //! use serde::{Deserialize, Serialize};
 //!
-//! /// Proposes a new table.
+//! /// Proposes a trip.
 //! #[derive(Serialize, Deserialize, JsonSchema, LlmPayload)]
-//! #[payload(marker = "TABLE_PROPOSAL", register)]
-//! struct TableProposal {
-//!     /// The table's name.
-//!     name: String,
+//! #[payload(marker = "TRIP_PROPOSAL", register)]
+//! struct TripProposal {
+//!     /// Where to.
+//!     destination: String,
 //! }
 //!
 //! register_page!(
-//!     Page::new("tables")
-//!         .instructions("Help the user organise their tables.")
-//!         .payloads(&[TableProposal::TYPE])
+//!     Page::new("trips")
+//!         .instructions("Help the user plan their trips.")
+//!         .payloads(&[TripProposal::TYPE])
 //! );
 //!
 //! fn main() {
-//!     let text = "Here is one.\n\nTABLE_PROPOSAL: {\"name\": \"Books\"}";
-//!     let parsed = payload_registry::parse_response("tables", text).expect("a registered page");
+//!     let text = "Here is one.\n\nTRIP_PROPOSAL: {\"destination\": \"Lisbon\"}";
+//!     let parsed = payload_registry::parse_response("trips", text).expect("a registered page");
 //!     assert_eq!(parsed.message, "Here is one.");
-//!     assert_eq!(parsed.payload::<TableProposal>().unwrap().name, "Books");
+//!     assert_eq!(parsed.payload::<TripProposal>().unwrap().destination, "Lisbon");
 //!     // A page nobody registered is an error, never a panic.
 //!     assert!(payload_registry::parse_response("nowhere", text).is_err());
 //! }
@@ -74,10 +74,10 @@ pub fn parse_turn(
 /// ```standalone_crate
 /// use payload_registry::{Page, Registry};
 ///
-/// payload_registry::register_page!(Page::new("tables_list").instructions("List the user's tables."));
+/// payload_registry::register_page!(Page::new("trip_list").instructions("List the user's trips."));
 ///
 /// # fn main() {
-/// assert!(Registry::global().page("tables_list").is_ok());
+/// assert!(Registry::global().page("trip_list").is_ok());
 /// # }
 /// ```
 #[macro_export]

@@ -72,20 +72,6 @@ fn references(
     }
 }
 
-/// Keywords beside `properties` that may declare members elsewhere: where one is
-/// present, a `required` name missing from `properties` may be declared there.
-const ELSEWHERE: &[&str] = &[
-    "$ref",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "if",
-    "then",
-    "else",
-    "dependentSchemas",
-    "patternProperties",
-];
-
 /// Every name of a `required` that its object's `properties` do not declare, in
 /// document order, each at its place in `required`. JSON Schema allows any name there,
 /// but one no property declares is a typo or a member left out: the model is told to
@@ -107,7 +93,8 @@ fn required(node: &Value, at: &mut String, problems: &mut Vec<SchemaProblem>, de
     match node {
         Value::Object(map) => {
             let declared = map.get("properties").and_then(Value::as_object);
-            let elsewhere = ELSEWHERE.iter().any(|key| map.contains_key(*key));
+            let elsewhere =
+                crate::keywords::names_any(map, crate::keywords::Property::DeclaresElsewhere);
             if let (Some(Value::Array(names)), Some(declared), false) =
                 (map.get("required"), declared, elsewhere)
             {

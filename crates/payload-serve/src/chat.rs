@@ -159,7 +159,7 @@ pub(crate) async fn start_turn(
     let live = LiveTurn::start(state.clone(), &conversation_id).ok_or_else(|| {
         ApiError::conflict("this conversation is still answering the previous message")
     })?;
-    let (first, messages) = history(stored, &request.history);
+    let (first, messages, user_turns) = history(stored, &request.history);
     // Within the app's budget: the oldest turns leave first (the first `left_out` user
     // messages are the ones gone).
     let (mut messages, left_out) = state.history_budget.trim(messages);
@@ -173,7 +173,8 @@ pub(crate) async fn start_turn(
         .add_user_message(&conversation_id, first, &request.message)
         .await?;
     let prompt_context = (state.context)(db.clone(), page.clone(), request.context.clone()).await?;
-    let manifest = kept_manifest(db.manifest(&conversation_id).await?, left_out);
+    let kept_from = first_kept_turn(&user_turns, left_out, turn);
+    let manifest = kept_manifest(db.manifest(&conversation_id).await?, kept_from);
     let prompt = PromptBuilder::for_page(registry, &page)
         .map_err(|e| ApiError::bad_request(e.to_string()))?
         .context(&prompt_context)
@@ -207,13 +208,22 @@ pub(crate) async fn start_turn(
     })
 }
 
-/// The payloads the system prompt lists: those of the turns the history still holds,
-/// and every one still awaiting a decision, however old (the model must not forget a
-/// proposal the user can still accept). Entries count turns from 1.
-fn kept_manifest(entries: Vec<ManifestEntry>, left_out: usize) -> Vec<ManifestEntry> {
+/// The number (from 0, as stored) of the oldest turn the trimmed history still holds:
+/// the stored number of the first user message kept after the `left_out` oldest, or
+/// the new turn's own when none is. Matched by number, never by position: a
+/// conversation begun from the client's history starts its stored turns past 0.
+fn first_kept_turn(user_turns: &[usize], left_out: usize, turn: usize) -> usize {
+    user_turns.get(left_out).copied().unwrap_or(turn)
+}
+
+/// The payloads the system prompt lists: those of the turns from `kept_from` on (the
+/// turns the history still holds, by their stored number from 0), and every one still
+/// awaiting a decision, however old (the model must not forget a proposal the user can
+/// still accept). Entries count turns from 1.
+fn kept_manifest(entries: Vec<ManifestEntry>, kept_from: usize) -> Vec<ManifestEntry> {
     entries
         .into_iter()
-        .filter(|e| e.turn > left_out || e.status == PayloadStatus::Proposed)
+        .filter(|e| e.turn > kept_from || e.status == PayloadStatus::Proposed)
         .collect()
 }
 
@@ -234,28 +244,43 @@ pub(crate) fn is_conversation_id(id: &str) -> bool {
 /// The number a new conversation's first turn takes (from 0: how many user messages
 /// came before; the database numbers a known conversation's turns) and the
 /// conversation so far: the stored messages, or the client's when the conversation is
-/// new (one started before the server lost its memory). A stored turn that ended
-/// without an answer adds no assistant message for the model.
+/// new (one started before the server lost its memory), with the turn number (from 0)
+/// of each of its user messages in order: the stored ones', or the client's counted
+/// from 0. A stored turn that ended without an answer adds no assistant message for
+/// the model.
 fn history(
     stored: Option<Vec<StoredMessage>>,
     sent: &[(String, String)],
-) -> (usize, Vec<ModelMessage>) {
-    let messages: Vec<ModelMessage> = match stored {
-        Some(stored) => stored
-            .into_iter()
-            .filter(|m| m.interrupted.is_none())
-            .map(|m| message(&m.role, m.text))
-            .collect(),
-        None => sent
-            .iter()
-            .map(|(role, text)| message(role, text.clone()))
-            .collect(),
+) -> (usize, Vec<ModelMessage>, Vec<usize>) {
+    let (messages, user_turns): (Vec<ModelMessage>, Vec<usize>) = match stored {
+        Some(stored) => {
+            let kept: Vec<StoredMessage> = stored
+                .into_iter()
+                .filter(|m| m.interrupted.is_none())
+                .collect();
+            let turns = kept
+                .iter()
+                .filter(|m| m.role != "assistant")
+                .map(|m| m.turn)
+                .collect();
+            (
+                kept.into_iter().map(|m| message(&m.role, m.text)).collect(),
+                turns,
+            )
+        }
+        None => {
+            let messages: Vec<ModelMessage> = sent
+                .iter()
+                .map(|(role, text)| message(role, text.clone()))
+                .collect();
+            let users = messages
+                .iter()
+                .filter(|m| matches!(m, ModelMessage::User { .. }))
+                .count();
+            (messages, (0..users).collect())
+        }
     };
-    let turn = messages
-        .iter()
-        .filter(|m| matches!(m, ModelMessage::User { .. }))
-        .count();
-    (turn, messages)
+    (user_turns.len(), messages, user_turns)
 }
 
 fn message(role: &str, text: String) -> ModelMessage {
@@ -467,6 +492,63 @@ mod tests {
         assert_eq!(merged[1], ModelMessage::assistant("x\n\ny"));
     }
 
+    /// A conversation begun from the client's history stores its turns from 3 on; with
+    /// its oldest stored turn left out of the history, that turn's decided payload
+    /// leaves the manifest too (its still-open proposal stays), matched by the stored
+    /// turn number rather than by the user message's position.
+    #[test]
+    fn the_manifest_keeps_the_turns_the_history_keeps_by_their_number() {
+        let stored = |turn: usize, role: &str| StoredMessage {
+            turn,
+            role: role.into(),
+            text: format!("{role} {turn}"),
+            response: None,
+            interrupted: None,
+        };
+        let (_, messages, user_turns) = history(
+            Some(vec![
+                stored(3, "user"),
+                stored(3, "assistant"),
+                stored(4, "user"),
+                stored(4, "assistant"),
+            ]),
+            &[],
+        );
+        assert_eq!(messages.len(), 4);
+        assert_eq!(user_turns, [3, 4]);
+        // The budget left the oldest user message (stored turn 3) out; the new turn is 5.
+        let kept_from = first_kept_turn(&user_turns, 1, 5);
+        let entry = |turn, status| {
+            ManifestEntry::new(
+                turn,
+                payload_core::CustomPayload::new("note", serde_json::json!({"turn": turn})),
+                status,
+            )
+        };
+        let kept = kept_manifest(
+            vec![
+                entry(4, PayloadStatus::Accepted),
+                entry(4, PayloadStatus::Proposed),
+                entry(5, PayloadStatus::Dismissed),
+            ],
+            kept_from,
+        );
+        let kept: Vec<(usize, PayloadStatus)> = kept.iter().map(|e| (e.turn, e.status)).collect();
+        assert_eq!(
+            kept,
+            [(4, PayloadStatus::Proposed), (5, PayloadStatus::Dismissed)]
+        );
+        // Nothing left out: every turn kept; everything left out: only the new turn's.
+        assert_eq!(first_kept_turn(&user_turns, 0, 5), 3);
+        assert_eq!(first_kept_turn(&user_turns, 2, 5), 5);
+        // A new conversation's client history counts its turns from 0.
+        let sent = [
+            ("user".to_string(), "a".to_string()),
+            ("assistant".to_string(), "b".to_string()),
+        ];
+        assert_eq!(history(None, &sent).2, [0]);
+    }
+
     #[test]
     fn an_interrupted_turn_adds_no_answer_and_still_counts() {
         let stored = |role: &str, text: &str, interrupted: Option<&str>| StoredMessage {
@@ -476,7 +558,7 @@ mod tests {
             response: None,
             interrupted: interrupted.map(String::from),
         };
-        let (turn, messages) = history(
+        let (turn, messages, _) = history(
             Some(vec![
                 stored("user", "first", None),
                 stored("assistant", "", Some("the client went away")),

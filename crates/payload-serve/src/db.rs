@@ -64,7 +64,7 @@ pub struct StoredPayload {
     /// Proposed, accepted or dismissed.
     pub status: PayloadStatus,
     /// The page context the client sent with the message that proposed it (what an
-    /// accept handler applies it to); `null` when none.
+    /// accept handler applies it to, such as the open trip's id); `null` when none.
     pub context: Value,
 }
 

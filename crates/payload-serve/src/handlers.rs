@@ -19,7 +19,7 @@ pub struct Accepted<T> {
     /// decoded into its type.
     pub payload: T,
     /// The JSON object the client sent with its decision (the user's choices, such as
-    /// table.that's ticked rows; `{}` for none). The handler reads what it expects and
+    /// the stops ticked on a proposed trip; `{}` for none). The handler reads what it expects and
     /// refuses the rest.
     pub options: Value,
     /// The page context of the message that proposed it.

@@ -40,7 +40,8 @@
 //!         .on_accept(save)
 //!         // SQLite in this file; `postgres://...` with the `postgres` feature.
 //!         .database(Some("recipes.db"));
-//!     // Or from a `payload serve` command, as examples/recipes-web does.
+//!     // Or, with the `cli` feature, `payload_cli::main_with_server(app)`: the app is
+//!     // then served as a `serve` command asks, as examples/recipes-web does.
 //!     app.serve_on(8080)
 //! }
 //! ```
@@ -73,6 +74,8 @@ pub mod agui;
 pub mod assets;
 mod body_deadline;
 mod chat;
+#[cfg(feature = "cli")]
+mod cli;
 mod connections;
 mod db;
 mod decide;
@@ -198,8 +201,8 @@ pub enum BuildError {
 /// An app: its registry and pages, its model, what accepting each payload type does,
 /// its own routes, tables and page files. [`App::build`] makes the running
 /// [`Service`]; [`App::serve_on`] runs it (a binary with the `payload` command passes
-/// `payload_cli::main_with_server` a function that sets the app from `payload serve`'s
-/// request and calls it).
+/// the app to `payload_cli::main_with_server`: with the `cli` feature an `App` is a
+/// `payload_cli::Serve` that applies `payload serve`'s request to itself).
 pub struct App {
     registry: &'static Registry,
     title: String,
@@ -417,9 +420,21 @@ impl App {
         })
     }
 
+    /// The app in a few words, as its start-up line and a command's help name it: its
+    /// title and the pages it serves (`Recipes (pages: cookbook, pantry)`).
+    pub fn describe(&self) -> String {
+        let pages: Vec<&str> = if self.pages.is_empty() {
+            self.registry.pages().map(|info| info.page.name).collect()
+        } else {
+            self.pages.clone()
+        };
+        format!("{} (pages: {})", self.title, pages.join(", "))
+    }
+
     /// Runs the app on `127.0.0.1:port` (0 picks a free port) until Ctrl-C, printing
-    /// the URL to open.
+    /// the app's name and the URL to open.
     pub fn serve_on(self, port: u16) -> std::io::Result<()> {
+        let described = self.describe();
         let service = self.build().map_err(std::io::Error::other)?;
         let runtime = tokio::runtime::Runtime::new()?;
         runtime.block_on(async move {
@@ -432,7 +447,7 @@ impl App {
                 .map_err(|e| std::io::Error::other(BuildError::Db(e)))?;
             let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port))).await?;
             let address = listener.local_addr()?;
-            println!("payload serve: open http://{address}/ (Ctrl-C stops it)");
+            println!("{described}: open http://{address}/ (Ctrl-C stops it)");
             tokio::select! {
                 served = service.serve(listener) => served,
                 _ = tokio::signal::ctrl_c() => Ok(()),

@@ -32,8 +32,8 @@ pub struct TurnInfo {
 pub type ModelSource = Arc<dyn Fn(&TurnInfo) -> Box<dyn Model> + Send + Sync>;
 
 /// Builds what the model is told about the page (its CURRENT CONTEXT) from the database,
-/// the page's name and the client's context, reading the app's tables (a list the user
-/// keeps, the record the page shows).
+/// the page's name and the client's context, reading the app's own tables (a trip
+/// planner adds the user's saved trips and the stops of the one open).
 pub type ContextSource =
     Arc<dyn Fn(Db, String, Value) -> BoxFuture<'static, Result<Value, ApiError>> + Send + Sync>;
 

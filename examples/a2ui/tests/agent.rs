@@ -155,7 +155,7 @@ fn components_that_contain_themselves_are_refused() {
     assert!(
         errors
             .iter()
-            .any(|e| e.message.contains("Self-reference detected")),
+            .any(|e| e.message().contains("Self-reference detected")),
         "{errors:?}"
     );
 }

@@ -110,13 +110,13 @@ fn parse_error(parsed: &ParsedResponse) -> Option<String> {
         return Some(if inside.is_empty() {
             "A2UI JSON part is empty.".to_string()
         } else {
-            format!("Failed to parse JSON: {}", missed.error.message)
+            format!("Failed to parse JSON: {}", missed.error.message())
         });
     }
     if let Some(rejected) = parsed.rejected.first() {
         return Some(format!(
             "Failed to parse JSON: {}",
-            rejected.errors[0].message
+            rejected.errors[0].message()
         ));
     }
     if parsed.payloads().next().is_none() {
@@ -205,7 +205,7 @@ fn run_parser_case(parser: &Parser, case: &Value) -> Result<(), String> {
                 || parsed
                     .rejected
                     .iter()
-                    .any(|r| !truncated(&r.errors.iter().map(|e| e.kind).collect::<Vec<_>>()));
+                    .any(|r| !truncated(&r.errors.iter().map(|e| e.kind()).collect::<Vec<_>>()));
             if Value::Bool(closed) == case["expect"] {
                 Ok(())
             } else {

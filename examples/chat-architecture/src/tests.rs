@@ -120,7 +120,7 @@ fn the_tool_payload_wins_over_the_model_s_own() {
     assert_eq!(parsed.rejected.len(), 1);
     assert_eq!(parsed.rejected[0].kind, "search_refinement");
     assert_eq!(
-        parsed.rejected[0].errors[0].kind,
+        parsed.rejected[0].errors[0].kind(),
         ErrorKind::SupersededByTool
     );
     assert!(parsed.rejected[0].raw.starts_with("SEARCH_REFINEMENT:"));

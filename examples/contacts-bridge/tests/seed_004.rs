@@ -20,10 +20,14 @@ fn rejected(text: &str) -> Vec<PayloadError> {
 
 /// The one error at `path`, which must name `intent`.
 fn error_at<'a>(errors: &'a [PayloadError], path: &str, intent: &str) -> &'a PayloadError {
-    let found: Vec<&PayloadError> = errors.iter().filter(|e| e.path == path).collect();
+    let found: Vec<&PayloadError> = errors.iter().filter(|e| e.path() == path).collect();
     assert_eq!(found.len(), 1, "one error at {path}: {errors:#?}");
     let named = format!("(intent \"{intent}\")");
-    assert!(found[0].message.contains(&named), "{}", found[0].message);
+    assert!(
+        found[0].message().contains(&named),
+        "{}",
+        found[0].message()
+    );
     found[0]
 }
 
@@ -65,9 +69,9 @@ fn every_anti_pattern_is_rejected_at_its_path_naming_the_intent() {
             // shows the tag was made up.
             let decoded: ContactsCommand = result.decode().unwrap();
             let errors = rules::ungrounded(&decoded, request);
-            let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+            let paths: Vec<&str> = errors.iter().map(|e| e.path()).collect();
             assert_eq!(paths, [path], "{request}");
-            assert!(errors[0].message.contains("john_smith"));
+            assert!(errors[0].message().contains("john_smith"));
         } else {
             error_at(&result.errors, path, intent);
         }
@@ -77,7 +81,7 @@ fn every_anti_pattern_is_rejected_at_its_path_naming_the_intent() {
 #[test]
 fn the_invented_export_has_exactly_its_two_errors() {
     let errors = rejected(ANTI_PATTERNS[1].1);
-    let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+    let paths: Vec<&str> = errors.iter().map(|e| e.path()).collect();
     // `scope` is missing too: every problem of the intent is reported, nothing else.
     assert_eq!(
         paths,
@@ -88,20 +92,11 @@ fn the_invented_export_has_exactly_its_two_errors() {
         ]
     );
     let format = error_at(&errors, "/parameters/format", "export");
-    assert_eq!(
-        format.expected.as_deref(),
-        Some("one of json, directory, csv")
-    );
+    assert_eq!(format.expected(), Some("one of json, directory, csv"));
     let extra = error_at(&errors, "/parameters/fancy_styling", "export");
-    assert!(
-        extra
-            .expected
-            .as_deref()
-            .unwrap()
-            .contains("include_images")
-    );
+    assert!(extra.expected().unwrap().contains("include_images"));
     assert_eq!(
-        error_at(&errors, "/parameters/scope", "export").kind,
+        error_at(&errors, "/parameters/scope", "export").kind(),
         ErrorKind::Missing
     );
 }
@@ -117,7 +112,7 @@ fn the_hallucinated_tag_is_grounded_only_when_the_user_said_it() {
 fn missing_parameters_are_missing_inside_the_intent() {
     let errors = rejected(r#"{"intent": "view_details", "parameters": {"include_notes": true}}"#);
     let missing = error_at(&errors, "/parameters/item_ids", "view_details");
-    assert_eq!(missing.kind, ErrorKind::Missing);
+    assert_eq!(missing.kind(), ErrorKind::Missing);
     assert_eq!(errors.len(), 1, "{errors:#?}");
 
     let errors = rejected(r#"{"intent": "view_details", "parameters": {"item_ids": []}}"#);
@@ -178,7 +173,7 @@ fn filter_value_is_required_for_add_filter_and_typed_by_the_filter() {
         r#"{"intent": "refine", "parameters": {"operation": "add_filter", "filter_type": "location"}}"#,
     );
     let missing = error_at(&errors, "/parameters/filter_value", "refine");
-    assert_eq!(missing.kind, ErrorKind::Missing);
+    assert_eq!(missing.kind(), ErrorKind::Missing);
     let errors = rejected(
         r#"{"intent": "refine", "parameters": {"operation": "add_filter", "filter_type": "has_email", "filter_value": "yes"}}"#,
     );
@@ -220,7 +215,7 @@ fn dates_are_iso_dates() {
         let errors = rejected(&text);
         let error = error_at(&errors, "/parameters/filters/date_range/start", "search");
         assert!(
-            error.suggestion.as_deref().unwrap().contains("YYYY-MM-DD"),
+            error.suggestion().unwrap().contains("YYYY-MM-DD"),
             "{error:?}"
         );
     }
@@ -233,7 +228,7 @@ fn confidence_is_between_zero_and_one() {
     let errors = rejected(
         r#"{"intent": "search", "parameters": {"entity_type": "notes"}, "confidence": 1.5}"#,
     );
-    let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+    let paths: Vec<&str> = errors.iter().map(|e| e.path()).collect();
     assert_eq!(paths, ["/confidence"]);
 }
 
@@ -243,9 +238,9 @@ fn no_invented_fields_at_any_level() {
     let errors = rejected(
         r#"{"intent": "search", "parameters": {"entity_type": "contacts"}, "metadata": {"user_query": "show me everyone"}}"#,
     );
-    let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+    let paths: Vec<&str> = errors.iter().map(|e| e.path()).collect();
     assert_eq!(paths, ["/metadata"], "{errors:#?}");
-    assert!(errors[0].expected.as_deref().unwrap().contains("intent"));
+    assert!(errors[0].expected().unwrap().contains("intent"));
     // Inside a nested filter.
     let errors = rejected(
         r#"{"intent": "search", "parameters": {"entity_type": "contacts", "filters": {"city": "Oakland"}}}"#,
@@ -257,16 +252,15 @@ fn no_invented_fields_at_any_level() {
 fn an_unknown_intent_lists_the_intents() {
     let errors = rejected(r#"{"intent": "delete", "parameters": {"scope": "all"}}"#);
     assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(errors[0].path, "/intent");
+    assert_eq!(errors[0].path(), "/intent");
     assert_eq!(
-        errors[0].expected.as_deref(),
+        errors[0].expected(),
         Some("one of search, refine, select, export, view_details, error")
     );
     let errors = rejected(r#"{"intent": "view-details", "parameters": {"item_ids": [1]}}"#);
     assert!(
         errors[0]
-            .suggestion
-            .as_deref()
+            .suggestion()
             .unwrap()
             .starts_with("use \"view_details\"")
     );
@@ -294,8 +288,8 @@ fn intent_rules_are_declared_per_variant() {
     .unwrap();
     let errors = LlmPayload::check(&command.command);
     assert_eq!(errors.len(), 1);
-    assert_eq!(errors[0].path, "/parameters/selection_value");
-    assert!(errors[0].message.ends_with("(intent \"select\")"));
+    assert_eq!(errors[0].path(), "/parameters/selection_value");
+    assert!(errors[0].message().ends_with("(intent \"select\")"));
     assert_eq!(rules::check(&command), errors);
 }
 

@@ -101,6 +101,13 @@ async fn serve_talks_to_the_model_named_on_the_command_line() {
         .read_line(&mut line)
         .unwrap();
     let _served = Served(child);
+    // The start-up line names the app served, in its own words.
+    assert!(
+        line.starts_with(
+            "table.that (pages: tables_list, table_view, table_edit): open http://127.0.0.1:"
+        ),
+        "{line:?}"
+    );
     let url = line
         .split_whitespace()
         .find(|w| w.starts_with("http://"))

@@ -241,8 +241,8 @@ fn the_retry_driver_feeds_the_wrong_unit_back_and_takes_the_fix() {
     assert_eq!(outcome.attempts.len(), 2);
     let first = &outcome.attempts[0].errors;
     assert_eq!(first.len(), 1, "{first:#?}");
-    assert_eq!(first[0].path, "/ingredients/0/unit");
-    assert_eq!(first[0].kind, ErrorKind::Validation);
+    assert_eq!(first[0].path(), "/ingredients/0/unit");
+    assert_eq!(first[0].kind(), ErrorKind::Validation);
     let told = feedback[1].as_deref().expect("the second attempt is told");
     assert!(
         told.contains("/ingredients/0/unit") && told.contains("gram"),
@@ -462,10 +462,10 @@ fn an_alias_is_read_when_something_else_in_the_value_fails() {
         "steps": [{"text": "Rest the batter.", "mins": 10}]}"#;
     let text = format!("Here you are:\n\nRECIPE_PROPOSAL: {json}\n\nEnjoy!");
     let only_the_unit = |errors: &[payload_core::PayloadError]| {
-        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = errors.iter().map(|e| e.path()).collect();
         assert_eq!(paths, ["/ingredients/0/unit"], "{errors:#?}");
         for error in errors {
-            let said = format!("{} {:?}", error.message, error.suggestion);
+            let said = format!("{} {:?}", error.message(), error.suggestion());
             assert!(
                 !said.contains("quantity") && !said.contains("qty") && !said.contains("mins"),
                 "{error:#?}"

@@ -24,7 +24,7 @@ fn both(text: &str) -> payload_core::ExtractResult {
 }
 
 fn paths(result: &payload_core::ExtractResult) -> Vec<String> {
-    result.errors.iter().map(|e| e.path.clone()).collect()
+    result.errors.iter().map(|e| e.path().to_owned()).collect()
 }
 
 fn welcome() -> Value {
@@ -82,8 +82,8 @@ fn required_top_level_fields_are_reported_each() {
     let missing: Vec<&str> = result
         .errors
         .iter()
-        .filter(|e| e.kind == ErrorKind::Missing)
-        .map(|e| e.path.as_str())
+        .filter(|e| e.kind() == ErrorKind::Missing)
+        .map(|e| e.path())
         .collect();
     assert_eq!(missing, ["/type", "/safety", "/metadata"]);
 }
@@ -95,13 +95,13 @@ fn type_must_be_response_and_danger_levels_are_an_enum() {
     response["safety"]["danger_level"] = json!("severe");
     let result = check(&response);
     let errors = &result.errors;
-    let type_error = errors.iter().find(|e| e.path == "/type").unwrap();
-    assert!(type_error.expected.as_deref().unwrap().contains("response"));
+    let type_error = errors.iter().find(|e| e.path() == "/type").unwrap();
+    assert!(type_error.expected().unwrap().contains("response"));
     let level = errors
         .iter()
-        .find(|e| e.path == "/safety/danger_level")
+        .find(|e| e.path() == "/safety/danger_level")
         .unwrap();
-    let expected = level.expected.as_deref().unwrap();
+    let expected = level.expected().unwrap();
     for allowed in ["warning", "critical", "emergency"] {
         assert!(expected.contains(allowed), "{expected}");
     }
@@ -171,9 +171,9 @@ fn unknown_members_are_rejected_with_the_closest_name() {
     response["metadata"]["tokens"] = json!(180);
     let result = check(&response);
     let error = &result.errors[0];
-    assert_eq!(error.path, "/metadata/tokens");
+    assert_eq!(error.path(), "/metadata/tokens");
     assert!(
-        error.suggestion.as_deref().unwrap().contains("tokens_used"),
+        error.suggestion().unwrap().contains("tokens_used"),
         "{error:?}"
     );
 }
@@ -204,7 +204,7 @@ fn the_scripted_model_is_corrected_on_the_third_attempt() {
     assert_eq!(outcome.attempts.len(), 3);
     assert_eq!(requests[0].feedback, None);
     // The first answer has no JSON; the second has three kinds of problem.
-    assert_eq!(outcome.attempts[0].errors[0].kind, ErrorKind::Parsing);
+    assert_eq!(outcome.attempts[0].errors[0].kind(), ErrorKind::Parsing);
     let feedback = requests[2].feedback.as_deref().unwrap();
     assert!(feedback.contains("/safety"), "{feedback}");
     assert!(feedback.contains("/content/suggestions/0"), "{feedback}");

@@ -76,7 +76,12 @@ pub fn extracted(response: &str, payload: &PayloadType) -> Outcome {
             Outcome::Clean
         }
     } else {
-        Outcome::Rejected(result.errors.first().map_or(ErrorKind::Parsing, |e| e.kind))
+        Outcome::Rejected(
+            result
+                .errors
+                .first()
+                .map_or(ErrorKind::Parsing, |e| e.kind()),
+        )
     }
 }
 
@@ -86,7 +91,7 @@ pub fn strict(response: &str, payload: &PayloadType) -> Outcome {
         Err(_) => Outcome::Rejected(ErrorKind::Parsing),
         Ok(value) => match payload.validate(&value) {
             Ok(()) => Outcome::Clean,
-            Err(errors) => Outcome::Rejected(errors[0].kind),
+            Err(errors) => Outcome::Rejected(errors[0].kind()),
         },
     }
 }

@@ -105,7 +105,7 @@ fn turn_6_rejects_a_payload_the_page_does_not_offer() {
     let (text, parsed) = turn("06-table_edit.md");
     assert!(parsed.custom_payload.is_none());
     assert_eq!(parsed.rejected.len(), 1);
-    assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::NotOnPage);
+    assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::NotOnPage);
     // The quoted block and the prose mention stay in the message.
     assert!(parsed.message.contains("> DATA_PROPOSAL: {\"operations\""));
     assert!(
@@ -121,7 +121,7 @@ fn turn_6_rejects_a_payload_the_page_does_not_offer() {
 fn turn_7_never_accepts_a_truncated_proposal() {
     let (_, parsed) = turn("07-tables_list.md");
     assert!(parsed.custom_payload.is_none());
-    assert_eq!(parsed.rejected[0].errors[0].kind, ErrorKind::Truncated);
+    assert_eq!(parsed.rejected[0].errors[0].kind(), ErrorKind::Truncated);
     assert_eq!(
         parsed.message,
         "Sure, let's set up a reading list. Here's the proposal:"
@@ -151,7 +151,7 @@ fn the_recording_lists_every_file_on_its_page() {
         let truncated = parsed
             .rejected
             .iter()
-            .any(|r| r.errors.iter().any(|e| e.kind == ErrorKind::Truncated));
+            .any(|r| r.errors.iter().any(|e| e.kind() == ErrorKind::Truncated));
         assert_eq!(recorded.cut, truncated, "{file}");
     }
 }

@@ -28,7 +28,7 @@ pub fn extract(text: &str) -> Result<Value, String> {
         let errors: Vec<String> = result
             .errors
             .iter()
-            .map(|e| format!("{}: {}", e.kind, e.message))
+            .map(|e| format!("{}: {}", e.kind(), e.message()))
             .collect();
         errors.join("; ")
     })

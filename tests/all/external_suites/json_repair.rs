@@ -142,8 +142,8 @@ fn classify(case: &Case) -> Result<Seen, String> {
         payload_core::__internals::json::decode(&case.input, Location { line: 1, column: 1 })
             .map(|d| d.value)
             .map_err(|e| {
-                let at = e.location.map(|l| format!(" at {}:{}", l.line, l.column));
-                format!("{}{}: {}", e.kind, at.unwrap_or_default(), e.message)
+                let at = e.location().map(|l| format!(" at {}:{}", l.line, l.column));
+                format!("{}{}: {}", e.kind(), at.unwrap_or_default(), e.message())
             });
     let show = |result: &Result<Value, String>| match result {
         Ok(value) => shorten(&value.to_string()),

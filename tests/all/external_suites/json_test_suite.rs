@@ -150,7 +150,7 @@ fn check(prefix: char, bytes: &[u8]) -> Result<String, String> {
         Ok(_) if reference.is_some() => "strict".into(),
         Ok(d) if d.repairs.is_empty() => "accepted with no repair".into(),
         Ok(d) => format!("repaired: {}", d.repairs.join("; ")),
-        Err(e) => format!("refused: {}", e.kind),
+        Err(e) => format!("refused: {}", e.kind()),
     })
 }
 

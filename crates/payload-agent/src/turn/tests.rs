@@ -386,7 +386,7 @@ fn an_answer_cut_by_the_token_limit_is_truncated_and_not_re_asked() {
         .rejected
         .iter()
         .flat_map(|r| &r.errors)
-        .map(|e| e.kind)
+        .map(|e| e.kind())
         .collect();
     assert!(
         kinds.contains(&payload_core::ErrorKind::Truncated),

@@ -204,7 +204,7 @@ fn judge_page(outcome: &mut TurnOutcome, parsed: &ParsedResponse, expected: &[St
     outcome.truncated |= parsed
         .rejected
         .iter()
-        .any(|r| r.errors.iter().any(|e| e.kind == ErrorKind::Truncated));
+        .any(|r| r.errors.iter().any(|e| e.kind() == ErrorKind::Truncated));
 }
 
 /// A whole-response turn: one value of `name` as JSON.

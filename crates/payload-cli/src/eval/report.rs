@@ -24,10 +24,13 @@ impl RejectedOutcome {
     pub(crate) fn of(kind: &str, errors: &[payload_core::PayloadError]) -> RejectedOutcome {
         RejectedOutcome {
             kind: kind.to_string(),
-            errors: errors.iter().map(|e| e.kind.as_str().to_string()).collect(),
+            errors: errors
+                .iter()
+                .map(|e| e.kind().as_str().to_string())
+                .collect(),
             first: errors
                 .first()
-                .map(|e| e.message.clone())
+                .map(|e| e.message().to_owned())
                 .unwrap_or_default(),
         }
     }

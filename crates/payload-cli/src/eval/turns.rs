@@ -3,12 +3,12 @@
 //!
 //! ```json
 //! {
-//!   "description": "table.that's pages",
+//!   "description": "a trip planner's pages",
 //!   "turns": [
-//!     {"page": "tables_list", "message": "Track my job applications",
-//!      "expect": "schema_proposal", "choice": "required"},
-//!     {"page": "table_view", "message": "Add a row", "context": "view-context.json"},
-//!     {"type": "contacts_command", "message": "Find engineers in Berlin"}
+//!     {"page": "trips", "message": "Plan a weekend in Lisbon",
+//!      "expect": "trip_proposal", "choice": "required"},
+//!     {"page": "itinerary", "message": "Add a museum", "context": "itinerary-context.json"},
+//!     {"type": "booking_command", "message": "Find a hotel by the river"}
 //!   ]
 //! }
 //! ```

@@ -157,7 +157,7 @@ impl<'a> Converter<'a> {
     fn too_deep(&mut self, node: &Node, path: &str) {
         self.error(|c| {
             let mut error = crate::limits::too_deep().with_location(c.location(node.offset));
-            error.path = path.to_string();
+            error.details_mut().path = path.to_string();
             error
         });
     }

@@ -112,7 +112,7 @@ impl FormatRead {
     pub(crate) fn too_deep(location: Location) -> FormatRead {
         let mut failure = fail_too_deep(Ok(Value::Object(Map::new())));
         for error in &mut failure.errors {
-            error.location = Some(location);
+            error.details_mut().location = Some(location);
         }
         FormatRead {
             result: Err(failure),

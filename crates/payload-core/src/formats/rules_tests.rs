@@ -17,7 +17,7 @@ fn errors(read: &FormatRead) -> Vec<(ErrorKind, String)> {
         Err(failure) => failure
             .errors
             .iter()
-            .map(|e| (e.kind, e.path.clone()))
+            .map(|e| (e.kind(), e.path().to_owned()))
             .collect(),
     }
 }
@@ -48,16 +48,16 @@ fn a_cut_xml_value_is_truncated_at_its_path_and_never_taken() {
     assert_eq!(errors(&read), truncated_at("/confidence"));
     let failure = read.result.unwrap_err();
     let error = &failure.errors[0];
-    assert!(error.message.contains("<confidence>"), "{}", error.message);
     assert!(
-        error
-            .suggestion
-            .as_deref()
-            .unwrap()
-            .contains("</confidence>"),
+        error.message().contains("<confidence>"),
+        "{}",
+        error.message()
+    );
+    assert!(
+        error.suggestion().unwrap().contains("</confidence>"),
         "{error:?}"
     );
-    assert_eq!(error.location, Some(Location { line: 3, column: 1 }));
+    assert_eq!(error.location(), Some(Location { line: 3, column: 1 }));
     // The cut 0.8 is not taken, not even as partial data; the closed member is.
     assert_eq!(failure.partial, json!({"analysis": "Growth"}));
 }
@@ -186,8 +186,8 @@ fn delimited_sections_are_truncated_when_end_lines_are_expected() {
     let read = read_as(Format::Delimited, text, &configured);
     assert_eq!(errors(&read), truncated_at("/confidence"));
     let suggestion = read.result.unwrap_err().errors[0]
-        .suggestion
-        .clone()
+        .suggestion()
+        .map(str::to_owned)
         .unwrap();
     assert!(suggestion.contains("[/CONFIDENCE]"), "{suggestion}");
     // Not configured, but the response closes its sections: its own convention.
@@ -423,9 +423,9 @@ fn level_128_is_read_and_level_129_is_a_parsing_error_in_every_reader() {
         let read = read_as(format, &nested(format, MAX_DEPTH + 1), &note_schema());
         let failure = read.result.unwrap_err();
         assert_eq!(failure.errors.len(), 1, "{format}: {:?}", failure.errors);
-        assert_eq!(failure.errors[0].kind, ErrorKind::Parsing);
-        assert!(failure.errors[0].message.contains("deeper than 128"));
-        assert!(failure.errors[0].location.is_some());
+        assert_eq!(failure.errors[0].kind(), ErrorKind::Parsing);
+        assert!(failure.errors[0].message().contains("deeper than 128"));
+        assert!(failure.errors[0].location().is_some());
         assert_eq!(failure.partial, json!({}));
     }
 }
@@ -446,7 +446,7 @@ fn many_problems_are_capped_and_counted() {
     );
     let failure = read.result.unwrap_err();
     assert_eq!(failure.errors.len(), MAX_ERRORS + 1);
-    assert!(failure.errors[MAX_ERRORS].message.starts_with("400 more"));
+    assert!(failure.errors[MAX_ERRORS].message().starts_with("400 more"));
     // Duplicates of many fields: one warning each, capped.
     let schema = json!({"type": "object", "additionalProperties": {"type": "string"}});
     let text: String = (0..300)

@@ -372,10 +372,15 @@ fn missing_fields_are_reported_with_hints_in_the_format_used() {
     ];
     for (format, text, hint) in cases {
         let failure = parse_as(format, text, &schema).unwrap_err();
-        let paths: Vec<&str> = failure.errors.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = failure.errors.iter().map(|e| e.path()).collect();
         assert_eq!(paths, ["/task", "/confidence"], "{format}");
-        assert!(failure.errors.iter().all(|e| e.kind == ErrorKind::Missing));
-        let suggestion = failure.errors[0].suggestion.as_deref().unwrap();
+        assert!(
+            failure
+                .errors
+                .iter()
+                .all(|e| e.kind() == ErrorKind::Missing)
+        );
+        let suggestion = failure.errors[0].suggestion().unwrap();
         assert!(suggestion.contains(hint), "{format}: {suggestion}");
         assert_eq!(failure.partial, json!({"steps": ["a"]}));
     }
@@ -400,7 +405,7 @@ fn conversion_errors_carry_paths_expectations_and_locations() {
     let summary: Vec<(ErrorKind, &str)> = failure
         .errors
         .iter()
-        .map(|e| (e.kind, e.path.as_str()))
+        .map(|e| (e.kind(), e.path()))
         .collect();
     assert_eq!(
         summary,
@@ -411,10 +416,10 @@ fn conversion_errors_carry_paths_expectations_and_locations() {
         ]
     );
     let first = &failure.errors[0];
-    assert_eq!(first.received, Some(json!("85%")));
-    assert_eq!(first.expected.as_deref(), Some("number between 0 and 1"));
-    assert_eq!(first.location, Some(Location { line: 2, column: 1 }));
-    assert!(first.suggestion.as_deref().unwrap().contains("percent"));
+    assert_eq!(first.received(), Some(json!("85%")).as_ref());
+    assert_eq!(first.expected(), Some("number between 0 and 1"));
+    assert_eq!(first.location(), Some(Location { line: 2, column: 1 }));
+    assert!(first.suggestion().unwrap().contains("percent"));
     // What converted is kept: the item without its bad count.
     assert_eq!(
         failure.partial,
@@ -563,7 +568,7 @@ fn json_is_read_by_the_lenient_json_reader() {
     assert_eq!(parsed(Format::Json, text, &schema), task_value());
     assert_eq!(best(text, &schema), Format::Json);
     let failure = parse_as(Format::Json, "no json here", &schema).unwrap_err();
-    assert_eq!(failure.errors[0].kind, ErrorKind::Parsing);
+    assert_eq!(failure.errors[0].kind(), ErrorKind::Parsing);
 }
 
 #[test]
@@ -576,7 +581,7 @@ fn text_with_no_structure_is_a_parsing_error_in_every_format() {
         Format::Markdown,
     ] {
         let failure = parse_as(format, "I could not do this task.", &schema).unwrap_err();
-        assert_eq!(failure.errors[0].kind, ErrorKind::Parsing, "{format}");
+        assert_eq!(failure.errors[0].kind(), ErrorKind::Parsing, "{format}");
         assert_eq!(failure.errors.len(), 3, "{format}");
     }
 }
@@ -601,7 +606,7 @@ fn hostile_inputs_end() {
         assert_eq!(detect(text, &schema).len(), 5);
     }
     let failure = parse_as(Format::Xml, &angles, &schema).unwrap_err();
-    assert_eq!(failure.errors[0].kind, ErrorKind::Parsing);
+    assert_eq!(failure.errors[0].kind(), ErrorKind::Parsing);
     let value = parse_as(Format::Markdown, &headers, &schema)
         .unwrap_err()
         .partial;

@@ -63,7 +63,7 @@ pub(crate) fn unwrap(decoded: Decoded, origin: Location) -> Result<Decoded, Payl
     let message = match held(content) {
         Some(Held::Value(inner)) => {
             let mut read = super::decode(&inner, origin).map_err(|mut error| {
-                error.location = Some(origin);
+                error.details_mut().location = Some(origin);
                 error
             })?;
             read.repairs.insert(0, UNWRAPPED.to_string());

@@ -75,8 +75,9 @@ impl Decoded {
         if all.is_empty() {
             return errors;
         }
-        let paths: std::collections::HashSet<String> = all.iter().map(|e| e.path.clone()).collect();
-        all.extend(errors.into_iter().filter(|e| !paths.contains(&e.path)));
+        let paths: std::collections::HashSet<String> =
+            all.iter().map(|e| e.path().to_owned()).collect();
+        all.extend(errors.into_iter().filter(|e| !paths.contains(e.path())));
         all
     }
 
@@ -257,8 +258,8 @@ mod tests {
     #[test]
     fn errors_are_located_in_the_model_text() {
         let error = decode("{\"a\": 1,\n  \"b\" 2}", ORIGIN).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::Parsing);
-        assert_eq!(error.location.unwrap().line, 4);
+        assert_eq!(error.kind(), ErrorKind::Parsing);
+        assert_eq!(error.location().unwrap().line, 4);
     }
 
     #[test]
@@ -266,9 +267,9 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         let error = decode(&deep, ORIGIN).unwrap_err();
         assert!(
-            error.message.contains("deeper than 128"),
+            error.message().contains("deeper than 128"),
             "{}",
-            error.message
+            error.message()
         );
     }
 
@@ -286,11 +287,7 @@ mod tests {
         ];
         for (text, hint) in cases {
             let error = decode(text, ORIGIN).unwrap_err();
-            assert_eq!(
-                error.suggestion.as_deref(),
-                Some(hint.suggestion()),
-                "{text}"
-            );
+            assert_eq!(error.suggestion(), Some(hint.suggestion()), "{text}");
         }
     }
 }

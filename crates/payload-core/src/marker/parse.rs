@@ -931,7 +931,7 @@ fn locate_in_block(
 ) -> Vec<PayloadError> {
     let mut errors = crate::whole::extract::locate_errors(json_text, 0, json_text, errors);
     for error in &mut errors {
-        error.location = Some(match error.location {
+        error.details_mut().location = Some(match error.location() {
             Some(relative) => json::shift(relative, origin),
             None => origin,
         });
@@ -1017,7 +1017,7 @@ mod tests {
         };
         assert_eq!(rejected.kind, "suggested_values");
         assert!(rejected.raw.contains("1e-400"));
-        assert_eq!(rejected.errors[0].path, "/0");
+        assert_eq!(rejected.errors[0].path(), "/0");
         // Nothing quotes it as another number.
         assert!(parsed.warnings.iter().all(|w| !w.message.contains("0.0")));
     }
@@ -1045,7 +1045,7 @@ mod tests {
         let located: Vec<Option<Location>> = parsed
             .rejected
             .iter()
-            .map(|rejected| rejected.errors[0].location)
+            .map(|rejected| rejected.errors[0].location())
             .collect();
         let expected: Vec<Option<Location>> = [r#"{"not""#, r#"[{"label": "c""#]
             .iter()

@@ -11,6 +11,7 @@
 //! Read from the schema, not guessed from the errors: a value whose tag names a variant
 //! is checked against that variant only, however many errors that variant reports.
 
+use payload_schema::keywords::{self, Property};
 use payload_schema::walk::{resolve, types_of};
 use serde_json::Value;
 
@@ -173,7 +174,9 @@ pub(crate) fn union_members(root: &Value, schema: &Value) -> Vec<String> {
         .into_iter()
         .map(|(name, _)| name.to_string())
         .collect();
-    for keyword in ["oneOf", "anyOf", "allOf"] {
+    // `oneOf`'s branches first, then `anyOf`'s and `allOf`'s (the table's order
+    // reversed): the members are listed in the order errors have always named them.
+    for keyword in keywords::with(Property::Branches).rev() {
         for branch in schema
             .get(keyword)
             .and_then(Value::as_array)

@@ -57,8 +57,8 @@ fn blocks_past_the_count_in_all_are_extra_and_those_before_are_kept_in_order() {
         panic!("{parsed:#?}");
     };
     assert!(extra.raw.contains("\"C\""), "{extra:?}");
-    assert_eq!(extra.errors[0].kind, ErrorKind::ExtraPayload);
-    assert!(extra.errors[0].message.contains("at most 3"), "{extra:?}");
+    assert_eq!(extra.errors[0].kind(), ErrorKind::ExtraPayload);
+    assert!(extra.errors[0].message().contains("at most 3"), "{extra:?}");
     assert_eq!(parsed.message, "Pick one.\n\nOr:\n\nOr else:\n\nDone.");
 }
 
@@ -70,9 +70,11 @@ fn a_per_type_count_rejects_only_its_own_type() {
     let kinds: Vec<&str> = parsed.rejected.iter().map(|r| r.kind.as_str()).collect();
     assert_eq!(kinds, ["schema_proposal", "schema_proposal"]);
     for rejected in &parsed.rejected {
-        assert_eq!(rejected.errors[0].kind, ErrorKind::ExtraPayload);
+        assert_eq!(rejected.errors[0].kind(), ErrorKind::ExtraPayload);
         assert!(
-            rejected.errors[0].message.contains("one `schema_proposal`"),
+            rejected.errors[0]
+                .message()
+                .contains("one `schema_proposal`"),
             "{rejected:?}"
         );
     }
@@ -83,7 +85,7 @@ fn the_default_keeps_the_first_and_its_wording() {
     let parsed = Parser::new(&page(PayloadCount::ONE)).parse(&three());
     assert_eq!(tables(&parsed), ["schema_proposal:A"]);
     assert_eq!(parsed.rejected.len(), 3);
-    assert!(parsed.rejected.iter().all(|r| r.errors[0].message
+    assert!(parsed.rejected.iter().all(|r| r.errors[0].message()
         == "only one structured payload is accepted per response; an earlier one was"));
 }
 
@@ -103,7 +105,7 @@ fn tool_payloads_supersede_every_payload_of_the_text() {
     let superseded = parsed
         .rejected
         .iter()
-        .filter(|r| r.errors[0].kind == ErrorKind::SupersededByTool)
+        .filter(|r| r.errors[0].kind() == ErrorKind::SupersededByTool)
         .count();
     assert_eq!(superseded, 3);
     assert_eq!(parsed.accepted_blocks().count(), 0);

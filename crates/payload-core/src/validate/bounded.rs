@@ -33,7 +33,7 @@ use crate::error::PayloadError;
 use crate::schema::applies::{Choice, choose};
 use crate::validate::schema_errors;
 use jsonschema::Validator;
-use payload_schema::keywords::never_refuses;
+use payload_schema::keywords::{self, Property, never_refuses};
 use payload_schema::pointer;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -301,12 +301,7 @@ impl Pruner<'_> {
                     "additionalProperties",
                     "minProperties",
                     "maxProperties",
-                    &[
-                        "properties",
-                        "patternProperties",
-                        "propertyNames",
-                        "required",
-                    ],
+                    &keywords::with(Property::NamesMembers).collect::<Vec<_>>(),
                 );
                 if keep < members.len() {
                     self.cut(location, "additionalProperties", schema, keep);
@@ -387,36 +382,14 @@ impl Pruner<'_> {
     }
 }
 
-/// Keywords that never change their verdict when items deeper down are removed: a
-/// schema made of these (and annotations) lets pruning go below it.
+/// Whether pruning may go below `schema`: it is made of keywords whose verdict never
+/// changes when items deeper down are removed
+/// ([`Property::KeepsVerdictWhenPruned`]) and keywords that never refuse.
 fn descends(schema: &Value) -> bool {
-    const STRUCTURAL: &[&str] = &[
-        "type",
-        "properties",
-        "required",
-        "additionalProperties",
-        "patternProperties",
-        "propertyNames",
-        "minProperties",
-        "maxProperties",
-        "items",
-        "prefixItems",
-        "minItems",
-        "maxItems",
-        "format",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minLength",
-        "maxLength",
-        "pattern",
-    ];
     match schema {
         Value::Object(map) => map
             .keys()
-            .all(|k| STRUCTURAL.contains(&k.as_str()) || never_refuses(k)),
+            .all(|k| keywords::has(k, Property::KeepsVerdictWhenPruned) || never_refuses(k)),
         _ => false,
     }
 }
@@ -589,7 +562,7 @@ mod tests {
         ops[5] = json!({"action": "drop"});
         ops[290] = json!({"action": "drop", "id": "x"});
         let found = errors(&json!({"operations": ops}));
-        let paths: Vec<&str> = found.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = found.iter().map(|e| e.path()).collect();
         assert_eq!(
             paths,
             ["/operations/5/id", "/operations/290/id"],
@@ -597,13 +570,13 @@ mod tests {
         );
         assert!(
             found[0]
-                .message
+                .message()
                 .starts_with("required member 'id' is missing")
         );
         assert!(
-            found[1].message.ends_with("(action \"drop\")"),
+            found[1].message().ends_with("(action \"drop\")"),
             "{}",
-            found[1].message
+            found[1].message()
         );
     }
 
@@ -616,7 +589,7 @@ mod tests {
         tags.insert("bad".into(), json!("x"));
         let value = json!({"operations": [], "tags": tags, "odd key/~": (0..300).map(|i| if i == 299 { json!(1) } else { json!("s") }).collect::<Vec<_>>()});
         let found = errors(&value);
-        let paths: Vec<&str> = found.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = found.iter().map(|e| e.path()).collect();
         assert_eq!(paths, ["/tags/bad", "/odd key~1~0/299"], "{found:#?}");
     }
 
@@ -625,7 +598,7 @@ mod tests {
         let unique: Vec<Value> = (0..300).map(|i| json!(i % 299)).collect();
         let found = errors(&json!({"operations": [], "unique": unique}));
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "/unique");
+        assert_eq!(found[0].path(), "/unique");
     }
 
     #[test]
@@ -633,11 +606,11 @@ mod tests {
         let ops: Vec<Value> = (0..5000).map(|_| json!({})).collect();
         let found = errors(&json!({"operations": ops}));
         assert_eq!(found.len(), MAX_ERRORS + 1);
-        assert_eq!(found[99].path, "/operations/99/action");
+        assert_eq!(found[99].path(), "/operations/99/action");
         assert!(
-            found[100].message.starts_with("4900 more"),
+            found[100].message().starts_with("4900 more"),
             "{}",
-            found[100].message
+            found[100].message()
         );
     }
 
@@ -664,10 +637,10 @@ mod tests {
         let more = alone - MAX_ERRORS;
         assert!(
             found[MAX_ERRORS]
-                .message
+                .message()
                 .starts_with(&format!("{more} more")),
             "{more}: {}",
-            found[MAX_ERRORS].message
+            found[MAX_ERRORS].message()
         );
     }
 
@@ -689,13 +662,13 @@ mod tests {
         // Under the cap, pruned as before: one error, far past the budget.
         let found = check(400, Some(399));
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "/names/399");
+        assert_eq!(found[0].path(), "/names/399");
         // Over it: the count is reported (without printing the list), and an item past
         // the pruned part is still checked one by one.
         let found = check(100_000, Some(90_000));
-        let paths: Vec<&str> = found.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = found.iter().map(|e| e.path()).collect();
         assert_eq!(paths, ["/names", "/names/90000"], "{found:#?}");
-        assert_eq!(found[0].message, "more than 500 items");
+        assert_eq!(found[0].message(), "more than 500 items");
         // Exactly at the cap: valid.
         assert!(check(500, None).is_empty());
     }

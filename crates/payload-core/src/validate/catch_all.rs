@@ -46,9 +46,9 @@ pub(crate) fn serde_reads_past(
         return None;
     }
     let forgivable = items.iter().all(|error| {
-        error.kind == ErrorKind::Validation
-            && value.pointer(&error.path).is_some_and(Value::is_string)
-            && walk::at_pointer(root, &error.path)
+        error.kind() == ErrorKind::Validation
+            && value.pointer(error.path()).is_some_and(Value::is_string)
+            && walk::at_pointer(root, error.path())
                 .is_some_and(|node| string_choices(root, node, MAX_DEPTH))
     });
     if !forgivable {

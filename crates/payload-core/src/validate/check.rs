@@ -207,8 +207,8 @@ impl Walked {
             schema_errors
                 .items()
                 .iter()
-                .filter(|error| error.kind == ErrorKind::Missing)
-                .map(|error| error.path.clone())
+                .filter(|error| error.kind() == ErrorKind::Missing)
+                .map(|error| error.path().to_owned())
                 .collect()
         };
         let renamed = match step {
@@ -282,7 +282,8 @@ fn finish(
     // Decoding a value the schema refuses only repeats what the schema said.
     let decodable = errors.is_empty();
     errors.retain(|error| {
-        error.kind != ErrorKind::Missing || !unknowns.superseded.contains(&error.path)
+        error.kind() != ErrorKind::Missing
+            || !unknowns.superseded.contains(&error.path().to_owned())
     });
     let near = unknowns.near;
     let mut later = Vec::new();
@@ -397,13 +398,13 @@ mod tests {
         let value: Value =
             serde_json::from_str(&format!(r#"{{"row_id": 5000000000, "total": {huge}}}"#)).unwrap();
         let (_, checked) = check::<Row>(value);
-        let paths: Vec<&str> = checked.errors.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = checked.errors.iter().map(|e| e.path()).collect();
         assert_eq!(paths, ["/row_id", "/total"], "{:#?}", checked.errors);
         assert!(
             checked
                 .errors
                 .iter()
-                .all(|e| e.kind == ErrorKind::Validation)
+                .all(|e| e.kind() == ErrorKind::Validation)
         );
     }
 
@@ -415,8 +416,8 @@ mod tests {
         ]}));
         assert_eq!(checked.errors.len(), 1, "{:#?}", checked.errors);
         let error = &checked.errors[0];
-        assert!(error.path.starts_with("/cells/1"), "{}", error.path);
-        assert!(error.message.contains("3 is odd"), "{}", error.message);
+        assert!(error.path().starts_with("/cells/1"), "{}", error.path());
+        assert!(error.message().contains("3 is odd"), "{}", error.message());
     }
 
     #[test]
@@ -432,22 +433,22 @@ mod tests {
         let found: Vec<(&str, &str)> = checked
             .errors
             .iter()
-            .map(|e| (e.path.as_str(), e.suggestion.as_deref().unwrap_or("")))
+            .map(|e| (e.path(), e.suggestion().unwrap_or("")))
             .collect();
         assert_eq!(found.len(), 2, "{found:?}");
         assert_eq!(found[0].0, "/lables");
         assert!(found[0].1.starts_with("did you mean 'labels'?"));
         assert_eq!(found[1].0, "/Title");
         assert!(found[1].1.starts_with("did you mean 'title'?"));
-        assert_eq!(checked.errors[0].received, Some(json!(["a"])));
+        assert_eq!(checked.errors[0].received(), Some(json!(["a"])).as_ref());
     }
 
     #[test]
     fn a_near_miss_replaces_the_missing_error_of_the_member_it_meant() {
         let (_, checked) = check::<Row>(json!({"rowId": 7}));
         assert_eq!(checked.errors.len(), 1, "{:#?}", checked.errors);
-        assert_eq!(checked.errors[0].path, "/rowId");
-        assert_eq!(checked.errors[0].kind, ErrorKind::Validation);
+        assert_eq!(checked.errors[0].path(), "/rowId");
+        assert_eq!(checked.errors[0].kind(), ErrorKind::Validation);
     }
 
     #[test]
@@ -472,19 +473,17 @@ mod tests {
     #[test]
     fn a_type_that_denies_unknown_fields_reports_each_once() {
         let (_, checked) = check::<Strict>(json!({"lables": [], "extra": 1}));
-        let paths: Vec<&str> = checked.errors.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = checked.errors.iter().map(|e| e.path()).collect();
         assert_eq!(paths, ["/lables", "/extra"], "{:#?}", checked.errors);
         assert!(
             checked.errors[0]
-                .suggestion
-                .as_deref()
+                .suggestion()
                 .unwrap()
                 .starts_with("did you mean 'labels'?")
         );
         assert!(
             checked.errors[1]
-                .suggestion
-                .as_deref()
+                .suggestion()
                 .unwrap()
                 .starts_with("remove 'extra'")
         );

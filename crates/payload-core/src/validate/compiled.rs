@@ -8,6 +8,7 @@ use crate::caps::Capped;
 use crate::error::PayloadError;
 use crate::policy::ParsingPolicy;
 use crate::schema::{Shape, shape_of};
+use payload_schema::keywords::{self, Property};
 use serde_json::Value;
 
 /// A payload type's schema, compiled once and kept for the life of the process.
@@ -137,25 +138,12 @@ impl CompiledSchema {
 /// the members its schema declares and it lacks. Bounded by the schema, which is
 /// compiled once.
 fn requires_only_declared(schema: &Value) -> bool {
-    const CONDITIONAL: [&str; 8] = [
-        "oneOf",
-        "anyOf",
-        "if",
-        "then",
-        "else",
-        "not",
-        "dependentSchemas",
-        "dependentRequired",
-    ];
     let mut stack = vec![schema];
     while let Some(node) = stack.pop() {
         let Value::Object(members) = node else {
             continue;
         };
-        if CONDITIONAL
-            .iter()
-            .any(|keyword| members.contains_key(*keyword))
-        {
+        if keywords::names_any(members, Property::Conditional) {
             return false;
         }
         if let Some(required) = members.get("required") {

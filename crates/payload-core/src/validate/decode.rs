@@ -42,7 +42,10 @@ pub(crate) trait Decoder {
 
 /// The message of a decode's first error: what [`Decoder::refusal`] says by default.
 pub(crate) fn first_message(decoded: &TypedDecode) -> Option<String> {
-    decoded.errors.first().map(|error| error.message.clone())
+    decoded
+        .errors
+        .first()
+        .map(|error| error.message().to_owned())
 }
 
 impl<F: Fn(&Value, bool) -> TypedDecode> Decoder for F {

@@ -95,7 +95,7 @@ impl NearMiss {
             PayloadError::validation(self.path(), format!("unknown member '{}'", self.name))
                 .with_expected(format!("member {}", quoted_alternatives(&self.intended)))
                 .with_suggestion(did_you_mean(&self.name, &self.intended));
-        error.received = received.cloned();
+        error.details_mut().received = received.cloned();
         error
     }
 }
@@ -439,11 +439,10 @@ mod tests {
         assert_eq!(near[0].path(), "/lables");
         assert_eq!(near[0].intended, ["labels"]);
         let error = near[0].error(value.get("lables"));
-        assert_eq!(error.message, "unknown member 'lables'");
+        assert_eq!(error.message(), "unknown member 'lables'");
         assert!(
             error
-                .suggestion
-                .as_deref()
+                .suggestion()
                 .unwrap()
                 .starts_with("did you mean 'labels'?")
         );

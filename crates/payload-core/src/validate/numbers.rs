@@ -249,23 +249,23 @@ mod tests {
     fn numbers_a_field_cannot_hold_exactly_are_errors_at_their_path() {
         let (_, errors, _) = run(json!({"big": 1e20, "row_id": 5_000_000_000u64,
                                         "ids": [1e17, 1e300]}));
-        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = errors.iter().map(|e| e.path()).collect();
         assert_eq!(
             paths,
             ["/big", "/row_id", "/ids/0", "/ids/1"],
             "{errors:#?}"
         );
         assert!(
-            errors[0].message.contains("out of range"),
+            errors[0].message().contains("out of range"),
             "{}",
-            errors[0].message
+            errors[0].message()
         );
         assert_eq!(
-            errors[1].expected.as_deref(),
+            errors[1].expected(),
             Some("an integer between 0 and 4294967295")
         );
-        assert!(errors[2].message.contains("cannot be held exactly"));
-        assert!(errors[3].message.contains("out of range"));
+        assert!(errors[2].message().contains("cannot be held exactly"));
+        assert!(errors[3].message().contains("out of range"));
     }
 
     #[test]
@@ -288,8 +288,8 @@ mod tests {
         ] {
             let (value, errors, _) = run(json!({"level": lost.clone(), "score": 0.123456789}));
             assert_eq!(errors.len(), 1, "{lost}: {errors:?}");
-            assert_eq!(errors[0].path, "/level");
-            assert!(errors[0].suggestion.is_some());
+            assert_eq!(errors[0].path(), "/level");
+            assert!(errors[0].suggestion().is_some());
             assert_eq!(value["level"], lost, "the value is left as read");
         }
     }

@@ -86,7 +86,7 @@ fn convert(
                         Some(what) => format!("add \"{name}\" ({what})"),
                         None => format!("add \"{name}\""),
                     });
-            e.expected = expected;
+            e.details_mut().expected = expected;
             out.push(e);
         }
         ValidationErrorKind::AdditionalProperties { unexpected } => {
@@ -188,8 +188,8 @@ fn convert(
             };
             let mut e = PayloadError::validation(path, message).with_received(received(instance));
             if let Some(expected) = expected {
-                e.suggestion = Some(format!("use {expected}"));
-                e.expected = Some(expected);
+                e.details_mut().suggestion = Some(format!("use {expected}"));
+                e.details_mut().expected = Some(expected);
             }
             out.push(e);
         }
@@ -312,7 +312,7 @@ fn tagged_errors(
         let (sub, omitted) = sub.into_parts();
         for mut error in sub {
             if let Some(label) = &label {
-                error.message = format!("{} ({label})", error.message);
+                error.details_mut().message = format!("{} ({label})", error.message());
             }
             out.push(error);
         }
@@ -368,10 +368,11 @@ fn tagged_errors(
             )
             .with_received(content.clone())
             .with_expected(format!("one of {}", list_values(&tags)));
-            e.suggestion = Some(match closest_value(&Value::String(name.clone()), &tags) {
-                Some(best) => format!("use \"{best}\" (allowed: {})", list_values(&tags)),
-                None => format!("use one of: {}", list_values(&tags)),
-            });
+            e.details_mut().suggestion =
+                Some(match closest_value(&Value::String(name.clone()), &tags) {
+                    Some(best) => format!("use \"{best}\" (allowed: {})", list_values(&tags)),
+                    None => format!("use one of: {}", list_values(&tags)),
+                });
             out.push(e);
         }
         // `"bar"` for the variant `{"bar": {...}}`: the name is right, the content is
@@ -395,7 +396,7 @@ fn tagged_errors(
         }
         (None, Value::String(_)) => {
             let mut e = enum_error(path, instance, &tags);
-            e.message = format!("{} is not a known variant", short(instance));
+            e.details_mut().message = format!("{} is not a known variant", short(instance));
             out.push(e);
         }
         _ => out.push(no_shape(root, path, instance)),
@@ -410,7 +411,7 @@ fn unknown_tag(path: &str, key: &str, instance: &Value, tags: &[Value]) -> Paylo
         PayloadError::validation(tag_path, format!("{} is not a known '{key}'", short(tag)))
             .with_received(received(tag))
             .with_expected(format!("one of {}", list_values(tags)));
-    e.suggestion = Some(match closest_value(tag, tags) {
+    e.details_mut().suggestion = Some(match closest_value(tag, tags) {
         Some(best) => format!("use \"{best}\" (allowed: {})", list_values(tags)),
         None => format!("use one of: {}", list_values(tags)),
     });
@@ -432,7 +433,7 @@ fn enum_error(path: &str, instance: &Value, values: &[Value]) -> PayloadError {
         PayloadError::validation(path, format!("{} is not an allowed value", short(instance)))
             .with_received(received(instance))
             .with_expected(format!("one of {}", list_values(values)));
-    e.suggestion = Some(match closest_value(instance, values) {
+    e.details_mut().suggestion = Some(match closest_value(instance, values) {
         Some(best) => format!("use \"{best}\" (allowed: {})", list_values(values)),
         None => format!("use one of: {}", list_values(values)),
     });
@@ -490,13 +491,13 @@ fn unknown_member(
         pointer::join(path, name),
         format!("unknown member '{name}'"),
     );
-    e.received = instance.get(name).map(received);
-    e.expected = Some(if allowed.is_empty() {
+    e.details_mut().received = instance.get(name).map(received);
+    e.details_mut().expected = Some(if allowed.is_empty() {
         "no other members".into()
     } else {
         format!("one of the members {}", allowed.join(", "))
     });
-    e.suggestion = Some(if !intended.is_empty() {
+    e.details_mut().suggestion = Some(if !intended.is_empty() {
         members::did_you_mean(name, intended)
     } else if allowed.is_empty() {
         format!("remove '{name}'")
@@ -656,17 +657,17 @@ mod tests {
             &command_schema(),
             &json!({"intent": "export", "parameters": {"format": "pdf", "fancy": true}}),
         );
-        let paths: Vec<&str> = found.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = found.iter().map(|e| e.path()).collect();
         assert_eq!(
             paths,
             ["/parameters/format", "/parameters/fancy"],
             "{found:#?}"
         );
         assert_eq!(
-            found[1].expected.as_deref(),
+            found[1].expected(),
             Some("one of the members format, include_notes")
         );
-        assert!(found[1].message.ends_with("(intent \"export\")"));
+        assert!(found[1].message().ends_with("(intent \"export\")"));
     }
 
     #[test]
@@ -676,8 +677,8 @@ mod tests {
             &json!({"intent": "search", "parameters": {"query": "tech"}, "metadata": {}}),
         );
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "/metadata");
-        let expected = found[0].expected.as_deref().unwrap();
+        assert_eq!(found[0].path(), "/metadata");
+        let expected = found[0].expected().unwrap();
         assert!(
             expected.contains("confidence") && expected.contains("intent"),
             "{expected}"
@@ -698,9 +699,9 @@ mod tests {
         });
         let found = errors(&schema, &json!({"op": {"action": "remove"}}));
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "/op/id");
+        assert_eq!(found[0].path(), "/op/id");
         assert_eq!(
-            found[0].message,
+            found[0].message(),
             "required member 'id' is missing (action \"remove\")"
         );
     }

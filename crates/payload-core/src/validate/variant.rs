@@ -41,8 +41,8 @@ pub fn variant_errors(
     errors
         .into_iter()
         .map(|mut error| {
-            error.path = format!("{prefix}{}", error.path);
-            error.message = format!("{} ({label})", error.message);
+            error.details_mut().path = format!("{prefix}{}", error.path());
+            error.details_mut().message = format!("{} ({label})", error.message());
             error
         })
         .collect()
@@ -65,20 +65,20 @@ mod tests {
             false,
             rule(),
         );
-        assert_eq!(errors[0].path, "/parameters/item_ids/0");
+        assert_eq!(errors[0].path(), "/parameters/item_ids/0");
         assert_eq!(
-            errors[0].message,
+            errors[0].message(),
             "ids start at 1 (intent \"view_details\")"
         );
 
         let errors = variant_errors("view_details", None, None, false, rule());
-        assert_eq!(errors[0].path, "/view_details/item_ids/0");
+        assert_eq!(errors[0].path(), "/view_details/item_ids/0");
         assert_eq!(
-            errors[0].message,
+            errors[0].message(),
             "ids start at 1 (variant \"view_details\")"
         );
 
         let errors = variant_errors("view_details", None, None, true, rule());
-        assert_eq!(errors[0].path, "/item_ids/0");
+        assert_eq!(errors[0].path(), "/item_ids/0");
     }
 }

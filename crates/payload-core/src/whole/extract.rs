@@ -35,6 +35,7 @@ use crate::validate::check::Probe;
 use crate::validate::coerce;
 use crate::warning::{Warning, WarningKind};
 use candidates::candidates;
+use payload_schema::keywords::{self, Property};
 pub use result::ExtractResult;
 use serde_json::Value;
 
@@ -151,18 +152,19 @@ fn read_in(text: &str, payload: &PayloadType, format: Format, confidence: f64) -
     let errors = errors
         .into_iter()
         .map(|mut error| {
-            if error.kind == ErrorKind::Missing {
+            if error.kind() == ErrorKind::Missing {
                 let field = error
-                    .path
+                    .path()
                     .rsplit('/')
                     .next()
                     .unwrap_or_default()
                     .to_string();
                 let hint = formats::format_hint(format, &field, schema);
-                error.suggestion = Some(match error.suggestion.take() {
-                    Some(fix) => format!("{fix}. {hint}"),
-                    None => hint,
-                });
+                error.details_mut().suggestion =
+                    Some(match error.details_mut().suggestion.take() {
+                        Some(fix) => format!("{fix}. {hint}"),
+                        None => hint,
+                    });
             }
             error
         })
@@ -369,20 +371,9 @@ fn fragment(text: &str, candidate: &candidates::Candidate) -> ExtractResult {
 /// Whether a schema constrains nothing (`true`, or an object with only annotations):
 /// a scalar is then as good an answer as any value.
 fn accepts_anything(schema: &Value) -> bool {
-    const CONSTRAINTS: [&str; 9] = [
-        "type",
-        "enum",
-        "const",
-        "properties",
-        "items",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "$ref",
-    ];
     match schema {
         Value::Bool(accepts) => *accepts,
-        Value::Object(map) => !CONSTRAINTS.iter().any(|k| map.contains_key(*k)),
+        Value::Object(map) => !keywords::names_any(map, Property::Constrains),
         _ => false,
     }
 }
@@ -440,7 +431,7 @@ fn read_held(
         }
     };
     for error in &mut result.errors {
-        error.location = Some(origin);
+        error.details_mut().location = Some(origin);
     }
     result.warnings.insert(
         0,
@@ -475,7 +466,7 @@ fn scalar_response(text: &str, payload: &PayloadType) -> Option<ExtractResult> {
         // `trimmed` is a slice of `text`: its offset is the distance between them.
         let offset = trimmed.as_ptr() as usize - text.as_ptr() as usize;
         if let Err(error) = json::decode(trimmed, Location::of_offset(text, offset)) {
-            if error.kind == ErrorKind::Validation {
+            if error.kind() == ErrorKind::Validation {
                 return Some(ExtractResult::failure("json", 0.5, vec![error]));
             }
         }
@@ -587,9 +578,9 @@ pub(crate) fn locate_errors(
 ) -> Vec<PayloadError> {
     let lookups: Vec<String> = errors
         .iter()
-        .map(|e| match e.kind {
-            ErrorKind::Missing => parent_pointer(&e.path).to_string(),
-            _ => e.path.clone(),
+        .map(|e| match e.kind() {
+            ErrorKind::Missing => parent_pointer(e.path()).to_string(),
+            _ => e.path().to_owned(),
         })
         .collect();
     let pointers: Vec<&str> = lookups.iter().map(String::as_str).collect();
@@ -598,7 +589,7 @@ pub(crate) fn locate_errors(
     let mut order: Vec<usize> = (0..errors.len()).collect();
     order.sort_by_key(|&i| offsets.get(&lookups[i]).copied().unwrap_or(usize::MAX));
     for i in order {
-        if errors[i].location.is_some() {
+        if errors[i].location().is_some() {
             continue;
         }
         let Some(&offset) = offsets.get(&lookups[i]) else {
@@ -609,7 +600,7 @@ pub(crate) fn locate_errors(
         let (from, at) = cursor;
         let location = at.advance(&text[from..absolute]);
         cursor = (absolute, location);
-        errors[i].location = Some(location);
+        errors[i].details_mut().location = Some(location);
     }
     errors
 }

@@ -1,5 +1,5 @@
 //! A schema as a provider's dialect can send it natively: the narrowing keywords
-//! ([`crate::keywords::NARROWING`]) the dialect does not enforce left out and listed,
+//! ([`crate::keywords::Property::Narrowing`]) the dialect does not enforce left out and listed,
 //! a root that is not an object wrapped in an object member ([`WRAPPED_MEMBER`]), then
 //! the strict rewrite ([`super::openai_strict::rewrite`]: closed objects, every member
 //! required, lossless rewrites). What cannot be sent at all (a free-form map, a value
@@ -158,7 +158,7 @@ pub fn wrap_root(schema: Value) -> Result<(Value, Option<&'static str>), StrictR
     let mut root = schema;
     let mut top = Map::new();
     if let Value::Object(map) = &mut root {
-        for keyword in ["$schema", "$defs", "title", "description"] {
+        for keyword in crate::keywords::with(crate::keywords::Property::StaysAtRoot) {
             if let Some(value) = map.remove(keyword) {
                 top.insert(keyword.to_string(), value);
             }

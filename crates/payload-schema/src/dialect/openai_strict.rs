@@ -50,7 +50,7 @@ pub const STRING_FORMATS: [&str; 9] = [
 ];
 
 /// Whether strict mode enforces the narrowing `keyword`
-/// ([`crate::keywords::NARROWING`]) with `value` in `node`: `pattern`, numeric bounds,
+/// ([`crate::keywords::Property::Narrowing`]) with `value` in `node`: `pattern`, numeric bounds,
 /// `multipleOf`, array sizes, the [`STRING_FORMATS`], and an integer `format` (the
 /// rewrite turns it into exact bounds). Not string lengths, `uniqueItems` or the
 /// object and `contains` constraints; [`super::native`] leaves those out and lists them.

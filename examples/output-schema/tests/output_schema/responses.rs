@@ -224,13 +224,13 @@ fn a_missing_field_is_reported_with_the_format_s_hint() {
         assert_eq!(result.format, format.as_str(), "{text}");
         let error = &result.errors[0];
         assert_eq!(
-            error.kind,
+            error.kind(),
             ErrorKind::Missing,
             "{format}: {:#?}",
             result.errors
         );
-        assert_eq!(error.path, "/analysis");
-        let suggestion = error.suggestion.as_deref().unwrap_or_default();
+        assert_eq!(error.path(), "/analysis");
+        let suggestion = error.suggestion().unwrap_or_default();
         assert!(suggestion.contains(hint), "{format}: {suggestion}");
         assert_eq!(
             result.partial_data.as_ref().unwrap()["confidence"],
@@ -256,14 +256,14 @@ fn confidence_in_words_or_out_of_range_is_a_validation_error() {
             let error = result
                 .errors
                 .iter()
-                .find(|e| e.path == "/confidence")
+                .find(|e| e.path() == "/confidence")
                 .unwrap_or_else(|| panic!("{format} {bad}: {:#?}", result.errors));
-            assert_eq!(error.kind, ErrorKind::Validation, "{format} {bad}");
+            assert_eq!(error.kind(), ErrorKind::Validation, "{format} {bad}");
             // The value received is named, in the message or as `received`.
-            let shown = format!("{} {:?}", error.message, error.received);
+            let shown = format!("{} {:?}", error.message(), error.received());
             assert!(shown.contains(message), "{format}: {shown}");
             if bad == "1.3" && format != Format::Json {
-                assert!(error.message.contains("1.3"), "{}", error.message);
+                assert!(error.message().contains("1.3"), "{}", error.message());
             }
         }
     }
@@ -308,14 +308,14 @@ fn task_plan_variants() {
     let result =
         task("<response><task>Run</task><confidence>0.5</confidence><steps></steps></response>");
     assert!(!result.success);
-    let paths: Vec<&str> = result.errors.iter().map(|e| e.path.as_str()).collect();
+    let paths: Vec<&str> = result.errors.iter().map(|e| e.path()).collect();
     assert_eq!(paths, ["/task", "/steps"], "{:#?}", result.errors);
     // Missing task in delimited sections: the hint shows the seed's END pattern.
     let result = task(
         "---CONFIDENCE---\n0.85\n---END-CONFIDENCE---\n---STEPS---\n1. Read file\n---END-STEPS---",
     );
     assert_eq!(result.format, "delimited");
-    let hint = result.errors[0].suggestion.as_deref().unwrap();
+    let hint = result.errors[0].suggestion().unwrap();
     assert!(
         hint.contains("In delimited sections: ---TASK--- ... ---END-TASK---"),
         "{hint}"

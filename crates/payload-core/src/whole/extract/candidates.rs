@@ -256,7 +256,7 @@ fn described(text: &str, found: &[Candidate]) -> Vec<String> {
                 (Some(decoded), _) => Some(Ok(decoded.clone())),
                 (None, Some(end)) => Some(
                     json::decode(&text[c.start..end], Location::of_offset(text, c.start))
-                        .map_err(|e| e.message.clone()),
+                        .map_err(|e| e.message().to_owned()),
                 ),
                 (None, None) => None,
             };
@@ -267,7 +267,7 @@ fn described(text: &str, found: &[Candidate]) -> Vec<String> {
                 c.confidence,
                 c.fenced,
                 c.member,
-                c.error.as_ref().map(|e| &e.message),
+                c.error.as_ref().map(|e| e.message()),
                 read
             )
         })

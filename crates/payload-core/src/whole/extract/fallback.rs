@@ -64,7 +64,12 @@ pub(super) fn read_auto(
     let order = order(&scores);
     let (detected, score) = order[0];
     let first = policy::finish(policy, read_in(text, payload, detected, score));
-    if first.success || first.errors.iter().any(|e| e.kind == ErrorKind::Truncated) {
+    if first.success
+        || first
+            .errors
+            .iter()
+            .any(|e| e.kind() == ErrorKind::Truncated)
+    {
         return first;
     }
     let mut tried = Vec::new();
@@ -74,7 +79,7 @@ pub(super) fn read_auto(
             return fell_back(attempt, detected, &first);
         }
         // Only what the summary quotes is kept, not the attempt's partial value.
-        let why = attempt.errors.first().map(|e| excerpt(&e.message));
+        let why = attempt.errors.first().map(|e| excerpt(e.message()));
         tried.push((format, why));
     }
     summarize(first, &tried)
@@ -107,7 +112,7 @@ fn fell_back(mut result: ExtractResult, detected: Format, first: &ExtractResult)
     let why = first
         .errors
         .first()
-        .map(|e| format!(" ({})", excerpt(&e.message)))
+        .map(|e| format!(" ({})", excerpt(e.message())))
         .unwrap_or_default();
     let read_as = result
         .format

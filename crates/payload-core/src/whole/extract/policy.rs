@@ -41,13 +41,13 @@ pub(crate) fn finish(policy: &ParsingPolicy, mut result: ExtractResult) -> Extra
         let (missing, others): (Vec<PayloadError>, Vec<PayloadError>) =
             std::mem::take(&mut result.errors)
                 .into_iter()
-                .partition(|e| e.kind == ErrorKind::Missing);
+                .partition(|e| e.kind() == ErrorKind::Missing);
         result.errors = others;
         if policy.required == Required::Warn {
             result.warnings.extend(missing.iter().map(|e| {
                 Warning::new(
                     WarningKind::MissingMember,
-                    format!("{}: {}", e.path, e.message),
+                    format!("{}: {}", e.path(), e.message()),
                 )
             }));
         }

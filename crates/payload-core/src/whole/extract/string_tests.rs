@@ -55,8 +55,8 @@ fn its_errors_keep_their_paths_and_point_at_the_string() {
     let result = extract_json(response, &Verdict::TYPE);
     assert!(!result.success);
     let error = &result.errors[0];
-    assert_eq!(error.path, "/sure");
-    let location = error.location.expect("located");
+    assert_eq!(error.path(), "/sure");
+    let location = error.location().expect("located");
     assert_eq!((location.line, location.column), (2, 1));
 }
 
@@ -66,9 +66,9 @@ fn only_once_and_never_for_a_type_that_takes_strings() {
     let thrice = serde_json::to_string(&serde_json::to_string(&value).unwrap()).unwrap();
     let result = extract_json(&thrice, &Verdict::TYPE);
     assert!(!result.success);
-    assert_eq!(result.errors[0].kind, ErrorKind::Parsing);
+    assert_eq!(result.errors[0].kind(), ErrorKind::Parsing);
     assert!(
-        result.errors[0].message.contains("inside a JSON string"),
+        result.errors[0].message().contains("inside a JSON string"),
         "{result:?}"
     );
     // A string answer is the string, brackets and all.
@@ -103,7 +103,7 @@ fn a_value_serialized_twice_is_read_wherever_it_stands() {
         }
         let auto = extract_as(&response, &Verdict::TYPE, None);
         assert!(
-            auto.errors.iter().all(|e| e.kind != ErrorKind::Truncated),
+            auto.errors.iter().all(|e| e.kind() != ErrorKind::Truncated),
             "{response:?}: {auto:?}"
         );
     }
@@ -111,5 +111,5 @@ fn a_value_serialized_twice_is_read_wherever_it_stands() {
     let thrice = serde_json::to_string(&twice).unwrap();
     let result = extract_json(&format!("Here: {thrice} ok"), &Verdict::TYPE);
     assert!(!result.success);
-    assert_eq!(result.errors[0].kind, ErrorKind::Parsing, "{result:?}");
+    assert_eq!(result.errors[0].kind(), ErrorKind::Parsing, "{result:?}");
 }

@@ -179,7 +179,7 @@ pub fn rejected_kinds(events: &[AgentEvent]) -> Vec<payload_core::ErrorKind> {
         .rejected
         .iter()
         .flat_map(|r| &r.errors)
-        .map(|e| e.kind)
+        .map(|e| e.kind())
         .collect()
 }
 

@@ -619,9 +619,7 @@ pub(super) fn nullable(schema: Value) -> Value {
     let Value::Object(mut map) = schema else {
         return json!({"anyOf": [schema, {"type": "null"}]});
     };
-    let constrains_values = ["enum", "const", "anyOf", "$ref"]
-        .iter()
-        .any(|k| map.contains_key(*k));
+    let constrains_values = crate::keywords::names_any(&map, crate::keywords::Property::BeyondType);
     if !constrains_values {
         match map.get_mut("type") {
             Some(Value::String(t)) => {

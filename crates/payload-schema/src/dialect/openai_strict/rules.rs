@@ -26,31 +26,6 @@ pub(crate) const MAX_TEXT: usize = 120_000;
 /// followed, so a schema that shares definitions a lot is visited once per path.
 const MAX_VISITS: usize = 1_000_000;
 
-/// The keywords strict mode takes.
-const KEYWORDS: [&str; 21] = [
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "enum",
-    "const",
-    "anyOf",
-    "$ref",
-    "$defs",
-    "description",
-    "title",
-    "pattern",
-    "format",
-    "multipleOf",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "minItems",
-    "maxItems",
-];
-
 /// Every way `schema` breaks strict mode's rules; empty when it is strict.
 pub(crate) fn check(schema: &Value) -> Vec<StrictRefusal> {
     let mut refusals = Vec::new();
@@ -75,7 +50,9 @@ pub(crate) fn check(schema: &Value) -> Vec<StrictRefusal> {
         for (key, value) in map {
             let mut here = path.clone();
             push_token(&mut here, key);
-            if !KEYWORDS.contains(&key.as_str()) || (key == "$defs" && !path.is_empty()) {
+            if !crate::keywords::has(key, crate::keywords::Property::OpenAiStrict)
+                || (key == "$defs" && !path.is_empty())
+            {
                 refusals.push(StrictRefusal::new(
                     Kind::UnsupportedKeyword,
                     &here,

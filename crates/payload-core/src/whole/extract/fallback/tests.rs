@@ -115,7 +115,12 @@ fn a_cut_off_response_is_not_read_another_way() {
     assert!(extract_as(text, &Note::TYPE, Some(Format::Tagged)).success);
     let result = extract_as(text, &Note::TYPE, None);
     assert!(!result.success);
-    assert!(result.errors.iter().any(|e| e.kind == ErrorKind::Truncated));
+    assert!(
+        result
+            .errors
+            .iter()
+            .any(|e| e.kind() == ErrorKind::Truncated)
+    );
     assert!(fallback_warnings(&result).is_empty());
 }
 
