@@ -159,6 +159,7 @@ pub fn assert_schema_proposal_turn(events: &[AgentEvent]) {
             "text_delta",
             "payload_start",
             "payload_progress",
+            "payload_end",
             "complete"
         ]
     );
@@ -192,6 +193,7 @@ pub fn assert_reasoning_turn(events: &[AgentEvent]) {
             "text_delta",
             "payload_start",
             "payload_progress",
+            "payload_end",
             "complete"
         ]
     );
