@@ -69,6 +69,7 @@ fn a_turn_searches_then_answers_with_suggestions() {
             "text_delta",
             "payload_start",
             "payload_progress",
+            "payload_end",
             "complete"
         ]
     );

@@ -175,7 +175,8 @@ fn reasoning_after_answer_text_goes_where_the_text_says() {
         "Intro.\n<think>a</think>\n<think>b</think>\n<think>\n</think>\nEnd <think> not a tag".to_string(),
         "```json\n<think>before a fence's block</think>\nSCHEMA_PROPOSAL: {\"mode\": \"create\", \"operations\": []}\n```".to_string(),
         // An invisible character counts as space before a tag but is message text.
-        "\u{200b}\n<think>r</think>\nrest".to_string(),
+        // (a fence opener line, held until the fence is read).
+        "\u{200b}````json\n<think>r</think>\nrest".to_string(),
     ] {
         let parsed = Parser::new(&page).parse(&text);
         check_parts(&text, &parsed).unwrap();

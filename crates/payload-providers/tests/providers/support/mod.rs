@@ -162,6 +162,7 @@ pub fn assert_schema_proposal_turn(events: &[AgentEvent]) {
             // The operation, once whole, between the open preview and the closed one.
             "payload_element",
             "payload_progress",
+            "payload_end",
             "complete"
         ]
     );
@@ -198,6 +199,7 @@ pub fn assert_reasoning_turn(events: &[AgentEvent]) {
             // The operation, once whole, between the open preview and the closed one.
             "payload_element",
             "payload_progress",
+            "payload_end",
             "complete"
         ]
     );
