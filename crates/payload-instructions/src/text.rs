@@ -106,7 +106,7 @@ pub(super) fn marker_sections(
             ),
             "Use only the field names shown, spelled exactly; write enum values exactly as shown."
                 .into(),
-            format!("Send at most one {marker} per response."),
+            crate::count::too_many(payload, options.payload_count),
         ];
         push("mistakes", "Avoid these mistakes:", &mistakes);
     }
