@@ -2,7 +2,8 @@
 //! "Which blocks go together"), stated in the prompt's FORMAT RULES, applied by the
 //! parser here, and written into every grammar of the page (payload-grammar).
 //!
-//! Fixed for every page: at most one custom payload (a second is rejected as
+//! Fixed for every page: at most as many custom payloads as the page's
+//! [`crate::PayloadCount`] allows (one by default; one past it is rejected as
 //! `extra_payload`), at most one block of each suggestion kind (a second is a
 //! `duplicate_block`), and chips and buttons may go together. What a page decides is
 //! whether chips, buttons, or both may go beside an accepted custom payload:

@@ -6,6 +6,8 @@
 //! recipes to pick from) or several kinds of card (an itinerary, then hotel options)
 //! raises the count in all, per type, or both.
 
+use crate::error::{ErrorKind, PayloadError};
+
 /// How many custom payloads one response may hold, in all and per type.
 ///
 /// A block past the count is rejected as `extra_payload` with the rest of the answer
@@ -78,6 +80,91 @@ impl PayloadCount {
     /// Whether a response may hold more than one payload.
     pub fn allows_several(self) -> bool {
         self.in_all > 1
+    }
+}
+
+/// The custom payloads one response has had accepted so far, in all and per type: what
+/// the parser holds a block against ([`PayloadCount::admits`]).
+#[derive(Debug, Default)]
+pub(crate) struct Counted {
+    in_all: u32,
+    /// Per type, only for a count that names types: with none, the count in all bounds
+    /// every type and is the only one to keep. One entry per type accepted, so the list
+    /// is never longer than the page's list of types.
+    per_type: Vec<(&'static str, u32)>,
+}
+
+impl Counted {
+    /// The `extra_payload` error for one more block of type `name`, naming the count it
+    /// is past; `None` when `count` admits it.
+    pub(crate) fn refusal(&self, count: PayloadCount, name: &str) -> Option<PayloadError> {
+        let of_type = self.of_type(name);
+        if count.admits(name, of_type, self.in_all) {
+            return None;
+        }
+        let (message, suggestion) = if self.in_all >= count.in_all() {
+            match count.in_all() {
+                0 => (
+                    "no structured payload is accepted on this page".to_string(),
+                    "answer in prose only".to_string(),
+                ),
+                // Seed 000's wording, unchanged.
+                1 => (
+                    "only one structured payload is accepted per response; an earlier one was"
+                        .to_string(),
+                    "send one payload per response".to_string(),
+                ),
+                n => (
+                    format!(
+                        "at most {n} structured payloads are accepted per response; \
+                         {n} earlier ones were"
+                    ),
+                    format!("send at most {n} payloads per response"),
+                ),
+            }
+        } else {
+            match count.of_type(name) {
+                0 => (
+                    format!("no `{name}` payload is accepted on this page"),
+                    format!("do not send a `{name}` payload"),
+                ),
+                1 => (
+                    format!(
+                        "only one `{name}` payload is accepted per response; an earlier one was"
+                    ),
+                    format!("send at most one `{name}` payload per response"),
+                ),
+                n => (
+                    format!(
+                        "at most {n} `{name}` payloads are accepted per response; \
+                         {n} earlier ones were"
+                    ),
+                    format!("send at most {n} `{name}` payloads per response"),
+                ),
+            }
+        };
+        Some(PayloadError::new(ErrorKind::ExtraPayload, "", message).with_suggestion(suggestion))
+    }
+
+    /// Counts one more accepted payload of type `name`, for a `count` that admitted it.
+    pub(crate) fn accept(&mut self, count: PayloadCount, name: &'static str) {
+        self.in_all += 1;
+        if count.per_type_counts().is_empty() {
+            return;
+        }
+        match self.per_type.iter_mut().find(|(listed, _)| *listed == name) {
+            Some((_, n)) => *n += 1,
+            None => self.per_type.push((name, 1)),
+        }
+    }
+
+    /// How many payloads of type `name` were accepted (with no per-type count kept,
+    /// the count in all, which bounds it).
+    fn of_type(&self, name: &str) -> u32 {
+        self.per_type
+            .iter()
+            .find(|(listed, _)| *listed == name)
+            .map_or(0, |&(_, n)| n)
     }
 }
 

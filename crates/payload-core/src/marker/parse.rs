@@ -34,7 +34,7 @@ use crate::error::{ErrorKind, Location, PayloadError};
 use crate::json;
 use crate::limits::Limits;
 use crate::marker::combination::Combination;
-use crate::marker::count::PayloadCount;
+use crate::marker::count::{Counted, PayloadCount};
 use crate::marker::message::MessageBuilder;
 use crate::marker::near_miss::NearMisses;
 use crate::marker::response::{Missed, ParsedResponse, Rejected};
@@ -320,6 +320,8 @@ pub(crate) struct Assembly {
     removed: Vec<std::ops::Range<usize>>,
     /// A forward-only cursor for locations: each byte is counted once.
     cursor: (usize, Location),
+    /// How many custom payloads were accepted so far, in all and per type.
+    counted: Counted,
 }
 
 impl Assembly {
@@ -334,6 +336,7 @@ impl Assembly {
             piece_start: 0,
             removed: Vec::new(),
             cursor: (0, Location { line: 1, column: 1 }),
+            counted: Counted::default(),
         }
     }
 
@@ -542,16 +545,12 @@ impl Assembly {
             return self.reject(payload.name, raw, errors);
         }
         self.note_repairs(payload.marker, &decoded);
-        if self.result.custom_payload.is_some() {
-            let error = PayloadError::new(
-                ErrorKind::ExtraPayload,
-                "",
-                "only one structured payload is accepted per response; an earlier one was",
-            )
-            .with_suggestion("send one payload per response")
-            .with_location(self.location(text, at));
+        let count = self.parser.payload_count;
+        if let Some(error) = self.counted.refusal(count, payload.name) {
+            let error = error.with_location(self.location(text, at));
             return self.reject(payload.name, raw, vec![error]);
         }
+        self.counted.accept(count, payload.name);
         let (unknown, omitted) = checked.warnings.into_parts();
         for warning in unknown {
             self.warnings.push(Warning::new(
@@ -560,8 +559,12 @@ impl Assembly {
             ));
         }
         self.warnings.count_omitted(omitted);
-        self.result.custom_payload =
-            Some(CustomPayload::validated(payload.name, value, checked.typed));
+        let accepted = CustomPayload::validated(payload.name, value, checked.typed);
+        if self.result.custom_payload.is_none() {
+            self.result.custom_payload = Some(accepted);
+        } else {
+            self.result.more_payloads.push(accepted);
+        }
         self.result.accepted.push((payload.name, raw));
     }
 

@@ -29,7 +29,8 @@ pub struct ParsedResponse {
     pub suggested_values: Option<Vec<SuggestedValue>>,
     /// Action buttons, `null` when the response has none.
     pub suggested_actions: Option<Vec<SuggestedAction>>,
-    /// The one custom payload, `null` when there is none.
+    /// The first custom payload, `null` when there is none (a page's count may let a
+    /// response hold more: [`ParsedResponse::payloads`] lists them all).
     pub custom_payload: Option<CustomPayload>,
     /// Blocks removed from the message but not accepted.
     pub rejected: Vec<Rejected>,
@@ -46,6 +47,10 @@ pub struct ParsedResponse {
     /// by a tool is rejected with its text and nothing removed from the message is lost.
     #[serde(skip)]
     pub(crate) accepted: Vec<(&'static str, String)>,
+    /// The custom payloads accepted after the first, in text order (a page whose
+    /// [`crate::PayloadCount`] allows several).
+    #[serde(skip)]
+    pub(crate) more_payloads: Vec<CustomPayload>,
     /// Blocks the model meant to send but that could not be read as blocks: a near-miss
     /// marker (docs/spec.md §1.16) or a marker with no value (docs/spec.md §1.17). Each has a
     /// warning too.
@@ -77,11 +82,14 @@ impl ParsedResponse {
     /// Applies tool-payload precedence (docs/spec.md §1.10): when tools returned payloads during
     /// the turn, the last one becomes the custom payload, and a payload parsed from the
     /// text goes to `rejected` with kind `superseded_by_tool`.
+    /// Every payload parsed from the text is superseded, however many the page's count
+    /// allowed.
     pub fn apply_tool_payloads(&mut self, tool_payloads: &[CustomPayload]) {
         let Some(last) = tool_payloads.last() else {
             return;
         };
-        if let Some(parsed) = self.custom_payload.take() {
+        let more = std::mem::take(&mut self.more_payloads);
+        for parsed in self.custom_payload.take().into_iter().chain(more) {
             let raw = match self
                 .accepted
                 .iter()
@@ -137,6 +145,13 @@ impl ParsedResponse {
     /// for, whitespace included.
     pub fn removed_spans(&self) -> &[std::ops::Range<usize>] {
         self.removed.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    /// The accepted custom payloads in text order: [`ParsedResponse::custom_payload`]
+    /// first, then those a page's [`crate::PayloadCount`] let the response hold
+    /// besides it.
+    pub fn payloads(&self) -> impl Iterator<Item = &CustomPayload> {
+        self.custom_payload.iter().chain(&self.more_payloads)
     }
 
     /// The custom payload as `T`, if there is one of that type: the value validation

@@ -65,6 +65,8 @@
 
 #[cfg(feature = "stream")]
 mod adapter;
+#[cfg(test)]
+mod count_tests;
 mod partial;
 pub mod sse;
 #[cfg(test)]

@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 /// A page's payload: a table schema proposal (table.that), written by hand here.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
-struct SchemaProposal {
+pub(super) struct SchemaProposal {
     mode: String,
     table_name: Option<String>,
     operations: Vec<Value>,
@@ -37,7 +37,7 @@ impl LlmPayload for DataProposal {
 
 /// A type whose marker is a suffix of another's, to exercise leftmost-longest.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
-struct Proposal {
+pub(super) struct Proposal {
     title: String,
 }
 
@@ -129,7 +129,11 @@ fn one_shot(options: &ParseOptions, text: &str) -> ParsedResponse {
 }
 
 /// Feeds `text` in chunks of the given sizes (in chars, cycled); checks the guarantee.
-fn check(options: &ParseOptions, text: &str, sizes: &[usize]) -> Result<(), TestCaseError> {
+pub(super) fn check(
+    options: &ParseOptions,
+    text: &str,
+    sizes: &[usize],
+) -> Result<(), TestCaseError> {
     let expected = one_shot(options, text);
     let mut stream = StreamParser::new(options);
     let mut events = Vec::new();
