@@ -7,8 +7,9 @@
 //! - [`Target::Lark`]: llguidance's Lark dialect (vLLM, SGLang, llama.cpp with
 //!   llguidance), with each type's JSON Schema embedded as `%json {...}`. Everything a
 //!   page says is expressed: free text that holds no marker of a registered type (a
-//!   negated lexeme), each marker followed by a value of its type, at most one custom
-//!   payload and at most one block of each suggestion kind, `SUGGESTED_ACTIONS` items
+//!   negated lexeme), each marker followed by a value of its type, as many custom
+//!   payloads as the page's count allows (in all and per type) and at most one block
+//!   of each suggestion kind, `SUGGESTED_ACTIONS` items
 //!   limited to the page's registered (action, handler) pairs.
 //! - [`Target::StructuralTag`]: xgrammar's `structural_tag` format (vLLM, SGLang): free
 //!   text that switches into a JSON-Schema-constrained value after a trigger.
