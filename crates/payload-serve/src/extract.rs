@@ -4,7 +4,7 @@
 //! chose (400, 415, 422, 413). An app's own routes use them too.
 
 use crate::error::ApiError;
-use axum::extract::rejection::{JsonRejection, PathRejection};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
@@ -54,5 +54,29 @@ where
 
 /// The rejection as an [`ApiError`] with its status and text.
 fn path_rejected(rejection: PathRejection) -> ApiError {
+    ApiError::new(rejection.status(), rejection.body_text())
+}
+
+/// Query parameters of type `T` (members it does not name are ignored).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Query<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for Query<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(value)) => Ok(Query(value)),
+            Err(rejection) => Err(query_rejected(rejection)),
+        }
+    }
+}
+
+/// The rejection as an [`ApiError`] with its status and text.
+fn query_rejected(rejection: QueryRejection) -> ApiError {
     ApiError::new(rejection.status(), rejection.body_text())
 }

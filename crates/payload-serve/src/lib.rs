@@ -47,7 +47,8 @@
 //! - `POST /api/agui` is the same turn over AG-UI 1.x ([`agui`], `docs/agui.md`).
 //! - `POST /api/payloads/{conversation}/{turn}/accept` runs the app's handler for the
 //!   payload's type ([`App::on_accept`]) in the transaction that records the decision;
-//!   `.../dismiss` records the refusal. `GET /api/conversations/{id}` reads a
+//!   `.../dismiss` records the refusal; `?index=N` names which of the turn's payloads
+//!   (its position among them, 0 by default: each is its own proposal). `GET /api/conversations/{id}` reads a
 //!   conversation back, `GET /api/app` tells the page the app's pages, starters and
 //!   types ([`AppManifest`]).
 //! - `GET /` is the page, compiled into the binary with the app's files ([`assets`]).

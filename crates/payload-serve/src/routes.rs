@@ -6,12 +6,13 @@ use crate::decide::Decision;
 use crate::error::ApiError;
 use crate::extract::Json;
 use crate::extract::Path;
+use crate::extract::Query;
 use crate::manifest::AppManifest;
 use crate::state::AppState;
 use axum::extract::State;
 use payload_core::CustomPayload;
 use payload_prompt::PayloadStatus;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -76,14 +77,26 @@ pub struct DecidedBody {
     pub applied: Option<Value>,
 }
 
-/// `POST /api/payloads/{conversation}/{turn}/{accept|dismiss}`: applies or dismisses
-/// the payload proposed in that turn, and records the decision, as one transaction
-/// ([`crate::Db::decide`]). The body is a JSON object of the user's choices, handed to
-/// the app's handler. A payload is decided once; the payload applied is the one
-/// stored, not one the client sends.
+/// Which of a turn's payloads a decision names.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub struct DecideQuery {
+    /// The payload's position among the turn's accepted custom payloads (0-based; by
+    /// default 0, the only one an answer of the seed's shape holds).
+    #[serde(default)]
+    pub index: usize,
+}
+
+/// `POST /api/payloads/{conversation}/{turn}/{accept|dismiss}?index=N`: applies or
+/// dismisses the payload at `index` among those proposed in that turn (each is its own
+/// proposal), and records the decision, as one transaction ([`crate::Db::decide`]). The
+/// body is a JSON object of the user's choices, handed to the app's handler. A payload
+/// is decided once; the payload applied is the one stored, not one the client sends.
+/// The store keeps one proposal per turn, the answer's first payload: a decision on
+/// any other index finds nothing (404) and changes nothing.
 pub async fn decide(
     State(state): State<Arc<AppState>>,
     Path((conversation, turn, decision)): Path<(String, usize, String)>,
+    Query(which): Query<DecideQuery>,
     Json(options): Json<Map<String, Value>>,
 ) -> Result<axum::Json<DecidedBody>, ApiError> {
     let decision = match decision.as_str() {
@@ -93,6 +106,12 @@ pub async fn decide(
         "dismiss" => Decision::Dismiss,
         other => return Err(ApiError::not_found(format!("no decision '{other}'"))),
     };
+    if which.index != 0 {
+        return Err(ApiError::not_found(format!(
+            "no payload was proposed at index {} in that turn",
+            which.index
+        )));
+    }
     let shared = state.clone();
     let decided = state
         .with_db(move |db| Ok(db.decide(&conversation, turn, &decision, &shared.handlers)?))

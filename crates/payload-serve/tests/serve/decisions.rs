@@ -236,3 +236,33 @@ async fn an_answer_the_database_refuses_is_an_error_never_a_card() {
     assert_eq!(events.last().unwrap()["type"], "RUN_ERROR", "{events:?}");
     assert!(!events.iter().any(|e| e["content"]["status"] == "proposed"));
 }
+
+/// A decision names the payload it decides by its `index` among the turn's payloads
+/// (query `?index=N`, 0 by default): index 0 is the answer's first payload; an index
+/// the turn holds no proposal at is 404 and changes nothing (the first payload stays
+/// proposed and is still decided once); a malformed index is refused; a query member
+/// the server does not know is ignored.
+#[tokio::test]
+async fn a_decision_names_its_payload_by_index_and_applies_only_that_one() {
+    let running = start_echo(Duration::ZERO).await;
+    let (conversation, turn, complete) = chat(
+        &running,
+        &json!({"message": "A", "context": {"current_page": "shop"}}),
+    )
+    .await;
+    assert_eq!(complete["custom_payload"]["data"]["store"], "A");
+    let path = |query: &str| format!("/api/payloads/{conversation}/{turn}/accept{query}");
+    let (status, text) = post(&running, &path("?index=1"), &json!({})).await;
+    assert_eq!(status, 404, "{text}");
+    assert!(text.contains("index 1"), "{text}");
+    let (status, text) = post(&running, &path("?index=first"), &json!({})).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(stores(&running).is_empty(), "nothing applied");
+    let (status, text) = post(&running, &path("?index=0&from=card"), &json!({})).await;
+    assert_eq!(status, 200, "{text}");
+    let decided: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(decided["applied"]["store"], "A");
+    let (status, _) = post(&running, &path(""), &json!({})).await;
+    assert_eq!(status, 409, "decided once");
+    assert_eq!(stores(&running), ["A"]);
+}
