@@ -44,7 +44,7 @@ use crate::tools::{ToolContext, ToolResult};
 use futures::Stream;
 use payload_core::stream::ReasoningText;
 use payload_core::{
-    CustomPayload, ParsedResponse, retry::reprompt_message, stream::StreamEvent,
+    CustomPayload, ErrorKind, ParsedResponse, retry::reprompt_message, stream::StreamEvent,
     stream::StreamParser,
 };
 use serde_json::Value;
@@ -418,14 +418,58 @@ impl<'a, M: Model> Turn<'a, M> {
         let mut parser = StreamParser::with_parser(self.agent.parser.clone());
         parser.push(before);
         self.parser = Some(parser);
-        self.messages
-            .push(ModelMessage::user(reprompt_message(&errors)));
+        let too_many = errors.iter().all(|e| e.kind == ErrorKind::ExtraPayload);
+        self.messages.push(ModelMessage::user(reask_message(
+            parsed,
+            &errors,
+            &self.agent.options.payloads,
+        )));
         self.queue.push_back(AgentEvent::Status {
-            message: "The payload was not valid; asking the model to correct it".to_string(),
+            message: if too_many {
+                "The answer held more payloads than the page allows; asking the model to correct it"
+            } else {
+                "The payload was not valid; asking the model to correct it"
+            }
+            .to_string(),
         });
         self.call_model();
         true
     }
+}
+
+/// The re-ask: the re-prompt naming only what was refused (`errors`), and, when the
+/// answer also held accepted payloads, one sentence asking for them again unchanged, so
+/// the corrected answer (which replaces the whole answer) keeps every card that was
+/// right and changes only what was refused.
+fn reask_message(
+    parsed: &ParsedResponse,
+    errors: &[payload_core::PayloadError],
+    types: &[payload_core::PayloadType],
+) -> String {
+    let mut text = reprompt_message(errors);
+    // Each accepted payload by the marker the model wrote it with.
+    let accepted: Vec<&str> = parsed
+        .payloads()
+        .map(|p| {
+            types
+                .iter()
+                .find(|t| t.name == p.kind)
+                .map_or(p.kind.as_str(), |t| t.marker)
+        })
+        .collect();
+    if !accepted.is_empty() {
+        let n = accepted.len();
+        text.push_str(&format!(
+            "{} in your answer {} accepted ({}): write {} again unchanged, where {} stood, \
+             and change only what is listed above.\n",
+            if n == 1 { "One payload" } else { "The other payloads" },
+            if n == 1 { "was" } else { "were" },
+            accepted.join(", "),
+            if n == 1 { "it" } else { "them" },
+            if n == 1 { "it" } else { "they" },
+        ));
+    }
+    text
 }
 
 impl<M: Model + Unpin> Stream for Turn<'_, M> {
