@@ -462,7 +462,11 @@ fn reask_message(
         text.push_str(&format!(
             "{} in your answer {} accepted ({}): write {} again unchanged, where {} stood, \
              and change only what is listed above.\n",
-            if n == 1 { "One payload" } else { "The other payloads" },
+            if n == 1 {
+                "One payload"
+            } else {
+                "The other payloads"
+            },
             if n == 1 { "was" } else { "were" },
             accepted.join(", "),
             if n == 1 { "it" } else { "them" },

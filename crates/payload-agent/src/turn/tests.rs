@@ -711,7 +711,10 @@ fn a_block_past_the_count_is_re_asked_keeping_the_accepted_ones() {
     assert_eq!(counts, [&json!(1), &json!(2)]);
     let text = reask_text(&requests);
     assert!(text.contains("1. "), "{text}");
-    assert!(!text.contains("2. "), "only the refused block is listed: {text}");
+    assert!(
+        !text.contains("2. "),
+        "only the refused block is listed: {text}"
+    );
     assert!(
         text.contains("The other payloads in your answer were accepted (TALLY, TALLY)"),
         "{text}"
