@@ -551,3 +551,12 @@ fn a_page_allowing_several_payloads_says_so_in_one_line() {
         one.len()
     );
 }
+
+/// The generated docs say how many payloads the cookbook's answers may hold, and say
+/// nothing of it for the kitchen (one, the default).
+#[test]
+fn the_docs_give_the_cookbooks_count() {
+    let docs = payload_prompt::docs::render(Registry::global());
+    let line = "- Payloads per answer (`Page::payload_count`): Up to three of these payloads per response, each where it belongs in your reply";
+    assert_eq!(docs.matches(line).count(), 1, "{docs}");
+}
