@@ -629,7 +629,7 @@ async fn a_nested_payload_shows_every_leaf_value_inside_its_card_in_the_tray() {
         return;
     };
     let plan = trip_plan();
-    let payloads: &'static [payload_core::PayloadType] = Box::leak(Box::new([plan.clone()]));
+    let payloads: &'static [payload_core::PayloadType] = Box::leak(Box::new([*plan]));
     let registry: &'static Registry = Box::leak(Box::new(Registry::from_parts(
         vec![payload_registry::PayloadEntry::new(*plan, &[])],
         vec![payload_registry::Page::new("trip").payloads(payloads)],
