@@ -869,3 +869,195 @@ async fn two_recipes_of_one_answer_stand_at_their_places_with_every_value_visibl
     assert_eq!(saved["saved"], Value::from(vec!["Shakshuka"]), "{saved}");
     assert_eq!(saved["cards"], serde_json::json!(["accepted", "proposed"]));
 }
+
+/// The page's side of the stream's contract, driven step by step: `/api/chat` answered
+/// in the page by batches of Server-Sent Events the test releases one at a time (each
+/// event naming its `part`, `complete` carrying `parts`), every other request going to
+/// the server. The first card is drafted at its place, the text after it streams in
+/// after it, the second card lands between the texts, and a decision on the second
+/// card names its index.
+const STEPPED_CHAT: &str = r#"
+const real = window.fetch.bind(window);
+window.decisions = [];
+const batches = arguments[0];
+// A batch goes out per release, whichever comes first: the release or the read.
+let release = null;
+let credits = 0;
+window.releaseBatch = () => {
+  if (release) { const go = release; release = null; go(); } else credits += 1;
+};
+window.fetch = (url, options) => {
+  if (String(url).startsWith('/api/payloads/')) window.decisions.push(String(url));
+  if (String(url) !== '/api/chat') return real(url, options);
+  const encoder = new TextEncoder();
+  let next = 0;
+  const body = new ReadableStream({
+    pull(controller) {
+      const released = credits > 0
+        ? (credits -= 1, Promise.resolve())
+        : new Promise((resolve) => { release = resolve; });
+      return released.then(() => {
+        if (next >= batches.length) return controller.close();
+        const text = batches[next++].map(([name, data]) => 'event: ' + name + '\ndata: ' + JSON.stringify(data) + '\n\n').join('');
+        controller.enqueue(encoder.encode(text));
+      });
+    },
+  });
+  return Promise.resolve(new Response(body, {status: 200, headers: {
+    'content-type': 'text/event-stream', 'x-conversation-id': 'stepped', 'x-turn': '0'}}));
+};
+"#;
+
+/// The answer's pieces in order: `text:<its text>` or `card:<state>:<index>:<title>`.
+const PIECES: &str = "const m = document.querySelector('.message.assistant');
+    if (!m) return null;
+    return {state: m.dataset.state, pieces: [...m.children].filter(c => c.matches('.text, .slot')).map(c => {
+      if (c.matches('.text')) return 'text:' + c.textContent.trim();
+      const card = c.querySelector('.card');
+      const title = card.querySelector('dd[data-key=title]');
+      return 'card:' + card.dataset.state + ':' + (card.dataset.index || '') + ':' + (title ? title.textContent : '');
+    })};";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_puts_each_part_where_the_stream_names_it() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let url = serve().await;
+    client.goto(&url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.querySelector('#starters .chip') !== null",
+        |v| v == true,
+    )
+    .await;
+    let recipe = |title: &str| {
+        serde_json::json!({"title": title, "servings": 2, "prep_time": 20,
+            "ingredients": [{"name": "eggs", "quantity": 4, "unit": "piece"}],
+            "steps": [{"text": "Cook."}], "tags": []})
+    };
+    let (first, second) = (recipe("Shakshuka"), recipe("Frittata"));
+    let texts = ["Two ideas.\n\n", "Or firmer:\n\n", "\n\nPick one."];
+    let part = |p: usize| serde_json::json!({"text": texts[p / 2], "span": [0, 0]});
+    let parts = serde_json::json!([
+        part(0),
+        {"type": "recipe_proposal", "data": first, "span": [0, 0]},
+        part(2),
+        {"type": "recipe_proposal", "data": second, "span": [0, 0]},
+        part(4),
+    ]);
+    let complete = serde_json::json!({
+        "message": texts.concat(), "custom_payload": {"type": "recipe_proposal", "data": first},
+        "parts": parts, "rejected": [], "warnings": [],
+        "suggested_values": null, "suggested_actions": null,
+    });
+    let event = |name: &str, data: Value| serde_json::json!([name, data]);
+    let batches = serde_json::json!([
+        [
+            event(
+                "text_delta",
+                serde_json::json!({"text": texts[0], "part": 0})
+            ),
+            event(
+                "payload_start",
+                serde_json::json!({"type": "recipe_proposal", "marker": "RECIPE_PROPOSAL", "part": 1})
+            ),
+            event(
+                "payload_progress",
+                serde_json::json!({"type": "recipe_proposal", "partial": {"title": "Shaksh"}, "part": 1})
+            ),
+        ],
+        [
+            event(
+                "payload_progress",
+                serde_json::json!({"type": "recipe_proposal", "partial": {"title": "Shakshuka"}, "part": 1})
+            ),
+            event(
+                "text_delta",
+                serde_json::json!({"text": "Or fir", "part": 2})
+            ),
+        ],
+        [
+            event(
+                "text_delta",
+                serde_json::json!({"text": "mer:\n\n", "part": 2})
+            ),
+            event(
+                "payload_start",
+                serde_json::json!({"type": "recipe_proposal", "marker": "RECIPE_PROPOSAL", "part": 3})
+            ),
+            event(
+                "payload_progress",
+                serde_json::json!({"type": "recipe_proposal", "partial": {"title": "Frittata"}, "part": 3})
+            ),
+            event(
+                "text_delta",
+                serde_json::json!({"text": texts[2], "part": 4})
+            ),
+        ],
+        [event("complete", complete)],
+    ]);
+    client.execute(STEPPED_CHAT, vec![batches]).await.unwrap();
+    click(&client, "#starters .chip").await;
+    let step = |expected: Value| {
+        let client = &client;
+        async move {
+            client
+                .execute("window.releaseBatch()", vec![])
+                .await
+                .unwrap();
+            until(client, &format!("{expected}"), PIECES, |v| {
+                v["pieces"] == expected
+            })
+            .await
+        }
+    };
+    let shown = step(serde_json::json!([
+        "text:Two ideas.",
+        "card:drafting::Shaksh"
+    ]))
+    .await;
+    assert_eq!(shown["state"], "streaming");
+    let shown = step(serde_json::json!([
+        "text:Two ideas.",
+        "card:drafting::Shakshuka",
+        "text:Or fir"
+    ]))
+    .await;
+    assert_eq!(shown["state"], "streaming", "text streams after the card");
+    step(serde_json::json!([
+        "text:Two ideas.",
+        "card:drafting::Shakshuka",
+        "text:Or firmer:",
+        "card:drafting::Frittata",
+        "text:Pick one."
+    ]))
+    .await;
+    let shown = step(serde_json::json!([
+        "text:Two ideas.",
+        "card:proposed:0:Shakshuka",
+        "text:Or firmer:",
+        "card:proposed:1:Frittata",
+        "text:Pick one."
+    ]))
+    .await;
+    assert_eq!(shown["state"], "complete");
+    // Each card is its own proposal: the second's decision names index 1.
+    click(
+        &client,
+        ".card[data-type=recipe_proposal][data-index=\"1\"] button.dismiss",
+    )
+    .await;
+    let decisions = until(
+        &client,
+        "the decision request",
+        "return window.decisions",
+        |v| v.as_array().is_some_and(|d| !d.is_empty()),
+    )
+    .await;
+    assert_eq!(
+        decisions,
+        serde_json::json!(["/api/payloads/stepped/0/dismiss?index=1"])
+    );
+}
