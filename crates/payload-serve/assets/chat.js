@@ -171,8 +171,9 @@
     };
     leading();
     // The segment of part `part` (made, in order, when missing): text or a card slot.
+    // A server that names one part for both gets both, in the order they came.
     const segment = (part, text) => {
-      const found = segments.find((s) => s.part === part);
+      const found = segments.find((s) => s.part === part && (s.raw !== undefined) === text);
       if (found) return found;
       if (text) {
         // The first text the answer writes takes the leading node when no part has
