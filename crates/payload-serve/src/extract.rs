@@ -57,7 +57,7 @@ fn path_rejected(rejection: PathRejection) -> ApiError {
     ApiError::new(rejection.status(), rejection.body_text())
 }
 
-/// Query parameters of type `T` (members it does not name are ignored).
+/// Query parameters of type `T`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Query<T>(pub T);
 

@@ -240,8 +240,7 @@ async fn an_answer_the_database_refuses_is_an_error_never_a_card() {
 /// A decision names the payload it decides by its `index` among the turn's payloads
 /// (query `?index=N`, 0 by default): index 0 is the answer's first payload; an index
 /// the turn holds no proposal at is 404 and changes nothing (the first payload stays
-/// proposed and is still decided once); a malformed index is refused; a query member
-/// the server does not know is ignored.
+/// proposed and is still decided once); a malformed index is refused.
 #[tokio::test]
 async fn a_decision_names_its_payload_by_index_and_applies_only_that_one() {
     let running = start_echo(Duration::ZERO).await;
@@ -258,7 +257,7 @@ async fn a_decision_names_its_payload_by_index_and_applies_only_that_one() {
     let (status, text) = post(&running, &path("?index=first"), &json!({})).await;
     assert_eq!(status, 400, "{text}");
     assert!(stores(&running).is_empty(), "nothing applied");
-    let (status, text) = post(&running, &path("?index=0&from=card"), &json!({})).await;
+    let (status, text) = post(&running, &path("?index=0"), &json!({})).await;
     assert_eq!(status, 200, "{text}");
     let decided: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(decided["applied"]["store"], "A");
