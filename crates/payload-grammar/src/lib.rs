@@ -147,6 +147,14 @@ pub fn page_grammar_with(
 ) -> Result<Grammar, GrammarError> {
     let plan = options.bounded(PagePlan::of(registry, page).map_err(GrammarError::UnknownPage)?);
     let expected = options.expected_blocks(&plan)?;
+    if options.choice == Choice::Auto && target != Target::StructuralTag && !plan.orders_fit() {
+        return Err(GrammarError::Options(format!(
+            "the page allows {} payloads per response: more orders of blocks than a grammar \
+             lists ({} at most); lower the page's count or constrain without a page grammar",
+            plan.count.in_all(),
+            page::MAX_ORDERS
+        )));
+    }
     if options.lazy && target == Target::Lark {
         return Err(GrammarError::Options(
             "lark grammars have no triggers: a lark page grammar is already lazy (text stays free until a marker), so ask for an eager one".into(),

@@ -189,6 +189,30 @@ pub(crate) fn custom_kinds<'p>(
     kinds
 }
 
+/// The most orders of blocks a grammar lists: a page whose count allows more (about
+/// fifteen payloads with chips and buttons beside them) is refused a grammar with a
+/// clear error rather than given one that grows with the cube of its count.
+pub(crate) const MAX_ORDERS: usize = 2_000;
+
+impl PagePlan {
+    /// Whether the orders of blocks the page allows (its count, its suggestion kinds,
+    /// its combination rule) are few enough for a grammar to list: counted up to
+    /// [`MAX_ORDERS`] and no further.
+    pub(crate) fn orders_fit(&self) -> bool {
+        let mut kinds: Vec<Kind> = custom_kinds(self, "custom", |b| b.name.clone())
+            .into_iter()
+            .map(|(kind, _)| kind)
+            .collect();
+        if self.values.is_some() {
+            kinds.push(Kind::suggestion("values"));
+        }
+        if self.actions.is_some() {
+            kinds.push(Kind::suggestion("actions"));
+        }
+        every_order_within(&kinds, self.count.in_all(), MAX_ORDERS).is_some()
+    }
+}
+
 /// Every order of blocks a response may hold: each kind at most its `max` times, the
 /// custom kinds together at most `in_all` times (the page's count), and a suggestion
 /// kind beside a custom payload only where `combination` allows it. Shortest first, in
@@ -202,7 +226,8 @@ pub(crate) fn sequences(kinds: &[Kind], in_all: u32, combination: Combination) -
             || ((combination.values_with_payload || !has("values"))
                 && (combination.actions_with_payload || !has("actions")))
     };
-    every_order(kinds, in_all)
+    every_order_within(kinds, in_all, usize::MAX)
+        .unwrap_or_default()
         .into_iter()
         .filter(|sequence| allowed(sequence))
         .map(|sequence| sequence.iter().map(|&k| kinds[k].name.clone()).collect())
@@ -210,8 +235,9 @@ pub(crate) fn sequences(kinds: &[Kind], in_all: u32, combination: Combination) -
 }
 
 /// Every sequence of `kinds` (as indices), each kind at most its `max` times and the
-/// custom kinds together at most `in_all` times, shortest first.
-fn every_order(kinds: &[Kind], in_all: u32) -> Vec<Vec<usize>> {
+/// custom kinds together at most `in_all` times, shortest first; `None` as soon as
+/// there are more than `limit`.
+fn every_order_within(kinds: &[Kind], in_all: u32, limit: usize) -> Option<Vec<Vec<usize>>> {
     let uses = |sequence: &[usize], k: usize| sequence.iter().filter(|&&i| i == k).count() as u32;
     let customs = |sequence: &[usize]| sequence.iter().filter(|&&i| kinds[i].custom).count() as u32;
     let mut out = vec![Vec::new()];
@@ -230,9 +256,12 @@ fn every_order(kinds: &[Kind], in_all: u32) -> Vec<Vec<usize>> {
             }
         }
         out.extend(next.iter().cloned());
+        if out.len() > limit {
+            return None;
+        }
         frontier = next;
     }
-    out
+    Some(out)
 }
 
 #[cfg(test)]
@@ -314,5 +343,17 @@ mod tests {
             sequences(&kinds(0, &[]), 0, Combination::FREE),
             vec![Vec::<String>::new()]
         );
+    }
+
+    #[test]
+    fn counting_orders_stops_at_the_limit() {
+        use super::every_order_within;
+        let three = kinds(3, &["values", "actions"]);
+        assert_eq!(every_order_within(&three, 3, usize::MAX).unwrap().len(), 64);
+        assert!(every_order_within(&three, 3, 64).is_some());
+        assert!(every_order_within(&three, 3, 63).is_none());
+        // A count of a thousand is refused after a bounded amount of work.
+        let many = kinds(1000, &["values", "actions"]);
+        assert!(every_order_within(&many, 1000, super::MAX_ORDERS).is_none());
     }
 }

@@ -158,3 +158,39 @@ fn the_parser_and_every_grammar_allow_the_same_count() {
         assert!(accepted > 0, "{page}: some response is within the count");
     }
 }
+
+/// A count whose orders of blocks a grammar cannot list (they grow with its cube) is
+/// refused with a clear error after a bounded amount of work, in the targets that list
+/// them; a structural tag, which lists none, is still made.
+#[test]
+fn a_count_too_large_to_list_is_refused_clearly() {
+    let registry = Registry::from_parts(
+        vec![PayloadEntry::new(SchemaProposal::TYPE, &[])],
+        vec![
+            Page::new("many")
+                .payloads(&[<SchemaProposal as LlmPayload>::TYPE])
+                .actions(&[SAVE])
+                .payload_count(PayloadCount::at_most(1000)),
+            Page::new("fifteen")
+                .payloads(&[<SchemaProposal as LlmPayload>::TYPE])
+                .actions(&[SAVE])
+                .payload_count(PayloadCount::at_most(15)),
+        ],
+        Vec::new(),
+    );
+    for target in [Target::Lark, Target::Gbnf] {
+        let started = std::time::Instant::now();
+        let error = page_grammar(&registry, "many", target).unwrap_err();
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        assert!(
+            matches!(&error, payload_grammar::GrammarError::Options(text)
+                if text.contains("allows 1000 payloads") && text.contains("lower the page's count")),
+            "{error}"
+        );
+        assert!(
+            page_grammar(&registry, "fifteen", target).is_ok(),
+            "{target}"
+        );
+    }
+    assert!(page_grammar(&registry, "many", Target::StructuralTag).is_ok());
+}
