@@ -51,16 +51,23 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
         payload_core::__internals::stream::without_shortcuts(StreamParser::new(options));
     let mut shown = String::new();
     let mut thought = String::new();
+    // Every event but `complete`, for the parts' checks.
+    let mut sent = Vec::new();
     let mut take = |events: Vec<StreamEvent>| {
         for event in events {
+            if !matches!(event, StreamEvent::Complete(_)) {
+                sent.push(event.clone());
+            }
             match event {
-                StreamEvent::TextDelta { text } => shown.push_str(&text),
-                StreamEvent::ReasoningDelta { text } => thought.push_str(&text),
+                StreamEvent::TextDelta { text, .. } => shown.push_str(&text),
+                StreamEvent::ReasoningDelta { text, .. } => thought.push_str(&text),
+                StreamEvent::PayloadEnd { kind, .. } => assert_offered(options, &kind),
                 StreamEvent::PayloadStart { kind, .. } => assert_offered(options, &kind),
                 StreamEvent::PayloadProgress {
                     kind,
                     partial,
                     open,
+                    ..
                 } => {
                     assert_offered(options, &kind);
                     assert_open_point_is_inside(&partial, open.as_deref());
@@ -121,6 +128,11 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
             parsed.reasoning,
             "the reasoning deltas are the reasoning"
         );
+        // Each event names the part it belongs to in the final parts, and the deltas
+        // of each part make its text (docs/spec.md §1.21).
+        if let Err(wrong) = payload_core::__internals::parts::check_part_events(&sent, &parsed) {
+            panic!("{wrong}");
+        }
     }
     parsed
 }
@@ -160,6 +172,10 @@ pub fn check_marker_mode(parser: &Parser, options: &ParseOptions, text: &str, si
     };
     check_accounting(&written, &parsed);
     check_spans(&written, &parsed);
+    // The parts tile the response as given (the prompt's `<think>` is not in it).
+    if let Err(wrong) = payload_core::__internals::parts::check_parts(text, &parsed) {
+        panic!("{wrong}: {text:?}");
+    }
     check_allow_lists(options, &parsed);
     check_accepted_numbers(&parsed);
     check_block_ends(&written, &parsed);
@@ -454,9 +470,12 @@ pub fn check_reasoning_is_apart(parser: &Parser, x: &str, y: &str) {
     let expected =
         joined_reasoning(&[Some(x), plain.reasoning.as_deref()].map(|s| s.unwrap_or("")));
     if !opens_with_section(y) {
-        let mut glued = parser.parse(&format!("<think>{x}</think>{y}"));
+        let glued_text = format!("<think>{x}</think>{y}");
+        let mut glued = parser.parse(&glued_text);
         assert_eq!(glued.reasoning, expected, "the reasoning is x, then y's");
         glued.reasoning = plain.reasoning.clone();
+        assert_same_answer_parts(&plain, &glued, glued_text.len() - y.len());
+        glued.parts = plain.parts.clone();
         assert_eq!(glued, plain, "reasoning changed the parse");
     }
     let broken = parser.parse(&format!("<think>{x}</think>\n{y}"));
@@ -467,6 +486,32 @@ pub fn check_reasoning_is_apart(parser: &Parser, x: &str, y: &str) {
     let raws = |p: &ParsedResponse| p.rejected.iter().map(|r| r.raw.clone()).collect::<Vec<_>>();
     assert_eq!(raws(&broken), raws(&plain));
     assert_eq!(broken.reasoning, expected);
+}
+
+/// The parts of `a` and `b` other than reasoning (and an empty text part) are the
+/// same, those of `b` ending
+/// `shift` bytes later (`b`'s response is `a`'s with `shift` bytes of reasoning written
+/// before its answer).
+pub fn assert_same_answer_parts(a: &ParsedResponse, b: &ParsedResponse, shift: usize) {
+    use payload_core::response::PartKind;
+    let answer = |p: &ParsedResponse, shift: usize| {
+        p.parts
+            .iter()
+            // A response of nothing but space is one empty text part; beside reasoning
+            // it has none.
+            .filter(|part| match &part.kind {
+                PartKind::Reasoning(_) => false,
+                PartKind::Text(range) => !range.is_empty(),
+                _ => true,
+            })
+            .map(|part| (part.kind.clone(), part.span.end - shift))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        answer(a, 0),
+        answer(b, shift),
+        "reasoning changed the parts"
+    );
 }
 
 /// Whether a reasoning section opens `text` (after whitespace), by the rule's tags.

@@ -241,6 +241,20 @@ proptest! {
         // folding of it may differ, which the accounting above checks.
         read.message = read.message.trim().to_string();
         written.message = written.message.trim().to_string();
+        // The written `<think>` is in the response's bytes: every part ends that much
+        // later (docs/spec.md §1.21), and is otherwise the same.
+        let with_tag = section_written(&text);
+        let shift = with_tag.len() - text.len();
+        // Where the tag went: after the space before it, where the two texts part.
+        let at = text.bytes().zip(with_tag.bytes()).take_while(|(a, b)| a == b).count();
+        let ends = |p: &payload_core::ParsedResponse, shift: usize| {
+            p.parts
+                .iter()
+                .map(|part| (part.kind.clone(), if part.span.end > at { part.span.end - shift } else { part.span.end }))
+                .collect::<Vec<_>>()
+        };
+        prop_assert_eq!(ends(&read, 0), ends(&written, shift));
+        written.parts = read.parts.clone();
         prop_assert_eq!(read, written);
     }
 

@@ -20,7 +20,7 @@ fn both(text: &str) -> ParsedResponse {
     for (i, c) in text.char_indices() {
         let end = i + c.len_utf8();
         for event in stream.push(&text[cut..end]) {
-            if let StreamEvent::TextDelta { text } = event {
+            if let StreamEvent::TextDelta { text, .. } = event {
                 shown.push_str(&text);
             }
         }
@@ -28,7 +28,7 @@ fn both(text: &str) -> ParsedResponse {
     }
     let (events, streamed) = stream.finish();
     for event in events {
-        if let StreamEvent::TextDelta { text } = event {
+        if let StreamEvent::TextDelta { text, .. } = event {
             shown.push_str(&text);
         }
     }

@@ -87,7 +87,8 @@ fn absent_elements_are_null_in_json() {
         json,
         json!({"message": "Just a plain answer.", "suggested_values": null,
                "suggested_actions": null, "custom_payload": null,
-               "rejected": [], "warnings": []})
+               "rejected": [], "warnings": [],
+               "parts": [{"text": "Just a plain answer.", "span": [0, 20]}]})
     );
 }
 

@@ -353,6 +353,11 @@ fn as_lf(parsed: &payload_core::ParsedResponse) -> Value {
         }
     }
     fold(&mut json);
+    // Parts' spans count bytes, which each carriage return adds one to: left out here
+    // (the parts' own checks run on both texts).
+    for part in json["parts"].as_array_mut().into_iter().flatten() {
+        part.as_object_mut().map(|part| part.remove("span"));
+    }
     // Locations count columns, which a carriage return does not change on the line;
     // lines are the same. Everything else must be equal.
     json

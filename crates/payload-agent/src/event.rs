@@ -134,15 +134,19 @@ mod tests {
         );
         let event = AgentEvent::from(StreamEvent::TextDelta {
             text: "a\nb".into(),
+            part: 0,
         });
         assert_eq!(
             event.to_sse(),
-            "event: text_delta\ndata: {\"text\":\"a\\nb\"}\n\n"
+            "event: text_delta\ndata: {\"text\":\"a\\nb\",\"part\":0}\n\n"
         );
-        let event = AgentEvent::from(StreamEvent::ReasoningDelta { text: "hmm".into() });
+        let event = AgentEvent::from(StreamEvent::ReasoningDelta {
+            text: "hmm".into(),
+            part: 1,
+        });
         assert_eq!(
             event.to_sse(),
-            "event: reasoning_delta\ndata: {\"text\":\"hmm\"}\n\n"
+            "event: reasoning_delta\ndata: {\"text\":\"hmm\",\"part\":1}\n\n"
         );
     }
 }

@@ -193,7 +193,12 @@ impl<'a, M: Model> Turn<'a, M> {
     fn chunk(&mut self, chunk: ModelChunk) {
         match chunk {
             ModelChunk::Text(text) => self.text(&text),
-            ModelChunk::Reasoning(text) => self.reasoning(Channel::Provider, &text),
+            ModelChunk::Reasoning(text) => {
+                // Not in the text, so in no part: it stands before the part the
+                // answer writes next.
+                let part = self.parser.as_ref().map_or(0, StreamParser::parts_begun);
+                self.reasoning(Channel::Provider, &text, part)
+            }
             ModelChunk::Refusal(text) => self.refusal.push_str(&text),
             ModelChunk::Replay(block) => self.replay.push(block),
             ModelChunk::ToolCallDelta {
@@ -240,21 +245,26 @@ impl<'a, M: Model> Turn<'a, M> {
     fn events(&mut self, events: Vec<StreamEvent>) {
         for event in events {
             match event {
-                StreamEvent::ReasoningDelta { text } => self.reasoning(Channel::Text, &text),
+                StreamEvent::ReasoningDelta { text, part } => {
+                    self.reasoning(Channel::Text, &text, part)
+                }
                 event => self.queue.push_back(AgentEvent::from(event)),
             }
         }
     }
 
     /// More reasoning from `channel`, joined to the turn's and sent as a delta.
-    fn reasoning(&mut self, channel: Channel, text: &str) {
+    fn reasoning(&mut self, channel: Channel, text: &str, part: usize) {
         if self.reasoning_from != Some((self.iteration, channel)) {
             self.reasoning_from = Some((self.iteration, channel));
             self.reasoning.section();
         }
         if let Some(text) = self.reasoning.push(text) {
             self.queue
-                .push_back(AgentEvent::Stream(StreamEvent::ReasoningDelta { text }));
+                .push_back(AgentEvent::Stream(StreamEvent::ReasoningDelta {
+                    text,
+                    part,
+                }));
         }
     }
 
@@ -384,7 +394,7 @@ impl<'a, M: Model> Turn<'a, M> {
         }
         parsed.apply_tool_payloads(&self.tool_payloads);
         // Both channels' reasoning, as the deltas sent it.
-        parsed.reasoning = self.reasoning.text().map(str::to_owned);
+        parsed.set_reasoning(self.reasoning.text().map(str::to_owned));
         self.queue
             .push_back(AgentEvent::Stream(StreamEvent::Complete(parsed)));
     }

@@ -131,8 +131,10 @@ pub use summary::default_summary;
 pub use warning::{Warning, WarningKind};
 pub use whole::extract::{ExtractResult, extract, extract_as, extract_as_with, extract_json};
 
-/// The parts of a [`ParsedResponse`] beyond its message and custom payload.
+/// The parts of a [`ParsedResponse`] beyond its message and custom payload, and the
+/// answer as ordered [`Part`](response::Part)s (docs/spec.md §1.21).
 pub mod response {
+    pub use crate::marker::parts::{Part, PartContents, PartKind};
     pub use crate::marker::response::{Missed, Rejected};
 }
 
@@ -207,6 +209,10 @@ pub mod __internals {
     /// Where a value that starts at a bracket ends, by the scanner every mode shares.
     pub mod balanced {
         pub use crate::scan::balanced::{Balanced, scan};
+    }
+    /// The parts' guarantees (docs/spec.md §1.21), as checks.
+    pub mod parts {
+        pub use crate::stream::parts_check::{check_part_events, check_parts};
     }
     /// Marker mode with every block's end found by the scanner alone.
     pub mod marker {

@@ -89,7 +89,7 @@ fn a_turn_searches_then_answers_with_suggestions() {
     let shown: String = events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::Stream(StreamEvent::TextDelta { text }) => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::TextDelta { text, .. }) => Some(text.as_str()),
             _ => None,
         })
         .collect();

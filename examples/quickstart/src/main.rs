@@ -39,7 +39,7 @@ fn main() {
         for event in stream.push(chunk) {
             if let Some(card) = event.partial::<MeetingProposal>() {
                 println!("card so far: {:?}", card.value);
-            } else if let StreamEvent::TextDelta { text } = event {
+            } else if let StreamEvent::TextDelta { text, .. } = event {
                 println!("text: {text:?}");
             }
         }

@@ -152,7 +152,7 @@ fn a_streamed_recipe_ends_as_the_one_shot_parse_in_every_chunking() {
         let shown: String = events
             .iter()
             .filter_map(|e| match e {
-                StreamEvent::TextDelta { text } => Some(text.as_str()),
+                StreamEvent::TextDelta { text, .. } => Some(text.as_str()),
                 _ => None,
             })
             .collect();

@@ -467,7 +467,7 @@ fn reasoning_deltas(events: &[AgentEvent]) -> String {
     events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::Stream(StreamEvent::ReasoningDelta { text }) => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::ReasoningDelta { text, .. }) => Some(text.as_str()),
             _ => None,
         })
         .collect()
@@ -530,7 +530,7 @@ fn inline_think_sections_are_surfaced_like_the_reasoning_channel() {
     let shown: String = events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::Stream(StreamEvent::TextDelta { text }) => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::TextDelta { text, .. }) => Some(text.as_str()),
             _ => None,
         })
         .collect();

@@ -158,6 +158,11 @@ impl Counted {
         }
     }
 
+    /// How many payloads were accepted in all.
+    pub(crate) fn in_all(&self) -> u32 {
+        self.in_all
+    }
+
     /// How many payloads of type `name` were accepted (with no per-type count kept,
     /// the count in all, which bounds it).
     fn of_type(&self, name: &str) -> u32 {

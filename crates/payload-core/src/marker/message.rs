@@ -23,6 +23,8 @@ pub(crate) struct MessageBuilder {
     in_seam: bool,
     /// Text ready to be handed out.
     out: String,
+    /// How much was handed out before `out`.
+    handed: usize,
 }
 
 impl MessageBuilder {
@@ -72,7 +74,13 @@ impl MessageBuilder {
 
     /// The message text that is final, if any since the last call.
     pub(crate) fn take(&mut self) -> Option<String> {
+        self.handed += self.out.len();
         (!self.out.is_empty()).then(|| std::mem::take(&mut self.out))
+    }
+
+    /// How long the message is so far: what is final, handed out or not.
+    pub(crate) fn len(&self) -> usize {
+        self.handed + self.out.len()
     }
 
     /// The rest of the message: what is final once no more text comes.

@@ -37,6 +37,9 @@ use crate::marker::combination::Combination;
 use crate::marker::count::{Counted, PayloadCount};
 use crate::marker::message::MessageBuilder;
 use crate::marker::near_miss::NearMisses;
+use crate::marker::part_builder::PartsBuilder;
+use crate::marker::parts::{Part, PartKind};
+use crate::marker::placing::{Placed, Section};
 use crate::marker::response::{Missed, ParsedResponse, Rejected};
 use crate::marker::suggestions::{
     self, ActionSpec, SUGGESTED_ACTIONS_MARKER, SUGGESTED_ACTIONS_NAME, SUGGESTED_VALUES_MARKER,
@@ -50,6 +53,8 @@ use crate::scan::table::MarkerTable;
 use crate::warning::{Warning, WarningKind};
 use serde_json::Value;
 use std::sync::Arc;
+
+mod sections;
 
 /// What a page offers, for one parser.
 #[derive(Debug, Clone, Default)]
@@ -223,6 +228,11 @@ impl Parser {
                 raw: String::new(),
                 errors: vec![error],
             }],
+            // The one part: the response, refused.
+            parts: vec![Part {
+                span: 0..len,
+                kind: PartKind::Rejected(0),
+            }],
             ..ParsedResponse::default()
         })
     }
@@ -286,7 +296,17 @@ impl Parser {
         let split = reasoning::split(text, Scope::Anywhere, self.prompted);
         let answer = split.answer.as_ref();
         let mut pieces = Vec::new();
-        let mut assembly = Assembly::new(self.clone());
+        let mut assembly = Assembly::new(self.clone(), false);
+        // Where the answer's bytes and the reasoning sections stand, for the parts.
+        let mut at = 0;
+        for range in &split.answer_ranges {
+            assembly.answered(at, range.start);
+            at += range.len();
+        }
+        for section in &split.sections {
+            let text = Some(section.text.clone());
+            assembly.section(section.answer_before, section.open, text, section.end);
+        }
         // Each step's pieces are taken before the next step: a block's value, read
         // where the block was found, is dropped or kept by the assembly before the
         // segmenter reads on.
@@ -298,11 +318,8 @@ impl Parser {
             }
             pieces.clear();
         }
-        assembly.reasoning_opened();
-        if let Some(reasoning) = &split.reasoning {
-            assembly.reasoning(reasoning);
-        }
-        assembly.finish(answer, split.unclosed)
+        assembly.result.reasoning = split.reasoning;
+        assembly.finish(answer, split.unclosed, text.len())
     }
 }
 
@@ -320,13 +337,23 @@ pub(crate) struct Assembly {
     removed: Vec<std::ops::Range<usize>>,
     /// A forward-only cursor for locations: each byte is counted once.
     cursor: (usize, Location),
+    /// The parts, as they are decided.
+    parts: PartsBuilder,
+    /// Every reasoning section so far, in order (`sections`).
+    sections: Vec<Section>,
+    /// How many of `sections` are placed among the parts.
+    placed: usize,
+    /// What placing sections gave the stream to send.
+    placed_out: Vec<Placed>,
+    /// The assembly of a stream: message text is sent as it becomes final.
+    streaming: bool,
     /// How many custom payloads were accepted so far, in all and per type.
     counted: Counted,
 }
 
 impl Assembly {
-    /// An empty result for a response parsed with `parser`.
-    pub(crate) fn new(parser: Parser) -> Self {
+    /// An empty result for a response parsed with `parser`; `streaming` for a stream's.
+    pub(crate) fn new(parser: Parser, streaming: bool) -> Self {
         Assembly {
             parser,
             result: ParsedResponse::default(),
@@ -337,51 +364,145 @@ impl Assembly {
             removed: Vec::new(),
             cursor: (0, Location { line: 1, column: 1 }),
             counted: Counted::default(),
+            parts: PartsBuilder::default(),
+            sections: Vec::new(),
+            placed: 0,
+            placed_out: Vec::new(),
+            streaming,
         }
+    }
+
+    /// Answer text from answer offset `answer` on stands at offset `text` of the
+    /// response (after a reasoning section, where it resumes).
+    pub(crate) fn answered(&mut self, answer: usize, text: usize) {
+        self.parts.map.push(answer, text);
+    }
+
+    /// A block's value has begun arriving: the position of its part (after the
+    /// sections cut out before the block).
+    pub(crate) fn opened(&mut self) -> usize {
+        self.place_before(self.piece_start);
+        self.parts.opened(self.message.len())
+    }
+
+    /// How many parts have begun.
+    pub(crate) fn parts_begun(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The result so far.
+    pub(crate) fn result(&self) -> &ParsedResponse {
+        &self.result
     }
 
     /// Takes in the next piece of `text` (a block's strict read, if it has one, is
-    /// taken out of it).
-    pub(crate) fn piece(&mut self, text: &str, piece: &mut Piece) {
+    /// taken out of it); for a block, the position of its part and what it is (none
+    /// for a marker with no value, whose text stays in the text part around it).
+    pub(crate) fn piece(&mut self, text: &str, piece: &mut Piece) -> Option<(usize, PartKind)> {
         match piece {
             Piece::Prose(end) => {
-                self.message.kept(&text[self.piece_start..*end]);
-                self.piece_start = *end;
+                self.prose(text, *end);
+                None
             }
-            Piece::Opened { .. } => {}
+            Piece::Opened { .. } => {
+                self.opened();
+                None
+            }
             Piece::Block(block) => {
+                self.place_before(block.start);
                 self.message.removed();
                 self.removed.push(block.start..block.end);
+                let before = self.decisions();
                 self.block(text, block);
+                let kind = self.decided(before, block.pattern);
                 self.piece_start = block.end;
+                let part =
+                    self.parts
+                        .block(self.message.len(), kind.clone(), block.start..block.end);
+                // A section cut out inside the block goes right after it.
+                self.place_before(block.end);
+                Some((part?, kind?))
             }
         }
     }
 
-    /// The message text that has become final since the last call.
-    pub(crate) fn take_text(&mut self) -> Option<String> {
-        let delta = self.message.take()?;
-        self.result.message.push_str(&delta);
-        Some(delta)
+    /// How many blocks were rejected, payloads accepted and blocks accepted so far.
+    fn decisions(&self) -> (usize, u32, usize) {
+        (
+            self.result.rejected.len(),
+            self.counted.in_all(),
+            self.result.accepted.len(),
+        )
     }
 
-    /// A reasoning section has opened.
-    pub(crate) fn reasoning_opened(&mut self) {
+    /// The part a block is, from what it changed (`before`: [`Self::decisions`] before
+    /// it was taken in).
+    fn decided(&self, before: (usize, u32, usize), pattern: usize) -> Option<PartKind> {
+        let (rejected, payloads, accepted) = before;
+        if self.result.rejected.len() > rejected {
+            return Some(PartKind::Rejected(self.result.rejected.len() - 1));
+        }
+        if self.counted.in_all() > payloads {
+            return Some(PartKind::Payload(payloads as usize));
+        }
+        if self.result.accepted.len() == accepted {
+            // A marker with no value: no block, its text with the prose around it.
+            return None;
+        }
+        // A suggestion block accepted with items is the one whose items the parse
+        // holds: the one before it, if any, had none.
+        Some(match self.parser.role(pattern) {
+            BlockKind::Values => PartKind::SuggestedValues {
+                holds_items: self.result.suggested_values.is_some(),
+            },
+            _ => PartKind::SuggestedActions {
+                holds_items: self.result.suggested_actions.is_some(),
+            },
+        })
+    }
+
+    /// The message text that has become final since the last call, and the position of
+    /// the text part it belongs to.
+    pub(crate) fn take_text(&mut self) -> Option<(String, usize)> {
+        let delta = self.message.take()?;
+        self.result.message.push_str(&delta);
+        Some((delta, self.parts.text()))
+    }
+
+    /// A reasoning section has opened at offset `open` of the response, cut out of
+    /// the answer at answer offset `at`; `blank_before` when no answer text came
+    /// before it (then no part can come before it, and it is placed at once).
+    pub(crate) fn reasoning_opened(&mut self, at: usize, open: usize, blank_before: bool) {
         self.reasoning.section();
+        self.section(at, open, None, None);
+        if blank_before {
+            self.place_before(at);
+        }
     }
 
     /// Takes in reasoning text (never scanned: it only ever becomes `reasoning`);
-    /// returns the reasoning it made final.
-    pub(crate) fn reasoning(&mut self, text: &str) -> Option<String> {
-        self.reasoning.push(text)
+    /// returns the reasoning it made final and the position of its section's part,
+    /// once the section is placed (docs/spec.md §1.21): until then it is held.
+    pub(crate) fn reasoning(&mut self, text: &str) -> Option<(String, usize)> {
+        let delta = self.reasoning.push(text)?;
+        let range = self.reasoning.current_section().unwrap_or_default();
+        self.section_text(delta, range)
     }
 
     /// The result, once every piece is in (`answer` is the whole text they are pieces
-    /// of); `unclosed` names the reasoning section still open when the text ended, if
-    /// one was.
-    pub(crate) fn finish(mut self, answer: &str, unclosed: Option<&str>) -> ParsedResponse {
+    /// of; `len` the response's length, reasoning included); `unclosed` names the
+    /// reasoning section still open when the text ended, if one was.
+    pub(crate) fn finish(
+        mut self,
+        answer: &str,
+        unclosed: Option<&str>,
+        len: usize,
+    ) -> ParsedResponse {
+        // The sections cut out after the last piece.
+        self.place_before(usize::MAX);
         if !self.removed.is_empty() {
-            let spans = crate::marker::message::with_seams(answer, self.removed);
+            let spans =
+                crate::marker::message::with_seams(answer, std::mem::take(&mut self.removed));
             self.result.removed = Some(Box::new(spans));
         }
         let rest = std::mem::take(&mut self.message).finish();
@@ -430,12 +551,65 @@ impl Assembly {
                 reasoning::unclosed_message(name),
             ));
         }
+        let had = (
+            self.result.suggested_values.is_some(),
+            self.result.suggested_actions.is_some(),
+        );
         self.parser
             .combination
             .apply(&mut self.result, &mut self.warnings);
-        self.result.reasoning = self.reasoning.text().map(str::to_owned);
+        if had.0 && self.result.suggested_values.is_none() {
+            self.withhold(BlockKind::Values);
+        }
+        if had.1 && self.result.suggested_actions.is_none() {
+            self.withhold(BlockKind::Actions);
+        }
+        if let Some(reasoning) = self.reasoning.text() {
+            self.result.reasoning = Some(reasoning.to_owned());
+        }
         self.result.warnings = self.warnings.finish();
+        let parts = std::mem::take(&mut self.parts);
+        self.result.parts = parts.finish(self.result.message.len(), len);
         self.result
+    }
+
+    /// The suggestion block of `role` whose items the combination rule took out beside
+    /// the payload: its part becomes a refused one, with its text and why.
+    fn withhold(&mut self, role: BlockKind) {
+        let name = role.name();
+        let marker = role_marker(&role);
+        let raw = self
+            .result
+            .accepted
+            .iter()
+            .rev()
+            .find(|(kind, _)| *kind == name)
+            .map(|(_, raw)| raw.clone())
+            .unwrap_or_default();
+        let error = PayloadError::new(
+            ErrorKind::ExtraPayload,
+            "",
+            format!(
+                "on this page a response with a structured payload holds no {marker} \
+                 (the page's combination rule)"
+            ),
+        )
+        .with_suggestion(format!(
+            "send the payload alone, or {marker} without a payload"
+        ));
+        let refused = PartKind::Withheld(Box::new(Rejected {
+            kind: name.to_string(),
+            raw,
+            errors: vec![error],
+        }));
+        self.parts.replace(
+            |kind| match (role, kind) {
+                (BlockKind::Values, PartKind::SuggestedValues { holds_items }) => *holds_items,
+                (BlockKind::Actions, PartKind::SuggestedActions { holds_items }) => *holds_items,
+                _ => false,
+            },
+            refused,
+        );
     }
 
     /// The location of `offset`; offsets arrive in increasing order.

@@ -3,25 +3,19 @@
 
 use crate::LlmPayload;
 use crate::error::{ErrorKind, PayloadError};
+use crate::marker::parts::{Part, PartKind};
+pub use crate::marker::rejected::Rejected;
 use crate::marker::suggestions::{SuggestedAction, SuggestedValue};
 use crate::payload::CustomPayload;
 use crate::warning::Warning;
 use serde::{Deserialize, Serialize};
 
-/// A block that was removed from the message but not accepted, with its text kept.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Rejected {
-    /// The payload type's name, or `suggested_values` / `suggested_actions`.
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// The block's text as the model wrote it (marker, fence and JSON).
-    pub raw: String,
-    /// Why it was rejected: every problem found.
-    pub errors: Vec<PayloadError>,
-}
-
-/// The parse of one response: the clean message and every structured element.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+/// The parse of one response: the clean message and every structured element, and the
+/// answer as ordered [`Part`]s.
+///
+/// Its JSON form (docs/spec.md §1) has one member per field below, `parts` last, each
+/// part written out with what it holds (docs/spec.md §1.21).
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ParsedResponse {
     /// The text shown to the user, with every recognised block removed.
     pub message: String,
@@ -38,28 +32,27 @@ pub struct ParsedResponse {
     /// `<reasoning>` sections, taken out of the message and never scanned for blocks;
     /// several sections are joined with a blank line. `None` (and left out of the JSON)
     /// when the response has none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
     /// What was repaired or dropped.
     pub warnings: Vec<Warning>,
+    /// The answer in text order (docs/spec.md §1.21): text, payloads, suggestion blocks,
+    /// reasoning and refused blocks where the model wrote them, their spans covering the
+    /// response exactly. Read what a part holds with [`ParsedResponse::contents`].
+    pub parts: Vec<Part>,
     /// The text of every accepted block (the custom payload's and the suggestions'),
     /// with its type name, in order: what the model wrote, so that a payload superseded
     /// by a tool is rejected with its text and nothing removed from the message is lost.
-    #[serde(skip)]
     pub(crate) accepted: Vec<(&'static str, String)>,
     /// The custom payloads accepted after the first, in text order (a page whose
     /// [`crate::PayloadCount`] allows several).
-    #[serde(skip)]
     pub(crate) more_payloads: Vec<CustomPayload>,
     /// Blocks the model meant to send but that could not be read as blocks: a near-miss
     /// marker (docs/spec.md §1.16) or a marker with no value (docs/spec.md §1.17). Each has a
     /// warning too.
-    #[serde(skip)]
     pub(crate) missed: Vec<Missed>,
     /// What was taken out of the message ([`ParsedResponse::removed_spans`]); `None`
     /// when nothing was. Boxed: the result travels in the stream's `complete` event,
     /// whose size is this struct's.
-    #[serde(skip)]
     #[allow(clippy::box_collection)]
     pub(crate) removed: Option<Box<Vec<std::ops::Range<usize>>>>,
 }
@@ -83,12 +76,20 @@ impl ParsedResponse {
     /// the turn, the last one becomes the custom payload, and a payload parsed from the
     /// text goes to `rejected` with kind `superseded_by_tool`.
     /// Every payload parsed from the text is superseded, however many the page's count
-    /// allowed.
+    /// allowed, and its part becomes a refused one; the tool's payload has no part (it
+    /// was not written in the text).
     pub fn apply_tool_payloads(&mut self, tool_payloads: &[CustomPayload]) {
         let Some(last) = tool_payloads.last() else {
             return;
         };
         let more = std::mem::take(&mut self.more_payloads);
+        // The payload parts become refused ones: the `i`th payload's entry is `first + i`.
+        let first = self.rejected.len();
+        for part in &mut self.parts {
+            if let PartKind::Payload(index) = part.kind {
+                part.kind = PartKind::Rejected(first + index);
+            }
+        }
         for parsed in self.custom_payload.take().into_iter().chain(more) {
             let raw = match self
                 .accepted

@@ -203,12 +203,16 @@ fn visible(text: &str) -> bool {
 /// A piece of the text, in order, as the splitter decides it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Part<'a> {
-    /// Answer text.
-    Answer(&'a str),
-    /// A reasoning section has opened.
-    Opened,
+    /// Answer text, and the offset in the whole text where it starts.
+    Answer(&'a str, usize),
+    /// A reasoning section has opened, at this offset of the whole text (its opener's
+    /// start; where the text starts for a section the prompt opened).
+    Opened(usize),
     /// Reasoning text (tags excluded).
     Reasoning(&'a str),
+    /// A section has closed: the answer resumes at this offset of the whole text (the
+    /// closer's end), whether or not answer text follows yet.
+    Closed(usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,15 +256,17 @@ impl Splitter {
         }
     }
 
-    /// Reads `chunk`, handing every piece it decides to `out`, in order.
-    pub(crate) fn push(&mut self, chunk: &str, out: &mut impl FnMut(Part<'_>)) {
+    /// Reads `chunk`, which starts at offset `at` of the whole text, handing every
+    /// piece it decides to `out`, in order.
+    pub(crate) fn push(&mut self, chunk: &str, at: usize, out: &mut impl FnMut(Part<'_>)) {
         if self.held.is_empty() {
-            let used = self.feed(chunk, false, out);
+            let used = self.feed(chunk, at, false, out);
             self.held.push_str(&chunk[used..]);
         } else {
+            let base = at - self.held.len();
             let mut text = std::mem::take(&mut self.held);
             text.push_str(chunk);
-            let used = self.feed(&text, false, out);
+            let used = self.feed(&text, base, false, out);
             text.drain(..used);
             self.held = text;
         }
@@ -284,11 +290,15 @@ impl Splitter {
         self.held.is_empty() && self.answered && self.mode == (Mode::Answer { line_start: false })
     }
 
-    /// The text has ended: hands out what was held. Returns the opener of the section
-    /// still open, if one is (it is reasoning to the end).
-    pub(crate) fn finish(&mut self, out: &mut impl FnMut(Part<'_>)) -> Option<&'static str> {
+    /// The text has ended, `len` bytes long: hands out what was held. Returns the
+    /// opener of the section still open, if one is (it is reasoning to the end).
+    pub(crate) fn finish(
+        &mut self,
+        len: usize,
+        out: &mut impl FnMut(Part<'_>),
+    ) -> Option<&'static str> {
         let text = std::mem::take(&mut self.held);
-        self.feed(&text, true, out);
+        self.feed(&text, len - text.len(), true, out);
         match self.mode {
             // The answer's own section may end with the text.
             Mode::Reasoning { section } if SECTIONS[section].answer => None,
@@ -298,8 +308,15 @@ impl Splitter {
         }
     }
 
-    /// Decides as much of `text` as it can; returns how many bytes it used.
-    fn feed(&mut self, text: &str, eof: bool, out: &mut impl FnMut(Part<'_>)) -> usize {
+    /// Decides as much of `text`, which starts at offset `base` of the whole text, as
+    /// it can; returns how many bytes it used.
+    fn feed(
+        &mut self,
+        text: &str,
+        base: usize,
+        eof: bool,
+        out: &mut impl FnMut(Part<'_>),
+    ) -> usize {
         let bytes = text.as_bytes();
         let mut pos = 0;
         // Where the piece being handed out started.
@@ -347,10 +364,10 @@ impl Splitter {
                         }
                     };
                     if from < pos {
-                        out(Part::Answer(&text[from..pos]));
+                        out(Part::Answer(&text[from..pos], base + from));
                     }
                     if !SECTIONS[section].answer {
-                        out(Part::Opened);
+                        out(Part::Opened(base + pos));
                     }
                     pos += len;
                     from = pos;
@@ -371,7 +388,7 @@ impl Splitter {
                         Tag::No => pos = at + 1,
                         Tag::Is { len, .. } => {
                             if from < at {
-                                self.inside(section, &text[from..at], out);
+                                self.inside(section, &text[from..at], base + from, out);
                             }
                             pos = at + len;
                             from = pos;
@@ -379,6 +396,7 @@ impl Splitter {
                                 Some(section) => Mode::Reasoning { section },
                                 None => Mode::Answer { line_start: false },
                             };
+                            out(Part::Closed(base + pos));
                         }
                     }
                 }
@@ -386,8 +404,12 @@ impl Splitter {
         }
         if from < pos {
             match self.mode {
-                Mode::Answer { .. } | Mode::Prompted => out(Part::Answer(&text[from..pos])),
-                Mode::Reasoning { section } => self.inside(section, &text[from..pos], out),
+                Mode::Answer { .. } | Mode::Prompted => {
+                    out(Part::Answer(&text[from..pos], base + from))
+                }
+                Mode::Reasoning { section } => {
+                    self.inside(section, &text[from..pos], base + from, out)
+                }
             }
         }
         pos
@@ -395,12 +417,12 @@ impl Splitter {
 
     /// Hands out `piece`, text inside a section of kind `SECTIONS[section]`: reasoning,
     /// or answer text when the section holds the answer.
-    fn inside(&mut self, section: usize, piece: &str, out: &mut impl FnMut(Part<'_>)) {
+    fn inside(&mut self, section: usize, piece: &str, at: usize, out: &mut impl FnMut(Part<'_>)) {
         if SECTIONS[section].answer {
             if !self.answered {
                 self.answered = visible(piece);
             }
-            out(Part::Answer(piece));
+            out(Part::Answer(piece, at));
         } else {
             out(Part::Reasoning(piece));
         }
@@ -484,6 +506,9 @@ pub struct ReasoningText {
     trailing: String,
     /// Everything handed out so far.
     all: String,
+    /// Where the current section's own text starts in `all` (after the blank line that
+    /// joins it to the one before), once it has any.
+    section_from: Option<usize>,
 }
 
 impl ReasoningText {
@@ -494,6 +519,7 @@ impl ReasoningText {
 
     /// A new section starts: its text goes after a blank line (if anything came before).
     pub fn section(&mut self) {
+        self.section_from = None;
         if !self.all.is_empty() {
             self.separate = true;
             self.trailing.clear();
@@ -512,11 +538,16 @@ impl ReasoningText {
         }
         let mut out = String::new();
         if self.all.is_empty() {
+            self.section_from = Some(0);
             out.push_str(body.trim_start());
         } else if self.separate {
+            self.section_from = Some(self.all.len() + 2);
             out.push_str("\n\n");
             out.push_str(body.trim_start());
         } else {
+            // Visible text of a section whose start went out before (or of no
+            // section: an agent joining a provider's channel).
+            self.section_from.get_or_insert(self.all.len());
             out.push_str(&self.trailing);
             out.push_str(body);
         }
@@ -531,6 +562,12 @@ impl ReasoningText {
     pub fn text(&self) -> Option<&str> {
         (!self.all.is_empty()).then_some(self.all.as_str())
     }
+
+    /// Where the current section's own text stands in [`ReasoningText::text`] (without
+    /// the blank line that joins it to the one before); `None` while it has none.
+    pub(crate) fn current_section(&self) -> Option<std::ops::Range<usize>> {
+        self.section_from.map(|from| from..self.all.len())
+    }
 }
 
 /// A text cut into its answer and its reasoning.
@@ -542,6 +579,24 @@ pub(crate) struct Split<'a> {
     pub(crate) reasoning: Option<String>,
     /// The opener of the section still open when the text ended.
     pub(crate) unclosed: Option<&'static str>,
+    /// Where each piece of the answer stands in the text, in order (empty when the
+    /// answer is the text itself).
+    pub(crate) answer_ranges: Vec<std::ops::Range<usize>>,
+    /// Each reasoning section with text, in order.
+    pub(crate) sections: Vec<SectionAt>,
+}
+
+/// Where a reasoning section stands, for the parts of a parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SectionAt {
+    /// The offset in the text where it opens.
+    pub(crate) open: usize,
+    /// How much of the answer came before it.
+    pub(crate) answer_before: usize,
+    /// Its own text in the joined reasoning.
+    pub(crate) text: std::ops::Range<usize>,
+    /// Where the answer resumes after it, if it closed.
+    pub(crate) end: Option<usize>,
 }
 
 /// Cuts a whole text into answer and reasoning; `prompted` as for [`Splitter::new`].
@@ -552,22 +607,49 @@ pub(crate) fn split(text: &str, scope: Scope, prompted: bool) -> Split<'_> {
             answer: std::borrow::Cow::Borrowed(text),
             reasoning: None,
             unclosed: None,
+            answer_ranges: Vec::new(),
+            sections: Vec::new(),
         };
     }
     let mut splitter = Splitter::new(scope, prompted);
     let mut answer: Vec<std::ops::Range<usize>> = Vec::new();
     let base = text.as_ptr() as usize;
     let mut reasoning = ReasoningText::default();
+    let mut sections: Vec<SectionAt> = Vec::new();
+    // The section open and the answer before it.
+    let mut opened: Option<(usize, usize)> = None;
+    let mut answer_len = 0;
     let unclosed = {
         let mut out = |part: Part<'_>| match part {
-            Part::Answer(_) => {}
-            Part::Opened => reasoning.section(),
+            Part::Answer(piece, _) => answer_len += piece.len(),
+            Part::Closed(at) => {
+                if let Some(last) = sections.last_mut().filter(|last| last.end.is_none()) {
+                    last.end = Some(at);
+                }
+            }
+            Part::Opened(at) => {
+                reasoning.section();
+                opened = Some((at, answer_len));
+            }
             Part::Reasoning(text) => {
                 reasoning.push(text);
+                if let (Some((open, answer_before)), Some(text)) =
+                    (opened, reasoning.current_section())
+                {
+                    match sections.last_mut() {
+                        Some(last) if last.open == open => last.text = text,
+                        _ => sections.push(SectionAt {
+                            open,
+                            answer_before,
+                            text,
+                            end: None,
+                        }),
+                    }
+                }
             }
         };
-        let used = splitter.feed(text, true, &mut |part| {
-            if let Part::Answer(piece) = part {
+        let used = splitter.feed(text, 0, true, &mut |part| {
+            if let Part::Answer(piece, _) = part {
                 // The whole text is fed at once, so every piece is a slice of it: keep
                 // where it is instead of copying it.
                 let start = piece.as_ptr() as usize - base;
@@ -576,23 +658,25 @@ pub(crate) fn split(text: &str, scope: Scope, prompted: bool) -> Split<'_> {
             out(part);
         });
         debug_assert_eq!(used, text.len());
-        splitter.finish(&mut out)
+        splitter.finish(text.len(), &mut out)
     };
     // Nothing was taken out (no section, no notation around the answer): the text.
     let kept: usize = answer.iter().map(std::ops::Range::len).sum();
-    let answer = if kept == text.len() {
-        std::borrow::Cow::Borrowed(text)
+    let (answer, answer_ranges) = if kept == text.len() {
+        (std::borrow::Cow::Borrowed(text), Vec::new())
     } else {
         let mut joined = String::with_capacity(text.len());
-        for range in answer {
-            joined.push_str(&text[range]);
+        for range in &answer {
+            joined.push_str(&text[range.clone()]);
         }
-        std::borrow::Cow::Owned(joined)
+        (std::borrow::Cow::Owned(joined), answer)
     };
     Split {
         answer,
         reasoning: reasoning.text().map(str::to_owned),
         unclosed,
+        answer_ranges,
+        sections,
     }
 }
 

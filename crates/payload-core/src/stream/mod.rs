@@ -8,7 +8,7 @@
 //! let mut shown = String::new();
 //! for chunk in ["Pick one.\n\nSUGGESTED_VA", "LUES: [{\"label\": \"Yes\", ", "\"value\": \"Yes\"}]"] {
 //!     for event in stream.push(chunk) {
-//!         if let StreamEvent::TextDelta { text } = event {
+//!         if let StreamEvent::TextDelta { text, .. } = event {
 //!             shown.push_str(&text);
 //!         }
 //!     }
@@ -68,6 +68,10 @@ mod adapter;
 #[cfg(test)]
 mod count_tests;
 mod partial;
+#[cfg(any(test, feature = "__internals"))]
+pub(crate) mod parts_check;
+#[cfg(test)]
+mod parts_tests;
 pub mod sse;
 #[cfg(test)]
 mod tests;
@@ -75,6 +79,8 @@ mod tests;
 use crate::caps::Capped;
 use crate::limits::Limits;
 use crate::marker::parse::{Assembly, BlockKind, ParseOptions, Parser};
+use crate::marker::parts::{Part as AnswerPart, PartContents, PartKind};
+use crate::marker::placing::Placed;
 use crate::marker::response::ParsedResponse;
 use crate::marker::suggestions;
 use crate::partial::{Cursor, PartialType};
@@ -101,6 +107,8 @@ pub enum StreamEvent {
     TextDelta {
         /// The new text.
         text: String,
+        /// The position of its text part in the final `parts` (docs/spec.md §1.21).
+        part: usize,
     },
     /// A block of a type the page offers (or a suggestion block) has begun.
     PayloadStart {
@@ -109,6 +117,8 @@ pub enum StreamEvent {
         kind: String,
         /// The marker the model wrote (without emphasis or colon).
         marker: String,
+        /// The position of the block's part in the final `parts`.
+        part: usize,
     },
     /// The value of the block being written, so far (rules in [`partial_value`]).
     /// Read it typed with [`StreamEvent::partial`].
@@ -122,13 +132,36 @@ pub enum StreamEvent {
         /// once the value has closed; everything else in `partial` is complete.
         #[serde(skip_serializing_if = "Option::is_none")]
         open: Option<String>,
+        /// The position of the block's part in the final `parts`.
+        part: usize,
+    },
+    /// A block announced by `payload_start` is decided, as the final parse decides it:
+    /// accepted, with the value the parse holds (`data`), or refused, with why
+    /// (`errors`). A suggestion block is decided by the page's combination rule only
+    /// once the response has ended, so its `payload_end` comes just before `complete`.
+    PayloadEnd {
+        /// The payload type's name, as in `PayloadStart`.
+        #[serde(rename = "type")]
+        kind: String,
+        /// The position of the block's part in the final `parts`.
+        part: usize,
+        /// The accepted value (a suggestion block's: the items kept); `None` when the
+        /// block was refused.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        data: Option<Value>,
+        /// Why the block was refused; empty when it was accepted.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        errors: Vec<crate::error::PayloadError>,
     },
     /// Reasoning that is final (docs/spec.md §9.1): text of a `<think>` section (or a provider's
     /// reasoning channel, in the agent), never part of the message. The deltas
     /// concatenated are the final parse's `reasoning` exactly.
     ReasoningDelta {
-        /// The new reasoning text.
+        /// The new reasoning text (the first of a later section starts with the blank
+        /// line that joins it to the one before).
         text: String,
+        /// The position of its reasoning part in the final `parts`.
+        part: usize,
     },
     /// The whole response has arrived: its parse.
     Complete(ParsedResponse),
@@ -143,6 +176,7 @@ impl StreamEvent {
                 kind,
                 partial,
                 open,
+                ..
             } if kind == T::NAME => T::read_partial(partial, Cursor::root(open.as_deref())),
             _ => None,
         }
@@ -154,6 +188,7 @@ impl StreamEvent {
             StreamEvent::TextDelta { .. } => "text_delta",
             StreamEvent::PayloadStart { .. } => "payload_start",
             StreamEvent::PayloadProgress { .. } => "payload_progress",
+            StreamEvent::PayloadEnd { .. } => "payload_end",
             StreamEvent::ReasoningDelta { .. } => "reasoning_delta",
             StreamEvent::Complete(_) => "complete",
         }
@@ -177,6 +212,8 @@ struct Preview {
     /// filter them, so a change to the value may not change what is shown); kept
     /// instead of a copy, which would cost an allocation per node per preview.
     last: Option<u64>,
+    /// The position of the block's part.
+    part: usize,
 }
 
 /// Parses a response as it streams in. Build one per response.
@@ -209,6 +246,12 @@ pub struct StreamParser {
     /// after each chunk that takes the full way, so that the common chunk (one token
     /// inside a long block) costs one comparison and its copy; `0` without shortcuts.
     quiet: usize,
+    /// The suggestion blocks announced, by part: decided only at the end (the page's
+    /// combination rule), so their `payload_end` waits for it.
+    suggestion_parts: Vec<usize>,
+    /// The answer so far holds visible text (a reasoning section after it may not be
+    /// placed among the parts at once).
+    visible: bool,
 }
 
 impl std::fmt::Debug for StreamParser {
@@ -229,7 +272,7 @@ impl StreamParser {
     /// parser can be built once and used for every response).
     pub fn with_parser(parser: Parser) -> StreamParser {
         StreamParser {
-            assembly: Assembly::new(parser.clone()),
+            assembly: Assembly::new(parser.clone(), true),
             splitter: parser.splitter(),
             parser,
             segmenter: Segmenter::new(crate::json::reads),
@@ -241,6 +284,8 @@ impl StreamParser {
             idle_below: 0,
             shortcuts: true,
             quiet: 0,
+            suggestion_parts: Vec::new(),
+            visible: false,
         }
     }
 
@@ -268,6 +313,12 @@ impl StreamParser {
     /// without the end of a line that may still open one).
     pub fn text(&self) -> &str {
         &self.buf
+    }
+
+    /// How many parts have begun (docs/spec.md §1.21): the position the next part will
+    /// have. Parts are only appended, so this never goes down.
+    pub fn parts_begun(&self) -> usize {
+        self.assembly.parts_begun()
     }
 
     /// Takes in the next chunk of the response; the events it decides.
@@ -308,14 +359,17 @@ impl StreamParser {
             self.overflow += chunk.len();
             return;
         }
+        let at = self.received;
         self.received += chunk.len();
         if self.shortcuts && self.splitter.passes_whole(chunk) {
-            // Answer text the splitter would hand out whole: no tag can open in it.
+            // Answer text the splitter would hand out whole: no tag can open in it,
+            // and it follows the answer text before it in the response (the splitter
+            // said where the answer resumed after any section).
             self.buf.push_str(chunk);
         } else {
             let mut splitter =
                 std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere, false));
-            splitter.push(chunk, &mut |part| self.part(part, events));
+            splitter.push(chunk, at, &mut |part| self.part(part, events));
             self.splitter = splitter;
         }
         if self.shortcuts && self.buf.len() < self.idle_below {
@@ -368,15 +422,27 @@ impl StreamParser {
     /// Takes in a piece of the text as the reasoning splitter decided it.
     fn part(&mut self, part: Part<'_>, events: &mut Vec<StreamEvent>) {
         match part {
-            Part::Answer(text) => self.buf.push_str(text),
-            Part::Opened => {
+            Part::Answer(text, at) => {
+                self.assembly.answered(self.buf.len(), at);
+                // Visible as the message sees it (`str::trim`): an invisible character
+                // that counts as space before a tag is message text.
+                self.visible = self.visible || !text.trim().is_empty();
+                self.buf.push_str(text);
+            }
+            Part::Closed(at) => {
+                self.assembly.answered(self.buf.len(), at);
+                self.assembly.section_closed(at);
+            }
+            Part::Opened(at) => {
                 // The answer before the section is shown before its reasoning.
                 self.run(false, events);
-                self.assembly.reasoning_opened();
+                self.assembly
+                    .reasoning_opened(self.buf.len(), at, !self.visible);
+                self.send_placed(events);
             }
             Part::Reasoning(text) => {
-                if let Some(text) = self.assembly.reasoning(text) {
-                    events.push(StreamEvent::ReasoningDelta { text });
+                if let Some((text, part)) = self.assembly.reasoning(text) {
+                    events.push(StreamEvent::ReasoningDelta { text, part });
                 }
             }
         }
@@ -414,9 +480,19 @@ impl StreamParser {
         }
         let mut splitter =
             std::mem::replace(&mut self.splitter, Splitter::new(Scope::Anywhere, false));
-        let unclosed = splitter.finish(&mut |part| self.part(part, events));
+        let len = self.received;
+        let unclosed = splitter.finish(len, &mut |part| self.part(part, events));
         self.run(true, events);
-        self.assembly.finish(&self.buf, unclosed)
+        // The sections cut out after the last piece, and their reasoning held back.
+        self.assembly.place_before(usize::MAX);
+        self.send_placed(events);
+        let parsed = self.assembly.finish(&self.buf, unclosed, len);
+        for part in self.suggestion_parts {
+            if let Some(decided) = parsed.parts.get(part) {
+                events.extend(payload_end(&parsed, part, &decided.kind));
+            }
+        }
+        parsed
     }
 
     /// Runs the segmenter over the text so far and turns its pieces into events.
@@ -427,17 +503,23 @@ impl StreamParser {
             .advance(self.parser.table(), &self.buf, eof, &mut pieces);
         for piece in &mut pieces {
             match piece {
-                Piece::Prose(_) => self.assembly.piece(&self.buf, piece),
+                Piece::Prose(_) => {
+                    self.assembly.piece(&self.buf, piece);
+                    self.send_placed(events);
+                }
                 Piece::Opened {
                     pattern,
                     value_start,
                 } => {
                     self.flush(events);
                     let role = self.parser.role(*pattern);
+                    let part = self.assembly.opened();
+                    self.send_placed(events);
                     if shown(&role) {
                         events.push(StreamEvent::PayloadStart {
                             kind: role.name().to_string(),
                             marker: crate::marker::parse::role_marker(&role).to_string(),
+                            part,
                         });
                     }
                     // A value sent inside a string (docs/values.md) has no preview: what
@@ -451,6 +533,7 @@ impl StreamParser {
                             reader: PartialReader::default(),
                             shown: None,
                             last: None,
+                            part,
                         });
                     }
                 }
@@ -464,7 +547,21 @@ impl StreamParser {
                             preview_at(&self.parser, &self.buf, &mut preview, end, true, events);
                         }
                     }
-                    self.assembly.piece(&self.buf, piece);
+                    // The text before the block goes out as its own part's.
+                    self.flush(events);
+                    let Piece::Block(block) = piece else {
+                        unreachable!("matched above")
+                    };
+                    let role = self.parser.role(block.pattern);
+                    let decided = self.assembly.piece(&self.buf, piece);
+                    self.send_placed(events);
+                    if let (Some((part, kind)), true) = (decided, shown(&role)) {
+                        match kind {
+                            PartKind::SuggestedValues { .. }
+                            | PartKind::SuggestedActions { .. } => self.suggestion_parts.push(part),
+                            _ => events.extend(payload_end(self.assembly.result(), part, &kind)),
+                        }
+                    }
                 }
             }
         }
@@ -473,8 +570,8 @@ impl StreamParser {
         if let Some(preview) = &mut self.preview {
             match self.segmenter.open_block() {
                 Some((start, value_end)) if start == preview.value_start => {
-                    if let Some(text) = self.assembly.take_text() {
-                        events.push(StreamEvent::TextDelta { text });
+                    if let Some((text, part)) = self.assembly.take_text() {
+                        events.push(StreamEvent::TextDelta { text, part });
                     }
                     let to = value_end.unwrap_or(self.buf.len());
                     preview_at(
@@ -516,10 +613,21 @@ impl StreamParser {
         self.segmenter.idle_below().min(preview_due)
     }
 
+    /// Sends what placing reasoning sections among the parts gave: the text before a
+    /// section, then the reasoning held back until it was placed.
+    fn send_placed(&mut self, events: &mut Vec<StreamEvent>) {
+        for placed in self.assembly.take_placed() {
+            events.push(match placed {
+                Placed::Text(text, part) => StreamEvent::TextDelta { text, part },
+                Placed::Reasoning(text, part) => StreamEvent::ReasoningDelta { text, part },
+            });
+        }
+    }
+
     /// Sends the message text that has become final.
     fn flush(&mut self, events: &mut Vec<StreamEvent>) {
-        if let Some(text) = self.assembly.take_text() {
-            events.push(StreamEvent::TextDelta { text });
+        if let Some((text, part)) = self.assembly.take_text() {
+            events.push(StreamEvent::TextDelta { text, part });
         }
     }
 }
@@ -582,7 +690,43 @@ fn preview_at(
         kind: role.name().to_string(),
         partial: value,
         open,
+        part: preview.part,
     });
+}
+
+/// The `payload_end` of the block decided as part `part`, of `kind`, in `parsed` (the
+/// result so far, or the final one for a suggestion block).
+fn payload_end(parsed: &ParsedResponse, part: usize, kind: &PartKind) -> Option<StreamEvent> {
+    let probe = AnswerPart {
+        span: 0..0,
+        kind: kind.clone(),
+    };
+    let (kind, data, errors) = match parsed.contents(&probe)? {
+        // The one copy of the value the stream makes for it: the parse keeps its own.
+        PartContents::Payload(payload) => (
+            payload.kind.clone(),
+            Some(payload.data().clone()),
+            Vec::new(),
+        ),
+        PartContents::SuggestedValues(values) => (
+            suggestions::SUGGESTED_VALUES_NAME.to_string(),
+            serde_json::to_value(values).ok(),
+            Vec::new(),
+        ),
+        PartContents::SuggestedActions(actions) => (
+            suggestions::SUGGESTED_ACTIONS_NAME.to_string(),
+            serde_json::to_value(actions).ok(),
+            Vec::new(),
+        ),
+        PartContents::Refused(rejected) => (rejected.kind.clone(), None, rejected.errors.clone()),
+        PartContents::Text(_) | PartContents::Reasoning(_) => return None,
+    };
+    Some(StreamEvent::PayloadEnd {
+        kind,
+        part,
+        data,
+        errors,
+    })
 }
 
 /// The preview of a block's value so far, showing nothing the final result would

@@ -12,7 +12,7 @@ use std::io::{self, Write};
 /// An event that goes out as SSE: a name from the chat vocabulary (`status`,
 /// `text_delta`, `reasoning_delta`, `tool_start`, `tool_progress`, `tool_complete`,
 /// `complete`, `error`,
-/// and the parser's `payload_start` / `payload_progress`) and a JSON body.
+/// and the parser's `payload_start` / `payload_progress` / `payload_end`) and a JSON body.
 pub trait ServerSentEvent {
     /// The `event:` name.
     fn event_name(&self) -> &'static str;
@@ -52,8 +52,9 @@ impl ServerSentEvent for StreamEvent {
     }
 
     fn write_data(&self, out: &mut dyn Write) -> io::Result<()> {
-        // `StreamEvent` serializes untagged: `{"text": ...}`, `{"type", "marker"}`,
-        // `{"type", "partial"}`, or the ParsedResponse itself.
+        // `StreamEvent` serializes untagged: `{"text", "part"}`, `{"type", "marker",
+        // "part"}`, `{"type", "partial", "part"}`, `{"type", "part", "data" or
+        // "errors"}`, or the ParsedResponse itself.
         write_json(out, self)
     }
 }
@@ -76,10 +77,14 @@ mod tests {
     fn a_text_delta_is_one_data_line_even_with_newlines() {
         let event = StreamEvent::TextDelta {
             text: "Line one.\n\nLine two: \"quoted\"".to_string(),
+            part: 2,
         };
         let (name, data) = parts(&event.to_sse());
         assert_eq!(name, "text_delta");
-        assert_eq!(data, json!({"text": "Line one.\n\nLine two: \"quoted\""}));
+        assert_eq!(
+            data,
+            json!({"text": "Line one.\n\nLine two: \"quoted\"", "part": 2})
+        );
     }
 
     #[test]
@@ -98,23 +103,39 @@ mod tests {
         let start = StreamEvent::PayloadStart {
             kind: "schema_proposal".to_string(),
             marker: "SCHEMA_PROPOSAL".to_string(),
+            part: 1,
         };
         assert_eq!(
             parts(&start.to_sse()),
             (
                 "payload_start".to_string(),
-                json!({"type": "schema_proposal", "marker": "SCHEMA_PROPOSAL"})
+                json!({"type": "schema_proposal", "marker": "SCHEMA_PROPOSAL", "part": 1})
             )
         );
         let progress = StreamEvent::PayloadProgress {
             kind: "schema_proposal".to_string(),
             partial: json!({"mode": "create"}),
             open: Some("".to_string()),
+            part: 1,
         };
         let (name, data) = parts(&progress.to_sse());
         assert_eq!(name, "payload_progress");
         assert_eq!(data["partial"], json!({"mode": "create"}));
         assert_eq!(data["open"], json!(""));
+        assert_eq!(data["part"], json!(1));
+        let end = StreamEvent::PayloadEnd {
+            kind: "schema_proposal".to_string(),
+            part: 1,
+            data: Some(json!({"mode": "create"})),
+            errors: Vec::new(),
+        };
+        assert_eq!(
+            parts(&end.to_sse()),
+            (
+                "payload_end".to_string(),
+                json!({"type": "schema_proposal", "part": 1, "data": {"mode": "create"}})
+            )
+        );
         assert_eq!(
             encode("status", &json!({"message": "Thinking..."})),
             "event: status\ndata: {\"message\":\"Thinking...\"}\n\n"

@@ -47,23 +47,23 @@ impl LlmPayload for Proposal {
     const DESCRIPTION: &'static str = "A short proposal.";
 }
 
-fn options() -> ParseOptions {
+pub(super) fn options() -> ParseOptions {
     ParseOptions::new()
         .payload(SchemaProposal::TYPE)
         .foreign(DataProposal::TYPE)
         .action(ActionSpec::client("close_chat", "Close the chat"))
 }
 
-fn tricky_options() -> ParseOptions {
+pub(super) fn tricky_options() -> ParseOptions {
     options().payload(Proposal::TYPE)
 }
 
-const CREATE: &str = r#"{"mode": "create", "table_name": "Books", "operations": [{"action": "add", "column": {"name": "Title", "type": "text"}}, {"action": "add", "column": {"name": "Year", "type": "number"}}]}"#;
-const VALUES: &str = r#"[{"label": "Yes", "value": "Yes, go ahead"}, {"label": "Change", "value": "Change the columns"}]"#;
+pub(super) const CREATE: &str = r#"{"mode": "create", "table_name": "Books", "operations": [{"action": "add", "column": {"name": "Title", "type": "text"}}, {"action": "add", "column": {"name": "Year", "type": "number"}}]}"#;
+pub(super) const VALUES: &str = r#"[{"label": "Yes", "value": "Yes, go ahead"}, {"label": "Change", "value": "Change the columns"}]"#;
 const ACTIONS: &str = r#"[{"label": "Close", "action": "close_chat", "handler": "client"}]"#;
 
 /// Responses as models write them (docs/spec.md §1's cases and more).
-fn corpus() -> Vec<String> {
+pub(super) fn corpus() -> Vec<String> {
     let mut texts: Vec<String> = vec![
         format!("Here is the table.\n\nSCHEMA_PROPOSAL: {CREATE}\n\nSUGGESTED_VALUES: {VALUES}\n\nSUGGESTED_ACTIONS: {ACTIONS}"),
         "Just a plain answer.".to_string(),
@@ -146,7 +146,7 @@ pub(super) fn check(
     let shown: String = events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::TextDelta { text } => Some(text.as_str()),
+            StreamEvent::TextDelta { text, .. } => Some(text.as_str()),
             _ => None,
         })
         .collect();
@@ -160,7 +160,7 @@ pub(super) fn check(
     let thought: String = events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::ReasoningDelta { text } => Some(text.as_str()),
+            StreamEvent::ReasoningDelta { text, .. } => Some(text.as_str()),
             _ => None,
         })
         .collect();
@@ -172,9 +172,19 @@ pub(super) fn check(
         sizes
     );
     let empty_delta = events.iter().any(|e| {
-        matches!(e, StreamEvent::TextDelta { text } | StreamEvent::ReasoningDelta { text } if text.is_empty())
+        matches!(e, StreamEvent::TextDelta { text, .. } | StreamEvent::ReasoningDelta { text, .. } if text.is_empty())
     });
     prop_assert!(!empty_delta, "an empty delta");
+    let parts = crate::stream::parts_check::check_parts(text, &expected);
+    prop_assert!(
+        parts.is_ok(),
+        "{:?}: {:?}\n{:#?}",
+        text,
+        parts,
+        expected.parts
+    );
+    let placed = crate::stream::parts_check::check_part_events(&events, &expected);
+    prop_assert!(placed.is_ok(), "{:?} in {:?}: {:?}", text, sizes, placed);
     prop_assert!(matches!(events.last(), Some(StreamEvent::Complete(p)) if *p == expected));
     Ok(())
 }
@@ -306,7 +316,7 @@ fn text_is_shown_as_soon_as_it_cannot_be_a_block() {
         events
             .into_iter()
             .filter_map(|e| match e {
-                StreamEvent::TextDelta { text } => Some(text),
+                StreamEvent::TextDelta { text, .. } => Some(text),
                 _ => None,
             })
             .collect()
@@ -374,8 +384,8 @@ fn reasoning_is_shown_as_it_arrives_and_a_split_tag_is_held() {
         events
             .iter()
             .filter_map(|e| match e {
-                StreamEvent::TextDelta { text } => Some(("text".to_string(), text.clone())),
-                StreamEvent::ReasoningDelta { text } => {
+                StreamEvent::TextDelta { text, .. } => Some(("text".to_string(), text.clone())),
+                StreamEvent::ReasoningDelta { text, .. } => {
                     Some(("reasoning".to_string(), text.clone()))
                 }
                 _ => None,
@@ -605,7 +615,7 @@ fn piece() -> impl Strategy<Value = String> {
 }
 
 /// A response of pieces, sometimes cut short (a stream that ends mid-block).
-fn response() -> impl Strategy<Value = String> {
+pub(super) fn response() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(piece(), 0..12),
         any::<prop::sample::Index>(),

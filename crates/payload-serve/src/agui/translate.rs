@@ -120,7 +120,7 @@ impl Translator {
         match event {
             // Status lines ("Thinking…") are the chat page's; AG-UI has no such event.
             AgentEvent::Status { .. } | AgentEvent::ToolProgress { .. } => {}
-            AgentEvent::Stream(StreamEvent::TextDelta { text }) if !text.is_empty() => {
+            AgentEvent::Stream(StreamEvent::TextDelta { text, .. }) if !text.is_empty() => {
                 self.close_reasoning(&mut out);
                 let message_id = self.open_text(&mut out);
                 out.push(Event::TextMessageContent {
@@ -129,7 +129,7 @@ impl Translator {
                 });
             }
             AgentEvent::Stream(StreamEvent::TextDelta { .. }) => {}
-            AgentEvent::Stream(StreamEvent::ReasoningDelta { text }) if !text.is_empty() => {
+            AgentEvent::Stream(StreamEvent::ReasoningDelta { text, .. }) if !text.is_empty() => {
                 let message_id = self.open_reasoning(&mut out);
                 out.push(Event::ReasoningMessageContent {
                     message_id,
@@ -137,6 +137,8 @@ impl Translator {
                 });
             }
             AgentEvent::Stream(StreamEvent::ReasoningDelta { .. }) => {}
+            // The card's outcome arrives with the run's result.
+            AgentEvent::Stream(StreamEvent::PayloadEnd { .. }) => {}
             // Suggestion chips are chips, not a payload: they arrive whole in
             // `RUN_FINISHED`'s result, and never take the payload card's place.
             AgentEvent::Stream(
@@ -386,25 +388,33 @@ mod tests {
         let mut t = translator();
         let mut all = vec![t.started()];
         for event in [
-            AgentEvent::Stream(StreamEvent::ReasoningDelta { text: "hm".into() }),
+            AgentEvent::Stream(StreamEvent::ReasoningDelta {
+                text: "hm".into(),
+                part: 0,
+            }),
             AgentEvent::Stream(StreamEvent::TextDelta {
+                part: 0,
                 text: "Here".into(),
             }),
             AgentEvent::Stream(StreamEvent::PayloadStart {
+                part: 0,
                 kind: "note".into(),
                 marker: "NOTE".into(),
             }),
             AgentEvent::Stream(StreamEvent::PayloadProgress {
+                part: 0,
                 kind: "note".into(),
                 partial: json!({"text": "mi"}),
                 open: None,
             }),
             AgentEvent::Stream(StreamEvent::PayloadProgress {
+                part: 0,
                 kind: "note".into(),
                 partial: json!({"text": "milk"}),
                 open: None,
             }),
             AgentEvent::Stream(StreamEvent::TextDelta {
+                part: 0,
                 text: " it is".into(),
             }),
         ] {
@@ -476,6 +486,7 @@ mod tests {
             let mut t = translator();
             let mut all = vec![t.started()];
             all.extend(t.translate(AgentEvent::Stream(StreamEvent::TextDelta {
+                part: 0,
                 text: "Sure, ".into(),
             })));
             all.extend(t.translate(AgentEvent::Refusal {
@@ -504,6 +515,7 @@ mod tests {
     fn nothing_follows_run_error_not_even_the_turns_completion() {
         let mut t = translator();
         let mut all = t.translate(AgentEvent::Stream(StreamEvent::TextDelta {
+            part: 0,
             text: "Here".into(),
         }));
         all.extend(t.translate(AgentEvent::Error {
@@ -524,6 +536,7 @@ mod tests {
     fn a_turn_that_stops_before_its_end_is_a_run_error_and_an_ended_run_gets_nothing_more() {
         let mut t = translator();
         t.translate(AgentEvent::Stream(StreamEvent::TextDelta {
+            part: 0,
             text: "Hi".into(),
         }));
         assert!(matches!(t.finish(), Some(Event::RunError { .. })));
@@ -541,24 +554,29 @@ mod tests {
         let mut all = Vec::new();
         for event in [
             AgentEvent::Stream(StreamEvent::PayloadStart {
+                part: 0,
                 kind: "note".into(),
                 marker: "NOTE".into(),
             }),
             AgentEvent::Stream(StreamEvent::PayloadProgress {
+                part: 0,
                 kind: "note".into(),
                 partial: json!({"text": "milk"}),
                 open: None,
             }),
             AgentEvent::Stream(StreamEvent::PayloadStart {
+                part: 0,
                 kind: "suggested_values".into(),
                 marker: "SUGGESTED_VALUES".into(),
             }),
             AgentEvent::Stream(StreamEvent::PayloadProgress {
+                part: 0,
                 kind: "suggested_values".into(),
                 partial: json!([{"label": "More"}]),
                 open: None,
             }),
             AgentEvent::Stream(StreamEvent::PayloadStart {
+                part: 0,
                 kind: "suggested_actions".into(),
                 marker: "SUGGESTED_ACTIONS".into(),
             }),
@@ -577,6 +595,7 @@ mod tests {
         // A turn whose only blocks were chips shows no card, rejected or other.
         let mut t = translator();
         let mut all = t.translate(AgentEvent::Stream(StreamEvent::PayloadStart {
+            part: 0,
             kind: "suggested_values".into(),
             marker: "SUGGESTED_VALUES".into(),
         }));
@@ -601,17 +620,22 @@ mod tests {
         fn step() -> impl Strategy<Value = AgentEvent> {
             let text = "[a-z \n]{0,6}";
             prop_oneof![
-                text.prop_map(|text| AgentEvent::Stream(StreamEvent::TextDelta { text })),
-                text.prop_map(|text| AgentEvent::Stream(StreamEvent::ReasoningDelta { text })),
+                text.prop_map(|text| AgentEvent::Stream(StreamEvent::TextDelta { text, part: 0 })),
+                text.prop_map(|text| AgentEvent::Stream(StreamEvent::ReasoningDelta {
+                    text,
+                    part: 0
+                })),
                 Just(AgentEvent::Status {
                     message: "…".into()
                 }),
                 Just(AgentEvent::Stream(StreamEvent::PayloadStart {
+                    part: 0,
                     kind: "note".into(),
                     marker: "NOTE".into()
                 })),
                 prop::collection::vec("[a-z]{0,3}", 0..4).prop_map(|items| {
                     AgentEvent::Stream(StreamEvent::PayloadProgress {
+                        part: 0,
                         kind: "note".into(),
                         partial: json!({ "items": items, "count": items.len() }),
                         open: None,
@@ -669,8 +693,8 @@ mod tests {
                 };
                 for step in steps.iter().chain([&last]).chain(after.as_ref()) {
                     match step {
-                        AgentEvent::Stream(StreamEvent::TextDelta { text: piece }) => text.push_str(piece),
-                        AgentEvent::Stream(StreamEvent::ReasoningDelta { text: piece }) => reasoning.push_str(piece),
+                        AgentEvent::Stream(StreamEvent::TextDelta { text: piece, .. }) => text.push_str(piece),
+                        AgentEvent::Stream(StreamEvent::ReasoningDelta { text: piece, .. }) => reasoning.push_str(piece),
                         _ => {}
                     }
                     // A tool's result follows its start, as the agent sends them.

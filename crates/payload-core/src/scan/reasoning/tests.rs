@@ -18,9 +18,16 @@ fn chunked(
     let mut answer = String::new();
     let mut reasoning = ReasoningText::default();
     let mut deltas = String::new();
+    let whole = text;
     let mut out = |part: Part<'_>| match part {
-        Part::Answer(text) => answer.push_str(text),
-        Part::Opened => reasoning.section(),
+        Part::Answer(text, at) => {
+            // Each piece says where it stands in the whole text.
+            assert_eq!(&whole[at..at + text.len()], text);
+            answer.push_str(text);
+        }
+        Part::Opened(at) | Part::Closed(at) if at > whole.len() => panic!("{at} is past the end"),
+        Part::Opened(_) => reasoning.section(),
+        Part::Closed(_) => {}
         Part::Reasoning(text) => deltas.push_str(&reasoning.push(text).unwrap_or_default()),
     };
     let mut at = 0;
@@ -29,10 +36,10 @@ fn chunked(
         while !text.is_char_boundary(end) {
             end += 1;
         }
-        splitter.push(&text[at..end], &mut out);
+        splitter.push(&text[at..end], at, &mut out);
         at = end;
     }
-    let unclosed = splitter.finish(&mut out);
+    let unclosed = splitter.finish(text.len(), &mut out);
 
     let all = reasoning.text().map(str::to_owned);
     assert_eq!(all.clone().unwrap_or_default(), deltas);
@@ -245,15 +252,15 @@ fn the_splitter_holds_back_only_a_possible_tag() {
     let mut splitter = Splitter::new(Scope::Anywhere, false);
     let mut seen = Vec::new();
     let mut out = |part: Part<'_>| seen.push(format!("{part:?}"));
-    splitter.push("Hello\n  <thin", &mut out);
-    splitter.push("k", &mut out);
+    splitter.push("Hello\n  <thin", 0, &mut out);
+    splitter.push("k", 13, &mut out);
 
-    assert_eq!(seen, ["Answer(\"Hello\\n  \")"]);
+    assert_eq!(seen, ["Answer(\"Hello\\n  \", 0)"]);
     assert_eq!(splitter.held, "<think");
     // Once it cannot be a tag, it is answer text at once.
     let mut seen = Vec::new();
-    splitter.push("s", &mut |part| seen.push(format!("{part:?}")));
-    assert_eq!(seen, ["Answer(\"<thinks\")"]);
+    splitter.push("s", 14, &mut |part| seen.push(format!("{part:?}")));
+    assert_eq!(seen, ["Answer(\"<thinks\", 8)"]);
 }
 
 /// Text around openers and closers: line starts, spaces, partial and whole ones of
@@ -338,9 +345,9 @@ proptest::proptest! {
             let chunk = &text[at..end];
             let before = splitter.clone();
             let mut parts = Vec::new();
-            splitter.push(chunk, &mut |part| parts.push(format!("{part:?}")));
+            splitter.push(chunk, at, &mut |part| parts.push(format!("{part:?}")));
             if before.passes_whole(chunk) {
-                proptest::prop_assert_eq!(&parts, &vec![format!("{:?}", Part::Answer(chunk))]);
+                proptest::prop_assert_eq!(&parts, &vec![format!("{:?}", Part::Answer(chunk, at))]);
                 proptest::prop_assert_eq!(&splitter, &before, "{:?} changed the splitter", chunk);
             }
             at = end;

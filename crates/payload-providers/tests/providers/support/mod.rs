@@ -107,7 +107,7 @@ pub fn shown(events: &[AgentEvent]) -> String {
     events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::Stream(StreamEvent::TextDelta { text }) => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::TextDelta { text, .. }) => Some(text.as_str()),
             _ => None,
         })
         .collect()
@@ -205,7 +205,7 @@ pub fn assert_reasoning_turn(events: &[AgentEvent]) {
     let deltas: String = events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::Stream(StreamEvent::ReasoningDelta { text }) => Some(text.as_str()),
+            AgentEvent::Stream(StreamEvent::ReasoningDelta { text, .. }) => Some(text.as_str()),
             _ => None,
         })
         .collect();
