@@ -92,6 +92,9 @@ pub struct Turn<'a, M: Model> {
     replay: Vec<ReplayBlock>,
     /// The turn's refusal, once an answer was a refusal.
     refused: Option<String>,
+    /// The `refusal` event, sent after the parser's last block events and just before
+    /// `complete`: the turn's outcome is its last word before the parse.
+    refusal_event: Option<AgentEvent>,
     usage: Usage,
     tool_payloads: Vec<CustomPayload>,
     tool_index: usize,
@@ -129,6 +132,7 @@ impl<'a, M: Model> Turn<'a, M> {
             refusal: String::new(),
             replay: Vec::new(),
             refused: None,
+            refusal_event: None,
             usage: Usage::default(),
             tool_payloads: Vec::new(),
             tool_index: 0,
@@ -303,8 +307,7 @@ impl<'a, M: Model> Turn<'a, M> {
                 "the model refused"
             );
             self.refused = Some(message.clone());
-            self.queue
-                .push_back(AgentEvent::Refusal { message, reason });
+            self.refusal_event = Some(AgentEvent::Refusal { message, reason });
             return self.complete();
         }
         if calls.is_empty() {
@@ -381,6 +384,10 @@ impl<'a, M: Model> Turn<'a, M> {
     fn complete(&mut self) {
         self.chunks = None;
         let Some(parser) = self.parser.take() else {
+            // Nothing more to parse: the outcome still goes out.
+            if let Some(refusal) = self.refusal_event.take() {
+                self.queue.push_back(refusal);
+            }
             return;
         };
         // What a re-ask keeps: the turn's text before this answer.
@@ -389,6 +396,9 @@ impl<'a, M: Model> Turn<'a, M> {
         let mut events = Vec::new();
         let mut parsed = parser.finish_before_complete(&mut events);
         self.events(events);
+        if let Some(refusal) = self.refusal_event.take() {
+            self.queue.push_back(refusal);
+        }
         if self.reask(&parsed, &before) {
             return;
         }
