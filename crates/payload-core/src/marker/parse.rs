@@ -431,7 +431,7 @@ impl Assembly {
         (
             self.result.rejected.len(),
             self.counted.in_all(),
-            self.result.accepted.len(),
+            self.result.book.accepted.len(),
         )
     }
 
@@ -445,7 +445,7 @@ impl Assembly {
         if self.counted.in_all() > payloads {
             return Some(PartKind::Payload(payloads as usize));
         }
-        if self.result.accepted.len() == accepted {
+        if self.result.book.accepted.len() == accepted {
             // A marker with no value: no block, its text with the prose around it.
             return None;
         }
@@ -539,7 +539,7 @@ impl Assembly {
                 "write the marker exactly as {marker}: (same case, with underscores, \
                  then a colon) and the value after it"
             ));
-            self.result.missed.push(Missed {
+            self.result.book.missed.push(Missed {
                 kind: role.name().to_string(),
                 raw: String::new(),
                 error,
@@ -580,6 +580,7 @@ impl Assembly {
         let marker = role_marker(&role);
         let raw = self
             .result
+            .book
             .accepted
             .iter()
             .rev()
@@ -737,9 +738,9 @@ impl Assembly {
         if self.result.custom_payload.is_none() {
             self.result.custom_payload = Some(accepted);
         } else {
-            self.result.more_payloads.push(accepted);
+            self.result.book.more_payloads.push(accepted);
         }
-        self.result.accepted.push((payload.name, raw));
+        self.result.book.accepted.push((payload.name, raw));
     }
 
     fn suggestions(
@@ -821,7 +822,7 @@ impl Assembly {
                 }
             }
         }
-        self.result.accepted.push((name, raw));
+        self.result.book.accepted.push((name, raw));
     }
 
     /// A marker alone at a line's start with no value (docs/spec.md §1.17): removed, quoted in a
@@ -843,7 +844,7 @@ impl Assembly {
             "write {marker}: followed directly by its JSON value, or leave the marker out"
         ))
         .with_location(origin);
-        self.result.missed.push(Missed {
+        self.result.book.missed.push(Missed {
             kind: role.name().to_string(),
             raw,
             error,

@@ -69,7 +69,7 @@ impl ParsedResponse {
     pub(crate) fn payload_at(&self, index: usize) -> Option<&CustomPayload> {
         match index {
             0 => self.custom_payload.as_ref(),
-            n => self.more_payloads.get(n - 1),
+            n => self.book.more_payloads.get(n - 1),
         }
     }
 }
@@ -213,7 +213,10 @@ pub(crate) fn read_parts(parsed: &mut ParsedResponse, parts: Vec<PartIn>) -> Res
                         parsed.custom_payload = Some(CustomPayload::new(kind, data));
                     }
                 } else {
-                    parsed.more_payloads.push(CustomPayload::new(kind, data));
+                    parsed
+                        .book
+                        .more_payloads
+                        .push(CustomPayload::new(kind, data));
                 }
                 payloads += 1;
                 PartKind::Payload(payloads - 1)

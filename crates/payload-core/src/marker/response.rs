@@ -39,6 +39,20 @@ pub struct ParsedResponse {
     /// reasoning and refused blocks where the model wrote them, their spans covering the
     /// response exactly. Read what a part holds with [`ParsedResponse::contents`].
     pub parts: Vec<Part>,
+    /// What the parse keeps for itself: the accepted blocks' text, the payloads after
+    /// the first, the blocks missed. Boxed, as `removed` is: the result travels in the
+    /// stream's `complete` event, whose size is this struct's.
+    pub(crate) book: Box<Book>,
+    /// What was taken out of the message ([`ParsedResponse::removed_spans`]); `None`
+    /// when nothing was. Boxed: the result travels in the stream's `complete` event,
+    /// whose size is this struct's.
+    #[allow(clippy::box_collection)]
+    pub(crate) removed: Option<Box<Vec<std::ops::Range<usize>>>>,
+}
+
+/// What a parse keeps for itself (`ParsedResponse::book`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Book {
     /// The text of every accepted block (the custom payload's and the suggestions'),
     /// with its type name, in order: what the model wrote, so that a payload superseded
     /// by a tool is rejected with its text and nothing removed from the message is lost.
@@ -50,11 +64,6 @@ pub struct ParsedResponse {
     /// marker (docs/spec.md §1.16) or a marker with no value (docs/spec.md §1.17). Each has a
     /// warning too.
     pub(crate) missed: Vec<Missed>,
-    /// What was taken out of the message ([`ParsedResponse::removed_spans`]); `None`
-    /// when nothing was. Boxed: the result travels in the stream's `complete` event,
-    /// whose size is this struct's.
-    #[allow(clippy::box_collection)]
-    pub(crate) removed: Option<Box<Vec<std::ops::Range<usize>>>>,
 }
 
 /// A block the model meant to write but did not write as one (docs/spec.md §1.16, §1.17): what an
@@ -82,7 +91,7 @@ impl ParsedResponse {
         let Some(last) = tool_payloads.last() else {
             return;
         };
-        let more = std::mem::take(&mut self.more_payloads);
+        let more = std::mem::take(&mut self.book.more_payloads);
         // The payload parts become refused ones: the `i`th payload's entry is `first + i`.
         let first = self.rejected.len();
         for part in &mut self.parts {
@@ -92,11 +101,12 @@ impl ParsedResponse {
         }
         for parsed in self.custom_payload.take().into_iter().chain(more) {
             let raw = match self
+                .book
                 .accepted
                 .iter()
                 .position(|(kind, _)| *kind == parsed.kind)
             {
-                Some(at) => self.accepted.remove(at).1,
+                Some(at) => self.book.accepted.remove(at).1,
                 None => serde_json::to_string(parsed.data()).unwrap_or_default(),
             };
             let error = PayloadError::new(
@@ -122,7 +132,8 @@ impl ParsedResponse {
     /// With the message, the rejected blocks' `raw` and the warnings, they account for
     /// every character of the response (docs/spec.md §1.13).
     pub fn accepted_blocks(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.accepted
+        self.book
+            .accepted
             .iter()
             .map(|(kind, raw)| (*kind, raw.as_str()))
     }
@@ -133,7 +144,7 @@ impl ParsedResponse {
     /// blocks; their `raw` (the removed marker) counts with the message and the blocks
     /// for docs/spec.md §1.13.
     pub fn missed_blocks(&self) -> &[Missed] {
-        &self.missed
+        &self.book.missed
     }
 
     /// The byte ranges of the answer (the response without its reasoning sections, as
@@ -152,7 +163,7 @@ impl ParsedResponse {
     /// first, then those a page's [`crate::PayloadCount`] let the response hold
     /// besides it.
     pub fn payloads(&self) -> impl Iterator<Item = &CustomPayload> {
-        self.custom_payload.iter().chain(&self.more_payloads)
+        self.custom_payload.iter().chain(&self.book.more_payloads)
     }
 
     /// The custom payload as `T`, if there is one of that type: the value validation

@@ -171,7 +171,7 @@ fn reasoning_after_answer_text_goes_where_the_text_says() {
     let page = options();
     for text in [
         "Intro.\n<think>mid</think>\nOutro.".to_string(),
-        format!("Intro.\nSCHEMA_PROPOSAL: {{\"mode\": \"create\",\n<think>inside</think>\n\"operations\": []}}\nOutro."),
+        "Intro.\nSCHEMA_PROPOSAL: {\"mode\": \"create\",\n<think>inside</think>\n\"operations\": []}\nOutro.".to_string(),
         "Intro.\n<think>a</think>\n<think>b</think>\n<think>\n</think>\nEnd <think> not a tag".to_string(),
         "```json\n<think>before a fence's block</think>\nSCHEMA_PROPOSAL: {\"mode\": \"create\", \"operations\": []}\n```".to_string(),
         // An invisible character counts as space before a tag but is message text.
