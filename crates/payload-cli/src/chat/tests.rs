@@ -46,7 +46,7 @@ fn chat_runs_a_turn_against_the_server_and_prints_sse() {
     let sse = String::from_utf8(out).unwrap();
     assert!(sse.starts_with("event: status\n"), "{sse}");
     assert!(
-        sse.contains("event: text_delta\ndata: {\"text\":\"Hello.\"}"),
+        sse.contains("event: text_delta\ndata: {\"text\":\"Hello.\",\"part\":0}"),
         "{sse}"
     );
     let last = sse.trim_end().rsplit("\n\n").next().unwrap();
