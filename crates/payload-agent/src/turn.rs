@@ -44,8 +44,8 @@ use crate::tools::{ToolContext, ToolResult};
 use futures::Stream;
 use payload_core::stream::ReasoningText;
 use payload_core::{
-    CustomPayload, ParsedResponse, PayloadError, retry::reprompt_message, stream::StreamEvent,
-    stream::StreamParser,
+    CustomPayload, ErrorKind, ParsedResponse, PayloadError, retry::reprompt_message,
+    stream::StreamEvent, stream::StreamParser,
 };
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -92,6 +92,9 @@ pub struct Turn<'a, M: Model> {
     replay: Vec<ReplayBlock>,
     /// The turn's refusal, once an answer was a refusal.
     refused: Option<String>,
+    /// The `refusal` event, sent after the parser's last block events and just before
+    /// `complete`: the turn's outcome is its last word before the parse.
+    refusal_event: Option<AgentEvent>,
     usage: Usage,
     tool_payloads: Vec<CustomPayload>,
     tool_index: usize,
@@ -136,6 +139,7 @@ impl<'a, M: Model> Turn<'a, M> {
             refusal: String::new(),
             replay: Vec::new(),
             refused: None,
+            refusal_event: None,
             usage: Usage::default(),
             tool_payloads: Vec::new(),
             tool_index: 0,
@@ -311,8 +315,7 @@ impl<'a, M: Model> Turn<'a, M> {
             );
             self.span.record("payload.refusal", reason.as_str());
             self.refused = Some(message.clone());
-            self.queue
-                .push_back(AgentEvent::Refusal { message, reason });
+            self.refusal_event = Some(AgentEvent::Refusal { message, reason });
             return self.complete();
         }
         if calls.is_empty() {
@@ -401,6 +404,10 @@ impl<'a, M: Model> Turn<'a, M> {
     fn complete(&mut self) {
         self.chunks = None;
         let Some(parser) = self.parser.take() else {
+            // Nothing more to parse: the outcome still goes out.
+            if let Some(refusal) = self.refusal_event.take() {
+                self.queue.push_back(refusal);
+            }
             return;
         };
         // What a re-ask keeps: the turn's text before this answer.
@@ -412,6 +419,10 @@ impl<'a, M: Model> Turn<'a, M> {
             let mut events = Vec::new();
             let parsed = parser.finish_before_complete(&mut events);
             self.events(events);
+            // The outcome comes after the parser's last block events.
+            if let Some(refusal) = self.refusal_event.take() {
+                self.queue.push_back(refusal);
+            }
             let errors = self.reask_errors(&parsed);
             let truncated = self.finish == Some(FinishReason::Length);
             crate::telemetry::read_completed(&read, &parsed, truncated, errors.is_some());
@@ -419,7 +430,7 @@ impl<'a, M: Model> Turn<'a, M> {
         });
         drop(read);
         if let Some(errors) = errors {
-            return self.reask(&errors, &before);
+            return self.reask(&parsed, &errors, &before);
         }
         parsed.apply_tool_payloads(&self.tool_payloads);
         // Both channels' reasoning, as the deltas sent it.
@@ -460,18 +471,66 @@ impl<'a, M: Model> Turn<'a, M> {
     /// Sends `errors` back to the model. The new parser holds the turn's text before
     /// the rejected answer (read again without events: they were sent), so the
     /// corrected answer's parse continues it.
-    fn reask(&mut self, errors: &[PayloadError], before: &str) {
+    fn reask(&mut self, parsed: &ParsedResponse, errors: &[PayloadError], before: &str) {
         self.reasks_left -= 1;
         let mut parser = StreamParser::with_parser(self.agent.parser.clone());
         parser.push(before);
         self.parser = Some(parser);
-        self.messages
-            .push(ModelMessage::user(reprompt_message(errors)));
+        let too_many = errors.iter().all(|e| e.kind() == ErrorKind::ExtraPayload);
+        self.messages.push(ModelMessage::user(reask_message(
+            parsed,
+            errors,
+            &self.agent.options.payloads,
+        )));
         self.queue.push_back(AgentEvent::Status {
-            message: "The payload was not valid; asking the model to correct it".to_string(),
+            message: if too_many {
+                "The answer held more payloads than the page allows; asking the model to correct it"
+            } else {
+                "The payload was not valid; asking the model to correct it"
+            }
+            .to_string(),
         });
         self.call_model();
     }
+}
+
+/// The re-ask: the re-prompt naming only what was refused (`errors`), and, when the
+/// answer also held accepted payloads, one sentence asking for them again unchanged, so
+/// the corrected answer (which replaces the whole answer) keeps every card that was
+/// right and changes only what was refused.
+fn reask_message(
+    parsed: &ParsedResponse,
+    errors: &[payload_core::PayloadError],
+    types: &[payload_core::PayloadType],
+) -> String {
+    let mut text = reprompt_message(errors);
+    // Each accepted payload by the marker the model wrote it with.
+    let accepted: Vec<&str> = parsed
+        .payloads()
+        .map(|p| {
+            types
+                .iter()
+                .find(|t| t.name == p.kind)
+                .map_or(p.kind.as_str(), |t| t.marker)
+        })
+        .collect();
+    if !accepted.is_empty() {
+        let n = accepted.len();
+        text.push_str(&format!(
+            "{} in your answer {} accepted ({}): write {} again unchanged, where {} stood, \
+             and change only what is listed above.\n",
+            if n == 1 {
+                "One payload"
+            } else {
+                "The other payloads"
+            },
+            if n == 1 { "was" } else { "were" },
+            accepted.join(", "),
+            if n == 1 { "it" } else { "them" },
+            if n == 1 { "it" } else { "they" },
+        ));
+    }
+    text
 }
 
 impl<M: Model + Unpin> Stream for Turn<'_, M> {

@@ -41,8 +41,8 @@ pub const PROSE_EXCLUDED: &[char] = &['`', '~', '<', '>'];
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Choice {
-    /// Free text; blocks allowed (at most one custom payload and one block of each
-    /// suggestion kind).
+    /// Free text; blocks allowed (as many custom payloads as the page's count allows
+    /// and one block of each suggestion kind).
     #[default]
     Auto,
     /// At most [`LEAD_LINES`] lines of free text, then exactly one block of the

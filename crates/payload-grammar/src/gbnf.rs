@@ -10,7 +10,7 @@
 
 use crate::choice::{Choice, LEAD_LINES, LINE_CHARS, PROSE_EXCLUDED, PageOptions, TAIL_LINES};
 use crate::gbnf_text::{MarkerRuns, bounded_line};
-use crate::page::{Block, PagePlan, sequences};
+use crate::page::{Block, Kind, PagePlan, custom_kinds, sequences};
 use crate::support::{self, scan};
 use crate::{Grammar, Target, Unsupported};
 use payload_schema::limits::MAX_EXPANSION_DEPTH;
@@ -421,7 +421,13 @@ pub(crate) fn page(plan: &PagePlan, options: &PageOptions, expected: &[Block]) -
         });
     }
     let blocks: Vec<&Block> = match options.choice {
-        Choice::Auto => plan.payloads.iter().chain(plan.suggestions()).collect(),
+        // A type the count admits none of has no block rule: nothing names it.
+        Choice::Auto => plan
+            .payloads
+            .iter()
+            .filter(|b| plan.count.of_type(&b.name) > 0)
+            .chain(plan.suggestions())
+            .collect(),
         Choice::Required => expected.iter().collect(),
         Choice::None => Vec::new(),
     };
@@ -489,8 +495,8 @@ pub(crate) fn page(plan: &PagePlan, options: &PageOptions, expected: &[Block]) -
             format!("{first} tail")
         } else {
             unsupported.push(page(
-                "at most one custom payload and one block of each suggestion kind",
-                "lazy: any number of blocks may follow the first; the parser keeps the first valid custom payload and rejects the others (extra_payload)",
+                "the page's count of custom payloads and one block of each suggestion kind",
+                "lazy: any number of blocks may follow the first; the parser keeps the valid custom payloads up to the page's count, in text order, and rejects the others (extra_payload)",
             ));
             format!("{first} ({text} {first})* {text}")
         }
@@ -511,31 +517,32 @@ pub(crate) fn page(plan: &PagePlan, options: &PageOptions, expected: &[Block]) -
     }
 }
 
-/// Every order of at most one custom payload and one block of each suggestion kind,
-/// with free text around them.
+/// Every order of as many custom payloads as the page's count allows (a type with a
+/// tighter count of its own is a kind of its own) and at most one block of each
+/// suggestion kind, with free text around them.
 fn auto_root(plan: &PagePlan, text: &str, rules: &mut BTreeMap<String, String>) -> String {
-    let mut kinds = Vec::new();
-    let customs: Vec<String> = plan
-        .payloads
-        .iter()
-        .map(|b| format!("blk-{}", rule_name(&b.name)))
-        .collect();
-    if !customs.is_empty() {
-        rules.insert("custom".into(), customs.join(" | "));
-        kinds.push("custom");
+    let customs = custom_kinds(plan, "custom", |b| format!("custom-{}", rule_name(&b.name)));
+    let mut kinds: Vec<Kind> = Vec::new();
+    for (kind, blocks) in &customs {
+        let blocks: Vec<String> = blocks
+            .iter()
+            .map(|b| format!("blk-{}", rule_name(&b.name)))
+            .collect();
+        rules.insert(kind.name.clone(), blocks.join(" | "));
+        kinds.push(kind.clone());
     }
     if let Some(values) = &plan.values {
         rules.insert("values".into(), format!("blk-{}", rule_name(&values.name)));
-        kinds.push("values");
+        kinds.push(Kind::suggestion("values"));
     }
     if let Some(actions) = &plan.actions {
         rules.insert(
             "actions".into(),
             format!("blk-{}", rule_name(&actions.name)),
         );
-        kinds.push("actions");
+        kinds.push(Kind::suggestion("actions"));
     }
-    let alternatives: Vec<String> = sequences(&kinds, plan.combination)
+    let alternatives: Vec<String> = sequences(&kinds, plan.count.in_all(), plan.combination)
         .into_iter()
         .map(|sequence| {
             let mut parts = vec![text.to_string()];

@@ -1,11 +1,11 @@
 //! llguidance's Lark dialect. Free text is a terminal that holds no marker occurrence
 //! (`&` and `~` on terminals); the text before a block and its marker form one lazy
 //! lexeme, which ends at the first marker; each value is the type's schema as
-//! `%json {...}`; the start rule lists every order of at most one custom payload and
-//! at most one block of each suggestion kind.
+//! `%json {...}`; the start rule lists every order of as many custom payloads as the
+//! page's count allows and at most one block of each suggestion kind.
 
 use crate::choice::{Choice, LEAD_LINES, LINE_CHARS, PROSE_EXCLUDED, TAIL_LINES};
-use crate::page::{Block, PagePlan, sequences};
+use crate::page::{Block, Kind, PagePlan, custom_kinds, sequences};
 use crate::support::{rules, scan};
 use crate::{Grammar, Target, Unsupported};
 use payload_schema::keywords::{Holds, holds};
@@ -104,7 +104,12 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
     let blocks: Vec<&Block> = match choice {
         Choice::Auto => {
             start_auto(plan, &mut out);
-            plan.payloads.iter().chain(plan.suggestions()).collect()
+            // A type the count admits none of has no block rule: nothing names it.
+            plan.payloads
+                .iter()
+                .filter(|b| plan.count.of_type(&b.name) > 0)
+                .chain(plan.suggestions())
+                .collect()
         }
         Choice::Required => {
             let names: Vec<String> = expected
@@ -230,20 +235,19 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
     }
 }
 
-/// The start rule of a page where blocks are allowed: every order of at most one custom
-/// payload and one block of each suggestion kind.
+/// The start rule of a page where blocks are allowed: every order of as many custom
+/// payloads as the page's count allows (a type with a tighter count of its own is a
+/// kind of its own) and at most one block of each suggestion kind.
 fn start_auto(plan: &PagePlan, out: &mut String) {
-    let mut kinds: Vec<&str> = Vec::new();
-    if !plan.payloads.is_empty() {
-        kinds.push("custom");
-    }
+    let customs = custom_kinds(plan, "custom", |b| format!("custom_{}", rule(&b.name)));
+    let mut kinds: Vec<Kind> = customs.iter().map(|(kind, _)| kind.clone()).collect();
     if plan.values.is_some() {
-        kinds.push("values");
+        kinds.push(Kind::suggestion("values"));
     }
     if plan.actions.is_some() {
-        kinds.push("actions");
+        kinds.push(Kind::suggestion("actions"));
     }
-    let alternatives: Vec<String> = sequences(&kinds, plan.combination)
+    let alternatives: Vec<String> = sequences(&kinds, plan.count.in_all(), plan.combination)
         .into_iter()
         .map(|sequence| {
             let mut parts: Vec<String> = sequence;
@@ -252,13 +256,12 @@ fn start_auto(plan: &PagePlan, out: &mut String) {
         })
         .collect();
     let _ = writeln!(out, "start: {}", alternatives.join("\n     | "));
-    if !plan.payloads.is_empty() {
-        let blocks: Vec<String> = plan
-            .payloads
+    for (kind, blocks) in &customs {
+        let blocks: Vec<String> = blocks
             .iter()
             .map(|b| format!("blk_{}", rule(&b.name)))
             .collect();
-        let _ = writeln!(out, "custom: {}", blocks.join(" | "));
+        let _ = writeln!(out, "{}: {}", kind.name, blocks.join(" | "));
     }
     if let Some(values) = &plan.values {
         let _ = writeln!(out, "values: blk_{}", rule(&values.name));

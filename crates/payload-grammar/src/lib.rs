@@ -7,8 +7,9 @@
 //! - [`Target::Lark`]: llguidance's Lark dialect (vLLM, SGLang, llama.cpp with
 //!   llguidance), with each type's JSON Schema embedded as `%json {...}`. Everything a
 //!   page says is expressed: free text that holds no marker of a registered type (a
-//!   negated lexeme), each marker followed by a value of its type, at most one custom
-//!   payload and at most one block of each suggestion kind, `SUGGESTED_ACTIONS` items
+//!   negated lexeme), each marker followed by a value of its type, as many custom
+//!   payloads as the page's count allows (in all and per type) and at most one block
+//!   of each suggestion kind, `SUGGESTED_ACTIONS` items
 //!   limited to the page's registered (action, handler) pairs.
 //! - [`Target::StructuralTag`]: xgrammar's `structural_tag` format (vLLM, SGLang): free
 //!   text that switches into a JSON-Schema-constrained value after a trigger.
@@ -146,6 +147,14 @@ pub fn page_grammar_with(
 ) -> Result<Grammar, GrammarError> {
     let plan = options.bounded(PagePlan::of(registry, page).map_err(GrammarError::UnknownPage)?);
     let expected = options.expected_blocks(&plan)?;
+    if options.choice == Choice::Auto && target != Target::StructuralTag && !plan.orders_fit() {
+        return Err(GrammarError::Options(format!(
+            "the page allows {} payloads per response: more orders of blocks than a grammar \
+             lists ({} at most); lower the page's count or constrain without a page grammar",
+            plan.count.in_all(),
+            page::MAX_ORDERS
+        )));
+    }
     if options.lazy && target == Target::Lark {
         return Err(GrammarError::Options(
             "lark grammars have no triggers: a lark page grammar is already lazy (text stays free until a marker), so ask for an eager one".into(),

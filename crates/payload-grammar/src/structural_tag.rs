@@ -80,8 +80,8 @@ pub(crate) fn page(plan: &PagePlan, choice: Choice, expected: &[Block]) -> Gramm
         Choice::Auto => {
             if blocks.len() > 1 {
                 unsupported.push(page(
-                    "at most one custom payload and one block of each suggestion kind",
-                    "any number of blocks may be written; the parser keeps the first valid custom payload and rejects the others (extra_payload)",
+                    "the page's count of custom payloads and one block of each suggestion kind",
+                    "any number of blocks may be written; the parser keeps the valid custom payloads up to the page's count, in text order, and rejects the others (extra_payload)",
                 ));
             }
             let combination = plan.combination;

@@ -31,11 +31,13 @@
 
 #![forbid(unsafe_code)]
 
+mod count;
 mod formats;
 mod shape;
 mod suggestions;
 mod text;
 
+pub use count::payload_count_sentence;
 pub use formats::whole_response_instructions_in;
 pub use shape::{Definitions, TopLevel, render_shape, render_shape_in, top_level};
 pub use suggestions::suggestion_format_rules;
@@ -119,6 +121,10 @@ pub struct InstructionOptions {
     pub include_descriptions: bool,
     /// Warn about the mistakes models make most (detailed only).
     pub error_prevention: bool,
+    /// How many payloads one response may hold on the page the instructions are for
+    /// ([`payload_core::PayloadCount::ONE`] by default): the common mistakes say how
+    /// many blocks of the type one response may hold.
+    pub payload_count: payload_core::PayloadCount,
 }
 
 impl Default for InstructionOptions {
@@ -129,6 +135,7 @@ impl Default for InstructionOptions {
             include_constraints: true,
             include_descriptions: true,
             error_prevention: true,
+            payload_count: payload_core::PayloadCount::ONE,
         }
     }
 }

@@ -865,3 +865,49 @@ fn a_tagged_type_is_taught_in_its_tags_and_its_example_reads_back() {
     let marked = payload_instructions(&marked, &InstructionOptions::default());
     assert!(text.len() <= marked.len() + 40, "{text}\n---\n{marked}");
 }
+
+/// A page's count in one sentence: the seed's words for one, the count and the
+/// per-type counts tighter than it for several; the common mistake says the type's own
+/// count.
+#[test]
+fn the_payload_count_is_said_in_the_pages_words() {
+    use payload_core::PayloadCount;
+    let types = [SchemaProposal::TYPE, Command::TYPE];
+    assert_eq!(
+        payload_count_sentence(PayloadCount::ONE, &types),
+        "At most one of these payloads per response"
+    );
+    let marker = Command::TYPE.marker;
+    let count = PayloadCount::at_most(3).per_type(&[("command", 1)]);
+    assert_eq!(Command::TYPE.name, "command");
+    assert_eq!(
+        payload_count_sentence(count, &types),
+        format!(
+            "Up to three of these payloads per response (at most one {marker}), each where it belongs in your reply"
+        )
+    );
+    assert_eq!(
+        payload_count_sentence(PayloadCount::at_most(12), &types),
+        "Up to 12 of these payloads per response, each where it belongs in your reply"
+    );
+    let with = |payload_count| InstructionOptions {
+        payload_count,
+        ..InstructionOptions::default()
+    };
+    let one = payload_instructions(&SchemaProposal::TYPE, &with(PayloadCount::ONE));
+    let proposal = SchemaProposal::TYPE.marker;
+    assert!(one.contains(&format!("Send at most one {proposal} per response.")));
+    let three = payload_instructions(&SchemaProposal::TYPE, &with(count));
+    assert!(three.contains(&format!(
+        "Send at most three {proposal} blocks per response."
+    )));
+    assert!(!three.contains("at most one"), "{three}");
+    // The count changes that line alone.
+    assert_eq!(
+        three.replace(
+            &format!("Send at most three {proposal} blocks per response."),
+            &format!("Send at most one {proposal} per response.")
+        ),
+        one
+    );
+}

@@ -118,11 +118,6 @@ pub(super) fn marker_sections(
                 "Write the tags exactly as <{tag}> and </{tag}>, with nothing but the JSON between them."
             )
         };
-        let named = if tag.is_empty() {
-            marker.to_string()
-        } else {
-            format!("<{tag}> block")
-        };
         let mistakes = vec![
             written,
             format!(
@@ -130,7 +125,7 @@ pub(super) fn marker_sections(
             ),
             "Use only the field names shown, spelled exactly; write enum values exactly as shown."
                 .into(),
-            format!("Send at most one {named} per response."),
+            crate::count::too_many(payload, options.payload_count),
         ];
         push("mistakes", "Avoid these mistakes:", &mistakes);
     }

@@ -28,7 +28,8 @@ use crate::sections::{DEFAULT_PREAMBLE, Holds, Position, Section, SectionKind, p
 use payload_core::PayloadKind;
 use payload_core::schema::Dialect;
 use payload_instructions::{
-    Definitions, InstructionOptions, payload_instructions_in, suggestion_format_rules,
+    Definitions, InstructionOptions, payload_count_sentence, payload_instructions_in,
+    suggestion_format_rules,
 };
 use payload_registry::{PageInfo, Registry, UnknownPage};
 use serde_json::Value;
@@ -284,6 +285,7 @@ impl<'r> PromptBuilder<'r> {
             actions: capabilities.contains("### CLIENT ACTIONS"),
             context: held(SectionKind::Context),
             manifest: held(SectionKind::Manifest),
+            several: self.page.page.payload_count.allows_several(),
         };
         format!("{DEFAULT_PREAMBLE}\n{}", preamble_rules(holds))
     }
@@ -301,11 +303,18 @@ impl<'r> PromptBuilder<'r> {
             parts.push(text);
         }
         if !self.page.payloads.is_empty() {
-            let mut text = String::from(
-                "### STRUCTURED RESPONSES\nAt most one of these payloads per response, each \
-                 written after its marker. Everything else in your reply is shown to the user \
-                 as your message.",
+            // How many in one line, in the page's own count; every type's common
+            // mistakes then say the same number.
+            let count = self.page.page.payload_count;
+            let mut text = format!(
+                "### STRUCTURED RESPONSES\n{}, each written after its marker. Everything else \
+                 in your reply is shown to the user as your message.",
+                payload_count_sentence(count, &self.page.payloads)
             );
+            let options = InstructionOptions {
+                payload_count: count,
+                ..self.options
+            };
             // One description per definition across the page's types (a shared enum
             // is written out in the first type that uses it, named in the others).
             let schemas: Vec<Value> = self
@@ -319,7 +328,7 @@ impl<'r> PromptBuilder<'r> {
                 let _ = write!(
                     text,
                     "\n\n{}",
-                    payload_instructions_in(payload, &self.options, &mut definitions)
+                    payload_instructions_in(payload, &options, &mut definitions)
                 );
             }
             parts.push(text);

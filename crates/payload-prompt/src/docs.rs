@@ -24,7 +24,9 @@ pub fn render(registry: &Registry) -> String {
          at most one custom payload, and, on pages with suggestions, suggestion chips and \
          action buttons; each structured element is written after its marker and removed \
          from the message. Markers may be wrapped in markdown emphasis (`**SCHEMA_PROPOSAL**:`); \
-         when a response holds several custom payloads, the first valid one wins.\n",
+         when a response holds several custom payloads, the first valid one wins. A page may \
+         allow more than one (`Page::payload_count`): its section below says how many, and \
+         the first valid ones up to that count win.\n",
     );
     payload_table(registry, &mut out);
     availability_matrix(registry, &mut out);
@@ -179,6 +181,15 @@ fn pages(registry: &Registry, out: &mut String) {
             "- Suggestions (SUGGESTED_VALUES / SUGGESTED_ACTIONS): {}",
             if page.suggestions { "yes" } else { "no" }
         );
+        // Said only where a page allows several: a one-payload page's docs read as
+        // they always did.
+        if page.payload_count.allows_several() && !info.payloads.is_empty() {
+            let _ = writeln!(
+                out,
+                "- Payloads per answer (`Page::payload_count`): {}",
+                payload_instructions::payload_count_sentence(page.payload_count, &info.payloads)
+            );
+        }
         if page.suggestions && !info.payloads.is_empty() {
             let _ = writeln!(
                 out,

@@ -35,6 +35,9 @@ pub struct Holds {
     pub context: bool,
     /// PAYLOAD MANIFEST.
     pub manifest: bool,
+    /// The page lets a response hold several payloads: STRUCTURED RESPONSES says how
+    /// many in its first line, so the preamble does not repeat the seed's "at most one".
+    pub several: bool,
 }
 
 /// The default preamble's rules about the sections the prompt holds, one bullet each,
@@ -43,7 +46,9 @@ pub fn preamble_rules(holds: Holds) -> String {
     let mut rules: Vec<String> = Vec::new();
     if holds.payloads {
         rules.extend(payload_rules(holds));
-        rules.push("Give at most one structured payload per response.".to_string());
+        if !holds.several {
+            rules.push("Give at most one structured payload per response.".to_string());
+        }
     }
     let listed: Vec<&str> = [
         (holds.payloads, "payloads"),

@@ -1,7 +1,7 @@
 //! Pages: where a chat runs, what the model may emit there, and which actions it may
 //! suggest.
 
-use payload_core::{PayloadType, suggestions::ActionSpec, suggestions::Combination};
+use payload_core::{PayloadCount, PayloadType, suggestions::ActionSpec, suggestions::Combination};
 use serde_json::Value;
 
 /// Builds the CURRENT CONTEXT section of a page's prompt from what the app knows about
@@ -36,6 +36,11 @@ pub struct Page {
     /// ([`Combination::FREE`] by default): stated in the prompt's FORMAT RULES, applied
     /// by the page's parser (a `combination` warning) and written into its grammars.
     pub combination: Combination,
+    /// How many custom payloads one response may hold, in all and per type
+    /// ([`PayloadCount::ONE`] by default): stated in the prompt's FORMAT RULES in one
+    /// line when it is more than one, applied by the page's parser (a block past it is
+    /// `extra_payload`) and written into its grammars.
+    pub payload_count: PayloadCount,
 }
 
 impl Page {
@@ -52,6 +57,7 @@ impl Page {
             tools: &[],
             starters: &[],
             combination: Combination::FREE,
+            payload_count: PayloadCount::ONE,
         }
     }
 
@@ -103,6 +109,13 @@ impl Page {
     /// on, no chips).
     pub const fn combination(mut self, combination: Combination) -> Page {
         self.combination = combination;
+        self
+    }
+
+    /// Sets how many custom payloads one response may hold
+    /// (`PayloadCount::at_most(3)`: up to three alternatives to pick from).
+    pub const fn payload_count(mut self, count: PayloadCount) -> Page {
+        self.payload_count = count;
         self
     }
 

@@ -461,7 +461,7 @@ fn page_info(page: Page, types: &[PayloadEntry], global_actions: &[ActionSpec]) 
         actions: actions.clone(),
         suggestions: page.suggestions,
         combination: page.combination,
-        payload_count: payload_core::PayloadCount::ONE,
+        payload_count: page.payload_count,
         // Which model answers is not the page's to say.
         reasoning_opened_by_prompt: false,
     };

@@ -7,8 +7,9 @@
 // - `payload:action` (cancelable; detail {action, label, page}): a client action the
 //   user clicked. The handler that does it calls preventDefault(); an action nobody
 //   handles says so.
-// - `payload:decided` (detail {type, data, status, applied, turn, conversationId}):
-//   the user accepted or dismissed a payload and the server recorded it.
+// - `payload:decided` (detail {type, data, status, applied, turn, index,
+//   conversationId}): the user accepted or dismissed a payload (the answer's payload
+//   at `index`: each card is its own proposal) and the server recorded it.
 // - `payload:complete` (detail: the parsed response): an answer is complete.
 "use strict";
 
@@ -130,26 +131,75 @@
     return Object.assign({}, hooks.cardContext ? hooks.cardContext() : {}, extra);
   }
 
-  // One assistant message: its reasoning, text (Markdown), tool lines, the drafting
-  // card, and at `complete` the final message, card, chips and buttons.
+  const SUGGESTION_TYPES = ["suggested_values", "suggested_actions"];
+
+  // The position of the part a stream event belongs to (`part`), or null from a
+  // server that does not say (then the answer is one text with its card after it).
+  function partOf(data) {
+    return data && Number.isInteger(data.part) && data.part >= 0 ? data.part : null;
+  }
+
+  // One assistant message: its reasoning, then the answer's parts in the order the
+  // model wrote them (text as Markdown, each card where its block stood), then tool
+  // lines, notes, chips and buttons. While it streams, each event names its part, so a
+  // card is drafted at its place while the text around it still arrives; `complete`'s
+  // `parts` are the final word. The first text always has its own `.text` node (empty
+  // when the answer opens with a card), so the seed's shape reads as it always did.
   function assistantMessage() {
     const node = el("div", "message assistant");
     node.dataset.state = "streaming";
     const status = el("div", "status");
-    const text = el("div", "text");
     const extras = el("div", "extras");
-    node.append(status, text, extras);
+    node.append(status, extras);
     messages.appendChild(node);
     showStarters();
-    let raw = "";
     let frame = 0;
-    let draft = null;
     let thinking = null;
     let refused = null;
+    // The answer's segments in part order: {part, node, raw} for text, {part, node}
+    // for a card. `part` null: the leading text of a server that names no parts.
+    let segments = [];
+    let looseDraft = null;
+    const leading = () => {
+      let first = segments.find((s) => s.raw !== undefined);
+      if (!first) {
+        first = { part: null, node: el("div", "text"), raw: "" };
+        node.insertBefore(first.node, segments.length ? segments[0].node : extras);
+        segments.unshift(first);
+      }
+      return first;
+    };
+    leading();
+    // The segment of part `part` (made, in order, when missing): text or a card slot.
+    // A server that names one part for both gets both, in the order they came.
+    const segment = (part, text) => {
+      const found = segments.find((s) => s.part === part && (s.raw !== undefined) === text);
+      if (found) return found;
+      if (text) {
+        // The first text the answer writes takes the leading node when no part has
+        // claimed it yet and nothing stands before it.
+        const first = segments[0];
+        if (first.raw !== undefined && first.part === null && !first.raw && (part === 0 || segments.length === 1)) {
+          first.part = part;
+          return first;
+        }
+      }
+      const made = text ? { part, node: el("div", "text"), raw: "" } : { part, node: el("div", "slot") };
+      made.node.dataset.part = String(part);
+      const after = segments.findIndex((s) => s.part !== null && s.part > part);
+      if (after < 0) {
+        node.insertBefore(made.node, extras);
+        segments.push(made);
+      } else {
+        node.insertBefore(made.node, segments[after].node);
+        segments.splice(after, 0, made);
+      }
+      return made;
+    };
     const thought = () => {
       if (!thinking) {
         thinking = thinkingSection();
-        node.insertBefore(thinking.node, text);
+        node.insertBefore(thinking.node, segments.length ? segments[0].node : extras);
       }
       return thinking;
     };
@@ -169,8 +219,20 @@
     };
     const paint = () => {
       frame = 0;
-      text.replaceChildren(Markdown.render(raw));
+      segments.forEach((s) => {
+        if (s.raw !== undefined && s.dirty) {
+          s.node.replaceChildren(Markdown.render(s.raw));
+          s.dirty = false;
+        }
+      });
       scroll();
+    };
+    const draftCard = (type, partial) => {
+      const info = typeInfo(type);
+      return Payloads.drafting(type, partial, cardContext({
+        schema: info ? info.schema : null,
+        pageHandlers: hooks.pageHandlers[context().current_page],
+      }));
     };
     return {
       node,
@@ -182,24 +244,26 @@
         thought().add(piece);
         scroll();
       },
-      delta(piece) {
+      delta(piece, part) {
         status.textContent = "";
-        raw += piece;
+        const s = part === null ? leading() : segment(part, true);
+        s.raw += piece;
+        s.dirty = true;
         if (!frame) frame = requestAnimationFrame(paint);
       },
       tool(kind, data) {
         const line = el("div", "tool", kind === "start" ? "Running " + data.tool + "…" : kind === "progress" ? data.tool + ": " + data.message : data.tool + " finished");
         extras.appendChild(line);
       },
-      drafting(type, partial) {
-        const info = typeInfo(type);
-        const next = Payloads.drafting(type, partial, cardContext({
-          schema: info ? info.schema : null,
-          pageHandlers: hooks.pageHandlers[context().current_page],
-        }));
-        if (draft) draft.replaceWith(next);
-        else extras.appendChild(next);
-        draft = next;
+      drafting(type, partial, part) {
+        const next = draftCard(type, partial);
+        if (part === null) {
+          if (looseDraft) looseDraft.replaceWith(next);
+          else extras.appendChild(next);
+          looseDraft = next;
+        } else {
+          segment(part, false).node.replaceChildren(next);
+        }
         scroll();
       },
       error(message) {
@@ -208,41 +272,88 @@
       refusal: showRefusal,
       complete(parsed, turn, conversationId, payloadState) {
         if (frame) cancelAnimationFrame(frame);
+        frame = 0;
         status.textContent = "";
-        raw = parsed.message || "";
-        text.replaceChildren(Markdown.render(raw));
         // `complete` is the final word on the reasoning too.
         if (parsed.reasoning) thought().done(parsed.reasoning);
         else if (thinking) {
           thinking.node.remove();
           thinking = null;
         }
-        if (draft) draft.remove();
-        draft = null;
+        if (looseDraft) looseDraft.remove();
+        looseDraft = null;
+        segments.forEach((s) => s.node.remove());
+        segments = [];
+        const stateOf = typeof payloadState === "function" ? payloadState : () => payloadState || "proposed";
+        const cards = layout(parsed).map((piece) => {
+          if (piece.text !== undefined) {
+            const s = { part: piece.part, node: el("div", "text"), raw: piece.text };
+            s.node.replaceChildren(Markdown.render(piece.text));
+            return s;
+          }
+          const s = { part: piece.part, node: el("div", "slot") };
+          s.node.appendChild(payloadCard(piece.payload, piece.index, turn, conversationId, stateOf(piece.index)));
+          return s;
+        });
+        segments = cards;
+        segments.forEach((s) => {
+          if (s.part !== null) s.node.dataset.part = String(s.part);
+          node.insertBefore(s.node, extras);
+        });
         if (parsed.refusal) showRefusal(parsed.refusal);
-        finish(extras, parsed, turn, conversationId, payloadState || "proposed");
+        finish(extras, parsed);
         node.dataset.state = "complete";
         scroll();
       },
     };
   }
 
-  function finish(extras, parsed, turn, conversationId, payloadState) {
-    const payload = parsed.custom_payload;
-    if (payload) {
-      const info = typeInfo(payload.type);
-      extras.appendChild(
-        Payloads.card(payload, cardContext({
-          state: payloadState,
-          schema: info ? info.schema : null,
-          pageHandlers: hooks.pageHandlers[context().current_page],
-          // Accept and Dismiss only when the app decides this type on the server.
-          decide: info && info.decidable
-            ? (decision, options) => decide(conversationId, turn, payload, decision, options)
-            : null,
-        }))
-      );
+  // The answer as the page shows it, in order: runs of text (the text parts between
+  // two cards, together: a suggestion block or a refused one between them is not
+  // shown there) and the cards of the accepted custom payloads, each with its `index`
+  // among the answer's payloads. The first piece is always text (empty when the
+  // answer opens with a card). Without `parts` (a server from before them): the
+  // message, then the one custom payload.
+  function layout(parsed) {
+    if (!Array.isArray(parsed.parts)) {
+      const pieces = [{ part: null, text: parsed.message || "" }];
+      if (parsed.custom_payload) pieces.push({ part: null, payload: parsed.custom_payload, index: 0 });
+      return pieces;
     }
+    const pieces = [];
+    let index = 0;
+    parsed.parts.forEach((part, position) => {
+      if (!part || typeof part !== "object") return;
+      if (typeof part.text === "string") {
+        const last = pieces[pieces.length - 1];
+        if (last && last.text !== undefined) last.text += part.text;
+        else pieces.push({ part: position, text: part.text });
+      } else if (typeof part.type === "string" && part.data !== undefined && !SUGGESTION_TYPES.includes(part.type)) {
+        pieces.push({ part: position, payload: { type: part.type, data: part.data }, index: index++ });
+      }
+    });
+    if (!pieces.length || pieces[0].text === undefined) pieces.unshift({ part: null, text: "" });
+    return pieces;
+  }
+
+  // One accepted custom payload's card: its own proposal, decided by its `index`.
+  function payloadCard(payload, index, turn, conversationId, state) {
+    const info = typeInfo(payload.type);
+    const card = Payloads.card(payload, cardContext({
+      state,
+      schema: info ? info.schema : null,
+      pageHandlers: hooks.pageHandlers[context().current_page],
+      // Accept and Dismiss only when the app decides this type on the server.
+      decide: info && info.decidable
+        ? (decision, options) => decide(conversationId, turn, index, payload, decision, options)
+        : null,
+    }));
+    card.dataset.index = String(index);
+    return card;
+  }
+
+  // What follows the answer's parts: refused blocks, dropped items, chips, buttons.
+  function finish(extras, parsed) {
     (parsed.rejected || []).forEach((r) => {
       const why = r.errors && r.errors[0] ? r.errors[0].message : "it was not valid";
       extras.appendChild(el("p", "note warn", "Left out a " + r.type + " block: " + why));
@@ -300,8 +411,11 @@
     }
   });
 
-  async function decide(conversationId, turn, payload, decision, options) {
-    const result = await api("/api/payloads/" + encodeURIComponent(conversationId) + "/" + turn + "/" + decision, {
+  // Decides the answer's payload at `index` (its own proposal): the index goes in the
+  // query, so the body stays the user's choices, handed to the app's handler.
+  async function decide(conversationId, turn, index, payload, decision, options) {
+    const path = "/api/payloads/" + encodeURIComponent(conversationId) + "/" + turn + "/" + decision + "?index=" + index;
+    const result = await api(path, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(options || {}),
@@ -312,6 +426,7 @@
       status: result.status,
       applied: result.applied,
       turn,
+      index,
       conversationId,
     });
     return result;
@@ -391,10 +506,10 @@
       await readEvents(response.body, (name, data) => {
         switch (name) {
           case "status": answer.status(data.message); break;
-          case "text_delta": answer.delta(data.text); break;
+          case "text_delta": answer.delta(data.text, partOf(data)); break;
           case "reasoning_delta": answer.reasoning(data.text); break;
-          case "payload_start": answer.drafting(data.type, null); break;
-          case "payload_progress": answer.drafting(data.type, data.partial); break;
+          case "payload_start": answer.drafting(data.type, null, partOf(data)); break;
+          case "payload_progress": answer.drafting(data.type, data.partial, partOf(data)); break;
           case "tool_start": answer.tool("start", data); break;
           case "tool_progress": answer.tool("progress", data); break;
           case "tool_complete": answer.tool("complete", data); break;
@@ -427,14 +542,16 @@
     } catch (error) {
       return;
     }
-    const statuses = new Map((stored.payloads || []).map((p) => [p.turn, p.status]));
+    // Each proposal's status by its turn and its index among the turn's payloads
+    // (a store from before indexes has one per turn: index 0).
+    const statuses = new Map((stored.payloads || []).map((p) => [p.turn + ":" + (p.index || 0), p.status]));
     stored.messages.forEach((m) => {
       if (m.role === "user") {
         userMessage(m.text);
         state.history.push({ role: "user", content: m.text });
       } else if (m.response) {
         const answer = assistantMessage();
-        answer.complete(m.response, m.turn, state.conversationId, statuses.get(m.turn));
+        answer.complete(m.response, m.turn, state.conversationId, (index) => statuses.get(m.turn + ":" + index) || "proposed");
         state.history.push({ role: "assistant", content: m.response.message || "" });
       } else if (m.interrupted) {
         // The turn ended without an answer (the page was closed, the model failed).

@@ -93,12 +93,19 @@
     main.replaceChildren(page);
   }
 
-  // `save_recipe`: accept the recipe the chat shows, as its card's Accept button does.
+  // `save_recipe`: accept the recipe the newest answer shows, as its card's Accept
+  // button does. An answer that offers several recipes as alternatives leaves the
+  // choice to the user: each card has its own Accept, and the button does not guess.
   document.addEventListener("payload:action", (event) => {
     if (event.detail.action !== "save_recipe") return;
     event.preventDefault();
-    const accept = document.querySelector('.card[data-type="recipe_proposal"][data-state="proposed"] button.accept');
-    if (accept) accept.click();
+    const answers = document.querySelectorAll(".message.assistant");
+    const newest = answers[answers.length - 1];
+    const offered = newest ? newest.querySelectorAll('.card[data-type="recipe_proposal"][data-state="proposed"] button.accept') : [];
+    const anywhere = document.querySelector('.card[data-type="recipe_proposal"][data-state="proposed"] button.accept');
+    if (offered.length > 1) PayloadChat.toast("Pick one of the recipes with its own Accept.");
+    else if (offered.length === 1) offered[0].click();
+    else if (anywhere) anywhere.click();
     else PayloadChat.toast("There is no recipe to save.");
   });
 

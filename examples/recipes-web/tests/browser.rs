@@ -466,3 +466,598 @@ async fn a_generic_draft_shows_only_the_members_its_type_declares() {
     assert!(!text.contains("from the model"), "{text}");
     assert!(!text.contains("not saved"), "{text}");
 }
+
+/// Whether every leaf of the card `card` (a value, a label, an empty mark, a member's
+/// name, a value shown as JSON) is visible: it has a box of non-zero size, every box
+/// of it lies inside the card's, and inside every ancestor up to the card that clips
+/// its overflow; a block's text is not cut (it scrolls no wider than it is). Returns
+/// the leaves' texts and any leaf that is not, with why; the card must also lie inside
+/// the tray.
+const VISIBLE: &str = r#"
+const visible = (card) => {
+  const inside = (r, box) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+    && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+  const cardBox = card.getBoundingClientRect();
+  const tray = document.getElementById('messages').getBoundingClientRect();
+  const hidden = [];
+  if (cardBox.left < tray.left - 0.5 || cardBox.right > tray.right + 0.5) hidden.push(['card', 'outside the tray']);
+  const leaves = [...card.querySelectorAll('.card-body .value, .card-body .label, .card-body .empty, .card-body dt, .card-body code.json')];
+  leaves.forEach((leaf) => {
+    const text = leaf.textContent;
+    const boxes = [...leaf.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+    if (!boxes.length) return hidden.push([text, 'no box']);
+    if (!boxes.every((r) => inside(r, cardBox))) return hidden.push([text, 'outside its card']);
+    for (let up = leaf.parentElement; up && up !== card.parentElement; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+        const box = up.getBoundingClientRect();
+        if (!boxes.every((r) => inside(r, box))) return hidden.push([text, 'clipped by ' + up.className]);
+      }
+    }
+    if (getComputedStyle(leaf).display !== 'inline' && leaf.scrollWidth > leaf.clientWidth + 1) {
+      hidden.push([text, 'cut: ' + leaf.scrollWidth + ' > ' + leaf.clientWidth]);
+    }
+  });
+  return {texts: leaves.map((l) => l.textContent), hidden};
+};
+"#;
+
+/// Every scalar of `value` as the generic card writes it (a boolean as yes or no).
+fn leaves(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(members) => members.values().for_each(|v| leaves(v, out)),
+        Value::Array(items) => items.iter().for_each(|v| leaves(v, out)),
+        Value::Bool(b) => out.push(if *b { "yes" } else { "no" }.to_string()),
+        Value::Null => {}
+        Value::String(s) => out.push(s.clone()),
+        Value::Number(n) => out.push(n.to_string()),
+    }
+}
+
+/// A model that writes `text` in pieces of `size` bytes, `pause` apart, so the page
+/// shows it streaming.
+struct Paced {
+    text: String,
+    size: usize,
+    pause: std::time::Duration,
+}
+
+impl payload_agent::Model for Paced {
+    fn stream(&mut self, _: &payload_agent::ModelRequest) -> payload_agent::ModelStream {
+        let mut pieces = Vec::new();
+        let mut rest = self.text.as_str();
+        while !rest.is_empty() {
+            let mut cut = self.size.min(rest.len());
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            pieces.push(rest[..cut].to_string());
+            rest = &rest[cut..];
+        }
+        let pause = self.pause;
+        Box::pin(futures::stream::unfold(
+            pieces.into_iter(),
+            move |mut pieces| async move {
+                let piece = pieces.next()?;
+                tokio::time::sleep(pause).await;
+                Some((payload_agent::ModelChunk::Text(piece), pieces))
+            },
+        ))
+    }
+}
+
+/// A trip plan nested as deep as an itinerary goes (days → activities → a place →
+/// its notes; a cost with its currency as a label), with long member names and a long
+/// unbroken value, made at run time from its schema.
+fn trip_plan() -> &'static payload_core::PayloadType {
+    let schema = serde_json::json!({
+        "title": "TripPlan",
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "days": {"type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "day": {"type": "integer"},
+                    "theme_of_the_day_in_a_few_words": {"type": "string"},
+                    "activities": {"type": "array", "items": {
+                        "type": "object",
+                        "properties": {
+                            "time": {"type": "string"},
+                            "title": {"type": "string"},
+                            "booking_reference_number_for_the_venue": {"type": "string"},
+                            "place": {"type": "object", "properties": {
+                                "name": {"type": "string"},
+                                "address": {"type": "string"},
+                                "notes": {"type": "array", "items": {"type": "string"}},
+                                "accessible": {"type": "boolean"}
+                            }, "required": ["name"], "additionalProperties": false},
+                            "cost": {"type": "object", "properties": {
+                                "amount": {"type": "number"},
+                                "currency": {"enum": ["EUR", "USD"]}
+                            }, "required": ["amount", "currency"], "additionalProperties": false}
+                        },
+                        "required": ["time", "title"],
+                        "additionalProperties": false
+                    }}
+                },
+                "required": ["day", "activities"],
+                "additionalProperties": false
+            }}
+        },
+        "required": ["title", "days"],
+        "additionalProperties": false
+    });
+    payload_core::PayloadType::from_schema(
+        &schema,
+        payload_core::runtime::RuntimeOptions {
+            name: Some("trip_plan".into()),
+            marker: Some("TRIP_PLAN".into()),
+            description: Some("A trip, day by day.".into()),
+            ..Default::default()
+        },
+    )
+    .expect("a payload type")
+}
+
+/// Two days of a trip, every level of `trip_plan` filled in.
+fn trip() -> Value {
+    let activity = |time: &str, title: &str, place: &str| {
+        serde_json::json!({
+            "time": time, "title": title,
+            "booking_reference_number_for_the_venue": format!("REF-{}", title.len() * 7919),
+            "place": {"name": place, "address": format!("{place} street 12, 1000 Lisbon"),
+                      "notes": ["book ahead", "https://tickets.example.org/a-very-long-unbroken-address-that-would-overflow-a-narrow-column"],
+                      "accessible": true},
+            "cost": {"amount": 12.5, "currency": "EUR"}
+        })
+    };
+    serde_json::json!({
+        "title": "A long weekend in Lisbon",
+        "days": [
+            {"day": 1, "theme_of_the_day_in_a_few_words": "Old town on foot",
+             "activities": [activity("09:00", "Castle walk", "Castelo"), activity("13:00", "Lunch", "Time Out Market")]},
+            {"day": 2, "theme_of_the_day_in_a_few_words": "Belém by the river",
+             "activities": [activity("10:00", "Monastery", "Jerónimos")]}
+        ]
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nested_payload_shows_every_leaf_value_inside_its_card_in_the_tray() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let plan = trip_plan();
+    let payloads: &'static [payload_core::PayloadType] = Box::leak(Box::new([*plan]));
+    let registry: &'static Registry = Box::leak(Box::new(Registry::from_parts(
+        vec![payload_registry::PayloadEntry::new(*plan, &[])],
+        vec![payload_registry::Page::new("trip").payloads(payloads)],
+        Vec::new(),
+    )));
+    let text = format!(
+        "Here is the plan.\n\nTRIP_PLAN: {}\n\nEnjoy the trip!",
+        trip()
+    );
+    let app = payload_serve::App::new(registry)
+        .title("Trips")
+        .pages(&["trip"])
+        .model(move |_: &payload_serve::TurnInfo| {
+            let text = text.clone();
+            Box::new(move |_: &payload_agent::ModelRequest| {
+                vec![payload_agent::ModelChunk::Text(text.clone())]
+            }) as Box<dyn payload_agent::Model>
+        });
+    let url = serve_app(app).await;
+    client.goto(&url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.getElementById('chat-input') !== null",
+        |v| v == true,
+    )
+    .await;
+    send(&client, "Plan my weekend").await;
+    answered(&client, 1).await;
+    let tray = client
+        .execute(
+            "return document.getElementById('chat').getBoundingClientRect().width",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(tray.as_f64(), Some(400.0), "the tray is 400 px wide");
+    let shown = client
+        .execute(
+            &format!(
+                "{VISIBLE} return visible(document.querySelector('.card.generic-card[data-type=trip_plan]'));"
+            ),
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(shown["hidden"], serde_json::json!([]), "{shown}");
+    let texts: Vec<&str> = shown["texts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let mut expected = Vec::new();
+    leaves(&trip(), &mut expected);
+    for value in &expected {
+        assert!(
+            texts.contains(&value.as_str()),
+            "{value:?} is a leaf of the card: {texts:?}"
+        );
+    }
+    for label in [
+        "Booking reference number for the venue",
+        "Theme of the day in a few words",
+        "Activities",
+        "Notes",
+        "Currency",
+    ] {
+        assert!(texts.contains(&label), "{label:?} in {texts:?}");
+    }
+}
+
+/// Two recipes as alternatives, each introduced by its own sentence.
+fn two_recipes() -> (Value, Value, String) {
+    let recipe = |title: &str, minutes: u32| {
+        serde_json::json!({
+            "title": title, "servings": 2, "prep_time": minutes,
+            "ingredients": [
+                {"name": "eggs", "quantity": 4, "unit": "piece", "note": "at room temperature"},
+                {"name": "chopped tomatoes", "quantity": 400, "unit": "gram"}
+            ],
+            "steps": [{"text": "Cook the tomatoes down.", "minutes": 10},
+                      {"text": "Add the eggs and cover.", "minutes": 6}],
+            "tags": ["vegetarian"]
+        })
+    };
+    let (first, second) = (recipe("Shakshuka", 25), recipe("Tomato frittata", 20));
+    let text = format!(
+        "Two ideas with what you have.\n\nThe classic first:\n\nRECIPE_PROPOSAL: {first}\n\n\
+         Or something firmer to slice:\n\nRECIPE_PROPOSAL: {second}\n\nPick the one you like \
+         and I will save it."
+    );
+    (first, second, text)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_recipes_of_one_answer_stand_at_their_places_with_every_value_visible() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let (first, second, text) = two_recipes();
+    let app = recipes_web::app(Registry::global()).model(move |_: &payload_serve::TurnInfo| {
+        Box::new(Paced {
+            text: text.clone(),
+            size: 24,
+            pause: std::time::Duration::from_millis(8),
+        }) as Box<dyn payload_agent::Model>
+    });
+    let url = serve_app(app).await;
+    client.goto(&url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.querySelector('#starters .chip') !== null",
+        |v| v == true,
+    )
+    .await;
+    // The answer's pieces in order, each time the page changes while it streams.
+    client
+        .execute(
+            "window.orders = [];
+             new MutationObserver(() => {
+               const m = document.querySelector('.message.assistant');
+               if (!m || m.dataset.state !== 'streaming') return;
+               window.orders.push([...m.children].filter(c => c.matches('.text, .slot'))
+                 .map(c => c.matches('.text') ? 'text:' + c.textContent.trim().length
+                      : c.querySelector('.card.drafting') ? 'draft' : 'slot'));
+             }).observe(document.getElementById('messages'), {childList: true, subtree: true, characterData: true});",
+            vec![],
+        )
+        .await
+        .unwrap();
+    click(&client, "#starters .chip").await;
+    answered(&client, 1).await;
+    let order = client
+        .execute(
+            "const m = document.querySelector('.message.assistant');
+             return [...m.children].filter(c => c.matches('.text, .slot')).map(c => c.matches('.text')
+               ? {text: c.textContent}
+               : {card: c.querySelector('.card').dataset.type, index: c.querySelector('.card').dataset.index,
+                  title: c.querySelector('dd[data-key=title]').textContent,
+                  state: c.querySelector('.card').dataset.state});",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let order = order.as_array().unwrap();
+    assert_eq!(order.len(), 5, "text, card, text, card, text: {order:?}");
+    assert!(
+        order[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("The classic first:"),
+        "{order:?}"
+    );
+    assert_eq!(order[1]["card"], "recipe_proposal");
+    assert_eq!(order[1]["index"], "0");
+    assert_eq!(order[1]["title"], "Shakshuka");
+    assert!(
+        order[2]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Or something firmer to slice:"),
+        "{order:?}"
+    );
+    assert_eq!(order[3]["index"], "1");
+    assert_eq!(order[3]["title"], "Tomato frittata");
+    assert!(
+        order[4]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Pick the one you like"),
+        "{order:?}"
+    );
+    assert!(order[1]["state"] == "proposed" && order[3]["state"] == "proposed");
+    // While it streamed, a card was drafted at its place with text already after it,
+    // and the first card stood before the second's text arrived.
+    let orders = client
+        .execute("return window.orders", vec![])
+        .await
+        .unwrap();
+    let orders: Vec<Vec<String>> = serde_json::from_value(orders).unwrap();
+    assert!(
+        orders.iter().any(|o| o.len() >= 3
+            && o[1] != "text:0"
+            && o[2].starts_with("text:")
+            && o[2] != "text:0"
+            && o.len() < 5),
+        "a card stood between streaming texts before the answer was whole: {orders:?}"
+    );
+    // Every value of both recipes is visible inside its card.
+    for (i, recipe) in [(0, &first), (1, &second)] {
+        let shown = client
+            .execute(
+                &format!(
+                    "{VISIBLE} return visible(document.querySelector('.card[data-type=recipe_proposal][data-index=\"{i}\"]'));"
+                ),
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            shown["hidden"],
+            serde_json::json!([]),
+            "recipe {i}: {shown}"
+        );
+        let texts: Vec<&str> = shown["texts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        let mut expected = Vec::new();
+        leaves(recipe, &mut expected);
+        for value in &expected {
+            assert!(
+                texts.contains(&value.as_str()),
+                "recipe {i}: {value:?} in {texts:?}"
+            );
+        }
+    }
+    // Each card is its own proposal: Accept on the first saves the first recipe alone.
+    click(
+        &client,
+        ".card[data-type=recipe_proposal][data-index=\"0\"] button.accept",
+    )
+    .await;
+    let saved = until(
+        &client,
+        "the first recipe in the cookbook",
+        "const saved = [...document.querySelectorAll('#main a[data-recipe-id]')].map(a => a.querySelector('strong').textContent);
+         const cards = [...document.querySelectorAll('.card[data-type=recipe_proposal]')].map(c => c.dataset.state);
+         return {saved, cards};",
+        |v| v["saved"].as_array().is_some_and(|s| !s.is_empty()),
+    )
+    .await;
+    assert_eq!(saved["saved"], Value::from(vec!["Shakshuka"]), "{saved}");
+    assert_eq!(saved["cards"], serde_json::json!(["accepted", "proposed"]));
+}
+
+/// The page's side of the stream's contract, driven step by step: `/api/chat` answered
+/// in the page by batches of Server-Sent Events the test releases one at a time (each
+/// event naming its `part`, `complete` carrying `parts`), every other request going to
+/// the server. The first card is drafted at its place, the text after it streams in
+/// after it, the second card lands between the texts, and a decision on the second
+/// card names its index.
+const STEPPED_CHAT: &str = r#"
+const real = window.fetch.bind(window);
+window.decisions = [];
+const batches = arguments[0];
+// A batch goes out per release, whichever comes first: the release or the read.
+let release = null;
+let credits = 0;
+window.releaseBatch = () => {
+  if (release) { const go = release; release = null; go(); } else credits += 1;
+};
+window.fetch = (url, options) => {
+  if (String(url).startsWith('/api/payloads/')) window.decisions.push(String(url));
+  if (String(url) !== '/api/chat') return real(url, options);
+  const encoder = new TextEncoder();
+  let next = 0;
+  const body = new ReadableStream({
+    pull(controller) {
+      const released = credits > 0
+        ? (credits -= 1, Promise.resolve())
+        : new Promise((resolve) => { release = resolve; });
+      return released.then(() => {
+        if (next >= batches.length) return controller.close();
+        const text = batches[next++].map(([name, data]) => 'event: ' + name + '\ndata: ' + JSON.stringify(data) + '\n\n').join('');
+        controller.enqueue(encoder.encode(text));
+      });
+    },
+  });
+  return Promise.resolve(new Response(body, {status: 200, headers: {
+    'content-type': 'text/event-stream', 'x-conversation-id': 'stepped', 'x-turn': '0'}}));
+};
+"#;
+
+/// The answer's pieces in order: `text:<its text>` or `card:<state>:<index>:<title>`.
+const PIECES: &str = "const m = document.querySelector('.message.assistant');
+    if (!m) return null;
+    return {state: m.dataset.state, pieces: [...m.children].filter(c => c.matches('.text, .slot')).map(c => {
+      if (c.matches('.text')) return 'text:' + c.textContent.trim();
+      const card = c.querySelector('.card');
+      const title = card.querySelector('dd[data-key=title]');
+      return 'card:' + card.dataset.state + ':' + (card.dataset.index || '') + ':' + (title ? title.textContent : '');
+    })};";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_puts_each_part_where_the_stream_names_it() {
+    let Some((client, _driver)) = browser().await else {
+        return;
+    };
+    let url = serve().await;
+    client.goto(&url).await.unwrap();
+    until(
+        &client,
+        "the page",
+        "return document.querySelector('#starters .chip') !== null",
+        |v| v == true,
+    )
+    .await;
+    let recipe = |title: &str| {
+        serde_json::json!({"title": title, "servings": 2, "prep_time": 20,
+            "ingredients": [{"name": "eggs", "quantity": 4, "unit": "piece"}],
+            "steps": [{"text": "Cook."}], "tags": []})
+    };
+    let (first, second) = (recipe("Shakshuka"), recipe("Frittata"));
+    let texts = ["Two ideas.\n\n", "Or firmer:\n\n", "\n\nPick one."];
+    let part = |p: usize| serde_json::json!({"text": texts[p / 2], "span": [0, 0]});
+    let parts = serde_json::json!([
+        part(0),
+        {"type": "recipe_proposal", "data": first, "span": [0, 0]},
+        part(2),
+        {"type": "recipe_proposal", "data": second, "span": [0, 0]},
+        part(4),
+    ]);
+    let complete = serde_json::json!({
+        "message": texts.concat(), "custom_payload": {"type": "recipe_proposal", "data": first},
+        "parts": parts, "rejected": [], "warnings": [],
+        "suggested_values": null, "suggested_actions": null,
+    });
+    let event = |name: &str, data: Value| serde_json::json!([name, data]);
+    let batches = serde_json::json!([
+        [
+            event(
+                "text_delta",
+                serde_json::json!({"text": texts[0], "part": 0})
+            ),
+            event(
+                "payload_start",
+                serde_json::json!({"type": "recipe_proposal", "marker": "RECIPE_PROPOSAL", "part": 1})
+            ),
+            event(
+                "payload_progress",
+                serde_json::json!({"type": "recipe_proposal", "partial": {"title": "Shaksh"}, "part": 1})
+            ),
+        ],
+        [
+            event(
+                "payload_progress",
+                serde_json::json!({"type": "recipe_proposal", "partial": {"title": "Shakshuka"}, "part": 1})
+            ),
+            event(
+                "text_delta",
+                serde_json::json!({"text": "Or fir", "part": 2})
+            ),
+        ],
+        [
+            event(
+                "text_delta",
+                serde_json::json!({"text": "mer:\n\n", "part": 2})
+            ),
+            event(
+                "payload_start",
+                serde_json::json!({"type": "recipe_proposal", "marker": "RECIPE_PROPOSAL", "part": 3})
+            ),
+            event(
+                "payload_progress",
+                serde_json::json!({"type": "recipe_proposal", "partial": {"title": "Frittata"}, "part": 3})
+            ),
+            event(
+                "text_delta",
+                serde_json::json!({"text": texts[2], "part": 4})
+            ),
+        ],
+        [event("complete", complete)],
+    ]);
+    client.execute(STEPPED_CHAT, vec![batches]).await.unwrap();
+    click(&client, "#starters .chip").await;
+    let step = |expected: Value| {
+        let client = &client;
+        async move {
+            client
+                .execute("window.releaseBatch()", vec![])
+                .await
+                .unwrap();
+            until(client, &format!("{expected}"), PIECES, |v| {
+                v["pieces"] == expected
+            })
+            .await
+        }
+    };
+    let shown = step(serde_json::json!([
+        "text:Two ideas.",
+        "card:drafting::Shaksh"
+    ]))
+    .await;
+    assert_eq!(shown["state"], "streaming");
+    let shown = step(serde_json::json!([
+        "text:Two ideas.",
+        "card:drafting::Shakshuka",
+        "text:Or fir"
+    ]))
+    .await;
+    assert_eq!(shown["state"], "streaming", "text streams after the card");
+    step(serde_json::json!([
+        "text:Two ideas.",
+        "card:drafting::Shakshuka",
+        "text:Or firmer:",
+        "card:drafting::Frittata",
+        "text:Pick one."
+    ]))
+    .await;
+    let shown = step(serde_json::json!([
+        "text:Two ideas.",
+        "card:proposed:0:Shakshuka",
+        "text:Or firmer:",
+        "card:proposed:1:Frittata",
+        "text:Pick one."
+    ]))
+    .await;
+    assert_eq!(shown["state"], "complete");
+    // Each card is its own proposal: the second's decision names index 1.
+    click(
+        &client,
+        ".card[data-type=recipe_proposal][data-index=\"1\"] button.dismiss",
+    )
+    .await;
+    let decisions = until(
+        &client,
+        "the decision request",
+        "return window.decisions",
+        |v| v.as_array().is_some_and(|d| !d.is_empty()),
+    )
+    .await;
+    assert_eq!(
+        decisions,
+        serde_json::json!(["/api/payloads/stepped/0/dismiss?index=1"])
+    );
+}

@@ -1,7 +1,7 @@
 //! The recipe assistant's pages and its client action.
 
 use crate::{KitchenCommand, RecipeProposal};
-use payload_core::{LlmPayload, suggestions::ActionSpec, suggestions::Combination};
+use payload_core::{LlmPayload, PayloadCount, suggestions::ActionSpec, suggestions::Combination};
 use payload_registry::Page;
 use serde_json::Value;
 
@@ -14,13 +14,17 @@ pub const COOKBOOK: Page = Page::new("cookbook")
     .description("The user's cookbook")
     .instructions(
         "The user is planning what to cook. Ask about what they have and like, then \
-         propose one recipe with RECIPE_PROPOSAL, with a save_recipe button beside it.",
+         propose one recipe with RECIPE_PROPOSAL, with a save_recipe button beside it. \
+         When they cannot choose, offer two or three recipes as alternatives, each \
+         introduced by a sentence of its own, and no button: each has its own Accept.",
     )
     .payloads(&[<RecipeProposal as LlmPayload>::TYPE])
     .actions(&[SAVE_RECIPE])
     // The save button goes with the recipe it saves; chips wait until the user has
     // read it.
     .combination(Combination::PAYLOAD_ALONE.allow_actions())
+    // Up to three recipes in one answer, as alternatives to pick from.
+    .payload_count(PayloadCount::at_most(3))
     .starters(&["I have eggs and a tin of tomatoes: what can I cook?"])
     .context(cookbook_context);
 

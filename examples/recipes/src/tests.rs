@@ -507,3 +507,56 @@ fn the_unit_is_described_once_per_page() {
     assert_eq!(cookbook.matches("// Kilograms.").count(), 1);
     assert!(!cookbook.contains(": Unit"), "{cookbook}");
 }
+
+/// The cookbook lets an answer offer up to three recipes: its prompt says so in the
+/// one sentence that opens STRUCTURED RESPONSES, the type's common mistakes give the
+/// same number, the preamble drops the seed's "at most one", and nothing else changes
+/// (the same page with a count of one differs in those three places only).
+#[test]
+fn a_page_allowing_several_payloads_says_so_in_one_line() {
+    let several = payload_prompt::PromptBuilder::for_page(Registry::global(), "cookbook")
+        .unwrap()
+        .build();
+    let one_page = COOKBOOK.payload_count(payload_core::PayloadCount::ONE);
+    let entries: Vec<_> = Registry::global().entries().to_vec();
+    let one_registry = Registry::from_parts(
+        entries,
+        vec![one_page],
+        Registry::global().global_actions().to_vec(),
+    );
+    let one = payload_prompt::PromptBuilder::for_page(&one_registry, "cookbook")
+        .unwrap()
+        .build();
+    let header_several = "Up to three of these payloads per response, each where it belongs in your reply, each written after its marker.";
+    let header_one = "At most one of these payloads per response, each written after its marker.";
+    assert!(several.contains(header_several), "{several}");
+    assert!(one.contains(header_one), "{one}");
+    assert!(several.contains("Send at most three RECIPE_PROPOSAL blocks per response."));
+    assert!(one.contains("Send at most one RECIPE_PROPOSAL per response."));
+    let preamble = "- Give at most one structured payload per response.\n";
+    assert!(one.contains(preamble) && !several.contains(preamble));
+    assert!(!several.to_lowercase().contains("at most one structured"));
+    // Everything else is the same text.
+    let back = several.replace(header_several, header_one).replace(
+        "Send at most three RECIPE_PROPOSAL blocks per response.",
+        "Send at most one RECIPE_PROPOSAL per response.",
+    );
+    let one_without_preamble_rule = one.replacen(preamble, "", 1);
+    assert_eq!(back, one_without_preamble_rule);
+    // The count costs one sentence's few words, never a section.
+    assert!(
+        several.len() <= one.len() + 80,
+        "{} against {}",
+        several.len(),
+        one.len()
+    );
+}
+
+/// The generated docs say how many payloads the cookbook's answers may hold, and say
+/// nothing of it for the kitchen (one, the default).
+#[test]
+fn the_docs_give_the_cookbooks_count() {
+    let docs = payload_prompt::docs::render(Registry::global());
+    let line = "- Payloads per answer (`Page::payload_count`): Up to three of these payloads per response, each where it belongs in your reply";
+    assert_eq!(docs.matches(line).count(), 1, "{docs}");
+}

@@ -667,3 +667,91 @@ fn wherever_the_filter_cuts_the_answer_the_turn_ends_in_one_refusal_and_one_call
         }
     }
 }
+
+/// The agent of a page whose count is `count`.
+fn tally_agent_counting(count: payload_core::PayloadCount) -> Agent {
+    let options = ParseOptions {
+        payloads: vec![Tally::TYPE],
+        ..ParseOptions::new()
+    }
+    .payload_count(count);
+    Agent::new("chat", options)
+}
+
+/// The re-ask message the model was sent on its second call.
+fn reask_text(requests: &[ModelRequest]) -> &str {
+    let ModelMessage::User { text } = requests[1].messages.last().unwrap() else {
+        panic!("the re-ask is a user message")
+    };
+    text
+}
+
+/// A block past the page's count (`extra_payload`) is re-asked: the model offered more
+/// than the page takes, and the prose that introduced the surplus would point at
+/// nothing. The re-ask names only the refused block and asks for the accepted ones
+/// again unchanged; the corrected answer, within the count, completes the turn.
+#[test]
+fn a_block_past_the_count_is_re_asked_keeping_the_accepted_ones() {
+    let agent = tally_agent_counting(payload_core::PayloadCount::at_most(2));
+    let mut requests: Vec<ModelRequest> = Vec::new();
+    let model = |request: &ModelRequest| {
+        requests.push(request.clone());
+        let text = if request.iteration == 1 {
+            "One:\nTALLY: {\"count\": 1}\nTwo:\nTALLY: {\"count\": 2}\nThree:\nTALLY: {\"count\": 3}"
+        } else {
+            "One:\nTALLY: {\"count\": 1}\nTwo:\nTALLY: {\"count\": 2}"
+        };
+        vec![ModelChunk::Text(text.into())]
+    };
+    let events = run(&agent, model, vec![ModelMessage::user("count")]);
+    let parsed = completed(&events);
+    assert_eq!(requests.len(), 2);
+    assert!(parsed.rejected.is_empty(), "{:#?}", parsed.rejected);
+    let counts: Vec<&Value> = parsed.payloads().map(|p| &p.data()["count"]).collect();
+    assert_eq!(counts, [&json!(1), &json!(2)]);
+    let text = reask_text(&requests);
+    assert!(text.contains("1. "), "{text}");
+    assert!(
+        !text.contains("2. "),
+        "only the refused block is listed: {text}"
+    );
+    assert!(
+        text.contains("The other payloads in your answer were accepted (TALLY, TALLY)"),
+        "{text}"
+    );
+    assert!(events.iter().any(|e| matches!(e,
+        AgentEvent::Status { message } if message.contains("more payloads than the page allows"))));
+}
+
+/// Among several payloads, an invalid one is re-asked alone: the message lists its
+/// errors only and names the accepted ones to keep; with no re-ask left the answer
+/// keeps its valid payloads and lists the refused one.
+#[test]
+fn an_invalid_payload_among_several_is_re_asked_alone() {
+    let agent = tally_agent_counting(payload_core::PayloadCount::at_most(3));
+    let mut requests: Vec<ModelRequest> = Vec::new();
+    let first = "A:\nTALLY: {\"count\": 1}\nB:\nTALLY: {\"count\": -2}\nC:\nTALLY: {\"count\": 3}";
+    let model = |request: &ModelRequest| {
+        requests.push(request.clone());
+        let text = if request.iteration == 1 {
+            first
+        } else {
+            "A:\nTALLY: {\"count\": 1}\nB:\nTALLY: {\"count\": 2}\nC:\nTALLY: {\"count\": 3}"
+        };
+        vec![ModelChunk::Text(text.into())]
+    };
+    let events = run(&agent, model, vec![ModelMessage::user("count")]);
+    assert_eq!(completed(&events).payloads().count(), 3);
+    let text = reask_text(&requests);
+    assert!(
+        text.contains("The other payloads in your answer were accepted (TALLY, TALLY)"),
+        "{text}"
+    );
+    assert!(!text.contains("2. "), "{text}");
+
+    let model = |_: &ModelRequest| vec![ModelChunk::Text(first.into())];
+    let events = run(&agent.clone().reasks(0), model, vec![]);
+    let parsed = completed(&events);
+    assert_eq!(parsed.payloads().count(), 2);
+    assert_eq!(parsed.rejected.len(), 1);
+}

@@ -194,6 +194,9 @@ fn judge_page(outcome: &mut TurnOutcome, parsed: &ParsedResponse, expected: &[St
     if !expected.is_empty() {
         outcome.accepted = Some(hit.is_some());
     }
+    // Each payload block is its own count: every accepted custom payload, in text
+    // order, beside every refused block.
+    outcome.payloads = parsed.payloads().map(|p| p.kind.clone()).collect();
     outcome.rejected = parsed
         .rejected
         .iter()
@@ -255,6 +258,7 @@ async fn type_turn(
         outcome.accepted = Some(result.success);
         if result.success {
             outcome.payload = Some(payload.name.to_string());
+            outcome.payloads = vec![payload.name.to_string()];
         } else {
             outcome.rejected = vec![RejectedOutcome::of(payload.name, &result.errors)];
         }
@@ -280,6 +284,7 @@ fn outcome(turn: &Turn, calls: &[Call], started: Instant, error: Option<String>)
         expected: turn.expected.clone(),
         accepted: (!turn.expected.is_empty()).then_some(false),
         payload: None,
+        payloads: Vec::new(),
         rejected: Vec::new(),
         near_misses: 0,
         reasks,

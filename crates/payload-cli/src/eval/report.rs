@@ -50,8 +50,12 @@ pub(crate) struct TurnOutcome {
     /// Whether a payload of an expected type was accepted; `None` when none was
     /// expected.
     pub accepted: Option<bool>,
-    /// The accepted payload's type, if any.
+    /// The accepted payload's type, if any (the expected one when several were
+    /// accepted and one of them was expected).
     pub payload: Option<String>,
+    /// Every accepted custom payload's type, in text order: each payload block of the
+    /// answer is its own count (a page's count may let an answer hold several).
+    pub payloads: Vec<String>,
     /// The payloads refused in the final answer.
     pub rejected: Vec<RejectedOutcome>,
     /// Near-miss markers and markers without a value in the final answer.
@@ -90,6 +94,13 @@ pub(crate) struct Summary {
     pub accepted: usize,
     /// `accepted / expecting`, when any turn expected a payload.
     pub acceptance: Option<f64>,
+    /// Payload blocks in the final answers, each counted on its own: the accepted
+    /// custom payloads and the refused blocks.
+    pub blocks: usize,
+    /// Of those, the accepted custom payloads.
+    pub blocks_accepted: usize,
+    /// Accepted custom payloads, counted by type.
+    pub accepted_by_type: BTreeMap<String, usize>,
     /// Refused payloads' errors, counted by kind.
     pub rejected_by_kind: BTreeMap<String, usize>,
     /// Near-miss markers.
@@ -127,6 +138,11 @@ impl Summary {
             if let Some(accepted) = turn.accepted {
                 summary.expecting += 1;
                 summary.accepted += usize::from(accepted);
+            }
+            summary.blocks += turn.payloads.len() + turn.rejected.len();
+            summary.blocks_accepted += turn.payloads.len();
+            for kind in &turn.payloads {
+                *summary.accepted_by_type.entry(kind.clone()).or_default() += 1;
             }
             for rejected in &turn.rejected {
                 for kind in &rejected.errors {
@@ -220,8 +236,8 @@ impl Report {
             self.model,
             self.constrain.as_deref().unwrap_or("no grammar")
         );
-        out.push_str("| turns on | turns | accepted | rejected (by kind) | near-miss markers | re-asks (recovered) | truncated | refused / filtered | errors | tokens in / out | first token | turn |\n");
-        out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        out.push_str("| turns on | turns | accepted | payload blocks accepted | rejected (by kind) | near-miss markers | re-asks (recovered) | truncated | refused / filtered | errors | tokens in / out | first token | turn |\n");
+        out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         let rows = self
             .groups
             .iter()
@@ -231,9 +247,11 @@ impl Report {
             let turn = format!("{:.1} s", s.mean_total_ms as f64 / 1000.0);
             let _ = writeln!(
                 out,
-                "| {label} | {} | {} | {} | {} | {} ({}) | {} | {} / {} | {} | {} / {} | {} | {turn} |",
+                "| {label} | {} | {} | {}/{} | {} | {} | {} ({}) | {} | {} / {} | {} | {} / {} | {} | {turn} |",
                 s.turns,
                 accepted(s),
+                s.blocks_accepted,
+                s.blocks,
                 by_kind(&s.rejected_by_kind),
                 s.near_misses,
                 s.reasks,
@@ -261,6 +279,10 @@ impl Report {
                         _ => "refused",
                     };
                     format!("{said}: {}", cell(message, 60))
+                }
+                // Several payloads: each named, in the order written.
+                (None, Some(true), Some(_)) if t.payloads.len() > 1 => {
+                    format!("accepted {}", t.payloads.join(", "))
                 }
                 (None, Some(true), Some(kind)) => format!("accepted {kind}"),
                 (None, Some(true), None) => "accepted".into(),

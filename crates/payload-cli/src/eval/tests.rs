@@ -30,6 +30,10 @@ fn registry() -> Registry {
             Page::new("notes")
                 .instructions("Take notes.")
                 .payloads(&[types::Note::TYPE]),
+            Page::new("lists")
+                .instructions("Offer up to three notes.")
+                .payloads(&[types::Note::TYPE])
+                .payload_count(payload_core::PayloadCount::at_most(3)),
         ],
         vec![],
     )
@@ -305,4 +309,49 @@ fn refused_and_filtered_turns_are_counted_apart_and_never_reasked() {
         out.contains("filtered: The provider's content filter stopped the answer."),
         "{out}"
     );
+}
+
+/// Each payload block is its own count: an answer on a page that allows three notes,
+/// written with four (the fourth past the count, re-asked and written again with four),
+/// counts three accepted blocks of four, per turn, per page and overall, and names each
+/// accepted one in the Markdown.
+#[test]
+fn payload_blocks_are_counted_one_by_one() {
+    let file = turn_file(
+        "blocks",
+        r#"{"turns": [{"page": "lists", "message": "Three notes", "expect": "note"}]}"#,
+    );
+    let four = "A\nNOTE: {\"text\": \"a\"}\nB\nNOTE: {\"text\": \"b\"}\nC\nNOTE: {\"text\": \"c\"}\nD\nNOTE: {\"text\": \"d\"}";
+    let (server, url) = serve(vec![stream(four, "stop"), stream(four, "stop")]);
+    let (code, out) = eval(&url, &file, &[]);
+    assert_eq!(code, std::process::ExitCode::SUCCESS, "{out}");
+    assert_eq!(
+        server.received().len(),
+        2,
+        "the block past the count was re-asked"
+    );
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let turn = &report["turns"][0];
+    assert_eq!(
+        turn["payloads"],
+        serde_json::json!(["note", "note", "note"])
+    );
+    assert_eq!(
+        turn["rejected"][0]["errors"],
+        serde_json::json!(["extra_payload"])
+    );
+    assert_eq!(turn["accepted"], true);
+    for summary in [&report["overall"], &report["groups"][0][1]] {
+        assert_eq!(summary["blocks"], 4, "{summary}");
+        assert_eq!(summary["blocks_accepted"], 3, "{summary}");
+        assert_eq!(summary["accepted_by_type"], serde_json::json!({"note": 3}));
+    }
+
+    let (_server, url) = serve(vec![stream(four, "stop"), stream(four, "stop")]);
+    let (_, out) = eval(&url, &file, &["--markdown"]);
+    assert!(
+        out.contains("| page lists | 1 | 1/1 (100%) | 3/4 |"),
+        "{out}"
+    );
+    assert!(out.contains("accepted note, note, note"), "{out}");
 }

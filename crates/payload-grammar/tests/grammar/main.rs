@@ -5,5 +5,6 @@
 
 mod choices;
 mod combinations;
+mod counts;
 mod llguidance;
 mod other_targets;

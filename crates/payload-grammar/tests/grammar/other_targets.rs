@@ -211,7 +211,7 @@ fn a_pages_structural_tag_has_a_trigger_and_a_structure_per_block() {
     assert!(
         features
             .iter()
-            .any(|f| f.starts_with("at most one custom payload")),
+            .any(|f| f.starts_with("the page's count of custom payloads")),
         "{features:?}"
     );
     // table_view keeps a proposal alone: a structural tag cannot say so, and lists it.
