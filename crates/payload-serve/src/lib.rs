@@ -64,7 +64,7 @@
 //! changes must be same-origin JSON, every response carries the anti-framing headers)
 //! and every connection the [`Timeouts`]; errors, extractor rejections included, answer
 //! `{"error": ...}` ([`ApiError`]). The chat is kept in SQLite (a file, or memory) or,
-//! with the `postgres` feature, PostgreSQL ([`store`], [`App::database`]); a decision is
+//! with the `postgres` feature, PostgreSQL ([`Storage`], [`App::database`]); a decision is
 //! one compare-and-set transaction ([`Db::decide`]) that applies its proposal once,
 //! across processes.
 
@@ -92,7 +92,7 @@ mod routes;
 pub mod security;
 mod sse;
 mod state;
-pub mod store;
+mod store;
 mod ui_message;
 
 pub use db::{Db, StoredMessage, StoredPayload};
@@ -103,8 +103,8 @@ pub use rusqlite;
 #[cfg(feature = "postgres")]
 pub use store::PgStorage;
 pub use store::{
-    AppSchema, Backend, Database, FromColumn, Param, Row, SqlValue, SqliteStorage, Storage,
-    StoreError, Tx, TxMode,
+    AppSchema, Backend, Database, FromColumn, Param, Row, SqlValue, SqliteStorage, SqliteWork,
+    Storage, StoreError, Tx, TxBackend, TxMode, without_password,
 };
 
 use assets::Asset;

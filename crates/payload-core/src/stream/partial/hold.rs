@@ -9,6 +9,7 @@
 //! open point, each the last member or item of its parent: removing one leaves a
 //! preview that is still an early view of the final value (docs/spec.md §5.5).
 
+use payload_schema::keywords::{self, Property};
 use payload_schema::{pointer, walk};
 use serde_json::{Map, Value};
 
@@ -125,7 +126,7 @@ fn subschema<'s>(
 fn each_branch<'s>(schema: &'s Value, root: &'s Value, visit: &mut dyn FnMut(&'s Value)) {
     let schema = walk::resolve(root, schema);
     visit(schema);
-    for keyword in ["allOf", "anyOf", "oneOf"] {
+    for keyword in keywords::with(Property::Branches) {
         for branch in schema
             .get(keyword)
             .and_then(Value::as_array)
