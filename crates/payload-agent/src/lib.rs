@@ -58,7 +58,7 @@
 //!     }
 //!     let sse = String::from_utf8(response).expect("SSE is text");
 //!     assert!(sse.contains("event: tool_complete"));
-//!     assert!(sse.contains("data: {\"text\":\"Today is 2024-05-01.\"}"));
+//!     assert!(sse.contains("data: {\"text\":\"Today is 2024-05-01.\",\"part\":0}"));
 //!     assert!(sse.ends_with("\n\n") && sse.contains("event: complete"));
 //!     Ok(())
 //! }
