@@ -32,6 +32,10 @@ pub struct ServeRequest {
     /// The model's prompt opens its reasoning (`--reasoning-opened-by-prompt`): each
     /// answer is read as if it began with `<think>`.
     pub reasoning_opened_by_prompt: bool,
+    /// Traces may record what the user and the model said: the GenAI conventions'
+    /// opt-in (`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`, with the
+    /// `otel` feature).
+    pub capture_content: bool,
 }
 
 impl std::fmt::Debug for ServeRequest {
@@ -53,6 +57,7 @@ impl std::fmt::Debug for ServeRequest {
                 "reasoning_opened_by_prompt",
                 &self.reasoning_opened_by_prompt,
             )
+            .field("capture_content", &self.capture_content)
             .finish()
     }
 }
@@ -157,6 +162,7 @@ pub(crate) fn command(
             allow_hosts: args.allow_hosts,
             turn_deadline,
             reasoning_opened_by_prompt: args.reasoning_opened_by_prompt,
+            capture_content: crate::telemetry::capture_content(),
         })
         .map_err(crate::CliError::Serve)?;
     Ok(std::process::ExitCode::SUCCESS)

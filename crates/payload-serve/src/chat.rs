@@ -182,7 +182,8 @@ pub(crate) async fn start_turn(
         .build();
     let mut agent = Agent::for_page(registry, &page)
         .map_err(|e| ApiError::internal(e.to_string()))?
-        .system(prompt);
+        .system(prompt)
+        .capture_content(state.capture_content);
     if state.reasoning_opened_by_prompt {
         agent = agent.reasoning_opened_by_prompt();
     }

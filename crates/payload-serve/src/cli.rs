@@ -13,7 +13,8 @@ impl App {
         let mut app = self
             .database(request.database.as_deref())
             .allowed_hosts(request.allow_hosts.clone())
-            .reasoning_opened_by_prompt(request.reasoning_opened_by_prompt);
+            .reasoning_opened_by_prompt(request.reasoning_opened_by_prompt)
+            .capture_content(request.capture_content);
         if let Some(deadline) = request.turn_deadline {
             app = app.turn_deadline(deadline);
         }

@@ -167,6 +167,9 @@ pub struct ServeOptions {
     /// as if it began with `<think>`, so the draft before `</think>` is reasoning and
     /// never reaches the page (docs/spec.md §9.1).
     pub reasoning_opened_by_prompt: bool,
+    /// Traces record what the user and the model said (the GenAI conventions' opt-in,
+    /// docs/observability.md); off by default: spans then carry no message text.
+    pub capture_content: bool,
 }
 
 impl Default for ServeOptions {
@@ -180,6 +183,7 @@ impl Default for ServeOptions {
             turn_deadline: DEFAULT_TURN_DEADLINE,
             history_budget: HistoryBudget::default(),
             reasoning_opened_by_prompt: false,
+            capture_content: false,
         }
     }
 }
@@ -380,6 +384,13 @@ impl App {
         self
     }
 
+    /// Lets traces record what the user and the model said
+    /// ([`ServeOptions::capture_content`]) when `capture`, as the options say otherwise.
+    pub fn capture_content(mut self, capture: bool) -> App {
+        self.options.capture_content |= capture;
+        self
+    }
+
     /// The options set so far.
     pub fn serve_options(&self) -> &ServeOptions {
         &self.options
@@ -412,6 +423,7 @@ impl App {
             turn_deadline: self.options.turn_deadline,
             history_budget: self.options.history_budget,
             reasoning_opened_by_prompt: self.options.reasoning_opened_by_prompt,
+            capture_content: self.options.capture_content,
         };
         Ok(Service {
             state: Arc::new(AppState::new(parts, db)),

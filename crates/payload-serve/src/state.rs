@@ -63,6 +63,8 @@ pub struct AppState {
     /// Each answer is read as if it began with `<think>`
     /// ([`crate::ServeOptions::reasoning_opened_by_prompt`]).
     pub reasoning_opened_by_prompt: bool,
+    /// Traces record the turn's messages ([`crate::ServeOptions::capture_content`]).
+    pub capture_content: bool,
     /// Turns whose task is still running.
     pub live_turns: AtomicUsize,
     /// The conversations with a turn running: a second message to one of them waits
@@ -84,6 +86,7 @@ impl AppState {
             turn_deadline: parts.turn_deadline,
             history_budget: parts.history_budget,
             reasoning_opened_by_prompt: parts.reasoning_opened_by_prompt,
+            capture_content: parts.capture_content,
             live_turns: AtomicUsize::new(0),
             answering: Mutex::new(HashSet::new()),
         }
@@ -101,6 +104,7 @@ pub(crate) struct StateParts {
     pub turn_deadline: std::time::Duration,
     pub history_budget: payload_agent::HistoryBudget,
     pub reasoning_opened_by_prompt: bool,
+    pub capture_content: bool,
 }
 
 /// A conversation's running turn: counted as live, and the conversation held, until
