@@ -43,13 +43,13 @@ pub(crate) fn start(_: &Command) -> Option<std::convert::Infallible> {
 
 /// Whether turns record message contents on their spans
 /// (`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`, with the `otel` feature).
-#[cfg(all(feature = "otel", feature = "providers"))]
+#[cfg(feature = "otel")]
 pub(crate) fn capture_content() -> bool {
     payload_otel::capture_content_from_env()
 }
 
 /// Without the `otel` feature no contents are recorded.
-#[cfg(all(not(feature = "otel"), feature = "providers"))]
+#[cfg(not(feature = "otel"))]
 pub(crate) fn capture_content() -> bool {
     false
 }
