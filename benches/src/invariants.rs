@@ -124,7 +124,7 @@ pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> Pa
         "the end gives the events it gives with no shortcut"
     );
     assert!(
-        matches!(events.last(), Some(StreamEvent::Complete(last)) if *last == parsed),
+        matches!(events.last(), Some(StreamEvent::Complete(last)) if **last == parsed),
         "the stream ends with `complete` holding the final parse"
     );
     take(events);

@@ -44,7 +44,7 @@ pub fn stream_in_chunks(
     // As a relay ends a stream: the parse is the one the `complete` event carries.
     stream.finish_into(&mut events);
     match events.pop() {
-        Some(payload_core::stream::StreamEvent::Complete(parsed)) => parsed,
+        Some(payload_core::stream::StreamEvent::Complete(parsed)) => *parsed,
         other => unreachable!("a stream ends with `complete`, not {other:?}"),
     }
 }

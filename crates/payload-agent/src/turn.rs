@@ -441,7 +441,7 @@ impl<'a, M: Model> Turn<'a, M> {
             .then_some((self.call_text.as_str(), self.finish.as_ref()));
         crate::telemetry::turn_completed(&self.span, self.usage, answer);
         self.queue
-            .push_back(AgentEvent::Stream(StreamEvent::Complete(parsed)));
+            .push_back(AgentEvent::Stream(StreamEvent::Complete(Box::new(parsed))));
     }
 
     /// The errors to send back to the model to be corrected, if the answer's custom

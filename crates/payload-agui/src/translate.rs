@@ -423,7 +423,7 @@ mod tests {
         let mut parsed = ParsedResponse::default();
         parsed.message = "Here it is".into();
         parsed.custom_payload = Some(CustomPayload::new("note", json!({"text": "milk"})));
-        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed))));
+        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed.into()))));
         assert_eq!(
             names(&all),
             [
@@ -465,7 +465,7 @@ mod tests {
         let mut t = translator();
         let mut parsed = ParsedResponse::default();
         parsed.custom_payload = Some(CustomPayload::new("other", json!({})));
-        let events = t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed)));
+        let events = t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed.into())));
         let finished = serde_json::to_value(events.last().unwrap()).unwrap();
         assert_eq!(finished["outcome"], json!({"type": "success"}));
         let error = translator().translate(AgentEvent::Error {
@@ -495,7 +495,7 @@ mod tests {
             }));
             let mut parsed = ParsedResponse::default();
             parsed.message = "Sure,".into();
-            all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed))));
+            all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed.into()))));
             assert_eq!(
                 names(&all),
                 [
@@ -525,7 +525,7 @@ mod tests {
         let mut parsed = ParsedResponse::default();
         parsed.message = "Here".into();
         parsed.custom_payload = Some(CustomPayload::new("note", json!({"text": "milk"})));
-        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed))));
+        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed.into()))));
         assert_eq!(
             names(&all),
             ["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "RUN_ERROR"]
@@ -542,9 +542,7 @@ mod tests {
         assert!(matches!(t.finish(), Some(Event::RunError { .. })));
         assert_eq!(t.finish(), None);
         let mut t = translator();
-        t.translate(AgentEvent::Stream(StreamEvent::Complete(
-            ParsedResponse::default(),
-        )));
+        t.translate(AgentEvent::Stream(StreamEvent::Complete(Box::default())));
         assert_eq!(t.finish(), None);
     }
 
@@ -599,9 +597,7 @@ mod tests {
             kind: "suggested_values".into(),
             marker: "SUGGESTED_VALUES".into(),
         }));
-        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(
-            ParsedResponse::default(),
-        ))));
+        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(Box::default()))));
         assert_eq!(names(&all), ["RUN_FINISHED"]);
     }
 
@@ -656,7 +652,7 @@ mod tests {
                     let mut parsed = ParsedResponse::default();
                     parsed.custom_payload =
                         kind.map(|k| CustomPayload::new(k, json!({ "items": ["x"] })));
-                    AgentEvent::Stream(StreamEvent::Complete(parsed))
+                    AgentEvent::Stream(StreamEvent::Complete(parsed.into()))
                 }),
                 Just(AgentEvent::Error {
                     message: "failed".into()
@@ -687,8 +683,8 @@ mod tests {
                 let mut parsed = ParsedResponse::default();
                 parsed.custom_payload = Some(CustomPayload::new("note", json!({ "items": ["x"] })));
                 let after = match last {
-                    AgentEvent::Refusal { .. } => Some(AgentEvent::Stream(StreamEvent::Complete(ParsedResponse::default()))),
-                    AgentEvent::Error { .. } if completes_after_error => Some(AgentEvent::Stream(StreamEvent::Complete(parsed))),
+                    AgentEvent::Refusal { .. } => Some(AgentEvent::Stream(StreamEvent::Complete(Box::default()))),
+                    AgentEvent::Error { .. } if completes_after_error => Some(AgentEvent::Stream(StreamEvent::Complete(parsed.into()))),
                     _ => None,
                 };
                 for step in steps.iter().chain([&last]).chain(after.as_ref()) {

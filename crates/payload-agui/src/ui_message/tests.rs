@@ -41,7 +41,7 @@ fn progress(kind: &str, partial: Value) -> AgentEvent {
 fn complete(payload: Option<(&str, Value)>) -> AgentEvent {
     let mut parsed = ParsedResponse::default();
     parsed.custom_payload = payload.map(|(kind, data)| CustomPayload::new(kind, data));
-    AgentEvent::Stream(StreamEvent::Complete(parsed))
+    AgentEvent::Stream(StreamEvent::Complete(parsed.into()))
 }
 
 /// The events with the parts a parser gives them (written with `part: 0` above): a
@@ -248,7 +248,7 @@ fn a_type_the_app_only_shows_asks_no_approval_and_chips_come_whole_at_the_end() 
             start("note"),
             start("suggested_values"),
             progress("suggested_values", json!([{"label": "Mo"}])),
-            AgentEvent::Stream(StreamEvent::Complete(parsed)),
+            AgentEvent::Stream(StreamEvent::Complete(parsed.into())),
         ],
     );
     assert_eq!(

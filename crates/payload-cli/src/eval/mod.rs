@@ -145,7 +145,7 @@ async fn page_turn(
     loop {
         match tokio::time::timeout_at(deadline, stream.next()).await {
             Ok(Some(AgentEvent::Stream(StreamEvent::Complete(response)))) => {
-                parsed = Some(response)
+                parsed = Some(*response)
             }
             Ok(Some(AgentEvent::Error { message })) => error = Some(message),
             Ok(Some(AgentEvent::Refusal { message, reason })) => {

@@ -215,9 +215,17 @@ pub enum StreamEvent {
         /// The position of its reasoning part in the final `parts`.
         part: usize,
     },
-    /// The whole response has arrived: its parse.
-    Complete(ParsedResponse),
+    /// The whole response has arrived: its parse. Boxed so that every other event stays
+    /// small: a stream holds its events in one list, and a response of many short
+    /// blocks ends with two events a block (`payload_start`, `payload_end`), each the
+    /// size of the largest variant (docs/guarantees.md, bounded memory).
+    Complete(Box<ParsedResponse>),
 }
+
+// What the box is for, checked when the crate compiles: an event is no larger than a
+// few strings and a value (96 bytes; more with `preserve_order`, whose maps are larger),
+// so a list of many small block events stays small.
+const _: () = assert!(std::mem::size_of::<StreamEvent>() <= 160);
 
 impl StreamEvent {
     /// The partial value of a `payload_progress` event for `T`, typed: `None` for any
@@ -533,7 +541,7 @@ impl StreamParser {
     pub fn finish(self) -> (Vec<StreamEvent>, ParsedResponse) {
         let mut events = Vec::new();
         let parsed = self.finish_before_complete(&mut events);
-        events.push(StreamEvent::Complete(parsed.clone()));
+        events.push(StreamEvent::Complete(Box::new(parsed.clone())));
         (events, parsed)
     }
 
@@ -543,7 +551,7 @@ impl StreamParser {
     /// one-shot parse). The events are those of `finish`.
     pub fn finish_into(self, events: &mut Vec<StreamEvent>) {
         let parsed = self.finish_before_complete(events);
-        events.push(StreamEvent::Complete(parsed));
+        events.push(StreamEvent::Complete(Box::new(parsed)));
     }
 
     /// [`StreamParser::finish`] for a caller that sends the closing

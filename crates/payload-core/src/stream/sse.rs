@@ -94,7 +94,7 @@ mod tests {
             message: "Done.".to_string(),
             ..ParsedResponse::default()
         };
-        let (name, data) = parts(&StreamEvent::Complete(parsed.clone()).to_sse());
+        let (name, data) = parts(&StreamEvent::Complete(Box::new(parsed.clone())).to_sse());
         assert_eq!(name, "complete");
         assert_eq!(data, serde_json::to_value(&parsed).unwrap());
     }

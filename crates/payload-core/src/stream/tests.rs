@@ -190,7 +190,7 @@ pub(super) fn check(
     );
     let placed = crate::stream::parts_check::check_part_events(&events, &expected);
     prop_assert!(placed.is_ok(), "{:?} in {:?}: {:?}", text, sizes, placed);
-    prop_assert!(matches!(events.last(), Some(StreamEvent::Complete(p)) if *p == expected));
+    prop_assert!(matches!(events.last(), Some(StreamEvent::Complete(p)) if **p == expected));
     check_block_events(&events, &expected)
 }
 
