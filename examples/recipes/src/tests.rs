@@ -213,8 +213,8 @@ fn the_recipe_is_typed_while_it_streams() {
     let (events, _) = stream("kitchen", TIMER, 5);
     let timer = events
         .iter()
-        .filter_map(StreamEvent::partial::<KitchenCommand>)
-        .last()
+        .rev()
+        .find_map(StreamEvent::partial::<KitchenCommand>)
         .expect("a partial command");
     assert_eq!(
         timer.value,
