@@ -8,11 +8,13 @@
 //! thread, so the server works the same under any async runtime or none.
 //!
 //! Beside it, the one check the workspace's error types share ([`errors`]), and a
-//! PostgreSQL server of a test's own ([`postgres`]).
+//! PostgreSQL server of a test's own ([`postgres`]), and Node with an official client's
+//! packages ([`node`]).
 
 #![forbid(unsafe_code)]
 
 pub mod errors;
+pub mod node;
 pub mod postgres;
 
 use serde_json::Value;

@@ -25,29 +25,12 @@ pub fn scripts() -> PathBuf {
 /// Node and the `node_modules` holding `ai`, or `None` (with a note) when either is
 /// missing and not required.
 pub fn node() -> Option<(PathBuf, PathBuf)> {
-    let node = std::env::var_os("NODE").map_or_else(|| PathBuf::from("node"), PathBuf::from);
-    let runs = Command::new(&node)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    let modules = std::env::var_os("PAYLOAD_AI_SDK_MODULES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| scripts().join("node_modules"));
-    if runs && modules.join("ai/package.json").exists() {
-        return Some((node, modules));
-    }
-    let why = if runs {
-        format!("the `ai` package is not installed in {}", modules.display())
-    } else {
-        "node is not installed".to_string()
-    };
-    if std::env::var_os("PAYLOAD_REQUIRE_NODE").is_some() {
-        panic!("PAYLOAD_REQUIRE_NODE is set but {why}");
-    }
-    eprintln!("skipped: {why} (.ci/run installs it)");
-    None
+    payload_loopback::node::find(
+        "PAYLOAD_AI_SDK_MODULES",
+        &scripts().join("node_modules"),
+        &["ai"],
+        "the `ai` package is",
+    )
 }
 
 /// Runs `turn.js` against `url` with `args`; its standard output as JSON.

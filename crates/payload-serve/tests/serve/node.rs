@@ -23,34 +23,12 @@ fn scripts() -> PathBuf {
 /// Node and the `node_modules` holding `@ag-ui/core` and `@ag-ui/client`, or `None`
 /// (with a note) when either is missing and not required.
 fn node() -> Option<(PathBuf, PathBuf)> {
-    let node = std::env::var_os("NODE").map_or_else(|| PathBuf::from("node"), PathBuf::from);
-    let runs = Command::new(&node)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    let modules = std::env::var_os("PAYLOAD_AGUI_MODULES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| scripts().join("node_modules"));
-    let installed = modules.join("@ag-ui/core/package.json").exists()
-        && modules.join("@ag-ui/client/package.json").exists();
-    if runs && installed {
-        return Some((node, modules));
-    }
-    let why = if runs {
-        format!(
-            "the AG-UI packages are not installed in {}",
-            modules.display()
-        )
-    } else {
-        "node is not installed".to_string()
-    };
-    if std::env::var_os("PAYLOAD_REQUIRE_NODE").is_some() {
-        panic!("PAYLOAD_REQUIRE_NODE is set but {why}");
-    }
-    eprintln!("skipped: {why} (.ci/run installs them)");
-    None
+    payload_loopback::node::find(
+        "PAYLOAD_AGUI_MODULES",
+        &scripts().join("node_modules"),
+        &["@ag-ui/core", "@ag-ui/client"],
+        "the AG-UI packages are",
+    )
 }
 
 /// Runs `script` with `args`, `stdin` on its input; its standard output as JSON.
