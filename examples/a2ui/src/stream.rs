@@ -2,9 +2,11 @@
 //! message as soon as it is complete and its surface's rules allow (A2UI's "yield as
 //! elements complete"), in the order written.
 //!
-//! Built on the framework's stream: a `payload_progress` event's `open` pointer says
-//! which element of the block's list is still arriving, so every element before it is
-//! complete; each is read as a [`ServerMessage`] once and handed to [`Surfaces::ready`].
+//! Built on the framework's stream: each element of the block's list comes as a
+//! `payload_element` event on the chunk that completes it, and a `payload_progress`
+//! event's `open` pointer says which element is still arriving (a single object, as
+//! models sometimes write, is a list of one); each element is read as a
+//! [`ServerMessage`] once, whichever says it first, and handed to [`Surfaces::ready`].
 
 use crate::message::{NAME, ServerMessage};
 use crate::surface::{SurfaceError, Surfaces};
@@ -78,6 +80,25 @@ impl Elements {
                     _ => out.push(StreamPart::Text(text)),
                 },
                 StreamEvent::PayloadStart { kind, .. } if kind == NAME => self.taken = 0,
+                // An element of the block's list, on the chunk that completes it
+                // (docs/spec.md §5.6): handed on at once, in order.
+                StreamEvent::PayloadElement {
+                    kind,
+                    pointer,
+                    index,
+                    element,
+                    ..
+                } if kind == NAME && pointer.is_empty() && index == self.taken => {
+                    self.taken += 1;
+                    // An element that is not a message is left to the final parse,
+                    // which rejects the block with the reason.
+                    if let Ok(message) = serde_json::from_value::<ServerMessage>(element) {
+                        let ready = self.surfaces.ready(&message)?;
+                        if !ready.is_empty() {
+                            out.push(StreamPart::Ui(ready));
+                        }
+                    }
+                }
                 StreamEvent::PayloadProgress {
                     kind,
                     partial,

@@ -44,8 +44,11 @@ const STREAMING_PASSES: &[(usize, &str)] = &[
     (40, "test_self_reference_detection_v09"),
     (41, "test_interleaved_conversational_text_v09"),
     (42, "test_split_tag_handling_for_text_v09"),
+    (44, "test_only_create_surface_v09"),
     (45, "test_multiple_a2ui_blocks_v09"),
+    (47, "test_partial_single_child_string_v09"),
     (49, "test_partial_children_lists_v09"),
+    (50, "test_data_model_before_components_v09"),
     (51, "test_data_model_after_components_v09"),
     (52, "test_partial_paths_v09"),
     (53, "test_cut_atomic_id_v09"),
@@ -56,6 +59,12 @@ const STREAMING_PASSES: &[(usize, &str)] = &[
     (60, "test_message_ordering_buffering_v09"),
     (61, "test_delete_surface_buffering_v09"),
     (62, "test_cut_path_v09"),
+    (66, "test_multiple_re_yielding_scenarios_v09"),
+    (74, "test_partial_empty_dict_discarded_v09"),
+    (
+        75,
+        "test_sniff_partial_component_enforces_required_fields_v09",
+    ),
     (79, "test_v09_path_heuristic_relative_path"),
 ];
 
