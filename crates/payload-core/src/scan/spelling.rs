@@ -160,14 +160,9 @@ pub(crate) fn spell(text: &str, name_start: usize, name_end: usize, eof: bool) -
     // The marker ends its line: with no value after it, it stands alone.
     let alone = matches!(cursor.peek(), Some('\n' | '\r')).then_some(cursor.at);
     cursor.skip_while(is_space);
-    let mut fence = None;
-    if let Some((opened, len)) = fence::inline_opener(cursor.rest()) {
-        fence = Some(opened);
-        cursor.at += len;
-        cursor.skip_while(is_space);
-    } else if !eof && fence::may_become_run(cursor.rest()) {
+    let Some(fence) = cursor.skip_fence_opener(eof) else {
         return Spelling::NeedMore;
-    }
+    };
     let value_start = match cursor.peek() {
         Some('{' | '[') => Some(cursor.at),
         // A value sent inside a string (docs/values.md): a quote, then a bracket.
@@ -214,14 +209,9 @@ pub(crate) fn spell_tag(
 ) -> Spelling {
     let mut cursor = Cursor { text, at: after };
     cursor.skip_while(is_space);
-    let mut fence = None;
-    if let Some((opened, len)) = fence::inline_opener(cursor.rest()) {
-        fence = Some(opened);
-        cursor.at += len;
-        cursor.skip_while(is_space);
-    } else if !eof && fence::may_become_run(cursor.rest()) {
+    let Some(fence) = cursor.skip_fence_opener(eof) else {
         return Spelling::NeedMore;
-    }
+    };
     let value = |value_start| {
         Spelling::Marker(Spelled {
             marker_start: tag_start,
@@ -311,6 +301,21 @@ struct Cursor<'t> {
 }
 
 impl Cursor<'_> {
+    /// Skips at most one code-fence opener and the whitespace after it: the fence it
+    /// opened, if one did; `None` when the text so far may still become a fence's run
+    /// (decided once more text arrives, or at `eof`).
+    fn skip_fence_opener(&mut self, eof: bool) -> Option<Option<Fence>> {
+        if let Some((opened, len)) = fence::inline_opener(self.rest()) {
+            self.at += len;
+            self.skip_while(is_space);
+            Some(Some(opened))
+        } else if !eof && fence::may_become_run(self.rest()) {
+            None
+        } else {
+            Some(None)
+        }
+    }
+
     fn rest(&self) -> &str {
         &self.text[self.at..]
     }
