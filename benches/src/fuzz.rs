@@ -18,6 +18,7 @@ use crate::json_invariants::{
 use payload_builtin::{DataProposal, SchemaProposal};
 use payload_core::formats::Format;
 use payload_core::runtime::RuntimeOptions;
+use payload_core::stream::Previews;
 use payload_core::{LlmPayload, ParseOptions, Parser, PayloadType, extract_as};
 use payload_instructions::{InstructionOptions, payload_instructions};
 use serde_json::Value;
@@ -193,7 +194,8 @@ pub fn extract(data: &[u8]) {
 /// exactly the reasoning, no event names a type or action the page does not allow, the
 /// accounting invariant holds, and a truncated block reaches the end of the input's
 /// answer ([`check_marker_mode`]), on the table view page and on it with a type written
-/// in tags (docs/spec.md §1.21); the input read as an abandoned draft, chunked the
+/// in tags (docs/spec.md §1.21), there also with a preview on every chunk
+/// ([`Previews::EveryChunk`]); the input read as an abandoned draft, chunked the
 /// same way, never hides what follows it. The same holds with the response's first
 /// half as a `<think>` section before the second, and that section changes nothing but
 /// the reasoning; and with that section opened by the prompt
@@ -208,6 +210,8 @@ pub fn stream(data: &[u8]) {
     check_marker_mode(parser, options, &text, &sizes);
     let (tagged_options, tagged) = tagged_page();
     check_marker_mode(tagged, tagged_options, &text, &sizes);
+    // A preview on every chunk (A2UI's progressive rendering) is as faithful.
+    crate::invariants::stream_checked_with(tagged_options, &text, &sizes, Previews::EveryChunk);
     check_abandoned_draft(parser, options, &draft_from_bytes(rest), &sizes);
     check_marker_in_string(
         parser,

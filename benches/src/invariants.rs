@@ -42,7 +42,7 @@
 use payload_core::ParseOptions;
 use payload_core::ParsedResponse;
 use payload_core::Parser;
-use payload_core::{stream::StreamEvent, stream::StreamParser};
+use payload_core::stream::{Previews, StreamEvent, StreamParser};
 
 /// Feeds `text` to a stream parser for `options` in chunks of `sizes` bytes (cycled,
 /// moved forward to a character boundary), checks every event against the page's
@@ -50,9 +50,22 @@ use payload_core::{stream::StreamEvent, stream::StreamParser};
 /// events it gives with no shortcut (`__internals::stream::without_shortcuts`), and
 /// returns the final parse.
 pub fn stream_checked(options: &ParseOptions, text: &str, sizes: &[usize]) -> ParsedResponse {
-    let mut stream = StreamParser::new(options);
-    let mut reference =
-        payload_core::__internals::stream::without_shortcuts(StreamParser::new(options));
+    stream_checked_with(options, text, sizes, Previews::Doubling)
+}
+
+/// [`stream_checked`] with the open block previewed as `previews` says: every
+/// guarantee holds whatever the cadence (a preview on every chunk is as faithful an
+/// early view as one at each doubling).
+pub fn stream_checked_with(
+    options: &ParseOptions,
+    text: &str,
+    sizes: &[usize],
+    previews: Previews,
+) -> ParsedResponse {
+    let mut stream = StreamParser::new(options).with_previews(previews);
+    let mut reference = payload_core::__internals::stream::without_shortcuts(
+        StreamParser::new(options).with_previews(previews),
+    );
     let mut shown = String::new();
     let mut thought = String::new();
     let mut blocks: Vec<StreamedBlock> = Vec::new();

@@ -3,6 +3,7 @@
 use crate::ServerMessage;
 use crate::message::A2uiMessages;
 use crate::surface::{SurfaceError, Surfaces};
+use payload_core::response::PartContents;
 use payload_core::{LlmPayload, ParseOptions, ParsedResponse, Parser, PayloadCount};
 
 /// The page an A2UI agent answers on: the A2UI payload, written in its tags, up to
@@ -66,7 +67,7 @@ impl A2uiAgent {
     pub fn parse(&self, text: &str) -> Answer {
         let parsed = self.parser.parse(text);
         Answer {
-            parts: parts(text, &parsed),
+            parts: parts(&parsed),
             parsed,
         }
     }
@@ -91,53 +92,32 @@ impl Answer {
 /// A piece of an answer in text order ([`ordered`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Ordered<'a> {
-    /// Prose between blocks, as written (not trimmed).
+    /// Prose between blocks (not trimmed).
     Text(&'a str),
     /// An accepted payload, where its block stood.
     Payload(&'a payload_core::CustomPayload),
 }
 
-/// The pieces of `text` in order: the prose between removed blocks, and each accepted
-/// payload where its block stood. A removed span is matched to its block by its text,
-/// which is the block's `raw` (docs/spec.md §1.13); rejected and missed blocks leave no
-/// piece (they are in the parse). The spans are offsets in the answer without its
-/// reasoning: for a response that has a reasoning section, whose answer is not `text`,
-/// the pieces are the message, then every payload, so none is lost.
-pub fn ordered<'a>(text: &'a str, parsed: &'a ParsedResponse) -> Vec<Ordered<'a>> {
-    if parsed.reasoning.is_some() {
-        return std::iter::once(Ordered::Text(parsed.message.as_str()))
-            .chain(parsed.payloads().map(Ordered::Payload))
-            .collect();
-    }
-    let mut accepted = parsed.accepted_blocks().map(|(_, raw)| raw).peekable();
-    let mut payloads = parsed.payloads();
-    let mut out = Vec::new();
-    let mut from = 0;
-    for span in parsed.removed_spans() {
-        let Some(removed) = text.get(span.clone()) else {
-            continue;
-        };
-        if from < span.start {
-            out.push(Ordered::Text(&text[from..span.start]));
-        }
-        from = span.end;
-        if accepted.peek() == Some(&removed.trim()) {
-            accepted.next();
-            if let Some(payload) = payloads.next() {
-                out.push(Ordered::Payload(payload));
-            }
-        }
-    }
-    if from < text.len() {
-        out.push(Ordered::Text(&text[from..]));
-    }
-    out
+/// The pieces of an answer in text order, read from the parse's parts (docs/spec.md
+/// §1.22): the prose between blocks (the message's own bytes, as the whitespace rules of
+/// §1.9 join it), and each accepted payload where its block stood. Reasoning, refused
+/// and missed blocks leave no piece (they are in the parse).
+pub fn ordered(parsed: &ParsedResponse) -> Vec<Ordered<'_>> {
+    parsed
+        .parts
+        .iter()
+        .filter_map(|part| match parsed.contents(part)? {
+            PartContents::Text(prose) => Some(Ordered::Text(prose)),
+            PartContents::Payload(payload) => Some(Ordered::Payload(payload)),
+            _ => None,
+        })
+        .collect()
 }
 
-/// The parts of `text` in order ([`ordered`]): prose trimmed (empty prose left out),
-/// and each A2UI block's messages.
-fn parts(text: &str, parsed: &ParsedResponse) -> Vec<AnswerPart> {
-    ordered(text, parsed)
+/// The parts of an answer in order ([`ordered`]): prose trimmed (empty prose left
+/// out), and each A2UI block's messages.
+fn parts(parsed: &ParsedResponse) -> Vec<AnswerPart> {
+    ordered(parsed)
         .into_iter()
         .filter_map(|piece| match piece {
             Ordered::Text(prose) => {

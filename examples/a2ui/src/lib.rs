@@ -9,7 +9,8 @@
 //!   missing, circular references refused;
 //! - [`agent`]: the page, and an answer read into its parts in text order;
 //! - [`stream`]: an answer read as it arrives, each message handed on once it is
-//!   complete and its surface's rules allow.
+//!   complete and its surface's rules allow, or, as A2UI's SDKs stream it
+//!   ([`Delivery::Progressive`]), each surface drawn as it grows.
 //!
 //! A2UI's own parser conformance suites run against it (`tests/conformance.rs`); the
 //! README says which cases pass and why the others cannot.
@@ -17,10 +18,11 @@
 
 pub mod agent;
 pub mod message;
+mod progressive;
 pub mod stream;
 pub mod surface;
 
 pub use agent::{A2uiAgent, Answer, AnswerPart};
 pub use message::{A2uiMessages, Component, ServerMessage};
 pub use stream::{A2uiStream, StreamPart};
-pub use surface::{Surface, SurfaceError, Surfaces};
+pub use surface::{Delivery, Surface, SurfaceError, Surfaces};

@@ -7,11 +7,18 @@
 //! event's `open` pointer says which element is still arriving (a single object, as
 //! models sometimes write, is a list of one); each element is read as a
 //! [`ServerMessage`] once, whichever says it first, and handed to [`Surfaces::ready`].
+//!
+//! With [`Delivery::Progressive`] ([`A2uiStream::progressive`]), as A2UI's SDKs stream,
+//! the message still arriving is drawn too: its components and data as far as they can
+//! be shown ([`crate::progressive`]), each surface's tree sent again each time it
+//! changes. Whichever the delivery, what a client holds once the answer has ended is
+//! what the whole answer sends (`tests/agent.rs` checks it at every chunking).
 
-use crate::message::{NAME, ServerMessage};
-use crate::surface::{SurfaceError, Surfaces};
-use payload_core::ParsedResponse;
-use payload_core::stream::{StreamEvent, StreamParser};
+use crate::message::{NAME, ServerMessage, UpdateDataModel, Version};
+use crate::progressive::{Unfinished, unfinished};
+use crate::surface::{Delivery, SurfaceError, Surfaces};
+use payload_core::stream::{Previews, StreamEvent, StreamParser};
+use payload_core::{LlmPayload, ParsedResponse, PayloadError};
 use serde_json::Value;
 
 /// What a chunk makes ready, in order.
@@ -21,6 +28,12 @@ pub enum StreamPart {
     Text(String),
     /// Messages a client may be sent now.
     Ui(Vec<ServerMessage>),
+    /// What cannot be sent, and why: an element of the block's list that is not an
+    /// A2UI v0.9 message (on the chunk that completes it), or a block refused whole
+    /// (its JSON does not read, it is one block too many) that held no such element.
+    /// The final parse rejects the block with these reasons; the stream goes on, and
+    /// the app may stop the model and ask again with them.
+    Refused(Vec<PayloadError>),
 }
 
 /// An A2UI answer being read.
@@ -36,15 +49,41 @@ struct Elements {
     surfaces: Surfaces,
     /// How many elements of the current block's list have been handed on.
     taken: usize,
+    /// The data of the message still arriving last sent ([`Delivery::Progressive`]):
+    /// the message's index in its block, and what was sent.
+    sent_data: Option<(usize, ServerMessage)>,
+    /// Whether an element of the current block was refused (its block's refusal then
+    /// says nothing new).
+    refused: bool,
 }
 
 impl A2uiStream {
-    /// A stream for `agent`'s page, starting from `surfaces` (the conversation's).
+    /// A stream for `agent`'s page, starting from `surfaces` (the conversation's),
+    /// handing messages on as their [`Delivery`] says.
     pub fn new(agent: &crate::A2uiAgent, surfaces: Surfaces) -> A2uiStream {
+        // A progressive client draws every chunk; a whole one needs only the elements,
+        // which come on the chunk that completes them whatever the previews.
+        let previews = match surfaces.delivery() {
+            Delivery::Whole => Previews::Doubling,
+            Delivery::Progressive => Previews::EveryChunk,
+        };
         A2uiStream {
-            stream: StreamParser::new(agent.options()),
-            elements: Elements { surfaces, taken: 0 },
+            stream: StreamParser::new(agent.options()).with_previews(previews),
+            elements: Elements {
+                surfaces,
+                taken: 0,
+                sent_data: None,
+                refused: false,
+            },
         }
+    }
+
+    /// A stream that draws the answer as A2UI's SDKs do ([`Delivery::Progressive`]):
+    /// each surface's tree each time it grows, with placeholders for what is missing,
+    /// and the message still arriving as far as it can be shown: components whose text
+    /// is still being written, data so far.
+    pub fn progressive(agent: &crate::A2uiAgent, surfaces: Surfaces) -> A2uiStream {
+        A2uiStream::new(agent, surfaces.with_delivery(Delivery::Progressive))
     }
 
     /// Reads a chunk: what it makes ready, or why a surface cannot be drawn.
@@ -79,7 +118,16 @@ impl Elements {
                     Some(StreamPart::Text(last)) => last.push_str(&text),
                     _ => out.push(StreamPart::Text(text)),
                 },
-                StreamEvent::PayloadStart { kind, .. } if kind == NAME => self.taken = 0,
+                StreamEvent::PayloadStart { kind, .. } if kind == NAME => {
+                    self.taken = 0;
+                    self.sent_data = None;
+                    self.refused = false;
+                }
+                StreamEvent::PayloadEnd { kind, errors, .. }
+                    if kind == NAME && !errors.is_empty() && !self.refused =>
+                {
+                    out.push(StreamPart::Refused(errors));
+                }
                 // An element of the block's list, on the chunk that completes it
                 // (docs/spec.md §5.6): handed on at once, in order.
                 StreamEvent::PayloadElement {
@@ -89,15 +137,8 @@ impl Elements {
                     element,
                     ..
                 } if kind == NAME && pointer.is_empty() && index == self.taken => {
-                    self.taken += 1;
-                    // An element that is not a message is left to the final parse,
-                    // which rejects the block with the reason.
-                    if let Ok(message) = serde_json::from_value::<ServerMessage>(element) {
-                        let ready = self.surfaces.ready(&message)?;
-                        if !ready.is_empty() {
-                            out.push(StreamPart::Ui(ready));
-                        }
-                    }
+                    let ready = self.hand_on(&element, &mut out)?;
+                    push_ui(&mut out, ready);
                 }
                 StreamEvent::PayloadProgress {
                     kind,
@@ -105,10 +146,11 @@ impl Elements {
                     open,
                     ..
                 } if kind == NAME => {
-                    let ready = self.complete_elements(&partial, open.as_deref())?;
-                    if !ready.is_empty() {
-                        out.push(StreamPart::Ui(ready));
+                    let mut ready = self.complete_elements(&partial, open.as_deref(), &mut out)?;
+                    if self.surfaces.delivery() == Delivery::Progressive {
+                        ready.extend(self.unfinished(&partial, open.as_deref())?);
                     }
+                    push_ui(&mut out, ready);
                 }
                 _ => {}
             }
@@ -123,6 +165,7 @@ impl Elements {
         &mut self,
         partial: &Value,
         open: Option<&str>,
+        out: &mut Vec<StreamPart>,
     ) -> Result<Vec<ServerMessage>, SurfaceError> {
         let elements: &[Value] = match partial {
             Value::Array(items) => items,
@@ -138,15 +181,131 @@ impl Elements {
         };
         let mut ready = Vec::new();
         while self.taken < complete {
-            let element = &elements[self.taken];
-            self.taken += 1;
-            // An element that is not a message is left to the final parse, which
-            // rejects the block with the reason.
-            if let Ok(message) = serde_json::from_value::<ServerMessage>(element.clone()) {
-                ready.extend(self.surfaces.ready(&message)?);
-            }
+            let messages = self.hand_on(&elements[self.taken], out)?;
+            ready.extend(messages);
         }
         Ok(ready)
+    }
+
+    /// Hands on the next element of the block's list, now complete; an element that
+    /// is not a message is refused with the payload type's own reasons.
+    fn hand_on(
+        &mut self,
+        element: &Value,
+        out: &mut Vec<StreamPart>,
+    ) -> Result<Vec<ServerMessage>, SurfaceError> {
+        let index = self.taken;
+        self.taken += 1;
+        let Ok(message) = serde_json::from_value::<ServerMessage>(element.clone()) else {
+            let list = Value::Array(vec![element.clone()]);
+            let errors = match <crate::A2uiMessages as LlmPayload>::TYPE.validate(&list) {
+                // Checked as a list of one: the paths point into the block's list.
+                Err(mut errors) => {
+                    for error in &mut errors {
+                        let details = error.details_mut();
+                        if let Some(rest) = details.path.strip_prefix("/0") {
+                            details.path = format!("/{index}{rest}");
+                        }
+                    }
+                    errors
+                }
+                Ok(()) => vec![PayloadError::validation(
+                    format!("/{index}"),
+                    "not an A2UI v0.9 message",
+                )],
+            };
+            self.refused = true;
+            out.push(StreamPart::Refused(errors));
+            return Ok(Vec::new());
+        };
+        // Data a client already holds in full, sent while it arrived, is not sent again.
+        if self.sent_data.take() == Some((index, message.clone())) {
+            return Ok(Vec::new());
+        }
+        self.surfaces.ready(&message)
+    }
+
+    /// What the element still arriving can show ([`Delivery::Progressive`]): its
+    /// surface's tree with its components laid over it, or its data so far, when
+    /// either changed since last sent.
+    fn unfinished(
+        &mut self,
+        partial: &Value,
+        open: Option<&str>,
+    ) -> Result<Vec<ServerMessage>, SurfaceError> {
+        let Some((element, inside)) = open_element(partial, open, self.taken) else {
+            return Ok(Vec::new());
+        };
+        match unfinished(element, inside) {
+            Some(Unfinished::Components {
+                surface_id,
+                components,
+                open_lists,
+            }) => Ok(self
+                .surfaces
+                .changed_view(&surface_id, &components, &open_lists)?
+                .into_iter()
+                .collect()),
+            Some(Unfinished::Data {
+                surface_id,
+                path,
+                value,
+            }) => {
+                let message = ServerMessage {
+                    version: Version::V09,
+                    create_surface: None,
+                    update_components: None,
+                    update_data_model: Some(UpdateDataModel {
+                        surface_id,
+                        path,
+                        value: Some(value),
+                    }),
+                    delete_surface: None,
+                };
+                let sent = Some((self.taken, message));
+                if self.sent_data == sent {
+                    return Ok(Vec::new());
+                }
+                self.sent_data = sent;
+                Ok(self.sent_data.iter().map(|(_, m)| m.clone()).collect())
+            }
+            None => Ok(Vec::new()),
+        }
+    }
+}
+
+/// Adds messages to a chunk's parts: one run of messages between two texts is one part.
+fn push_ui(out: &mut Vec<StreamPart>, ready: Vec<ServerMessage>) {
+    if ready.is_empty() {
+        return;
+    }
+    match out.last_mut() {
+        Some(StreamPart::Ui(last)) => last.extend(ready),
+        _ => out.push(StreamPart::Ui(ready)),
+    }
+}
+
+/// The element still arriving, `taken` being its index in the block's list, and the
+/// pointer inside it of what arrives; `None` between elements or once the value has
+/// closed. A single object, as models sometimes write, is a list of one.
+fn open_element<'a>(
+    partial: &'a Value,
+    open: Option<&'a str>,
+    taken: usize,
+) -> Option<(&'a Value, &'a str)> {
+    let open = open?;
+    match partial {
+        Value::Object(_) if taken == 0 => Some((partial, open)),
+        Value::Array(items) => {
+            let rest = open.strip_prefix('/')?;
+            let (index, inside) = match rest.find('/') {
+                Some(at) => (&rest[..at], &rest[at..]),
+                None => (rest, ""),
+            };
+            (index.parse::<usize>().ok()? == taken).then_some(())?;
+            Some((items.get(taken)?, inside))
+        }
+        _ => None,
     }
 }
 

@@ -10,10 +10,12 @@
 //! - a component that contains itself, directly or through others, is refused: a
 //!   tree cannot be drawn from it.
 //!
-//! [`Surfaces::ready`] says, message by message, what a client may be sent: a
-//! `createSurface` at once; an `updateComponents` once its surface's tree from the
-//! root is whole (no child missing), holding only the reachable components (sorted
-//! by id, as A2UI's SDKs send them).
+//! [`Surfaces::ready`] says, message by message, what a client may be sent, in one of
+//! two ways ([`Delivery`]): a `createSurface` at once; then either an `updateComponents`
+//! once its surface's tree from the root is whole (no child missing), or, as A2UI's
+//! SDKs stream, the tree from the root each time it grows, with placeholders for what
+//! is still missing. Either way it holds only the reachable components, sorted by id
+//! as A2UI's SDKs send them.
 
 use crate::message::{Component, ServerMessage, UpdateComponents, Version};
 use serde_json::{Map, Value, json};
@@ -124,25 +126,45 @@ impl Surface {
         })
     }
 
-    /// What a client draws while the answer still arrives: the tree from the root with
-    /// each missing child replaced by a placeholder (`loading_<id>`, a `Row` with no
-    /// children) that the child takes the place of when it arrives.
+    /// What a client draws while the answer still arrives: the components reachable
+    /// from the root, sorted by id, then a placeholder (`loading_<id>`, a `Row` with no
+    /// children) for each missing child, which the child takes the place of when it
+    /// arrives. Empty until the root exists.
     pub fn preview(&self) -> Vec<Component> {
+        self.view(&[])
+    }
+
+    /// [`Surface::preview`], where each component named in `open_lists` whose
+    /// `children` list is still arriving and holds no id yet shows one placeholder for
+    /// the whole list (`loading_children_<id>`, as A2UI's SDKs draw it). Placeholders
+    /// come in the order the sorted components name them.
+    pub(crate) fn view(&self, open_lists: &[String]) -> Vec<Component> {
         let Some(tree) = self.tree() else {
             return Vec::new();
         };
-        let mut out: Vec<Component> = tree
-            .components
-            .iter()
-            .map(|c| with_placeholders(c, &tree.missing))
-            .collect();
-        for id in &tree.missing {
-            out.push(Component {
-                id: placeholder_id(id),
-                component: "Row".to_string(),
-                properties: Map::from_iter([("children".to_string(), json!([]))]),
-            });
+        let mut reachable: Vec<&Component> = tree.components;
+        reachable.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut placeholders: Vec<Component> = Vec::new();
+        let mut out: Vec<Component> = Vec::with_capacity(reachable.len());
+        for component in reachable {
+            let mut shown = with_placeholders(component, &tree.missing);
+            for id in component.children() {
+                if tree.missing.iter().any(|m| m == id) {
+                    push_placeholder(&mut placeholders, placeholder_id(id));
+                }
+            }
+            let empty_open_list = open_lists.contains(&component.id)
+                && matches!(shown.properties.get("children"), Some(Value::Array(ids)) if ids.is_empty());
+            if empty_open_list {
+                let id = format!("loading_children_{}", component.id);
+                shown
+                    .properties
+                    .insert("children".to_string(), json!([id.clone()]));
+                push_placeholder(&mut placeholders, id);
+            }
+            out.push(shown);
         }
+        out.extend(placeholders);
         out
     }
 
@@ -209,6 +231,17 @@ pub fn placeholder_id(id: &str) -> String {
     format!("loading_{id}")
 }
 
+/// Adds the placeholder component `id` once.
+fn push_placeholder(placeholders: &mut Vec<Component>, id: String) {
+    if placeholders.iter().all(|p| p.id != id) {
+        placeholders.push(Component {
+            id,
+            component: "Row".to_string(),
+            properties: Map::from_iter([("children".to_string(), json!([]))]),
+        });
+    }
+}
+
 /// `component` with each reference to a missing child pointing at its placeholder.
 fn with_placeholders(component: &Component, missing: &[String]) -> Component {
     let mut out = component.clone();
@@ -233,9 +266,29 @@ fn replace_ids(value: &mut Value, missing: &[String]) {
     }
 }
 
+/// How component updates are handed on ([`Surfaces::ready`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Delivery {
+    /// A surface's components once its tree from the root is whole: a client is never
+    /// sent a placeholder or a component still being written.
+    #[default]
+    Whole,
+    /// As A2UI's SDKs stream: each time a surface's tree from the root changes, the
+    /// reachable components with a placeholder for each child still missing (a client
+    /// replaces components by id, so each update supersedes the one before). A stream
+    /// in this mode also sends components and data still being written
+    /// ([`crate::A2uiStream::progressive`]).
+    Progressive,
+}
+
 /// Every surface an answer (or a conversation) has touched, by id.
 #[derive(Debug, Clone, Default)]
 pub struct Surfaces {
+    /// How component updates are handed on.
+    delivery: Delivery,
+    /// The tree last sent for each surface ([`Delivery::Progressive`]), so an update
+    /// that changes nothing is not sent again.
+    sent: HashMap<String, Vec<Component>>,
     surfaces: HashMap<String, Surface>,
     /// Surfaces created (by a `createSurface` seen here, or [`Surfaces::created`]).
     created: Vec<String>,
@@ -252,6 +305,17 @@ impl Surfaces {
             created: ids.into_iter().collect(),
             ..Surfaces::default()
         }
+    }
+
+    /// The same surfaces, handing component updates on as `delivery` says.
+    pub fn with_delivery(mut self, delivery: Delivery) -> Surfaces {
+        self.delivery = delivery;
+        self
+    }
+
+    /// How component updates are handed on.
+    pub fn delivery(&self) -> Delivery {
+        self.delivery
     }
 
     /// A surface by id.
@@ -273,6 +337,7 @@ impl Surfaces {
         }
         if let Some(delete) = &message.delete_surface {
             self.surfaces.remove(&delete.surface_id);
+            self.sent.remove(&delete.surface_id);
             self.waiting.retain(|s| *s != delete.surface_id);
         }
         Ok(())
@@ -284,7 +349,9 @@ impl Surfaces {
     /// dropped); a `createSurface` is sent at once, followed by what waited for it; an
     /// `updateComponents` is sent, cut to the tree reachable from the root, once its
     /// surface's tree is whole, and a surface that waited is sent once a later message
-    /// makes its tree whole; data model updates and deletions are sent as they are.
+    /// makes its tree whole (with [`Delivery::Progressive`]: whenever the tree from the
+    /// root changes, with placeholders); data model updates and deletions are sent as
+    /// they are.
     pub fn ready(&mut self, message: &ServerMessage) -> Result<Vec<ServerMessage>, SurfaceError> {
         let mut out = Vec::new();
         self.take(message, &mut out)?;
@@ -329,6 +396,10 @@ impl Surfaces {
             out.push(message.clone());
             return Ok(());
         }
+        if self.delivery == Delivery::Progressive {
+            out.extend(self.changed_view(&surface_id, &[], &[])?);
+            return Ok(());
+        }
         if !self.waiting.contains(&surface_id) {
             self.waiting.push(surface_id);
         }
@@ -350,6 +421,44 @@ impl Surfaces {
         }
         self.waiting = still;
         Ok(())
+    }
+
+    /// The `updateComponents` a progressive client is sent for `surface_id` with
+    /// `partial` (components of a message still arriving) laid over it: the surface's
+    /// view ([`Surface::view`]) when it differs from the one last sent; nothing for a
+    /// surface not created, or with no root yet. Components that contain themselves are
+    /// refused, as in a complete message.
+    pub(crate) fn changed_view(
+        &mut self,
+        surface_id: &str,
+        partial: &[Component],
+        open_lists: &[String],
+    ) -> Result<Option<ServerMessage>, SurfaceError> {
+        if !self.created.iter().any(|s| s == surface_id) {
+            return Ok(None);
+        }
+        let view = match (self.surfaces.get(surface_id), partial.is_empty()) {
+            (Some(surface), true) => surface.view(open_lists),
+            (surface, _) => {
+                let mut laid = surface.cloned().unwrap_or_default();
+                laid.update(partial)?;
+                laid.view(open_lists)
+            }
+        };
+        if view.is_empty() || self.sent.get(surface_id) == Some(&view) {
+            return Ok(None);
+        }
+        self.sent.insert(surface_id.to_string(), view.clone());
+        Ok(Some(ServerMessage {
+            version: Version::V09,
+            create_surface: None,
+            update_components: Some(UpdateComponents {
+                surface_id: surface_id.to_string(),
+                components: view,
+            }),
+            update_data_model: None,
+            delete_surface: None,
+        }))
     }
 
     /// The reachable components of a surface whose tree from the root is whole, sorted

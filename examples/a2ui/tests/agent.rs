@@ -1,7 +1,9 @@
 //! The A2UI agent on answers as a model writes them: several `<a2ui-json>` blocks among
 //! the prose, read one-shot and streamed at every chunking, under A2UI's surface rules.
 
-use a2ui::{A2uiAgent, A2uiStream, AnswerPart, ServerMessage, StreamPart, SurfaceError, Surfaces};
+use a2ui::{
+    A2uiAgent, A2uiStream, AnswerPart, Delivery, ServerMessage, StreamPart, SurfaceError, Surfaces,
+};
 use payload_core::LlmPayload;
 use serde_json::{Value, json};
 
@@ -160,43 +162,245 @@ fn components_that_contain_themselves_are_refused() {
     );
 }
 
+/// Streams `text` cut at `cuts` (byte offsets, any order; moved to char boundaries):
+/// every part, and the final parse.
+fn stream_cut(
+    agent: &A2uiAgent,
+    surfaces: Surfaces,
+    text: &str,
+    cuts: &[usize],
+) -> (Vec<StreamPart>, payload_core::ParsedResponse) {
+    let mut cuts: Vec<usize> = cuts
+        .iter()
+        .map(|&at| {
+            let mut at = at.min(text.len());
+            while !text.is_char_boundary(at) {
+                at += 1;
+            }
+            at
+        })
+        .chain([text.len()])
+        .collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut stream = A2uiStream::new(agent, surfaces);
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for at in cuts {
+        parts.extend(stream.push(&text[from..at]).unwrap());
+        from = at;
+    }
+    let (last, parsed) = stream.finish().unwrap();
+    parts.extend(last);
+    (parts, parsed)
+}
+
+/// Cut points every `size` bytes.
+fn every(size: usize, text: &str) -> Vec<usize> {
+    (1..)
+        .map(|i| i * size)
+        .take_while(|&at| at < text.len())
+        .collect()
+}
+
+fn sent(parts: &[StreamPart]) -> Vec<ServerMessage> {
+    parts
+        .iter()
+        .filter_map(|p| match p {
+            StreamPart::Ui(messages) => Some(messages.clone()),
+            StreamPart::Text(_) => None,
+            StreamPart::Refused(errors) => panic!("refused: {errors:?}"),
+        })
+        .flatten()
+        .collect()
+}
+
+/// What an A2UI client holds after `messages`: per surface, the components reachable
+/// from the root (a component sent again replaces the one with its id, placeholders
+/// included) and the data model (a value replaces what is at its path).
+fn client_state(messages: &[ServerMessage]) -> Vec<(String, Vec<Value>, Value)> {
+    use std::collections::BTreeMap;
+    let mut components: BTreeMap<String, BTreeMap<String, a2ui::Component>> = BTreeMap::new();
+    let mut data: BTreeMap<String, Value> = BTreeMap::new();
+    for m in messages {
+        if let Some(update) = &m.update_components {
+            let surface = components.entry(update.surface_id.clone()).or_default();
+            for c in &update.components {
+                surface.insert(c.id.clone(), c.clone());
+            }
+        }
+        if let Some(update) = &m.update_data_model {
+            let model = data.entry(update.surface_id.clone()).or_insert(json!({}));
+            let value = update.value.clone().unwrap_or(Value::Null);
+            match update.path.as_deref() {
+                None | Some("/") => *model = value,
+                Some(path) => {
+                    model[path.trim_start_matches('/')] = value;
+                }
+            }
+        }
+        if let Some(delete) = &m.delete_surface {
+            components.remove(&delete.surface_id);
+            data.remove(&delete.surface_id);
+        }
+    }
+    let surfaces: std::collections::BTreeSet<String> =
+        components.keys().chain(data.keys()).cloned().collect();
+    surfaces
+        .into_iter()
+        .map(|id| {
+            let map = components.get(&id).cloned().unwrap_or_default();
+            let mut reached: BTreeMap<String, Value> = BTreeMap::new();
+            let mut stack = vec!["root".to_string()];
+            while let Some(at) = stack.pop() {
+                if let Some(c) = map.get(&at)
+                    && !reached.contains_key(&at)
+                {
+                    stack.extend(c.children().into_iter().map(str::to_string));
+                    reached.insert(at, serde_json::to_value(c).unwrap());
+                }
+            }
+            let model = data.get(&id).cloned().unwrap_or(Value::Null);
+            (id, reached.into_values().collect(), model)
+        })
+        .collect()
+}
+
 #[test]
 fn the_stream_sends_what_the_whole_answer_sends_at_every_chunking() {
     let agent = A2uiAgent::new(4);
     let whole = agent.parse(ANSWER);
     let expected = whole.ready(&mut Surfaces::default()).unwrap();
     for size in [1, 2, 3, 5, 8, 13, 64, ANSWER.len()] {
-        let mut stream = A2uiStream::new(&agent, Surfaces::default());
-        let mut parts = Vec::new();
-        let mut at = 0;
-        while at < ANSWER.len() {
-            let mut end = (at + size).min(ANSWER.len());
-            while !ANSWER.is_char_boundary(end) {
-                end += 1;
-            }
-            parts.extend(stream.push(&ANSWER[at..end]).unwrap());
-            at = end;
-        }
-        let (last, parsed) = stream.finish().unwrap();
-        parts.extend(last);
-        let sent: Vec<ServerMessage> = parts
-            .iter()
-            .filter_map(|p| match p {
-                StreamPart::Ui(messages) => Some(messages.clone()),
-                StreamPart::Text(_) => None,
-            })
-            .flatten()
-            .collect();
-        assert_eq!(sent, expected, "chunks of {size}");
+        let (parts, parsed) = stream_cut(&agent, Surfaces::default(), ANSWER, &every(size, ANSWER));
+        assert_eq!(sent(&parts), expected, "chunks of {size}");
         let text: String = parts
             .iter()
             .filter_map(|p| match p {
                 StreamPart::Text(t) => Some(t.as_str()),
-                StreamPart::Ui(_) => None,
+                _ => None,
             })
             .collect();
         assert_eq!(text, whole.parsed.message, "chunks of {size}");
         assert_eq!(parsed, whole.parsed, "chunks of {size}");
+    }
+}
+
+/// An answer that a progressive client sees grow: text written in pieces, a children
+/// list, data with several members, a surface whose root comes last.
+const GROWING: &str = r#"Your order:
+<a2ui-json>[
+ {"version": "v0.9", "createSurface": {"surfaceId": "order", "catalogId": "basic"}},
+ {"version": "v0.9", "updateDataModel": {"surfaceId": "order", "value": {"title": "Two pizzas", "items": {"a": {"name": "Margherita", "image": "https://x.test/m.png"}, "b": {"name": "Diavola"}}, "total": 23.5}}},
+ {"version": "v0.9", "updateComponents": {"surfaceId": "order", "components": [
+   {"id": "root", "component": "Column", "children": ["head", "list", "pay"]},
+   {"id": "head", "component": "Text", "text": "A long heading that arrives in many pieces"},
+   {"id": "list", "component": "List", "children": {"componentId": "row", "path": "/items"}},
+   {"id": "row", "component": "Text", "text": {"path": "name"}},
+   {"id": "pay", "component": "Button", "child": "pay_label", "action": {"event": {"name": "pay"}}},
+   {"id": "pay_label", "component": "Text", "text": "Pay"}]}},
+ {"version": "v0.9", "createSurface": {"surfaceId": "late", "catalogId": "basic"}},
+ {"version": "v0.9", "updateComponents": {"surfaceId": "late", "components": [
+   {"id": "note", "component": "Text", "text": "Delivered by 8"},
+   {"id": "root", "component": "Card", "child": "note"}]}}
+]</a2ui-json>
+Anything else?"#;
+
+/// The progressive stream's guarantee, whatever the chunking: what a client holds once
+/// the answer has ended is what the whole answer's messages leave it holding, and
+/// nothing it was sent on the way contradicts the final answer (each component sent is
+/// the final one or an earlier view of it: its id and type final, its text a start of
+/// the final text).
+fn holds_the_whole_answer(text: &str, cuts: &[usize]) {
+    let agent = A2uiAgent::new(4);
+    let whole = agent.parse(text);
+    let expected = whole.ready(&mut Surfaces::default()).unwrap();
+    let progressive = Surfaces::default().with_delivery(Delivery::Progressive);
+    let (parts, parsed) = stream_cut(&agent, progressive, text, cuts);
+    assert_eq!(parsed, whole.parsed);
+    let sent = sent(&parts);
+    assert_eq!(
+        client_state(&sent),
+        client_state(&expected),
+        "cuts {cuts:?}"
+    );
+    let by_surface = |messages: &[ServerMessage]| -> Vec<(String, a2ui::Component)> {
+        messages
+            .iter()
+            .filter_map(|m| m.update_components.as_ref())
+            .flat_map(|u| {
+                u.components
+                    .iter()
+                    .map(|c| (u.surface_id.clone(), c.clone()))
+            })
+            .collect()
+    };
+    let finals = by_surface(&expected);
+    for (surface, c) in by_surface(&sent) {
+        if c.id.starts_with("loading_") {
+            continue;
+        }
+        let (_, last) = finals
+            .iter()
+            .rfind(|(s, f)| *s == surface && f.id == c.id)
+            .expect("a final component");
+        assert_eq!(c.component, last.component, "{c:?}");
+        if let (Some(Value::String(shown)), Some(Value::String(end))) =
+            (c.properties.get("text"), last.properties.get("text"))
+        {
+            assert!(
+                end.starts_with(shown.as_str()),
+                "{shown:?} is not a start of {end:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_progressive_stream_draws_the_surface_as_it_grows() {
+    let agent = A2uiAgent::new(4);
+    let progressive = Surfaces::default().with_delivery(Delivery::Progressive);
+    let (parts, _) = stream_cut(&agent, progressive, GROWING, &every(1, GROWING));
+    let sent = sent(&parts);
+    // The heading's text was shown in part before it was whole.
+    let headings: Vec<&str> = sent
+        .iter()
+        .filter_map(|m| m.update_components.as_ref())
+        .flat_map(|u| &u.components)
+        .filter(|c| c.id == "head")
+        .filter_map(|c| c.properties.get("text").and_then(Value::as_str))
+        .collect();
+    assert!(headings.len() > 10, "{headings:?}");
+    assert!(
+        headings.windows(2).all(|w| w[1].starts_with(w[0])),
+        "{headings:?}"
+    );
+    // A child not yet written was a placeholder; the cut URL was never sent.
+    assert!(
+        sent.iter()
+            .any(|m| serde_json::to_string(m).unwrap().contains("loading_"))
+    );
+    assert!(!sent.iter().any(|m| {
+        serde_json::to_string(m)
+            .unwrap()
+            .contains("\"https://x.test/m\"")
+    }));
+    for size in [1, 2, 3, 7, 16, 64, GROWING.len()] {
+        holds_the_whole_answer(GROWING, &every(size, GROWING));
+        holds_the_whole_answer(ANSWER, &every(size, ANSWER));
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn a_progressive_client_ends_with_the_whole_answer_at_any_chunking(
+        cuts in proptest::collection::vec(0usize..GROWING.len(), 0..40),
+        other in proptest::collection::vec(0usize..ANSWER.len(), 0..40),
+    ) {
+        holds_the_whole_answer(GROWING, &cuts);
+        holds_the_whole_answer(ANSWER, &other);
     }
 }
 

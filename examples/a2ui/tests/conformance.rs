@@ -4,6 +4,10 @@
 //! (`agent_sdks/python/tests/conformance/test_conformance.py`): each case's input read
 //! by this example, its result compared with the case's expectation.
 //!
+//! The streaming suite runs on the progressive stream ([`A2uiStream::progressive`]),
+//! which draws each surface as it grows, as A2UI's streaming parser does; what the stream
+//! refuses ([`StreamPart::Refused`]) is the error A2UI's parser raises.
+//!
 //! Every case runs. The cases that pass are listed in [`PARSER_PASSES`] and
 //! [`STREAMING_PASSES`], and the test holds the run to those lists both ways: a case on
 //! a list that fails, or a case off the lists that passes, fails the test, so the lists
@@ -12,7 +16,9 @@
 use a2ui::agent::{Ordered, ordered};
 use a2ui::{A2uiAgent, A2uiStream, StreamPart, Surfaces};
 use payload_core::runtime::RuntimeOptions;
-use payload_core::{ErrorKind, ParseOptions, ParsedResponse, Parser, PayloadCount, PayloadType};
+use payload_core::{
+    ErrorKind, ParseOptions, ParsedResponse, Parser, PayloadCount, PayloadError, PayloadType,
+};
 use serde_json::{Value, json};
 
 /// The `parser.yaml` cases that pass, by name.
@@ -38,33 +44,55 @@ const PARSER_PASSES: &[&str] = &[
 /// The `streaming_parser.yaml` cases that pass, by position and name (some names are
 /// used twice in the file).
 const STREAMING_PASSES: &[(usize, &str)] = &[
+    (22, "test_strict_begin_rendering_validation"),
+    (36, "test_incremental_yielding_v09"),
     (37, "test_waiting_for_root_component_v09"),
     (38, "test_complete_surface_ignore_orphan_component_v09"),
     (39, "test_circular_reference_detection_v09"),
     (40, "test_self_reference_detection_v09"),
     (41, "test_interleaved_conversational_text_v09"),
     (42, "test_split_tag_handling_for_text_v09"),
+    (43, "test_create_surface_missing_catalog_id_v09"),
     (44, "test_only_create_surface_v09"),
     (45, "test_multiple_a2ui_blocks_v09"),
-    (47, "test_partial_single_child_string_v09"),
-    (49, "test_partial_children_lists_v09"),
+    (46, "test_partial_json_and_incremental_yielding_v09"),
     (50, "test_data_model_before_components_v09"),
     (51, "test_data_model_after_components_v09"),
     (52, "test_partial_paths_v09"),
     (53, "test_cut_atomic_id_v09"),
+    (54, "test_cut_cuttable_text_v09"),
     (55, "test_message_ordering_buffering_v09"),
     (56, "test_data_model_after_components_v09"),
     (57, "test_partial_paths_v09"),
     (58, "test_cut_atomic_id_v09"),
+    (59, "test_cut_cuttable_text_v09"),
     (60, "test_message_ordering_buffering_v09"),
     (61, "test_delete_surface_buffering_v09"),
     (62, "test_cut_path_v09"),
+    (63, "test_strict_begin_rendering_validation_v09"),
+    (64, "test_yield_validation_failure_v09"),
+    (65, "test_delta_streaming_correctness_v09"),
     (66, "test_multiple_re_yielding_scenarios_v09"),
+    (67, "test_incremental_data_model_streaming_v09"),
+    (
+        68,
+        "test_sniff_partial_invalid_datamodel_fails_gracefully_v09",
+    ),
+    (71, "test_sniff_partial_datamodel_prunes_empty_keys_v09"),
+    (
+        72,
+        "test_sniff_partial_datamodel_prunes_empty_trailing_dict_v09",
+    ),
+    (
+        73,
+        "test_sniff_partial_component_discards_empty_children_dict_v09",
+    ),
     (74, "test_partial_empty_dict_discarded_v09"),
     (
         75,
         "test_sniff_partial_component_enforces_required_fields_v09",
     ),
+    (76, "test_multiple_concurrent_surfaces_v09"),
     (79, "test_v09_path_heuristic_relative_path"),
 ];
 
@@ -135,10 +163,10 @@ fn parse_error(parsed: &ParsedResponse) -> Option<String> {
 }
 
 /// A2UI's response parts: each block with the text before it, then the trailing text.
-fn response_parts(text: &str, parsed: &ParsedResponse) -> Vec<Value> {
+fn response_parts(parsed: &ParsedResponse) -> Vec<Value> {
     let mut parts = Vec::new();
     let mut before = String::new();
-    for piece in ordered(text, parsed) {
+    for piece in ordered(parsed) {
         match piece {
             Ordered::Text(prose) => before.push_str(prose),
             Ordered::Payload(payload) => {
@@ -180,7 +208,7 @@ fn run_parser_case(parser: &Parser, case: &Value) -> Result<(), String> {
                 (Some(expected), None) => Err(format!("no error, expected {expected}")),
                 (None, Some(error)) => Err(format!("error {error:?}")),
                 (None, None) => {
-                    let got = response_parts(input, &parsed);
+                    let got = response_parts(&parsed);
                     let expected: Vec<Value> = case["expect"]
                         .as_array()
                         .ok_or("no expect")?
@@ -225,12 +253,41 @@ fn run_parser_case(parser: &Parser, case: &Value) -> Result<(), String> {
     }
 }
 
+/// A2UI's error for what the stream refused: a block whose JSON does not read is
+/// "Failed to parse JSON", any other refusal "Validation failed", with a missing member
+/// said in the words of A2UI's validator (Python's `jsonschema`).
+fn refusal(errors: &[PayloadError]) -> String {
+    let reasons: Vec<String> = errors
+        .iter()
+        .map(|e| match e.kind() {
+            ErrorKind::Missing => format!(
+                "{} ('{}' is a required property)",
+                e.message(),
+                member(e.path())
+            ),
+            _ => e.message().to_string(),
+        })
+        .collect();
+    if errors.iter().any(|e| e.kind() == ErrorKind::Parsing) {
+        format!("Failed to parse JSON: {}", reasons.join("; "))
+    } else {
+        format!("Validation failed: {}", reasons.join("; "))
+    }
+}
+
+/// The last member name of a JSON pointer.
+fn member(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
 /// A2UI's streamed parts of one chunk: text, and the messages ready after it, each
-/// run of messages joined to the text before it (as A2UI's `ResponsePart` holds both).
-fn stream_parts(parts: Vec<StreamPart>) -> Vec<Value> {
+/// run of messages joined to the text before it (as A2UI's `ResponsePart` holds both);
+/// `Err` with A2UI's error when the chunk refused something (A2UI's parser raises).
+fn stream_parts(parts: Vec<StreamPart>) -> Result<Vec<Value>, String> {
     let mut out: Vec<Value> = Vec::new();
     for part in parts {
         match part {
+            StreamPart::Refused(errors) => return Err(refusal(&errors)),
             StreamPart::Text(text) if text.trim().is_empty() => {}
             StreamPart::Text(text) => out.push(json!({"text": text.trim(), "a2ui": null})),
             StreamPart::Ui(messages) => {
@@ -242,13 +299,14 @@ fn stream_parts(parts: Vec<StreamPart>) -> Vec<Value> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// Runs one `streaming_parser.yaml` case, chunk by chunk.
 fn run_streaming_case(case: &Value) -> Result<(), String> {
     let agent = A2uiAgent::new(64);
-    let mut stream = A2uiStream::new(&agent, Surfaces::default());
+    // A2UI's streaming parser draws each surface as it grows.
+    let mut stream = A2uiStream::progressive(&agent, Surfaces::default());
     let steps = case["steps"].as_array().ok_or("no steps")?;
     for (i, step) in steps.iter().enumerate() {
         let input = step["input"].as_str().ok_or("no input")?;
@@ -256,19 +314,21 @@ fn run_streaming_case(case: &Value) -> Result<(), String> {
             .get("expect_error")
             .or_else(|| case.get("expect_error"))
             .and_then(Value::as_str);
-        match (stream.push(input), expect_error) {
-            (Err(error), Some(expected)) if error.to_string().contains(expected) => {
+        let parts = stream
+            .push(input)
+            .map_err(|error| error.to_string())
+            .and_then(stream_parts);
+        match (parts, expect_error) {
+            (Err(error), Some(expected)) if error.contains(expected) => {
                 return Ok(());
             }
             (Err(error), _) => return Err(format!("step {i}: error {error}")),
-            (Ok(parts), Some(expected)) => {
+            (Ok(got), Some(expected)) => {
                 return Err(format!(
-                    "step {i}: no error, expected {expected:?}; got {:?}",
-                    stream_parts(parts)
+                    "step {i}: no error, expected {expected:?}; got {got:?}"
                 ));
             }
-            (Ok(parts), None) => {
-                let got = stream_parts(parts);
+            (Ok(got), None) => {
                 let expected: Vec<Value> = step["expect"]
                     .as_array()
                     .map(|parts| parts.iter().map(expected_part).collect())

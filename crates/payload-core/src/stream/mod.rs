@@ -256,6 +256,24 @@ impl StreamEvent {
     }
 }
 
+/// How often the stream sends a `payload_progress` preview of the block being written
+/// ([`StreamParser::with_previews`]). Element events (`payload_element`) come on the
+/// chunk that completes each element whatever this says.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Previews {
+    /// When the value has doubled since the last preview, and at least every 64 bytes,
+    /// and once it has closed: the copies the previews make stay within twice the
+    /// block's size, so a stream's work stays linear however it is cut (docs/spec.md
+    /// §5.3). The default.
+    #[default]
+    Doubling,
+    /// On every chunk that changes the value, for a client that draws each token as it
+    /// comes (A2UI's progressive rendering). Each preview copies the value so far, so a
+    /// block's previews cost its size times the chunks it arrives in: choose it where
+    /// blocks are small or the chunks few.
+    EveryChunk,
+}
+
 /// The preview of the block being received.
 #[derive(Debug)]
 struct Preview {
@@ -263,6 +281,8 @@ struct Preview {
     value_start: usize,
     /// Value size at which the next preview is taken.
     next_at: usize,
+    /// How often a preview is taken.
+    cadence: Previews,
     /// The block's value read so far: each chunk reads only what has come since the
     /// last one.
     reader: PartialReader,
@@ -295,6 +315,8 @@ pub struct StreamParser {
     /// The segmenter's output, reused between chunks.
     pieces: Vec<Piece>,
     preview: Option<Preview>,
+    /// How often the open block is previewed.
+    previews: Previews,
     /// Bytes received past the size limit (then nothing more is kept or shown).
     overflow: usize,
     /// While the answer is shorter than this, a chunk changes nothing [`Self::run`]
@@ -345,6 +367,7 @@ impl StreamParser {
             received: 0,
             pieces: Vec::new(),
             preview: None,
+            previews: Previews::Doubling,
             overflow: 0,
             idle_below: 0,
             shortcuts: true,
@@ -371,6 +394,42 @@ impl StreamParser {
     pub fn with_limits(mut self, limits: Limits) -> StreamParser {
         self.parser = self.parser.with_limits(limits);
         self.quiet = 0;
+        self
+    }
+
+    /// The same stream parser, previewing the block being written as `previews` says
+    /// (by default [`Previews::Doubling`]).
+    ///
+    /// ```
+    /// use payload_core::stream::{Previews, StreamEvent, StreamParser};
+    /// use payload_core::{LlmPayload, ParseOptions};
+    ///
+    /// #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+    /// struct Note {
+    ///     text: String,
+    /// }
+    ///
+    /// impl LlmPayload for Note {
+    ///     const NAME: &'static str = "note";
+    ///     const MARKER: &'static str = "NOTE";
+    ///     const DESCRIPTION: &'static str = "A note.";
+    /// }
+    ///
+    /// let options = ParseOptions::new().payload(Note::TYPE);
+    /// let mut stream = StreamParser::new(&options).with_previews(Previews::EveryChunk);
+    /// stream.push("NOTE: {\"text\": \"He");
+    /// let events = stream.push("llo");
+    /// let shown: Vec<&serde_json::Value> = events
+    ///     .iter()
+    ///     .filter_map(|e| match e {
+    ///         StreamEvent::PayloadProgress { partial, .. } => Some(partial),
+    ///         _ => None,
+    ///     })
+    ///     .collect();
+    /// assert_eq!(shown, [&serde_json::json!({"text": "Hello"})]);
+    /// ```
+    pub fn with_previews(mut self, previews: Previews) -> StreamParser {
+        self.previews = previews;
         self
     }
 
@@ -614,6 +673,7 @@ impl StreamParser {
                             pattern: *pattern,
                             value_start: *value_start,
                             next_at: 0,
+                            cadence: self.previews,
                             reader: new_reader(&role),
                             elements_sent: 0,
                             elements_given: 0,
@@ -773,7 +833,10 @@ fn preview_at(
     // Doubling the threshold keeps the copies the previews make within twice the
     // block's size, while small blocks still get a preview every 64 bytes; the
     // reading itself is incremental (each byte read once).
-    preview.next_at = size + size.max(64);
+    preview.next_at = match preview.cadence {
+        Previews::Doubling => size + size.max(64),
+        Previews::EveryChunk => size + 1,
+    };
     let state = (
         preview.reader.version(),
         closed || preview.reader.complete(),
