@@ -1,15 +1,16 @@
 //! The A2UI page and an answer read into its parts, in the order the model wrote them.
 
-use crate::ServerMessage;
-use crate::message::A2uiMessages;
+use crate::protocol::{Message, Protocol};
 use crate::surface::{SurfaceError, Surfaces};
 use payload_core::response::PartContents;
-use payload_core::{LlmPayload, ParseOptions, ParsedResponse, Parser, PayloadCount};
+use payload_core::{ParseOptions, ParsedResponse, Parser, PayloadCount};
 
-/// The page an A2UI agent answers on: the A2UI payload, written in its tags, up to
-/// `max_blocks` blocks per answer; no suggestion chips (A2UI draws its own buttons).
+/// The page an A2UI agent answers on: the A2UI payload of one version, written in its
+/// tags, up to `max_blocks` blocks per answer; no suggestion chips (A2UI draws its own
+/// buttons).
 #[derive(Debug, Clone)]
 pub struct A2uiAgent {
+    protocol: Protocol,
     options: ParseOptions,
     parser: Parser,
 }
@@ -20,7 +21,7 @@ pub enum AnswerPart {
     /// Prose shown to the user (trimmed).
     Text(String),
     /// One `<a2ui-json>` block's messages, as the model wrote them.
-    Ui(Vec<ServerMessage>),
+    Ui(Vec<Message>),
 }
 
 /// An answer, read.
@@ -34,18 +35,31 @@ pub struct Answer {
 }
 
 impl A2uiAgent {
-    /// The page, allowing up to `max_blocks` `<a2ui-json>` blocks per answer.
+    /// The page for A2UI v0.9, allowing up to `max_blocks` `<a2ui-json>` blocks per
+    /// answer.
     pub fn new(max_blocks: u32) -> A2uiAgent {
+        A2uiAgent::with_protocol(Protocol::V09, max_blocks)
+    }
+
+    /// The page for an A2UI version, allowing up to `max_blocks` `<a2ui-json>` blocks
+    /// per answer (as A2UI's SDKs choose their parser by the catalog's version).
+    pub fn with_protocol(protocol: Protocol, max_blocks: u32) -> A2uiAgent {
         let options = ParseOptions {
             suggestions: false,
             ..ParseOptions::default()
         }
-        .payload(<A2uiMessages as LlmPayload>::TYPE)
+        .payload(protocol.payload())
         .payload_count(PayloadCount::at_most(max_blocks));
         A2uiAgent {
+            protocol,
             parser: Parser::new(&options),
             options,
         }
+    }
+
+    /// The A2UI version the page speaks.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
     }
 
     /// What the model is told about the A2UI payload, for the system prompt: the
@@ -53,7 +67,7 @@ impl A2uiAgent {
     /// `</a2ui-json>` as the parser reads them.
     pub fn instructions(&self) -> String {
         payload_instructions::payload_instructions(
-            &<A2uiMessages as LlmPayload>::TYPE,
+            &self.protocol.payload(),
             &payload_instructions::InstructionOptions::default(),
         )
     }
@@ -67,7 +81,7 @@ impl A2uiAgent {
     pub fn parse(&self, text: &str) -> Answer {
         let parsed = self.parser.parse(text);
         Answer {
-            parts: parts(&parsed),
+            parts: parts(self.protocol, &parsed),
             parsed,
         }
     }
@@ -76,7 +90,7 @@ impl A2uiAgent {
 impl Answer {
     /// The messages a client is sent for this answer, block by block, under the surface
     /// rules ([`Surfaces::ready`]), starting from `surfaces` (the conversation's).
-    pub fn ready(&self, surfaces: &mut Surfaces) -> Result<Vec<ServerMessage>, SurfaceError> {
+    pub fn ready(&self, surfaces: &mut Surfaces) -> Result<Vec<Message>, SurfaceError> {
         let mut out = Vec::new();
         for part in &self.parts {
             if let AnswerPart::Ui(messages) = part {
@@ -116,7 +130,7 @@ pub fn ordered(parsed: &ParsedResponse) -> Vec<Ordered<'_>> {
 
 /// The parts of an answer in order ([`ordered`]): prose trimmed (empty prose left
 /// out), and each A2UI block's messages.
-fn parts(parsed: &ParsedResponse) -> Vec<AnswerPart> {
+fn parts(protocol: Protocol, parsed: &ParsedResponse) -> Vec<AnswerPart> {
     ordered(parsed)
         .into_iter()
         .filter_map(|piece| match piece {
@@ -124,11 +138,10 @@ fn parts(parsed: &ParsedResponse) -> Vec<AnswerPart> {
                 let prose = prose.trim();
                 (!prose.is_empty()).then(|| AnswerPart::Text(prose.to_string()))
             }
-            Ordered::Payload(payload) => {
-                serde_json::from_value::<A2uiMessages>(payload.data().clone())
-                    .ok()
-                    .map(|messages| AnswerPart::Ui(messages.0))
-            }
+            Ordered::Payload(payload) => protocol
+                .read_all(payload.data().clone())
+                .ok()
+                .map(AnswerPart::Ui),
         })
         .collect()
 }

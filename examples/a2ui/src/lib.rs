@@ -4,7 +4,8 @@
 //! surface rules A2UI defines ([`surface`]) decide what a client is sent.
 //!
 //! - [`message`]: the v0.9 server-to-client messages, the payload type (written in
-//!   tags: `#[payload(tag = "a2ui-json")]`);
+//!   tags: `#[payload(tag = "a2ui-json")]`); [`v08`]: v0.8's, for clients that still
+//!   speak it; [`protocol`]: the version a page speaks, and a message of either;
 //! - [`surface`]: components reachable from the root, placeholders for children still
 //!   missing, circular references refused;
 //! - [`agent`]: the page, and an answer read into its parts in text order;
@@ -19,10 +20,14 @@
 pub mod agent;
 pub mod message;
 mod progressive;
+pub mod protocol;
 pub mod stream;
 pub mod surface;
+pub mod v08;
 
 pub use agent::{A2uiAgent, Answer, AnswerPart};
 pub use message::{A2uiMessages, Component, ServerMessage};
+pub use protocol::{Message, Protocol};
 pub use stream::{A2uiStream, StreamPart};
 pub use surface::{Delivery, Surface, SurfaceError, Surfaces};
+pub use v08::{A2uiMessagesV08, V08Message};

@@ -115,10 +115,17 @@ pub struct DeleteSurface {
     pub surface_id: String,
 }
 
-/// The property names whose string values (or lists of them) name child components:
-/// `child` and `children` (a list of ids) in the basic catalog, `componentId` in a
-/// `children` template.
-const CHILD_KEYS: [&str; 3] = ["child", "children", "componentId"];
+/// The property names whose values name child components: `child` and `children` (a
+/// list of ids, or v0.8's `{"explicitList": [...]}`), a `children` template's
+/// `componentId` (v0.9 `{"componentId", "path"}`, v0.8 `{"template": {"componentId",
+/// "dataBinding"}}`), and v0.8's `contentChild` and `entryPointChild`.
+const CHILD_KEYS: [&str; 5] = [
+    "child",
+    "children",
+    "componentId",
+    "contentChild",
+    "entryPointChild",
+];
 
 impl Component {
     /// The ids this component names as its children, in the order written.
@@ -126,22 +133,52 @@ impl Component {
         let mut out = Vec::new();
         for key in CHILD_KEYS {
             if let Some(value) = self.properties.get(key) {
-                collect_ids(value, &mut out);
+                child_ids(value, &mut |id| out.push(id));
             }
         }
         out
     }
+
+    /// Rewrites each child id this component names (for placeholders).
+    pub(crate) fn rename_children(&mut self, rename: &mut dyn FnMut(&mut String)) {
+        for key in CHILD_KEYS {
+            if let Some(value) = self.properties.get_mut(key) {
+                child_ids_mut(value, rename);
+            }
+        }
+    }
 }
 
-/// The ids a child property holds: a string, a list of strings, or a template object
-/// whose `componentId` is one.
-fn collect_ids<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+/// The ids a child property holds: a string, a list of them, or an object holding one
+/// of those as `componentId`, `explicitList` or `template` (one shape, read by
+/// [`child_ids`] and written by [`child_ids_mut`]).
+fn child_ids<'a>(value: &'a Value, found: &mut dyn FnMut(&'a str)) {
     match value {
-        Value::String(id) => out.push(id),
-        Value::Array(items) => items.iter().for_each(|item| collect_ids(item, out)),
+        Value::String(id) => found(id),
+        Value::Array(items) => items.iter().for_each(|item| child_ids(item, found)),
         Value::Object(map) => {
-            if let Some(Value::String(id)) = map.get("componentId") {
-                out.push(id);
+            for key in ["componentId", "explicitList", "template"] {
+                if let Some(inner) = map.get(key) {
+                    child_ids(inner, found);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// [`child_ids`], each id given to be rewritten.
+fn child_ids_mut(value: &mut Value, rename: &mut dyn FnMut(&mut String)) {
+    match value {
+        Value::String(id) => rename(id),
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| child_ids_mut(item, rename)),
+        Value::Object(map) => {
+            for key in ["componentId", "explicitList", "template"] {
+                if let Some(inner) = map.get_mut(key) {
+                    child_ids_mut(inner, rename);
+                }
             }
         }
         _ => {}
@@ -189,23 +226,9 @@ impl A2uiMessages {
     /// The rules the schema says badly: one message kind per message, and each
     /// surface's components a tree (`crate::surface`).
     fn check_messages(&self) -> Vec<PayloadError> {
-        let mut errors = Vec::new();
-        for (i, message) in self.0.iter().enumerate() {
-            if message.kinds() != 1 {
-                errors.push(PayloadError::validation(
-                    format!("/{i}"),
-                    "a message holds exactly one of createSurface, updateComponents, \
-                     updateDataModel, deleteSurface",
-                ));
-            }
-        }
-        let mut surfaces = crate::surface::Surfaces::default();
-        for (i, message) in self.0.iter().enumerate() {
-            if let Err(error) = surfaces.apply(message) {
-                errors.push(PayloadError::validation(format!("/{i}"), error.to_string()));
-            }
-        }
-        errors
+        let messages: Vec<crate::Message> =
+            self.0.iter().cloned().map(crate::Message::V09).collect();
+        crate::protocol::check(&messages)
     }
 }
 

@@ -23,6 +23,8 @@
 //!   carry everything written so far.
 
 use crate::message::Component;
+use crate::protocol::{Message, Protocol};
+use crate::v08::V08Component;
 use serde_json::{Map, Value};
 
 /// The keys whose string values can be shown cut short: they are read as text.
@@ -36,37 +38,37 @@ const CUTTABLE: [&str; 7] = [
     "text",
 ];
 
+/// The keys whose lists hold child ids.
+const ID_LISTS: [&str; 2] = ["children", "explicitList"];
+
 /// What an unfinished message can show now.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Unfinished {
-    /// Components of an `updateComponents`.
+    /// Components of a components update.
     Components {
         /// The surface they belong to.
         surface_id: String,
-        /// The components that can be drawn, as written so far.
+        /// The components that can be drawn, as written so far (version-neutral).
         components: Vec<Component>,
-        /// Components whose `children` list is still arriving.
+        /// Components whose list of children is still arriving.
         open_lists: Vec<String>,
     },
-    /// The value of an `updateDataModel` so far.
-    Data {
-        /// The surface it belongs to.
-        surface_id: String,
-        /// Where in the data model, when the message says.
-        path: Option<String>,
-        /// The value so far.
-        value: Value,
-    },
+    /// The data so far, as the message to send.
+    Data(Box<Message>),
 }
 
-/// What `message` (a preview) can show while `open` (a JSON pointer inside it) is
-/// still arriving; `None` when nothing of it can be drawn yet.
-pub(crate) fn unfinished(message: &Value, open: &str) -> Option<Unfinished> {
+/// What `message` (a preview of a `protocol` message) can show while `open` (a JSON
+/// pointer inside it) is still arriving; `None` when nothing of it can be drawn yet.
+pub(crate) fn unfinished(protocol: Protocol, message: &Value, open: &str) -> Option<Unfinished> {
     let open = segments(open);
     let open: Vec<&str> = open.iter().map(String::as_str).collect();
     let open = open.as_slice();
-    if let Some(update) = message.get("updateComponents") {
-        let open = within(open, "updateComponents")?;
+    let (components_key, data_key) = match protocol {
+        Protocol::V09 => ("updateComponents", "updateDataModel"),
+        Protocol::V08 => ("surfaceUpdate", "dataModelUpdate"),
+    };
+    if let Some(update) = message.get(components_key) {
+        let open = within(open, components_key)?;
         let surface_id = settled_string(update, "surfaceId", open)?;
         let list = update.get("components")?.as_array()?;
         let open = within(open, "components").unwrap_or(&[]);
@@ -77,12 +79,22 @@ pub(crate) fn unfinished(message: &Value, open: &str) -> Option<Unfinished> {
         let mut components = Vec::new();
         let mut open_lists = Vec::new();
         for (at, value) in list.iter().enumerate() {
-            let shown = if Some(at) == open_at {
-                unfinished_component(value, rest, &mut open_lists)
+            let settled = if Some(at) == open_at {
+                let mut list_open = false;
+                let settled = settle_component(value, None, false, rest, &mut list_open);
+                match settled {
+                    Ok(Some(value)) => {
+                        if list_open && let Some(Value::String(id)) = value.get("id") {
+                            open_lists.push(id.clone());
+                        }
+                        Some(value)
+                    }
+                    _ => None,
+                }
             } else {
-                whole_component(value)
+                Some(value.clone())
             };
-            components.extend(shown);
+            components.extend(settled.as_ref().and_then(|v| component(protocol, v)));
         }
         return Some(Unfinished::Components {
             surface_id,
@@ -90,78 +102,109 @@ pub(crate) fn unfinished(message: &Value, open: &str) -> Option<Unfinished> {
             open_lists,
         });
     }
-    if let Some(update) = message.get("updateDataModel") {
-        let open = within(open, "updateDataModel")?;
+    if let Some(update) = message.get(data_key) {
+        let open = within(open, data_key)?;
         let surface_id = settled_string(update, "surfaceId", open)?;
         let path = match update.get("path") {
             None => None,
             Some(_) => Some(settled_string(update, "path", open)?),
         };
-        let value = update.get("value")?;
-        let value = match within(open, "value") {
-            Some(open) => settled(value, Some("value"), open)?,
+        let member = match protocol {
+            Protocol::V09 => "value",
+            Protocol::V08 => "contents",
+        };
+        let value = update.get(member)?;
+        let mut data = match within(open, member) {
+            Some(open) => settled(value, Some(member), open)?,
             None => value.clone(),
         };
-        if is_empty_container(&value) {
+        if protocol == Protocol::V08 {
+            data = Value::Array(entries(&data));
+        }
+        if is_empty_container(&data) {
             return None;
         }
-        return Some(Unfinished::Data {
-            surface_id,
-            path,
-            value,
-        });
+        return Some(Unfinished::Data(Box::new(
+            protocol.data_update(surface_id, path, data),
+        )));
     }
     None
 }
 
-/// A component of an unfinished message that is itself whole.
-fn whole_component(value: &Value) -> Option<Component> {
+/// A component as the surface rules read it: whole (an id, a type), holding no empty
+/// object, which A2UI's components never hold, so one is still being written.
+fn component(protocol: Protocol, value: &Value) -> Option<Component> {
     if holds_empty_object(value) {
         return None;
     }
-    serde_json::from_value(value.clone()).ok()
+    match protocol {
+        Protocol::V09 => serde_json::from_value(value.clone()).ok(),
+        Protocol::V08 => serde_json::from_value::<V08Component>(value.clone())
+            .ok()?
+            .to_component(),
+    }
 }
 
-/// The component still arriving, `open` being the path inside it of what arrives.
-fn unfinished_component(
+/// What of a component still arriving can show, `open` being the path inside it of
+/// what arrives, `key` the member that holds `value` and `in_ids` whether `value` is
+/// an item of a list of child ids: `Err` when the component must wait. A string cut
+/// short shows where it reads as text, an id cut short in a list of children is left
+/// out (`list_open` says so, as it does for such a list still arriving), an open
+/// object or list shows the members it holds; anything else still arriving (an id, a
+/// type, a path, a reference, a number) keeps the component back.
+fn settle_component(
     value: &Value,
+    key: Option<&str>,
+    in_ids: bool,
     open: &[&str],
-    open_lists: &mut Vec<String>,
-) -> Option<Component> {
-    let object = value.as_object()?;
-    let mut shown = object.clone();
-    match open {
-        // Between members: every member shown is whole.
-        [] => {}
-        ["id" | "component", ..] => return None,
-        [key] if object.get(*key).is_some_and(Value::is_string) => {
-            let text = object[*key].as_str().unwrap_or_default();
-            if !cuttable(Some(key), text) {
-                return None;
+    list_open: &mut bool,
+) -> Result<Option<Value>, ()> {
+    let Some((first, rest)) = open.split_first() else {
+        return match value {
+            Value::String(_) if in_ids => {
+                *list_open = true;
+                Ok(None)
             }
+            Value::String(text) if cuttable(key, text) => Ok(Some(value.clone())),
+            Value::Array(_) if key.is_some_and(|k| ID_LISTS.contains(&k)) => {
+                *list_open = true;
+                Ok(Some(value.clone()))
+            }
+            Value::Object(_) | Value::Array(_) => Ok(Some(value.clone())),
+            _ => Err(()),
+        };
+    };
+    match value {
+        Value::Object(map) => {
+            let mut out = Map::with_capacity(map.len());
+            for (name, member) in map {
+                if name == first {
+                    if let Some(member) =
+                        settle_component(member, Some(name), false, rest, list_open)?
+                    {
+                        out.insert(name.clone(), member);
+                    }
+                } else {
+                    out.insert(name.clone(), member.clone());
+                }
+            }
+            Ok(Some(Value::Object(out)))
         }
-        ["children", rest @ ..] if rest.len() <= 1 => {
-            let Some(Value::Array(ids)) = object.get("children") else {
-                return None;
-            };
-            // An id cut short is left out: ids are never shown in part.
-            let whole = if rest.is_empty() {
-                ids.len()
-            } else {
-                ids.len().saturating_sub(1)
-            };
-            let ids: Vec<Value> = ids[..whole].to_vec();
-            if ids.iter().any(|id| !id.is_string()) {
-                return None;
+        Value::Array(items) => {
+            let at: usize = first.parse().map_err(|_| ())?;
+            let ids = key.is_some_and(|k| ID_LISTS.contains(&k));
+            let mut out = items.clone();
+            match items.get(at) {
+                Some(item) => match settle_component(item, key, ids, rest, list_open)? {
+                    Some(item) => out[at] = item,
+                    None => out.truncate(at),
+                },
+                None => return Err(()),
             }
-            if let Some(Value::String(id)) = object.get("id") {
-                open_lists.push(id.clone());
-            }
-            shown.insert("children".to_string(), Value::Array(ids));
+            Ok(Some(Value::Array(out)))
         }
-        _ => return None,
+        _ => Err(()),
     }
-    whole_component(&Value::Object(shown))
 }
 
 /// The string member `key` of `object`, unless it is still arriving.
@@ -172,9 +215,9 @@ fn settled_string(object: &Value, key: &str, open: &[&str]) -> Option<String> {
     object.get(key)?.as_str().map(str::to_string)
 }
 
-/// `value` with what is still arriving at `open` left out, unless it is a string that
-/// reads as text cut short (`key` is the member that holds it); `None` when nothing of
-/// it can show.
+/// Data so far: `value` with what is still arriving at `open` left out, unless it is a
+/// string that reads as text cut short (`key` is the member that holds it); `None`
+/// when nothing of it can show.
 fn settled(value: &Value, key: Option<&str>, open: &[&str]) -> Option<Value> {
     let Some((first, rest)) = open.split_first() else {
         return match value {
@@ -190,7 +233,7 @@ fn settled(value: &Value, key: Option<&str>, open: &[&str]) -> Option<Value> {
             let mut out = Map::with_capacity(map.len());
             for (name, member) in map {
                 if name == first {
-                    if let Some(member) = settled(member, Some(name), rest) {
+                    if let Some(member) = settled(member, Some(text_key(map, name)), rest) {
                         out.insert(name.clone(), member);
                     }
                 } else {
@@ -204,14 +247,63 @@ fn settled(value: &Value, key: Option<&str>, open: &[&str]) -> Option<Value> {
             let mut out = items.clone();
             match items.get(at).and_then(|item| settled(item, key, rest)) {
                 Some(item) => out[at] = item,
-                None => {
-                    out.truncate(at);
-                }
+                None => out.truncate(at),
             }
             Some(Value::Array(out))
         }
         _ => None,
     }
+}
+
+/// The key a member's text is read under: a v0.8 entry's `valueString` whose `key`
+/// names a link or an image is a URL, never shown cut.
+fn text_key<'a>(entry: &Map<String, Value>, name: &'a str) -> &'a str {
+    let names_a_link = |key: &str| {
+        let key = key.to_ascii_lowercase();
+        ["url", "link", "src", "href", "image"]
+            .iter()
+            .any(|word| key.contains(word))
+    };
+    match entry.get("key") {
+        Some(Value::String(key)) if name == "valueString" && names_a_link(key) => "url",
+        _ => name,
+    }
+}
+
+/// v0.8 data entries so far: each an object with a `key` and a value (`valueString`,
+/// `valueNumber`, `valueBoolean`, or a `valueMap` of entries); an entry with no value
+/// yet, and a map whose entries all still lack theirs, are left out.
+fn entries(value: &Value) -> Vec<Value> {
+    let Value::Array(items) = value else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let Value::Object(entry) = item else {
+            continue;
+        };
+        if !entry.get("key").is_some_and(Value::is_string) {
+            continue;
+        }
+        let mut entry = entry.clone();
+        let mut has_value = ["value", "valueString", "valueNumber", "valueBoolean"]
+            .iter()
+            .any(|member| entry.contains_key(*member));
+        if let Some(map) = entry.get("valueMap") {
+            let kept = entries(map);
+            let written = map.as_array().map_or(0, Vec::len);
+            if kept.is_empty() && written > 0 {
+                entry.remove("valueMap");
+            } else {
+                entry.insert("valueMap".to_string(), Value::Array(kept));
+                has_value = true;
+            }
+        }
+        if has_value {
+            out.push(Value::Object(entry));
+        }
+    }
+    out
 }
 
 /// Whether a string cut short may be shown: under a key read as text, and not the
@@ -232,8 +324,7 @@ fn is_empty_container(value: &Value) -> bool {
     }
 }
 
-/// Whether an empty object stands anywhere in `value`: a component property A2UI
-/// never leaves empty, so it is still being written.
+/// Whether an empty object stands anywhere in `value`.
 fn holds_empty_object(value: &Value) -> bool {
     match value {
         Value::Object(map) => map.is_empty() || map.values().any(holds_empty_object),
@@ -267,7 +358,7 @@ mod tests {
     use serde_json::json;
 
     fn components(message: Value, open: &str) -> Option<Vec<Value>> {
-        match unfinished(&message, open)? {
+        match unfinished(Protocol::V09, &message, open)? {
             Unfinished::Components { components, .. } => Some(
                 components
                     .into_iter()
@@ -310,14 +401,21 @@ mod tests {
             Some(vec![])
         );
         let message = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s1"}});
-        assert_eq!(unfinished(&message, "/updateComponents/surfaceId"), None);
+        assert_eq!(
+            unfinished(Protocol::V09, &message, "/updateComponents/surfaceId"),
+            None
+        );
     }
 
     #[test]
     fn a_children_list_still_arriving_shows_its_whole_ids() {
         let message = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
             {"id": "root", "component": "Column", "children": ["a", "b"]}]}});
-        match unfinished(&message, "/updateComponents/components/0/children/1") {
+        match unfinished(
+            Protocol::V09,
+            &message,
+            "/updateComponents/components/0/children/1",
+        ) {
             Some(Unfinished::Components {
                 components,
                 open_lists,
@@ -335,16 +433,40 @@ mod tests {
         let message = json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {
             "title": "Top", "items": {"a": {"name": "Food", "url": "http://x/y"}}}}});
         let open = "/updateDataModel/value/items/a/url";
+        let expected = Protocol::V09.data_update(
+            "s".into(),
+            None,
+            json!({"title": "Top", "items": {"a": {"name": "Food"}}}),
+        );
         assert_eq!(
-            unfinished(&message, open),
-            Some(Unfinished::Data {
-                surface_id: "s".into(),
-                path: None,
-                value: json!({"title": "Top", "items": {"a": {"name": "Food"}}}),
-            })
+            unfinished(Protocol::V09, &message, open),
+            Some(Unfinished::Data(Box::new(expected)))
         );
         let message =
             json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {}}});
-        assert_eq!(unfinished(&message, "/updateDataModel/value"), None);
+        assert_eq!(
+            unfinished(Protocol::V09, &message, "/updateDataModel/value"),
+            None
+        );
+    }
+
+    #[test]
+    fn v08_entries_so_far_keep_a_key_and_a_value() {
+        let message = json!({"dataModelUpdate": {"surfaceId": "s", "contents": [
+            {"key": "title", "valueString": "Top"},
+            {"key": "items", "valueMap": [{"key": "a", "valueMap": [{"key": "name", "valueString": "Food"}, {}]}]},
+            {"valueString": "no key"},
+            {"key": "imageUrl", "valueString": "pic"}]}});
+        let open = "/dataModelUpdate/contents/3/valueString";
+        let expected = Protocol::V08.data_update(
+            "s".into(),
+            None,
+            json!([{"key": "title", "valueString": "Top"},
+                {"key": "items", "valueMap": [{"key": "a", "valueMap": [{"key": "name", "valueString": "Food"}]}]}]),
+        );
+        assert_eq!(
+            unfinished(Protocol::V08, &message, open),
+            Some(Unfinished::Data(Box::new(expected)))
+        );
     }
 }

@@ -6,7 +6,8 @@
 //! `payload_element` event on the chunk that completes it, and a `payload_progress`
 //! event's `open` pointer says which element is still arriving (a single object, as
 //! models sometimes write, is a list of one); each element is read as a
-//! [`ServerMessage`] once, whichever says it first, and handed to [`Surfaces::ready`].
+//! [`Message`] of the page's version once, whichever says it first, and handed to
+//! [`Surfaces::ready`].
 //!
 //! With [`Delivery::Progressive`] ([`A2uiStream::progressive`]), as A2UI's SDKs stream,
 //! the message still arriving is drawn too: its components and data as far as they can
@@ -14,11 +15,11 @@
 //! changes. Whichever the delivery, what a client holds once the answer has ended is
 //! what the whole answer sends (`tests/agent.rs` checks it at every chunking).
 
-use crate::message::{NAME, ServerMessage, UpdateDataModel, Version};
 use crate::progressive::{Unfinished, unfinished};
+use crate::protocol::{Message, Protocol};
 use crate::surface::{Delivery, SurfaceError, Surfaces};
 use payload_core::stream::{Previews, StreamEvent, StreamParser};
-use payload_core::{LlmPayload, ParsedResponse, PayloadError};
+use payload_core::{ParsedResponse, PayloadError};
 use serde_json::Value;
 
 /// What a chunk makes ready, in order.
@@ -27,9 +28,9 @@ pub enum StreamPart {
     /// Text to show (consecutive deltas of one chunk joined).
     Text(String),
     /// Messages a client may be sent now.
-    Ui(Vec<ServerMessage>),
-    /// What cannot be sent, and why: an element of the block's list that is not an
-    /// A2UI v0.9 message (on the chunk that completes it), or a block refused whole
+    Ui(Vec<Message>),
+    /// What cannot be sent, and why: an element of the block's list that is not a
+    /// message of the page's A2UI version (on the chunk that completes it), or a block refused whole
     /// (its JSON does not read, it is one block too many) that held no such element.
     /// The final parse rejects the block with these reasons; the stream goes on, and
     /// the app may stop the model and ask again with them.
@@ -46,12 +47,14 @@ pub struct A2uiStream {
 /// What the stream's events have handed on so far.
 #[derive(Debug)]
 struct Elements {
+    /// The version the page speaks.
+    protocol: Protocol,
     surfaces: Surfaces,
     /// How many elements of the current block's list have been handed on.
     taken: usize,
     /// The data of the message still arriving last sent ([`Delivery::Progressive`]):
     /// the message's index in its block, and what was sent.
-    sent_data: Option<(usize, ServerMessage)>,
+    sent_data: Option<(usize, Message)>,
     /// Whether an element of the current block was refused (its block's refusal then
     /// says nothing new).
     refused: bool,
@@ -70,6 +73,7 @@ impl A2uiStream {
         A2uiStream {
             stream: StreamParser::new(agent.options()).with_previews(previews),
             elements: Elements {
+                protocol: agent.protocol(),
                 surfaces,
                 taken: 0,
                 sent_data: None,
@@ -118,13 +122,13 @@ impl Elements {
                     Some(StreamPart::Text(last)) => last.push_str(&text),
                     _ => out.push(StreamPart::Text(text)),
                 },
-                StreamEvent::PayloadStart { kind, .. } if kind == NAME => {
+                StreamEvent::PayloadStart { kind, .. } if kind == self.protocol.name() => {
                     self.taken = 0;
                     self.sent_data = None;
                     self.refused = false;
                 }
                 StreamEvent::PayloadEnd { kind, errors, .. }
-                    if kind == NAME && !errors.is_empty() && !self.refused =>
+                    if kind == self.protocol.name() && !errors.is_empty() && !self.refused =>
                 {
                     out.push(StreamPart::Refused(errors));
                 }
@@ -136,7 +140,7 @@ impl Elements {
                     index,
                     element,
                     ..
-                } if kind == NAME && pointer.is_empty() && index == self.taken => {
+                } if kind == self.protocol.name() && pointer.is_empty() && index == self.taken => {
                     let ready = self.hand_on(&element, &mut out)?;
                     push_ui(&mut out, ready);
                 }
@@ -145,7 +149,7 @@ impl Elements {
                     partial,
                     open,
                     ..
-                } if kind == NAME => {
+                } if kind == self.protocol.name() => {
                     let mut ready = self.complete_elements(&partial, open.as_deref(), &mut out)?;
                     if self.surfaces.delivery() == Delivery::Progressive {
                         ready.extend(self.unfinished(&partial, open.as_deref())?);
@@ -166,7 +170,7 @@ impl Elements {
         partial: &Value,
         open: Option<&str>,
         out: &mut Vec<StreamPart>,
-    ) -> Result<Vec<ServerMessage>, SurfaceError> {
+    ) -> Result<Vec<Message>, SurfaceError> {
         let elements: &[Value] = match partial {
             Value::Array(items) => items,
             Value::Object(_) => std::slice::from_ref(partial),
@@ -193,12 +197,12 @@ impl Elements {
         &mut self,
         element: &Value,
         out: &mut Vec<StreamPart>,
-    ) -> Result<Vec<ServerMessage>, SurfaceError> {
+    ) -> Result<Vec<Message>, SurfaceError> {
         let index = self.taken;
         self.taken += 1;
-        let Ok(message) = serde_json::from_value::<ServerMessage>(element.clone()) else {
+        let Ok(message) = self.protocol.read(element.clone()) else {
             let list = Value::Array(vec![element.clone()]);
-            let errors = match <crate::A2uiMessages as LlmPayload>::TYPE.validate(&list) {
+            let errors = match self.protocol.payload().validate(&list) {
                 // Checked as a list of one: the paths point into the block's list.
                 Err(mut errors) => {
                     for error in &mut errors {
@@ -211,7 +215,7 @@ impl Elements {
                 }
                 Ok(()) => vec![PayloadError::validation(
                     format!("/{index}"),
-                    "not an A2UI v0.9 message",
+                    "not a message of the page's A2UI version",
                 )],
             };
             self.refused = true;
@@ -232,37 +236,22 @@ impl Elements {
         &mut self,
         partial: &Value,
         open: Option<&str>,
-    ) -> Result<Vec<ServerMessage>, SurfaceError> {
+    ) -> Result<Vec<Message>, SurfaceError> {
         let Some((element, inside)) = open_element(partial, open, self.taken) else {
             return Ok(Vec::new());
         };
-        match unfinished(element, inside) {
+        match unfinished(self.protocol, element, inside) {
             Some(Unfinished::Components {
                 surface_id,
                 components,
                 open_lists,
             }) => Ok(self
                 .surfaces
-                .changed_view(&surface_id, &components, &open_lists)?
+                .changed_view(self.protocol, &surface_id, &components, &open_lists)?
                 .into_iter()
                 .collect()),
-            Some(Unfinished::Data {
-                surface_id,
-                path,
-                value,
-            }) => {
-                let message = ServerMessage {
-                    version: Version::V09,
-                    create_surface: None,
-                    update_components: None,
-                    update_data_model: Some(UpdateDataModel {
-                        surface_id,
-                        path,
-                        value: Some(value),
-                    }),
-                    delete_surface: None,
-                };
-                let sent = Some((self.taken, message));
+            Some(Unfinished::Data(message)) => {
+                let sent = Some((self.taken, *message));
                 if self.sent_data == sent {
                     return Ok(Vec::new());
                 }
@@ -275,7 +264,7 @@ impl Elements {
 }
 
 /// Adds messages to a chunk's parts: one run of messages between two texts is one part.
-fn push_ui(out: &mut Vec<StreamPart>, ready: Vec<ServerMessage>) {
+fn push_ui(out: &mut Vec<StreamPart>, ready: Vec<Message>) {
     if ready.is_empty() {
         return;
     }

@@ -1,28 +1,32 @@
-//! The surface rules A2UI v0.9 defines (`specification/v0_9/docs/a2ui_protocol.md`,
-//! "updateComponents"), applied to the messages an answer carries:
+//! The surface rules A2UI defines (`specification/v0_9/docs/a2ui_protocol.md`,
+//! "updateComponents"; v0.8 alike), applied to the messages an answer carries, in
+//! either version ([`Message`]):
 //!
 //! - components arrive as a flat list in any order, linked by id; a surface's tree
-//!   grows from the component with id `root`, and until it exists nothing shows;
+//!   grows from its root (v0.9: the component with id `root`; v0.8: the one its
+//!   `beginRendering` names), and until the root exists nothing shows;
 //! - what shows is what is reachable from the root: a component no path from the root
 //!   reaches (an orphan) is kept, but not shown;
 //! - a child named but not yet defined is shown as a placeholder (a `Row` with no
-//!   children, id `loading_<child>`, as A2UI's SDK draws it) until it arrives;
+//!   children, id `loading_<child>`, as A2UI's SDKs draw it) until it arrives;
 //! - a component that contains itself, directly or through others, is refused: a
 //!   tree cannot be drawn from it.
 //!
 //! [`Surfaces::ready`] says, message by message, what a client may be sent, in one of
-//! two ways ([`Delivery`]): a `createSurface` at once; then either an `updateComponents`
+//! two ways ([`Delivery`]): a surface's start at once; then either its components
 //! once its surface's tree from the root is whole (no child missing), or, as A2UI's
 //! SDKs stream, the tree from the root each time it grows, with placeholders for what
 //! is still missing. Either way it holds only the reachable components, sorted by id
 //! as A2UI's SDKs send them.
 
-use crate::message::{Component, ServerMessage, UpdateComponents, Version};
-use serde_json::{Map, Value, json};
+use crate::message::Component;
+use crate::protocol::{Message, Protocol};
+use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt;
 
-/// The id of every surface's root component.
+/// The id of a v0.9 surface's root component (and of a v0.8 surface's when no
+/// `beginRendering` named another).
 pub const ROOT: &str = "root";
 
 /// Why a surface's components cannot form a tree.
@@ -56,11 +60,18 @@ impl fmt::Display for SurfaceError {
 
 impl std::error::Error for SurfaceError {}
 
-/// One surface: its components by id, in the order they first arrived.
-#[derive(Debug, Clone, Default)]
+/// One surface: its root, its components by id, in the order they first arrived.
+#[derive(Debug, Clone)]
 pub struct Surface {
+    root: String,
     components: Vec<Component>,
     index: HashMap<String, usize>,
+}
+
+impl Default for Surface {
+    fn default() -> Surface {
+        Surface::with_root(ROOT)
+    }
 }
 
 /// The part of a surface that can be drawn now.
@@ -73,6 +84,20 @@ pub struct Tree<'a> {
 }
 
 impl Surface {
+    /// An empty surface whose tree grows from `root`.
+    pub fn with_root(root: &str) -> Surface {
+        Surface {
+            root: root.to_string(),
+            components: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// The id of the component its tree grows from.
+    pub fn root(&self) -> &str {
+        &self.root
+    }
+
     /// Adds or replaces components (a component sent again replaces the one with its
     /// id), then refuses the surface when its components contain themselves.
     pub fn update(&mut self, components: &[Component]) -> Result<(), SurfaceError> {
@@ -96,12 +121,12 @@ impl Surface {
 
     /// The tree from the root, when the root is defined.
     pub fn tree(&self) -> Option<Tree<'_>> {
-        self.get(ROOT)?;
+        self.get(&self.root)?;
         let mut seen = vec![false; self.components.len()];
         let mut missing = Vec::new();
         // Depth-first from the root; the cycle check guarantees it ends, and `seen`
         // that a component shared by two parents is visited once.
-        let mut stack = vec![ROOT.to_string()];
+        let mut stack = vec![self.root.clone()];
         while let Some(id) = stack.pop() {
             match self.index.get(&id) {
                 Some(&at) if !seen[at] => {
@@ -131,14 +156,14 @@ impl Surface {
     /// children) for each missing child, which the child takes the place of when it
     /// arrives. Empty until the root exists.
     pub fn preview(&self) -> Vec<Component> {
-        self.view(&[])
+        self.view(&[], Protocol::V09)
     }
 
     /// [`Surface::preview`], where each component named in `open_lists` whose
     /// `children` list is still arriving and holds no id yet shows one placeholder for
     /// the whole list (`loading_children_<id>`, as A2UI's SDKs draw it). Placeholders
     /// come in the order the sorted components name them.
-    pub(crate) fn view(&self, open_lists: &[String]) -> Vec<Component> {
+    pub(crate) fn view(&self, open_lists: &[String], protocol: Protocol) -> Vec<Component> {
         let Some(tree) = self.tree() else {
             return Vec::new();
         };
@@ -147,20 +172,19 @@ impl Surface {
         let mut placeholders: Vec<Component> = Vec::new();
         let mut out: Vec<Component> = Vec::with_capacity(reachable.len());
         for component in reachable {
-            let mut shown = with_placeholders(component, &tree.missing);
-            for id in component.children() {
-                if tree.missing.iter().any(|m| m == id) {
-                    push_placeholder(&mut placeholders, placeholder_id(id));
+            let mut shown = component.clone();
+            shown.rename_children(&mut |id| {
+                if tree.missing.contains(id) {
+                    *id = placeholder_id(id);
+                    push_placeholder(&mut placeholders, id.clone(), protocol);
                 }
-            }
-            let empty_open_list = open_lists.contains(&component.id)
-                && matches!(shown.properties.get("children"), Some(Value::Array(ids)) if ids.is_empty());
-            if empty_open_list {
+            });
+            if open_lists.contains(&component.id)
+                && let Some(ids) = empty_id_list(&mut shown)
+            {
                 let id = format!("loading_children_{}", component.id);
-                shown
-                    .properties
-                    .insert("children".to_string(), json!([id.clone()]));
-                push_placeholder(&mut placeholders, id);
+                ids.push(json!(id));
+                push_placeholder(&mut placeholders, id, protocol);
             }
             out.push(shown);
         }
@@ -232,38 +256,21 @@ pub fn placeholder_id(id: &str) -> String {
 }
 
 /// Adds the placeholder component `id` once.
-fn push_placeholder(placeholders: &mut Vec<Component>, id: String) {
+fn push_placeholder(placeholders: &mut Vec<Component>, id: String, protocol: Protocol) {
     if placeholders.iter().all(|p| p.id != id) {
-        placeholders.push(Component {
-            id,
-            component: "Row".to_string(),
-            properties: Map::from_iter([("children".to_string(), json!([]))]),
-        });
+        placeholders.push(protocol.placeholder(id));
     }
 }
 
-/// `component` with each reference to a missing child pointing at its placeholder.
-fn with_placeholders(component: &Component, missing: &[String]) -> Component {
-    let mut out = component.clone();
-    for (key, value) in out.properties.iter_mut() {
-        if matches!(key.as_str(), "child" | "children" | "componentId") {
-            replace_ids(value, missing);
-        }
-    }
-    out
-}
-
-fn replace_ids(value: &mut Value, missing: &[String]) {
-    match value {
-        Value::String(id) if missing.contains(id) => *id = placeholder_id(id),
-        Value::Array(items) => items.iter_mut().for_each(|v| replace_ids(v, missing)),
-        Value::Object(map) => {
-            if let Some(v) = map.get_mut("componentId") {
-                replace_ids(v, missing);
-            }
-        }
-        _ => {}
-    }
+/// The component's `children` list of ids when it is empty (a v0.9 list, or v0.8's
+/// `explicitList`).
+fn empty_id_list(component: &mut Component) -> Option<&mut Vec<Value>> {
+    let ids = match component.properties.get_mut("children")? {
+        Value::Array(ids) => ids,
+        Value::Object(map) => map.get_mut("explicitList")?.as_array_mut()?,
+        _ => return None,
+    };
+    ids.is_empty().then_some(ids)
 }
 
 /// How component updates are handed on ([`Surfaces::ready`]).
@@ -293,18 +300,26 @@ pub struct Surfaces {
     /// Surfaces created (by a `createSurface` seen here, or [`Surfaces::created`]).
     created: Vec<String>,
     /// Messages for surfaces not created yet, in arrival order.
-    early: Vec<ServerMessage>,
+    early: Vec<Message>,
     /// Surfaces whose last `updateComponents` waits for its tree to be whole.
     waiting: Vec<String>,
 }
 
 impl Surfaces {
-    /// Surfaces a conversation created in earlier turns.
+    /// Surfaces a conversation created in earlier turns (their trees grow from
+    /// `root`; a v0.8 surface that named another root: [`Surfaces::started`]).
     pub fn created(ids: impl IntoIterator<Item = String>) -> Surfaces {
-        Surfaces {
-            created: ids.into_iter().collect(),
-            ..Surfaces::default()
+        Surfaces::started(ids.into_iter().map(|id| (id, ROOT.to_string())))
+    }
+
+    /// Surfaces a conversation started in earlier turns, each with its root.
+    pub fn started(surfaces: impl IntoIterator<Item = (String, String)>) -> Surfaces {
+        let mut out = Surfaces::default();
+        for (id, root) in surfaces {
+            out.surfaces.insert(id.clone(), Surface::with_root(&root));
+            out.created.push(id);
         }
+        out
     }
 
     /// The same surfaces, handing component updates on as `delivery` says.
@@ -324,49 +339,55 @@ impl Surfaces {
     }
 
     /// Applies `message` to its surface, in whatever order messages come; refuses
-    /// components that contain themselves.
-    pub fn apply(&mut self, message: &ServerMessage) -> Result<(), SurfaceError> {
-        if let Some(create) = &message.create_surface {
-            self.surfaces.entry(create.surface_id.clone()).or_default();
+    /// components that contain themselves. A v0.8 component that does not hold exactly
+    /// one type is left out (its block's check refuses it).
+    pub fn apply(&mut self, message: &Message) -> Result<(), SurfaceError> {
+        let Some(surface_id) = message.surface_id() else {
+            return Ok(());
+        };
+        if let Some(root) = message.starts_surface() {
+            let surface = self
+                .surfaces
+                .entry(surface_id.to_string())
+                .or_insert_with(|| Surface::with_root(root));
+            surface.root = root.to_string();
         }
-        if let Some(update) = &message.update_components {
+        if let Some(components) = message.components() {
+            let components: Vec<Component> = components.unwrap_or_default();
             self.surfaces
-                .entry(update.surface_id.clone())
+                .entry(surface_id.to_string())
                 .or_default()
-                .update(&update.components)?;
+                .update(&components)?;
         }
-        if let Some(delete) = &message.delete_surface {
-            self.surfaces.remove(&delete.surface_id);
-            self.sent.remove(&delete.surface_id);
-            self.waiting.retain(|s| *s != delete.surface_id);
+        if message.deletes_surface() {
+            self.surfaces.remove(surface_id);
+            self.sent.remove(surface_id);
+            self.waiting.retain(|s| s != surface_id);
         }
         Ok(())
     }
 
     /// Takes `message` and returns what a client may be sent now, in protocol order
-    /// (module docs): components and deletions for a surface not created yet wait for
-    /// its `createSurface` (a `deleteSurface` that came first deleted nothing and is
-    /// dropped); a `createSurface` is sent at once, followed by what waited for it; an
-    /// `updateComponents` is sent, cut to the tree reachable from the root, once its
+    /// (module docs): components and deletions for a surface not started yet wait for
+    /// its start (`createSurface`, `beginRendering`; a deletion that came first deleted
+    /// nothing and is dropped); a start is sent at once, followed by what waited for
+    /// it; components are sent, cut to the tree reachable from the root, once the
     /// surface's tree is whole, and a surface that waited is sent once a later message
     /// makes its tree whole (with [`Delivery::Progressive`]: whenever the tree from the
-    /// root changes, with placeholders); data model updates and deletions are sent as
-    /// they are.
-    pub fn ready(&mut self, message: &ServerMessage) -> Result<Vec<ServerMessage>, SurfaceError> {
+    /// root changes, with placeholders); data and deletions are sent as they are. What
+    /// is sent is written in the message's version.
+    pub fn ready(&mut self, message: &Message) -> Result<Vec<Message>, SurfaceError> {
         let mut out = Vec::new();
         self.take(message, &mut out)?;
         Ok(out)
     }
 
-    fn take(
-        &mut self,
-        message: &ServerMessage,
-        out: &mut Vec<ServerMessage>,
-    ) -> Result<(), SurfaceError> {
+    fn take(&mut self, message: &Message, out: &mut Vec<Message>) -> Result<(), SurfaceError> {
         let Some(surface_id) = message.surface_id().map(str::to_string) else {
             return Ok(());
         };
-        if message.create_surface.is_some() {
+        let protocol = message.protocol();
+        if message.starts_surface().is_some() {
             self.apply(message)?;
             if !self.created.contains(&surface_id) {
                 self.created.push(surface_id.clone());
@@ -376,28 +397,28 @@ impl Surfaces {
                 .into_iter()
                 .partition(|m| m.surface_id() == Some(surface_id.as_str()));
             self.early = later;
-            for waited in early.iter().filter(|m| m.delete_surface.is_none()) {
+            for waited in early.iter().filter(|m| !m.deletes_surface()) {
                 self.take(waited, out)?;
             }
             return Ok(());
         }
-        // Components and deletions wait for their surface; a data model update is sent
-        // as it comes (A2UI's SDKs do: a client keeps data for a surface it is about to
-        // be told of).
-        if !self.created.contains(&surface_id) && message.update_data_model.is_none() {
+        // Components and deletions wait for their surface; data is sent as it comes
+        // (A2UI's SDKs do: a client keeps data for a surface it is about to be told
+        // of).
+        if !self.created.contains(&surface_id) && !message.sets_data() {
             self.early.push(message.clone());
             return Ok(());
         }
         self.apply(message)?;
-        if message.delete_surface.is_some() {
+        if message.deletes_surface() {
             self.created.retain(|s| *s != surface_id);
         }
-        if message.update_components.is_none() {
+        if message.components().is_none() {
             out.push(message.clone());
             return Ok(());
         }
         if self.delivery == Delivery::Progressive {
-            out.extend(self.changed_view(&surface_id, &[], &[])?);
+            out.extend(self.changed_view(protocol, &surface_id, &[], &[])?);
             return Ok(());
         }
         if !self.waiting.contains(&surface_id) {
@@ -406,16 +427,7 @@ impl Surfaces {
         let mut still = Vec::new();
         for surface_id in std::mem::take(&mut self.waiting) {
             match self.whole_tree(&surface_id) {
-                Some(components) => out.push(ServerMessage {
-                    version: Version::V09,
-                    create_surface: None,
-                    update_components: Some(UpdateComponents {
-                        surface_id,
-                        components,
-                    }),
-                    update_data_model: None,
-                    delete_surface: None,
-                }),
+                Some(components) => out.push(protocol.components_update(surface_id, components)),
                 None => still.push(surface_id),
             }
         }
@@ -423,42 +435,36 @@ impl Surfaces {
         Ok(())
     }
 
-    /// The `updateComponents` a progressive client is sent for `surface_id` with
+    /// The components update a progressive client is sent for `surface_id` with
     /// `partial` (components of a message still arriving) laid over it: the surface's
     /// view ([`Surface::view`]) when it differs from the one last sent; nothing for a
-    /// surface not created, or with no root yet. Components that contain themselves are
+    /// surface not started, or with no root yet. Components that contain themselves are
     /// refused, as in a complete message.
     pub(crate) fn changed_view(
         &mut self,
+        protocol: Protocol,
         surface_id: &str,
         partial: &[Component],
         open_lists: &[String],
-    ) -> Result<Option<ServerMessage>, SurfaceError> {
+    ) -> Result<Option<Message>, SurfaceError> {
         if !self.created.iter().any(|s| s == surface_id) {
             return Ok(None);
         }
         let view = match (self.surfaces.get(surface_id), partial.is_empty()) {
-            (Some(surface), true) => surface.view(open_lists),
+            (Some(surface), true) => surface.view(open_lists, protocol),
             (surface, _) => {
                 let mut laid = surface.cloned().unwrap_or_default();
                 laid.update(partial)?;
-                laid.view(open_lists)
+                laid.view(open_lists, protocol)
             }
         };
         if view.is_empty() || self.sent.get(surface_id) == Some(&view) {
             return Ok(None);
         }
         self.sent.insert(surface_id.to_string(), view.clone());
-        Ok(Some(ServerMessage {
-            version: Version::V09,
-            create_surface: None,
-            update_components: Some(UpdateComponents {
-                surface_id: surface_id.to_string(),
-                components: view,
-            }),
-            update_data_model: None,
-            delete_surface: None,
-        }))
+        Ok(Some(
+            protocol.components_update(surface_id.to_string(), view),
+        ))
     }
 
     /// The reachable components of a surface whose tree from the root is whole, sorted

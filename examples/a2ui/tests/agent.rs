@@ -2,7 +2,8 @@
 //! the prose, read one-shot and streamed at every chunking, under A2UI's surface rules.
 
 use a2ui::{
-    A2uiAgent, A2uiStream, AnswerPart, Delivery, ServerMessage, StreamPart, SurfaceError, Surfaces,
+    A2uiAgent, A2uiStream, AnswerPart, Delivery, Message, Protocol, StreamPart, SurfaceError,
+    Surfaces,
 };
 use payload_core::LlmPayload;
 use serde_json::{Value, json};
@@ -28,8 +29,8 @@ The list follows:
 </a2ui-json>
 Pick one and I'll book it."#;
 
-fn message(value: Value) -> ServerMessage {
-    serde_json::from_value(value).expect("a v0.9 message")
+fn message(value: Value) -> Message {
+    Protocol::V09.read(value).expect("a v0.9 message")
 }
 
 #[test]
@@ -66,9 +67,9 @@ fn a_surface_is_sent_once_its_tree_from_the_root_is_whole_without_orphans() {
     let kinds: Vec<&str> = sent
         .iter()
         .map(|m| {
-            if m.create_surface.is_some() {
+            if m.starts_surface().is_some() {
                 "create"
-            } else if m.update_components.is_some() {
+            } else if m.components().is_some() {
                 "components"
             } else {
                 "data"
@@ -78,14 +79,8 @@ fn a_surface_is_sent_once_its_tree_from_the_root_is_whole_without_orphans() {
     // The first block's tree lacks "list": it waits, and goes once the second block
     // brings it, with every reachable component and without the orphan.
     assert_eq!(kinds, ["create", "components", "data"]);
-    let ids: Vec<&str> = sent[1]
-        .update_components
-        .as_ref()
-        .unwrap()
-        .components
-        .iter()
-        .map(|c| c.id.as_str())
-        .collect();
+    let components = sent[1].components().unwrap().unwrap();
+    let ids: Vec<&str> = components.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["list", "root", "row", "title"]);
 }
 
@@ -122,10 +117,7 @@ fn a_missing_child_is_a_placeholder_in_the_preview() {
         ))
         .unwrap();
     assert_eq!(sent.len(), 1);
-    assert_eq!(
-        sent[0].update_components.as_ref().unwrap().components.len(),
-        2
-    );
+    assert_eq!(sent[0].components().unwrap().unwrap().len(), 2);
 }
 
 #[test]
@@ -203,7 +195,7 @@ fn every(size: usize, text: &str) -> Vec<usize> {
         .collect()
 }
 
-fn sent(parts: &[StreamPart]) -> Vec<ServerMessage> {
+fn sent(parts: &[StreamPart]) -> Vec<Message> {
     parts
         .iter()
         .filter_map(|p| match p {
@@ -218,30 +210,43 @@ fn sent(parts: &[StreamPart]) -> Vec<ServerMessage> {
 /// What an A2UI client holds after `messages`: per surface, the components reachable
 /// from the root (a component sent again replaces the one with its id, placeholders
 /// included) and the data model (a value replaces what is at its path).
-fn client_state(messages: &[ServerMessage]) -> Vec<(String, Vec<Value>, Value)> {
+fn client_state(messages: &[Message]) -> Vec<(String, Vec<Value>, Value)> {
     use std::collections::BTreeMap;
     let mut components: BTreeMap<String, BTreeMap<String, a2ui::Component>> = BTreeMap::new();
+    let mut roots: BTreeMap<String, String> = BTreeMap::new();
     let mut data: BTreeMap<String, Value> = BTreeMap::new();
     for m in messages {
-        if let Some(update) = &m.update_components {
-            let surface = components.entry(update.surface_id.clone()).or_default();
-            for c in &update.components {
-                surface.insert(c.id.clone(), c.clone());
+        let surface_id = m.surface_id().expect("a surface").to_string();
+        if let Some(root) = m.starts_surface() {
+            roots.insert(surface_id.clone(), root.to_string());
+        }
+        if let Some(update) = m.components() {
+            let surface = components.entry(surface_id.clone()).or_default();
+            for c in update.expect("components") {
+                surface.insert(c.id.clone(), c);
             }
         }
-        if let Some(update) = &m.update_data_model {
-            let model = data.entry(update.surface_id.clone()).or_insert(json!({}));
-            let value = update.value.clone().unwrap_or(Value::Null);
-            match update.path.as_deref() {
+        // The data a message sets, at its path: v0.9's value, v0.8's entries.
+        let set = match m {
+            Message::V09(m) => m
+                .update_data_model
+                .as_ref()
+                .map(|u| (u.path.clone(), u.value.clone().unwrap_or(Value::Null))),
+            Message::V08(m) => m
+                .data_model_update
+                .as_ref()
+                .map(|u| (u.path.clone(), serde_json::to_value(&u.contents).unwrap())),
+        };
+        if let Some((path, value)) = set {
+            let model = data.entry(surface_id.clone()).or_insert(json!({}));
+            match path.as_deref() {
                 None | Some("/") => *model = value,
-                Some(path) => {
-                    model[path.trim_start_matches('/')] = value;
-                }
+                Some(path) => model[path.trim_start_matches('/')] = value,
             }
         }
-        if let Some(delete) = &m.delete_surface {
-            components.remove(&delete.surface_id);
-            data.remove(&delete.surface_id);
+        if m.deletes_surface() {
+            components.remove(&surface_id);
+            data.remove(&surface_id);
         }
     }
     let surfaces: std::collections::BTreeSet<String> =
@@ -250,8 +255,12 @@ fn client_state(messages: &[ServerMessage]) -> Vec<(String, Vec<Value>, Value)> 
         .into_iter()
         .map(|id| {
             let map = components.get(&id).cloned().unwrap_or_default();
+            let root = roots
+                .get(&id)
+                .cloned()
+                .unwrap_or_else(|| "root".to_string());
             let mut reached: BTreeMap<String, Value> = BTreeMap::new();
-            let mut stack = vec!["root".to_string()];
+            let mut stack = vec![root];
             while let Some(at) = stack.pop() {
                 if let Some(c) = map.get(&at)
                     && !reached.contains_key(&at)
@@ -312,7 +321,12 @@ Anything else?"#;
 /// the final one or an earlier view of it: its id and type final, its text a start of
 /// the final text).
 fn holds_the_whole_answer(text: &str, cuts: &[usize]) {
-    let agent = A2uiAgent::new(4);
+    let protocol = if text.contains("beginRendering") {
+        Protocol::V08
+    } else {
+        Protocol::V09
+    };
+    let agent = A2uiAgent::with_protocol(protocol, 4);
     let whole = agent.parse(text);
     let expected = whole.ready(&mut Surfaces::default()).unwrap();
     let progressive = Surfaces::default().with_delivery(Delivery::Progressive);
@@ -324,10 +338,10 @@ fn holds_the_whole_answer(text: &str, cuts: &[usize]) {
         client_state(&expected),
         "cuts {cuts:?}"
     );
-    let by_surface = |messages: &[ServerMessage]| -> Vec<(String, a2ui::Component)> {
+    let by_surface = |messages: &[Message]| -> Vec<(String, a2ui::Component)> {
         messages
             .iter()
-            .filter_map(|m| m.update_components.as_ref())
+            .filter_map(|m| m.as_v09()?.update_components.as_ref())
             .flat_map(|u| {
                 u.components
                     .iter()
@@ -365,7 +379,7 @@ fn the_progressive_stream_draws_the_surface_as_it_grows() {
     // The heading's text was shown in part before it was whole.
     let headings: Vec<&str> = sent
         .iter()
-        .filter_map(|m| m.update_components.as_ref())
+        .filter_map(|m| m.as_v09()?.update_components.as_ref())
         .flat_map(|u| &u.components)
         .filter(|c| c.id == "head")
         .filter_map(|c| c.properties.get("text").and_then(Value::as_str))
@@ -391,6 +405,62 @@ fn the_progressive_stream_draws_the_surface_as_it_grows() {
     }
 }
 
+/// The same kind of answer in A2UI v0.8: a surface whose root `beginRendering` names,
+/// components nested by type, data as entries.
+const GROWING_V08: &str = r#"Your order:
+<a2ui-json>[
+ {"beginRendering": {"surfaceId": "order", "root": "page"}},
+ {"dataModelUpdate": {"surfaceId": "order", "contents": [{"key": "title", "valueString": "Two pizzas"}, {"key": "items", "valueMap": [{"key": "a", "valueString": "Margherita"}, {"key": "imageUrl", "valueString": "https://x.test/m.png"}]}, {"key": "total", "valueNumber": 23.5}]}},
+ {"surfaceUpdate": {"surfaceId": "order", "components": [
+   {"id": "page", "component": {"Column": {"children": {"explicitList": ["head", "list", "pay"]}}}},
+   {"id": "head", "component": {"Text": {"text": {"literalString": "A long heading that arrives in many pieces"}}}},
+   {"id": "list", "component": {"List": {"children": {"template": {"componentId": "row", "dataBinding": "/items"}}}}},
+   {"id": "row", "component": {"Text": {"text": {"path": "/name"}}}},
+   {"id": "pay", "weight": 1, "component": {"Button": {"child": "pay_label", "action": {"name": "pay"}}}},
+   {"id": "pay_label", "component": {"Text": {"text": {"literalString": "Pay"}}}}]}}
+]</a2ui-json>
+Anything else?"#;
+
+#[test]
+fn a_v08_answer_is_read_and_streamed_under_the_same_rules() {
+    let agent = A2uiAgent::with_protocol(Protocol::V08, 2);
+    let answer = agent.parse(GROWING_V08);
+    assert!(answer.parsed.rejected.is_empty(), "{:#?}", answer.parsed);
+    let sent = answer.ready(&mut Surfaces::default()).unwrap();
+    let ids: Vec<String> = sent[2]
+        .components()
+        .unwrap()
+        .unwrap()
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
+    assert_eq!(ids, ["head", "list", "page", "pay", "pay_label", "row"]);
+    // Sent back in v0.8's shape, the weight where v0.8 keeps it, as written.
+    let written = serde_json::to_value(&sent[2]).unwrap();
+    assert_eq!(
+        written["surfaceUpdate"]["components"][3]["weight"],
+        json!(1)
+    );
+    assert_eq!(
+        written["surfaceUpdate"]["components"][2]["component"]["Column"]["children"],
+        json!({"explicitList": ["head", "list", "pay"]})
+    );
+    // A v0.9 page refuses the v0.8 block, with the reason.
+    let v09 = A2uiAgent::new(2).parse(GROWING_V08);
+    assert_eq!(v09.parsed.payloads().count(), 0);
+    assert_eq!(v09.parsed.rejected.len(), 1, "{:#?}", v09.parsed);
+    for size in [1, 2, 5, 16, GROWING_V08.len()] {
+        let (parts, _) = stream_cut(
+            &agent,
+            Surfaces::default(),
+            GROWING_V08,
+            &every(size, GROWING_V08),
+        );
+        assert_eq!(self::sent(&parts), sent, "chunks of {size}");
+        holds_the_whole_answer(GROWING_V08, &every(size, GROWING_V08));
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
 
@@ -398,9 +468,11 @@ proptest::proptest! {
     fn a_progressive_client_ends_with_the_whole_answer_at_any_chunking(
         cuts in proptest::collection::vec(0usize..GROWING.len(), 0..40),
         other in proptest::collection::vec(0usize..ANSWER.len(), 0..40),
+        v08 in proptest::collection::vec(0usize..GROWING_V08.len(), 0..40),
     ) {
         holds_the_whole_answer(GROWING, &cuts);
         holds_the_whole_answer(ANSWER, &other);
+        holds_the_whole_answer(GROWING_V08, &v08);
     }
 }
 

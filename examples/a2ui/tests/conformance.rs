@@ -14,7 +14,7 @@
 //! (and the README, which explains each case that does not pass) stay true.
 
 use a2ui::agent::{Ordered, ordered};
-use a2ui::{A2uiAgent, A2uiStream, StreamPart, Surfaces};
+use a2ui::{A2uiAgent, A2uiStream, Protocol, StreamPart, Surfaces};
 use payload_core::runtime::RuntimeOptions;
 use payload_core::{
     ErrorKind, ParseOptions, ParsedResponse, Parser, PayloadCount, PayloadError, PayloadType,
@@ -44,7 +44,40 @@ const PARSER_PASSES: &[&str] = &[
 /// The `streaming_parser.yaml` cases that pass, by position and name (some names are
 /// used twice in the file).
 const STREAMING_PASSES: &[(usize, &str)] = &[
+    (0, "test_incremental_yielding"),
+    (2, "test_complete_surface_ignore_orphan_component"),
+    (3, "test_circular_reference_detection"),
+    (4, "test_self_reference_detection"),
+    (5, "test_interleaved_conversational_text"),
+    (6, "test_split_tag_handling_for_text"),
+    (7, "test_only_begin_rendering"),
+    (8, "test_multiple_a2ui_blocks"),
+    (9, "test_partial_json_and_incremental_yielding"),
+    (10, "test_partial_single_child_string"),
+    (11, "test_partial_template_componentId"),
+    (12, "test_partial_children_lists"),
+    (15, "test_partial_paths"),
+    (16, "test_url_placeholders_with_hints"),
+    (19, "test_message_ordering_buffering"),
+    (20, "test_delete_surface_buffering"),
+    (21, "test_cut_path"),
     (22, "test_strict_begin_rendering_validation"),
+    (24, "test_delta_streaming_correctness"),
+    (26, "test_incremental_data_model_streaming"),
+    (27, "test_sniff_partial_invalid_datamodel_fails_gracefully"),
+    (28, "test_sniff_partial_datamodel_with_cut_key"),
+    (
+        29,
+        "test_sniff_partial_datamodel_cumulative_unmodified_keys",
+    ),
+    (30, "test_sniff_partial_datamodel_prunes_empty_keys"),
+    (
+        32,
+        "test_sniff_partial_component_discards_empty_children_dict",
+    ),
+    (33, "test_partial_empty_dict_discarded"),
+    (34, "test_sniff_partial_component_enforces_required_fields"),
+    (35, "test_multiple_concurrent_surfaces"),
     (36, "test_incremental_yielding_v09"),
     (37, "test_waiting_for_root_component_v09"),
     (38, "test_complete_surface_ignore_orphan_component_v09"),
@@ -304,7 +337,13 @@ fn stream_parts(parts: Vec<StreamPart>) -> Result<Vec<Value>, String> {
 
 /// Runs one `streaming_parser.yaml` case, chunk by chunk.
 fn run_streaming_case(case: &Value) -> Result<(), String> {
-    let agent = A2uiAgent::new(64);
+    // The version the case's catalog names, as A2UI's SDK picks its parser (v0.8
+    // unless the catalog says 0.9).
+    let protocol = match case["catalog"]["version"].as_str() {
+        Some("0.9") => Protocol::V09,
+        _ => Protocol::V08,
+    };
+    let agent = A2uiAgent::with_protocol(protocol, 64);
     // A2UI's streaming parser draws each surface as it grows.
     let mut stream = A2uiStream::progressive(&agent, Surfaces::default());
     let steps = case["steps"].as_array().ok_or("no steps")?;
