@@ -236,6 +236,12 @@ pub async fn assert_markup_stayed_text(client: &Client, text: &str, shown: &[&st
             "a <{element}> was made"
         );
     }
+    assert_nothing_ran(client).await;
+}
+
+/// No script of the model's ran: the page's tests' hostile texts set `window.ran` when
+/// they do.
+pub async fn assert_nothing_ran(client: &Client) {
     let ran = client
         .execute("return window.ran === undefined", vec![])
         .await

@@ -20,6 +20,15 @@ async fn serve_recipes() -> String {
     serve_app(recipes_web::app(Registry::global())).await
 }
 
+/// The recipe app with a model that answers every call with `text`.
+fn saying(text: &'static str) -> payload_serve::App {
+    recipes_web::app(Registry::global()).model(move |_: &payload_serve::TurnInfo| {
+        Box::new(move |_: &payload_agent::ModelRequest| {
+            vec![payload_agent::ModelChunk::Text(text.to_string())]
+        }) as Box<dyn payload_agent::Model>
+    })
+}
+
 /// Serves `app` on a free port of 127.0.0.1.
 async fn serve_app(app: payload_serve::App) -> String {
     let service = app.build().expect("the app builds");
@@ -180,12 +189,7 @@ async fn a_generic_card_shows_markup_from_the_model_as_text() {
     let Some((client, _driver)) = browser().await else {
         return;
     };
-    let app = recipes_web::app(Registry::global()).model(|_: &payload_serve::TurnInfo| {
-        Box::new(|_: &payload_agent::ModelRequest| {
-            vec![payload_agent::ModelChunk::Text(HOSTILE.to_string())]
-        }) as Box<dyn payload_agent::Model>
-    });
-    let url = serve_app(app).await;
+    let url = serve_app(saying(HOSTILE)).await;
     open(&client, &url, &["#starters .chip"]).await;
     click(&client, "#starters .chip").await;
     let text = until(
@@ -334,12 +338,7 @@ async fn a_generic_card_shows_what_accepting_saves() {
     let Some((client, _driver)) = browser().await else {
         return;
     };
-    let app = recipes_web::app(Registry::global()).model(|_: &payload_serve::TurnInfo| {
-        Box::new(|_: &payload_agent::ModelRequest| {
-            vec![payload_agent::ModelChunk::Text(UNDECLARED.to_string())]
-        }) as Box<dyn payload_agent::Model>
-    });
-    let url = serve_app(app).await;
+    let url = serve_app(saying(UNDECLARED)).await;
     open(&client, &url, &["#starters .chip"]).await;
     click(&client, "#starters .chip").await;
     let card = until(

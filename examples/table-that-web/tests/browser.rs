@@ -398,13 +398,7 @@ async fn reasoning_is_a_collapsed_thinking_section_filled_as_it_streams() {
         .await
         .unwrap();
     assert_eq!(open, true);
-    assert_eq!(
-        client
-            .execute("return window.ran === undefined", vec![])
-            .await
-            .unwrap(),
-        true
-    );
+    assert_nothing_ran(&client).await;
     client.close().await.unwrap();
 }
 
@@ -463,12 +457,6 @@ async fn a_refusal_or_a_filters_stop_is_shown_never_an_empty_bubble() {
     .await;
     assert_eq!(restored, expected);
     assert_eq!(count(&client, ".message.assistant .refusal").await, 2);
-    assert_eq!(
-        client
-            .execute("return window.ran === undefined", vec![])
-            .await
-            .unwrap(),
-        true
-    );
+    assert_nothing_ran(&client).await;
     client.close().await.unwrap();
 }
