@@ -58,6 +58,8 @@
 mod decision;
 pub mod events;
 pub mod resume;
+#[cfg(test)]
+mod test_events;
 pub mod translate;
 pub mod ui_message;
 

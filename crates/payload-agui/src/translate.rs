@@ -365,12 +365,24 @@ pub fn decision_schema() -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use payload_core::{CustomPayload, ParsedResponse};
+    use crate::test_events::{
+        complete, complete_saying, error, progress, reasoning, refusal, start, text,
+    };
+    use payload_agent::RefusalReason;
 
     fn translator() -> Translator {
         Translator::new("t".into(), "r".into(), "c".into(), 2, |kind| kind == "note")
     }
 
+    /// What `t` sends for `events`, in order (`RUN_STARTED` is the caller's).
+    fn translate_all(
+        t: &mut Translator,
+        events: impl IntoIterator<Item = AgentEvent>,
+    ) -> Vec<Event> {
+        events.into_iter().flat_map(|e| t.translate(e)).collect()
+    }
+
+    /// Each event's `type`.
     fn names(events: &[Event]) -> Vec<String> {
         events
             .iter()
@@ -387,43 +399,18 @@ mod tests {
     fn messages_open_once_close_before_the_end_and_a_decidable_proposal_interrupts() {
         let mut t = translator();
         let mut all = vec![t.started()];
-        for event in [
-            AgentEvent::Stream(StreamEvent::ReasoningDelta {
-                text: "hm".into(),
-                part: 0,
-            }),
-            AgentEvent::Stream(StreamEvent::TextDelta {
-                part: 0,
-                text: "Here".into(),
-            }),
-            AgentEvent::Stream(StreamEvent::PayloadStart {
-                part: 0,
-                kind: "note".into(),
-                marker: "NOTE".into(),
-            }),
-            AgentEvent::Stream(StreamEvent::PayloadProgress {
-                part: 0,
-                kind: "note".into(),
-                partial: json!({"text": "mi"}),
-                open: None,
-            }),
-            AgentEvent::Stream(StreamEvent::PayloadProgress {
-                part: 0,
-                kind: "note".into(),
-                partial: json!({"text": "milk"}),
-                open: None,
-            }),
-            AgentEvent::Stream(StreamEvent::TextDelta {
-                part: 0,
-                text: " it is".into(),
-            }),
-        ] {
-            all.extend(t.translate(event));
-        }
-        let mut parsed = ParsedResponse::default();
-        parsed.message = "Here it is".into();
-        parsed.custom_payload = Some(CustomPayload::new("note", json!({"text": "milk"})));
-        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed.into()))));
+        all.extend(translate_all(
+            &mut t,
+            [
+                reasoning("hm"),
+                text("Here"),
+                start("note"),
+                progress("note", json!({"text": "mi"})),
+                progress("note", json!({"text": "milk"})),
+                text(" it is"),
+                complete_saying("Here it is", Some(("note", json!({"text": "milk"})))),
+            ],
+        ));
         assert_eq!(
             names(&all),
             [
@@ -462,40 +449,29 @@ mod tests {
 
     #[test]
     fn a_type_the_app_does_not_decide_finishes_the_run_and_an_error_ends_it() {
-        let mut t = translator();
-        let mut parsed = ParsedResponse::default();
-        parsed.custom_payload = Some(CustomPayload::new("other", json!({})));
-        let events = t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed.into())));
+        let events = translator().translate(complete(Some(("other", json!({})))));
         let finished = serde_json::to_value(events.last().unwrap()).unwrap();
         assert_eq!(finished["outcome"], json!({"type": "success"}));
-        let error = translator().translate(AgentEvent::Error {
-            message: "no".into(),
-        });
+        let error = translator().translate(error("no"));
         assert_eq!(names(&error), ["RUN_ERROR"]);
     }
 
     #[test]
     fn a_refusal_or_a_filters_stop_ends_the_run_with_its_reason_as_the_code() {
         for (reason, code) in [
-            (payload_agent::RefusalReason::Refusal, "refusal"),
-            (
-                payload_agent::RefusalReason::ContentFilter,
-                "content_filter",
-            ),
+            (RefusalReason::Refusal, "refusal"),
+            (RefusalReason::ContentFilter, "content_filter"),
         ] {
             let mut t = translator();
             let mut all = vec![t.started()];
-            all.extend(t.translate(AgentEvent::Stream(StreamEvent::TextDelta {
-                part: 0,
-                text: "Sure, ".into(),
-            })));
-            all.extend(t.translate(AgentEvent::Refusal {
-                message: "No.".into(),
-                reason,
-            }));
-            let mut parsed = ParsedResponse::default();
-            parsed.message = "Sure,".into();
-            all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed.into()))));
+            all.extend(translate_all(
+                &mut t,
+                [
+                    text("Sure, "),
+                    refusal("No.", reason),
+                    complete_saying("Sure,", None),
+                ],
+            ));
             assert_eq!(
                 names(&all),
                 [
@@ -513,19 +489,15 @@ mod tests {
 
     #[test]
     fn nothing_follows_run_error_not_even_the_turns_completion() {
-        let mut t = translator();
-        let mut all = t.translate(AgentEvent::Stream(StreamEvent::TextDelta {
-            part: 0,
-            text: "Here".into(),
-        }));
-        all.extend(t.translate(AgentEvent::Error {
-            message: "the model failed".into(),
-        }));
         // The agent completes with what arrived after reporting the failure.
-        let mut parsed = ParsedResponse::default();
-        parsed.message = "Here".into();
-        parsed.custom_payload = Some(CustomPayload::new("note", json!({"text": "milk"})));
-        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(parsed.into()))));
+        let all = translate_all(
+            &mut translator(),
+            [
+                text("Here"),
+                error("the model failed"),
+                complete_saying("Here", Some(("note", json!({"text": "milk"})))),
+            ],
+        );
         assert_eq!(
             names(&all),
             ["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "RUN_ERROR"]
@@ -535,52 +507,26 @@ mod tests {
     #[test]
     fn a_turn_that_stops_before_its_end_is_a_run_error_and_an_ended_run_gets_nothing_more() {
         let mut t = translator();
-        t.translate(AgentEvent::Stream(StreamEvent::TextDelta {
-            part: 0,
-            text: "Hi".into(),
-        }));
+        t.translate(text("Hi"));
         assert!(matches!(t.finish(), Some(Event::RunError { .. })));
         assert_eq!(t.finish(), None);
         let mut t = translator();
-        t.translate(AgentEvent::Stream(StreamEvent::Complete(Box::default())));
+        t.translate(complete(None));
         assert_eq!(t.finish(), None);
     }
 
     #[test]
     fn chips_never_take_the_payload_cards_place() {
-        let mut t = translator();
-        let mut all = Vec::new();
-        for event in [
-            AgentEvent::Stream(StreamEvent::PayloadStart {
-                part: 0,
-                kind: "note".into(),
-                marker: "NOTE".into(),
-            }),
-            AgentEvent::Stream(StreamEvent::PayloadProgress {
-                part: 0,
-                kind: "note".into(),
-                partial: json!({"text": "milk"}),
-                open: None,
-            }),
-            AgentEvent::Stream(StreamEvent::PayloadStart {
-                part: 0,
-                kind: "suggested_values".into(),
-                marker: "SUGGESTED_VALUES".into(),
-            }),
-            AgentEvent::Stream(StreamEvent::PayloadProgress {
-                part: 0,
-                kind: "suggested_values".into(),
-                partial: json!([{"label": "More"}]),
-                open: None,
-            }),
-            AgentEvent::Stream(StreamEvent::PayloadStart {
-                part: 0,
-                kind: "suggested_actions".into(),
-                marker: "SUGGESTED_ACTIONS".into(),
-            }),
-        ] {
-            all.extend(t.translate(event));
-        }
+        let all = translate_all(
+            &mut translator(),
+            [
+                start("note"),
+                progress("note", json!({"text": "milk"})),
+                start("suggested_values"),
+                progress("suggested_values", json!([{"label": "More"}])),
+                start("suggested_actions"),
+            ],
+        );
         let cards: Vec<&Value> = all
             .iter()
             .filter_map(|e| match e {
@@ -591,13 +537,10 @@ mod tests {
         assert_eq!(cards.len(), 1);
         assert_eq!(cards[0]["type"], "note");
         // A turn whose only blocks were chips shows no card, rejected or other.
-        let mut t = translator();
-        let mut all = t.translate(AgentEvent::Stream(StreamEvent::PayloadStart {
-            part: 0,
-            kind: "suggested_values".into(),
-            marker: "SUGGESTED_VALUES".into(),
-        }));
-        all.extend(t.translate(AgentEvent::Stream(StreamEvent::Complete(Box::default()))));
+        let all = translate_all(
+            &mut translator(),
+            [start("suggested_values"), complete(None)],
+        );
         assert_eq!(names(&all), ["RUN_FINISHED"]);
     }
 
@@ -609,62 +552,38 @@ mod tests {
         //! stream showed; tool calls balanced; no optional field sent as `null`.
 
         use super::super::*;
-        use payload_core::{CustomPayload, ParsedResponse};
+        use crate::test_events::{
+            complete, error, progress, reasoning, refusal, start, status, text, tool_start,
+        };
+        use payload_agent::RefusalReason;
         use proptest::prelude::*;
 
         /// One event of the turn, before its end.
         fn step() -> impl Strategy<Value = AgentEvent> {
-            let text = "[a-z \n]{0,6}";
+            let piece = "[a-z \n]{0,6}";
             prop_oneof![
-                text.prop_map(|text| AgentEvent::Stream(StreamEvent::TextDelta { text, part: 0 })),
-                text.prop_map(|text| AgentEvent::Stream(StreamEvent::ReasoningDelta {
-                    text,
-                    part: 0
-                })),
-                Just(AgentEvent::Status {
-                    message: "…".into()
-                }),
-                Just(AgentEvent::Stream(StreamEvent::PayloadStart {
-                    part: 0,
-                    kind: "note".into(),
-                    marker: "NOTE".into()
-                })),
+                piece.prop_map(text),
+                piece.prop_map(reasoning),
+                Just(status()),
+                Just(start("note")),
                 prop::collection::vec("[a-z]{0,3}", 0..4).prop_map(|items| {
-                    AgentEvent::Stream(StreamEvent::PayloadProgress {
-                        part: 0,
-                        kind: "note".into(),
-                        partial: json!({ "items": items, "count": items.len() }),
-                        open: None,
-                    })
+                    progress("note", json!({ "items": items, "count": items.len() }))
                 }),
-                (0..3usize).prop_map(|n| AgentEvent::ToolStart {
-                    id: format!("call-{n}"),
-                    tool: "lookup".into(),
-                    input: json!({ "n": n }),
-                }),
+                (0..3usize).prop_map(tool_start),
             ]
         }
 
         /// The turn's end.
         fn end() -> impl Strategy<Value = AgentEvent> {
             prop_oneof![
-                prop::option::of(prop_oneof![Just("note"), Just("other")]).prop_map(|kind| {
-                    let mut parsed = ParsedResponse::default();
-                    parsed.custom_payload =
-                        kind.map(|k| CustomPayload::new(k, json!({ "items": ["x"] })));
-                    AgentEvent::Stream(StreamEvent::Complete(parsed.into()))
-                }),
-                Just(AgentEvent::Error {
-                    message: "failed".into()
-                }),
+                prop::option::of(prop_oneof![Just("note"), Just("other")])
+                    .prop_map(|kind| complete(kind.map(|k| (k, json!({ "items": ["x"] }))))),
+                Just(error("failed")),
                 prop_oneof![
-                    Just(payload_agent::RefusalReason::Refusal),
-                    Just(payload_agent::RefusalReason::ContentFilter)
+                    Just(RefusalReason::Refusal),
+                    Just(RefusalReason::ContentFilter)
                 ]
-                .prop_map(|reason| AgentEvent::Refusal {
-                    message: "no".into(),
-                    reason
-                }),
+                .prop_map(|reason| refusal("no", reason)),
             ]
         }
 
@@ -680,11 +599,9 @@ mod tests {
                 // The agent sends `complete` after a refusal too, and after an error it
                 // completes with what arrived, as it does when the model fails: the run
                 // has ended, so none of that is sent.
-                let mut parsed = ParsedResponse::default();
-                parsed.custom_payload = Some(CustomPayload::new("note", json!({ "items": ["x"] })));
                 let after = match last {
-                    AgentEvent::Refusal { .. } => Some(AgentEvent::Stream(StreamEvent::Complete(Box::default()))),
-                    AgentEvent::Error { .. } if completes_after_error => Some(AgentEvent::Stream(StreamEvent::Complete(parsed.into()))),
+                    AgentEvent::Refusal { .. } => Some(complete(None)),
+                    AgentEvent::Error { .. } if completes_after_error => Some(complete(Some(("note", json!({ "items": ["x"] }))))),
                     _ => None,
                 };
                 for step in steps.iter().chain([&last]).chain(after.as_ref()) {

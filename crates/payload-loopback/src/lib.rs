@@ -8,11 +8,14 @@
 //! thread, so the server works the same under any async runtime or none.
 //!
 //! Beside it, the one check the workspace's error types share ([`errors`]), and a
-//! PostgreSQL server of a test's own ([`postgres`]), and Node with an official client's
-//! packages ([`node`]).
+//! PostgreSQL server of a test's own ([`postgres`]), Node with an official client's
+//! packages ([`node`]), and, with the `browser` feature, a headless Chromium driving an
+//! app's page (`browser`).
 
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "browser")]
+pub mod browser;
 pub mod errors;
 pub mod node;
 pub mod postgres;

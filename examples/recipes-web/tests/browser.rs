@@ -5,30 +5,34 @@
 //! restart of the server (a new in-memory database), Accept on the newest card saves
 //! that card's recipe.
 //!
-//! The browser comes from table.that's harness (without one the test says so and
-//! passes, unless `PAYLOAD_REQUIRE_BROWSER` is set).
+//! The browser comes from `payload_loopback::browser` (without one the test says so
+//! and passes, unless `PAYLOAD_REQUIRE_BROWSER` is set).
 
-#[path = "../../table-that-web/tests/support/browser.rs"]
-mod harness;
-
-use harness::*;
+use payload_loopback::browser::*;
 use payload_registry::Registry;
 use recipes as _;
 use serde_json::Value;
+use std::time::Duration;
 use tokio::net::TcpListener;
 
 /// Serves the app as `recipes serve` does (its replay model, paced so streaming shows).
-async fn serve() -> String {
+async fn serve_recipes() -> String {
     serve_app(recipes_web::app(Registry::global())).await
+}
+
+/// The recipe app with a model that answers every call with `text`.
+fn saying(text: &'static str) -> payload_serve::App {
+    recipes_web::app(Registry::global()).model(move |_: &payload_serve::TurnInfo| {
+        Box::new(move |_: &payload_agent::ModelRequest| {
+            vec![payload_agent::ModelChunk::Text(text.to_string())]
+        }) as Box<dyn payload_agent::Model>
+    })
 }
 
 /// Serves `app` on a free port of 127.0.0.1.
 async fn serve_app(app: payload_serve::App) -> String {
     let service = app.build().expect("the app builds");
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(service.serve(listener));
-    url
+    serve(|listener| service.serve(listener)).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -36,7 +40,7 @@ async fn a_generic_card_streams_in_and_is_accepted_into_the_cookbook() {
     let Some((client, _driver)) = browser().await else {
         return;
     };
-    let url = serve().await;
+    let url = serve_recipes().await;
     client.goto(&url).await.unwrap();
 
     // A first visit explains itself: recorded answers, and what to ask.
@@ -185,20 +189,8 @@ async fn a_generic_card_shows_markup_from_the_model_as_text() {
     let Some((client, _driver)) = browser().await else {
         return;
     };
-    let app = recipes_web::app(Registry::global()).model(|_: &payload_serve::TurnInfo| {
-        Box::new(|_: &payload_agent::ModelRequest| {
-            vec![payload_agent::ModelChunk::Text(HOSTILE.to_string())]
-        }) as Box<dyn payload_agent::Model>
-    });
-    let url = serve_app(app).await;
-    client.goto(&url).await.unwrap();
-    until(
-        &client,
-        "the page",
-        "return document.querySelector('#starters .chip') !== null",
-        |v| v == true,
-    )
-    .await;
+    let url = serve_app(saying(HOSTILE)).await;
+    open(&client, &url, &["#starters .chip"]).await;
     click(&client, "#starters .chip").await;
     let text = until(
         &client,
@@ -208,7 +200,7 @@ async fn a_generic_card_shows_markup_from_the_model_as_text() {
         |v| !v.is_null(),
     )
     .await;
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await; // an onerror would have fired
+    tokio::time::sleep(Duration::from_millis(200)).await; // an onerror would have fired
     let shown = [
         "<img src=x onerror=\"window.ran = 1\">",
         "<script>window.ran = 2</script>",
@@ -279,12 +271,10 @@ async fn accept_on_the_newest_card_after_a_restart_saves_that_cards_recipe() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap();
     let stop = serve_until_stopped(listener);
-    client.goto(&format!("http://{address}/")).await.unwrap();
-    until(
+    open(
         &client,
-        "the page",
-        "return document.getElementById('chat-input') !== null && document.querySelector('#starters .chip') !== null",
-        |v| v == true,
+        &format!("http://{address}/"),
+        &["#chat-input", "#starters .chip"],
     )
     .await;
     send(&client, "Omelette").await;
@@ -296,7 +286,7 @@ async fn accept_on_the_newest_card_after_a_restart_saves_that_cards_recipe() {
     let listener = loop {
         match TcpListener::bind(address).await {
             Ok(listener) => break listener,
-            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+            Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
         }
     };
     tokio::spawn(titled_app().build().unwrap().serve(listener));
@@ -348,20 +338,8 @@ async fn a_generic_card_shows_what_accepting_saves() {
     let Some((client, _driver)) = browser().await else {
         return;
     };
-    let app = recipes_web::app(Registry::global()).model(|_: &payload_serve::TurnInfo| {
-        Box::new(|_: &payload_agent::ModelRequest| {
-            vec![payload_agent::ModelChunk::Text(UNDECLARED.to_string())]
-        }) as Box<dyn payload_agent::Model>
-    });
-    let url = serve_app(app).await;
-    client.goto(&url).await.unwrap();
-    until(
-        &client,
-        "the page",
-        "return document.querySelector('#starters .chip') !== null",
-        |v| v == true,
-    )
-    .await;
+    let url = serve_app(saying(UNDECLARED)).await;
+    open(&client, &url, &["#starters .chip"]).await;
     click(&client, "#starters .chip").await;
     let card = until(
         &client,
@@ -407,19 +385,12 @@ struct Stalls;
 
 impl payload_agent::Model for Stalls {
     fn stream(&mut self, _: &payload_agent::ModelRequest) -> payload_agent::ModelStream {
+        use payload_agent::ModelChunk::Text;
         let cut = UNDECLARED.find("\"steps\"").unwrap();
-        let chunks = vec![
-            (0, UNDECLARED[..cut].to_string()),
-            (60_000, UNDECLARED[cut..].to_string()),
-        ];
-        Box::pin(futures::stream::unfold(
-            chunks.into_iter(),
-            |mut chunks| async move {
-                let (pause, text) = chunks.next()?;
-                tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
-                Some((payload_agent::ModelChunk::Text(text), chunks))
-            },
-        ))
+        paced(vec![
+            (Duration::ZERO, Text(UNDECLARED[..cut].to_string())),
+            (Duration::from_secs(60), Text(UNDECLARED[cut..].to_string())),
+        ])
     }
 }
 
@@ -431,14 +402,7 @@ async fn a_generic_draft_shows_only_the_members_its_type_declares() {
     let app = recipes_web::app(Registry::global())
         .model(|_: &payload_serve::TurnInfo| Box::new(Stalls) as Box<dyn payload_agent::Model>);
     let url = serve_app(app).await;
-    client.goto(&url).await.unwrap();
-    until(
-        &client,
-        "the page",
-        "return document.querySelector('#starters .chip') !== null",
-        |v| v == true,
-    )
-    .await;
+    open(&client, &url, &["#starters .chip"]).await;
     click(&client, "#starters .chip").await;
     let draft = until(
         &client,
@@ -519,7 +483,7 @@ fn leaves(value: &Value, out: &mut Vec<String>) {
 struct Paced {
     text: String,
     size: usize,
-    pause: std::time::Duration,
+    pause: Duration,
 }
 
 impl payload_agent::Model for Paced {
@@ -534,15 +498,12 @@ impl payload_agent::Model for Paced {
             pieces.push(rest[..cut].to_string());
             rest = &rest[cut..];
         }
-        let pause = self.pause;
-        Box::pin(futures::stream::unfold(
-            pieces.into_iter(),
-            move |mut pieces| async move {
-                let piece = pieces.next()?;
-                tokio::time::sleep(pause).await;
-                Some((payload_agent::ModelChunk::Text(piece), pieces))
-            },
-        ))
+        paced(
+            pieces
+                .into_iter()
+                .map(|piece| (self.pause, payload_agent::ModelChunk::Text(piece)))
+                .collect(),
+        )
     }
 }
 
@@ -649,14 +610,7 @@ async fn a_nested_payload_shows_every_leaf_value_inside_its_card_in_the_tray() {
             }) as Box<dyn payload_agent::Model>
         });
     let url = serve_app(app).await;
-    client.goto(&url).await.unwrap();
-    until(
-        &client,
-        "the page",
-        "return document.getElementById('chat-input') !== null",
-        |v| v == true,
-    )
-    .await;
+    open(&client, &url, &["#chat-input"]).await;
     send(&client, "Plan my weekend").await;
     answered(&client, 1).await;
     let tray = client
@@ -735,18 +689,11 @@ async fn two_recipes_of_one_answer_stand_at_their_places_with_every_value_visibl
         Box::new(Paced {
             text: text.clone(),
             size: 24,
-            pause: std::time::Duration::from_millis(8),
+            pause: Duration::from_millis(8),
         }) as Box<dyn payload_agent::Model>
     });
     let url = serve_app(app).await;
-    client.goto(&url).await.unwrap();
-    until(
-        &client,
-        "the page",
-        "return document.querySelector('#starters .chip') !== null",
-        |v| v == true,
-    )
-    .await;
+    open(&client, &url, &["#starters .chip"]).await;
     // The answer's pieces in order, each time the page changes while it streams.
     client
         .execute(
@@ -923,15 +870,8 @@ async fn the_page_puts_each_part_where_the_stream_names_it() {
     let Some((client, _driver)) = browser().await else {
         return;
     };
-    let url = serve().await;
-    client.goto(&url).await.unwrap();
-    until(
-        &client,
-        "the page",
-        "return document.querySelector('#starters .chip') !== null",
-        |v| v == true,
-    )
-    .await;
+    let url = serve_recipes().await;
+    open(&client, &url, &["#starters .chip"]).await;
     let recipe = |title: &str| {
         serde_json::json!({"title": title, "servings": 2, "prep_time": 20,
             "ingredients": [{"name": "eggs", "quantity": 4, "unit": "piece"}],

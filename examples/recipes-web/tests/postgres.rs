@@ -93,29 +93,32 @@ async fn accept(
     Ok((status, response.json().await.unwrap_or(Value::Null)))
 }
 
-/// The recipes saved, as either server lists them.
-async fn saved(client: &reqwest::Client, server: &Server) -> usize {
-    let body: Value = client
-        .get(format!("{}/api/recipes", server.url))
+/// `path` of `server`, read as JSON.
+async fn get(client: &reqwest::Client, server: &Server, path: &str) -> Value {
+    client
+        .get(format!("{}{path}", server.url))
         .send()
         .await
         .unwrap()
         .json()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+/// The recipes saved, as either server lists them.
+async fn saved(client: &reqwest::Client, server: &Server) -> usize {
+    let body = get(client, server, "/api/recipes").await;
     body["recipes"].as_array().expect("a list").len()
 }
 
 /// The status of the proposal as `server` reads it back.
 async fn status(client: &reqwest::Client, server: &Server, conversation: &str) -> Value {
-    let body: Value = client
-        .get(format!("{}/api/conversations/{conversation}", server.url))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let body = get(
+        client,
+        server,
+        &format!("/api/conversations/{conversation}"),
+    )
+    .await;
     body["payloads"][0]["status"].clone()
 }
 

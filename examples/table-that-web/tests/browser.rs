@@ -2,17 +2,14 @@
 //! schema proposal accepted becomes a table, rows are unticked before applying, chips
 //! send their value, action buttons act, and hostile model text stays text.
 //!
-//! The browser comes from `support/browser.rs` (without one the tests say so and pass,
-//! unless `PAYLOAD_REQUIRE_BROWSER` is set). `PAYLOAD_SCREENSHOT=FILE` saves the
+//! The browser comes from `payload_loopback::browser` (without one the tests say so and
+//! pass, unless `PAYLOAD_REQUIRE_BROWSER` is set). `PAYLOAD_SCREENSHOT=FILE` saves the
 //! finished conversation.
 
 mod common;
-#[path = "support/browser.rs"]
-mod harness;
 
 use common::*;
-use fantoccini::Locator;
-use harness::*;
+use payload_loopback::browser::*;
 use payload_serve::{ModelSource, TurnInfo};
 use serde_json::json;
 use std::sync::Arc;
@@ -29,14 +26,7 @@ async fn the_recorded_conversation_in_a_browser() {
         return;
     };
     let server = start(slow_replay()).await;
-    client.goto(&server.url).await.unwrap();
-    until(
-        &client,
-        "the tables list",
-        "return document.querySelector('main .empty') !== null",
-        |v| v == true,
-    )
-    .await;
+    open(&client, &server.url, &["main .empty"]).await;
 
     // The text streams in: seen part-written before the answer completes.
     send(&client, "I'm job hunting").await;
@@ -257,14 +247,7 @@ async fn hostile_model_text_is_shown_as_text() {
         return;
     };
     let server = start(saying(HOSTILE)).await;
-    client.goto(&server.url).await.unwrap();
-    until(
-        &client,
-        "the page",
-        "return document.getElementById('chat-input') !== null",
-        |v| v == true,
-    )
-    .await;
+    open(&client, &server.url, &["#chat-input"]).await;
     send(&client, "say something nasty").await;
     answered(&client, 1).await;
     tokio::time::sleep(Duration::from_millis(200)).await; // an onerror would have fired
@@ -303,10 +286,8 @@ async fn foreign_site(target: String) -> String {
             async move { axum::response::Html(page) }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    url
+    let url = serve(|listener| async move { axum::serve(listener, app).await }).await;
+    format!("{url}/")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -347,20 +328,13 @@ struct Thinker;
 impl payload_agent::Model for Thinker {
     fn stream(&mut self, _: &payload_agent::ModelRequest) -> payload_agent::ModelStream {
         use payload_agent::ModelChunk;
-        let chunks = vec![
-            (0, ModelChunk::Reasoning("Let me think <img src=x onerror=\"window.ran = 4\">".into())),
-            (0, ModelChunk::Reasoning(" about the columns.".into())),
-            (1500, ModelChunk::Text("<think>\nSUGGESTED_VALUES: [{\"label\": \"Draft\", \"value\": \"d\"}]\n</think>\n\n".into())),
-            (0, ModelChunk::Text("Here is **the answer**.".into())),
-        ];
-        Box::pin(futures::stream::unfold(
-            chunks.into_iter(),
-            |mut chunks| async move {
-                let (pause, chunk) = chunks.next()?;
-                tokio::time::sleep(Duration::from_millis(pause)).await;
-                Some((chunk, chunks))
-            },
-        ))
+        let (now, later) = (Duration::ZERO, Duration::from_millis(1500));
+        paced(vec![
+            (now, ModelChunk::Reasoning("Let me think <img src=x onerror=\"window.ran = 4\">".into())),
+            (now, ModelChunk::Reasoning(" about the columns.".into())),
+            (later, ModelChunk::Text("<think>\nSUGGESTED_VALUES: [{\"label\": \"Draft\", \"value\": \"d\"}]\n</think>\n\n".into())),
+            (now, ModelChunk::Text("Here is **the answer**.".into())),
+        ])
     }
 }
 
@@ -373,14 +347,7 @@ async fn reasoning_is_a_collapsed_thinking_section_filled_as_it_streams() {
         Box::new(Thinker)
     }))
     .await;
-    client.goto(&server.url).await.unwrap();
-    until(
-        &client,
-        "the page",
-        "return document.getElementById('chat-input') !== null",
-        |v| v == true,
-    )
-    .await;
+    open(&client, &server.url, &["#chat-input"]).await;
     send(&client, "think first").await;
     // While the answer streams, the reasoning is there, collapsed, above the text.
     let streaming = until(
@@ -431,13 +398,7 @@ async fn reasoning_is_a_collapsed_thinking_section_filled_as_it_streams() {
         .await
         .unwrap();
     assert_eq!(open, true);
-    assert_eq!(
-        client
-            .execute("return window.ran === undefined", vec![])
-            .await
-            .unwrap(),
-        true
-    );
+    assert_nothing_ran(&client).await;
     client.close().await.unwrap();
 }
 
@@ -465,14 +426,7 @@ async fn a_refusal_or_a_filters_stop_is_shown_never_an_empty_bubble() {
         },
     ))
     .await;
-    client.goto(&server.url).await.unwrap();
-    until(
-        &client,
-        "the page",
-        "return document.getElementById('chat-input') !== null",
-        |v| v == true,
-    )
-    .await;
+    open(&client, &server.url, &["#chat-input"]).await;
     let shown = "return [...document.querySelectorAll('.message.assistant')].map((m) => {
         const r = m.querySelector('.refusal');
         return [m.dataset.state, r ? r.dataset.reason : null, r ? r.textContent : null,
@@ -503,12 +457,6 @@ async fn a_refusal_or_a_filters_stop_is_shown_never_an_empty_bubble() {
     .await;
     assert_eq!(restored, expected);
     assert_eq!(count(&client, ".message.assistant .refusal").await, 2);
-    assert_eq!(
-        client
-            .execute("return window.ran === undefined", vec![])
-            .await
-            .unwrap(),
-        true
-    );
+    assert_nothing_ran(&client).await;
     client.close().await.unwrap();
 }

@@ -2,6 +2,9 @@
 //! property: whatever the turn sends, the chunks are one well-formed message.
 
 use super::*;
+use crate::test_events::{
+    complete, error, progress, reasoning, refusal, start, status, text, tool_start,
+};
 use payload_agent::{AgentEvent, RefusalReason};
 use payload_core::response::{Part, PartKind};
 use payload_core::stream::StreamEvent;
@@ -12,36 +15,6 @@ fn translator() -> UiTranslator {
     UiTranslator::new("m".into(), json!({"conversationId": "c"}), 2, |kind| {
         kind == "recipe"
     })
-}
-
-fn text(t: &str) -> AgentEvent {
-    AgentEvent::Stream(StreamEvent::TextDelta {
-        text: t.into(),
-        part: 0,
-    })
-}
-
-fn start(kind: &str) -> AgentEvent {
-    AgentEvent::Stream(StreamEvent::PayloadStart {
-        kind: kind.into(),
-        marker: kind.to_uppercase(),
-        part: 0,
-    })
-}
-
-fn progress(kind: &str, partial: Value) -> AgentEvent {
-    AgentEvent::Stream(StreamEvent::PayloadProgress {
-        kind: kind.into(),
-        partial,
-        open: None,
-        part: 0,
-    })
-}
-
-fn complete(payload: Option<(&str, Value)>) -> AgentEvent {
-    let mut parsed = ParsedResponse::default();
-    parsed.custom_payload = payload.map(|(kind, data)| CustomPayload::new(kind, data));
-    AgentEvent::Stream(StreamEvent::Complete(parsed.into()))
 }
 
 /// The events with the parts a parser gives them (written with `part: 0` above): a
@@ -169,10 +142,7 @@ fn a_payload_between_texts_is_a_data_part_updated_in_place_then_proposed_for_app
     let chunks = run(
         &mut translator(),
         vec![
-            AgentEvent::Stream(StreamEvent::ReasoningDelta {
-                text: "hm".into(),
-                part: 0,
-            }),
+            reasoning("hm"),
             text("Here "),
             text("it is."),
             start("recipe"),
@@ -271,26 +241,12 @@ fn a_type_the_app_only_shows_asks_no_approval_and_chips_come_whole_at_the_end() 
 #[test]
 fn refusals_filters_and_failures_are_the_error_chunk_and_finish_is_last() {
     for (last, reason) in [
+        (refusal("No.", RefusalReason::Refusal), "error"),
         (
-            AgentEvent::Refusal {
-                message: "No.".into(),
-                reason: RefusalReason::Refusal,
-            },
-            "error",
-        ),
-        (
-            AgentEvent::Refusal {
-                message: "Filtered.".into(),
-                reason: RefusalReason::ContentFilter,
-            },
+            refusal("Filtered.", RefusalReason::ContentFilter),
             "content-filter",
         ),
-        (
-            AgentEvent::Error {
-                message: "failed".into(),
-            },
-            "error",
-        ),
+        (error("failed"), "error"),
     ] {
         let chunks = run(
             &mut translator(),
@@ -337,20 +293,13 @@ mod properties {
     fn step() -> impl Strategy<Value = AgentEvent> {
         let piece = "[a-z \n]{0,6}";
         prop_oneof![
-            piece.prop_map(|t| AgentEvent::Stream(StreamEvent::TextDelta { text: t, part: 0 })),
-            piece
-                .prop_map(|t| AgentEvent::Stream(StreamEvent::ReasoningDelta { text: t, part: 0 })),
+            piece.prop_map(text),
+            piece.prop_map(reasoning),
             prop_oneof![Just("recipe"), Just("note"), Just("suggested_values")].prop_map(start),
             prop::collection::vec("[a-z]{0,3}", 0..4)
                 .prop_map(|items| progress("recipe", json!({ "items": items }))),
-            Just(AgentEvent::Status {
-                message: "…".into()
-            }),
-            (0..3usize).prop_map(|n| AgentEvent::ToolStart {
-                id: format!("call-{n}"),
-                tool: "lookup".into(),
-                input: json!({ "n": n }),
-            }),
+            Just(status()),
+            (0..3usize).prop_map(tool_start),
         ]
     }
 
@@ -358,13 +307,8 @@ mod properties {
         prop_oneof![
             prop::option::of(prop_oneof![Just("recipe"), Just("note")])
                 .prop_map(|kind| complete(kind.map(|k| (k, json!({ "items": ["x"] }))))),
-            Just(AgentEvent::Error {
-                message: "failed".into()
-            }),
-            Just(AgentEvent::Refusal {
-                message: "no".into(),
-                reason: RefusalReason::ContentFilter
-            }),
+            Just(error("failed")),
+            Just(refusal("no", RefusalReason::ContentFilter)),
         ]
     }
 

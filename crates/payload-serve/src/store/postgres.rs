@@ -93,7 +93,7 @@ impl PgStorage {
                 let tx = client.transaction().await?;
                 tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
                     .await?;
-                tx.batch_execute(schema::POSTGRES).await?;
+                tx.batch_execute(&schema::tables(Backend::Postgres)).await?;
                 for batch in self.app.for_backend(Backend::Postgres) {
                     tx.batch_execute(batch).await?;
                 }

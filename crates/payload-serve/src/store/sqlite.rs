@@ -66,7 +66,7 @@ fn lock(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
 
 /// Makes the chat's tables, bringing a file of an older version up to date.
 fn set_up(conn: &Connection) -> Result<(), StoreError> {
-    conn.execute_batch(schema::SQLITE)?;
+    conn.execute_batch(&schema::tables(Backend::Sqlite))?;
     // A database made before turns could be interrupted gains the column.
     if !has_column(conn, "messages", "interrupted")? {
         conn.execute_batch("ALTER TABLE messages ADD COLUMN interrupted TEXT")?;
@@ -86,7 +86,7 @@ fn set_up(conn: &Connection) -> Result<(), StoreError> {
     if !has_column(conn, "payloads", "idx")? {
         conn.execute_batch(&format!(
             "BEGIN IMMEDIATE; {} COMMIT;",
-            schema::SQLITE_ADD_INDEX
+            schema::sqlite_add_index()
         ))?;
     }
     // A file made when AG-UI thread ids were the client's names for conversations

@@ -9,7 +9,6 @@ use payload_serve::{ModelSource, ReplayModel, ServeOptions, Service, TurnInfo};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpListener;
 
 /// A running server.
 pub struct Server {
@@ -31,9 +30,7 @@ pub async fn start_with(models: ModelSource, options: ServeOptions) -> Server {
         .options(options)
         .build()
         .expect("the in-memory database opens");
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(app.clone().serve(listener));
+    let url = payload_loopback::browser::serve(|listener| app.clone().serve(listener)).await;
     Server { url, app }
 }
 
