@@ -283,6 +283,9 @@ struct Preview {
     next_at: usize,
     /// How often a preview is taken.
     cadence: Previews,
+    /// The answer's bytes before this offset that the reader has not read are known to
+    /// complete no element ([`StreamParser::follow`]), so each byte is looked at once.
+    inert_to: usize,
     /// The block's value read so far: each chunk reads only what has come since the
     /// last one.
     reader: PartialReader,
@@ -508,20 +511,32 @@ impl StreamParser {
     /// else (the shortcuts above): its reader reads the chunk, so that an element is
     /// reported on the chunk that completes it, with or without the shortcuts. Its
     /// preview is not due on such a chunk ([`Self::idle_below`]).
+    ///
+    /// A chunk that can complete no element is not read either
+    /// ([`PartialReader::may_complete_element`]: most chunks of a long block, inside a
+    /// string or deep in an element); the next chunk that can, or the next preview,
+    /// reads it with the rest.
     fn follow(&mut self, events: &mut Vec<StreamEvent>) {
         let Some(preview) = &mut self.preview else {
             return;
         };
-        if self.segmenter.open_block() == Some((preview.value_start, None)) {
-            preview_at(
-                &self.parser,
-                &self.buf,
-                preview,
-                self.buf.len(),
-                false,
-                events,
-            );
+        if self.segmenter.open_block() != Some((preview.value_start, None)) {
+            return;
         }
+        let unread = (preview.value_start + preview.reader.read()).max(preview.inert_to);
+        let unread = &self.buf.as_bytes()[unread.min(self.buf.len())..];
+        if !preview.reader.may_complete_element(unread) {
+            preview.inert_to = self.buf.len();
+            return;
+        }
+        preview_at(
+            &self.parser,
+            &self.buf,
+            preview,
+            self.buf.len(),
+            false,
+            events,
+        );
     }
 
     /// Does what [`Self::run`] would do on a text that has not ended, when all it
@@ -674,6 +689,7 @@ impl StreamParser {
                             value_start: *value_start,
                             next_at: 0,
                             cadence: self.previews,
+                            inert_to: 0,
                             reader: new_reader(&role),
                             elements_sent: 0,
                             elements_given: 0,
@@ -804,8 +820,10 @@ fn preview_at(
         preview.reader = new_reader(&parser.role(preview.pattern));
         preview.elements_given = 0;
     }
-    // Every chunk is read, not only those a preview is taken at: an element is
-    // reported on the chunk that completes it, whatever the chunking.
+    // Every chunk that may complete an element is read, not only those a preview is
+    // taken at: an element is reported on the chunk that completes it, whatever the
+    // chunking. What was known of the unread text no longer holds once it is read.
+    preview.inert_to = 0;
     if closed {
         preview.reader.finish(json);
     } else {

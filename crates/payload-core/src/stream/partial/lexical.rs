@@ -22,6 +22,16 @@ pub(super) enum StringEnd {
     Refused,
 }
 
+/// The first byte of the quotes that may close a string opened with `quote`: with `\`,
+/// the only bytes [`string`] stops at.
+pub(super) fn closer(quote: Quote) -> u8 {
+    match quote {
+        Quote::Double => b'"',
+        Quote::Single => b'\'',
+        Quote::CurlyDouble | Quote::CurlySingle => 0xE2,
+    }
+}
+
 /// Reads the string opened with `quote` from `*at` (just past its opening quote, or
 /// where the last call stopped), appending what it holds to `out`.
 pub(super) fn string(
@@ -32,13 +42,8 @@ pub(super) fn string(
     out: &mut String,
 ) -> StringEnd {
     let bytes = text.as_bytes();
-    // The first byte of the quotes that may close the string: plain runs between them
-    // and backslashes are copied whole.
-    let closer = match quote {
-        Quote::Double => b'"',
-        Quote::Single => b'\'',
-        Quote::CurlyDouble | Quote::CurlySingle => 0xE2,
-    };
+    // Plain runs between the closer's first byte and backslashes are copied whole.
+    let closer = closer(quote);
     // Start of the run of text not yet copied to `out`.
     let mut run = *at;
     loop {

@@ -224,6 +224,32 @@ impl PartialReader {
         self.version
     }
 
+    /// Whether reading `unread` (text after what was read) may complete a top-level
+    /// list element; false only when it cannot, so a caller may leave it unread until
+    /// a preview is due. Inside an element's own container (below the root array's
+    /// items, or below the items of the root object's arrays) only a `}` or `]` can
+    /// bring the reading back to the list, whatever else comes. Inside a string with
+    /// no decision waiting, text free of that string's closing quote and of `\` only
+    /// lengthens it ([`lexical::string`] stops at nothing else).
+    pub(crate) fn may_complete_element(&self, unread: &[u8]) -> bool {
+        if self.elements.is_none() || self.stopped {
+            return false;
+        }
+        let item_depth = match self.stack.first() {
+            Some(Frame::Array(_)) => 2,
+            _ => 3,
+        };
+        if self.stack.len() >= item_depth {
+            return memchr::memchr2(b'}', b']', unread).is_some();
+        }
+        match &self.pending {
+            Pending::String { quote, .. } if self.resume_at == 0 => {
+                memchr::memchr2(lexical::closer(*quote), b'\\', unread).is_some()
+            }
+            _ => true,
+        }
+    }
+
     /// The elements of top-level lists completed since the last call, in text order:
     /// the items of the value when it is an array, and of each array that is a member of
     /// the top-level object (only the first member of a name written twice). Each
