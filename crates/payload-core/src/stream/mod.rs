@@ -103,7 +103,7 @@ pub use crate::scan::reasoning::ReasoningText;
 pub use adapter::events;
 #[cfg(any(test, feature = "__internals"))]
 pub(crate) use partial::preview_fits;
-use partial::{PartialReader, held_back};
+use partial::{PartialReader, Wake, held_back};
 pub use partial::{partial_value, partial_with_open};
 
 /// What the stream reports as the response arrives.
@@ -283,9 +283,12 @@ struct Preview {
     next_at: usize,
     /// How often a preview is taken.
     cadence: Previews,
-    /// The answer's bytes before this offset that the reader has not read are known to
-    /// complete no element ([`StreamParser::follow`]), so each byte is looked at once.
-    inert_to: usize,
+    /// Which text may complete an element when the reader reads it, as of its last
+    /// read ([`StreamParser::follow`]).
+    wake: Wake,
+    /// The answer's bytes before this offset are known not to wake the reader, so each
+    /// byte is looked at once.
+    looked_to: usize,
     /// The block's value read so far: each chunk reads only what has come since the
     /// last one.
     reader: PartialReader,
@@ -471,7 +474,14 @@ impl StreamParser {
             } else {
                 self.buf.push_str(chunk);
             }
-            self.follow(events);
+            // Most such chunks cannot complete an element: told here, without a call.
+            match &mut self.preview {
+                Some(preview) if !preview.wake.wakes_on(chunk.as_bytes()) => {
+                    preview.looked_to = self.buf.len();
+                }
+                Some(_) => self.follow(events),
+                None => {}
+            }
             return;
         }
         self.take_chunk(chunk, events);
@@ -513,20 +523,19 @@ impl StreamParser {
     /// preview is not due on such a chunk ([`Self::idle_below`]).
     ///
     /// A chunk that can complete no element is not read either
-    /// ([`PartialReader::may_complete_element`]: most chunks of a long block, inside a
-    /// string or deep in an element); the next chunk that can, or the next preview,
+    /// ([`PartialReader::wake`]: most chunks of a long block, inside a string or deep in
+    /// an element); the next chunk that can, or the next preview,
     /// reads it with the rest.
     fn follow(&mut self, events: &mut Vec<StreamEvent>) {
         let Some(preview) = &mut self.preview else {
             return;
         };
-        if self.segmenter.open_block() != Some((preview.value_start, None)) {
+        let new = &self.buf.as_bytes()[preview.looked_to.min(self.buf.len())..];
+        if !preview.wake.wakes_on(new) {
+            preview.looked_to = self.buf.len();
             return;
         }
-        let unread = (preview.value_start + preview.reader.read()).max(preview.inert_to);
-        let unread = &self.buf.as_bytes()[unread.min(self.buf.len())..];
-        if !preview.reader.may_complete_element(unread) {
-            preview.inert_to = self.buf.len();
+        if self.segmenter.open_block() != Some((preview.value_start, None)) {
             return;
         }
         preview_at(
@@ -689,7 +698,8 @@ impl StreamParser {
                             value_start: *value_start,
                             next_at: 0,
                             cadence: self.previews,
-                            inert_to: 0,
+                            wake: Wake::Always,
+                            looked_to: 0,
                             reader: new_reader(&role),
                             elements_sent: 0,
                             elements_given: 0,
@@ -822,13 +832,14 @@ fn preview_at(
     }
     // Every chunk that may complete an element is read, not only those a preview is
     // taken at: an element is reported on the chunk that completes it, whatever the
-    // chunking. What was known of the unread text no longer holds once it is read.
-    preview.inert_to = 0;
+    // chunking.
     if closed {
         preview.reader.finish(json);
     } else {
         preview.reader.advance(json);
     }
+    preview.wake = preview.reader.wake();
+    preview.looked_to = to;
     let role = parser.role(preview.pattern);
     for element in preview.reader.take_elements() {
         preview.elements_given += 1;

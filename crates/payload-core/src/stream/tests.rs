@@ -642,6 +642,18 @@ fn long_blocks() -> Vec<String> {
             "SCHEMA_PROPOSAL: {{mode: 'create', operations: [\n  // the columns\n  {},\n]}}",
             vec![column; 60].join(",\n  ")
         ),
+        // Elements that a `]` completes, deep in the value: lists as elements, and an
+        // object closed by the other kind's closer (the repairer reads it), with
+        // strings holding `}` and `]` on the way.
+        format!(
+            "SCHEMA_PROPOSAL: {{\"mode\": \"create\", \"operations\": [\n  {}\n]}}",
+            vec![r#"[1, "a}", [2, "b]"]]"#; 30].join(",\n  ")
+        ),
+        format!(
+            "SCHEMA_PROPOSAL: {{\"mode\": \"create\", \"operations\": [\n  {}\n]}}",
+            vec![r#"{"action": "add", "column": {"name": "T]}", "type": "text"}]"#; 30]
+                .join(",\n  ")
+        ),
     ]
 }
 

@@ -106,6 +106,30 @@ enum Pending {
     BlockComment,
 }
 
+/// Which text may complete a list element when read ([`PartialReader::wake`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wake {
+    /// None: the reader reports no elements, or has stopped.
+    Never,
+    /// Only text holding one of these two bytes.
+    On(u8, u8),
+    /// Any text.
+    Always,
+}
+
+impl Wake {
+    /// Whether `text`, read, may complete an element. The text is mostly a chunk of a
+    /// byte or a few: a loop, not a search's set-up.
+    #[inline]
+    pub(crate) fn wakes_on(self, text: &[u8]) -> bool {
+        match self {
+            Wake::Never => false,
+            Wake::On(a, b) => text.iter().any(|&byte| byte == a || byte == b),
+            Wake::Always => true,
+        }
+    }
+}
+
 /// An element of a top-level list that has arrived whole (see [`PartialReader::elements`]).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ListElement {
@@ -224,29 +248,29 @@ impl PartialReader {
         self.version
     }
 
-    /// Whether reading `unread` (text after what was read) may complete a top-level
-    /// list element; false only when it cannot, so a caller may leave it unread until
-    /// a preview is due. Inside an element's own container (below the root array's
-    /// items, or below the items of the root object's arrays) only a `}` or `]` can
-    /// bring the reading back to the list, whatever else comes. Inside a string with
-    /// no decision waiting, text free of that string's closing quote and of `\` only
-    /// lengthens it ([`lexical::string`] stops at nothing else).
-    pub(crate) fn may_complete_element(&self, unread: &[u8]) -> bool {
+    /// Which text, read now, may complete a top-level list element ([`Wake`]), so a
+    /// caller may leave other text unread until a preview is due. Inside an element's
+    /// own container (below the root array's items, or below the items of the root
+    /// object's arrays) only a `}` or `]` can bring the reading back to the list,
+    /// whatever else comes. Inside a string with no decision waiting, text free of that
+    /// string's closing quote and of `\` only lengthens it ([`lexical::string`] stops at
+    /// nothing else).
+    pub(crate) fn wake(&self) -> Wake {
         if self.elements.is_none() || self.stopped {
-            return false;
+            return Wake::Never;
         }
         let item_depth = match self.stack.first() {
             Some(Frame::Array(_)) => 2,
             _ => 3,
         };
         if self.stack.len() >= item_depth {
-            return memchr::memchr2(b'}', b']', unread).is_some();
+            return Wake::On(b'}', b']');
         }
         match &self.pending {
             Pending::String { quote, .. } if self.resume_at == 0 => {
-                memchr::memchr2(lexical::closer(*quote), b'\\', unread).is_some()
+                Wake::On(lexical::closer(*quote), b'\\')
             }
-            _ => true,
+            _ => Wake::Always,
         }
     }
 
