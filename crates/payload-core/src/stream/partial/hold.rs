@@ -1,9 +1,11 @@
 //! Objects held back while they arrive, by the payload type's schema: a property whose
 //! schema says `"x-stream": {"not_null": true}` holds back the object it belongs to
 //! until it has a value (begun, and not `null`), as BAML's `@stream.not_null` does. A
-//! runtime type (`PayloadType::from_schema`) says it in its schema; a derived type says
-//! it with `#[schemars(extend("x-stream" = {"not_null": true}))]` on the field, and its
-//! typed partial with `#[payload(stream(not_null))]`.
+//! runtime type (`PayloadType::from_schema`) says it in its schema. A derived type says
+//! it with `#[payload(stream(not_null))]` on the field, which the derive writes into
+//! the type's schema as that keyword (`partial::StreamMarks`), wherever the type sits
+//! (the root or a definition under `$defs`), so this preview holds back exactly the
+//! objects the typed partial form holds back.
 //!
 //! Only objects still arriving are held back, and those lie on the way to the preview's
 //! open point, each the last member or item of its parent: removing one leaves a
@@ -91,12 +93,18 @@ fn waits(members: &Map<String, Value>, schema: &Value, root: &Value) -> bool {
             return;
         };
         for (name, property) in properties {
-            let property = walk::resolve(root, property);
-            let marked = property
-                .get("x-stream")
-                .and_then(|x| x.get("not_null"))
-                .and_then(Value::as_bool)
-                == Some(true);
+            // The mark sits on the member's schema as written, beside a `$ref` to the
+            // member's type (`{"$ref": "#/$defs/Step", "x-stream": ...}`), or on the
+            // schema that reference names.
+            let marked = [property, walk::resolve(root, property)]
+                .iter()
+                .any(|schema| {
+                    schema
+                        .get("x-stream")
+                        .and_then(|x| x.get("not_null"))
+                        .and_then(Value::as_bool)
+                        == Some(true)
+                });
             if marked && members.get(name).is_none_or(Value::is_null) {
                 waiting = true;
             }
@@ -192,6 +200,28 @@ mod tests {
             Some((done.clone(), Some("/steps".into())))
         );
         assert_eq!(held_back(done.clone(), None, &root), Some((done, None)));
+    }
+
+    #[test]
+    fn a_mark_beside_a_reference_is_read() {
+        // A member whose type is a definition of its own: the mark sits beside the
+        // `$ref` (and beside a draft-07 style `allOf` wrapper), not in the definition.
+        for owner in [
+            json!({"$ref": "#/$defs/Person", "x-stream": {"not_null": true}}),
+            json!({"allOf": [{"$ref": "#/$defs/Person"}], "x-stream": {"not_null": true}}),
+        ] {
+            let root = json!({
+                "type": "object",
+                "properties": {"owner": owner, "note": {"type": "string"}},
+                "$defs": {"Person": {"type": "object", "properties": {"name": {"type": "string"}}}}
+            });
+            assert_eq!(
+                held_back(json!({"note": "x"}), Some("/note".into()), &root),
+                None
+            );
+            let begun = json!({"note": "x", "owner": {}});
+            assert!(held_back(begun, Some("/owner".into()), &root).is_some());
+        }
     }
 
     #[test]
