@@ -60,14 +60,14 @@ struct ActionItem {
 }
 
 /// Each `payload_progress` preview of `text` (`MARKER: {...}`) streamed in `size`-byte
-/// chunks, with the JSON written up to the end of the chunk that gave it and its typed
+/// chunks and its open point, with the JSON written up to the end of the chunk that gave it and its typed
 /// partial form, read as it is (the preview is held back by the schema, the typed form
 /// by itself). Every preview is an early view of the final value, and the last one is
 /// that value.
 fn stream<T: LlmPayload + PartialType>(
     text: &str,
     size: usize,
-) -> Vec<(Value, Value, Option<T::Partial>)> {
+) -> Vec<(Value, Option<String>, Value, Option<T::Partial>)> {
     let start = text.find('{').expect("the payload's JSON");
     let mut parser = StreamParser::new(&ParseOptions::new().payload(T::TYPE));
     let mut seen = Vec::new();
@@ -94,9 +94,7 @@ fn stream<T: LlmPayload + PartialType>(
         payload_core::__internals::stream::preview_fits(partial, open.as_deref(), &data).unwrap();
     }
     assert_eq!(seen.last().map(|(p, o, ..)| (p, o)), Some((&data, &None)));
-    seen.into_iter()
-        .map(|(preview, _, written, typed)| (preview, written, typed))
-        .collect()
+    seen.into_iter().collect()
 }
 
 /// A string member of a preview.
@@ -141,7 +139,7 @@ fn a_step_in_a_list_shows_in_the_preview_exactly_when_its_typed_form_does() {
     let text = r#"RECIPE: {"name": "Soup", "steps": [{"detail": "ten minutes", "title": "Boil"}, {"title": null, "detail": "a pinch"}, {"detail": "while it is hot, in deep bowls", "title": "Serve"}]}"#;
     let mut held = 0;
     for size in 1..=text.len() {
-        for (preview, written, typed) in stream::<Recipe>(text, size) {
+        for (preview, _, written, typed) in stream::<Recipe>(text, size) {
             let (_, steps) = recipe_preview(&preview);
             let steps = steps.unwrap_or_default();
             // A step still arriving shows only with a title; a complete one shows
@@ -166,7 +164,7 @@ fn a_step_in_a_list_shows_in_the_preview_exactly_when_its_typed_form_does() {
 fn a_payload_waiting_for_its_own_member_shows_nothing_until_it_has_a_value() {
     let text = r#"NOTE: {"body": "Call the plumber about the kitchen sink, then the roof", "title": "Todo"}"#;
     for size in 1..=text.len() {
-        for (preview, _, typed) in stream::<Note>(text, size) {
+        for (preview, _, _, typed) in stream::<Note>(text, size) {
             // Not even the body shows before the title is begun.
             assert!(
                 preview.get("title").is_some(),
@@ -231,7 +229,7 @@ fn renamed_members_are_waited_for_under_the_names_the_model_writes() {
     let mut items_held = 0;
     for text in [late, early] {
         for size in 1..=text.len() {
-            for (preview, written, typed) in stream::<Memo>(text, size) {
+            for (preview, _, written, typed) in stream::<Memo>(text, size) {
                 let shown = memo_preview(&preview);
                 assert!(shown.0.is_some(), "chunks of {size}: {preview}");
                 for (_, owner) in &shown.2 {
@@ -304,5 +302,92 @@ fn the_schema_says_each_mark_wherever_the_type_sits() {
     assert_eq!(
         memo["$defs"]["ActionItem"]["properties"]["ITEM_OWNER"]["x-stream"],
         json!({"not_null": true})
+    );
+}
+
+/// Blocks of two kinds, one of them a step: only a step waits for its title.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Partial)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Block {
+    Step(Step),
+    Text { text: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(name = "page", marker = "PAGE", partial)]
+struct Page {
+    blocks: Vec<Block>,
+}
+
+/// What a preview and a typed partial show of a page: each block's kind and strings.
+type BlockView = (String, Option<String>, Option<String>);
+
+/// A block whose tag is still being written is not shown by the typed form, which
+/// chooses a variant once its tag is whole.
+fn page_preview(page: &Value, open: Option<&str>) -> Vec<BlockView> {
+    page["blocks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .filter(|(index, _)| open != Some(&format!("/blocks/{index}/kind")))
+        .map(|(_, block)| {
+            let kind = string(block, "kind").unwrap_or_default();
+            if kind == "text" {
+                (kind, string(block, "text"), None)
+            } else {
+                (kind, string(block, "title"), string(block, "detail"))
+            }
+        })
+        .collect()
+}
+
+/// A step whose content is held back is `Step(None)` in the typed form; its JSON,
+/// the step's own members beside the tag, is held back whole.
+fn page_typed(page: &<Page as PartialType>::Partial) -> Vec<BlockView> {
+    let blocks = page.value.blocks.iter().flat_map(|blocks| &blocks.value);
+    blocks
+        .filter_map(|block| match &block.value {
+            BlockPartial::Text { text } => {
+                Some(("text".into(), text.clone().map(|t| t.value), None))
+            }
+            BlockPartial::Step(step) => {
+                let step = &step.as_ref()?.value;
+                let title = step.title.clone().flatten().map(|t| t.value);
+                Some(("step".into(), title, step.detail.clone().map(|d| d.value)))
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn in_a_tagged_union_only_the_marked_variant_waits() {
+    let text = r#"PAGE: {"blocks": [{"kind": "text", "text": "An introduction to the whole thing"}, {"kind": "step", "detail": "ten minutes of boiling", "title": "Boil"}, {"kind": "text", "text": "and the end of it"}]}"#;
+    let (mut texts_arriving, mut steps_held) = (0, 0);
+    for size in 1..=text.len() {
+        for (preview, open, written, typed) in stream::<Page>(text, size) {
+            let shown = page_preview(&preview, open.as_deref());
+            for (kind, title, _) in &shown {
+                assert!(
+                    kind == "text" || title.is_some(),
+                    "chunks of {size}: {preview}"
+                );
+            }
+            let typed = typed.as_ref().map(page_typed).unwrap_or_default();
+            assert_eq!(shown, typed, "chunks of {size}: {preview} of {written}");
+            let begun = written["blocks"].as_array().map_or(0, Vec::len);
+            let last = written["blocks"].as_array().and_then(|b| b.last()).cloned();
+            let last_kind = last.as_ref().and_then(|b| string(b, "kind"));
+            texts_arriving += usize::from(
+                last_kind.as_deref() == Some("text")
+                    && shown.len() == begun
+                    && last.is_some_and(|b| b.get("text").is_some()),
+            );
+            steps_held += usize::from(last_kind.as_deref() == Some("step") && shown.len() < begun);
+        }
+    }
+    assert!(
+        texts_arriving > 0 && steps_held > 0,
+        "{texts_arriving} {steps_held}"
     );
 }

@@ -36,7 +36,9 @@ pub(crate) fn held_back(
         let mut depth = 0;
         loop {
             if let (Value::Object(members), Some(schema)) = (node, schema) {
-                if waits(members, schema, root) {
+                // The member still being written here, when it is the open point.
+                let open_member = (tokens.len() == depth + 1).then(|| tokens[depth].as_str());
+                if waits(members, schema, root, open_member) {
                     break Some(depth);
                 }
             }
@@ -85,32 +87,87 @@ pub(crate) fn held_back(
 }
 
 /// Whether an object still arriving, of `schema`, waits for a property marked
-/// `not_null` that has no value yet.
-fn waits(members: &Map<String, Value>, schema: &Value, root: &Value) -> bool {
-    let mut waiting = false;
-    each_branch(schema, root, &mut |branch| {
-        let Some(properties) = branch.get("properties").and_then(Value::as_object) else {
-            return;
-        };
-        for (name, property) in properties {
-            // The mark sits on the member's schema as written, beside a `$ref` to the
-            // member's type (`{"$ref": "#/$defs/Step", "x-stream": ...}`), or on the
-            // schema that reference names.
-            let marked = [property, walk::resolve(root, property)]
-                .iter()
-                .any(|schema| {
-                    schema
-                        .get("x-stream")
-                        .and_then(|x| x.get("not_null"))
-                        .and_then(Value::as_bool)
-                        == Some(true)
-                });
-            if marked && members.get(name).is_none_or(Value::is_null) {
-                waiting = true;
+/// `not_null` that has no value yet: one of `schema` itself or of a branch the object
+/// can still be (`open_member` is the member still being written, if any).
+fn waits(
+    members: &Map<String, Value>,
+    schema: &Value,
+    root: &Value,
+    open_member: Option<&str>,
+) -> bool {
+    let schema = walk::resolve(root, schema);
+    if missing_mark(members, schema, root) {
+        return true;
+    }
+    keywords::with(Property::Branches).any(|keyword| {
+        schema
+            .get(keyword)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|branch| {
+                !excluded(members, branch, root, open_member) && missing_mark(members, branch, root)
+            })
+    })
+}
+
+/// `schema` as written and the schema it names: a branch or a member written as a
+/// `$ref` with keywords beside it (a tag's `properties`, an `x-stream` mark) says
+/// things of its own.
+fn both<'s>(schema: &'s Value, root: &'s Value) -> [&'s Value; 2] {
+    [schema, walk::resolve(root, schema)]
+}
+
+/// The `properties` of `schema` as written and of the schema it names.
+fn properties<'s>(
+    schema: &'s Value,
+    root: &'s Value,
+) -> impl Iterator<Item = (&'s String, &'s Value)> {
+    both(schema, root)
+        .into_iter()
+        .filter_map(|schema| schema.get("properties").and_then(Value::as_object))
+        .flatten()
+}
+
+/// Whether `schema` marks a property `not_null` that `members` has no value for.
+fn missing_mark(members: &Map<String, Value>, schema: &Value, root: &Value) -> bool {
+    properties(schema, root).any(|(name, property)| {
+        let marked = both(property, root).iter().any(|schema| {
+            schema
+                .get("x-stream")
+                .and_then(|x| x.get("not_null"))
+                .and_then(Value::as_bool)
+                == Some(true)
+        });
+        marked && members.get(name).is_none_or(Value::is_null)
+    })
+}
+
+/// Whether the object cannot be of `branch`: a member the branch fixes to one value (a
+/// tag: a `const`, or an `enum` of one value) holds another, which is not a string still
+/// being written that may yet become it. A tagged union's other variants then hold
+/// nothing back.
+fn excluded(
+    members: &Map<String, Value>,
+    branch: &Value,
+    root: &Value,
+    open_member: Option<&str>,
+) -> bool {
+    properties(branch, root).any(|(name, property)| {
+        let property = walk::resolve(root, property);
+        let fixed = property.get("const").or_else(|| {
+            match property.get("enum")?.as_array()?.as_slice() {
+                [one] => Some(one),
+                _ => None,
             }
-        }
-    });
-    waiting
+        });
+        let (Some(fixed), Some(value)) = (fixed, members.get(name)) else {
+            return false;
+        };
+        let may_become = open_member == Some(name.as_str())
+            && matches!((value, fixed), (Value::String(v), Value::String(f)) if f.starts_with(v.as_str()));
+        value != fixed && !may_become
+    })
 }
 
 /// The first schema `pick` finds in `schema` or one of its branches, resolved.
@@ -221,6 +278,36 @@ mod tests {
             );
             let begun = json!({"note": "x", "owner": {}});
             assert!(held_back(begun, Some("/owner".into()), &root).is_some());
+        }
+    }
+
+    #[test]
+    fn only_the_variants_an_object_can_still_be_hold_it_back() {
+        // An internally tagged union: a step (its schema a `$ref` beside the tag) waits
+        // for its title, a text block for nothing.
+        let root = json!({
+            "type": "array",
+            "items": {"oneOf": [
+                {"$ref": "#/$defs/Step", "properties": {"kind": {"const": "step"}}},
+                {"properties": {"kind": {"enum": ["text"]}, "text": {"type": "string"}}}
+            ]},
+            "$defs": {"Step": {"properties": {"title": {"x-stream": {"not_null": true}}}}}
+        });
+        let text = json!([{"kind": "text", "text": "In"}]);
+        assert_eq!(
+            held_back(text.clone(), Some("/0/text".into()), &root),
+            Some((text, Some("/0/text".into())))
+        );
+        let step = json!([{"kind": "step", "detail": "x"}]);
+        assert_eq!(
+            held_back(step, Some("/0/detail".into()), &root),
+            Some((json!([]), Some("".into())))
+        );
+        // A tag still being written that may yet name the step waits as a step would.
+        for (tag, held) in [("st", true), ("te", false)] {
+            let begun = json!([{"kind": tag}]);
+            let shown = held_back(begun.clone(), Some("/0/kind".into()), &root);
+            assert_eq!(shown.unwrap().0 == begun, !held, "{tag}");
         }
     }
 
