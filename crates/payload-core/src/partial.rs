@@ -449,6 +449,17 @@ pub mod __private {
             .any(|name| object.get(*name).is_some_and(|value| !value.is_null()))
     }
 
+    /// [`StreamMarks::visit`](super::StreamMarks::visit) of a member's type, written
+    /// with the type named where generated code names its partial form (so a type with
+    /// no partial form is one report, at the member, not one more for this call).
+    pub fn visit(
+        marks: &mut super::StreamMarks,
+        id: std::any::TypeId,
+        gather: fn(&mut super::StreamMarks),
+    ) {
+        marks.visit_by(id, gather);
+    }
+
     /// `value` decoded by serde, `None` when it does not decode.
     pub fn deserialize<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
         T::deserialize(value).ok()

@@ -8,6 +8,7 @@
 use crate::ast::Field;
 use proc_macro2::TokenStream;
 use quote::quote_spanned;
+use syn::Path;
 use syn::spanned::Spanned;
 
 /// `marks.mark::<Self>(&[...])` with the names the model writes (serde's deserialize
@@ -27,8 +28,20 @@ pub fn own(fields: &[Field]) -> TokenStream {
     }
 }
 
-/// `marks.visit::<Ty>();`: the marks of a type a member holds, spanned at the type as
-/// the member's other uses of its partial form are.
-pub fn visit(ty: &syn::Type) -> TokenStream {
-    quote_spanned!(ty.span()=> marks.visit::<#ty>();)
+/// `StreamMarks::visit` of `Ty`: the marks of a type a member holds. Written with
+/// `<Ty as PartialType>`, spanned at the type, as the member's declaration is: a type
+/// with no partial form is then one report, at the member (a call of `visit::<Ty>`
+/// would add one naming `visit`'s bound).
+pub fn visit(krate: &Path, ty: &syn::Type) -> TokenStream {
+    let span = ty.span();
+    let krate = crate::partial::respanned(krate, span);
+    // Every token at the type's span, so the report's place is the declaration's.
+    let ty = crate::partial::respanned(ty, span);
+    quote_spanned! {span=>
+        #krate::partial::__private::visit(
+            marks,
+            ::core::any::TypeId::of::<#ty>(),
+            <#ty as #krate::partial::PartialType>::stream_marks,
+        );
+    }
 }

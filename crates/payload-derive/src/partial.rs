@@ -111,7 +111,7 @@ impl Generator<'_, '_> {
         self.impl_block(
             quote!(<#inner as #krate::partial::PartialType>::Partial),
             quote!(<#inner as #krate::partial::PartialType>::read_partial(value, at)),
-            crate::marks::visit(inner),
+            crate::marks::visit(krate, inner),
         )
     }
 
@@ -209,7 +209,7 @@ impl Generator<'_, '_> {
         let visits = kept
             .iter()
             .filter_map(|f| held_type(f))
-            .map(crate::marks::visit);
+            .map(|ty| crate::marks::visit(krate, ty));
         let implementation = self.impl_block(
             quote!(#krate::partial::Growing<#partial>),
             body,
@@ -348,7 +348,7 @@ impl Generator<'_, '_> {
                     .collect(),
                 Style::Unit | Style::Tuple => Vec::new(),
             })
-            .map(crate::marks::visit);
+            .map(|ty| crate::marks::visit(krate, ty));
         let implementation = self.impl_block(
             quote!(#krate::partial::Growing<#partial>),
             body,
@@ -577,7 +577,7 @@ fn field_declaration(krate: &Path, field: &Field, with_visibility: bool) -> Toke
 }
 
 /// `tokens` with every token at `span`.
-fn respanned(tokens: &impl quote::ToTokens, span: proc_macro2::Span) -> TokenStream {
+pub(crate) fn respanned(tokens: &impl quote::ToTokens, span: proc_macro2::Span) -> TokenStream {
     tokens
         .to_token_stream()
         .into_iter()

@@ -39,8 +39,13 @@ impl StreamMarks {
     /// Gathers the marks of `T` and of the types it holds ([`PartialType::stream_marks`]),
     /// once per type.
     pub fn visit<T: PartialType + 'static>(&mut self) {
-        if self.seen.insert(TypeId::of::<T>()) {
-            T::stream_marks(self);
+        self.visit_by(TypeId::of::<T>(), T::stream_marks);
+    }
+
+    /// [`StreamMarks::visit`] of the type `id`, whose marks `gather` gathers.
+    pub(crate) fn visit_by(&mut self, id: TypeId, gather: fn(&mut StreamMarks)) {
+        if self.seen.insert(id) {
+            gather(self);
         }
     }
 
