@@ -391,3 +391,82 @@ fn in_a_tagged_union_only_the_marked_variant_waits() {
         "{texts_arriving} {steps_held}"
     );
 }
+
+/// A type that holds itself: its marks are gathered once, and reach it wherever it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Partial)]
+struct Node {
+    #[payload(stream(not_null))]
+    label: Option<String>,
+    children: Vec<Node>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmPayload)]
+#[payload(name = "outline", marker = "OUTLINE", partial)]
+struct Outline {
+    #[payload(stream(not_null))]
+    heading: String,
+    roots: Vec<Node>,
+    /// Two types named alike: schemars names the second definition apart, and each
+    /// mark goes to its own type's.
+    first: same_name::a::Item,
+    second: same_name::b::Item,
+}
+
+mod same_name {
+    pub mod a {
+        /// Marked.
+        #[derive(
+            Debug,
+            Clone,
+            PartialEq,
+            serde::Serialize,
+            serde::Deserialize,
+            schemars::JsonSchema,
+            payload_core::Partial,
+        )]
+        pub struct Item {
+            #[payload(stream(not_null))]
+            pub id: Option<String>,
+        }
+    }
+    pub mod b {
+        /// Not marked.
+        #[derive(
+            Debug,
+            Clone,
+            PartialEq,
+            serde::Serialize,
+            serde::Deserialize,
+            schemars::JsonSchema,
+            payload_core::Partial,
+        )]
+        pub struct Item {
+            pub id: Option<String>,
+        }
+    }
+}
+
+#[test]
+fn types_that_hold_themselves_and_types_named_alike_are_marked_as_declared() {
+    let schema = Outline::TYPE.schema(Dialect::Draft2020_12);
+    let mark = json!({"not_null": true});
+    assert_eq!(
+        schema["properties"]["heading"]["x-stream"], mark,
+        "{schema}"
+    );
+    assert_eq!(
+        schema["$defs"]["Node"]["properties"]["label"]["x-stream"],
+        mark
+    );
+    let defs = schema["$defs"].as_object().unwrap();
+    let marked: Vec<&String> = defs
+        .iter()
+        .filter(|(name, _)| name.starts_with("Item"))
+        .filter(|(_, def)| def["properties"]["id"].get("x-stream").is_some())
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(marked.len(), 1, "{schema}");
+    // The marked one is the definition `first` refers to.
+    let first = schema["properties"]["first"]["$ref"].as_str().unwrap();
+    assert_eq!(first, format!("#/$defs/{}", marked[0]));
+}
