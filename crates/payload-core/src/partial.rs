@@ -199,6 +199,14 @@ pub trait PartialType {
     }
 }
 
+impl StreamMarks {
+    /// Gathers the marks of `T` and of the types it holds ([`PartialType::stream_marks`]),
+    /// once per type.
+    pub fn visit<T: PartialType + 'static>(&mut self) {
+        self.visit_by(std::any::TypeId::of::<T>(), T::stream_marks);
+    }
+}
+
 /// Scalars and opaque values show only once complete and decodable: their partial form
 /// is themselves (the "complete only" rule of the module docs).
 macro_rules! complete_only {

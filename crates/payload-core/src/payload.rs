@@ -184,6 +184,12 @@ struct Derived<T>(PhantomData<fn() -> T>);
 impl<T: LlmPayload> Derived<T> {
     /// A `'static` reference a `const fn` can put in a descriptor.
     const SOURCE: &'static dyn Source = &Derived::<T>(PhantomData);
+
+    /// What `T` declares for its schema beyond its `JsonSchema`.
+    const DECLARED: derived::Declared = derived::Declared {
+        format_options: T::FORMAT_OPTIONS,
+        stream_marks: T::stream_marks,
+    };
 }
 
 impl<T: LlmPayload> Source for Derived<T> {
@@ -192,15 +198,15 @@ impl<T: LlmPayload> Source for Derived<T> {
     }
 
     fn schema(&self, dialect: Dialect) -> Value {
-        derived::generate::<T>(dialect)
+        derived::generate::<T>(dialect, Derived::<T>::DECLARED)
     }
 
     fn strict(&self) -> Result<Value, StrictRefusal> {
-        derived::generate_strict::<T>()
+        derived::generate_strict::<T>(Derived::<T>::DECLARED)
     }
 
     fn compiled(&self) -> &'static CompiledSchema {
-        derived::compiled::<T>()
+        derived::compiled::<T>(Derived::<T>::DECLARED)
     }
 
     fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {

@@ -7,7 +7,6 @@
 //! once it is generated: each marked type's own schema (the root, or its definition
 //! under `$defs`) gains the keyword on each marked member.
 
-use super::PartialType;
 use payload_schema::pointer;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value};
@@ -16,9 +15,10 @@ use std::collections::HashSet;
 
 /// The members marked `#[payload(stream(not_null))]` in a payload type and in the types
 /// it holds: what [`LlmPayload::stream_marks`](crate::LlmPayload::stream_marks) and
-/// [`PartialType::stream_marks`] gather, so that the type's schema says
-/// `"x-stream": {"not_null": true}` on each of those members and the stream's JSON
-/// preview holds back exactly the objects the typed partial form holds back.
+/// [`PartialType::stream_marks`](crate::partial::PartialType::stream_marks) gather, so
+/// that the type's schema says `"x-stream": {"not_null": true}` on each of those
+/// members and the stream's JSON preview holds back exactly the objects the typed
+/// partial form holds back.
 #[derive(Default)]
 pub struct StreamMarks {
     /// The types already visited: a type that holds itself is visited once.
@@ -36,13 +36,9 @@ struct Marked {
 }
 
 impl StreamMarks {
-    /// Gathers the marks of `T` and of the types it holds ([`PartialType::stream_marks`]),
-    /// once per type.
-    pub fn visit<T: PartialType + 'static>(&mut self) {
-        self.visit_by(TypeId::of::<T>(), T::stream_marks);
-    }
-
-    /// [`StreamMarks::visit`] of the type `id`, whose marks `gather` gathers.
+    /// [`StreamMarks::visit`] of the type `id`, whose marks `gather` gathers: each type
+    /// once. (`visit` itself is beside
+    /// [`PartialType`](crate::partial::PartialType), which it names.)
     pub(crate) fn visit_by(&mut self, id: TypeId, gather: fn(&mut StreamMarks)) {
         if self.seen.insert(id) {
             gather(self);

@@ -5,7 +5,9 @@
 //! it with `#[payload(stream(not_null))]` on the field, which the derive writes into
 //! the type's schema as that keyword (`partial::StreamMarks`), wherever the type sits
 //! (the root or a definition under `$defs`), so this preview holds back exactly the
-//! objects the typed partial form holds back.
+//! objects the typed partial form holds back. Of a union, only the branches the object
+//! can still be count: one whose tag (a `const` member) the object contradicts holds
+//! nothing back.
 //!
 //! Only objects still arriving are held back, and those lie on the way to the preview's
 //! open point, each the last member or item of its parent: removing one leaves a
