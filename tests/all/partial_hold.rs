@@ -59,15 +59,22 @@ struct ActionItem {
     item_owner: Option<String>,
 }
 
+/// One `payload_progress` preview and what the model had written when it came.
+struct Seen<P> {
+    /// The preview, held back by the schema.
+    preview: Value,
+    /// Its open point.
+    open: Option<String>,
+    /// The JSON written up to the end of the chunk that gave the preview.
+    written: Value,
+    /// The typed partial form of `written`, read as it is (held back by itself).
+    typed: Option<P>,
+}
+
 /// Each `payload_progress` preview of `text` (`MARKER: {...}`) streamed in `size`-byte
-/// chunks and its open point, with the JSON written up to the end of the chunk that gave it and its typed
-/// partial form, read as it is (the preview is held back by the schema, the typed form
-/// by itself). Every preview is an early view of the final value, and the last one is
-/// that value.
-fn stream<T: LlmPayload + PartialType>(
-    text: &str,
-    size: usize,
-) -> Vec<(Value, Option<String>, Value, Option<T::Partial>)> {
+/// chunks. Every preview is an early view of the final value, and the last one is that
+/// value.
+fn stream<T: LlmPayload + PartialType>(text: &str, size: usize) -> Vec<Seen<T::Partial>> {
     let start = text.find('{').expect("the payload's JSON");
     let mut parser = StreamParser::new(&ParseOptions::new().payload(T::TYPE));
     let mut seen = Vec::new();
@@ -77,7 +84,12 @@ fn stream<T: LlmPayload + PartialType>(
                 let (written, written_open) =
                     partial_with_open(&text[start..end]).expect("the JSON so far");
                 let typed = T::read_partial(&written, Cursor::root(written_open.as_deref()));
-                seen.push((partial, open, written, typed));
+                seen.push(Seen {
+                    preview: partial,
+                    open,
+                    written,
+                    typed,
+                });
             }
         }
     };
@@ -90,11 +102,13 @@ fn stream<T: LlmPayload + PartialType>(
     let (events, parsed) = parser.finish();
     take(events, text.len());
     let data = parsed.custom_payload.expect("the payload").data().clone();
-    for (partial, open, _, _) in &seen {
-        payload_core::__internals::stream::preview_fits(partial, open.as_deref(), &data).unwrap();
+    for seen in &seen {
+        payload_core::__internals::stream::preview_fits(&seen.preview, seen.open.as_deref(), &data)
+            .unwrap();
     }
-    assert_eq!(seen.last().map(|(p, o, ..)| (p, o)), Some((&data, &None)));
-    seen.into_iter().collect()
+    let last = seen.last().expect("a preview");
+    assert_eq!((&last.preview, &last.open), (&data, &None));
+    seen
 }
 
 /// A string member of a preview.
@@ -139,7 +153,13 @@ fn a_step_in_a_list_shows_in_the_preview_exactly_when_its_typed_form_does() {
     let text = r#"RECIPE: {"name": "Soup", "steps": [{"detail": "ten minutes", "title": "Boil"}, {"title": null, "detail": "a pinch"}, {"detail": "while it is hot, in deep bowls", "title": "Serve"}]}"#;
     let mut held = 0;
     for size in 1..=text.len() {
-        for (preview, _, written, typed) in stream::<Recipe>(text, size) {
+        for Seen {
+            preview,
+            written,
+            typed,
+            ..
+        } in stream::<Recipe>(text, size)
+        {
             let (_, steps) = recipe_preview(&preview);
             let steps = steps.unwrap_or_default();
             // A step still arriving shows only with a title; a complete one shows
@@ -164,7 +184,7 @@ fn a_step_in_a_list_shows_in_the_preview_exactly_when_its_typed_form_does() {
 fn a_payload_waiting_for_its_own_member_shows_nothing_until_it_has_a_value() {
     let text = r#"NOTE: {"body": "Call the plumber about the kitchen sink, then the roof", "title": "Todo"}"#;
     for size in 1..=text.len() {
-        for (preview, _, _, typed) in stream::<Note>(text, size) {
+        for Seen { preview, typed, .. } in stream::<Note>(text, size) {
             // Not even the body shows before the title is begun.
             assert!(
                 preview.get("title").is_some(),
@@ -229,7 +249,13 @@ fn renamed_members_are_waited_for_under_the_names_the_model_writes() {
     let mut items_held = 0;
     for text in [late, early] {
         for size in 1..=text.len() {
-            for (preview, _, written, typed) in stream::<Memo>(text, size) {
+            for Seen {
+                preview,
+                written,
+                typed,
+                ..
+            } in stream::<Memo>(text, size)
+            {
                 let shown = memo_preview(&preview);
                 assert!(shown.0.is_some(), "chunks of {size}: {preview}");
                 for (_, owner) in &shown.2 {
@@ -365,7 +391,13 @@ fn in_a_tagged_union_only_the_marked_variant_waits() {
     let text = r#"PAGE: {"blocks": [{"kind": "text", "text": "An introduction to the whole thing"}, {"kind": "step", "detail": "ten minutes of boiling", "title": "Boil"}, {"kind": "text", "text": "and the end of it"}]}"#;
     let (mut texts_arriving, mut steps_held) = (0, 0);
     for size in 1..=text.len() {
-        for (preview, open, written, typed) in stream::<Page>(text, size) {
+        for Seen {
+            preview,
+            open,
+            written,
+            typed,
+        } in stream::<Page>(text, size)
+        {
             let shown = page_preview(&preview, open.as_deref());
             for (kind, title, _) in &shown {
                 assert!(
