@@ -11,6 +11,7 @@ mod inside_strings;
 mod marker_decisions;
 mod marker_mode;
 mod partial;
+mod partial_hold;
 mod seed_000;
 mod strict_reads;
 mod tags;

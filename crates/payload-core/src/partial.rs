@@ -30,7 +30,8 @@
 //! - a struct can be held back until a named member has a value, as BAML's
 //!   `@stream.not_null` does: `#[payload(stream(not_null))]` on that member (see
 //!   `payload_derive`); until then the struct's partial form is `None`, as if not
-//!   begun.
+//!   begun. The derive writes the same mark into the type's schema ([`StreamMarks`]),
+//!   so the stream's JSON previews hold back the same objects.
 //!
 //! ```
 //! use payload_core::partial::{PartialType, Cursor, ValueState};
@@ -51,6 +52,10 @@
 
 use crate::nullable::Nullable;
 use payload_schema::pointer;
+
+mod marks;
+
+pub use marks::StreamMarks;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
@@ -180,6 +185,26 @@ pub trait PartialType {
     /// The partial form of `value` at `at`, `None` when nothing of it can be shown (the
     /// JSON is of another kind, or a scalar is not complete yet).
     fn read_partial(value: &Value, at: Cursor<'_>) -> Option<Self::Partial>;
+
+    /// Gathers the members this type and the types it holds mark
+    /// `#[payload(stream(not_null))]`, for the payload type's schema (see
+    /// [`StreamMarks`]). The derive writes it; a hand-written partial form that holds
+    /// other types forwards to them with [`StreamMarks::visit`], and one that holds none
+    /// keeps this default, which gathers nothing.
+    fn stream_marks(marks: &mut StreamMarks)
+    where
+        Self: Sized + 'static,
+    {
+        let _ = marks;
+    }
+}
+
+impl StreamMarks {
+    /// Gathers the marks of `T` and of the types it holds ([`PartialType::stream_marks`]),
+    /// once per type.
+    pub fn visit<T: PartialType + 'static>(&mut self) {
+        self.visit_by(std::any::TypeId::of::<T>(), T::stream_marks);
+    }
 }
 
 /// Scalars and opaque values show only once complete and decodable: their partial form
@@ -273,6 +298,13 @@ impl<T: PartialType> PartialType for Option<T> {
         }
         T::read_partial(value, at).map(Some)
     }
+
+    fn stream_marks(marks: &mut StreamMarks)
+    where
+        Self: 'static,
+    {
+        marks.visit::<T>();
+    }
 }
 
 impl<T: PartialType> PartialType for Nullable<T> {
@@ -282,6 +314,13 @@ impl<T: PartialType> PartialType for Nullable<T> {
     fn read_partial(value: &Value, at: Cursor<'_>) -> Option<Option<T::Partial>> {
         <Option<T>>::read_partial(value, at)
     }
+
+    fn stream_marks(marks: &mut StreamMarks)
+    where
+        Self: 'static,
+    {
+        marks.visit::<T>();
+    }
 }
 
 impl<T: PartialType> PartialType for Box<T> {
@@ -289,6 +328,13 @@ impl<T: PartialType> PartialType for Box<T> {
 
     fn read_partial(value: &Value, at: Cursor<'_>) -> Option<T::Partial> {
         T::read_partial(value, at)
+    }
+
+    fn stream_marks(marks: &mut StreamMarks)
+    where
+        Self: 'static,
+    {
+        marks.visit::<T>();
     }
 }
 
@@ -309,6 +355,13 @@ impl<T: PartialType> PartialType for Vec<T> {
             complete: at.complete(),
         })
     }
+
+    fn stream_marks(marks: &mut StreamMarks)
+    where
+        Self: 'static,
+    {
+        marks.visit::<T>();
+    }
 }
 
 /// Maps keyed by strings: the entries that can be shown.
@@ -322,6 +375,13 @@ macro_rules! partial_maps {
                     value: entries::<T>(value.as_object()?, &at),
                     complete: at.complete(),
                 })
+            }
+
+            fn stream_marks(marks: &mut StreamMarks)
+            where
+                Self: 'static,
+            {
+                marks.visit::<T>();
             }
         }
     )*};
@@ -395,6 +455,17 @@ pub mod __private {
         names
             .iter()
             .any(|name| object.get(*name).is_some_and(|value| !value.is_null()))
+    }
+
+    /// [`StreamMarks::visit`](super::StreamMarks::visit) of a member's type, written
+    /// with the type named where generated code names its partial form (so a type with
+    /// no partial form is one report, at the member, not one more for this call).
+    pub fn visit(
+        marks: &mut super::StreamMarks,
+        id: std::any::TypeId,
+        gather: fn(&mut super::StreamMarks),
+    ) {
+        marks.visit_by(id, gather);
     }
 
     /// `value` decoded by serde, `None` when it does not decode.

@@ -2,6 +2,7 @@
 
 use crate::derived;
 use crate::error::PayloadError;
+use crate::partial::StreamMarks;
 use crate::schema::Shape;
 use crate::summary;
 use crate::typed::{AnyPayload, Typed};
@@ -55,6 +56,15 @@ pub trait LlmPayload:
     const FORMAT_OPTIONS: &'static str = "";
     /// The type-erased descriptor that registries, parsers and prompts work with.
     const TYPE: PayloadType = PayloadType::of::<Self>();
+
+    /// Gathers the members marked `#[payload(stream(not_null))]` in the type and in the
+    /// types it holds, which its schema then says `"x-stream": {"not_null": true}` of
+    /// (see [`StreamMarks`]). The derive writes it: through the partial forms for a
+    /// `#[payload(partial)]` type, else the type's own members. The default gathers
+    /// nothing.
+    fn stream_marks(marks: &mut StreamMarks) {
+        let _ = marks;
+    }
 
     /// An example instance, shown in the instructions and checked by tests.
     fn example() -> Option<Self> {
@@ -174,6 +184,12 @@ struct Derived<T>(PhantomData<fn() -> T>);
 impl<T: LlmPayload> Derived<T> {
     /// A `'static` reference a `const fn` can put in a descriptor.
     const SOURCE: &'static dyn Source = &Derived::<T>(PhantomData);
+
+    /// What `T` declares for its schema beyond its `JsonSchema`.
+    const DECLARED: derived::Declared = derived::Declared {
+        format_options: T::FORMAT_OPTIONS,
+        stream_marks: T::stream_marks,
+    };
 }
 
 impl<T: LlmPayload> Source for Derived<T> {
@@ -182,15 +198,15 @@ impl<T: LlmPayload> Source for Derived<T> {
     }
 
     fn schema(&self, dialect: Dialect) -> Value {
-        derived::generate::<T>(dialect, T::FORMAT_OPTIONS)
+        derived::generate::<T>(dialect, Derived::<T>::DECLARED)
     }
 
     fn strict(&self) -> Result<Value, StrictRefusal> {
-        derived::generate_strict::<T>(T::FORMAT_OPTIONS)
+        derived::generate_strict::<T>(Derived::<T>::DECLARED)
     }
 
     fn compiled(&self) -> &'static CompiledSchema {
-        derived::compiled::<T>(T::FORMAT_OPTIONS)
+        derived::compiled::<T>(Derived::<T>::DECLARED)
     }
 
     fn decode(&self, value: &Value, roundtrip: bool) -> TypedDecode {

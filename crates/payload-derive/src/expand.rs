@@ -9,6 +9,7 @@ use crate::fallback;
 use crate::serde_repr::Repr;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
+use serde_derive_internals::ast::Style;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr, Path, parse_quote};
 
@@ -91,6 +92,7 @@ fn impl_payload(cont: &Container) -> TokenStream {
     let summarize = summarize(cont, &krate);
     let registration = registration(cont, &krate);
     let format_options = format_options(cont);
+    let stream_marks = stream_marks(cont, &krate);
     quote! {
         #[automatically_derived]
         impl #krate::LlmPayload for #ident #where_clause {
@@ -104,6 +106,7 @@ fn impl_payload(cont: &Container) -> TokenStream {
             #example
             #check
             #summarize
+            #stream_marks
         }
         #registration
     }
@@ -125,6 +128,30 @@ fn format_options(cont: &Container) -> TokenStream {
         return TokenStream::new();
     }
     quote!(const FORMAT_OPTIONS: &'static str = #json;)
+}
+
+/// `stream_marks`: the `stream(not_null)` marks the type's schema gets. A partial type
+/// gathers them through its partial form, which reaches the types its members hold;
+/// any other type has only its own members' (no partial form to reach the others by).
+fn stream_marks(cont: &Container, krate: &Path) -> TokenStream {
+    let body = if cont.attrs.partial.is_some() {
+        quote!(marks.visit::<Self>();)
+    } else {
+        match &cont.data {
+            Data::Struct(Style::Struct, fields) if !cont.serde.transparent() => {
+                crate::marks::own(fields)
+            }
+            _ => return TokenStream::new(),
+        }
+    };
+    if body.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        fn stream_marks(marks: &mut #krate::partial::StreamMarks) {
+            #body
+        }
+    }
 }
 
 fn description(cont: &Container) -> TokenStream {

@@ -61,7 +61,13 @@
 //! its partial form is `None` until that member has a value (begun, and not `null`), so
 //! a list of steps never shows a step without its title. A complete struct shows
 //! whatever it holds. It is refused on a variant's field, and on a field serde skips or
-//! flattens. Each value's state (pending, incomplete, complete) is read with
+//! flattens. The derive also writes the mark into the type's schema as
+//! `"x-stream": {"not_null": true}` on that member (merged into an `x-stream` object
+//! written there already), where the stream's JSON previews read it: in the payload's
+//! own schema, or in the type's definition under `$defs` when a `#[payload(partial)]`
+//! payload holds it, so the previews and the typed partial hold back the same
+//! objects (`payload_core::partial::StreamMarks`). No `#[schemars(extend(...))]` is
+//! needed. Each value's state (pending, incomplete, complete) is read with
 //! `payload_core::partial::ValueState::of`.
 //!
 //! ```
@@ -158,6 +164,7 @@ mod doc;
 mod expand;
 mod fallback;
 mod format_attr;
+mod marks;
 mod partial;
 mod serde_repr;
 

@@ -69,10 +69,24 @@ impl Generator<'_, '_> {
         TokenStream::new()
     }
 
-    /// `impl PartialType for Type { type Partial = ...; fn read_partial ... }`.
-    fn impl_block(&self, partial: TokenStream, body: TokenStream) -> TokenStream {
+    /// `impl PartialType for Type { type Partial = ...; fn read_partial ...; fn
+    /// stream_marks ... }`, `marks` the body of `stream_marks` (the trait's default,
+    /// which gathers nothing, when empty).
+    fn impl_block(
+        &self,
+        partial: TokenStream,
+        body: TokenStream,
+        marks: TokenStream,
+    ) -> TokenStream {
         let krate = self.krate;
         let ident = self.cont.ident;
+        let stream_marks = (!marks.is_empty()).then(|| {
+            quote! {
+                fn stream_marks(marks: &mut #krate::partial::StreamMarks) {
+                    #marks
+                }
+            }
+        });
         quote! {
             #[automatically_derived]
             impl #krate::partial::PartialType for #ident {
@@ -85,6 +99,8 @@ impl Generator<'_, '_> {
                 ) -> ::core::option::Option<Self::Partial> {
                     #body
                 }
+
+                #stream_marks
             }
         }
     }
@@ -95,6 +111,7 @@ impl Generator<'_, '_> {
         self.impl_block(
             quote!(<#inner as #krate::partial::PartialType>::Partial),
             quote!(<#inner as #krate::partial::PartialType>::read_partial(value, at)),
+            crate::marks::visit(krate, inner),
         )
     }
 
@@ -187,7 +204,17 @@ impl Generator<'_, '_> {
                 complete: at.complete(),
             })
         };
-        let implementation = self.impl_block(quote!(#krate::partial::Growing<#partial>), body);
+        // The members' marks, then those of the types the members hold.
+        let marks = crate::marks::own(fields);
+        let visits = kept
+            .iter()
+            .filter_map(|f| held_type(f))
+            .map(|ty| crate::marks::visit(krate, ty));
+        let implementation = self.impl_block(
+            quote!(#krate::partial::Growing<#partial>),
+            body,
+            quote!(#marks #(#visits)*),
+        );
         quote!(#definition #implementation)
     }
 
@@ -206,6 +233,7 @@ impl Generator<'_, '_> {
             let implementation = self.impl_block(
                 quote!(Self),
                 quote!(#krate::partial::__private::unit(value, &at)),
+                TokenStream::new(),
             );
             // Shown only once whole.
             return quote! {
@@ -219,9 +247,11 @@ impl Generator<'_, '_> {
             };
         }
         if matches!(self.cont.repr, Repr::Untagged) {
+            // Shown as raw JSON, which holds nothing back.
             return self.impl_block(
                 quote!(#krate::partial::Growing<#krate::partial::__private::serde_json::Value>),
                 quote!(<#krate::partial::__private::serde_json::Value as #krate::partial::PartialType>::read_partial(value, at)),
+                TokenStream::new(),
             );
         }
         if let Some(tuple) = variants.iter().find(|v| matches!(v.style, Style::Tuple)) {
@@ -306,7 +336,24 @@ impl Generator<'_, '_> {
             };
             ::core::option::Option::Some(#krate::partial::Growing { value: chosen, complete: at.complete() })
         };
-        let implementation = self.impl_block(quote!(#krate::partial::Growing<#partial>), body);
+        // The marks of the types the variants hold (a variant's own fields are never
+        // marked: `check` refuses it).
+        let visits = variants
+            .iter()
+            .flat_map(|v| match v.style {
+                Style::Newtype => vec![v.fields[0].ty],
+                Style::Struct => read_fields(&v.fields)
+                    .into_iter()
+                    .filter_map(held_type)
+                    .collect(),
+                Style::Unit | Style::Tuple => Vec::new(),
+            })
+            .map(|ty| crate::marks::visit(krate, ty));
+        let implementation = self.impl_block(
+            quote!(#krate::partial::Growing<#partial>),
+            body,
+            quote!(#(#visits)*),
+        );
         quote!(#definition #implementation)
     }
 
@@ -484,6 +531,12 @@ impl<'f> Reader<'f> {
     }
 }
 
+/// The type of `field` when its partial form is its type's (so the type's own marks
+/// count); `None` for a member that is complete only.
+fn held_type<'a>(field: &Field<'a>) -> Option<&'a syn::Type> {
+    matches!(Reader::of(field), Reader::Partial).then_some(field.ty)
+}
+
 /// `pub name: Option<<Ty as PartialType>::Partial>,` with a doc line (`Option<Ty>` for
 /// a member that is complete only). The type's tokens carry the field type's span, so
 /// a type with no partial form is reported at the field, once.
@@ -524,7 +577,7 @@ fn field_declaration(krate: &Path, field: &Field, with_visibility: bool) -> Toke
 }
 
 /// `tokens` with every token at `span`.
-fn respanned(tokens: &impl quote::ToTokens, span: proc_macro2::Span) -> TokenStream {
+pub(crate) fn respanned(tokens: &impl quote::ToTokens, span: proc_macro2::Span) -> TokenStream {
     tokens
         .to_token_stream()
         .into_iter()

@@ -1,9 +1,13 @@
 //! Objects held back while they arrive, by the payload type's schema: a property whose
 //! schema says `"x-stream": {"not_null": true}` holds back the object it belongs to
 //! until it has a value (begun, and not `null`), as BAML's `@stream.not_null` does. A
-//! runtime type (`PayloadType::from_schema`) says it in its schema; a derived type says
-//! it with `#[schemars(extend("x-stream" = {"not_null": true}))]` on the field, and its
-//! typed partial with `#[payload(stream(not_null))]`.
+//! runtime type (`PayloadType::from_schema`) says it in its schema. A derived type says
+//! it with `#[payload(stream(not_null))]` on the field, which the derive writes into
+//! the type's schema as that keyword (`partial::StreamMarks`), wherever the type sits
+//! (the root or a definition under `$defs`), so this preview holds back exactly the
+//! objects the typed partial form holds back. Of a union, only the branches the object
+//! can still be count: one whose tag (a `const` member) the object contradicts holds
+//! nothing back.
 //!
 //! Only objects still arriving are held back, and those lie on the way to the preview's
 //! open point, each the last member or item of its parent: removing one leaves a
@@ -34,7 +38,9 @@ pub(crate) fn held_back(
         let mut depth = 0;
         loop {
             if let (Value::Object(members), Some(schema)) = (node, schema) {
-                if waits(members, schema, root) {
+                // The member still being written here, when it is the open point.
+                let open_member = (tokens.len() == depth + 1).then(|| tokens[depth].as_str());
+                if waits(members, schema, root, open_member) {
                     break Some(depth);
                 }
             }
@@ -83,26 +89,87 @@ pub(crate) fn held_back(
 }
 
 /// Whether an object still arriving, of `schema`, waits for a property marked
-/// `not_null` that has no value yet.
-fn waits(members: &Map<String, Value>, schema: &Value, root: &Value) -> bool {
-    let mut waiting = false;
-    each_branch(schema, root, &mut |branch| {
-        let Some(properties) = branch.get("properties").and_then(Value::as_object) else {
-            return;
-        };
-        for (name, property) in properties {
-            let property = walk::resolve(root, property);
-            let marked = property
+/// `not_null` that has no value yet: one of `schema` itself or of a branch the object
+/// can still be (`open_member` is the member still being written, if any).
+fn waits(
+    members: &Map<String, Value>,
+    schema: &Value,
+    root: &Value,
+    open_member: Option<&str>,
+) -> bool {
+    let schema = walk::resolve(root, schema);
+    if missing_mark(members, schema, root) {
+        return true;
+    }
+    keywords::with(Property::Branches).any(|keyword| {
+        schema
+            .get(keyword)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|branch| {
+                !excluded(members, branch, root, open_member) && missing_mark(members, branch, root)
+            })
+    })
+}
+
+/// `schema` as written and the schema it names: a branch or a member written as a
+/// `$ref` with keywords beside it (a tag's `properties`, an `x-stream` mark) says
+/// things of its own.
+fn both<'s>(schema: &'s Value, root: &'s Value) -> [&'s Value; 2] {
+    [schema, walk::resolve(root, schema)]
+}
+
+/// The `properties` of `schema` as written and of the schema it names.
+fn properties<'s>(
+    schema: &'s Value,
+    root: &'s Value,
+) -> impl Iterator<Item = (&'s String, &'s Value)> {
+    both(schema, root)
+        .into_iter()
+        .filter_map(|schema| schema.get("properties").and_then(Value::as_object))
+        .flatten()
+}
+
+/// Whether `schema` marks a property `not_null` that `members` has no value for.
+fn missing_mark(members: &Map<String, Value>, schema: &Value, root: &Value) -> bool {
+    properties(schema, root).any(|(name, property)| {
+        let marked = both(property, root).iter().any(|schema| {
+            schema
                 .get("x-stream")
                 .and_then(|x| x.get("not_null"))
                 .and_then(Value::as_bool)
-                == Some(true);
-            if marked && members.get(name).is_none_or(Value::is_null) {
-                waiting = true;
+                == Some(true)
+        });
+        marked && members.get(name).is_none_or(Value::is_null)
+    })
+}
+
+/// Whether the object cannot be of `branch`: a member the branch fixes to one value (a
+/// tag: a `const`, or an `enum` of one value) holds another, which is not a string still
+/// being written that may yet become it. A tagged union's other variants then hold
+/// nothing back.
+fn excluded(
+    members: &Map<String, Value>,
+    branch: &Value,
+    root: &Value,
+    open_member: Option<&str>,
+) -> bool {
+    properties(branch, root).any(|(name, property)| {
+        let property = walk::resolve(root, property);
+        let fixed = property.get("const").or_else(|| {
+            match property.get("enum")?.as_array()?.as_slice() {
+                [one] => Some(one),
+                _ => None,
             }
-        }
-    });
-    waiting
+        });
+        let (Some(fixed), Some(value)) = (fixed, members.get(name)) else {
+            return false;
+        };
+        let may_become = open_member == Some(name.as_str())
+            && matches!((value, fixed), (Value::String(v), Value::String(f)) if f.starts_with(v.as_str()));
+        value != fixed && !may_become
+    })
 }
 
 /// The first schema `pick` finds in `schema` or one of its branches, resolved.
@@ -192,6 +259,58 @@ mod tests {
             Some((done.clone(), Some("/steps".into())))
         );
         assert_eq!(held_back(done.clone(), None, &root), Some((done, None)));
+    }
+
+    #[test]
+    fn a_mark_beside_a_reference_is_read() {
+        // A member whose type is a definition of its own: the mark sits beside the
+        // `$ref` (and beside a draft-07 style `allOf` wrapper), not in the definition.
+        for owner in [
+            json!({"$ref": "#/$defs/Person", "x-stream": {"not_null": true}}),
+            json!({"allOf": [{"$ref": "#/$defs/Person"}], "x-stream": {"not_null": true}}),
+        ] {
+            let root = json!({
+                "type": "object",
+                "properties": {"owner": owner, "note": {"type": "string"}},
+                "$defs": {"Person": {"type": "object", "properties": {"name": {"type": "string"}}}}
+            });
+            assert_eq!(
+                held_back(json!({"note": "x"}), Some("/note".into()), &root),
+                None
+            );
+            let begun = json!({"note": "x", "owner": {}});
+            assert!(held_back(begun, Some("/owner".into()), &root).is_some());
+        }
+    }
+
+    #[test]
+    fn only_the_variants_an_object_can_still_be_hold_it_back() {
+        // An internally tagged union: a step (its schema a `$ref` beside the tag) waits
+        // for its title, a text block for nothing.
+        let root = json!({
+            "type": "array",
+            "items": {"oneOf": [
+                {"$ref": "#/$defs/Step", "properties": {"kind": {"const": "step"}}},
+                {"properties": {"kind": {"enum": ["text"]}, "text": {"type": "string"}}}
+            ]},
+            "$defs": {"Step": {"properties": {"title": {"x-stream": {"not_null": true}}}}}
+        });
+        let text = json!([{"kind": "text", "text": "In"}]);
+        assert_eq!(
+            held_back(text.clone(), Some("/0/text".into()), &root),
+            Some((text, Some("/0/text".into())))
+        );
+        let step = json!([{"kind": "step", "detail": "x"}]);
+        assert_eq!(
+            held_back(step, Some("/0/detail".into()), &root),
+            Some((json!([]), Some("".into())))
+        );
+        // A tag still being written that may yet name the step waits as a step would.
+        for (tag, held) in [("st", true), ("te", false)] {
+            let begun = json!([{"kind": tag}]);
+            let shown = held_back(begun.clone(), Some("/0/kind".into()), &root);
+            assert_eq!(shown.unwrap().0 == begun, !held, "{tag}");
+        }
     }
 
     #[test]
