@@ -9,13 +9,12 @@
 //!
 //! Beside it, the one check the workspace's error types share ([`errors`]), and a
 //! PostgreSQL server of a test's own ([`postgres`]), Node with an official client's
-//! packages ([`node`]), and, with the `browser` feature, a headless Chromium driving an
-//! app's page (`browser`).
+//! packages ([`node`]). The web apps' headless Chromium is a crate of its own
+//! (`payload-browser`), so that a WebDriver client and a runtime are not among what
+//! the libraries' tests pull in.
 
 #![forbid(unsafe_code)]
 
-#[cfg(feature = "browser")]
-pub mod browser;
 pub mod errors;
 pub mod node;
 pub mod postgres;

@@ -7,7 +7,8 @@
 //!   tags: `#[payload(tag = "a2ui-json")]`); [`v08`]: v0.8's, for clients that still
 //!   speak it; [`protocol`]: the version a page speaks, and a message of either;
 //! - [`surface`]: components reachable from the root, placeholders for children still
-//!   missing, circular references refused;
+//!   missing, circular references refused; [`catalog`]: only what the client's catalog
+//!   can draw;
 //! - [`agent`]: the page, and an answer read into its parts in text order;
 //! - [`stream`]: an answer read as it arrives, each message handed on once it is
 //!   complete and its surface's rules allow, or, as A2UI's SDKs stream it
@@ -18,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 pub mod agent;
+pub mod catalog;
 pub mod message;
 mod progressive;
 pub mod protocol;
@@ -26,6 +28,7 @@ pub mod surface;
 pub mod v08;
 
 pub use agent::{A2uiAgent, Answer, AnswerPart};
+pub use catalog::Catalog;
 pub use message::{A2uiMessages, Component, ServerMessage};
 pub use protocol::{Message, Protocol};
 pub use stream::{A2uiStream, StreamPart};

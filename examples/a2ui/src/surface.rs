@@ -19,6 +19,7 @@
 //! is still missing. Either way it holds only the reachable components, sorted by id
 //! as A2UI's SDKs send them.
 
+use crate::catalog::Catalog;
 use crate::message::Component;
 use crate::protocol::{Message, Protocol};
 use serde_json::{Value, json};
@@ -42,6 +43,15 @@ pub enum SurfaceError {
         /// The cycle.
         cycle: Vec<String>,
     },
+    /// A component the client's catalog cannot draw ([`crate::Catalog`]).
+    Catalog {
+        /// The component's id.
+        id: String,
+        /// Its type.
+        component: String,
+        /// Why, in the catalog schema's words.
+        reasons: Vec<String>,
+    },
 }
 
 impl fmt::Display for SurfaceError {
@@ -54,6 +64,15 @@ impl fmt::Display for SurfaceError {
             SurfaceError::Circular { cycle } => {
                 write!(f, "Circular reference detected: {}", cycle.join(" -> "))
             }
+            SurfaceError::Catalog {
+                id,
+                component,
+                reasons,
+            } => write!(
+                f,
+                "Validation failed: component '{id}' ({component}): {}",
+                reasons.join("; ")
+            ),
         }
     }
 }
@@ -293,6 +312,8 @@ pub enum Delivery {
 pub struct Surfaces {
     /// How component updates are handed on.
     delivery: Delivery,
+    /// What the client can draw, when known.
+    catalog: Option<Catalog>,
     /// The tree last sent for each surface ([`Delivery::Progressive`]), so an update
     /// that changes nothing is not sent again.
     sent: HashMap<String, Vec<Component>>,
@@ -331,6 +352,12 @@ impl Surfaces {
     /// How component updates are handed on.
     pub fn delivery(&self) -> Delivery {
         self.delivery
+    }
+
+    /// The same surfaces, sending only what `catalog` can draw ([`crate::catalog`]).
+    pub fn with_catalog(mut self, catalog: Catalog) -> Surfaces {
+        self.catalog = Some(catalog);
+        self
     }
 
     /// A surface by id.
@@ -387,6 +414,18 @@ impl Surfaces {
             return Ok(());
         };
         let protocol = message.protocol();
+        if let (Some(catalog), Some(Ok(components))) = (&self.catalog, message.components()) {
+            for component in &components {
+                let reasons = catalog.check(protocol, component);
+                if !reasons.is_empty() {
+                    return Err(SurfaceError::Catalog {
+                        id: component.id.clone(),
+                        component: component.component.clone(),
+                        reasons,
+                    });
+                }
+            }
+        }
         if message.starts_surface().is_some() {
             self.apply(message)?;
             if !self.created.contains(&surface_id) {
@@ -459,6 +498,13 @@ impl Surfaces {
             }
         };
         if view.is_empty() || self.sent.get(surface_id) == Some(&view) {
+            return Ok(None);
+        }
+        // A tree the client cannot draw yet waits, as A2UI's SDKs hold back an update
+        // that fails the catalog while the answer arrives.
+        if let Some(catalog) = &self.catalog
+            && view.iter().any(|c| !catalog.check(protocol, c).is_empty())
+        {
             return Ok(None);
         }
         self.sent.insert(surface_id.to_string(), view.clone());

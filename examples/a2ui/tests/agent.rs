@@ -461,6 +461,58 @@ fn a_v08_answer_is_read_and_streamed_under_the_same_rules() {
     }
 }
 
+#[test]
+fn a_catalog_refuses_what_the_client_cannot_draw_and_holds_back_placeholders() {
+    let catalog = a2ui::Catalog::new([
+        (
+            "Text".to_string(),
+            json!({"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}}),
+        ),
+        ("Card".to_string(), json!({"type": "object"})),
+    ])
+    .unwrap();
+    let mut surfaces = Surfaces::default()
+        .with_catalog(catalog)
+        .with_delivery(Delivery::Progressive);
+    surfaces
+        .ready(&message(
+            json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}}),
+        ))
+        .unwrap();
+    // The placeholder for the missing child is a `Row`, which this catalog lacks: the
+    // tree waits.
+    let sent = surfaces
+        .ready(&message(
+            json!({"version": "v0.9", "updateComponents": {"surfaceId": "s",
+            "components": [{"id": "root", "component": "Card", "child": "body"}]}}),
+        ))
+        .unwrap();
+    assert!(sent.is_empty(), "{sent:?}");
+    let sent = surfaces
+        .ready(&message(
+            json!({"version": "v0.9", "updateComponents": {"surfaceId": "s",
+            "components": [{"id": "body", "component": "Text", "text": "hi"}]}}),
+        ))
+        .unwrap();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    // A component its type's schema refuses, or a type the catalog lacks, is an error.
+    for bad in [
+        json!({"id": "body", "component": "Text"}),
+        json!({"id": "body", "component": "Slider"}),
+    ] {
+        let error = surfaces
+            .ready(&message(
+                json!({"version": "v0.9", "updateComponents": {"surfaceId": "s",
+                "components": [bad]}}),
+            ))
+            .unwrap_err();
+        assert!(
+            error.to_string().starts_with("Validation failed"),
+            "{error}"
+        );
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
 

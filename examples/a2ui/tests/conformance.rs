@@ -4,9 +4,10 @@
 //! (`agent_sdks/python/tests/conformance/test_conformance.py`): each case's input read
 //! by this example, its result compared with the case's expectation.
 //!
-//! The streaming suite runs on the progressive stream ([`A2uiStream::progressive`]),
-//! which draws each surface as it grows, as A2UI's streaming parser does; what the stream
-//! refuses ([`StreamPart::Refused`]) is the error A2UI's parser raises.
+//! The streaming suite runs on the progressive stream ([`A2uiStream::progressive`]) of
+//! the version each case's catalog names, with that catalog, as A2UI's streaming parser
+//! draws each surface as it grows; what the stream refuses ([`StreamPart::Refused`], or
+//! an error) is the error A2UI's parser raises.
 //!
 //! Every case runs. The cases that pass are listed in [`PARSER_PASSES`] and
 //! [`STREAMING_PASSES`], and the test holds the run to those lists both ways: a case on
@@ -14,7 +15,7 @@
 //! (and the README, which explains each case that does not pass) stay true.
 
 use a2ui::agent::{Ordered, ordered};
-use a2ui::{A2uiAgent, A2uiStream, Protocol, StreamPart, Surfaces};
+use a2ui::{A2uiAgent, A2uiStream, Catalog, Protocol, StreamPart, Surfaces};
 use payload_core::runtime::RuntimeOptions;
 use payload_core::{
     ErrorKind, ParseOptions, ParsedResponse, Parser, PayloadCount, PayloadError, PayloadType,
@@ -62,6 +63,7 @@ const STREAMING_PASSES: &[(usize, &str)] = &[
     (20, "test_delete_surface_buffering"),
     (21, "test_cut_path"),
     (22, "test_strict_begin_rendering_validation"),
+    (23, "test_yield_validation_failure"),
     (24, "test_delta_streaming_correctness"),
     (26, "test_incremental_data_model_streaming"),
     (27, "test_sniff_partial_invalid_datamodel_fails_gracefully"),
@@ -89,6 +91,7 @@ const STREAMING_PASSES: &[(usize, &str)] = &[
     (44, "test_only_create_surface_v09"),
     (45, "test_multiple_a2ui_blocks_v09"),
     (46, "test_partial_json_and_incremental_yielding_v09"),
+    (47, "test_partial_single_child_string_v09"),
     (50, "test_data_model_before_components_v09"),
     (51, "test_data_model_after_components_v09"),
     (52, "test_partial_paths_v09"),
@@ -344,8 +347,16 @@ fn run_streaming_case(case: &Value) -> Result<(), String> {
         _ => Protocol::V08,
     };
     let agent = A2uiAgent::with_protocol(protocol, 64);
+    // The client's catalog the case gives, as A2UI's parser validates against it.
+    let mut surfaces = Surfaces::default();
+    if let Some(components) = case["catalog"]["catalog_schema"]["components"].as_object()
+        && !components.is_empty()
+    {
+        let catalog = Catalog::new(components.clone()).map_err(|e| e.to_string())?;
+        surfaces = surfaces.with_catalog(catalog);
+    }
     // A2UI's streaming parser draws each surface as it grows.
-    let mut stream = A2uiStream::progressive(&agent, Surfaces::default());
+    let mut stream = A2uiStream::progressive(&agent, surfaces);
     let steps = case["steps"].as_array().ok_or("no steps")?;
     for (i, step) in steps.iter().enumerate() {
         let input = step["input"].as_str().ok_or("no input")?;

@@ -5,10 +5,10 @@
 //! restart of the server (a new in-memory database), Accept on the newest card saves
 //! that card's recipe.
 //!
-//! The browser comes from `payload_loopback::browser` (without one the test says so
+//! The browser comes from `payload_browser` (without one the test says so
 //! and passes, unless `PAYLOAD_REQUIRE_BROWSER` is set).
 
-use payload_loopback::browser::*;
+use payload_browser::*;
 use payload_registry::Registry;
 use recipes as _;
 use serde_json::Value;

@@ -2,14 +2,14 @@
 //! schema proposal accepted becomes a table, rows are unticked before applying, chips
 //! send their value, action buttons act, and hostile model text stays text.
 //!
-//! The browser comes from `payload_loopback::browser` (without one the tests say so and
+//! The browser comes from `payload_browser` (without one the tests say so and
 //! pass, unless `PAYLOAD_REQUIRE_BROWSER` is set). `PAYLOAD_SCREENSHOT=FILE` saves the
 //! finished conversation.
 
 mod common;
 
 use common::*;
-use payload_loopback::browser::*;
+use payload_browser::*;
 use payload_serve::{ModelSource, TurnInfo};
 use serde_json::json;
 use std::sync::Arc;

@@ -30,7 +30,7 @@ pub async fn start_with(models: ModelSource, options: ServeOptions) -> Server {
         .options(options)
         .build()
         .expect("the in-memory database opens");
-    let url = payload_loopback::browser::serve(|listener| app.clone().serve(listener)).await;
+    let url = payload_browser::serve(|listener| app.clone().serve(listener)).await;
     Server { url, app }
 }
 
