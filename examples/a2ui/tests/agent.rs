@@ -33,6 +33,13 @@ fn message(value: Value) -> Message {
     Protocol::V09.read(value).expect("a v0.9 message")
 }
 
+/// `surfaces` once surface `s` is created.
+fn with_surface_s(mut surfaces: Surfaces) -> Surfaces {
+    let create = json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}});
+    surfaces.ready(&message(create)).unwrap();
+    surfaces
+}
+
 #[test]
 fn an_answer_is_its_text_and_blocks_in_order() {
     let answer = A2uiAgent::new(4).parse(ANSWER);
@@ -86,12 +93,7 @@ fn a_surface_is_sent_once_its_tree_from_the_root_is_whole_without_orphans() {
 
 #[test]
 fn a_missing_child_is_a_placeholder_in_the_preview() {
-    let mut surfaces = Surfaces::default();
-    surfaces
-        .ready(&message(
-            json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}}),
-        ))
-        .unwrap();
+    let mut surfaces = with_surface_s(Surfaces::default());
     let sent = surfaces
         .ready(&message(
             json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
@@ -471,14 +473,11 @@ fn a_catalog_refuses_what_the_client_cannot_draw_and_holds_back_placeholders() {
         ("Card".to_string(), json!({"type": "object"})),
     ])
     .unwrap();
-    let mut surfaces = Surfaces::default()
-        .with_catalog(catalog)
-        .with_delivery(Delivery::Progressive);
-    surfaces
-        .ready(&message(
-            json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}}),
-        ))
-        .unwrap();
+    let mut surfaces = with_surface_s(
+        Surfaces::default()
+            .with_catalog(catalog)
+            .with_delivery(Delivery::Progressive),
+    );
     // The placeholder for the missing child is a `Row`, which this catalog lacks: the
     // tree waits.
     let sent = surfaces
