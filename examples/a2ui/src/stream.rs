@@ -11,7 +11,7 @@
 //!
 //! With [`Delivery::Progressive`] ([`A2uiStream::progressive`]), as A2UI's SDKs stream,
 //! the message still arriving is drawn too: its components and data as far as they can
-//! be shown ([`crate::progressive`]), each surface's tree sent again each time it
+//! be shown (`src/progressive.rs`), each surface's tree sent again each time it
 //! changes. Whichever the delivery, what a client holds once the answer has ended is
 //! what the whole answer sends (`tests/agent.rs` checks it at every chunking).
 
