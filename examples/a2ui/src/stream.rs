@@ -85,7 +85,9 @@ impl A2uiStream {
     /// A stream that draws the answer as A2UI's SDKs do ([`Delivery::Progressive`]):
     /// each surface's tree each time it grows, with placeholders for what is missing,
     /// and the message still arriving as far as it can be shown: components whose text
-    /// is still being written, data so far.
+    /// is still being written, data so far. Each chunk then costs a copy of the block
+    /// so far and a look at its surface's tree, which suits UI blocks of a few
+    /// kilobytes; [`A2uiStream::new`] with [`Delivery::Whole`] stays linear.
     pub fn progressive(agent: &crate::A2uiAgent, surfaces: Surfaces) -> A2uiStream {
         A2uiStream::new(agent, surfaces.with_delivery(Delivery::Progressive))
     }
