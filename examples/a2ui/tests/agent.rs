@@ -512,8 +512,95 @@ fn a_catalog_refuses_what_the_client_cannot_draw_and_holds_back_placeholders() {
     }
 }
 
+/// An answer damaged the way model text is (`edits`: a byte range cut out, or a
+/// character put in), streamed progressively at `cuts`: the stream never panics, its
+/// final parse is the one-shot parse, and when neither refused anything, a client ends
+/// with what the whole answer sends in the same delivery.
+fn damaged_answers_hold(text: &str, edits: &[(usize, usize, char)], cuts: &[usize]) {
+    let mut text = text.to_string();
+    for &(at, len, put) in edits {
+        let mut at = at % (text.len() + 1);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        if len == 0 {
+            text.insert(at, put);
+        } else {
+            let mut end = (at + len).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            text.replace_range(at..end, "");
+        }
+    }
+    let protocol = if text.contains("beginRendering") {
+        Protocol::V08
+    } else {
+        Protocol::V09
+    };
+    let agent = A2uiAgent::with_protocol(protocol, 4);
+    let whole = agent.parse(&text);
+    let progressive = Surfaces::default().with_delivery(Delivery::Progressive);
+    let mut stream = A2uiStream::new(&agent, progressive);
+    let mut bounds: Vec<usize> = cuts.iter().map(|&c| c % (text.len() + 1)).collect();
+    bounds.push(text.len());
+    bounds.sort_unstable();
+    let (mut from, mut parts, mut failed) = (0, Vec::new(), false);
+    for to in bounds {
+        let mut to = to.max(from);
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        match stream.push(&text[from..to]) {
+            Ok(more) => parts.extend(more),
+            Err(_) => failed = true,
+        }
+        from = to;
+    }
+    let parsed = match stream.finish() {
+        Ok((more, parsed)) => {
+            parts.extend(more);
+            parsed
+        }
+        Err(_) => return,
+    };
+    assert_eq!(parsed, whole.parsed, "{text:?}");
+    let refused = parts.iter().any(|p| matches!(p, StreamPart::Refused(_)));
+    // The same delivery read whole: a tree that never becomes whole (a child named
+    // wrong) is sent with its placeholders by both.
+    let expected = whole.ready(&mut Surfaces::default().with_delivery(Delivery::Progressive));
+    if failed || refused || !whole.parsed.rejected.is_empty() || expected.is_err() {
+        return;
+    }
+    let sent: Vec<Message> = parts
+        .into_iter()
+        .filter_map(|p| match p {
+            StreamPart::Ui(m) => Some(m),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(
+        client_state(&sent),
+        client_state(&expected.unwrap()),
+        "{text:?}"
+    );
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn a_damaged_answer_never_panics_and_ends_as_the_whole_one(
+        v08 in proptest::bool::ANY,
+        edits in proptest::collection::vec(
+            (0usize..2000, 0usize..6, proptest::sample::select(vec!['{', '}', '[', ']', '"', ',', ':', 'x', ' ', '\n', '<'])),
+            1..4,
+        ),
+        cuts in proptest::collection::vec(0usize..2000, 0..24),
+    ) {
+        damaged_answers_hold(if v08 { GROWING_V08 } else { GROWING }, &edits, &cuts);
+    }
 
     #[test]
     fn a_progressive_client_ends_with_the_whole_answer_at_any_chunking(
