@@ -86,8 +86,9 @@ impl A2uiStream {
     /// each surface's tree each time it grows, with placeholders for what is missing,
     /// and the message still arriving as far as it can be shown: components whose text
     /// is still being written, data so far. Each chunk then costs a copy of the block
-    /// so far and a look at its surface's tree, which suits UI blocks of a few
-    /// kilobytes; [`A2uiStream::new`] with [`Delivery::Whole`] stays linear.
+    /// so far and a look at its surface's tree while the block is under 4 KiB; past
+    /// that, updates come each time it has grown by an eighth
+    /// ([`Previews::EveryChunk`]), which keeps a long block's cost linear.
     pub fn progressive(agent: &crate::A2uiAgent, surfaces: Surfaces) -> A2uiStream {
         A2uiStream::new(agent, surfaces.with_delivery(Delivery::Progressive))
     }

@@ -256,6 +256,9 @@ impl StreamEvent {
     }
 }
 
+/// The value size below which [`Previews::EveryChunk`] previews every chunk.
+const EVERY_CHUNK_UP_TO: usize = 4 * 1024;
+
 /// How often the stream sends a `payload_progress` preview of the block being written
 /// ([`StreamParser::with_previews`]). Element events (`payload_element`) come on the
 /// chunk that completes each element whatever this says.
@@ -267,10 +270,12 @@ pub enum Previews {
     /// §5.3). The default.
     #[default]
     Doubling,
-    /// On every chunk that changes the value, for a client that draws each token as it
-    /// comes (A2UI's progressive rendering). Each preview copies the value so far, so a
-    /// block's previews cost its size times the chunks it arrives in: choose it where
-    /// blocks are small or the chunks few.
+    /// On every chunk that changes the value while it is under 4 KiB, for a client
+    /// that draws each token as it comes (A2UI's progressive rendering); past that,
+    /// each time it has grown by an eighth. Each preview copies the value so far, so
+    /// the spacing past 4 KiB keeps a long block's previews within a bounded multiple
+    /// of its size (about nine times, plus what the first 4 KiB cost): a stream stays
+    /// linear whatever a model sends.
     EveryChunk,
 }
 
@@ -864,7 +869,8 @@ fn preview_at(
     // reading itself is incremental (each byte read once).
     preview.next_at = match preview.cadence {
         Previews::Doubling => size + size.max(64),
-        Previews::EveryChunk => size + 1,
+        Previews::EveryChunk if size < EVERY_CHUNK_UP_TO => size + 1,
+        Previews::EveryChunk => size + size / 8,
     };
     let state = (
         preview.reader.version(),

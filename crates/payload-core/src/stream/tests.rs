@@ -668,6 +668,43 @@ fn the_shortcuts_change_no_event_on_the_corpus() {
     }
 }
 
+/// A preview on every chunk stays linear: every chunk while the value is small, then
+/// each time it has grown by an eighth, so a long block streamed a byte at a time gets
+/// a bounded number of previews whose copies add up to a bounded multiple of its size,
+/// and the last one is still the final data.
+#[test]
+fn previews_on_every_chunk_stay_linear_on_a_long_block() {
+    let column = r#"{"action": "add", "column": {"name": "Title", "type": "text"}}"#;
+    let text = format!(
+        "SCHEMA_PROPOSAL: {{\"mode\": \"create\", \"operations\": [\n  {}\n]}}",
+        vec![column; 600].join(",\n  ")
+    );
+    let mut stream = StreamParser::new(&options()).with_previews(Previews::EveryChunk);
+    let (mut previews, mut copied, mut last) = (0usize, 0usize, None);
+    let mut take = |events: Vec<StreamEvent>| {
+        for event in events {
+            if let StreamEvent::PayloadProgress { partial, .. } = event {
+                previews += 1;
+                copied += partial.to_string().len();
+                last = Some(partial);
+            }
+        }
+    };
+    for at in 0..text.len() {
+        take(stream.push(&text[at..at + 1]));
+    }
+    let (events, parsed) = stream.finish();
+    take(events);
+    // A byte a time below 4 KiB (each byte of the value a preview at most), then
+    // growth by an eighth: about 20 more for this block of about 40 KB.
+    assert!(previews < 4096 + 40, "{previews} previews");
+    assert!(
+        copied < 4096 * 4096 / 2 + 10 * text.len(),
+        "{copied} bytes copied"
+    );
+    assert_eq!(last.as_ref(), parsed.payloads().next().map(|p| p.data()));
+}
+
 #[test]
 fn the_segmenter_is_idle_below_where_it_says_in_long_blocks() {
     for text in long_blocks() {
