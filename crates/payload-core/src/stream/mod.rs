@@ -291,6 +291,9 @@ struct Preview {
     /// Which text may complete an element when the reader reads it, as of its last
     /// read ([`StreamParser::follow`]).
     wake: Wake,
+    /// Where the value ended when its closed preview was taken (that preview shows it
+    /// whole; the same end shows nothing new).
+    closed_at: Option<usize>,
     /// The answer's bytes before this offset are known not to wake the reader, so each
     /// byte is looked at once.
     looked_to: usize,
@@ -481,7 +484,12 @@ impl StreamParser {
             }
             // Most such chunks cannot complete an element: told here, without a call.
             match &mut self.preview {
-                Some(preview) if !preview.wake.wakes_on(chunk.as_bytes()) => {
+                Some(preview)
+                    if !preview.wake.wakes_on(
+                        chunk.as_bytes(),
+                        self.buf.len().saturating_sub(preview.value_start),
+                    ) =>
+                {
                     preview.looked_to = self.buf.len();
                 }
                 Some(_) => self.follow(events),
@@ -536,7 +544,10 @@ impl StreamParser {
             return;
         };
         let new = &self.buf.as_bytes()[preview.looked_to.min(self.buf.len())..];
-        if !preview.wake.wakes_on(new) {
+        // A preview that has come due is taken whatever the chunk holds.
+        let due = self.buf.len().saturating_sub(preview.value_start) >= preview.next_at;
+        let len = self.buf.len().saturating_sub(preview.value_start);
+        if !due && !preview.wake.wakes_on(new, len) {
             preview.looked_to = self.buf.len();
             return;
         }
@@ -704,6 +715,7 @@ impl StreamParser {
                             next_at: 0,
                             cadence: self.previews,
                             wake: Wake::Always,
+                            closed_at: None,
                             looked_to: 0,
                             reader: new_reader(&role),
                             elements_sent: 0,
@@ -829,6 +841,12 @@ fn preview_at(
     closed: bool,
     events: &mut Vec<StreamEvent>,
 ) {
+    // The closed value was shown whole already: its reader was handed over, and one
+    // started anew would count its changes from nothing, so its preview would be told
+    // apart from the last one by chance.
+    if closed && preview.closed_at == Some(to) {
+        return;
+    }
     let json = &buf[preview.value_start..to];
     if json.len() < preview.reader.read() {
         // Not an extension of the text read (the block ended before it): read anew.
@@ -839,6 +857,7 @@ fn preview_at(
     // taken at: an element is reported on the chunk that completes it, whatever the
     // chunking.
     if closed {
+        preview.closed_at = Some(to);
         preview.reader.finish(json);
     } else {
         preview.reader.advance(json);

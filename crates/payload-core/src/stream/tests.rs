@@ -944,3 +944,12 @@ proptest! {
         prop_assert_eq!(element_events(&text, &sizes), element_events(&text, &[usize::MAX]));
     }
 }
+
+/// A value that closes inside a fence, the fence's closer cut across chunks: the
+/// stream without its shortcuts gives the closed value's last preview on the same
+/// chunk (a proptest case, kept).
+#[test]
+fn a_closed_value_in_a_fence_previews_on_the_same_chunk() {
+    let text = "`SCHEMA_PROPOSAL: [{\"label\": \"Close\", \"action\": \"close_chat\", \"handler\": \"client\"}]**PROPOSAL: {\"mode\": \"create\", \"table_name\": \"Books\", \"operations\": [{\"action\": \"add\", \"column\": {\"name\": \"Title\", \"type\": \"text\"}}, {\"action\": \"add\", \"column\": {\"name\": \"Year\", \"type\": \"number\"}}]}\n\n : \n\n\nSCHEMA_PROPOSAL:\n```json\n{mode: 'create', // a new table\n table_name: 'Books', operations: [{'action': 'add', 'column': {name: 'Title', type: 'text'}} /* first */ {'action': 'add', 'column': {name: 'Year', type: 'number', 'required': True},},],}\n```";
+    check_shortcuts(&options(), text, &[8]).unwrap();
+}

@@ -113,18 +113,21 @@ pub(crate) enum Wake {
     Never,
     /// Only text holding one of these two bytes.
     On(u8, u8),
+    /// Only once the value is this long (a decision waits for it).
+    At(usize),
     /// Any text.
     Always,
 }
 
 impl Wake {
-    /// Whether `text`, read, may complete an element. The text is mostly a chunk of a
-    /// byte or a few: a loop, not a search's set-up.
+    /// Whether `text`, read when the value is `len` bytes long, may complete an element.
+    /// The text is mostly a chunk of a byte or a few: a loop, not a search's set-up.
     #[inline]
-    pub(crate) fn wakes_on(self, text: &[u8]) -> bool {
+    pub(crate) fn wakes_on(self, text: &[u8], len: usize) -> bool {
         match self {
             Wake::Never => false,
             Wake::On(a, b) => text.iter().any(|&byte| byte == a || byte == b),
+            Wake::At(at) => len >= at,
             Wake::Always => true,
         }
     }
@@ -256,8 +259,16 @@ impl PartialReader {
     /// string's closing quote and of `\` only lengthens it ([`lexical::string`] stops at
     /// nothing else).
     pub(crate) fn wake(&self) -> Wake {
-        if self.elements.is_none() || self.stopped {
+        if self.elements.is_none() {
             return Wake::Never;
+        }
+        if self.stopped {
+            return Wake::Always;
+        }
+        // A decision that waits for the text to reach a length is retried then, as a
+        // reader called on every chunk would retry it: until then nothing is read.
+        if self.resume_at != 0 {
+            return Wake::At(self.resume_at);
         }
         let item_depth = match self.stack.first() {
             Some(Frame::Array(_)) => 2,
@@ -267,9 +278,7 @@ impl PartialReader {
             return Wake::On(b'}', b']');
         }
         match &self.pending {
-            Pending::String { quote, .. } if self.resume_at == 0 => {
-                Wake::On(lexical::closer(*quote), b'\\')
-            }
+            Pending::String { quote, .. } => Wake::On(lexical::closer(*quote), b'\\'),
             _ => Wake::Always,
         }
     }
