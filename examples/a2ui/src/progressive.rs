@@ -81,7 +81,7 @@ pub(crate) fn unfinished(protocol: Protocol, message: &Value, open: &str) -> Opt
         for (at, value) in list.iter().enumerate() {
             let settled = if Some(at) == open_at {
                 let mut list_open = false;
-                let settled = settle_component(value, None, false, rest, &mut list_open);
+                let settled = settle(value, None, false, rest, Reading::Component, &mut list_open);
                 match settled {
                     Ok(Some(value)) => {
                         if list_open && let Some(Value::String(id)) = value.get("id") {
@@ -115,7 +115,9 @@ pub(crate) fn unfinished(protocol: Protocol, message: &Value, open: &str) -> Opt
         };
         let value = update.get(member)?;
         let mut data = match within(open, member) {
-            Some(open) => settled(value, Some(member), open)?,
+            Some(open) => settle(value, Some(member), false, open, Reading::Data, &mut false)
+                .ok()
+                .flatten()?,
             None => value.clone(),
         };
         if protocol == Protocol::V08 {
@@ -145,20 +147,45 @@ fn component(protocol: Protocol, value: &Value) -> Option<Component> {
     }
 }
 
-/// What of a component still arriving can show, `open` being the path inside it of
-/// what arrives, `key` the member that holds `value` and `in_ids` whether `value` is
-/// an item of a list of child ids: `Err` when the component must wait. A string cut
-/// short shows where it reads as text, an id cut short in a list of children is left
-/// out (`list_open` says so, as it does for such a list still arriving), an open
-/// object or list shows the members it holds; anything else still arriving (an id, a
-/// type, a path, a reference, a number) keeps the component back.
-fn settle_component(
+/// The string member `key` of `object`, unless it is still arriving.
+fn settled_string(object: &Value, key: &str, open: &[&str]) -> Option<String> {
+    if open.first() == Some(&key) {
+        return None;
+    }
+    object.get(key)?.as_str().map(str::to_string)
+}
+
+/// How a value still arriving is read: as data, where a part that cannot show yet is
+/// left out, or as a component, which a part that cannot show yet keeps back whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    Data,
+    Component,
+}
+
+/// What of `value` can show while `open` (the path inside it) still arrives, `key`
+/// being the member that holds it and `in_ids` whether it is an item of a list of
+/// child ids; `Err` when a component must wait. A string cut short shows where it
+/// reads as text; an open object or list shows the members it holds, which are whole.
+/// Anything else still arriving (a number, a word, an id, a type, a path, a reference)
+/// is left out of data, and keeps a component back; but an id cut short in a list of
+/// children is only left out (`list_open` says so, as it does for such a list still
+/// arriving).
+fn settle(
     value: &Value,
     key: Option<&str>,
     in_ids: bool,
     open: &[&str],
+    reading: Reading,
     list_open: &mut bool,
 ) -> Result<Option<Value>, ()> {
+    let cannot_show = || match reading {
+        Reading::Data => Ok(None),
+        Reading::Component => Err(()),
+    };
+    let lists_ids = |key: Option<&str>| {
+        reading == Reading::Component && key.is_some_and(|k| ID_LISTS.contains(&k))
+    };
     let Some((first, rest)) = open.split_first() else {
         return match value {
             Value::String(_) if in_ids => {
@@ -166,12 +193,12 @@ fn settle_component(
                 Ok(None)
             }
             Value::String(text) if cuttable(key, text) => Ok(Some(value.clone())),
-            Value::Array(_) if key.is_some_and(|k| ID_LISTS.contains(&k)) => {
+            Value::Array(_) if lists_ids(key) => {
                 *list_open = true;
                 Ok(Some(value.clone()))
             }
             Value::Object(_) | Value::Array(_) => Ok(Some(value.clone())),
-            _ => Err(()),
+            _ => cannot_show(),
         };
     };
     match value {
@@ -179,8 +206,12 @@ fn settle_component(
             let mut out = Map::with_capacity(map.len());
             for (name, member) in map {
                 if name == first {
+                    let key = match reading {
+                        Reading::Data => text_key(map, name),
+                        Reading::Component => name,
+                    };
                     if let Some(member) =
-                        settle_component(member, Some(name), false, rest, list_open)?
+                        settle(member, Some(key), false, rest, reading, list_open)?
                     {
                         out.insert(name.clone(), member);
                     }
@@ -191,67 +222,23 @@ fn settle_component(
             Ok(Some(Value::Object(out)))
         }
         Value::Array(items) => {
-            let at: usize = first.parse().map_err(|_| ())?;
-            let ids = key.is_some_and(|k| ID_LISTS.contains(&k));
+            let Ok(at) = first.parse::<usize>() else {
+                return cannot_show();
+            };
             let mut out = items.clone();
             match items.get(at) {
-                Some(item) => match settle_component(item, key, ids, rest, list_open)? {
+                Some(item) => match settle(item, key, lists_ids(key), rest, reading, list_open)? {
                     Some(item) => out[at] = item,
                     None => out.truncate(at),
                 },
+                // The open point names an item the preview holds; were it not to, data
+                // shows what it holds and a component waits.
+                None if reading == Reading::Data => {}
                 None => return Err(()),
             }
             Ok(Some(Value::Array(out)))
         }
-        _ => Err(()),
-    }
-}
-
-/// The string member `key` of `object`, unless it is still arriving.
-fn settled_string(object: &Value, key: &str, open: &[&str]) -> Option<String> {
-    if open.first() == Some(&key) {
-        return None;
-    }
-    object.get(key)?.as_str().map(str::to_string)
-}
-
-/// Data so far: `value` with what is still arriving at `open` left out, unless it is a
-/// string that reads as text cut short (`key` is the member that holds it); `None`
-/// when nothing of it can show.
-fn settled(value: &Value, key: Option<&str>, open: &[&str]) -> Option<Value> {
-    let Some((first, rest)) = open.split_first() else {
-        return match value {
-            Value::String(text) => cuttable(key, text).then(|| value.clone()),
-            // An open object or list shows the members it holds: they are whole.
-            Value::Object(_) | Value::Array(_) => Some(value.clone()),
-            // A number or a literal still arriving is not shown.
-            _ => None,
-        };
-    };
-    match value {
-        Value::Object(map) => {
-            let mut out = Map::with_capacity(map.len());
-            for (name, member) in map {
-                if name == first {
-                    if let Some(member) = settled(member, Some(text_key(map, name)), rest) {
-                        out.insert(name.clone(), member);
-                    }
-                } else {
-                    out.insert(name.clone(), member.clone());
-                }
-            }
-            Some(Value::Object(out))
-        }
-        Value::Array(items) => {
-            let at: usize = first.parse().ok()?;
-            let mut out = items.clone();
-            match items.get(at).and_then(|item| settled(item, key, rest)) {
-                Some(item) => out[at] = item,
-                None => out.truncate(at),
-            }
-            Some(Value::Array(out))
-        }
-        _ => None,
+        _ => cannot_show(),
     }
 }
 
