@@ -315,6 +315,23 @@ struct Preview {
     part: usize,
 }
 
+impl Preview {
+    /// Whether the text `buf` gained since the reader last looked can wait unread: no
+    /// byte of it may wake the reader ([`PartialReader::wake`]). Then it counts as
+    /// looked at, so each byte is looked at once. Asked only where no preview is due
+    /// ([`StreamParser::follow`]).
+    #[inline]
+    fn sleeps_through(&mut self, buf: &str) -> bool {
+        let len = buf.len().saturating_sub(self.value_start);
+        let new = &buf.as_bytes()[self.looked_to.min(buf.len())..];
+        if self.wake.wakes_on(new, len) {
+            return false;
+        }
+        self.looked_to = buf.len();
+        true
+    }
+}
+
 /// Parses a response as it streams in. Build one per response.
 pub struct StreamParser {
     parser: Parser,
@@ -483,17 +500,10 @@ impl StreamParser {
                 self.buf.push_str(chunk);
             }
             // Most such chunks cannot complete an element: told here, without a call.
-            match &mut self.preview {
-                Some(preview)
-                    if !preview.wake.wakes_on(
-                        chunk.as_bytes(),
-                        self.buf.len().saturating_sub(preview.value_start),
-                    ) =>
-                {
-                    preview.looked_to = self.buf.len();
-                }
-                Some(_) => self.follow(events),
-                None => {}
+            if let Some(preview) = &mut self.preview
+                && !preview.sleeps_through(&self.buf)
+            {
+                self.read_open_block(events);
             }
             return;
         }
@@ -540,17 +550,18 @@ impl StreamParser {
     /// an element); the next chunk that can, or the next preview,
     /// reads it with the rest.
     fn follow(&mut self, events: &mut Vec<StreamEvent>) {
+        if let Some(preview) = &mut self.preview
+            && !preview.sleeps_through(&self.buf)
+        {
+            self.read_open_block(events);
+        }
+    }
+
+    /// The open block's reader reads the text so far ([`Self::follow`]).
+    fn read_open_block(&mut self, events: &mut Vec<StreamEvent>) {
         let Some(preview) = &mut self.preview else {
             return;
         };
-        let new = &self.buf.as_bytes()[preview.looked_to.min(self.buf.len())..];
-        // A preview that has come due is taken whatever the chunk holds.
-        let due = self.buf.len().saturating_sub(preview.value_start) >= preview.next_at;
-        let len = self.buf.len().saturating_sub(preview.value_start);
-        if !due && !preview.wake.wakes_on(new, len) {
-            preview.looked_to = self.buf.len();
-            return;
-        }
         if self.segmenter.open_block() != Some((preview.value_start, None)) {
             return;
         }
