@@ -183,7 +183,9 @@ impl Elements {
             (_, None) => elements.len(),
             // The list itself open, between elements: every element shown is complete.
             (Value::Array(_), Some("")) => elements.len(),
-            (Value::Array(_), Some(open)) => open_index(open).min(elements.len()),
+            (Value::Array(_), Some(open)) => split_index(open)
+                .map_or(0, |(at, _)| at)
+                .min(elements.len()),
             _ => 0,
         };
         let mut ready = Vec::new();
@@ -289,22 +291,18 @@ fn open_element<'a>(
     match partial {
         Value::Object(_) if taken == 0 => Some((partial, open)),
         Value::Array(items) => {
-            let rest = open.strip_prefix('/')?;
-            let (index, inside) = match rest.find('/') {
-                Some(at) => (&rest[..at], &rest[at..]),
-                None => (rest, ""),
-            };
-            (index.parse::<usize>().ok()? == taken).then_some(())?;
+            let (index, inside) = split_index(open)?;
+            (index == taken).then_some(())?;
             Some((items.get(taken)?, inside))
         }
         _ => None,
     }
 }
 
-/// The index of the list element an open pointer (`/3/updateComponents/...`) is in.
-fn open_index(open: &str) -> usize {
-    open.strip_prefix('/')
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|first| first.parse().ok())
-        .unwrap_or(0)
+/// The index of the list element an open pointer (`/3/updateComponents/...`) is in,
+/// and the pointer inside that element (`/updateComponents/...`, `""` for the element).
+fn split_index(open: &str) -> Option<(usize, &str)> {
+    let rest = open.strip_prefix('/')?;
+    let (index, inside) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    Some((index.parse().ok()?, inside))
 }
