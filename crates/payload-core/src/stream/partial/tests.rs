@@ -167,11 +167,10 @@ fn a_long_undecided_stretch_is_read_in_linear_time() {
     );
 }
 
-/// The elements a reader gives for `text` fed in chunks of `sizes` (cycled), ending
-/// with [`PartialReader::finish`].
-fn elements(text: &str, sizes: &[usize]) -> Vec<ListElement> {
-    let mut reader = PartialReader::with_elements();
-    let mut given = Vec::new();
+/// Where the chunks of `text` end when it is cut into pieces of `sizes` bytes (cycled,
+/// each end moved forward to a character boundary), the last at its end.
+fn chunk_ends(text: &str, sizes: &[usize]) -> Vec<usize> {
+    let mut ends = Vec::new();
     let mut end = 0;
     let mut sizes = sizes.iter().cycle();
     while end < text.len() {
@@ -179,6 +178,17 @@ fn elements(text: &str, sizes: &[usize]) -> Vec<ListElement> {
         while !text.is_char_boundary(end) {
             end += 1;
         }
+        ends.push(end);
+    }
+    ends
+}
+
+/// The elements a reader gives for `text` fed in chunks of `sizes` (cycled), ending
+/// with [`PartialReader::finish`].
+fn elements(text: &str, sizes: &[usize]) -> Vec<ListElement> {
+    let mut reader = PartialReader::with_elements();
+    let mut given = Vec::new();
+    for end in chunk_ends(text, sizes) {
         reader.advance(&text[..end]);
         given.extend(reader.take_elements());
     }
@@ -236,13 +246,7 @@ use proptest::prelude::*;
 /// chunk its snapshot is that of a fresh reader given the whole text so far.
 fn check_resumable(text: &str, sizes: &[usize]) -> Result<(), TestCaseError> {
     let mut reader = PartialReader::default();
-    let mut end = 0;
-    let mut sizes = sizes.iter().cycle();
-    while end < text.len() {
-        end = (end + sizes.next().copied().unwrap_or(1)).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
+    for end in chunk_ends(text, sizes) {
         let before = reader.version();
         let shown = reader.snapshot();
         // A reader waiting for a long stretch to double skips a text shorter than
@@ -311,13 +315,7 @@ proptest! {
         for sizes in [&sizes[..], &[1]] {
             let mut reader = PartialReader::with_elements();
             let mut given = Vec::new();
-            let mut end = 0;
-            let mut cuts = sizes.iter().cycle();
-            while end < text.len() {
-                end = (end + cuts.next().copied().unwrap_or(1)).min(text.len());
-                while !text.is_char_boundary(end) {
-                    end += 1;
-                }
+            for end in chunk_ends(&text, sizes) {
                 reader.advance(&text[..end]);
                 given.extend(reader.take_elements());
                 if let Some((preview, open)) = reader.snapshot() {
