@@ -18,20 +18,8 @@ struct Graph {
 
 impl Graph {
     fn load() -> Graph {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
-        let output = Command::new(cargo)
-            .args(["metadata", "--format-version", "1", "--all-features"])
-            .arg("--manifest-path")
-            .arg(&manifest)
-            .output()
-            .expect("cargo metadata runs");
-        assert!(
-            output.status.success(),
-            "cargo metadata failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let metadata: Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
+        let output = cargo(&["metadata", "--format-version", "1", "--all-features"]);
+        let metadata: Value = serde_json::from_str(&output).expect("metadata is JSON");
         let names: BTreeMap<&str, &str> = metadata["packages"]
             .as_array()
             .expect("packages")
@@ -101,18 +89,26 @@ impl Graph {
 /// What `cargo tree` resolves as linked into `package` built with `features` (normal
 /// dependencies only), one package a line.
 fn tree(package: &str, features: &[&str]) -> String {
+    let mut args = vec!["tree", "-p", package, "-e", "normal", "--prefix", "none"];
+    args.extend(features);
+    cargo(&args)
+}
+
+/// What cargo prints for `args` on the workspace's manifest (the cargo running the
+/// tests, else the one on the path).
+fn cargo(args: &[&str]) -> String {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
     let output = Command::new(cargo)
-        .args(["tree", "-p", package, "-e", "normal", "--prefix", "none"])
-        .args(features)
+        .args(args)
         .arg("--manifest-path")
         .arg(&manifest)
         .output()
-        .expect("cargo tree runs");
+        .expect("cargo runs");
     assert!(
         output.status.success(),
-        "cargo tree failed: {}",
+        "cargo {} failed: {}",
+        args[0],
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8(output.stdout).expect("UTF-8")
